@@ -1,0 +1,136 @@
+/**
+ * Every tool's wire shape, written once: params and result as zod schemas, plus a description
+ * that feeds `--help` and docs/tools.md. Params are flat (strings, numbers, enums, refs) so they
+ * map 1:1 onto CLI flags. Unknown keys are an error (strictObject).
+ */
+import { z } from 'zod';
+
+const tabId = z.number().int().positive().describe('Tab id (from `chrome-relay tabs`)');
+const ref = z.string().regex(/^e[1-9][0-9]*$/, 'must be a ref like e12 (written @e12 on the command line)').describe('Element ref from a snapshot');
+
+const TabInfo = z.strictObject({
+  id: z.number(),
+  windowId: z.number(),
+  index: z.number(),
+  url: z.string(),
+  title: z.string(),
+  active: z.boolean(),
+  status: z.string(),
+  groupId: z.number(),
+});
+export type TabInfo = z.infer<typeof TabInfo>;
+
+const WindowInfo = z.strictObject({
+  id: z.number(),
+  focused: z.boolean(),
+  type: z.string(),
+  tabs: z.array(TabInfo),
+});
+
+/** One node of the compact accessibility snapshot, built next to the page. */
+export interface SnapshotNode {
+  role: string;
+  name?: string | undefined;
+  ref?: string | undefined;
+  value?: string | undefined;
+  url?: string | undefined;
+  level?: number | undefined;
+  checked?: 'true' | 'false' | 'mixed' | undefined;
+  disabled?: boolean | undefined;
+  expanded?: boolean | undefined;
+  selected?: boolean | undefined;
+  children?: SnapshotNode[] | undefined;
+}
+export const SnapshotNodeSchema: z.ZodType<SnapshotNode> = z.lazy(() =>
+  z.strictObject({
+    role: z.string(),
+    name: z.string().optional(),
+    ref: z.string().optional(),
+    value: z.string().optional(),
+    url: z.string().optional(),
+    level: z.number().optional(),
+    checked: z.enum(['true', 'false', 'mixed']).optional(),
+    disabled: z.boolean().optional(),
+    expanded: z.boolean().optional(),
+    selected: z.boolean().optional(),
+    children: z.array(SnapshotNodeSchema).optional(),
+  }),
+);
+
+const waitUntil = z.enum(['commit', 'domcontentloaded', 'load', 'none']);
+
+export const TOOLS = {
+  status: {
+    description: 'Report the host, extension and browser this CLI is talking to (answered by the host).',
+    params: z.strictObject({}),
+    result: z.strictObject({
+      host: z.strictObject({ version: z.string(), protocolVersion: z.number(), pid: z.number(), socket: z.string() }),
+      extension: z.strictObject({ id: z.string(), version: z.string(), protocolVersion: z.number() }).nullable(),
+      browser: z.strictObject({ userAgent: z.string(), pid: z.number().nullable() }).nullable(),
+      profile: z.string().nullable(),
+    }),
+  },
+  tabs: {
+    description: 'List windows and their tabs.',
+    params: z.strictObject({}),
+    result: z.strictObject({ windows: z.array(WindowInfo) }),
+  },
+  navigate: {
+    description: 'Open a URL in a new background tab (default) or in --tab, and wait until the real document is ready.',
+    params: z.strictObject({
+      url: z.string().min(1).describe('Absolute URL to open'),
+      tab: tabId.optional(),
+      wait: waitUntil.optional().describe('Readiness to wait for (default load)'),
+      timeoutMs: z.number().int().positive().max(120_000).optional().describe('How long to wait for readiness'),
+    }),
+    result: z.strictObject({
+      tabId: z.number(),
+      url: z.string(),
+      title: z.string(),
+      ready: z.boolean(),
+      newTab: z.boolean(),
+    }),
+  },
+  snapshot: {
+    description: 'Compact accessibility tree of the tab; every actionable element gets a ref.',
+    params: z.strictObject({
+      tab: tabId.optional(),
+    }),
+    result: z.strictObject({
+      tabId: z.number(),
+      url: z.string(),
+      title: z.string(),
+      refCount: z.number(),
+      tree: z.array(SnapshotNodeSchema),
+    }),
+  },
+  click: {
+    description: 'Click an element by ref (scroll into view, refuse if covered, trusted mouse events), or at viewport coordinates.',
+    params: z.strictObject({
+      ref: ref.optional(),
+      x: z.number().nonnegative().optional().describe('Viewport x in CSS pixels (with y, instead of a ref)'),
+      y: z.number().nonnegative().optional().describe('Viewport y in CSS pixels'),
+      tab: tabId.optional(),
+    }),
+    result: z.strictObject({
+      tabId: z.number(),
+      ref: z.string().optional(),
+      x: z.number(),
+      y: z.number(),
+      healed: z.boolean(),
+      navigated: z.boolean(),
+      url: z.string(),
+    }),
+  },
+} as const;
+
+export type ToolName = keyof typeof TOOLS;
+export type ToolParams<T extends ToolName> = z.infer<(typeof TOOLS)[T]['params']>;
+export type ToolResult<T extends ToolName> = z.infer<(typeof TOOLS)[T]['result']>;
+
+export function isToolName(name: string): name is ToolName {
+  return Object.prototype.hasOwnProperty.call(TOOLS, name);
+}
+
+/** Tools the host answers itself, without the extension. */
+export const HOST_TOOLS: readonly ToolName[] = ['status'];
