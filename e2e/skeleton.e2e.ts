@@ -1,0 +1,134 @@
+/**
+ * Issue 2: the real CLI → native host → extension → CDP path. Every assertion about the page reads the page's
+ * own state (window.clicks etc.), never chrome-relay's claim.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, startRelay, until, type Relay } from './harness.js';
+
+let relay: Relay;
+beforeAll(async () => {
+  relay = await startRelay();
+});
+afterAll(async () => {
+  await relay?.stop();
+});
+
+interface NavigateResult { tabId: number; url: string; title: string; ready: boolean; newTab: boolean }
+interface TabsResult { windows: { id: number; tabs: { id: number; url: string; title: string }[] }[] }
+
+async function open(path: string): Promise<NavigateResult> {
+  const nav = await relay.cli('navigate', relay.server.url(path));
+  expect(nav.code, nav.stderr).toBe(0);
+  return nav.json as NavigateResult;
+}
+
+function refFor(snapshot: string, pattern: RegExp): string {
+  const line = snapshot.split('\n').find((l) => pattern.test(l));
+  const ref = line && /\[ref=(e\d+)\]/.exec(line)?.[1];
+  if (!ref) throw new Error(`no ref for ${pattern} in:\n${snapshot}`);
+  return `@${ref}`;
+}
+
+describe('walking skeleton', () => {
+  it('navigate opens a background tab and tabs lists it', async () => {
+    const nav = await open('/button.html');
+    expect(nav).toMatchObject({ ready: true, newTab: true, title: 'Button fixture' });
+    const tabs = await relay.cli('tabs');
+    expect(tabs.code).toBe(0);
+    const all = (tabs.json as TabsResult).windows.flatMap((w) => w.tabs);
+    expect(all.find((t) => t.id === nav.tabId)).toMatchObject({ url: relay.server.url('/button.html'), title: 'Button fixture' });
+  });
+
+  it('snapshot shows the button with a ref, and click @ref changes the page', async () => {
+    const nav = await open('/button.html');
+    const snap = await relay.cli('snapshot', '--tab', String(nav.tabId));
+    expect(snap.code, snap.stderr).toBe(0);
+    expect(snap.stdout).toMatch(/^- button "Increment" \[ref=e\d+\]$/m);
+    expect(snap.stdout).toMatch(/- heading "Counter" \[level=1\]/);
+    const ref = refFor(snap.stdout, /button "Increment"/);
+
+    const page = await relay.page('/button.html');
+    const before = await page.evaluate(() => (window as unknown as { clicks: number }).clicks);
+    const click = await relay.cli('click', ref);
+    expect(click.code, click.stderr).toBe(0);
+    expect(click.json).toMatchObject({ tabId: nav.tabId, ref: ref.slice(1), navigated: false });
+    await until(async () => (await page.evaluate(() => (window as unknown as { clicks: number }).clicks)) === before + 1, 5000, 'page click counter');
+    // Trusted mouse events, not element.click(): the page sees isTrusted and pointerType "mouse".
+    expect(await page.evaluate(() => (window as unknown as { trusted: boolean[] }).trusted.at(-1))).toBe(true);
+
+    const snapJson = await relay.cli('snapshot', '--tab', String(nav.tabId), '--json');
+    expect(JSON.stringify(snapJson.json)).toContain('Clicked 1');
+  });
+
+  it('clicks at viewport coordinates', async () => {
+    const nav = await open('/coords.html');
+    const click = await relay.cli('click', '--x', '150', '--y', '130', '--tab', String(nav.tabId));
+    expect(click.code, click.stderr).toBe(0);
+    const page = await relay.page('/coords.html');
+    const hits = await until(async () => {
+      const h = await page.evaluate(() => (window as unknown as { hits: { x: number; y: number; trusted: boolean }[] }).hits);
+      return h.length ? h : null;
+    }, 5000, 'pad click');
+    expect(hits).toEqual([{ x: 150, y: 130, trusted: true }]);
+    // A click outside the pad must not register on it.
+    await relay.cli('click', '--x', '20', '--y', '20', '--tab', String(nav.tabId));
+    expect(await page.evaluate(() => (window as unknown as { hits: unknown[] }).hits.length)).toBe(1);
+  });
+
+  it('an unknown ref fails with a closed code in the exact stderr format', async () => {
+    await open('/button.html');
+    const result = await relay.cli('click', '@e987654321');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^chrome-relay: stale_ref: .*snapshot/);
+    const block = JSON.parse(lines.at(-1) ?? '') as { relayError: Record<string, unknown> };
+    expect(Object.keys(block.relayError).sort()).toEqual(['code', 'details', 'message', 'phase', 'retryable', 'tool']);
+    expect(block.relayError).toMatchObject({ code: 'stale_ref', tool: 'click', retryable: false });
+  });
+
+  it('bad arguments are invalid_arguments naming the field, before anything is sent', async () => {
+    const noTarget = await relay.cli('click');
+    expect(noTarget.error).toMatchObject({ code: 'invalid_arguments', details: { field: 'ref' } });
+    const badTab = await relay.cli('snapshot', '--tab', 'abc');
+    expect(badTab.error).toMatchObject({ code: 'invalid_arguments', details: { field: 'tab' } });
+    const badRef = await relay.cli('click', 'button');
+    expect(badRef.error).toMatchObject({ code: 'invalid_arguments', details: { field: 'ref' } });
+    const unknownOption = await relay.cli('tabs', '--bogus');
+    expect(unknownOption.error).toMatchObject({ code: 'invalid_arguments', details: { field: 'bogus' } });
+    const missingTab = await relay.cli('snapshot', '--tab', '999999');
+    expect(missingTab.error).toMatchObject({ code: 'target_not_found' });
+  });
+
+  it('doctor is healthy on the launched profile', async () => {
+    const doctor = await relay.cli('doctor', '--profile', relay.profile, '--json');
+    expect(doctor.code, doctor.stdout + doctor.stderr).toBe(0);
+    expect(doctor.json).toMatchObject({ healthy: true });
+  });
+
+  it('with no browser running the CLI answers extension_not_connected naming launch/doctor', async () => {
+    const emptyHome = mkdtempSync(join(tmpdir(), 'cr-empty-'));
+    const result = await runCli(['tabs'], { ...relay.env, CHROME_RELAY_HOME: emptyHome });
+    expect(result.code).toBe(1);
+    expect(result.error).toMatchObject({ code: 'extension_not_connected', retryable: true });
+    expect(result.error?.message).toMatch(/chrome-relay launch/);
+    expect(result.error?.message).toMatch(/chrome-relay doctor/);
+  });
+
+  it('killing the host mid-call gives native_host_disconnected, and the next call works', async () => {
+    const nav = await open('/button.html');
+    const hostPid = relay.hostPid();
+    const pending = relay.cli('navigate', relay.server.url('/slow?ms=8000'), '--tab', String(nav.tabId));
+    await relay.server.waitForRequest('/slow');
+    process.kill(hostPid, 'SIGKILL');
+    const result = await pending;
+    expect(result.code).toBe(1);
+    expect(result.error).toMatchObject({ code: 'native_host_disconnected', retryable: true });
+    const next = await relay.cli('tabs');
+    expect(next.code, next.stderr).toBe(0);
+    expect(relay.hostPid()).not.toBe(hostPid);
+  });
+});

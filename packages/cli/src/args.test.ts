@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { RelayError } from '@chrome-relay/protocol';
+import { parseChoice, parseIntArg, parseRefArg, parseTab } from './args.js';
+
+function fieldOf(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(RelayError);
+    expect((error as RelayError).code).toBe('invalid_arguments');
+    return (error as RelayError).details.field;
+  }
+  throw new Error('expected a throw');
+}
+
+describe('argument parsers', () => {
+  it('accepts refs with or without @ and rejects anything else naming the field', () => {
+    expect(parseRefArg('@e12')).toBe('e12');
+    expect(parseRefArg('e7')).toBe('e7');
+    expect(fieldOf(() => parseRefArg('@e0'))).toBe('ref');
+    expect(fieldOf(() => parseRefArg('#submit'))).toBe('ref');
+  });
+
+  it('parses tab ids as positive whole numbers', () => {
+    expect(parseTab('42')).toBe(42);
+    expect(fieldOf(() => parseTab('4.5'))).toBe('tab');
+    expect(fieldOf(() => parseTab('0'))).toBe('tab');
+    expect(fieldOf(() => parseTab('x'))).toBe('tab');
+  });
+
+  it('bounds integers and checks choices', () => {
+    expect(fieldOf(() => parseIntArg('timeout', { max: 10 })('11'))).toBe('timeout');
+    expect(parseChoice('wait', ['load', 'none'] as const)('none')).toBe('none');
+    expect(fieldOf(() => parseChoice('wait', ['load', 'none'] as const)('idle'))).toBe('wait');
+  });
+});

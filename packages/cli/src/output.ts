@@ -1,0 +1,22 @@
+/**
+ * The one module that prints. Handlers return data; this turns it into stdout (JSON, or text for snapshot)
+ * and failures into the stderr contract: one human line, then `{"relayError": {...}}`, exit code 1.
+ */
+import { formatErrorForStderr, RelayError, type Notice } from '@chrome-relay/protocol';
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function printText(text: string): void {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+export function printNotice(notice: Notice): void {
+  process.stderr.write(`chrome-relay: notice ${notice.notice}: ${notice.message}\n${JSON.stringify({ relayNotice: notice })}\n`);
+}
+
+export function printError(error: unknown, tool: string): void {
+  const relay = RelayError.from(error, tool, 'cli');
+  process.stderr.write(formatErrorForStderr(relay.toData()));
+}

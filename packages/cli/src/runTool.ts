@@ -1,0 +1,22 @@
+/**
+ * The CLI edge of every browser tool: validate params locally (fast invalid_arguments without a round trip),
+ * call the host, validate the result, surface version-skew notices.
+ */
+import { parseParams, parseResult, RelayError, type ToolName, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { callHost } from './hostClient.js';
+import { printNotice } from './output.js';
+import { skewNotices } from './versionSkew.js';
+import type { GlobalOptions } from './globalOptions.js';
+
+export async function runTool<T extends ToolName>(tool: T, params: ToolParams<T>, globals: GlobalOptions): Promise<ToolResult<T>> {
+  const clean = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
+  const validated = parseParams(tool, clean, 'cli');
+  const response = await callHost(tool, validated as Record<string, unknown>, {
+    home: globals.home,
+    profile: globals.profile,
+    timeoutMs: globals.timeoutMs,
+  });
+  for (const notice of skewNotices(response.versions.extension?.version ?? null)) printNotice(notice);
+  if (!response.ok) throw RelayError.fromData(response.error);
+  return parseResult(tool, response.result);
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// Builds every bundle with esbuild. The CLI package is self-contained after this:
+//   packages/cli/dist/chrome-relay.mjs   the CLI (one file; startup time matters: agents call it per action)
+//   packages/cli/dist/host/host.mjs      the native host (copied into $CHROME_RELAY_HOME/host by install/launch)
+//   packages/cli/dist/extension/         the unpacked MV3 extension (manifest key → stable dev id)
+import { chmodSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { buildExtension } from '../packages/extension/build.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'packages/cli/dist');
+const storeBuild = process.argv.includes('--store');
+
+// commander is CommonJS; an ESM bundle needs a real `require` for its node: builtins.
+const nodeBanner = "import { createRequire as __relayCreateRequire } from 'node:module'; const require = __relayCreateRequire(import.meta.url);";
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+
+const started = Date.now();
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist, { recursive: true });
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: [join(root, 'packages/cli/src/main.ts')],
+    outfile: join(dist, 'chrome-relay.mjs'),
+    banner: { js: `#!/usr/bin/env node\n${nodeBanner}` },
+  }),
+  build({
+    ...common,
+    entryPoints: [join(root, 'packages/native-host/src/main.ts')],
+    outfile: join(dist, 'host/host.mjs'),
+    banner: { js: nodeBanner },
+  }),
+  buildExtension({ outDir: join(dist, 'extension'), withKey: !storeBuild }),
+]);
+chmodSync(join(dist, 'chrome-relay.mjs'), 0o755);
+console.error(`build: done in ${Date.now() - started} ms → ${dist}`);
