@@ -68,3 +68,15 @@ describe('framing', () => {
     expect(() => new FrameDecoder(100).push(frame)).toThrowError(/not valid JSON/);
   });
 });
+
+describe('framing cost', () => {
+  it('decodes a large frame fed in 64 KiB chunks', () => {
+    const frame = encodeFrame({ blob: 'y'.repeat(4 * 1024 * 1024) }, 8 * 1024 * 1024);
+    const decoder = new FrameDecoder(8 * 1024 * 1024);
+    let out: unknown[] = [];
+    // 64 KiB chunks, as a socket delivers a big frame: the frame must come out whole, exactly once.
+    for (let i = 0; i < frame.length; i += 65536) out = out.concat(decoder.push(frame.subarray(i, i + 65536)));
+    expect(out).toHaveLength(1);
+    expect(decoder.pendingBytes).toBe(0);
+  });
+});

@@ -43,23 +43,32 @@ export function encodeFrame(message: unknown, maxBytes: number): Uint8Array {
 export type FrameError = { kind: 'oversize'; bytes: number; limit: number } | { kind: 'bad_json'; text: string };
 
 export class FrameDecoder {
-  private buffered: Uint8Array = new Uint8Array(0);
+  // Chunks are kept as a list and joined only once a whole frame has arrived, so a large frame delivered in
+  // many small chunks costs one copy, not one copy per chunk (which grows with the square of its size).
+  private chunks: Uint8Array[] = [];
+  private total = 0;
 
   constructor(private readonly maxBytes: number) {}
 
   /** Feed a chunk; returns every complete message. Throws a FrameDecodeError on a fatal framing fault. */
   push(chunk: Uint8Array): unknown[] {
-    this.buffered = this.buffered.length === 0 ? chunk : concat(this.buffered, chunk);
+    if (chunk.length > 0) {
+      this.chunks.push(chunk);
+      this.total += chunk.length;
+    }
     const messages: unknown[] = [];
-    while (this.buffered.length >= HEADER_BYTES) {
-      const view = new DataView(this.buffered.buffer, this.buffered.byteOffset, HEADER_BYTES);
-      const length = view.getUint32(0, true);
+    while (this.total >= HEADER_BYTES) {
+      const header = this.peek(HEADER_BYTES);
+      const length = new DataView(header.buffer, header.byteOffset, HEADER_BYTES).getUint32(0, true);
       if (length > this.maxBytes) {
         throw new FrameDecodeError({ kind: 'oversize', bytes: length, limit: this.maxBytes });
       }
-      if (this.buffered.length < HEADER_BYTES + length) break;
-      const bytes = this.buffered.subarray(HEADER_BYTES, HEADER_BYTES + length);
-      this.buffered = this.buffered.subarray(HEADER_BYTES + length);
+      if (this.total < HEADER_BYTES + length) break;
+      const joined = this.flatten();
+      const bytes = joined.subarray(HEADER_BYTES, HEADER_BYTES + length);
+      const rest = joined.subarray(HEADER_BYTES + length);
+      this.chunks = rest.length > 0 ? [rest] : [];
+      this.total = rest.length;
       let text = '';
       try {
         text = decoder.decode(bytes);
@@ -73,7 +82,26 @@ export class FrameDecoder {
 
   /** Bytes of an incomplete frame still waiting for more data. */
   get pendingBytes(): number {
-    return this.buffered.length;
+    return this.total;
+  }
+
+  private flatten(): Uint8Array {
+    if (this.chunks.length === 1 && this.chunks[0]) return this.chunks[0];
+    const out = new Uint8Array(this.total);
+    let offset = 0;
+    for (const c of this.chunks) {
+      out.set(c, offset);
+      offset += c.length;
+    }
+    this.chunks = [out];
+    return out;
+  }
+
+  /** The first n buffered bytes, contiguous (joins only the few chunks a header can span). */
+  private peek(n: number): Uint8Array {
+    const first = this.chunks[0];
+    if (first && first.length >= n) return first;
+    return this.flatten();
   }
 }
 
@@ -84,9 +112,3 @@ export class FrameDecodeError extends Error {
   }
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
-}

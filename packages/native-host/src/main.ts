@@ -1,0 +1,156 @@
+/**
+ * Entry point of the native host. Wiring only: Chrome starts us with the caller's origin in argv[2],
+ * we greet the extension over stdio, and once it greets back we open the socket and publish the
+ * descriptor — so "descriptor exists" means "extension connected". We exit when Chrome closes stdin.
+ */
+import { dirname } from 'node:path';
+import { PROTOCOL_VERSION, VERSION, type ExtensionHello, type HostDescriptor } from '@chrome-relay/protocol';
+import { detectBrowser, linuxProc } from './browserInfo.js';
+import { isProcessAlive, removeDescriptorIfOurs, sweepStaleHosts, writeDescriptor } from './descriptor.js';
+import { stderrLog as log } from './log.js';
+import { allowedExtensionIds, checkOrigin } from './origin.js';
+import { descriptorPath, ensurePrivateDir, resolveHome, runDir, socketPath } from './paths.js';
+import { Relay } from './relay.js';
+import { listenSocket, probeSocket, type SocketServer } from './socketServer.js';
+import { createStdioChannel } from './stdioChannel.js';
+
+const HELLO_PATIENCE_MS = 10_000;
+
+function main(): void {
+  const origin = process.argv[2];
+  const check = checkOrigin(origin, allowedExtensionIds(process.env));
+  if (!check.ok) {
+    log(`refusing to start: ${check.reason}`);
+    process.exit(1);
+  }
+
+  const pid = process.pid;
+  // getuid is absent only on Windows, which this host does not support (Unix sockets, /proc).
+  const uid = process.getuid?.() ?? 0;
+  const run = runDir(resolveHome(process.env));
+  const socket = socketPath(run, pid, uid);
+  const descriptorFile = descriptorPath(run, pid);
+  const browser = detectBrowser(process.ppid, linuxProc, process.cwd());
+  const startedAt = new Date().toISOString();
+
+  try {
+    ensurePrivateDir(run, uid);
+    if (dirname(socket) !== run) ensurePrivateDir(dirname(socket), uid);
+  } catch (error) {
+    log(`cannot prepare ${run}: ${errorText(error)}`);
+    process.exit(1);
+  }
+  const swept = sweepStaleHosts(run, { uid, selfPid: pid, isAlive: isProcessAlive, probe: (path) => probeSocket(path), log }).catch(
+    (error: unknown) => log(`could not sweep stale hosts: ${errorText(error)}`),
+  );
+
+  let server: SocketServer | null = null;
+  let opening: Promise<void> | null = null;
+  let exiting = false;
+
+  const relay = new Relay(
+    {
+      sendToExtension: (message) => channel.send(message),
+      setTimer: (ms, fire) => {
+        const timer = setTimeout(fire, ms);
+        return () => clearTimeout(timer);
+      },
+      log,
+    },
+    { pid, socket, browserPid: browser.browserPid, profile: browser.profile },
+  );
+
+  const describe = (hello: ExtensionHello): HostDescriptor => ({
+    pid,
+    socket,
+    startedAt,
+    browserPid: browser.browserPid,
+    profile: browser.profile,
+    origin: origin ?? '',
+    host: { version: VERSION, protocolVersion: PROTOCOL_VERSION },
+    extension: { id: hello.extension.id, version: hello.extension.version, protocolVersion: hello.extension.protocolVersion },
+  });
+
+  const onHello = (hello: ExtensionHello): void => {
+    clearTimeout(helloWarning);
+    if (hello.extension.id !== check.id) {
+      log(`extension hello names id ${hello.extension.id} but Chrome started us for ${check.id}`);
+    }
+    if (server !== null) {
+      writeDescriptor(descriptorFile, describe(hello));
+      return;
+    }
+    opening ??= (async () => {
+      await swept;
+      const opened = await listenSocket(socket, { onMessage: (c, raw) => relay.clientMessage(c, raw), onFrameFault: (c, f) => relay.clientFrameFault(c, f), onClose: (c) => relay.clientClosed(c) }, log);
+      server = opened;
+      if (exiting) return;
+      // Read the latest hello: another may have arrived while the socket was opening.
+      writeDescriptor(descriptorFile, describe(relay.extension ?? hello));
+      log(`ready: extension ${hello.extension.id} ${hello.extension.version}, socket ${socket}, profile ${browser.profile ?? '(default)'}`);
+    })().catch((error: unknown) => {
+      log(`cannot open the client socket: ${errorText(error)}`);
+      void shutdown(1);
+    });
+  };
+
+  const channel = createStdioChannel(process.stdin, process.stdout, {
+    onMessage: (message) => {
+      relay.extensionMessage(message);
+      if (message.type === 'hello') onHello(message);
+    },
+    onInvalid: (raw, problem) => relay.extensionInvalid(raw, problem),
+    onFault: (error) => {
+      log(`corrupt frame from the extension (${error.message}); exiting so it reconnects to a fresh host`);
+      void shutdown(1);
+    },
+    onEnd: (reason) => {
+      log(`extension side closed (${reason}); exiting`);
+      void shutdown(0);
+    },
+  });
+
+  async function shutdown(code: number): Promise<void> {
+    if (exiting) return;
+    exiting = true;
+    // Answer in-flight calls while their clients can still read them, then let the sockets flush.
+    relay.extensionClosed();
+    try {
+      await opening;
+      await server?.close();
+      removeDescriptorIfOurs(descriptorFile, pid);
+    } catch (error) {
+      log(`cleanup failed: ${errorText(error)}`);
+      code = code === 0 ? 1 : code;
+    }
+    process.exit(code);
+  }
+
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      log(`received ${signal}; exiting`);
+      void shutdown(0);
+    });
+  }
+  process.on('uncaughtException', (error) => {
+    log(`bug: ${error.stack ?? error.message}`);
+    void shutdown(1);
+  });
+  process.on('unhandledRejection', (reason) => {
+    log(`bug: unhandled rejection: ${errorText(reason)}`);
+    void shutdown(1);
+  });
+
+  const helloWarning = setTimeout(() => {
+    log(`no hello from the extension after ${HELLO_PATIENCE_MS / 1000} s; still waiting`);
+  }, HELLO_PATIENCE_MS);
+  helloWarning.unref();
+
+  channel.send({ type: 'hello', host: { version: VERSION, protocolVersion: PROTOCOL_VERSION, pid } });
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+main();

@@ -1,0 +1,63 @@
+/**
+ * Where a host keeps its files. The layout is part of the contract with the CLI, which finds hosts by
+ * reading `<home>/run/host-*.json` (it re-implements this discovery; it never imports the host):
+ *
+ *   <home>/run/                 0700, one per user (home = $CHROME_RELAY_HOME or ~/.chrome-relay)
+ *   <home>/run/host-<pid>.json  descriptor, 0600, names the socket
+ *   <home>/run/host-<pid>.sock  socket, 0600 — or /tmp/chrome-relay-<uid>/<hash>.sock when that
+ *                               path would not fit in sun_path
+ */
+import { createHash } from 'node:crypto';
+import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { HOME_ENV } from '@chrome-relay/protocol';
+
+/**
+ * sun_path holds 108 bytes on Linux and 104 on macOS, including the terminating NUL; staying at or
+ * below 100 keeps one rule for every platform.
+ */
+export const MAX_SOCKET_PATH_BYTES = 100;
+
+export function resolveHome(env: NodeJS.ProcessEnv, userHome: string = homedir()): string {
+  const fromEnv = env[HOME_ENV];
+  // An empty variable is treated as unset: resolving '' would silently mean the current directory.
+  return fromEnv ? resolve(fromEnv) : join(userHome, '.chrome-relay');
+}
+
+export function runDir(home: string): string {
+  return join(home, 'run');
+}
+
+export function descriptorPath(run: string, pid: number): string {
+  return join(run, `host-${pid}.json`);
+}
+
+/** The socket path that fits sun_path: beside the descriptor when possible, else a short /tmp path. */
+export function socketPath(run: string, pid: number, uid: number, shortRoot = '/tmp'): string {
+  const preferred = join(run, `host-${pid}.sock`);
+  if (Buffer.byteLength(preferred) <= MAX_SOCKET_PATH_BYTES) return preferred;
+  // Hashing the preferred path keeps the name stable for this host and distinct across homes.
+  const hash = createHash('sha256').update(preferred).digest('hex').slice(0, 16);
+  return join(shortSocketDir(uid, shortRoot), `${hash}.sock`);
+}
+
+export function shortSocketDir(uid: number, shortRoot = '/tmp'): string {
+  return join(shortRoot, `chrome-relay-${uid}`);
+}
+
+/**
+ * Create `dir` (and parents) and make it 0700. Refuses a directory that is a symlink or belongs to
+ * someone else: under a shared root like /tmp another user could pre-create it to read our socket.
+ */
+export function ensurePrivateDir(dir: string, uid: number): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stat = lstatSync(dir);
+  if (!stat.isDirectory()) {
+    throw new Error(`${dir} exists but is not a directory (a symlink or file); remove it and restart the browser.`);
+  }
+  if (stat.uid !== uid) {
+    throw new Error(`${dir} belongs to uid ${stat.uid}, not to us (uid ${uid}); remove it or set ${HOME_ENV}.`);
+  }
+  chmodSync(dir, 0o700);
+}

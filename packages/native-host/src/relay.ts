@@ -1,0 +1,301 @@
+/**
+ * The host's core: turns client requests into extension calls and extension answers back into client
+ * responses. It owns no I/O — sockets, stdio and timers come in as ports — so every rule below is
+ * unit-tested with plain fakes.
+ *
+ * Rules:
+ * - Each forwarded call gets a host-unique id; clients' own ids are only echoed back, so two clients
+ *   may both use id 1 at once.
+ * - Every call has exactly one outcome: the extension's answer, `timeout` at request.timeoutMs,
+ *   `native_host_disconnected` when the extension side closes, or nothing when the client left first.
+ *   Whatever arrives after the outcome is dropped.
+ * - `status` is answered here, from what the host knows, even with no extension.
+ * - Tool params and results are not validated here (the extension and the CLI own that); only the
+ *   envelope is.
+ */
+import {
+  ClientRequestSchema,
+  describeIssues,
+  parseParams,
+  PROTOCOL_VERSION,
+  RelayError,
+  VERSION,
+  type ClientResponse,
+  type ExtensionHello,
+  type ExtensionToHost,
+  type FrameError,
+  type HostToExtension,
+  type ToolResult,
+} from '@chrome-relay/protocol';
+import type { Log } from './log.js';
+
+/** One connected CLI client, as the relay sees it. */
+export interface ClientPort {
+  /** Throws RelayError(invalid_arguments) when the encoded response exceeds the socket frame limit. */
+  send(response: ClientResponse): void;
+  /** Flush what was sent, then close the connection. */
+  close(): void;
+}
+
+export interface RelayPorts {
+  /** Throws RelayError(invalid_arguments, phase 'transport') when the frame exceeds Chrome's limit. */
+  sendToExtension(message: HostToExtension): void;
+  /** Returns a function that cancels the timer. */
+  setTimer(ms: number, fire: () => void): () => void;
+  log: Log;
+}
+
+export interface RelayIdentity {
+  pid: number;
+  socket: string;
+  browserPid: number | null;
+  profile: string | null;
+}
+
+/** setTimeout fires at once (with only a warning) beyond this, which would turn into a false timeout. */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+
+interface PendingCall {
+  client: ClientPort;
+  clientId: number;
+  tool: string;
+  cancelTimer: () => void;
+}
+
+export class Relay {
+  private hello: ExtensionHello | null = null;
+  private extensionGone = false;
+  private nextCallId = 1;
+  private readonly pending = new Map<number, PendingCall>();
+
+  constructor(
+    private readonly ports: RelayPorts,
+    private readonly identity: RelayIdentity,
+  ) {}
+
+  get extension(): ExtensionHello | null {
+    return this.hello;
+  }
+
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  extensionMessage(message: ExtensionToHost): void {
+    switch (message.type) {
+      case 'hello':
+        this.hello = message;
+        return;
+      case 'result':
+        this.settle(message.id, (call) => ({ id: call.clientId, ok: true, result: message.result, versions: this.versions() }));
+        return;
+      case 'error':
+        this.settle(message.id, (call) => ({
+          id: call.clientId,
+          ok: false,
+          error: { ...message.error, tool: message.error.tool || call.tool },
+          versions: this.versions(),
+        }));
+        return;
+    }
+  }
+
+  /** A frame from the extension that is JSON but not an ExtensionToHost message: a bug in the extension. */
+  extensionInvalid(raw: unknown, problem: string): void {
+    this.ports.log(`ignoring a malformed message from the extension (${problem}): ${preview(raw)}`);
+    const id = numericField(raw, 'id');
+    if (id === undefined) return;
+    this.settle(id, (call) =>
+      this.errorResponse(
+        call.clientId,
+        new RelayError('internal_error', `The extension sent a malformed answer for ${call.tool} (${problem}).`, {
+          tool: call.tool,
+          phase: 'transport',
+          details: { original: preview(raw) },
+        }),
+      ),
+    );
+  }
+
+  /** The extension side is gone (stdin ended or broke): fail what is in flight, refuse what comes next. */
+  extensionClosed(): void {
+    this.extensionGone = true;
+    const calls = [...this.pending.values()];
+    this.pending.clear();
+    for (const call of calls) {
+      call.cancelTimer();
+      this.respond(call.client, this.errorResponse(call.clientId, disconnected(call.tool)));
+    }
+  }
+
+  clientMessage(client: ClientPort, raw: unknown): void {
+    const parsed = ClientRequestSchema.safeParse(raw);
+    if (!parsed.success) {
+      const { field, message } = describeIssues(parsed.error);
+      const tool = stringField(raw, 'tool') ?? '';
+      const error = new RelayError('invalid_arguments', `Malformed request to the native host: ${message}.`, {
+        tool,
+        phase: 'transport',
+        details: { field },
+      });
+      this.respond(client, this.errorResponse(numericField(raw, 'id') ?? 0, error));
+      return;
+    }
+    const request = parsed.data;
+    if (request.timeoutMs > MAX_TIMEOUT_MS) {
+      const error = new RelayError('invalid_arguments', `timeoutMs must be at most ${MAX_TIMEOUT_MS} ms.`, {
+        tool: request.tool,
+        phase: 'transport',
+        details: { field: 'timeoutMs', timeoutMs: request.timeoutMs },
+      });
+      this.respond(client, this.errorResponse(request.id, error));
+      return;
+    }
+    if (request.tool === 'status') {
+      this.answerStatus(client, request.id, request.params);
+      return;
+    }
+    this.forward(client, request.id, request.tool, request.params, request.timeoutMs);
+  }
+
+  /** The client's byte stream is corrupt (oversize or non-JSON frame): say why, then hang up on it. */
+  clientFrameFault(client: ClientPort, fault: FrameError): void {
+    const error =
+      fault.kind === 'oversize'
+        ? new RelayError('invalid_arguments', `Request of ${fault.bytes} bytes exceeds the ${fault.limit}-byte socket frame limit; send less data per call.`, {
+            phase: 'transport',
+            details: { bytes: fault.bytes, limit: fault.limit },
+          })
+        : new RelayError('invalid_arguments', 'Request frame is not valid UTF-8 JSON.', {
+            phase: 'transport',
+            details: { original: fault.text },
+          });
+    this.respond(client, this.errorResponse(0, error));
+    this.clientClosed(client);
+    client.close();
+  }
+
+  /** The client left: its pending calls are forgotten and their late answers dropped. */
+  clientClosed(client: ClientPort): void {
+    for (const [callId, call] of this.pending) {
+      if (call.client !== client) continue;
+      call.cancelTimer();
+      this.pending.delete(callId);
+    }
+  }
+
+  private answerStatus(client: ClientPort, id: number, params: Record<string, unknown>): void {
+    try {
+      parseParams('status', params);
+    } catch (error) {
+      this.respond(client, this.errorResponse(id, RelayError.from(error, 'status', 'validate')));
+      return;
+    }
+    const hello = this.hello;
+    const result: ToolResult<'status'> = {
+      host: { version: VERSION, protocolVersion: PROTOCOL_VERSION, pid: this.identity.pid, socket: this.identity.socket },
+      extension: hello ? { id: hello.extension.id, version: hello.extension.version, protocolVersion: hello.extension.protocolVersion } : null,
+      browser: hello ? { userAgent: hello.userAgent, pid: this.identity.browserPid } : null,
+      profile: this.identity.profile,
+    };
+    this.respond(client, { id, ok: true, result, versions: this.versions() }, 'status');
+  }
+
+  private forward(client: ClientPort, clientId: number, tool: string, params: Record<string, unknown>, timeoutMs: number): void {
+    if (this.extensionGone) {
+      this.respond(client, this.errorResponse(clientId, disconnected(tool)));
+      return;
+    }
+    if (this.hello === null) {
+      // Unreachable in practice (the socket opens after the hello), kept so a call can never hang.
+      const error = new RelayError('extension_not_connected', 'The extension has not greeted this native host yet; retry in a moment.', {
+        tool,
+        phase: 'host',
+      });
+      this.respond(client, this.errorResponse(clientId, error));
+      return;
+    }
+    const callId = this.nextCallId++;
+    try {
+      this.ports.sendToExtension({ type: 'call', id: callId, tool, params, timeoutMs });
+    } catch (error) {
+      this.respond(client, this.errorResponse(clientId, RelayError.from(error, tool, 'transport')));
+      return;
+    }
+    const cancelTimer = this.ports.setTimer(timeoutMs, () => {
+      if (!this.pending.delete(callId)) return;
+      const error = new RelayError('timeout', `The extension did not answer ${tool} within ${timeoutMs} ms.`, {
+        tool,
+        phase: 'host',
+        details: { timeoutMs, tool },
+      });
+      this.respond(client, this.errorResponse(clientId, error));
+    });
+    this.pending.set(callId, { client, clientId, tool, cancelTimer });
+  }
+
+  private settle(callId: number, build: (call: PendingCall) => ClientResponse): void {
+    const call = this.pending.get(callId);
+    if (call === undefined) {
+      this.ports.log(`dropping an answer for call ${callId}: it timed out, or its client left`);
+      return;
+    }
+    this.pending.delete(callId);
+    call.cancelTimer();
+    this.respond(call.client, build(call), call.tool);
+  }
+
+  private respond(client: ClientPort, response: ClientResponse, tool = ''): void {
+    try {
+      client.send(response);
+      return;
+    } catch (error) {
+      if (!response.ok) {
+        this.ports.log(`could not send an error response: ${String(error)}`);
+        return;
+      }
+      // The result is too big for one socket frame: the client still gets exactly one answer.
+      const failure = this.errorResponse(response.id, RelayError.from(error, tool, 'transport'));
+      try {
+        client.send(failure);
+      } catch (again) {
+        this.ports.log(`could not send an error response: ${String(again)}`);
+      }
+    }
+  }
+
+  private errorResponse(id: number, error: RelayError): ClientResponse {
+    return { id, ok: false, error: error.toData(), versions: this.versions() };
+  }
+
+  private versions(): ClientResponse['versions'] {
+    const hello = this.hello;
+    return {
+      host: { version: VERSION, protocolVersion: PROTOCOL_VERSION },
+      extension: hello ? { version: hello.extension.version, protocolVersion: hello.extension.protocolVersion } : null,
+    };
+  }
+}
+
+function disconnected(tool: string): RelayError {
+  return new RelayError('native_host_disconnected', 'The browser closed its connection to the native host before the call finished; retry in a moment.', {
+    tool,
+    phase: 'host',
+  });
+}
+
+function numericField(raw: unknown, key: string): number | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const value: unknown = (raw as Record<string, unknown>)[key];
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+
+function stringField(raw: unknown, key: string): string | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const value: unknown = (raw as Record<string, unknown>)[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function preview(raw: unknown): string {
+  return (JSON.stringify(raw) ?? String(raw)).slice(0, 200);
+}
