@@ -1,0 +1,47 @@
+/**
+ * Service-worker entry: wiring only. Everything here runs synchronously at the top level because
+ * Chrome only wakes a stopped worker for listeners registered that way, and each wake-up is our
+ * chance to re-open the native port (CHROMIUM.md: a killed worker does not restart by itself; any
+ * event with a top-level listener brings it and a new host back). State that must outlive the
+ * worker is in chrome.storage.session, never here.
+ */
+import { chromeBrowserApi } from './browserApi.js';
+import { cdp } from './cdp/cdpSession.js';
+import { createDispatcher } from './dispatcher.js';
+import { chromeHello, connectChromeNative, createHostPort } from './hostPort.js';
+import { notifyTabClosed } from './targets.js';
+import { TOOL_REGISTRY } from './tools/index.js';
+
+const WATCHDOG_ALARM = 'watchdog';
+
+const hostPort = createHostPort({
+  connect: connectChromeNative,
+  dispatch: createDispatcher({ tools: TOOL_REGISTRY, cdp, browser: chromeBrowserApi }),
+  hello: chromeHello,
+});
+const wake = (): void => hostPort.ensureConnected();
+
+cdp.start();
+cdp.on(wake);
+cdp.onDetached(wake);
+
+chrome.tabs.onUpdated.addListener(wake);
+chrome.tabs.onActivated.addListener(wake);
+chrome.tabs.onRemoved.addListener((tabId) => {
+  // Chrome also fires debugger.onDetach for attached tabs, but not for tabs we merely remember.
+  cdp.forgetTab(tabId);
+  notifyTabClosed(tabId);
+  wake();
+});
+chrome.runtime.onStartup.addListener(wake);
+chrome.runtime.onInstalled.addListener(wake);
+
+// The alarm is the wake-up of last resort (≥ 30 s, the minimum period) when nothing else happens.
+chrome.alarms.onAlarm.addListener(wake);
+void chrome.alarms.get(WATCHDOG_ALARM).then((existing) => {
+  // Re-creating an existing alarm would push its next firing back on every wake-up.
+  if (!existing) return chrome.alarms.create(WATCHDOG_ALARM, { periodInMinutes: 0.5 });
+  return undefined;
+});
+
+hostPort.ensureConnected();

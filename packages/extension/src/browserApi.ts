@@ -1,0 +1,101 @@
+/**
+ * The seam between tools and the chrome.* extension APIs (everything except chrome.debugger, which
+ * lives in cdp/cdpSession.ts). Only methods the tools actually use are here, so the hand-written
+ * fake in testing/fakeChrome.ts stays small.
+ *
+ * Every chrome.* failure leaves this module as a RelayError: "No tab with id" / "No window with id"
+ * become target_not_found (the agent picked a dead target), anything else chrome_api_error with the
+ * browser's own text in details.apiMessage.
+ */
+import { RelayError } from '@chrome-relay/protocol';
+
+export interface BrowserApi {
+  /** The tab, or target_not_found (details {tab}) when it does not exist. */
+  getTab(tabId: number): Promise<chrome.tabs.Tab>;
+  queryTabs(query: chrome.tabs.QueryInfo): Promise<chrome.tabs.Tab[]>;
+  createTab(properties: chrome.tabs.CreateProperties): Promise<chrome.tabs.Tab>;
+  updateTab(tabId: number, properties: chrome.tabs.UpdateProperties): Promise<chrome.tabs.Tab>;
+  removeTab(tabId: number): Promise<void>;
+  getAllWindows(query: chrome.windows.QueryOptions): Promise<chrome.windows.Window[]>;
+  /** The last-focused window of the given types, or null when there is none (e.g. all closed). */
+  getLastFocusedWindow(query: chrome.windows.QueryOptions): Promise<chrome.windows.Window | null>;
+  /** Only the keys present in storage appear in the result. */
+  storageLocalGet(keys: StorageKeys): Promise<Record<string, unknown>>;
+  storageLocalSet(items: Record<string, unknown>): Promise<void>;
+  storageSessionGet(keys: StorageKeys): Promise<Record<string, unknown>>;
+  storageSessionSet(items: Record<string, unknown>): Promise<void>;
+  storageSessionRemove(keys: StorageKeys): Promise<void>;
+}
+
+export type StorageKeys = string | readonly string[];
+
+export function keyList(keys: StorageKeys): string[] {
+  return typeof keys === 'string' ? [keys] : [...keys];
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Turn a chrome.* rejection into the closed error set. Exported so the fake maps identically. */
+export function chromeApiError(api: string, error: unknown, target: { tab?: number; window?: number } = {}): RelayError {
+  if (error instanceof RelayError) return error;
+  const apiMessage = messageOf(error);
+  if (/^No tab with id/i.test(apiMessage)) {
+    return new RelayError(
+      'target_not_found',
+      `Tab ${target.tab ?? '?'} does not exist (it may have been closed); run \`chrome-relay tabs\` to list live tabs.`,
+      { phase: 'resolve', details: { tab: target.tab ?? null, apiMessage } },
+    );
+  }
+  if (/^No window with id/i.test(apiMessage)) {
+    return new RelayError(
+      'target_not_found',
+      `Window ${target.window ?? '?'} does not exist (it may have been closed); run \`chrome-relay tabs\` to list live windows.`,
+      { phase: 'resolve', details: { window: target.window ?? null, apiMessage } },
+    );
+  }
+  return new RelayError('chrome_api_error', `${api} failed: ${apiMessage}`, {
+    phase: 'act',
+    details: { api, apiMessage },
+  });
+}
+
+async function call<T>(api: string, run: () => Promise<T>, target: { tab?: number; window?: number } = {}): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw chromeApiError(api, error, target);
+  }
+}
+
+/** The real implementation. `chrome` is only touched when a method runs, so node tests can import this file. */
+export const chromeBrowserApi: BrowserApi = {
+  getTab: (tabId) => call('chrome.tabs.get', () => chrome.tabs.get(tabId), { tab: tabId }),
+  queryTabs: (query) => call('chrome.tabs.query', () => chrome.tabs.query(query)),
+  createTab: (properties) =>
+    call('chrome.tabs.create', () => chrome.tabs.create(properties), properties.windowId === undefined ? {} : { window: properties.windowId }),
+  updateTab: async (tabId, properties) => {
+    const tab = await call('chrome.tabs.update', () => chrome.tabs.update(tabId, properties), { tab: tabId });
+    // chrome.tabs.update resolves to undefined for tabs the extension cannot see; treat as gone.
+    if (!tab) throw chromeApiError('chrome.tabs.update', new Error(`No tab with id: ${tabId}.`), { tab: tabId });
+    return tab;
+  },
+  removeTab: (tabId) => call('chrome.tabs.remove', () => chrome.tabs.remove(tabId), { tab: tabId }),
+  getAllWindows: (query) => call('chrome.windows.getAll', () => chrome.windows.getAll(query)),
+  getLastFocusedWindow: async (query) => {
+    try {
+      return await chrome.windows.getLastFocused(query);
+    } catch (error) {
+      // With no window of the requested types Chrome rejects ("No last-focused window"); that is an
+      // answer ("none"), not an API failure.
+      if (/no last-focused window|no current window/i.test(messageOf(error))) return null;
+      throw chromeApiError('chrome.windows.getLastFocused', error);
+    }
+  },
+  storageLocalGet: (keys) => call('chrome.storage.local.get', () => chrome.storage.local.get(keyList(keys))),
+  storageLocalSet: (items) => call('chrome.storage.local.set', () => chrome.storage.local.set(items)),
+  storageSessionGet: (keys) => call('chrome.storage.session.get', () => chrome.storage.session.get(keyList(keys))),
+  storageSessionSet: (items) => call('chrome.storage.session.set', () => chrome.storage.session.set(items)),
+  storageSessionRemove: (keys) => call('chrome.storage.session.remove', () => chrome.storage.session.remove(keyList(keys))),
+};

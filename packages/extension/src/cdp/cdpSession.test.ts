@@ -1,0 +1,165 @@
+import { RelayError } from '@chrome-relay/protocol';
+import { describe, expect, it } from 'vitest';
+import { FakeDebugger, protocolError } from '../testing/fakeChrome.js';
+import { CdpSessions, cdpMessageOf, RELAY_DETACH_REASON, type CdpEvent } from './cdpSession.js';
+
+function setup(): { fake: FakeDebugger; cdp: CdpSessions } {
+  const fake = new FakeDebugger();
+  const cdp = new CdpSessions(fake);
+  cdp.start();
+  return { fake, cdp };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<RelayError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof RelayError) return error;
+    throw new Error(`expected a RelayError, got ${String(error)}`);
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('CdpSessions', () => {
+  it('attaches on first send and only once for concurrent sends', async () => {
+    const { fake, cdp } = setup();
+    fake.handle('Runtime.evaluate', () => ({ result: { type: 'number', value: 2 } }));
+    const [a, b] = await Promise.all([
+      cdp.send(7, 'Runtime.evaluate', { expression: '1+1' }),
+      cdp.send({ tabId: 7 }, 'Page.enable'),
+    ]);
+    expect(a.result.value).toBe(2);
+    expect(b).toEqual({});
+    expect(fake.attachCalls).toBe(1);
+    expect(cdp.isAttached(7)).toBe(true);
+  });
+
+  it('passes the child session id through', async () => {
+    const { fake, cdp } = setup();
+    await cdp.send({ tabId: 3, sessionId: 'S1' }, 'Runtime.enable');
+    expect(fake.sent[0]).toEqual({ tabId: 3, sessionId: 'S1', method: 'Runtime.enable', params: undefined });
+  });
+
+  it('turns a protocol error into cdp_error naming the method', async () => {
+    const { fake, cdp } = setup();
+    fake.handle('DOM.describeNode', () => {
+      throw protocolError('Could not find node with given id');
+    });
+    const error = await rejection(cdp.send(1, 'DOM.describeNode', { backendNodeId: 5 }));
+    expect(error.code).toBe('cdp_error');
+    expect(error.message).toBe('DOM.describeNode failed: Could not find node with given id');
+    expect(error.details).toEqual({ method: 'DOM.describeNode', cdpMessage: 'Could not find node with given id' });
+  });
+
+  it('unwraps the JSON text chrome.debugger uses for protocol errors', () => {
+    expect(cdpMessageOf(protocolError('boom'))).toBe('boom');
+    expect(cdpMessageOf(new Error('plain'))).toBe('plain');
+  });
+
+  it('keeps our own session from before a worker restart when it still answers', async () => {
+    const { fake, cdp } = setup();
+    fake.heldByOldSession.add(4);
+    await cdp.send(4, 'Page.enable');
+    expect(fake.detachCalls).toBe(0);
+    expect(fake.methods(4)).toEqual(['Runtime.evaluate', 'Page.enable']);
+  });
+
+  it('detaches and re-attaches when the old session does not answer', async () => {
+    const { fake, cdp } = setup();
+    fake.heldByOldSession.add(4);
+    fake.handle('Runtime.evaluate', () => {
+      throw protocolError('Inspected target navigated or closed');
+    });
+    await cdp.attach(4);
+    expect(fake.detachCalls).toBe(1);
+    expect(fake.attached.has(4)).toBe(true);
+  });
+
+  it('reports a tab another debugger owns as chrome_api_error', async () => {
+    const { fake, cdp } = setup();
+    fake.heldByOther.add(9);
+    const error = await rejection(cdp.attach(9));
+    expect(error.code).toBe('chrome_api_error');
+    expect(error.message).toContain('another debugger');
+    expect(cdp.isAttached(9)).toBe(false);
+  });
+
+  it('maps attach failures: missing tab → target_not_found, chrome:// → chrome_api_error', async () => {
+    const { fake, cdp } = setup();
+    fake.missing.add(5);
+    fake.unattachable.set(6, 'Cannot access a chrome:// URL');
+    expect((await rejection(cdp.attach(5))).code).toBe('target_not_found');
+    const restricted = await rejection(cdp.attach(6));
+    expect(restricted.code).toBe('chrome_api_error');
+    expect(restricted.details['apiMessage']).toBe('Cannot access a chrome:// URL');
+  });
+
+  it('rejects in-flight commands when the tab detaches and tells listeners', async () => {
+    const { fake, cdp } = setup();
+    let release: (() => void) | undefined;
+    fake.handle('Page.navigate', () => new Promise<void>((resolve) => (release = resolve)));
+    const detached: Array<[number, string]> = [];
+    cdp.onDetached((tabId, reason) => detached.push([tabId, reason]));
+    const pending = cdp.send(2, 'Page.navigate', { url: 'https://example.com/' });
+    await new Promise((r) => setTimeout(r, 0));
+    fake.detachByChrome(2, 'canceled_by_user');
+    const error = await rejection(pending);
+    expect(error.code).toBe('cdp_error');
+    expect(error.message).toContain('Cancel');
+    expect(detached).toEqual([[2, 'canceled_by_user']]);
+    expect(cdp.isAttached(2)).toBe(false);
+    release?.();
+  });
+
+  it('rejects in-flight commands of a closed tab as target_not_found', async () => {
+    const { fake, cdp } = setup();
+    fake.handle('Runtime.evaluate', () => new Promise(() => undefined));
+    const pending = cdp.send(2, 'Runtime.evaluate', { expression: '1' });
+    await new Promise((r) => setTimeout(r, 0));
+    cdp.forgetTab(2);
+    expect((await rejection(pending)).code).toBe('target_not_found');
+  });
+
+  it('re-attaches once when Chrome says the session is gone, then sends again', async () => {
+    const { fake, cdp } = setup();
+    await cdp.attach(8);
+    fake.attached.delete(8); // Chrome dropped it without an onDetach we saw.
+    await cdp.send(8, 'Page.enable');
+    expect(fake.attachCalls).toBe(2);
+    expect(fake.methods(8)).toEqual(['Page.enable', 'Page.enable']);
+  });
+
+  it('routes events to listeners until they unsubscribe', () => {
+    const { fake, cdp } = setup();
+    const seen: CdpEvent[] = [];
+    const off = cdp.on((event) => seen.push(event));
+    fake.emit(1, 'Page.loadEventFired', { timestamp: 1 });
+    off();
+    fake.emit(1, 'Page.loadEventFired', { timestamp: 2 });
+    expect(seen).toEqual([{ tabId: 1, method: 'Page.loadEventFired', params: { timestamp: 1 } }]);
+  });
+
+  it('detach() ends the session and notifies with the relay reason', async () => {
+    const { fake, cdp } = setup();
+    const reasons: string[] = [];
+    cdp.onDetached((_tab, reason) => reasons.push(reason));
+    await cdp.attach(3);
+    await cdp.detach(3);
+    await cdp.detach(3); // idempotent
+    expect(fake.attached.has(3)).toBe(false);
+    expect(reasons).toEqual([RELAY_DETACH_REASON]);
+  });
+
+  it('retries a command that hit the page swap right after a cross-process commit', async () => {
+    const { fake, cdp } = setup();
+    let calls = 0;
+    fake.handle('Page.getNavigationHistory', () => {
+      calls++;
+      if (calls < 3) throw protocolError('Not attached to an active page');
+      return { currentIndex: 0, entries: [] };
+    });
+    expect(await cdp.send(1, 'Page.getNavigationHistory')).toEqual({ currentIndex: 0, entries: [] });
+    expect(calls).toBe(3);
+  });
+});
+

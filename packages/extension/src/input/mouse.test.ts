@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { createFakeEnvironment } from '../testing/fakeChrome.js';
+import { clickAt, moveTo } from './mouse.js';
+
+describe('mouse', () => {
+  it('clicks with a trusted move, press and release at the point', async () => {
+    const env = createFakeEnvironment();
+    await clickAt(env.ctx, 3, 10, 20);
+    const events = env.debugger.sent.map((c) => c.params);
+    expect(events).toEqual([
+      { type: 'mouseMoved', x: 10, y: 20, modifiers: 0, button: 'none', buttons: 0, pointerType: 'mouse' },
+      { type: 'mousePressed', x: 10, y: 20, modifiers: 0, button: 'left', buttons: 1, clickCount: 1, pointerType: 'mouse' },
+      { type: 'mouseReleased', x: 10, y: 20, modifiers: 0, button: 'left', buttons: 0, clickCount: 1, pointerType: 'mouse' },
+    ]);
+    expect(env.debugger.methods()).toEqual(Array(3).fill('Input.dispatchMouseEvent'));
+  });
+
+  it('double-clicks with running click counts and the right button bits', async () => {
+    const env = createFakeEnvironment();
+    await clickAt(env.ctx, 3, 1, 2, { button: 'right', clickCount: 2, modifiers: 8 });
+    const presses = env.debugger.sent.map((c) => c.params).filter((p) => p && 'type' in p && p.type === 'mousePressed');
+    expect(presses).toMatchObject([
+      { button: 'right', buttons: 2, clickCount: 1, modifiers: 8 },
+      { button: 'right', buttons: 2, clickCount: 2, modifiers: 8 },
+    ]);
+  });
+
+  it('moves without pressing', async () => {
+    const env = createFakeEnvironment();
+    await moveTo(env.ctx, 3, 5, 6);
+    expect(env.debugger.sent.map((c) => c.params)).toEqual([{ type: 'mouseMoved', x: 5, y: 6, button: 'none', buttons: 0, pointerType: 'mouse' }]);
+  });
+});

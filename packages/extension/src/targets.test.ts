@@ -1,0 +1,74 @@
+import { RelayError } from '@chrome-relay/protocol';
+import { describe, expect, it } from 'vitest';
+import { SESSION_KEYS } from './state/storage.js';
+import { notifyTabClosed, onTabClosed, resolveTab, setCurrentTab } from './targets.js';
+import { createFakeEnvironment } from './testing/fakeChrome.js';
+
+async function rejection(promise: Promise<unknown>): Promise<RelayError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof RelayError) return error;
+    throw error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('resolveTab', () => {
+  it('accepts an existing explicit tab and makes it current', async () => {
+    const { browser, ctx } = createFakeEnvironment();
+    const tab = browser.addTab({ url: 'https://a.test/' });
+    expect(await resolveTab(tab.id, ctx)).toBe(tab.id);
+    expect(browser.session.get(SESSION_KEYS.currentTab)).toBe(tab.id);
+  });
+
+  it('rejects a missing explicit tab with target_not_found and details.tab', async () => {
+    const { ctx } = createFakeEnvironment();
+    const error = await rejection(resolveTab(999, ctx));
+    expect(error.code).toBe('target_not_found');
+    expect(error.details['tab']).toBe(999);
+  });
+
+  it('uses the current tab when none is given', async () => {
+    const { browser, ctx } = createFakeEnvironment();
+    browser.addTab({ active: true });
+    const worked = browser.addTab({});
+    await setCurrentTab(worked.id ?? 0, browser);
+    expect(await resolveTab(undefined, ctx)).toBe(worked.id);
+  });
+
+  it('falls back to the active tab of the last-focused normal window when the current tab was closed', async () => {
+    const { browser, ctx } = createFakeEnvironment();
+    const active = browser.addTab({ active: true });
+    const worked = browser.addTab({});
+    await setCurrentTab(worked.id ?? 0, browser);
+    browser.closeTab(worked.id ?? 0);
+    expect(await resolveTab(undefined, ctx)).toBe(active.id);
+  });
+
+  it('ignores a current-tab value of the wrong shape', async () => {
+    const { browser, ctx } = createFakeEnvironment();
+    const active = browser.addTab({ active: true });
+    browser.session.set(SESSION_KEYS.currentTab, 'seven');
+    expect(await resolveTab(undefined, ctx)).toBe(active.id);
+  });
+
+  it('fails with target_not_found when there is nothing to act on', async () => {
+    const { browser, ctx } = createFakeEnvironment();
+    browser.lastFocusedWindowId = null;
+    const error = await rejection(resolveTab(undefined, ctx));
+    expect(error.code).toBe('target_not_found');
+    expect(error.message).toContain('--tab');
+  });
+});
+
+describe('onTabClosed', () => {
+  it('notifies subscribers until they unsubscribe', () => {
+    const closed: number[] = [];
+    const off = onTabClosed((tabId) => closed.push(tabId));
+    notifyTabClosed(4);
+    off();
+    notifyTabClosed(5);
+    expect(closed).toEqual([4]);
+  });
+});

@@ -1,0 +1,223 @@
+import { RelayError } from '@chrome-relay/protocol';
+import { describe, expect, it } from 'vitest';
+import { SESSION_KEYS } from '../state/storage.js';
+import { createFakeEnvironment, type FakeEnvironment } from '../testing/fakeChrome.js';
+import { navigateTool, validateNavigateUrl } from './navigate.js';
+
+async function rejection(promise: Promise<unknown>): Promise<RelayError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof RelayError) return error;
+    throw error;
+  }
+  throw new Error('expected a rejection');
+}
+
+const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A page that commits loader L1 for `url` and then fires the given lifecycle events for it. */
+function scriptPage(env: FakeEnvironment, url: string, options: { events?: string[]; early?: boolean; title?: string } = {}): void {
+  const events = options.events ?? ['DOMContentLoaded', 'load'];
+  env.debugger.handle('Page.navigate', (_params, tabId) => {
+    // The about:blank placeholder finishing late must never count as our document.
+    env.debugger.emit(tabId, 'Page.lifecycleEvent', { frameId: 'F', loaderId: 'BLANK', name: 'load', timestamp: 1 });
+    env.debugger.emit(tabId, 'Page.frameNavigated', { frame: { id: 'F', loaderId: 'L1', url }, type: 'Navigation' });
+    const fire = () => {
+      for (const name of events) env.debugger.emit(tabId, 'Page.lifecycleEvent', { frameId: 'F', loaderId: 'L1', name, timestamp: 2 });
+    };
+    if (options.early) fire();
+    else setTimeout(fire, 5);
+    return { frameId: 'F', loaderId: 'L1' };
+  });
+  env.debugger.handle('Page.getNavigationHistory', () => ({
+    currentIndex: 1,
+    entries: [
+      { id: 1, url: 'about:blank', userTypedURL: '', title: '', transitionType: 'typed' },
+      { id: 2, url, userTypedURL: url, title: options.title ?? 'Example', transitionType: 'typed' },
+    ],
+  }));
+}
+
+describe('validateNavigateUrl', () => {
+  it.each(['https://example.com', 'http://localhost:3000/x?y#z', 'file:///tmp/a.html', 'about:blank', 'data:text/html,<p>hi', 'chrome://version'])(
+    'accepts %s',
+    (url) => {
+      expect(() => validateNavigateUrl(url)).not.toThrow();
+    },
+  );
+
+  it.each(['example.com', 'localhost:3000', '/relative/path', 'javascript:alert(1)', 'ftp://host/file', 'chrome-extension://abc/page.html', ''])(
+    'rejects %s as invalid_arguments on field url',
+    (url) => {
+      let caught: unknown;
+      try {
+        validateNavigateUrl(url);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(RelayError);
+      expect(caught).toMatchObject({ code: 'invalid_arguments', details: { field: 'url' } });
+    },
+  );
+});
+
+describe('navigate', () => {
+  it('opens a background tab and waits for its own load, not the placeholder', async () => {
+    const env = createFakeEnvironment();
+    scriptPage(env, 'https://example.com/');
+    const result = await navigateTool.handle({ url: 'https://example.com' }, env.ctx);
+    expect(result).toEqual({ tabId: result.tabId, url: 'https://example.com/', title: 'Example', ready: true, newTab: true });
+    const tab = env.browser.tabs.get(result.tabId);
+    expect(tab?.active).toBe(false);
+    expect(env.browser.session.get(SESSION_KEYS.currentTab)).toBe(result.tabId);
+    expect(env.debugger.methods(result.tabId).slice(0, 3)).toEqual(['Page.enable', 'Page.setLifecycleEventsEnabled', 'Page.navigate']);
+  });
+
+  it('counts lifecycle events that arrive before Page.navigate answers', async () => {
+    const env = createFakeEnvironment();
+    scriptPage(env, 'https://example.com/', { early: true });
+    const result = await navigateTool.handle({ url: 'https://example.com/', timeoutMs: 50 }, env.ctx);
+    expect(result.ready).toBe(true);
+  });
+
+  it('returns ready:false at the deadline when only other documents load', async () => {
+    const env = createFakeEnvironment();
+    scriptPage(env, 'https://slow.test/', { events: ['DOMContentLoaded'] });
+    const started = Date.now();
+    const result = await navigateTool.handle({ url: 'https://slow.test/', timeoutMs: 60 }, env.ctx);
+    expect(result.ready).toBe(false);
+    expect(result.url).toBe('https://slow.test/');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(55);
+  });
+
+  it('waits only for DOMContentLoaded when asked', async () => {
+    const env = createFakeEnvironment();
+    scriptPage(env, 'https://slow.test/', { events: ['DOMContentLoaded'] });
+    const result = await navigateTool.handle({ url: 'https://slow.test/', wait: 'domcontentloaded', timeoutMs: 1000 }, env.ctx);
+    expect(result.ready).toBe(true);
+  });
+
+  it("returns at commit for wait 'commit'", async () => {
+    const env = createFakeEnvironment();
+    scriptPage(env, 'https://slow.test/', { events: [] });
+    const result = await navigateTool.handle({ url: 'https://slow.test/', wait: 'commit', timeoutMs: 1000 }, env.ctx);
+    expect(result.ready).toBe(true);
+  });
+
+  it("does not wait at all for wait 'none'", async () => {
+    const env = createFakeEnvironment();
+    env.debugger.handle('Page.navigate', () => new Promise(() => undefined));
+    const result = await navigateTool.handle({ url: 'https://hang.test/', wait: 'none' }, env.ctx);
+    expect(result).toMatchObject({ ready: false, newTab: true });
+  });
+
+  it('returns ready:false when Page.navigate itself outlives the deadline', async () => {
+    const env = createFakeEnvironment();
+    env.debugger.handle('Page.navigate', () => new Promise(() => undefined));
+    const result = await navigateTool.handle({ url: 'https://hang.test/', timeoutMs: 30 }, env.ctx);
+    expect(result.ready).toBe(false);
+    expect(env.browser.tabs.has(result.tabId)).toBe(true);
+  });
+
+  it('never waits past the call deadline even with a larger timeoutMs', async () => {
+    const env = createFakeEnvironment({ deadlineMs: 40 });
+    env.debugger.handle('Page.navigate', () => new Promise(() => undefined));
+    const started = Date.now();
+    const result = await navigateTool.handle({ url: 'https://hang.test/', timeoutMs: 60_000 }, env.ctx);
+    expect(result.ready).toBe(false);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('reports a network failure as cdp_error naming it, and closes the tab it opened', async () => {
+    const env = createFakeEnvironment();
+    env.debugger.handle('Page.navigate', () => ({ frameId: 'F', loaderId: 'L1', errorText: 'net::ERR_CONNECTION_REFUSED' }));
+    const before = env.browser.tabs.size;
+    const error = await rejection(navigateTool.handle({ url: 'http://localhost:1/' }, env.ctx));
+    expect(error.code).toBe('cdp_error');
+    expect(error.message).toContain('net::ERR_CONNECTION_REFUSED');
+    expect(error.details).toMatchObject({ errorText: 'net::ERR_CONNECTION_REFUSED', url: 'http://localhost:1/' });
+    expect(env.browser.tabs.size).toBe(before);
+  });
+
+  it('navigates an explicit tab in place and makes it current', async () => {
+    const env = createFakeEnvironment();
+    const tab = env.browser.addTab({ url: 'https://old.test/' });
+    scriptPage(env, 'https://new.test/');
+    const result = await navigateTool.handle({ url: 'https://new.test/', tab: tab.id }, env.ctx);
+    expect(result).toMatchObject({ tabId: tab.id, newTab: false, ready: true });
+    expect(env.browser.calls).not.toContain('createTab');
+    expect(env.browser.session.get(SESSION_KEYS.currentTab)).toBe(tab.id);
+  });
+
+  it('rejects a missing explicit tab with target_not_found and opens nothing', async () => {
+    const env = createFakeEnvironment();
+    const error = await rejection(navigateTool.handle({ url: 'https://a.test/', tab: 404 }, env.ctx));
+    expect(error.code).toBe('target_not_found');
+    expect(env.browser.calls).not.toContain('createTab');
+  });
+
+  it('fails with target_not_found when the tab closes while waiting', async () => {
+    const env = createFakeEnvironment();
+    const tab = env.browser.addTab({});
+    const tabId = tab.id ?? 0;
+    scriptPage(env, 'https://a.test/', { events: [] });
+    const pending = navigateTool.handle({ url: 'https://a.test/', tab: tabId, timeoutMs: 5000 }, env.ctx);
+    await tick(10);
+    env.debugger.detachByChrome(tabId, 'target_closed');
+    const error = await rejection(pending);
+    expect(error.code).toBe('target_not_found');
+  });
+
+  it('treats a same-document navigation (no loaderId) as ready once Chrome reports it, with its URL', async () => {
+    const env = createFakeEnvironment();
+    scriptPage(env, 'https://a.test/');
+    env.debugger.handle('Page.navigate', (_params, tabId) => {
+      setTimeout(() => env.debugger.emit(tabId, 'Page.navigatedWithinDocument', { frameId: 'F', url: 'https://a.test/#part', navigationType: 'fragment' }), 5);
+      return { frameId: 'F' };
+    });
+    const result = await navigateTool.handle({ url: 'https://a.test/#part', timeoutMs: 1000 }, env.ctx);
+    expect(result).toMatchObject({ ready: true, url: 'https://a.test/#part', title: 'Example' });
+  });
+
+  it('opens data: URLs with chrome.tabs (CDP cannot) and waits on the tab status', async () => {
+    const env = createFakeEnvironment();
+    const url = 'data:text/html,<title>D</title>hi';
+    const result = await navigateTool.handle({ url }, env.ctx);
+    expect(result).toMatchObject({ url, ready: true, newTab: true });
+    expect(env.browser.tabs.get(result.tabId)?.active).toBe(false);
+    expect(env.debugger.sent).toEqual([]);
+  });
+
+  it('navigates an explicit tab to chrome: with chrome.tabs.update', async () => {
+    const env = createFakeEnvironment();
+    const tab = env.browser.addTab({ url: 'https://a.test/' });
+    const result = await navigateTool.handle({ url: 'chrome://version', tab: tab.id }, env.ctx);
+    expect(result).toMatchObject({ tabId: tab.id, url: 'chrome://version', ready: true, newTab: false });
+    expect(env.browser.calls).toContain('updateTab');
+    expect(env.debugger.sent).toEqual([]);
+  });
+
+  it('reports ready:false for a chrome.tabs navigation still loading at the deadline', async () => {
+    const env = createFakeEnvironment();
+    const tab = env.browser.addTab({ url: 'https://a.test/' });
+    const tabId = tab.id ?? 0;
+    const update = env.browser.updateTab.bind(env.browser);
+    env.browser.updateTab = async (id, properties) => {
+      const updated = await update(id, properties);
+      const live = env.browser.tabs.get(id);
+      if (live) live.status = 'loading';
+      return updated;
+    };
+    const result = await navigateTool.handle({ url: 'chrome://version', tab: tabId, timeoutMs: 120 }, env.ctx);
+    expect(result.ready).toBe(false);
+  });
+
+  it('refuses a data: URL for an existing tab (Chrome ignores it) with invalid_arguments on tab', async () => {
+    const env = createFakeEnvironment();
+    const tab = env.browser.addTab({});
+    const error = await rejection(navigateTool.handle({ url: 'data:text/html,x', tab: tab.id }, env.ctx));
+    expect(error).toMatchObject({ code: 'invalid_arguments', details: { field: 'tab' } });
+  });
+});
+

@@ -1,0 +1,330 @@
+/**
+ * `navigate`: open a URL in a new background tab (default) or in a given tab, and wait until the
+ * navigation's OWN document reaches the requested readiness.
+ *
+ * Why loaderIds: a new tab starts on an about:blank placeholder that fires its own load events, and
+ * a reused tab has the previous page's events in flight. Page.navigate returns the loaderId of the
+ * document it creates; only lifecycle events carrying that loaderId count. Events can arrive before
+ * Page.navigate answers, so they are recorded from before the command is sent.
+ *
+ * data: and chrome: URLs cannot be opened through the debugger (observed in Chromium 156: Page.navigate
+ * to data: answers net::ERR_ABORTED; to chrome: the session is detached mid-command), so for those
+ * two schemes the tab is navigated with chrome.tabs and readiness is read from the tab's status.
+ * This is chosen by scheme up front, not tried after a failure. chrome.tabs.update to data: is
+ * silently ignored too, so data: is only accepted for a new tab.
+ *
+ * Outcomes: a network-level failure (errorText) is a cdp_error naming the network error; running
+ * out of time while waiting is not an error but `ready: false`. The tab is never activated and its
+ * window never focused. A tab this call opened is closed again if the call fails, so a failed
+ * navigate leaves nothing behind.
+ */
+import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import type { CdpEvent } from '../cdp/cdpSession.js';
+import { resolveTab, setCurrentTab } from '../targets.js';
+import { defineTool, type ToolContext } from './defineTool.js';
+
+type WaitUntil = NonNullable<ToolParams<'navigate'>['wait']>;
+type PageState = Pick<ToolResult<'navigate'>, 'url' | 'title' | 'ready'>;
+
+const DEFAULT_TIMEOUT_MS = 20_000;
+const ALLOWED_SCHEMES = ['http:', 'https:', 'file:', 'about:', 'data:', 'chrome:'];
+/** Schemes navigated with chrome.tabs instead of CDP (see the header). */
+const TABS_API_SCHEMES = ['data:', 'chrome:'];
+const TAB_POLL_MS = 50;
+
+/** Milestones of one document, in the order they happen. */
+const RANK = { commit: 1, domcontentloaded: 2, load: 3 } as const;
+type Milestone = keyof typeof RANK;
+
+/** The absolute URL to load, or invalid_arguments naming the field. */
+export function validateNavigateUrl(url: string): string {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !ALLOWED_SCHEMES.includes(parsed.protocol)) {
+    const schemes = ALLOWED_SCHEMES.map((s) => s.slice(0, -1)).join(', ');
+    throw new RelayError(
+      'invalid_arguments',
+      `Invalid arguments for navigate: url must be an absolute URL with one of the schemes ${schemes} (e.g. https://example.com), got "${url}".`,
+      { tool: 'navigate', phase: 'validate', details: { field: 'url', value: url } },
+    );
+  }
+  return parsed.href;
+}
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+function stringField(value: unknown, key: string): string | undefined {
+  const found = field(value, key);
+  return typeof found === 'string' ? found : undefined;
+}
+
+/** Which document reached which milestone, from the tab's Page events. */
+export class LoaderProgress {
+  readonly #tabId: number;
+  readonly #rank = new Map<string, number>();
+  /** frameId → URL of its latest same-document navigation (fragment, history API). */
+  readonly #sameDocument = new Map<string, string>();
+  /** The main frame's latest committed document; Page.loadEventFired etc. carry no loaderId. */
+  #mainLoader: string | undefined;
+  #waiter: { done: () => boolean; settle: (error?: RelayError) => void } | undefined;
+  #failure: RelayError | undefined;
+
+  constructor(tabId: number) {
+    this.#tabId = tabId;
+  }
+
+  observe(event: CdpEvent): void {
+    // Child sessions (out-of-process iframes) never carry the top document's loader.
+    if (event.tabId !== this.#tabId || event.sessionId !== undefined) return;
+    const params = event.params;
+    switch (event.method) {
+      case 'Page.frameNavigated': {
+        const frame = field(params, 'frame');
+        const loaderId = stringField(frame, 'loaderId');
+        if (loaderId === undefined) return;
+        if (field(frame, 'parentId') === undefined) this.#mainLoader = loaderId;
+        this.#bump(loaderId, RANK.commit);
+        return;
+      }
+      case 'Page.lifecycleEvent': {
+        const loaderId = stringField(params, 'loaderId');
+        const name = stringField(params, 'name');
+        const rank = name === 'commit' ? RANK.commit : name === 'DOMContentLoaded' ? RANK.domcontentloaded : name === 'load' ? RANK.load : undefined;
+        if (loaderId && rank !== undefined) this.#bump(loaderId, rank);
+        return;
+      }
+      case 'Page.navigatedWithinDocument': {
+        const frameId = stringField(params, 'frameId');
+        const url = stringField(params, 'url');
+        if (frameId !== undefined && url !== undefined) this.#sameDocument.set(frameId, url);
+        this.#poke();
+        return;
+      }
+      case 'Page.domContentEventFired':
+        if (this.#mainLoader !== undefined) this.#bump(this.#mainLoader, RANK.domcontentloaded);
+        return;
+      case 'Page.loadEventFired':
+        if (this.#mainLoader !== undefined) this.#bump(this.#mainLoader, RANK.load);
+        return;
+      default:
+        return;
+    }
+  }
+
+  reached(loaderId: string, milestone: Milestone): boolean {
+    return (this.#rank.get(loaderId) ?? 0) >= RANK[milestone];
+  }
+
+  /** The URL a same-document navigation of `frameId` moved to, once Chrome reported it. */
+  sameDocumentUrl(frameId: string): string | undefined {
+    return this.#sameDocument.get(frameId);
+  }
+
+  /** Resolves true when `loaderId` reaches `milestone`, false at `readyBy` (epoch ms); rejects on fail(). */
+  waitFor(loaderId: string, milestone: Milestone, readyBy: number): Promise<boolean> {
+    return this.waitUntil(() => this.reached(loaderId, milestone), readyBy);
+  }
+
+  /** Resolves true once `done()` holds (checked after every event), false at `readyBy`; rejects on fail(). */
+  waitUntil(done: () => boolean, readyBy: number): Promise<boolean> {
+    if (this.#failure) return Promise.reject(this.#failure);
+    if (done()) return Promise.resolve(true);
+    return new Promise<boolean>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#waiter = undefined;
+        resolve(false);
+      }, Math.max(0, readyBy - Date.now()));
+      this.#waiter = {
+        done,
+        settle: (error) => {
+          clearTimeout(timer);
+          this.#waiter = undefined;
+          if (error) reject(error);
+          else resolve(true);
+        },
+      };
+    });
+  }
+
+  /** The tab went away; whoever waits learns it now instead of at the deadline. */
+  fail(error: RelayError): void {
+    this.#failure = error;
+    this.#waiter?.settle(error);
+  }
+
+  #bump(loaderId: string, rank: number): void {
+    if ((this.#rank.get(loaderId) ?? 0) < rank) this.#rank.set(loaderId, rank);
+    this.#poke();
+  }
+
+  #poke(): void {
+    const waiter = this.#waiter;
+    if (waiter?.done()) waiter.settle();
+  }
+}
+
+/** `promise`'s value, or undefined if `readyBy` (epoch ms) comes first. */
+async function beforeDeadline<T>(promise: Promise<T>, readyBy: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), Math.max(0, readyBy - Date.now()));
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** URL and title of the committed document, read through CDP so they are ordered after its events. */
+async function committedState(ctx: ToolContext, tabId: number): Promise<Pick<PageState, 'url' | 'title'>> {
+  const history = await ctx.cdp.send(tabId, 'Page.getNavigationHistory');
+  const entry = history.entries[history.currentIndex];
+  if (entry) return { url: entry.url, title: entry.title };
+  const tab = await ctx.browser.getTab(tabId);
+  return { url: tab.url ?? '', title: tab.title ?? '' };
+}
+
+/** Our navigation has not committed: the URL it is loading, and no title yet (the tab's is the old page's). */
+async function pendingState(ctx: ToolContext, tabId: number, requested: string): Promise<Pick<PageState, 'url' | 'title'>> {
+  const tab = await ctx.browser.getTab(tabId);
+  return { url: tab.pendingUrl ?? requested, title: '' };
+}
+
+/** Chrome may add or drop a trailing slash (chrome://version → chrome://version/). */
+function sameUrl(a: string | undefined, b: string): boolean {
+  return a !== undefined && a.replace(/\/$/, '') === b.replace(/\/$/, '');
+}
+
+/**
+ * Readiness of a chrome.tabs navigation, polled from the tab: committed once the tab shows `url`
+ * with nothing pending, loaded once its status is also 'complete' (chrome.tabs has no separate
+ * DOMContentLoaded, so that wait is served by 'complete' too).
+ */
+async function waitForTab(ctx: ToolContext, tabId: number, url: string, wait: WaitUntil, readyBy: number): Promise<PageState> {
+  if (wait === 'none') return { ready: false, url, title: '' };
+  for (;;) {
+    const tab = await ctx.browser.getTab(tabId);
+    const committed = tab.pendingUrl === undefined && sameUrl(tab.url, url);
+    const ready = wait === 'commit' ? committed : committed && tab.status === 'complete';
+    if (ready || Date.now() + TAB_POLL_MS > readyBy) {
+      return committed ? { ready, url: tab.url ?? url, title: tab.title ?? '' } : { ready, url: tab.pendingUrl ?? url, title: '' };
+    }
+    await new Promise((resolve) => setTimeout(resolve, TAB_POLL_MS));
+  }
+}
+
+function navigationFailed(url: string, tabId: number, newTab: boolean, errorText: string, isDownload: boolean): RelayError {
+  const closed = newTab ? ' The tab opened for it was closed.' : '';
+  const message = isDownload
+    ? `Navigation to ${url} started a download instead of opening a page.${closed}`
+    : `Navigation to ${url} failed: ${errorText}. Check the URL and that the server is reachable.${closed}`;
+  return new RelayError('cdp_error', message, {
+    tool: 'navigate',
+    phase: 'act',
+    // Not a protocol failure but a page outcome, so it is not worth retrying blindly.
+    retryable: false,
+    details: { method: 'Page.navigate', cdpMessage: errorText, errorText, url, tab: tabId, newTab, isDownload },
+  });
+}
+
+async function navigateIn(ctx: ToolContext, tabId: number, url: string, wait: WaitUntil, readyBy: number, newTab: boolean): Promise<PageState> {
+  const progress = new LoaderProgress(tabId);
+  // Subscribe before anything is sent: the new document's events may beat Page.navigate's answer.
+  const stopEvents = ctx.cdp.on((event) => progress.observe(event));
+  const stopDetach = ctx.cdp.onDetached((detachedTab, reason) => {
+    if (detachedTab !== tabId) return;
+    progress.fail(
+      reason === 'target_closed'
+        ? new RelayError('target_not_found', `Tab ${tabId} was closed while navigating to ${url}.`, { tool: 'navigate', phase: 'wait', details: { tab: tabId } })
+        : new RelayError('cdp_error', `Lost the debugger session of tab ${tabId} while navigating (${reason}); retry.`, {
+            tool: 'navigate',
+            phase: 'wait',
+            details: { method: 'Page.navigate', cdpMessage: `detached: ${reason}`, tab: tabId },
+          }),
+    );
+  });
+  try {
+    await ctx.cdp.send(tabId, 'Page.enable');
+    await ctx.cdp.send(tabId, 'Page.setLifecycleEventsEnabled', { enabled: true });
+    const navigation = ctx.cdp.send(tabId, 'Page.navigate', { url });
+    // Whatever we stop waiting for may still settle later; it must not become an unhandled rejection.
+    navigation.catch(() => undefined);
+
+    if (wait === 'none') {
+      return { ready: false, ...(await pendingState(ctx, tabId, url)) };
+    }
+    const answer = await beforeDeadline(navigation, readyBy);
+    if (!answer) return { ready: false, ...(await pendingState(ctx, tabId, url)) };
+    if (answer.errorText !== undefined || answer.isDownload === true) {
+      throw navigationFailed(url, tabId, newTab, answer.errorText ?? '', answer.isDownload === true);
+    }
+    if (answer.loaderId === undefined) {
+      // A same-document navigation (fragment, history API): the document stays, so it is ready once
+      // Chrome reports the move. Page.navigate answers before the history entry changes (observed),
+      // so the URL comes from the event.
+      const frameId = answer.frameId;
+      const ready = await progress.waitUntil(() => progress.sameDocumentUrl(frameId) !== undefined, readyBy);
+      const state = await committedState(ctx, tabId);
+      return { ready, title: state.title, url: progress.sameDocumentUrl(frameId) ?? state.url };
+    }
+    const ready = wait === 'commit' ? true : await progress.waitFor(answer.loaderId, wait, readyBy);
+    return { ready, ...(await committedState(ctx, tabId)) };
+  } finally {
+    stopEvents();
+    stopDetach();
+  }
+}
+
+export const navigateTool = defineTool({
+  name: 'navigate',
+  async handle(params, ctx) {
+    const url = validateNavigateUrl(params.url);
+    const wait = params.wait ?? 'load';
+    const readyBy = Math.min(Date.now() + (params.timeoutMs ?? DEFAULT_TIMEOUT_MS), ctx.deadline);
+    const scheme = new URL(url).protocol;
+    const viaTabs = TABS_API_SCHEMES.includes(scheme);
+    if (scheme === 'data:' && params.tab !== undefined) {
+      // Observed: chrome.tabs.update to a data: URL is silently ignored; only a new tab can open one.
+      throw new RelayError('invalid_arguments', 'Invalid arguments for navigate: a data: URL can only be opened in a new tab; drop --tab.', {
+        tool: 'navigate',
+        phase: 'validate',
+        details: { field: 'tab', url },
+      });
+    }
+
+    if (params.tab !== undefined) {
+      const tabId = await resolveTab(params.tab, ctx);
+      if (viaTabs) {
+        await ctx.browser.updateTab(tabId, { url });
+        return { tabId, newTab: false, ...(await waitForTab(ctx, tabId, url, wait, readyBy)) };
+      }
+      return { tabId, newTab: false, ...(await navigateIn(ctx, tabId, url, wait, readyBy, false)) };
+    }
+
+    // active:false keeps the person's current tab in front; we never focus windows either.
+    const created = await ctx.browser.createTab({ url: viaTabs ? url : 'about:blank', active: false });
+    const tabId = created.id;
+    if (tabId === undefined) {
+      throw new RelayError('chrome_api_error', 'chrome.tabs.create returned a tab without an id; retry.', {
+        tool: 'navigate',
+        phase: 'act',
+        details: { api: 'chrome.tabs.create', apiMessage: 'tab has no id' },
+      });
+    }
+    try {
+      const state = viaTabs ? await waitForTab(ctx, tabId, url, wait, readyBy) : await navigateIn(ctx, tabId, url, wait, readyBy, true);
+      await setCurrentTab(tabId, ctx.browser);
+      return { tabId, newTab: true, ...state };
+    } catch (error) {
+      await ctx.browser.removeTab(tabId).catch(() => undefined);
+      throw error;
+    }
+  },
+});
