@@ -1,47 +1,149 @@
 /**
- * `chrome-relay doctor`: a checklist a human can act on. Every failing line names its fix. Healthy means no
- * line failed; the process exits 0 only then.
+ * `chrome-relay doctor`: a checklist a human (or agent) can act on. Every failing line names its fix.
+ *
+ * Status levels: ok; fail (the setup cannot work as installed); warn (works, but something optional is
+ * off — e.g. ffmpeg missing, which only screen recording needs, or a detected browser chrome-relay was
+ * deliberately not installed for); skip (nothing to check). Healthy = no fail line; exit 0 only then.
+ *
+ * Manifest rules: a manifest the install record lists must exist and be valid (fail). A detected browser
+ * without a manifest fails when nothing was ever installed, and only warns once something was (the user
+ * chose which browsers to register; `launch` registers its own profile).
  */
-import { accessSync, constants, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { HOST_NAME, TOOLS, VERSION, type ErrorCode } from '@chrome-relay/protocol';
+import { accessSync, constants, existsSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { PROTOCOL_VERSION, RelayError, TOOLS, VERSION, type ErrorCode, type HostDescriptor, type ToolResult } from '@chrome-relay/protocol';
+import { browserOfExecutable, browserTargets, type BrowserEnv } from './browsers.js';
 import { listDescriptors } from './discovery.js';
-import { callHost } from './hostClient.js';
-import { allowedExtensionIds, linuxTargets, manifestPath, profileTarget, type InstallTarget } from './install.js';
-import { defaultProfileDir } from './paths.js';
+import { allowedExtensionIds, launcherTargets, manifestPath, profileTarget } from './install.js';
+import { readRecord } from './installRecord.js';
+import { inspectManifest } from './manifestCheck.js';
+import { defaultProfileDir, installedHostDir, runDir } from './paths.js';
+import { callSocket } from './socketCall.js';
+import { sweepStaleHosts } from './staleHosts.js';
+import { compareVersions, skewNotices } from './versionSkew.js';
 
-export type CheckStatus = 'ok' | 'fail' | 'skip';
+export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 export interface Check {
   name: string;
   status: CheckStatus;
   detail: string;
   fix?: string;
-  /** The closed code this failure maps to, for the relayError block. */
+  /** The closed code a failure maps to, for the relayError block. */
   code?: ErrorCode;
 }
 
-function checkManifest(target: InstallTarget, label: string, ids: readonly string[]): Check {
-  const file = manifestPath(target);
-  const name = `host manifest (${label})`;
-  if (!existsSync(file)) {
-    return { name, status: 'fail', detail: `missing: ${file}`, fix: target.browser === 'profile' ? `chrome-relay install --user-data-dir ${dirname(target.dir)}` : `chrome-relay install --browser ${target.browser}`, code: 'extension_not_connected' };
-  }
+export interface DoctorReport {
+  healthy: boolean;
+  cli: { version: string; protocolVersion: number };
+  home: string;
+  checks: Check[];
+}
+
+export interface DoctorOptions {
+  home: string;
+  /** Only check the host of this profile (user-data-dir). */
+  profile?: string | undefined;
+  browserEnv: BrowserEnv;
+  /** $PATH, to find ffmpeg. */
+  pathEnv: string | undefined;
+  env?: NodeJS.ProcessEnv;
+  cliVersion?: string;
+  /** Deadline of each host status call. */
+  hostTimeoutMs?: number;
+  /** The executable of a pid (Linux: /proc/<pid>/exe), to name the browser a host serves. */
+  executableOf?: (pid: number) => string | null;
+}
+
+function linuxExecutable(pid: number): string | null {
   try {
-    const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown; path?: unknown; allowed_origins?: unknown };
-    const path = typeof manifest.path === 'string' ? manifest.path : '';
-    if (manifest.name !== HOST_NAME) return { name, status: 'fail', detail: `${file} names "${String(manifest.name)}"`, fix: 'chrome-relay install', code: 'extension_not_connected' };
-    try {
-      accessSync(path, constants.X_OK);
-    } catch {
-      return { name, status: 'fail', detail: `${file} points at ${path || '(nothing)'}, which is not an executable`, fix: 'chrome-relay install', code: 'extension_not_connected' };
-    }
-    const origins = Array.isArray(manifest.allowed_origins) ? manifest.allowed_origins.map(String) : [];
-    const missing = ids.filter((id) => !origins.includes(`chrome-extension://${id}/`));
-    if (missing.length === ids.length) return { name, status: 'fail', detail: `${file} does not allow the chrome-relay extension`, fix: 'chrome-relay install', code: 'extension_not_connected' };
-    return { name, status: 'ok', detail: `${file} → ${path}` };
-  } catch (error) {
-    return { name, status: 'fail', detail: `${file} is unreadable: ${(error as Error).message}`, fix: 'chrome-relay install', code: 'extension_not_connected' };
+    return readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return null;
   }
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function checkHostFiles(home: string): Check {
+  const launcher = join(installedHostDir(home), 'chrome-relay-host');
+  const name = 'installed host';
+  if (!existsSync(launcher)) {
+    return { name, status: 'fail', detail: `no launcher at ${launcher}`, fix: 'chrome-relay install', code: 'extension_not_connected' };
+  }
+  let targets: ReturnType<typeof launcherTargets> = null;
+  try {
+    targets = isExecutable(launcher) ? launcherTargets(readFileSync(launcher, 'utf8')) : null;
+  } catch {
+    targets = null;
+  }
+  if (!targets) {
+    return { name, status: 'fail', detail: `${launcher} is not an executable chrome-relay launcher`, fix: 'chrome-relay update', code: 'extension_not_connected' };
+  }
+  // A node upgraded or removed since install (nvm, brew) leaves a launcher Chrome cannot start.
+  if (!isExecutable(targets.node)) {
+    return { name, status: 'fail', detail: `${launcher} runs ${targets.node}, which no longer exists`, fix: 'chrome-relay update (rewrites the launcher for the current node)', code: 'extension_not_connected' };
+  }
+  if (!existsSync(targets.hostFile)) {
+    return { name, status: 'fail', detail: `${launcher} runs ${targets.hostFile}, which is missing`, fix: 'chrome-relay update', code: 'extension_not_connected' };
+  }
+  return { name, status: 'ok', detail: `${launcher} → ${targets.node} ${targets.hostFile}` };
+}
+
+interface ManifestTarget {
+  label: string;
+  file: string;
+  fix: string;
+  /** Listed in the install record: it must be there. */
+  recorded: boolean;
+}
+
+function manifestChecks(options: DoctorOptions, ourIds: readonly string[]): Check[] {
+  const read = readRecord(options.home);
+  const record = read.kind === 'ok' ? read.record : null;
+  const checks: Check[] = [];
+  if (read.kind === 'corrupt') {
+    checks.push({ name: 'install record', status: 'fail', detail: `${join(options.home, 'installed.json')} is unreadable (${read.problem})`, fix: 'delete it and run `chrome-relay install`', code: 'invalid_arguments' });
+  }
+  const targets = new Map<string, ManifestTarget>();
+  const fixFor = (browser: string, file: string): string => (browser === 'profile' ? `chrome-relay install --user-data-dir ${dirname(dirname(file))}` : `chrome-relay install --browser ${browser}`);
+  for (const m of record?.manifests ?? []) {
+    const label = m.browser === 'profile' ? `profile ${dirname(dirname(m.path))}` : m.browser;
+    targets.set(m.path, { label, file: m.path, fix: fixFor(m.browser, m.path), recorded: true });
+  }
+  const all = browserTargets(options.browserEnv);
+  for (const t of all.filter((b) => b.detected)) {
+    const file = manifestPath(t);
+    if (!targets.has(file)) targets.set(file, { label: t.browser, file, fix: fixFor(t.browser, file), recorded: false });
+  }
+  for (const dir of [defaultProfileDir(options.home), options.profile]) {
+    if (!dir || !existsSync(dir)) continue;
+    const file = manifestPath(profileTarget(dir));
+    if (!targets.has(file)) targets.set(file, { label: `profile ${dir}`, file, fix: fixFor('profile', file), recorded: false });
+  }
+
+  for (const t of targets.values()) {
+    const name = `host manifest (${t.label})`;
+    const state = inspectManifest(t.file, ourIds);
+    if (state.kind === 'ok') {
+      checks.push({ name, status: 'ok', detail: `${t.file} → ${state.launcher}` });
+    } else if (state.kind === 'broken') {
+      checks.push({ name, status: 'fail', detail: `${t.file}: ${state.problem}`, fix: t.fix, code: 'extension_not_connected' });
+    } else if (t.recorded || record === null) {
+      checks.push({ name, status: 'fail', detail: `missing: ${t.file}`, fix: t.fix, code: 'extension_not_connected' });
+    } else {
+      checks.push({ name, status: 'warn', detail: `not registered (${t.file} does not exist); chrome-relay cannot reach ${t.label}`, fix: `${t.fix} (only if you want chrome-relay in ${t.label})` });
+    }
+  }
+  const absent = all.filter((b) => !b.detected && !targets.has(manifestPath(b))).map((b) => b.browser);
+  if (absent.length > 0) checks.push({ name: 'other browsers', status: 'skip', detail: `not detected for this user: ${absent.join(', ')}` });
+  return checks;
 }
 
 function mode(path: string): number | null {
@@ -52,69 +154,129 @@ function mode(path: string): number | null {
   }
 }
 
-export async function runDoctor(home: string, profile: string | undefined): Promise<Check[]> {
-  const checks: Check[] = [];
-  const ids = allowedExtensionIds();
+const octal = (m: number | null): string => (m === null ? 'missing' : `0${m.toString(8)}`);
 
-  // 1. Manifests: the launch profile (if one exists) and the user-level browser dirs whose browser is present.
-  const launchProfile = profile ?? defaultProfileDir(home);
-  if (existsSync(launchProfile)) checks.push(checkManifest(profileTarget(launchProfile), `profile ${launchProfile}`, ids));
-  for (const target of linuxTargets()) {
-    if (existsSync(dirname(target.dir))) checks.push(checkManifest(target, target.browser, ids));
-    else checks.push({ name: `host manifest (${target.browser})`, status: 'skip', detail: `${target.browser} is not installed for this user` });
+function browserLabel(descriptor: HostDescriptor, userAgent: string | null, executableOf: (pid: number) => string | null): string {
+  const exe = descriptor.browserPid !== null ? executableOf(descriptor.browserPid) : null;
+  const name = (exe && browserOfExecutable(exe)) ?? 'browser';
+  const version = userAgent ? /(?:Headless)?Chrome\/([\d.]+)/.exec(userAgent)?.[1] : undefined;
+  return `${name}${version ? ` ${version}` : ''}${descriptor.browserPid !== null ? ` (pid ${descriptor.browserPid})` : ''}`;
+}
+
+function versionCheck(name: string, cli: string, host: { version: string; protocolVersion: number }, extension: { version: string; protocolVersion: number }): Check {
+  const detail = `cli ${cli}, host ${host.version}, extension ${extension.version} (protocol ${PROTOCOL_VERSION}/${host.protocolVersion}/${extension.protocolVersion})`;
+  if (compareVersions(host.version, cli) !== 0) {
+    const fix = compareVersions(host.version, cli) < 0 ? 'chrome-relay update (installs this CLI\'s host and reconnects)' : 'update the CLI (npm i -g chrome-relay@latest), then chrome-relay update';
+    return { name, status: 'fail', detail: `${detail}: the running host is ${compareVersions(host.version, cli) < 0 ? 'older' : 'newer'} than the CLI`, fix, code: 'unsupported_tool' };
   }
-
-  // 2. Stale descriptors: clean them (a dead host's socket would only confuse clients).
-  const all = listDescriptors(home);
-  const stale = all.filter((d) => !d.alive);
-  for (const d of stale) {
-    rmSync(d.file, { force: true });
-    rmSync(d.descriptor.socket, { force: true });
+  const notice = skewNotices(extension.version, cli)[0];
+  if (notice) return { name, status: 'fail', detail: `${detail}: ${notice.notice}`, fix: notice.message, code: 'unsupported_tool' };
+  if (host.protocolVersion !== PROTOCOL_VERSION || extension.protocolVersion !== PROTOCOL_VERSION) {
+    return { name, status: 'fail', detail: `${detail}: protocol versions differ`, fix: 'install matching releases: chrome-relay update, then reload the extension', code: 'unsupported_tool' };
   }
-  checks.push({ name: 'stale hosts', status: 'ok', detail: stale.length ? `cleaned ${stale.length} stale descriptor(s)` : 'none' });
+  return { name, status: 'ok', detail };
+}
 
-  // 3. Host reachable, socket permissions, extension connected, versions.
-  const live = all.filter((d) => d.alive && (!profile || d.descriptor.profile === profile));
-  if (live.length === 0) {
-    checks.push({ name: 'host reachable', status: 'fail', detail: `no running host under ${home}/run`, fix: 'start the browser with the chrome-relay extension loaded, or run `chrome-relay launch`', code: 'extension_not_connected' });
-    checks.push({ name: 'extension connected', status: 'fail', detail: 'no host, so no extension connection', fix: 'chrome-relay launch', code: 'extension_not_connected' });
+async function hostChecks(options: DoctorOptions, descriptor: HostDescriptor): Promise<Check[]> {
+  const executableOf = options.executableOf ?? linuxExecutable;
+  const where = descriptor.profile ?? 'default profile';
+  const suffix = `(${where}, host pid ${descriptor.pid})`;
+  const socketMode = mode(descriptor.socket);
+  const dirMode = mode(dirname(descriptor.socket));
+  if (socketMode !== 0o600 || dirMode !== 0o700) {
+    return [{
+      name: `host reachable ${suffix}`,
+      status: 'fail',
+      detail: `socket ${descriptor.socket} is ${octal(socketMode)} in a ${octal(dirMode)} directory (want 0600 in 0700): other users could drive this browser`,
+      fix: `chmod 700 ${dirname(descriptor.socket)} and restart the browser so the host recreates its socket`,
+      code: 'native_host_disconnected',
+    }];
+  }
+  let status: ToolResult<'status'>;
+  try {
+    const response = await callSocket(descriptor.socket, 'status', {}, options.hostTimeoutMs ?? 3000);
+    if (!response.ok) throw RelayError.fromData(response.error);
+    status = TOOLS.status.result.parse(response.result);
+  } catch (error) {
+    const relay = RelayError.from(error, 'status', 'connect');
+    return [{ name: `host reachable ${suffix}`, status: 'fail', detail: `${relay.code}: ${relay.message}`, fix: 'restart the browser (it starts a new host); if it persists run `chrome-relay update`', code: relay.code === 'internal_error' ? 'native_host_disconnected' : relay.code }];
+  }
+  const checks: Check[] = [{ name: `host reachable ${suffix}`, status: 'ok', detail: `socket ${status.host.socket} (0600, dir 0700), host ${status.host.version}` }];
+  if (!status.extension) {
+    checks.push({ name: `extension connected ${suffix}`, status: 'fail', detail: 'the host runs but has not heard from the extension', fix: 'reload chrome-relay in chrome://extensions', code: 'extension_not_connected' });
     return checks;
   }
-  for (const { descriptor } of live) {
-    const label = descriptor.profile ?? `pid ${descriptor.pid}`;
-    const socketMode = mode(descriptor.socket);
-    const dirMode = mode(dirname(descriptor.socket));
-    if (socketMode !== 0o600 || dirMode !== 0o700) {
-      checks.push({ name: `socket permissions (${label})`, status: 'fail', detail: `socket ${socketMode?.toString(8) ?? 'missing'}, dir ${dirMode?.toString(8) ?? 'missing'} (want 600/700)`, fix: 'restart the browser so the host recreates its socket', code: 'native_host_disconnected' });
-      continue;
-    }
-    try {
-      const response = await callHost('status', {}, { home, profile: descriptor.profile ?? undefined, timeoutMs: 3000 });
-      if (!response.ok) throw new Error(response.error.message);
-      const status = TOOLS.status.result.parse(response.result);
-      checks.push({ name: `host reachable (${label})`, status: 'ok', detail: `pid ${status.host.pid}, socket ${status.host.socket} (600, dir 700)` });
-      if (!status.extension) {
-        checks.push({ name: `extension connected (${label})`, status: 'fail', detail: 'the host has not heard from the extension', fix: 'reload the extension in chrome://extensions', code: 'extension_not_connected' });
-        continue;
-      }
-      checks.push({ name: `extension connected (${label})`, status: 'ok', detail: `id ${status.extension.id}, version ${status.extension.version}` });
-      const versions = { cli: VERSION, host: status.host.version, extension: status.extension.version };
-      const skew = new Set(Object.values(versions)).size > 1;
-      checks.push(
-        skew
-          ? { name: 'versions', status: 'fail', detail: `cli ${versions.cli}, host ${versions.host}, extension ${versions.extension}`, fix: 'run `chrome-relay install` and reload the extension so all three match', code: 'unsupported_tool' }
-          : { name: 'versions', status: 'ok', detail: `cli, host and extension all ${VERSION}` },
-      );
-    } catch (error) {
-      checks.push({ name: `host reachable (${label})`, status: 'fail', detail: (error as Error).message, fix: 'restart the browser; if it persists run `chrome-relay install` again', code: 'native_host_disconnected' });
-    }
-  }
+  const browser = browserLabel(descriptor, status.browser?.userAgent ?? null, executableOf);
+  checks.push({ name: `extension connected ${suffix}`, status: 'ok', detail: `${browser}, profile ${where}, extension ${status.extension.id} ${status.extension.version}` });
+  checks.push(versionCheck(`versions ${suffix}`, options.cliVersion ?? VERSION, status.host, status.extension));
   return checks;
 }
 
-export function renderChecks(checks: readonly Check[]): string {
-  const mark: Record<CheckStatus, string> = { ok: '✓', fail: '✗', skip: '-' };
-  return checks
-    .map((c) => `${mark[c.status]} ${c.name}: ${c.detail}${c.fix ? `\n    fix: ${c.fix}` : ''}`)
-    .join('\n');
+function findOnPath(program: string, pathEnv: string | undefined): string | null {
+  for (const dir of (pathEnv ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, program);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return null;
+}
+
+export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
+  const record = readRecord(options.home);
+  const ourIds = allowedExtensionIds(options.env ?? process.env, record.kind === 'ok' ? record.record.extensionIds : []);
+  const checks: Check[] = [checkHostFiles(options.home), ...manifestChecks(options, ourIds)];
+
+  const swept = await sweepStaleHosts(options.home);
+  const kept = swept.kept.map((k) => `${k.path} (${k.reason})`);
+  checks.push({
+    name: 'stale hosts',
+    status: kept.length > 0 ? 'warn' : 'ok',
+    detail: [swept.removed.length > 0 ? `removed ${swept.removed.join(', ')}` : 'none found', ...(kept.length > 0 ? [`kept ${kept.join(', ')}`] : [])].join('; '),
+    ...(kept.length > 0 ? { fix: 'remove the kept files by hand once no browser uses them' } : {}),
+  });
+
+  const live = listDescriptors(options.home).filter((d) => d.alive && (!options.profile || d.descriptor.profile === options.profile));
+  if (live.length === 0) {
+    checks.push({
+      name: 'extension connected',
+      status: 'fail',
+      detail: `no browser with the chrome-relay extension is connected${options.profile ? ` for profile ${options.profile}` : ''} (no live host in ${runDir(options.home)})`,
+      fix: 'start the browser and make sure chrome-relay is enabled in chrome://extensions, or run `chrome-relay launch`',
+      code: 'extension_not_connected',
+    });
+  }
+  for (const { descriptor } of live) checks.push(...(await hostChecks(options, descriptor)));
+
+  const ffmpeg = findOnPath('ffmpeg', options.pathEnv);
+  checks.push(
+    ffmpeg
+      ? { name: 'ffmpeg', status: 'ok', detail: ffmpeg }
+      : { name: 'ffmpeg', status: 'warn', detail: 'not on PATH; only screen recording needs it', fix: 'install ffmpeg (Debian/Ubuntu: sudo apt-get install ffmpeg; macOS: brew install ffmpeg)' },
+  );
+
+  return { healthy: !checks.some((c) => c.status === 'fail'), cli: { version: options.cliVersion ?? VERSION, protocolVersion: PROTOCOL_VERSION }, home: options.home, checks };
+}
+
+const MARK: Record<CheckStatus, string> = { ok: '[ok]  ', warn: '[warn]', fail: '[FAIL]', skip: '[skip]' };
+
+/** Plain text, no colour: one line per check, the fix indented under a failing or warning line. */
+export function renderReport(report: DoctorReport): string {
+  const failed = report.checks.filter((c) => c.status === 'fail').length;
+  return [
+    `chrome-relay doctor — cli ${report.cli.version} (protocol ${report.cli.protocolVersion}), home ${report.home}`,
+    ...report.checks.map((c) => `${MARK[c.status]} ${c.name}: ${c.detail}${c.fix ? `\n       fix: ${c.fix}` : ''}`),
+    report.healthy ? 'healthy: yes' : `healthy: no (${failed} failing)`,
+  ].join('\n');
+}
+
+/** The error an unhealthy report exits with: the first failure's code, every failing check in details. */
+export function unhealthyError(report: DoctorReport): RelayError | null {
+  const failed = report.checks.filter((c) => c.status === 'fail');
+  const first = failed[0];
+  if (!first) return null;
+  return new RelayError(first.code ?? 'extension_not_connected', `doctor: ${failed.length} check(s) failed; first: ${first.name}: ${first.detail}. Fix: ${first.fix ?? 'see the checklist'}`, {
+    tool: 'doctor',
+    phase: 'verify',
+    details: { failed: failed.map((c) => ({ name: c.name, detail: c.detail, fix: c.fix ?? null, code: c.code ?? null })) },
+  });
 }

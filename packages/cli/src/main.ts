@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * Entry point. Exit codes: 0 success, 1 any failure (with the relayError block on stderr).
  * Commander's own usage errors are mapped onto invalid_arguments so agents see one contract.

@@ -1,17 +1,28 @@
-/** Commands for humans setting up: launch, install, doctor, extension path. */
+/** Commands for humans setting up and maintaining: launch, install, uninstall, update, doctor, skill, extension path. */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { Command } from 'commander';
-import { RelayError } from '@chrome-relay/protocol';
+import { RelayError, VERSION } from '@chrome-relay/protocol';
 import { parseTimeout } from '../args.js';
-import { renderChecks, runDoctor } from '../doctor.js';
+import { browserEnvFromProcess, browserNames, type BrowserEnv } from '../browsers.js';
+import { renderReport, runDoctor, unhealthyError } from '../doctor.js';
 import { resolveGlobals } from '../globalOptions.js';
-import { allowedExtensionIds, install, linuxTargets, profileTarget } from '../install.js';
+import { allowedExtensionIds, installOrThrow, parseExtensionId, resolveInstallTargets } from '../install.js';
 import { launch } from '../launch.js';
 import { printJson, printText } from '../output.js';
 import { bundledExtensionDir } from '../paths.js';
+import { renderSkill } from '../skill.js';
+import { uninstall } from '../uninstall.js';
+import { update } from '../update.js';
 
 type Opts = Record<string, unknown>;
 const example = (...lines: string[]): string => `\nExample:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
+// Repeatable options start undefined (no default, so --help does not print "default: []").
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+const collectExtensionId = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), parseExtensionId(value)];
+const listOption = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+const envOfProcess = (): BrowserEnv => browserEnvFromProcess(homedir());
 
 export function registerSetupCommands(program: Command): void {
   program
@@ -22,7 +33,7 @@ export function registerSetupCommands(program: Command): void {
     .option('--user-data-dir <dir>', 'profile directory (default: $CHROME_RELAY_HOME/profiles/default)')
     .option('--headless', 'run without a window (headless=new)')
     .option('--launch-timeout <ms>', 'how long to wait for the extension to connect (default 30000)', parseTimeout)
-    .option('--browser-arg <arg>', 'extra browser flag (repeatable)', collect, [])
+    .option('--browser-arg <arg>', 'extra browser flag (repeatable)', collect)
     .addHelpText('after', example('chrome-relay launch', 'chrome-relay launch --headless https://example.com'))
     .action(async (url: string | undefined, opts: Opts, cmd: Command) => {
       const globals = resolveGlobals(cmd.optsWithGlobals());
@@ -33,7 +44,7 @@ export function registerSetupCommands(program: Command): void {
           userDataDir: opts.userDataDir as string | undefined,
           headless: opts.headless === true,
           url,
-          browserArgs: opts.browserArg as string[],
+          browserArgs: listOption(opts.browserArg),
           timeoutMs: (opts.launchTimeout as number | undefined) ?? 30_000,
         }),
       );
@@ -41,47 +52,63 @@ export function registerSetupCommands(program: Command): void {
 
   program
     .command('install')
-    .description('Register the native host for Chrome and Chromium (or one profile with --user-data-dir).')
-    .option('--user-data-dir <dir>', 'register only for this profile directory')
-    .option('--browser <name>', 'chrome | chromium')
-    .addHelpText('after', example('chrome-relay install', 'chrome-relay install --user-data-dir ~/relay-profile'))
+    .description('Register the native host for every detected Chromium-family browser (or the ones named), so the extension can reach it.')
+    .option('--browser <name>', `only this browser (repeatable): ${browserNames(envOfProcess()).join(', ')}`, collect)
+    .option('--user-data-dir <dir>', 'register in this profile directory (a browser started with --user-data-dir reads only its own)')
+    .option('--extension-id <id>', 'also allow this extension id, e.g. a store build (repeatable)', collectExtensionId)
+    .addHelpText('after', example('chrome-relay install', 'chrome-relay install --browser brave --browser chrome', 'chrome-relay install --user-data-dir ~/relay-profile'))
+    .action((opts: Opts, cmd: Command) => {
+      const globals = resolveGlobals(cmd.optsWithGlobals());
+      const targets = resolveInstallTargets({ browsers: listOption(opts.browser), userDataDir: opts.userDataDir as string | undefined }, envOfProcess());
+      printJson(installOrThrow(globals.home, targets, allowedExtensionIds(process.env, listOption(opts.extensionId))));
+    });
+
+  program
+    .command('uninstall')
+    .description('Remove exactly what install wrote (manifests, host files, directories it created), as listed in <home>/installed.json.')
+    .addHelpText('after', example('chrome-relay uninstall'))
+    .action((_opts: Opts, cmd: Command) => {
+      printJson(uninstall(resolveGlobals(cmd.optsWithGlobals()).home));
+    });
+
+  program
+    .command('update')
+    .description("Install this CLI's native host and make every connected browser restart its host on it (no old host survives).")
+    .option('--reconnect-timeout <ms>', 'how long each browser gets to start the new host (default 15000)', parseTimeout)
+    .addHelpText('after', example('chrome-relay update', 'chrome-relay update --profile ~/relay-profile'))
     .action(async (opts: Opts, cmd: Command) => {
       const globals = resolveGlobals(cmd.optsWithGlobals());
-      const browser = opts.browser as string | undefined;
-      const all = linuxTargets();
-      const targets = opts.userDataDir ? [profileTarget(opts.userDataDir as string)] : browser ? all.filter((t) => t.browser === browser) : all;
-      if (targets.length === 0) {
-        throw new RelayError('invalid_arguments', `browser: must be one of ${all.map((t) => t.browser).join(', ')}, got "${browser ?? ''}"`, { tool: 'install', phase: 'cli', details: { field: 'browser' } });
-      }
-      const result = install(globals.home, targets, allowedExtensionIds());
-      if (result.failed.length > 0) {
-        throw new RelayError('partial_success_disallowed', `Could not write ${result.failed.length} of ${targets.length} host manifest(s); fix the permissions named in details.failed and run install again.`, {
-          tool: 'install',
-          phase: 'act',
-          details: { ...result },
-        });
-      }
-      printJson(result);
+      printJson(
+        await update({
+          home: globals.home,
+          profile: globals.profile,
+          timeoutMs: (opts.reconnectTimeout as number | undefined) ?? 15_000,
+          extensionIds: allowedExtensionIds(process.env),
+        }),
+      );
     });
 
   program
     .command('doctor')
-    .description('Check the whole path (manifest, host, extension, versions); each failing line names its fix.')
+    .description('Check the whole path (host files, manifests per browser, stale hosts, host, extension, versions, ffmpeg); each failing line names its fix. Exit 0 only when healthy.')
     .addHelpText('after', example('chrome-relay doctor', 'chrome-relay doctor --json'))
     .action(async (_opts: Opts, cmd: Command) => {
       const globals = resolveGlobals(cmd.optsWithGlobals());
-      const checks = await runDoctor(globals.home, globals.profile);
-      const failed = checks.filter((c) => c.status === 'fail');
-      if (globals.json) printJson({ healthy: failed.length === 0, checks });
-      else printText(renderChecks(checks));
-      const first = failed[0];
-      if (first) {
-        throw new RelayError(first.code ?? 'extension_not_connected', `doctor: ${failed.length} check(s) failed; first: ${first.name}: ${first.detail}. Fix: ${first.fix ?? 'see above'}`, {
-          tool: 'doctor',
-          phase: 'verify',
-          details: { failed: failed.map((c) => c.name) },
-        });
-      }
+      const report = await runDoctor({ home: globals.home, profile: globals.profile, browserEnv: envOfProcess(), pathEnv: process.env.PATH, env: process.env });
+      if (globals.json) printJson(report);
+      else printText(renderReport(report));
+      const failure = unhealthyError(report);
+      if (failure) throw failure;
+    });
+
+  program
+    .command('skill')
+    .description("Print the agent playbook (SKILL.md) for this binary's version: the snapshot → act loop and what to do on each error code.")
+    .addHelpText('after', example('chrome-relay skill > SKILL.md'))
+    .action((_opts: Opts, cmd: Command) => {
+      const globals = resolveGlobals(cmd.optsWithGlobals());
+      if (globals.json) printJson({ version: VERSION, skill: renderSkill() });
+      else printText(renderSkill());
     });
 
   const extension = program.command('extension').description('Where the unpacked extension lives (to load it in chrome://extensions).');
@@ -89,7 +116,16 @@ export function registerSetupCommands(program: Command): void {
     .command('path')
     .description('Print the directory of the built unpacked extension.')
     .addHelpText('after', example('chrome-relay extension path'))
-    .action(() => {
-      printText(bundledExtensionDir());
+    .action((_opts: Opts, cmd: Command) => {
+      const dir = bundledExtensionDir();
+      if (!existsSync(join(dir, 'manifest.json'))) {
+        throw new RelayError('internal_error', `The CLI package is incomplete: no extension at ${dir}. Reinstall chrome-relay (or run \`node scripts/build.mjs\` in a checkout).`, {
+          tool: 'extension',
+          phase: 'cli',
+          details: { missing: dir },
+        });
+      }
+      if (resolveGlobals(cmd.optsWithGlobals()).json) printJson({ path: dir });
+      else printText(dir);
     });
 }

@@ -1,0 +1,231 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HOST_NAME, PROTOCOL_VERSION, VERSION } from '@chrome-relay/protocol';
+import { renderReport, runDoctor, unhealthyError, type Check, type DoctorOptions, type DoctorReport } from './doctor.js';
+import { allowedExtensionIds, installOrThrow, resolveInstallTargets } from './install.js';
+import { descriptorFor, FAKE_EXTENSION, startFakeHost, type FakeHost, type FakeHostSpec } from './testing/fakeHost.js';
+
+let root = '';
+let userHome = '';
+let home = '';
+let binDir = '';
+const hosts: FakeHost[] = [];
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'cr-doctor-'));
+  userHome = join(root, 'user');
+  home = join(root, 'relay');
+  binDir = join(root, 'bin');
+  mkdirSync(binDir, { recursive: true });
+  writeFileSync(join(binDir, 'ffmpeg'), '#!/bin/sh\n', { mode: 0o755 });
+  mkdirSync(join(userHome, '.config/chromium'), { recursive: true });
+});
+afterEach(async () => {
+  for (const host of hosts.splice(0)) await host.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+function installChromium(browsers: string[] = []): void {
+  const hostSource = join(root, 'host.mjs');
+  writeFileSync(hostSource, '// host\n');
+  installOrThrow(home, resolveInstallTargets({ browsers }, { platform: 'linux', userHome }), allowedExtensionIds({}), { hostSource });
+}
+
+async function fakeHost(spec: Partial<FakeHostSpec> = {}): Promise<FakeHost> {
+  const host = await startFakeHost({ home, pid: process.pid, browserPid: process.ppid, profile: null, ...spec });
+  hosts.push(host);
+  return host;
+}
+
+function doctor(overrides: Partial<DoctorOptions> = {}): Promise<DoctorReport> {
+  return runDoctor({
+    home,
+    browserEnv: { platform: 'linux', userHome },
+    pathEnv: binDir,
+    env: {},
+    executableOf: () => '/usr/lib/chromium/chromium',
+    ...overrides,
+  });
+}
+
+const named = (report: DoctorReport, prefix: string): Check => {
+  const check = report.checks.find((c) => c.name.startsWith(prefix));
+  if (!check) throw new Error(`no check named ${prefix}…:\n${renderReport(report)}`);
+  return check;
+};
+const failing = (report: DoctorReport): string[] => report.checks.filter((c) => c.status === 'fail').map((c) => c.name);
+
+describe('doctor', () => {
+  it('is healthy when host files, manifest, host, extension and versions all line up', async () => {
+    installChromium();
+    await fakeHost();
+    const report = await doctor();
+    expect(failing(report)).toEqual([]);
+    expect(report.healthy).toBe(true);
+    expect(unhealthyError(report)).toBeNull();
+    expect(named(report, 'host manifest (chromium)')).toMatchObject({ status: 'ok', detail: expect.stringContaining(join(home, 'host/chrome-relay-host')) });
+    expect(named(report, 'extension connected')).toMatchObject({
+      status: 'ok',
+      detail: `chromium 156.0.8078.79 (pid ${process.ppid}), profile default profile, extension ${FAKE_EXTENSION.id} ${VERSION}`,
+    });
+    expect(named(report, 'versions').status).toBe('ok');
+    expect(named(report, 'host reachable').detail).toContain('(0600, dir 0700)');
+    expect(named(report, 'ffmpeg')).toMatchObject({ status: 'ok', detail: join(binDir, 'ffmpeg') });
+    expect(named(report, 'other browsers').status).toBe('skip');
+    // Plain text for humans: no colour codes, NO_COLOR or not.
+    expect(renderReport(report)).not.toMatch(/\u001b\[/);
+    expect(renderReport(report).split('\n').at(-1)).toBe('healthy: yes');
+  });
+
+  it('fails on a missing manifest with the install command for that browser', async () => {
+    installChromium();
+    await fakeHost();
+    rmSync(join(userHome, '.config/chromium/NativeMessagingHosts', `${HOST_NAME}.json`));
+    const report = await doctor();
+    expect(report.healthy).toBe(false);
+    expect(named(report, 'host manifest (chromium)')).toMatchObject({ status: 'fail', fix: 'chrome-relay install --browser chromium', code: 'extension_not_connected' });
+    expect(unhealthyError(report)?.code).toBe('extension_not_connected');
+  });
+
+  it('fails on a manifest whose launcher is gone, and on a launcher whose node is gone', async () => {
+    installChromium();
+    await fakeHost();
+    const launcher = join(home, 'host/chrome-relay-host');
+    writeFileSync(launcher, "#!/bin/sh\nexec '/nonexistent/node' '/x/host.mjs' \"$@\"\n", { mode: 0o755 });
+    let report = await doctor();
+    expect(named(report, 'installed host')).toMatchObject({ status: 'fail', detail: expect.stringContaining('/nonexistent/node'), fix: expect.stringContaining('chrome-relay update') });
+    rmSync(launcher);
+    report = await doctor();
+    expect(named(report, 'installed host').status).toBe('fail');
+    expect(named(report, 'host manifest (chromium)')).toMatchObject({ status: 'fail', detail: expect.stringContaining('not an existing executable') });
+  });
+
+  it('fails a manifest that lets a foreign extension start the host', async () => {
+    installChromium();
+    await fakeHost();
+    const file = join(userHome, '.config/chromium/NativeMessagingHosts', `${HOST_NAME}.json`);
+    writeFileSync(file, JSON.stringify({ name: HOST_NAME, type: 'stdio', path: join(home, 'host/chrome-relay-host'), allowed_origins: ['chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/'] }));
+    const report = await doctor();
+    expect(named(report, 'host manifest (chromium)')).toMatchObject({ status: 'fail', detail: expect.stringContaining('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa') });
+  });
+
+  it('fails on a fresh machine: nothing installed for a detected browser', async () => {
+    const report = await doctor();
+    expect(failing(report)).toEqual(['installed host', 'host manifest (chromium)', 'extension connected']);
+    expect(named(report, 'installed host').fix).toBe('chrome-relay install');
+  });
+
+  it('only warns about a detected browser the user chose not to install for', async () => {
+    mkdirSync(join(userHome, '.config/google-chrome'), { recursive: true });
+    installChromium(['chromium']);
+    await fakeHost();
+    const report = await doctor();
+    expect(report.healthy).toBe(true);
+    expect(named(report, 'host manifest (chrome)')).toMatchObject({ status: 'warn', fix: expect.stringContaining('chrome-relay install --browser chrome') });
+    // Once installed for chrome, its manifest is recorded: losing it is a failure.
+    installChromium(['chrome']);
+    rmSync(join(userHome, '.config/google-chrome/NativeMessagingHosts', `${HOST_NAME}.json`));
+    expect(named(await doctor(), 'host manifest (chrome)').status).toBe('fail');
+  });
+
+  it('fails "extension connected" when no host is running', async () => {
+    installChromium();
+    const report = await doctor();
+    expect(failing(report)).toEqual(['extension connected']);
+    expect(named(report, 'extension connected')).toMatchObject({ code: 'extension_not_connected', fix: expect.stringContaining('chrome-relay launch') });
+  });
+
+  it('fails when the host runs but the extension never greeted it', async () => {
+    installChromium();
+    await fakeHost({ extension: null });
+    const report = await doctor();
+    expect(named(report, 'host reachable').status).toBe('ok');
+    expect(named(report, 'extension connected')).toMatchObject({ status: 'fail', code: 'extension_not_connected' });
+  });
+
+  it('cleans a stale descriptor and its socket left by a killed host', async () => {
+    installChromium();
+    const run = join(home, 'run');
+    mkdirSync(run, { recursive: true, mode: 0o700 });
+    // A real host process that dies by SIGKILL: its socket file stays behind, nobody listens.
+    const child = spawn(process.execPath, ['-e', "const p=require('path').join(process.argv[1],'host-'+process.pid+'.sock');require('net').createServer().listen(p,()=>console.log('up'))", run], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    const pid = child.pid ?? 0;
+    const socket = join(run, `host-${pid}.sock`);
+    writeFileSync(join(run, `host-${pid}.json`), JSON.stringify(descriptorFor({ home, pid }, socket)));
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    expect(lstatSync(socket).isSocket()).toBe(true);
+
+    const report = await doctor();
+    expect(named(report, 'stale hosts')).toMatchObject({ status: 'ok', detail: expect.stringContaining(socket) });
+    expect(existsSync(socket)).toBe(false);
+    expect(existsSync(join(run, `host-${pid}.json`))).toBe(false);
+    expect(named(report, 'extension connected').status).toBe('fail');
+  });
+
+  it('treats a descriptor whose socket nobody listens on as stale, even when its pid is alive (zombie, reused)', async () => {
+    installChromium();
+    const run = join(home, 'run');
+    mkdirSync(run, { recursive: true, mode: 0o700 });
+    const file = join(run, `host-${process.pid}.json`);
+    writeFileSync(file, JSON.stringify(descriptorFor({ home, pid: process.pid }, join(run, `host-${process.pid}.sock`))));
+    const report = await doctor();
+    expect(named(report, 'stale hosts').detail).toContain(file);
+    expect(existsSync(file)).toBe(false);
+    expect(failing(report)).toEqual(['extension connected']);
+  });
+
+  it('flags an extension older than the CLI with the command that fixes it', async () => {
+    installChromium();
+    await fakeHost({ extension: { ...FAKE_EXTENSION, version: '0.0.9' } });
+    const report = await doctor();
+    expect(named(report, 'versions')).toMatchObject({
+      status: 'fail',
+      code: 'unsupported_tool',
+      detail: expect.stringContaining(`cli ${VERSION}, host ${VERSION}, extension 0.0.9`),
+      fix: expect.stringContaining('reload the extension'),
+    });
+  });
+
+  it('flags a running host older than the CLI (run update) and a newer extension (update the CLI)', async () => {
+    installChromium();
+    await fakeHost({ hostVersion: '0.0.1' });
+    expect(named(await doctor(), 'versions')).toMatchObject({ status: 'fail', fix: expect.stringContaining('chrome-relay update') });
+    for (const host of hosts.splice(0)) await host.close();
+    await fakeHost({ extension: { ...FAKE_EXTENSION, version: '99.0.0' } });
+    expect(named(await doctor(), 'versions')).toMatchObject({ status: 'fail', fix: expect.stringContaining('update the CLI') });
+    for (const host of hosts.splice(0)) await host.close();
+    await fakeHost({ extension: { ...FAKE_EXTENSION, protocolVersion: PROTOCOL_VERSION + 1 } });
+    expect(named(await doctor(), 'versions')).toMatchObject({ status: 'fail', detail: expect.stringContaining('protocol versions differ') });
+  });
+
+  it('fails a socket other users could open', async () => {
+    installChromium();
+    const host = await fakeHost();
+    chmodSync(host.socket, 0o666);
+    const report = await doctor();
+    expect(named(report, 'host reachable')).toMatchObject({ status: 'fail', detail: expect.stringContaining('0666'), code: 'native_host_disconnected' });
+  });
+
+  it('checks every live host, including two default profiles of different browsers', async () => {
+    installChromium();
+    await fakeHost({ pid: process.pid, browserPid: 1 });
+    await fakeHost({ pid: process.ppid, browserPid: 2 });
+    const report = await doctor();
+    expect(report.checks.filter((c) => c.name.startsWith('extension connected') && c.status === 'ok')).toHaveLength(2);
+    // --profile narrows to one browser.
+    const narrowed = await doctor({ profile: '/nope' });
+    expect(named(narrowed, 'extension connected')).toMatchObject({ status: 'fail', detail: expect.stringContaining('/nope') });
+  });
+
+  it('only warns when ffmpeg is missing: recording is optional', async () => {
+    installChromium();
+    await fakeHost();
+    const report = await doctor({ pathEnv: join(root, 'empty') });
+    expect(named(report, 'ffmpeg')).toMatchObject({ status: 'warn', fix: expect.stringContaining('apt-get install ffmpeg') });
+    expect(report.healthy).toBe(true);
+  });
+});

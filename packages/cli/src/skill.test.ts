@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { ERROR_CODES, ERROR_TABLE, NOTICE_CODES, TOOLS, VERSION } from '@chrome-relay/protocol';
+import { renderSkill } from './skill.js';
+
+describe('skill', () => {
+  const skill = renderSkill();
+
+  it('is a SKILL.md with front matter, stamped with the binary version', () => {
+    expect(skill.startsWith('---\nname: chrome-relay\ndescription: ')).toBe(true);
+    expect(skill).toContain(`# chrome-relay ${VERSION} — agent playbook`);
+    expect(renderSkill('9.9.9')).toContain('# chrome-relay 9.9.9');
+  });
+
+  it('teaches the snapshot → act loop', () => {
+    expect(skill).toContain('chrome-relay snapshot --tab <tabId>');
+    expect(skill).toContain('chrome-relay click @e12');
+  });
+
+  it('has exactly one rule per error code, taken from the error table', () => {
+    for (const code of ERROR_CODES) {
+      const lines = skill.split('\n').filter((l) => l.startsWith(`- \`${code}\` (`));
+      expect(lines, code).toEqual([`- \`${code}\` (${ERROR_TABLE[code].retryable ? 'retryable' : 'not retryable'}): ${ERROR_TABLE[code].move}`]);
+    }
+    for (const notice of NOTICE_CODES) expect(skill).toContain(`- \`${notice}\`: `);
+  });
+
+  it('lists the commands of the tool registry, but not housekeeping tools', () => {
+    for (const name of Object.keys(TOOLS).filter((n) => n !== 'reconnect')) expect(skill).toContain(`- \`chrome-relay ${name}\` — `);
+    expect(skill).not.toContain('chrome-relay reconnect');
+  });
+});

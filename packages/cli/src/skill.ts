@@ -1,0 +1,92 @@
+/**
+ * The agent playbook (SKILL.md). Built from the binary's own error table, notice list and tool registry,
+ * so `chrome-relay skill` always describes the version that prints it; scripts/gen-docs.mjs writes the
+ * repository's SKILL.md from this same function (and fails the check when it is stale).
+ */
+import { ERROR_CODES, ERROR_TABLE, NOTICE_CODES, TOOLS, VERSION, type NoticeCode } from '@chrome-relay/protocol';
+
+/**
+ * What each notice means and what to do. Typed over NoticeCode, so adding a notice to the protocol
+ * without a line here is a type error.
+ */
+export const NOTICE_MEANINGS: { readonly [N in NoticeCode]: string } = {
+  deprecated: 'A flag or command you used still works but will go away; the message names its replacement. Switch to it.',
+  target_overridden: 'chrome-relay acted on a different target than the one you implied (the message says which and why). Re-read the result before continuing.',
+  cli_outdated: 'The CLI is older than the extension. Everything still ran; tell the human to update the CLI (the message has the command).',
+  extension_outdated: 'The extension is older than the CLI; newer commands may fail with unsupported_tool. Tell the human to reload the extension (the message says how).',
+};
+
+/** Tools the CLI uses for its own housekeeping, not commands an agent runs. */
+const INTERNAL_TOOLS = new Set(['reconnect']);
+
+export function errorRules(): string[] {
+  return ERROR_CODES.map((code) => {
+    const info = ERROR_TABLE[code];
+    return `- \`${code}\` (${info.retryable ? 'retryable' : 'not retryable'}): ${info.move}`;
+  });
+}
+
+export function noticeRules(): string[] {
+  return NOTICE_CODES.map((code) => `- \`${code}\`: ${NOTICE_MEANINGS[code]}`);
+}
+
+function toolLines(): string[] {
+  return Object.entries(TOOLS)
+    .filter(([name]) => !INTERNAL_TOOLS.has(name))
+    .map(([name, tool]) => `- \`chrome-relay ${name}\` — ${tool.description}`);
+}
+
+export function renderSkill(version: string = VERSION): string {
+  return [
+    '---',
+    'name: chrome-relay',
+    "description: Drive the user's real, logged-in Chrome from the shell. Snapshot a page as a compact accessibility tree whose actionable elements carry refs (@e12), then act on those refs (click). Use it for web tasks that need the user's own browser sessions.",
+    '---',
+    '',
+    `# chrome-relay ${version} — agent playbook`,
+    '',
+    `This playbook matches chrome-relay ${version}. \`chrome-relay skill\` prints the one for the installed binary.`,
+    '',
+    '## Before the first action',
+    '',
+    '- `chrome-relay status` shows which browser and profile you drive.',
+    '- If it fails with `extension_not_connected`: run `chrome-relay launch` (starts a dedicated browser) or ask the human to run `chrome-relay doctor`, which prints the exact fix.',
+    '',
+    '## The loop: snapshot → act → snapshot',
+    '',
+    '1. `chrome-relay navigate <url>` opens the URL in a new background tab and waits for the real document. Note the `tabId` it prints.',
+    '2. `chrome-relay snapshot --tab <tabId>` prints the page, one element per line, e.g. `- button "Submit" [ref=e12]`. Only actionable elements get refs.',
+    '3. Act on a ref from that snapshot: `chrome-relay click @e12`. A ref already carries its tab: do not add `--tab`.',
+    '4. Read the result (`navigated`, `url`), then snapshot again before the next action. Refs from an older snapshot may be stale once the page changed.',
+    '5. Judge success from what the next snapshot shows, not from the absence of an error.',
+    '',
+    '## Rules',
+    '',
+    '- Use only refs from the latest snapshot of that tab; never guess or reuse refs across navigations.',
+    '- One action per command. Nothing is retried behind your back, and partial success is reported as failure.',
+    '- Click by coordinates (`click --x <px> --y <px> --tab <id>`) only when the target has no ref (canvas, maps).',
+    '- `--json` gives JSON output for every command; `snapshot` prints text unless you pass it.',
+    '- When several browser profiles are connected, pass `--profile <user-data-dir>` (the error lists them).',
+    '',
+    '## Commands',
+    '',
+    ...toolLines(),
+    '',
+    'Each command explains its flags with an example: `chrome-relay <command> --help`.',
+    '',
+    '## Output contract',
+    '',
+    '- Success: exit code 0, the result on stdout (JSON, or the snapshot text).',
+    '- Failure: exit code 1. The last stderr line is `{"relayError":{"code":…,"message":…,"tool":…,"phase":…,"details":…,"retryable":…}}`. Branch on `code`; the message is for humans and may change.',
+    '- Notices: a successful command may add stderr lines `{"relayNotice":{"notice":…,"message":…}}`. The result is still valid.',
+    '',
+    '## What to do on each error code',
+    '',
+    ...errorRules(),
+    '',
+    '## Notices',
+    '',
+    ...noticeRules(),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,88 @@
+/**
+ * One request to one known host socket. `doctor` and `update` talk to every live host in turn, including
+ * several default-profile hosts of different browsers (all with profile null), which discovery by profile
+ * in hostClient.ts cannot tell apart — so they address hosts by socket path.
+ * Failures map onto the same closed codes as hostClient: nothing listening → extension_not_connected,
+ * the host hung up mid-call → native_host_disconnected, no answer → timeout.
+ */
+import { connect } from 'node:net';
+import {
+  ClientResponseSchema,
+  FrameDecoder,
+  MAX_SOCKET_FRAME_BYTES,
+  PROTOCOL_VERSION,
+  RelayError,
+  VERSION,
+  encodeFrame,
+  type ClientResponse,
+} from '@chrome-relay/protocol';
+
+export function callSocket(socketPath: string, tool: string, params: Record<string, unknown>, timeoutMs: number): Promise<ClientResponse> {
+  const request = { id: 1, tool, params, timeoutMs, client: { version: VERSION, protocolVersion: PROTOCOL_VERSION } };
+  return new Promise<ClientResponse>((resolve, reject) => {
+    const socket = connect(socketPath);
+    const decoder = new FrameDecoder(MAX_SOCKET_FRAME_BYTES);
+    let connected = false;
+    let settled = false;
+    const finish = (fn: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      fn();
+    };
+    // The host enforces timeoutMs itself; the margin lets its own timeout answer arrive first.
+    const timer = setTimeout(() => {
+      finish(() => reject(new RelayError('timeout', `The host at ${socketPath} did not answer ${tool} within ${timeoutMs} ms.`, { tool, phase: 'transport', details: { socket: socketPath, timeoutMs } })));
+    }, timeoutMs + 1000);
+    socket.once('connect', () => {
+      connected = true;
+      try {
+        socket.write(encodeFrame(request, MAX_SOCKET_FRAME_BYTES));
+      } catch (error) {
+        finish(() => reject(RelayError.from(error, tool, 'transport')));
+      }
+    });
+    socket.on('data', (chunk: Buffer) => {
+      let messages: unknown[];
+      try {
+        messages = decoder.push(chunk);
+      } catch (error) {
+        finish(() => reject(new RelayError('internal_error', `Malformed frame from the host at ${socketPath}: ${(error as Error).message}`, { tool, phase: 'transport' })));
+        return;
+      }
+      for (const message of messages) {
+        const parsed = ClientResponseSchema.safeParse(message);
+        if (!parsed.success) {
+          finish(() => reject(new RelayError('internal_error', `The host at ${socketPath} sent a response this CLI cannot read (version skew?); run \`chrome-relay update\`.`, { tool, phase: 'transport' })));
+          return;
+        }
+        if (parsed.data.id === request.id) finish(() => resolve(parsed.data));
+      }
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (connected) return; // 'close' follows and reports it
+      finish(() =>
+        reject(new RelayError('extension_not_connected', `Nothing answers on ${socketPath} (${error.code ?? error.message}): its host is gone.`, { tool, phase: 'connect', details: { socket: socketPath, errno: error.code ?? null } })),
+      );
+    });
+    socket.on('close', () => {
+      finish(() => reject(new RelayError('native_host_disconnected', `The host at ${socketPath} hung up during ${tool}.`, { tool, phase: 'transport', details: { socket: socketPath } })));
+    });
+  });
+}
+
+/** 'dead' only when nothing listens (refused, or the path is gone); anything ambiguous counts as live. */
+export function probeSocket(path: string, timeoutMs = 500): Promise<'live' | 'dead'> {
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    const done = (verdict: 'live' | 'dead'): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(verdict);
+    };
+    const timer = setTimeout(() => done('live'), timeoutMs);
+    socket.once('connect', () => done('live'));
+    socket.once('error', (error: NodeJS.ErrnoException) => done(error.code === 'ECONNREFUSED' || error.code === 'ENOENT' ? 'dead' : 'live'));
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * `chrome-relay uninstall`: remove exactly what the install record lists, nothing else.
+ * - A manifest is removed only while it is still ours (names our host and our launcher); one rewritten
+ *   since by someone else is kept and reported.
+ * - Directories install created are removed only when empty: anything inside them that install did not
+ *   write (a browser's other manifests) keeps them.
+ * - Whatever could not be removed stays in the record, so running uninstall again finishes the job.
+ */
+import { readFileSync, rmdirSync, unlinkSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { HOST_NAME, RelayError } from '@chrome-relay/protocol';
+import { readRecord, recordPath, removeRecord, writeRecord, type InstallRecord } from './installRecord.js';
+
+export interface UninstallResult {
+  record: string;
+  /** True when there was no install record: nothing was touched. */
+  nothingInstalled: boolean;
+  removed: string[];
+  /** Left in place on purpose, with the reason. */
+  kept: { path: string; reason: string }[];
+  failed: { path: string; error: string }[];
+}
+
+const code = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
+
+/** 'ours' | 'missing' | a reason to keep it. */
+function manifestOwnership(path: string, launcher: string): 'ours' | 'missing' | string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if (code(error) === 'ENOENT') return 'missing';
+    return `unreadable (${(error as Error).message}); remove it by hand if it is chrome-relay's`;
+  }
+  try {
+    const manifest = JSON.parse(text) as { name?: unknown; path?: unknown };
+    if (manifest.name === HOST_NAME && manifest.path === launcher) return 'ours';
+  } catch {
+    /* not JSON: not ours */
+  }
+  return 'changed since install (it no longer points at our launcher); left untouched';
+}
+
+export function uninstall(home: string): UninstallResult {
+  const absoluteHome = resolve(home);
+  const result: UninstallResult = { record: recordPath(absoluteHome), nothingInstalled: false, removed: [], kept: [], failed: [] };
+  const read = readRecord(absoluteHome);
+  if (read.kind === 'absent') return { ...result, nothingInstalled: true };
+  if (read.kind === 'corrupt') {
+    throw new RelayError('invalid_arguments', `The install record ${result.record} is unreadable (${read.problem}); fix or delete it, then run \`chrome-relay install\` and uninstall again.`, {
+      tool: 'uninstall',
+      phase: 'act',
+      details: { field: 'installed.json', record: result.record },
+    });
+  }
+  const record = read.record;
+  const remaining: InstallRecord = { ...record, manifests: [], hostFiles: [], createdDirs: [] };
+
+  for (const manifest of record.manifests) {
+    const ownership = manifestOwnership(manifest.path, record.launcher);
+    if (ownership === 'missing') continue;
+    if (ownership !== 'ours') {
+      result.kept.push({ path: manifest.path, reason: ownership });
+      continue;
+    }
+    try {
+      unlinkSync(manifest.path);
+      result.removed.push(manifest.path);
+    } catch (error) {
+      if (code(error) === 'ENOENT') continue;
+      result.failed.push({ path: manifest.path, error: (error as Error).message });
+      remaining.manifests.push(manifest);
+    }
+  }
+  for (const file of record.hostFiles) {
+    try {
+      unlinkSync(file);
+      result.removed.push(file);
+    } catch (error) {
+      if (code(error) === 'ENOENT') continue;
+      result.failed.push({ path: file, error: (error as Error).message });
+      remaining.hostFiles.push(file);
+    }
+  }
+
+  // Deepest first, so a parent is empty by the time we reach it. The record itself sits in the home,
+  // which install may have created: drop the record before the directories.
+  const dirs = [...record.createdDirs].sort((a, b) => b.length - a.length);
+  if (result.failed.length === 0) removeRecord(absoluteHome);
+  for (const dir of dirs) {
+    try {
+      rmdirSync(dir);
+      result.removed.push(dir);
+    } catch (error) {
+      const c = code(error);
+      if (c === 'ENOENT') continue;
+      if (c === 'ENOTEMPTY' || c === 'EEXIST') {
+        result.kept.push({ path: dir, reason: 'not empty: holds files chrome-relay did not write' });
+        continue;
+      }
+      result.failed.push({ path: dir, error: (error as Error).message });
+      remaining.createdDirs.push(dir);
+    }
+  }
+
+  if (result.failed.length > 0) {
+    writeRecord(absoluteHome, { ...remaining, updatedAt: new Date().toISOString() });
+    const first = result.failed[0];
+    throw new RelayError(
+      'partial_success_disallowed',
+      `Removed ${result.removed.length} item(s) but could not remove ${result.failed.length} (first: ${first?.path}: ${first?.error}). Fix the permissions and run \`chrome-relay uninstall\` again; the record keeps what is left.`,
+      { tool: 'uninstall', phase: 'act', details: { applied: result.removed, failed: result.failed, kept: result.kept, record: result.record } },
+    );
+  }
+  return result;
+}

@@ -1,0 +1,103 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RelayError, VERSION } from '@chrome-relay/protocol';
+import { isPidAlive } from './discovery.js';
+import { allowedExtensionIds } from './install.js';
+import { readRecord } from './installRecord.js';
+import { spawnFakeHostProcess, type FakeHostProcess } from './testing/fakeHost.js';
+import { update } from './update.js';
+
+let root = '';
+let home = '';
+let hostSource = '';
+const children: FakeHostProcess[] = [];
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'cr-update-'));
+  home = join(root, 'relay');
+  hostSource = join(root, 'host-new.mjs');
+  mkdirSync(home);
+  writeFileSync(hostSource, '// new host bundle\n');
+});
+afterEach(async () => {
+  for (const c of children.splice(0)) {
+    if (c.child.exitCode === null && c.child.signalCode === null) {
+      c.child.kill('SIGKILL');
+      await c.exited;
+    }
+  }
+  rmSync(root, { recursive: true, force: true });
+});
+
+async function host(reconnect: 'ok' | 'unsupported' | 'ignore', browserPid = 4242): Promise<FakeHostProcess> {
+  const spawned = await spawnFakeHostProcess({ home, reconnect, browserPid, profile: null });
+  children.push(spawned);
+  return spawned;
+}
+
+const options = (timeoutMs = 3000) => ({ home, timeoutMs, extensionIds: allowedExtensionIds({}), hostSource });
+
+describe('update', () => {
+  it('installs the new host bundle even when no browser is connected', async () => {
+    const result = await update(options());
+    expect(result.reconnected).toEqual([]);
+    expect(readFileSync(result.hostFile, 'utf8')).toBe('// new host bundle\n');
+    const record = readRecord(home);
+    expect(record.kind === 'ok' && record.record.hostFiles).toEqual([result.launcher, result.hostFile]);
+  });
+
+  it('has the browser replace its host: the old process is gone and a new one is connected', async () => {
+    const old = await host('ok');
+    // Play Chrome: when the old host exits after `reconnect`, start a new one for the same browser.
+    const successor = old.exited.then(() => host('ok'));
+    const result = await update(options());
+    const fresh = await successor;
+    expect(result.reconnected).toEqual([{ profile: null, browserPid: 4242, oldHostPid: old.pid, newHostPid: fresh.pid, hostVersion: VERSION }]);
+    expect(isPidAlive(old.pid)).toBe(false);
+  });
+
+  it('fails with the extension\'s unsupported_tool when it does not know reconnect, after installing the files', async () => {
+    const old = await host('unsupported');
+    let error: unknown;
+    try {
+      await update(options());
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(RelayError);
+    const relay = error as RelayError;
+    expect(relay.code).toBe('unsupported_tool');
+    expect(relay.message).toContain('used from the next browser start');
+    expect(relay.details.hostPid).toBe(old.pid);
+    expect(readFileSync(join(home, 'host/host.mjs'), 'utf8')).toBe('// new host bundle\n');
+  });
+
+  it('fails with timeout when the old host survives the reconnect', async () => {
+    const old = await host('ignore');
+    let error: unknown;
+    try {
+      await update(options(300));
+    } catch (e) {
+      error = e;
+    }
+    expect((error as RelayError).code).toBe('timeout');
+    expect((error as RelayError).details).toMatchObject({ oldHostPid: old.pid, oldHostAlive: true });
+  });
+
+  it('reports partial success as failure when one of two browsers does not switch', async () => {
+    const a = await host('ok', 1001);
+    await host('unsupported', 1002);
+    void a.exited.then(() => host('ok', 1001));
+    let error: unknown;
+    try {
+      await update(options());
+    } catch (e) {
+      error = e;
+    }
+    const relay = error as RelayError;
+    expect(relay.code).toBe('partial_success_disallowed');
+    expect(relay.details.applied).toEqual([expect.objectContaining({ browserPid: 1001, oldHostPid: a.pid })]);
+    expect(relay.details.failed).toEqual([expect.objectContaining({ code: 'unsupported_tool' })]);
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * `chrome-relay update`: install this CLI's host bundle into <home>/host, then have every connected
+ * browser switch to it. A host is started by Chrome and lives exactly as long as the extension's native
+ * port, so "switch" means: ask the extension to drop its port and connect again (tool `reconnect`). Chrome
+ * then closes the old host's stdin (it exits) and starts the launcher again, which runs the new bundle.
+ *
+ * Done means, for every host that was connected: the old host process is gone and a new host for the same
+ * browser is connected and reports this CLI's version. Anything less fails the command; the new files stay
+ * installed either way (they are what the next browser start uses), and the error says so.
+ */
+import { RelayError, VERSION, type HostDescriptor } from '@chrome-relay/protocol';
+import { isPidAlive, listDescriptors } from './discovery.js';
+import { install } from './install.js';
+import { callSocket } from './socketCall.js';
+
+/**
+ * The tool the extension answers before dropping its port. Its TOOLS entry is pending in protocol, so the
+ * result is checked by hand here:  params {}  →  result { reconnectInMs: int ≥ 0 }.
+ */
+export const RECONNECT_TOOL = 'reconnect';
+
+export interface UpdateOptions {
+  home: string;
+  /** Only reconnect the browser running this profile. */
+  profile?: string | undefined;
+  /** How long each browser gets to start the new host. */
+  timeoutMs: number;
+  extensionIds: readonly string[];
+  hostSource?: string;
+  isAlive?: (pid: number) => boolean;
+}
+
+export interface ReconnectedHost {
+  profile: string | null;
+  browserPid: number | null;
+  oldHostPid: number;
+  newHostPid: number;
+  hostVersion: string;
+}
+
+export interface UpdateResult {
+  launcher: string;
+  hostFile: string;
+  version: string;
+  reconnected: ReconnectedHost[];
+}
+
+interface Failure {
+  profile: string | null;
+  hostPid: number;
+  error: RelayError;
+}
+
+function checkReconnectResult(result: unknown): number {
+  const ms = typeof result === 'object' && result !== null && 'reconnectInMs' in result ? result.reconnectInMs : undefined;
+  if (typeof ms === 'number' && Number.isInteger(ms) && ms >= 0 && Object.keys(result as object).length === 1) return ms;
+  throw new RelayError('internal_error', `The ${RECONNECT_TOOL} result did not match its schema: ${JSON.stringify(result)}.`, { tool: RECONNECT_TOOL, phase: 'validate' });
+}
+
+const sameBrowser = (a: HostDescriptor, b: HostDescriptor): boolean =>
+  a.browserPid !== null && b.browserPid !== null ? a.browserPid === b.browserPid : a.profile === b.profile;
+
+/** `oldPids`: every host being replaced, so one old host is never taken for another's successor. */
+async function waitForSuccessor(old: HostDescriptor, oldPids: ReadonlySet<number>, options: UpdateOptions, deadline: number): Promise<HostDescriptor> {
+  const isAlive = options.isAlive ?? isPidAlive;
+  for (;;) {
+    const oldGone = !isAlive(old.pid);
+    const successor = listDescriptors(options.home).find((d) => d.alive && !oldPids.has(d.descriptor.pid) && sameBrowser(d.descriptor, old))?.descriptor;
+    if (oldGone && successor) return successor;
+    if (Date.now() > deadline) {
+      const what = oldGone ? 'no new host connected' : `the old host (pid ${old.pid}) is still running`;
+      throw new RelayError('timeout', `After ${RECONNECT_TOOL}, ${what} within ${options.timeoutMs} ms; run \`chrome-relay doctor\`.`, {
+        tool: 'update',
+        phase: 'verify',
+        details: { oldHostPid: old.pid, oldHostAlive: !oldGone, successorPid: successor?.pid ?? null, timeoutMs: options.timeoutMs },
+      });
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function reconnectOne(old: HostDescriptor, oldPids: ReadonlySet<number>, options: UpdateOptions): Promise<ReconnectedHost> {
+  const response = await callSocket(old.socket, RECONNECT_TOOL, {}, 5000);
+  if (!response.ok) throw RelayError.fromData(response.error);
+  const delay = checkReconnectResult(response.result);
+  const successor = await waitForSuccessor(old, oldPids, options, Date.now() + delay + options.timeoutMs);
+  if (successor.host.version !== VERSION) {
+    throw new RelayError(
+      'partial_success_disallowed',
+      `The browser restarted a host of version ${successor.host.version}, not the installed ${VERSION}: its manifest points at another launcher. Run \`chrome-relay doctor\`.`,
+      { tool: 'update', phase: 'verify', details: { newHostPid: successor.pid, hostVersion: successor.host.version } },
+    );
+  }
+  return { profile: old.profile, browserPid: old.browserPid, oldHostPid: old.pid, newHostPid: successor.pid, hostVersion: successor.host.version };
+}
+
+export async function update(options: UpdateOptions): Promise<UpdateResult> {
+  const connected = listDescriptors(options.home)
+    .filter((d) => d.alive && (!options.profile || d.descriptor.profile === options.profile))
+    .map((d) => d.descriptor);
+  const installed = install(options.home, [], options.extensionIds, options.hostSource ? { hostSource: options.hostSource } : {});
+  const result: UpdateResult = { launcher: installed.launcher, hostFile: installed.hostFile, version: VERSION, reconnected: [] };
+
+  const oldPids = new Set(connected.map((d) => d.pid));
+  const outcomes = await Promise.all(
+    connected.map(async (old): Promise<ReconnectedHost | Failure> => {
+      try {
+        return await reconnectOne(old, oldPids, options);
+      } catch (error) {
+        return { profile: old.profile, hostPid: old.pid, error: RelayError.from(error, 'update', 'act') };
+      }
+    }),
+  );
+  const failures: Failure[] = [];
+  for (const outcome of outcomes) {
+    if ('error' in outcome) failures.push(outcome);
+    else result.reconnected.push(outcome);
+  }
+  if (failures.length === 0) return result;
+
+  const installedNote = `The new host is installed at ${installed.hostFile} and is used from the next browser start.`;
+  const only = failures[0];
+  if (only && connected.length === 1) {
+    // One browser: its own error (e.g. unsupported_tool from an extension without `reconnect`) says most.
+    throw new RelayError(only.error.code, `${only.error.message} ${installedNote}`, {
+      tool: 'update',
+      phase: only.error.phase,
+      details: { ...only.error.details, hostPid: only.hostPid, profile: only.profile, hostFile: installed.hostFile },
+      retryable: only.error.retryable,
+    });
+  }
+  throw new RelayError('partial_success_disallowed', `${failures.length} of ${connected.length} browser(s) did not switch to the new host. ${installedNote}`, {
+    tool: 'update',
+    phase: 'act',
+    details: {
+      applied: result.reconnected,
+      failed: failures.map((f) => ({ profile: f.profile, hostPid: f.hostPid, code: f.error.code, message: f.error.message })),
+      hostFile: installed.hostFile,
+    },
+  });
+}
