@@ -19,10 +19,13 @@ afterAll(async () => {
 interface NavigateResult { tabId: number; url: string; title: string; ready: boolean; newTab: boolean }
 interface TabsResult { windows: { id: number; tabs: { id: number; url: string; title: string }[] }[] }
 
-async function open(path: string): Promise<NavigateResult> {
-  const nav = await relay.cli('navigate', relay.server.url(path));
+let opened = 0;
+/** Open a fixture in a new tab under a unique URL, so the observer finds exactly this tab. */
+async function open(path: string): Promise<NavigateResult & { path: string }> {
+  const unique = `${path}${path.includes('?') ? '&' : '?'}n=${++opened}`;
+  const nav = await relay.cli('navigate', relay.server.url(unique));
   expect(nav.code, nav.stderr).toBe(0);
-  return nav.json as NavigateResult;
+  return { ...(nav.json as NavigateResult), path: unique };
 }
 
 function refFor(snapshot: string, pattern: RegExp): string {
@@ -39,7 +42,7 @@ describe('walking skeleton', () => {
     const tabs = await relay.cli('tabs');
     expect(tabs.code).toBe(0);
     const all = (tabs.json as TabsResult).windows.flatMap((w) => w.tabs);
-    expect(all.find((t) => t.id === nav.tabId)).toMatchObject({ url: relay.server.url('/button.html'), title: 'Button fixture' });
+    expect(all.find((t) => t.id === nav.tabId)).toMatchObject({ url: relay.server.url(nav.path), title: 'Button fixture' });
   });
 
   it('snapshot shows the button with a ref, and click @ref changes the page', async () => {
@@ -50,7 +53,7 @@ describe('walking skeleton', () => {
     expect(snap.stdout).toMatch(/- heading "Counter" \[level=1\]/);
     const ref = refFor(snap.stdout, /button "Increment"/);
 
-    const page = await relay.page('/button.html');
+    const page = await relay.page(nav.path);
     const before = await page.evaluate(() => (window as unknown as { clicks: number }).clicks);
     const click = await relay.cli('click', ref);
     expect(click.code, click.stderr).toBe(0);
@@ -67,7 +70,7 @@ describe('walking skeleton', () => {
     const nav = await open('/coords.html');
     const click = await relay.cli('click', '--x', '150', '--y', '130', '--tab', String(nav.tabId));
     expect(click.code, click.stderr).toBe(0);
-    const page = await relay.page('/coords.html');
+    const page = await relay.page(nav.path);
     const hits = await until(async () => {
       const h = await page.evaluate(() => (window as unknown as { hits: { x: number; y: number; trusted: boolean }[] }).hits);
       return h.length ? h : null;

@@ -20,6 +20,8 @@ async function rejection(promise: Promise<unknown>): Promise<RelayError> {
   throw new Error('expected a rejection');
 }
 
+const FOCUS = 'Emulation.setFocusEmulationEnabled';
+
 describe('CdpSessions', () => {
   it('attaches on first send and only once for concurrent sends', async () => {
     const { fake, cdp } = setup();
@@ -34,10 +36,18 @@ describe('CdpSessions', () => {
     expect(cdp.isAttached(7)).toBe(true);
   });
 
+  it('turns on focus emulation once per fresh session, so hidden background tabs take input', async () => {
+    const { fake, cdp } = setup();
+    await cdp.send(5, 'Page.enable');
+    await cdp.send(5, 'Page.enable');
+    expect(fake.methods(5)).toEqual([FOCUS, 'Page.enable', 'Page.enable']);
+    expect(fake.sent[0]?.params).toEqual({ enabled: true });
+  });
+
   it('passes the child session id through', async () => {
     const { fake, cdp } = setup();
     await cdp.send({ tabId: 3, sessionId: 'S1' }, 'Runtime.enable');
-    expect(fake.sent[0]).toEqual({ tabId: 3, sessionId: 'S1', method: 'Runtime.enable', params: undefined });
+    expect(fake.sent.find((c) => c.method === 'Runtime.enable')).toEqual({ tabId: 3, sessionId: 'S1', method: 'Runtime.enable', params: undefined });
   });
 
   it('turns a protocol error into cdp_error naming the method', async () => {
@@ -61,7 +71,7 @@ describe('CdpSessions', () => {
     fake.heldByOldSession.add(4);
     await cdp.send(4, 'Page.enable');
     expect(fake.detachCalls).toBe(0);
-    expect(fake.methods(4)).toEqual(['Runtime.evaluate', 'Page.enable']);
+    expect(fake.methods(4)).toEqual(['Runtime.evaluate', FOCUS, 'Page.enable']);
   });
 
   it('detaches and re-attaches when the old session does not answer', async () => {
@@ -126,7 +136,7 @@ describe('CdpSessions', () => {
     fake.attached.delete(8); // Chrome dropped it without an onDetach we saw.
     await cdp.send(8, 'Page.enable');
     expect(fake.attachCalls).toBe(2);
-    expect(fake.methods(8)).toEqual(['Page.enable', 'Page.enable']);
+    expect(fake.methods(8)).toEqual([FOCUS, 'Page.enable', FOCUS, 'Page.enable']);
   });
 
   it('routes events to listeners until they unsubscribe', () => {

@@ -244,6 +244,22 @@ export class CdpSessions {
       }
     }
     this.#attached.add(tabId);
+    await this.#prepareSession(tabId);
+  }
+
+  /**
+   * Settings every session needs before a tool uses it. Focus emulation: a background tab in a real
+   * (headful) window is hidden, and a hidden page does not process input — Input.dispatchMouseEvent
+   * then hangs and the click never lands (observed in Chromium 156 under Xvfb; headless shows every
+   * tab as visible, which hides the problem). Emulated focus makes the page handle trusted input
+   * without activating the tab or raising the window, so agents never steal the human's focus.
+   */
+  async #prepareSession(tabId: number): Promise<void> {
+    try {
+      await this.#transport.sendCommand({ tabId }, 'Emulation.setFocusEmulationEnabled', { enabled: true });
+    } catch {
+      // Not fatal: pages that cannot take it (e.g. some internal pages) still work when visible.
+    }
   }
 
   /**
