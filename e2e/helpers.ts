@@ -1,0 +1,44 @@
+/** Small helpers shared by e2e files: open a fixture under a unique URL, find refs in snapshot text. */
+import { expect } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import type { Relay } from './harness.js';
+
+export interface Opened {
+  tabId: number;
+  path: string;
+  url: string;
+}
+
+let counter = 0;
+
+/** Open a fixture in a new background tab under a unique URL, so the observer finds exactly this tab. */
+export async function open(relay: Relay, path: string): Promise<Opened> {
+  const unique = `${path}${path.includes('?') ? '&' : '?'}u=${Date.now().toString(36)}${++counter}`;
+  const nav = await relay.cli('navigate', relay.server.url(unique));
+  expect(nav.code, nav.stderr).toBe(0);
+  const { tabId, url } = nav.json as { tabId: number; url: string };
+  return { tabId, path: unique, url };
+}
+
+export async function snapshot(relay: Relay, tabId: number): Promise<string> {
+  const snap = await relay.cli('snapshot', '--tab', String(tabId));
+  expect(snap.code, snap.stderr).toBe(0);
+  return snap.stdout;
+}
+
+/** The ref on the first line matching `pattern` (or the nth match), as `@eN`. */
+export function refFor(text: string, pattern: RegExp, nth = 0): string {
+  const lines = text.split('\n').filter((l) => pattern.test(l));
+  const ref = lines[nth] && /\[ref=(e\d+)\]/.exec(lines[nth])?.[1];
+  if (!ref) throw new Error(`no ref #${nth} for ${pattern} in:\n${text}`);
+  return `@${ref}`;
+}
+
+export function allRefs(text: string): number[] {
+  return [...text.matchAll(/\[ref=e(\d+)\]/g)].map((m) => Number(m[1]));
+}
+
+/** Read a value the page itself keeps (observation only). */
+export function read<T>(page: Page, expression: string): Promise<T> {
+  return page.evaluate(expression) as Promise<T>;
+}
