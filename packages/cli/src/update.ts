@@ -8,7 +8,7 @@
  * browser is connected and reports this CLI's version. Anything less fails the command; the new files stay
  * installed either way (they are what the next browser start uses), and the error says so.
  */
-import { RelayError, VERSION, type HostDescriptor } from '@chrome-relay/protocol';
+import { parseResult, RelayError, VERSION, type HostDescriptor } from '@chrome-relay/protocol';
 import { isPidAlive, listDescriptors } from './discovery.js';
 import { install } from './install.js';
 import { callSocket } from './socketCall.js';
@@ -51,12 +51,6 @@ interface Failure {
   error: RelayError;
 }
 
-function checkReconnectResult(result: unknown): number {
-  const ms = typeof result === 'object' && result !== null && 'reconnectInMs' in result ? result.reconnectInMs : undefined;
-  if (typeof ms === 'number' && Number.isInteger(ms) && ms >= 0 && Object.keys(result as object).length === 1) return ms;
-  throw new RelayError('internal_error', `The ${RECONNECT_TOOL} result did not match its schema: ${JSON.stringify(result)}.`, { tool: RECONNECT_TOOL, phase: 'validate' });
-}
-
 const sameBrowser = (a: HostDescriptor, b: HostDescriptor): boolean =>
   a.browserPid !== null && b.browserPid !== null ? a.browserPid === b.browserPid : a.profile === b.profile;
 
@@ -82,7 +76,7 @@ async function waitForSuccessor(old: HostDescriptor, oldPids: ReadonlySet<number
 async function reconnectOne(old: HostDescriptor, oldPids: ReadonlySet<number>, options: UpdateOptions): Promise<ReconnectedHost> {
   const response = await callSocket(old.socket, RECONNECT_TOOL, {}, 5000);
   if (!response.ok) throw RelayError.fromData(response.error);
-  const delay = checkReconnectResult(response.result);
+  const { reconnectInMs: delay } = parseResult('reconnect', response.result);
   const successor = await waitForSuccessor(old, oldPids, options, Date.now() + delay + options.timeoutMs);
   if (successor.host.version !== VERSION) {
     throw new RelayError(

@@ -11,6 +11,7 @@ import { createDispatcher } from './dispatcher.js';
 import { chromeHello, connectChromeNative, createHostPort } from './hostPort.js';
 import { notifyTabClosed } from './targets.js';
 import { TOOL_REGISTRY } from './tools/index.js';
+import { setReconnectHandler } from './tools/reconnect.js';
 
 const WATCHDOG_ALARM = 'watchdog';
 
@@ -20,6 +21,7 @@ const hostPort = createHostPort({
   hello: chromeHello,
 });
 const wake = (): void => hostPort.ensureConnected();
+setReconnectHandler((delayMs) => hostPort.reconnect(delayMs));
 
 cdp.start();
 cdp.on(wake);

@@ -26,6 +26,10 @@ class FakePort implements NativePort {
     this.connected = false;
     this.#onDisconnect?.(errorMessage);
   }
+  disconnect(): void {
+    // Chrome does not fire onDisconnect for the side that called disconnect().
+    this.connected = false;
+  }
 }
 
 const HELLO: ExtensionHello = {
@@ -141,5 +145,20 @@ describe('hostPort', () => {
     port?.drop();
     await flush();
     expect(logs.some((line) => line.startsWith('could not send result'))).toBe(true);
+  });
+
+  it('reconnect closes the current port after the delay and opens a new one with a hello', () => {
+    const { hostPort, ports, fireTimer, timers } = setup();
+    hostPort.ensureConnected();
+    hostPort.reconnect(50);
+    expect(ports).toHaveLength(1);
+    expect(timers[0]?.ms).toBe(50);
+    fireTimer();
+    expect(ports[0]?.connected).toBe(false);
+    expect(ports).toHaveLength(2);
+    expect(ports[1]?.posted).toEqual([HELLO]);
+    // No extra backoff reconnect was scheduled by the closed port.
+    expect(timers).toHaveLength(0);
+    expect(hostPort.isConnected()).toBe(true);
   });
 });

@@ -27,6 +27,8 @@ export interface NativePort {
   onMessage(listener: (message: unknown) => void): void;
   /** `errorMessage` is chrome.runtime.lastError at disconnect time (e.g. "Specified native messaging host not found."). */
   onDisconnect(listener: (errorMessage: string | undefined) => void): void;
+  /** Close the port from our side; Chrome then closes the host's stdin and the host exits. */
+  disconnect(): void;
 }
 
 export const RECONNECT = { initialMs: 100, maxMs: 5_000, resetAfterMs: 10_000 } as const;
@@ -45,6 +47,11 @@ export interface HostPort {
   /** Connect now unless connected or a reconnect is already scheduled. */
   ensureConnected(): void;
   isConnected(): boolean;
+  /**
+   * After `delayMs`, close the port and open a new one: Chrome starts a fresh host process from the
+   * manifest (how `chrome-relay update` swaps in a new host). The delay lets the current answer leave first.
+   */
+  reconnect(delayMs: number): void;
 }
 
 function messageOf(error: unknown): string {
@@ -134,6 +141,22 @@ export function createHostPort(deps: HostPortDeps): HostPort {
       connect();
     },
     isConnected: () => port !== null,
+    reconnect(delayMs) {
+      setTimer(() => {
+        const old = port;
+        // Forget it first so its onDisconnect does not schedule a backoff reconnect as well.
+        port = null;
+        if (old) {
+          try {
+            old.disconnect();
+          } catch (error) {
+            log(`closing the native port failed: ${messageOf(error)}`);
+          }
+        }
+        nextDelay = RECONNECT.initialMs;
+        connect();
+      }, delayMs);
+    },
   };
 }
 
@@ -145,6 +168,7 @@ export function connectChromeNative(): NativePort {
     onMessage: (listener) => port.onMessage.addListener((message: unknown) => listener(message)),
     // lastError is only readable inside the listener; reading it also stops Chrome logging it as unchecked.
     onDisconnect: (listener) => port.onDisconnect.addListener(() => listener(chrome.runtime.lastError?.message)),
+    disconnect: () => port.disconnect(),
   };
 }
 

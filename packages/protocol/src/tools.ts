@@ -4,6 +4,8 @@
  * map 1:1 onto CLI flags. Unknown keys are an error (strictObject).
  */
 import { z } from 'zod';
+import { ACTION_TOOLS } from './tools/actions.js';
+import { OBSERVE_TOOLS } from './tools/observe.js';
 
 const tabId = z.number().int().positive().describe('Tab id (from `chrome-relay tabs`)');
 const ref = z.string().regex(/^e[1-9][0-9]*$/, 'must be a ref like e12 (written @e12 on the command line)').describe('Element ref from a snapshot');
@@ -122,6 +124,15 @@ export const TOOLS = {
       url: z.string(),
     }),
   },
+  reconnect: {
+    description: 'Drop the native-messaging port and connect again, so Chrome stops this host and starts the installed one (used by `chrome-relay update`). Answers before the port closes.',
+    params: z.strictObject({}),
+    result: z.strictObject({
+      reconnectInMs: z.number().int().nonnegative().describe('Delay after this answer before the extension closes its port'),
+    }),
+  },
+  ...ACTION_TOOLS,
+  ...OBSERVE_TOOLS,
 } as const;
 
 export type ToolName = keyof typeof TOOLS;

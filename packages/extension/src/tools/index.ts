@@ -2,7 +2,8 @@
 import type { AnyToolDefinition } from './defineTool.js';
 import { clickTool } from './click.js';
 import { navigateTool } from './navigate.js';
+import { reconnectTool } from './reconnect.js';
 import { snapshotTool } from './snapshot.js';
 import { tabsTool } from './tabs.js';
 
-export const TOOL_REGISTRY: readonly AnyToolDefinition[] = [tabsTool, navigateTool, snapshotTool, clickTool];
+export const TOOL_REGISTRY: readonly AnyToolDefinition[] = [tabsTool, navigateTool, snapshotTool, clickTool, reconnectTool];
