@@ -1,0 +1,157 @@
+/**
+ * Where to click an element, and whether a click there would reach it. We refuse rather than
+ * click through a modal, cookie banner or sticky header: the trusted mouse event goes to whatever
+ * is on top, so a covered point would act on the wrong element.
+ */
+import { cap, deepElementFromPoint, flatContains, flatParent, isShadowHostOf, normalizeText } from './dom.js';
+import type { Interceptor } from './types.js';
+
+/** Keep points this far inside the visible box, so rounding never lands on the border. */
+const INSET = 1;
+const MAX_RECTS = 3;
+
+interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export type HitOutcome =
+  | { status: 'ok'; point: Point; hitTest: 'passed' | 'skipped' }
+  | { status: 'intercepted'; point: Point; interceptor: Element }
+  | { status: 'not_visible' };
+
+function viewport(): Box {
+  // The scrolling element's client size is the viewport minus scrollbars (a point on a scrollbar
+  // would not reach the page). It is <html> in standards mode but <body> in quirks mode, where
+  // <html>'s clientHeight is the whole document's height.
+  const root = document.scrollingElement ?? document.documentElement;
+  return { left: 0, top: 0, right: root.clientWidth || window.innerWidth, bottom: root.clientHeight || window.innerHeight };
+}
+
+function rendered(element: Element): DOMRect[] {
+  return [...element.getClientRects()].filter((rect) => rect.width > 0 && rect.height > 0);
+}
+
+function clip(rect: DOMRect, view: Box): Box | null {
+  const box = {
+    left: Math.max(rect.left, view.left),
+    top: Math.max(rect.top, view.top),
+    right: Math.min(rect.right, view.right),
+    bottom: Math.min(rect.bottom, view.bottom),
+  };
+  return box.right - box.left > 0 && box.bottom - box.top > 0 ? box : null;
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+/** Centre first, then the quarter points of each visible part (largest parts first). */
+export function candidatePoints(rects: readonly DOMRect[], view: Box): Point[] {
+  const boxes = rects
+    .map((rect) => clip(rect, view))
+    .filter((box): box is Box => box !== null)
+    .sort((a, b) => (b.right - b.left) * (b.bottom - b.top) - (a.right - a.left) * (a.bottom - a.top))
+    .slice(0, MAX_RECTS);
+  const points: Point[] = [];
+  for (const box of boxes) {
+    const left = Math.min(box.left + INSET, (box.left + box.right) / 2);
+    const right = Math.max(box.right - INSET, (box.left + box.right) / 2);
+    const top = Math.min(box.top + INSET, (box.top + box.bottom) / 2);
+    const bottom = Math.max(box.bottom - INSET, (box.top + box.bottom) / 2);
+    const xs = [(left + right) / 2, left + (right - left) / 4, left + (3 * (right - left)) / 4];
+    const ys = [(top + bottom) / 2, top + (bottom - top) / 4, top + (3 * (bottom - top)) / 4];
+    points.push({ x: round(xs[0] ?? left), y: round(ys[0] ?? top) });
+    for (const y of [ys[1], ys[2]]) {
+      for (const x of [xs[1], xs[2]]) {
+        if (x !== undefined && y !== undefined) points.push({ x: round(x), y: round(y) });
+      }
+    }
+  }
+  return points;
+}
+
+/**
+ * A click at a point reaches `target` when the topmost element there is the target, inside it
+ * (flat tree), the shadow host wrapping it, or a <label> that forwards clicks to it.
+ */
+export function reaches(hit: Element, target: Element): boolean {
+  if (hit === target || flatContains(target, hit) || isShadowHostOf(hit, target)) return true;
+  const label = hit.closest('label');
+  if (label instanceof HTMLLabelElement && (label.control === target || label.contains(target))) return true;
+  return false;
+}
+
+function centreOf(element: Element): Point {
+  const box = element.getBoundingClientRect();
+  return { x: round(box.left + box.width / 2), y: round(box.top + box.height / 2) };
+}
+
+/**
+ * Scroll the element into view when its centre is off-screen, then hit-test candidate points.
+ * An element covered where it sits (e.g. under a sticky header at the viewport's edge) gets one
+ * more try after centring it; anything still covered then is reported, never clicked through.
+ */
+export function locateClick(target: Element): HitOutcome {
+  if (rendered(target).length === 0) return { status: 'not_visible' };
+  const view = viewport();
+  const centre = centreOf(target);
+  const offScreen = centre.x < view.left || centre.x >= view.right || centre.y < view.top || centre.y >= view.bottom;
+  if (offScreen) scrollToCentre(target);
+  const outcome = hitTestPoints(target);
+  if (outcome.status !== 'intercepted' || offScreen) return outcome;
+  scrollToCentre(target);
+  return hitTestPoints(target);
+}
+
+function scrollToCentre(target: Element): void {
+  // 'instant': a smooth scroll would still be moving when the mouse event arrives.
+  target.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+}
+
+function hitTestPoints(target: Element): HitOutcome {
+  const points = candidatePoints(rendered(target), viewport());
+  const first = points[0];
+  // Nothing of it inside the viewport even after scrolling (e.g. fixed off-screen): the hit-test
+  // cannot run; click the centre as best effort rather than refuse on no evidence.
+  if (first === undefined) return { status: 'ok', point: centreOf(target), hitTest: 'skipped' };
+  let interceptor: Element | null = null;
+  for (const point of points) {
+    const hit = deepElementFromPoint(point.x, point.y);
+    if (hit === null) {
+      if (point === first) return { status: 'ok', point, hitTest: 'skipped' };
+      continue;
+    }
+    if (reaches(hit, target)) return { status: 'ok', point, hitTest: 'passed' };
+    interceptor ??= hit;
+  }
+  if (interceptor === null) return { status: 'ok', point: first, hitTest: 'skipped' };
+  return { status: 'intercepted', point: first, interceptor };
+}
+
+/** Enough about the covering element for an agent to find and dismiss it. */
+export function describeInterceptor(element: Element, refOf: (element: Element) => string | undefined): Interceptor {
+  const label = normalizeText(element.getAttribute('aria-label') ?? '');
+  const text = label !== '' ? label : normalizeText((element.textContent ?? '').slice(0, 400));
+  const interceptor: Interceptor = {
+    tag: element.localName,
+    id: element.id,
+    className: cap(normalizeText(element.getAttribute('class') ?? ''), 120),
+    name: cap(text, 60),
+  };
+  for (let current: Element | null = element; current !== null; current = flatParent(current)) {
+    const ref = refOf(current);
+    if (ref !== undefined) {
+      interceptor.ref = ref;
+      break;
+    }
+  }
+  return interceptor;
+}

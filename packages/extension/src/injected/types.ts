@@ -1,0 +1,118 @@
+/**
+ * The contract between the page script and the service worker. The worker imports these as types
+ * only; values cross as JSON (the page returns a JSON string from Runtime.evaluate).
+ *
+ * Page code may not import other packages, so `PageNode` mirrors protocol's SnapshotNode
+ * structurally; the dispatcher validates the final tool result against the real schema.
+ */
+
+export interface PageNode {
+  role: string;
+  name?: string;
+  ref?: string;
+  value?: string;
+  url?: string;
+  level?: number;
+  checked?: 'true' | 'false' | 'mixed';
+  disabled?: boolean;
+  expanded?: boolean;
+  selected?: boolean;
+  children?: PageNode[];
+}
+
+/**
+ * What the page keeps about each ref, and what heal matches on (the worker only gets ref, role
+ * and name, through the tree).
+ * `context` is the signature of the nearest identifying ancestor ('' = none); twinIndex/twinCount
+ * place the element among all actionable elements with the same role+name+context, in document order.
+ */
+export interface RefRecord {
+  ref: string;
+  role: string;
+  name: string;
+  context: string;
+  twinIndex: number;
+  twinCount: number;
+}
+
+export interface SnapshotArgs {
+  /** First free number of the browser-wide ref counter. */
+  nextRef: number;
+}
+
+/**
+ * Every ref appears exactly once in `tree`, on its element's node (with its role and name), so the
+ * records are not shipped separately: on a big page that would double the bytes to transfer.
+ */
+export interface PageSnapshot {
+  /** Pass to commit() once the counter and registry are stored; until then nothing changed in the page. */
+  token: string;
+  url: string;
+  title: string;
+  tree: PageNode[];
+  /** The counter value after this snapshot (unchanged when every element kept its ref). */
+  nextRef: number;
+  refCount: number;
+}
+
+/**
+ * unknown_ref: this world never issued the ref (or a newer snapshot dropped it).
+ * vanished: the element left the document and nothing provably the same replaced it.
+ * ambiguous: several elements could be the replacement; picking one could hit the wrong one.
+ * changed: the element is still there but its role or name changed, so it no longer is what the
+ *   agent saw (e.g. "Follow" became "Following").
+ */
+export type StaleReason = 'unknown_ref' | 'vanished' | 'ambiguous' | 'changed';
+
+export type ResolveOutcome = { status: 'live'; healed: boolean } | { status: 'stale'; reason: StaleReason };
+
+export interface RefArgs {
+  ref: string;
+}
+
+export interface Interceptor {
+  tag: string;
+  id: string;
+  className: string;
+  /** Short accessible name or text, to let a person or agent recognise the covering element. */
+  name: string;
+  /** The interceptor's ref (or its nearest ancestor's) when the last snapshot gave it one. */
+  ref?: string;
+}
+
+export type PrepareClickOutcome =
+  | {
+      status: 'ok';
+      /** CSS px in the top-level viewport. */
+      x: number;
+      y: number;
+      healed: boolean;
+      /** 'skipped' when elementFromPoint could not run at the point (outside the viewport). */
+      hitTest: 'passed' | 'skipped';
+    }
+  | { status: 'intercepted'; x: number; y: number; healed: boolean; interceptor: Interceptor }
+  /** Still the same element, but it has no box to click (display:none, zero size, collapsed). */
+  | { status: 'not_visible'; healed: boolean }
+  | { status: 'stale'; reason: StaleReason };
+
+export interface CommitArgs {
+  token: string;
+}
+
+/** Installed as `globalThis.__chromeRelay` in our isolated world. */
+export interface PageApi {
+  readonly version: 1;
+  /**
+   * Two-phase: snapshot() computes refs but binds nothing; commit() makes them the world's refs.
+   * The worker commits only after it stored the counter and the registry, so a failure in between
+   * can never leave the page answering to ref numbers the counter did not reserve.
+   */
+  snapshot(args: SnapshotArgs): PageSnapshot;
+  commit(args: CommitArgs): { committed: boolean };
+  resolve(args: RefArgs): ResolveOutcome;
+  prepareClick(args: RefArgs): PrepareClickOutcome;
+}
+
+export type PageMethod = 'snapshot' | 'commit' | 'resolve' | 'prepareClick';
+export type PageArgs<M extends PageMethod> = Parameters<PageApi[M]>[0];
+export type PageReturn<M extends PageMethod> = ReturnType<PageApi[M]>;

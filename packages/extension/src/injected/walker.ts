@@ -1,0 +1,321 @@
+/**
+ * One pass over the rendered DOM (flat tree: open shadow roots entered, slots resolved) that
+ * builds the compact tree and the list of actionable elements with their identity parts.
+ *
+ * Both the snapshot and heal run this same walk, so "the twin domain" (which elements count when
+ * numbering twins) is identical by construction. Names from content are computed bottom-up from
+ * the text each child contributes, so no subtree is read twice.
+ *
+ * Hidden content: display:none and aria-hidden="true" subtrees are skipped; a visibility:hidden
+ * element is skipped itself but its children are still visited, because a child may set
+ * visibility:visible and render.
+ */
+import { cap, normalizeText } from './dom.js';
+import { contextSignature, isIdentifyingAncestor, type ContextSource } from './identity.js';
+import { controlValue, createLabelIndex, explicitName, fallbackName, type LabelLookup } from './names.js';
+import { computeRole, INTERACTIVE_ROLES, NAME_FROM_CONTENT_ROLES, TRANSPARENT_ROLES } from './roles.js';
+import type { PageNode } from './types.js';
+
+const SKIPPED_TAGS = new Set(['script', 'style', 'template', 'head', 'noscript', 'meta', 'link', 'title', 'base']);
+
+/** Container roles whose content-derived name repeats their children; the children are kept instead. */
+const STRUCTURAL_CONTENT_ROLES = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
+
+/** Roles with a checked state, reported even when false (an unchecked box is information). */
+const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
+
+/** Elements that can be :disabled (natively or through a disabled fieldset). */
+const FORM_CONTROL_TAGS = new Set(['button', 'input', 'select', 'textarea', 'option', 'optgroup', 'fieldset']);
+
+const TEXT_CAP = 100;
+const URL_CAP = 300;
+
+/** A block boundary between items: text on either side must not be merged into one run. */
+const BREAK = null;
+type Item = PageNode | typeof BREAK;
+
+interface ContextHolder extends ContextSource {
+  signature?: string;
+}
+
+export interface Actionable {
+  element: Element;
+  role: string;
+  name: string;
+  /** The nearest identifying ancestor, filled in once that ancestor's walk completes. */
+  holder: ContextHolder | null;
+  node: PageNode;
+}
+
+export interface WalkResult {
+  tree: PageNode[];
+  /** In document (pre-)order. */
+  actionables: Actionable[];
+}
+
+interface Inherited {
+  /** The flat-tree parent's computed cursor is pointer (so ours is probably just inherited). */
+  pointer: boolean;
+  holder: ContextHolder | null;
+  /** The parent's computed visibility is visible (text nodes have no style of their own). */
+  visible: boolean;
+  /** Inside a grid/treegrid (cells are gridcells). */
+  inGrid: boolean;
+}
+
+const ROOT: Inherited = { pointer: false, holder: null, visible: true, inGrid: false };
+
+export function contextOf(actionable: Actionable): string {
+  const holder = actionable.holder;
+  if (holder === null) return '';
+  holder.signature ??= contextSignature(holder);
+  return holder.signature;
+}
+
+function isInlineDisplay(display: string): boolean {
+  return display === 'inline' || display === 'contents';
+}
+
+export class Walker {
+  readonly #actionables: Actionable[] = [];
+  readonly #labelsOf: LabelLookup = createLabelIndex();
+
+  /** Walk the whole document. */
+  walkDocument(): WalkResult {
+    const out: Item[] = [];
+    const root = document.body ?? document.documentElement;
+    if (root !== null) this.#walkElement(root, ROOT, out, [], false);
+    return { tree: mergeItems(out), actionables: this.#actionables };
+  }
+
+  /**
+   * Role and name of one element exactly as a snapshot would compute them, treating it as
+   * actionable (it was, when it got its ref). Only meaningful for a rendered element.
+   */
+  describe(element: Element): { role: string; name: string } {
+    this.#walkElement(element, { ...ROOT, inGrid: element.closest('[role=grid], [role=treegrid]') !== null }, [], [], true);
+    const own = this.#actionables[0];
+    return own !== undefined && own.element === element ? { role: own.role, name: own.name } : { role: '', name: '' };
+  }
+
+  #walkNode(node: Node, inherited: Inherited, out: Item[], text: string[]): void {
+    // nodeType, not instanceof: this runs for every node of the page and is measurably cheaper.
+    const type = node.nodeType;
+    if (type === Node.TEXT_NODE) {
+      if (!inherited.visible) return;
+      const data = (node as Text).data;
+      text.push(data);
+      if (data.trim() !== '') out.push({ role: 'text', name: data });
+      return;
+    }
+    if (type === Node.ELEMENT_NODE) this.#walkElement(node as Element, inherited, out, text, false);
+  }
+
+  #walkElement(element: Element, inherited: Inherited, out: Item[], text: string[], forced: boolean): void {
+    const tag = element.localName;
+    // Most elements of a big page (cells, rows, spans) carry no attributes at all; knowing that
+    // up front skips a dozen attribute lookups per element, each a DOM call from our world.
+    const bare = !element.hasAttributes();
+    if (!forced) {
+      if (SKIPPED_TAGS.has(tag)) return;
+      if (!bare && element.getAttribute('aria-hidden') === 'true') return;
+    }
+    const style = getComputedStyle(element);
+    const display = style.display;
+    if (display === 'none' && !forced) return;
+    const visible = forced || style.visibility === 'visible';
+
+    if (tag === 'iframe' || tag === 'frame') {
+      // Frames are not entered yet (same-origin and OOPIF frames come later); show that one is here.
+      if (visible) out.push(withName({ role: 'iframe' }, cap(explicitName(element, this.#labelsOf, bare))));
+      return;
+    }
+
+    const role = visible ? computeRole(element, inherited, bare) : 'none';
+    const interactive = INTERACTIVE_ROLES.has(role);
+    // Inside an interactive element everything is part of it, so its descendants count as having a
+    // pointer parent whatever their cursor; and its own cursor need not be read (a style lookup).
+    const pointer = interactive || style.cursor === 'pointer';
+    const actionable = forced || (visible && (interactive || isClickable(element, tag, bare, pointer, inherited.pointer)));
+    const explicit = visible ? explicitName(element, this.#labelsOf, bare) : '';
+    const ownHolder: ContextHolder | null =
+      visible && isIdentifyingAncestor(role, explicit) ? { role, explicitName: cap(explicit), text: '' } : null;
+
+    // Reserve the slot now so actionables stay in document (pre-)order; filled in below.
+    let entry: Actionable | undefined;
+    if (actionable) {
+      entry = { element, role, name: '', holder: inherited.holder, node: { role } };
+      this.#actionables.push(entry);
+    }
+
+    const childOut: Item[] = [];
+    const childText: string[] = [];
+    const holder = ownHolder ?? inherited.holder;
+    const inGrid = role === 'table' ? false : role === 'grid' || role === 'treegrid' ? true : inherited.inGrid;
+    // Reuse the parent's object when nothing changes: one allocation less per element adds up.
+    const passed =
+      pointer === inherited.pointer && holder === inherited.holder && visible === inherited.visible && inGrid === inherited.inGrid
+        ? inherited
+        : { pointer, holder, visible, inGrid };
+    this.#walkChildren(element, tag, role, passed, childOut, childText);
+    const joined = childText.join('');
+    // Normalizing is a regex pass over the whole subtree's text: only pay for it where it is used.
+    let content: string | undefined;
+    if (ownHolder !== null) ownHolder.text = content = normalizeText(joined);
+
+    const block = !isInlineDisplay(display);
+    const contribution = this.#contribution(element, role, visible, bare, explicit, joined);
+    text.push(block ? ` ${contribution} ` : contribution);
+
+    const transparent = !visible || (TRANSPARENT_ROLES.has(role) && !actionable && explicit === '');
+    if (transparent && element instanceof HTMLLabelElement && element.control !== null) {
+      // The label's text is already the control's name; keep only the non-text items (the control).
+      const kept = childOut.filter((item) => item === BREAK || item.role !== 'text');
+      out.push(BREAK, ...kept, BREAK);
+      return;
+    }
+    if (transparent) {
+      if (block) out.push(BREAK, ...childOut, BREAK);
+      else out.push(...childOut);
+      return;
+    }
+
+    const contentNamed = NAME_FROM_CONTENT_ROLES.has(role) || (actionable && !INTERACTIVE_ROLES.has(role));
+    let name = explicit;
+    if (name === '' && contentNamed) name = content ?? normalizeText(joined);
+    if (name === '' && !bare) name = fallbackName(element);
+    name = cap(name);
+
+    const node: PageNode = entry?.node ?? { role };
+    if (name !== '') node.name = name;
+    addStates(node, element, role, bare);
+
+    let children = mergeItems(childOut);
+    // The content already is the name; repeating it as text children only costs tokens.
+    if (contentNamed && name !== '') children = children.filter((child) => child.role !== 'text');
+    // (Never for an actionable node: its name is part of what its ref means.)
+    if (STRUCTURAL_CONTENT_ROLES.has(role) && !actionable && explicit === '' && children.length > 0) delete node.name;
+    if (children.length > 0) node.children = children;
+
+    if (entry !== undefined) {
+      entry.name = name;
+    } else if (node.name === undefined && node.children === undefined && node.value === undefined) {
+      return; // An empty list, row, unnamed image…: nothing an agent can read or use.
+    }
+    out.push(node);
+  }
+
+  #walkChildren(element: Element, tag: string, role: string, inherited: Inherited, out: Item[], text: string[]): void {
+    // SVG internals are drawing primitives; a textarea's children are its initial value, and a
+    // contenteditable textbox's children are its value.
+    if (tag === 'svg' || tag === 'textarea') return;
+    if (role === 'textbox' && element instanceof HTMLElement && element.isContentEditable) return;
+    if (tag === 'details' && element instanceof HTMLDetailsElement && !element.open) {
+      // A closed <details> renders only its summary.
+      for (const child of element.children) {
+        if (child.localName === 'summary') {
+          this.#walkNode(child, inherited, out, text);
+          break;
+        }
+      }
+      return;
+    }
+    if (tag === 'slot' && element instanceof HTMLSlotElement) {
+      const assigned = element.assignedNodes();
+      if (assigned.length > 0) {
+        for (const node of assigned) this.#walkNode(node, inherited, out, text);
+        return;
+      }
+    }
+    // Light-DOM children of a host render only through its slots, which the shadow tree visits.
+    // firstChild/nextSibling: iterating childNodes costs several times more on big pages.
+    const parent: Node = element.shadowRoot ?? element;
+    for (let child = parent.firstChild; child !== null; child = child.nextSibling) this.#walkNode(child, inherited, out, text);
+  }
+
+  /** What this element adds to an enclosing name from content (accname's recursive step). */
+  #contribution(element: Element, role: string, visible: boolean, bare: boolean, explicit: string, childText: string): string {
+    if (!visible) return childText;
+    const ariaLabel = bare ? null : element.getAttribute('aria-label');
+    if (ariaLabel !== null && ariaLabel.trim() !== '') return ariaLabel;
+    const value = controlValue(element, role);
+    if (value !== undefined) return value;
+    if (role === 'img' || !element.hasChildNodes()) return explicit;
+    return childText;
+  }
+}
+
+/**
+ * A non-ARIA element an agent could click, found without touching the page: an onclick attribute,
+ * an explicit tabindex >= 0, or a pointer cursor its parent does not have (cursor is inherited, so
+ * only the outermost pointer element of a clickable area gets a ref, not each descendant).
+ */
+function isClickable(element: Element, tag: string, bare: boolean, pointer: boolean, parentPointer: boolean): boolean {
+  if (tag === 'html' || tag === 'body') return false;
+  if (!bare) {
+    if (element.hasAttribute('onclick')) return true;
+    if (element.hasAttribute('tabindex') && element instanceof HTMLElement && element.tabIndex >= 0) return true;
+  }
+  return pointer && !parentPointer;
+}
+
+function withName(node: PageNode, name: string): PageNode {
+  if (name !== '') node.name = name;
+  return node;
+}
+
+function addStates(node: PageNode, element: Element, role: string, bare: boolean): void {
+  const value = controlValue(element, role);
+  if (value !== undefined && value !== '') node.value = cap(normalizeText(value));
+  if (role === 'link' && !bare) {
+    // The attribute as written (possibly relative): resolving it through .href costs more than
+    // the rest of a link's processing together, and the page URL is in the snapshot result.
+    const href = element.getAttribute('href');
+    if (href !== null && href !== '') node.url = cap(href, URL_CAP);
+  }
+  if (role === 'heading') {
+    const level = Number((bare ? null : element.getAttribute('aria-level')) ?? /^h([1-6])$/.exec(element.localName)?.[1] ?? NaN);
+    if (Number.isInteger(level) && level > 0) node.level = level;
+  }
+  if (CHECKABLE_ROLES.has(role)) {
+    const aria = bare ? null : element.getAttribute('aria-checked');
+    if (element instanceof HTMLInputElement && (element.type === 'checkbox' || element.type === 'radio')) {
+      node.checked = element.indeterminate ? 'mixed' : element.checked ? 'true' : 'false';
+    } else if (aria === 'true' || aria === 'false' || aria === 'mixed') {
+      node.checked = aria;
+    } else {
+      node.checked = 'false';
+    }
+  }
+  if ((!bare && element.getAttribute('aria-disabled') === 'true') || (FORM_CONTROL_TAGS.has(element.localName) && element.matches(':disabled'))) {
+    node.disabled = true;
+  }
+  const expanded = bare ? null : element.getAttribute('aria-expanded');
+  if (expanded === 'true' || expanded === 'false') node.expanded = expanded === 'true';
+  else if (element.localName === 'summary' && element.parentElement instanceof HTMLDetailsElement) node.expanded = element.parentElement.open;
+  if (element instanceof HTMLOptionElement ? element.selected : !bare && element.getAttribute('aria-selected') === 'true') node.selected = true;
+}
+
+/** Merge adjacent text items (not across block boundaries), normalize and cap them, drop BREAKs. */
+function mergeItems(items: readonly Item[]): PageNode[] {
+  const result: PageNode[] = [];
+  let run: string[] = [];
+  const flush = (): void => {
+    if (run.length === 0) return;
+    const text = normalizeText(run.join(''));
+    if (text !== '') result.push({ role: 'text', name: cap(text, TEXT_CAP) });
+    run = [];
+  };
+  for (const item of items) {
+    if (item === BREAK) {
+      flush();
+    } else if (item.role === 'text' && item.children === undefined && item.name !== undefined) {
+      run.push(item.name);
+    } else {
+      flush();
+      result.push(item);
+    }
+  }
+  flush();
+  return result;
+}

@@ -1,0 +1,91 @@
+/**
+ * Test helper: a scripted page behind the FakeDebugger. It answers the CDP calls the ref layer
+ * makes (frame tree, isolated world, Runtime.evaluate of the page API) so tools can be tested in
+ * node without a browser. The page API itself is a plain object the test controls.
+ */
+import type { PageArgs, PageMethod, PageReturn } from '../injected/types.js';
+import { protocolError, type FakeDebugger } from '../testing/fakeChrome.js';
+
+export type FakePageApi = { [M in PageMethod]?: (args: PageArgs<M>) => PageReturn<M> };
+
+export interface FakePageTab {
+  frameId: string;
+  loaderId: string;
+  contextId: number;
+  /** Whether the page script is installed in the current world. */
+  installed: boolean;
+  /** Runtime.evaluate never answers (a busy page, an open alert()). */
+  stalled: boolean;
+  api: FakePageApi;
+  /** Page API calls received, in order. */
+  calls: { method: string; args: unknown }[];
+}
+
+const CALL = /api\.(\w+)\((.*)\)\); \}\)\(\)$/s;
+
+export class FakePages {
+  readonly tabs = new Map<number, FakePageTab>();
+  #nextContext = 100;
+  #nextLoader = 1;
+
+  constructor(fakeDebugger: FakeDebugger) {
+    fakeDebugger
+      .handle('Page.getFrameTree', (_params, tabId) => {
+        const tab = this.tab(tabId);
+        return { frameTree: { frame: { id: tab.frameId, loaderId: tab.loaderId, url: 'https://x.test/', securityOrigin: '', mimeType: 'text/html' } } };
+      })
+      .handle('Page.enable', () => ({}))
+      .handle('Page.createIsolatedWorld', (_params, tabId) => ({ executionContextId: this.tab(tabId).contextId }))
+      .handle('Input.dispatchMouseEvent', () => ({}))
+      .handle('Runtime.evaluate', (params, tabId) => this.#evaluate(tabId, params));
+  }
+
+  /** Open a fake document in `tabId` with the given page API. */
+  open(tabId: number, api: FakePageApi): FakePageTab {
+    const tab: FakePageTab = {
+      frameId: `F${tabId}`,
+      loaderId: `L${this.#nextLoader++}`,
+      contextId: this.#nextContext++,
+      installed: false,
+      stalled: false,
+      api,
+      calls: [],
+    };
+    this.tabs.set(tabId, tab);
+    return tab;
+  }
+
+  /** A cross-document navigation: new loader, the old world's context is gone. */
+  navigate(tabId: number): void {
+    const tab = this.tab(tabId);
+    tab.loaderId = `L${this.#nextLoader++}`;
+    tab.contextId = this.#nextContext++;
+    tab.installed = false;
+  }
+
+  tab(tabId: number): FakePageTab {
+    const tab = this.tabs.get(tabId);
+    if (tab === undefined) throw protocolError(`fake: no page in tab ${tabId}`);
+    return tab;
+  }
+
+  #evaluate(tabId: number, params: object | undefined): unknown {
+    const tab = this.tab(tabId);
+    if (tab.stalled) return new Promise(() => undefined);
+    const { expression, contextId } = params as { expression: string; contextId?: number };
+    if (contextId !== tab.contextId) throw protocolError('Cannot find context with specified id');
+    const match = CALL.exec(expression);
+    if (match === null) {
+      // Anything else is the page script being installed.
+      tab.installed = true;
+      return { result: { type: 'undefined' } };
+    }
+    if (!tab.installed) return { result: { type: 'object', subtype: 'null', value: null } };
+    const method = match[1] as PageMethod;
+    const args: unknown = JSON.parse(match[2] ?? 'null');
+    tab.calls.push({ method, args });
+    const handler = tab.api[method] as ((a: unknown) => unknown) | undefined;
+    if (handler === undefined) throw new Error(`fake page: no ${method}`);
+    return { result: { type: 'string', value: JSON.stringify(handler(args)) } };
+  }
+}

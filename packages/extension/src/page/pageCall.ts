@@ -1,0 +1,139 @@
+/**
+ * Calling the page script in our isolated world: one Runtime.evaluate per call, arguments
+ * embedded as JSON, the answer returned as a JSON string (faster to ship than a by-value object
+ * for big snapshots). The script is installed on first use in each document.
+ */
+import { RelayError } from '@chrome-relay/protocol';
+import type Protocol from 'devtools-protocol';
+import type { PageArgs, PageMethod, PageReturn } from '../injected/types.js';
+import type { ToolContext } from '../tools/defineTool.js';
+import { mainFrameDocument, type PageWorld, type Worlds } from './worlds.js';
+
+/** Runtime.evaluate's way of saying the world is gone (navigation, or a frame swap). */
+const CONTEXT_GONE = /cannot find context with specified id|execution context was destroyed|cannot find default execution context/i;
+
+/**
+ * The tab now shows another document than the world we were given: whatever refs we hold for it
+ * are dead. Not a RelayError: each tool decides (snapshot retries, click reports stale_ref).
+ */
+export class DocumentChanged extends Error {
+  readonly tabId: number;
+  constructor(tabId: number) {
+    super(`tab ${tabId} navigated to a new document`);
+    this.name = 'DocumentChanged';
+    this.tabId = tabId;
+  }
+}
+
+function isContextGone(error: unknown): boolean {
+  if (!(error instanceof RelayError) || error.code !== 'cdp_error') return false;
+  const cdpMessage = error.details.cdpMessage;
+  return typeof cdpMessage === 'string' && CONTEXT_GONE.test(cdpMessage);
+}
+
+function pageScript(): string {
+  // Read lazily: the constant only exists in the esbuild bundle, not under unit tests.
+  return __PAGE_SCRIPT__;
+}
+
+function exceptionText(details: Protocol.Runtime.ExceptionDetails): string {
+  return details.exception?.description ?? details.text;
+}
+
+async function evaluate(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, expression: string, what: string): Promise<unknown> {
+  const response = await ctx.cdp.send(world.tabId, 'Runtime.evaluate', {
+    expression,
+    contextId: world.contextId,
+    returnByValue: true,
+    // Never stop at a breakpoint or "pause on exceptions" a person may have set in DevTools.
+    silent: true,
+  });
+  if (response.exceptionDetails !== undefined) {
+    // Our own code threw in the page: a chrome-relay bug, never the agent's input.
+    throw new RelayError('internal_error', `The page script failed in ${what}: ${exceptionText(response.exceptionDetails)}`, {
+      phase: 'act',
+      details: { method: what, exception: exceptionText(response.exceptionDetails) },
+    });
+  }
+  return response.result.value;
+}
+
+async function callOnce<M extends PageMethod>(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, method: M, args: PageArgs<M>): Promise<PageReturn<M>> {
+  const expression =
+    `(() => { const api = globalThis.__chromeRelay; ` +
+    `return api === undefined ? null : JSON.stringify(api.${method}(${JSON.stringify(args)})); })()`;
+  let value = await evaluate(ctx, world, expression, method);
+  if (value === null) {
+    // A fresh world (new document, or first use): install, then ask again.
+    await evaluate(ctx, world, pageScript(), 'install');
+    value = await evaluate(ctx, world, expression, method);
+  }
+  if (typeof value !== 'string') {
+    throw new RelayError('internal_error', `The page script's ${method} returned no answer.`, { phase: 'act', details: { method } });
+  }
+  return JSON.parse(value) as PageReturn<M>;
+}
+
+/**
+ * Give up on the page at the deadline. A page can stop answering (a busy main thread, an open
+ * alert() dialog); the late answer is then ignored, which is safe because a snapshot only takes
+ * effect in the page on commit, and nothing else changes page state except a heal (which a later
+ * call re-verifies anyway).
+ */
+function withDeadline<T>(work: Promise<T>, deadline: number, tabId: number, method: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new RelayError(
+            'timeout',
+            `Tab ${tabId} did not answer in time (${method}): the page may be busy or showing a dialog. Check the tab, then retry.`,
+            { phase: 'act', details: { tab: tabId, method } },
+          ),
+        ),
+      Math.max(0, deadline - Date.now()),
+    );
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Call `method` in the world, giving up at ctx.deadline (timeout). If the context is gone but the
+ * tab still shows the same document, the world is re-found (same name → same world) and the call
+ * made once more; if the document changed, DocumentChanged is thrown.
+ */
+export function callPage<M extends PageMethod>(
+  ctx: Pick<ToolContext, 'cdp' | 'deadline'>,
+  worlds: Worlds,
+  world: PageWorld,
+  method: M,
+  args: PageArgs<M>,
+): Promise<PageReturn<M>> {
+  return withDeadline(callPageNow(ctx, worlds, world, method, args), ctx.deadline, world.tabId, method);
+}
+
+async function callPageNow<M extends PageMethod>(
+  ctx: Pick<ToolContext, 'cdp'>,
+  worlds: Worlds,
+  world: PageWorld,
+  method: M,
+  args: PageArgs<M>,
+): Promise<PageReturn<M>> {
+  try {
+    return await callOnce(ctx, world, method, args);
+  } catch (error) {
+    if (!isContextGone(error)) throw error;
+  }
+  worlds.forget(world.tabId);
+  const frame = await mainFrameDocument(ctx, world.tabId);
+  if (frame.frameId !== world.frameId || frame.loaderId !== world.loaderId) throw new DocumentChanged(world.tabId);
+  const again = await worlds.ensure(ctx, world.tabId, frame);
+  try {
+    return await callOnce(ctx, again, method, args);
+  } catch (error) {
+    // Gone twice in a row: the document is being replaced right now.
+    if (isContextGone(error)) throw new DocumentChanged(world.tabId);
+    throw error;
+  }
+}

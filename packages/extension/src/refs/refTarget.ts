@@ -1,0 +1,75 @@
+/**
+ * From a ref to the tab it lives in, or the closed error that says why it cannot be used. A ref
+ * carries its tab, so --tab is only a cross-check.
+ */
+import { RelayError } from '@chrome-relay/protocol';
+import type { BrowserApi } from '../browserApi.js';
+import type { StaleReason } from '../injected/types.js';
+import type { DocumentIdentity, RefRegistry, RefSummary } from './registry.js';
+
+/** Why a ref is stale: the page's reasons plus the one only the worker can see. */
+export type RefStaleReason = StaleReason | 'navigated';
+
+export interface RefTarget {
+  ref: string;
+  tabId: number;
+  document: DocumentIdentity;
+  record: RefSummary;
+}
+
+const STALE_EXPLANATION: Readonly<Record<RefStaleReason, string>> = {
+  unknown_ref: 'chrome-relay does not know it: it was never issued, or it predates the extension reloading or a newer snapshot of its tab',
+  navigated: 'its tab has loaded a new document since the snapshot',
+  vanished: 'its element left the page and nothing provably the same replaced it',
+  ambiguous: 'its element was re-rendered and several elements could be its copy, so picking one could hit the wrong one',
+  changed: 'its element is still there but its role or name changed, so it is no longer what the snapshot showed',
+};
+
+export function staleRefError(ref: string, reason: RefStaleReason, tabId?: number): RelayError {
+  const details: Record<string, unknown> = { ref, reason };
+  if (tabId !== undefined) details.tab = tabId;
+  return new RelayError('stale_ref', `Ref @${ref} is stale: ${STALE_EXPLANATION[reason]}. Run \`chrome-relay snapshot\` again and use the new refs.`, {
+    phase: 'resolve',
+    details,
+  });
+}
+
+function tabClosedError(ref: string, tabId: number): RelayError {
+  return new RelayError('target_not_found', `Ref @${ref} belonged to tab ${tabId}, which has been closed. Run \`chrome-relay tabs\` and snapshot a live tab.`, {
+    phase: 'resolve',
+    details: { ref, tab: tabId },
+  });
+}
+
+/**
+ * The live target of `ref`. Throws stale_ref (unknown or navigated), target_conflict (--tab names
+ * another tab than the ref's) or target_not_found (the ref's tab was closed).
+ */
+export async function resolveRefTarget(
+  registry: RefRegistry,
+  browser: Pick<BrowserApi, 'getTab'>,
+  ref: string,
+  requestedTab: number | undefined,
+): Promise<RefTarget> {
+  const found = await registry.lookup(ref);
+  if (found === undefined) throw staleRefError(ref, 'unknown_ref');
+  if (requestedTab !== undefined && requestedTab !== found.tabId) {
+    throw new RelayError(
+      'target_conflict',
+      `Ref @${ref} belongs to tab ${found.tabId}, but --tab ${requestedTab} was given. A ref already carries its tab: drop --tab.`,
+      { phase: 'resolve', details: { ref, refTab: found.tabId, requestedTab } },
+    );
+  }
+  if (found.state !== 'live') throw found.state === 'closed' ? tabClosedError(ref, found.tabId) : staleRefError(ref, 'navigated', found.tabId);
+  try {
+    await browser.getTab(found.tabId);
+  } catch (error) {
+    if (error instanceof RelayError && error.code === 'target_not_found') {
+      // Closed while the worker was down (tabs.onRemoved never reached us): record it now.
+      await registry.forgetTab(found.tabId);
+      throw tabClosedError(ref, found.tabId);
+    }
+    throw error;
+  }
+  return { ref, tabId: found.tabId, document: found.document, record: found.record };
+}

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryStore } from './memoryStore.js';
+import { RefRegistry, type RefSummary } from './registry.js';
+
+const DOC_A = { frameId: 'F-A', loaderId: 'L-A1' };
+const DOC_B = { frameId: 'F-B', loaderId: 'L-B1' };
+
+function records(...refs: string[]): RefSummary[] {
+  return refs.map((ref) => ({ ref, role: 'button', name: `Button ${ref}` }));
+}
+
+describe('RefRegistry', () => {
+  it('says which tab and document issued a ref', async () => {
+    const registry = new RefRegistry(new MemoryStore());
+    await registry.replaceTab(1, DOC_A, records('e1', 'e2'));
+    await registry.replaceTab(2, DOC_B, records('e3'));
+    expect(await registry.lookup('e2')).toEqual({ state: 'live', tabId: 1, document: DOC_A, record: records('e2')[0] });
+    expect(await registry.lookup('e3')).toMatchObject({ state: 'live', tabId: 2, document: DOC_B });
+    expect(await registry.lookup('e99')).toBeUndefined();
+  });
+
+  it('a new snapshot of one tab replaces only that tab’s refs', async () => {
+    const registry = new RefRegistry(new MemoryStore());
+    await registry.replaceTab(1, DOC_A, records('e1', 'e2'));
+    await registry.replaceTab(2, DOC_B, records('e3'));
+    await registry.replaceTab(1, { frameId: 'F-A', loaderId: 'L-A1' }, records('e2', 'e4'));
+    expect(await registry.lookup('e1')).toBeUndefined(); // its element was not seen again
+    expect(await registry.lookup('e2')).toMatchObject({ tabId: 1 });
+    expect(await registry.lookup('e4')).toMatchObject({ tabId: 1 });
+    expect(await registry.lookup('e3')).toMatchObject({ state: 'live', tabId: 2 });
+  });
+
+  it('marks a navigated tab’s refs as navigated, not unknown', async () => {
+    const registry = new RefRegistry(new MemoryStore());
+    await registry.replaceTab(1, DOC_A, records('e1'));
+    await registry.replaceTab(2, DOC_B, records('e2'));
+    await registry.markNavigated(1);
+    expect(await registry.lookup('e1')).toEqual({ state: 'navigated', tabId: 1 });
+    expect(await registry.lookup('e2')).toMatchObject({ state: 'live' });
+    // The next snapshot of the tab brings it back to life with new refs.
+    await registry.replaceTab(1, { frameId: 'F-A', loaderId: 'L-A2' }, records('e5'));
+    expect(await registry.lookup('e1')).toBeUndefined();
+    expect(await registry.lookup('e5')).toMatchObject({ state: 'live', document: { loaderId: 'L-A2' } });
+  });
+
+  it('forgetTab leaves a "closed" tombstone and touches no other tab', async () => {
+    const registry = new RefRegistry(new MemoryStore());
+    await registry.replaceTab(1, DOC_A, records('e1'));
+    await registry.replaceTab(2, DOC_B, records('e2'));
+    await registry.forgetTab(1);
+    await registry.forgetTab(1); // twice is harmless
+    expect(await registry.lookup('e1')).toEqual({ state: 'closed', tabId: 1 });
+    expect(await registry.lookup('e2')).toMatchObject({ state: 'live', tabId: 2 });
+  });
+
+  it('keeps a bounded number of closed-tab tombstones (oldest dropped first)', async () => {
+    const registry = new RefRegistry(new MemoryStore());
+    for (let tab = 1; tab <= 25; tab++) {
+      await registry.replaceTab(tab, DOC_A, records(`e${tab}`));
+      await registry.forgetTab(tab);
+    }
+    expect(await registry.lookup('e1')).toBeUndefined();
+    expect(await registry.lookup('e5')).toBeUndefined();
+    expect(await registry.lookup('e6')).toEqual({ state: 'closed', tabId: 6 });
+    expect(await registry.lookup('e25')).toEqual({ state: 'closed', tabId: 25 });
+  });
+
+  it('survives a worker restart: a new instance on the same storage knows everything', async () => {
+    const store = new MemoryStore();
+    const first = new RefRegistry(store);
+    await first.replaceTab(1, DOC_A, records('e1', 'e2'));
+    await first.replaceTab(2, DOC_B, records('e3'));
+    await first.markNavigated(2);
+    await first.replaceTab(3, DOC_B, records('e4'));
+    await first.forgetTab(3);
+
+    const restarted = new RefRegistry(store);
+    expect(await restarted.lookup('e2')).toMatchObject({ state: 'live', tabId: 1, document: DOC_A });
+    expect(await restarted.lookup('e3')).toEqual({ state: 'navigated', tabId: 2 });
+    expect(await restarted.lookup('e4')).toEqual({ state: 'closed', tabId: 3 });
+  });
+
+  it('treats malformed stored entries (e.g. from an older build) as unknown refs', async () => {
+    const store = new MemoryStore();
+    store.data.set('refs:tabs', [1, 2, 3, 'x']);
+    store.data.set('refs:tab:1', { tabId: 1, state: 'live', frameId: 'F', loaderId: 'L', refs: JSON.stringify([['e1']]) });
+    store.data.set('refs:tab:2', { tabId: 2, state: 'live', frameId: 'F', loaderId: 'L', refs: JSON.stringify([['e2', 'button', 'OK']]) });
+    store.data.set('refs:tab:3', { tabId: 3, state: 'closed', refs: '{not json' });
+    const registry = new RefRegistry(store);
+    expect(await registry.lookup('e1')).toBeUndefined();
+    expect(await registry.lookup('e2')).toEqual({ state: 'live', tabId: 2, document: { frameId: 'F', loaderId: 'L' }, record: { ref: 'e2', role: 'button', name: 'OK' } });
+  });
+
+  it('stores each tab as one compact string (thousands of small objects are slow to store)', async () => {
+    const store = new MemoryStore();
+    await new RefRegistry(store).replaceTab(1, DOC_A, records('e1', 'e2'));
+    expect(store.data.get('refs:tab:1')).toEqual({
+      tabId: 1,
+      state: 'live',
+      frameId: 'F-A',
+      loaderId: 'L-A1',
+      refs: '[["e1","button","Button e1"],["e2","button","Button e2"]]',
+    });
+  });
+
+  it('reports a failed storage write to the caller and keeps working afterwards', async () => {
+    const store = new MemoryStore();
+    const registry = new RefRegistry(store);
+    store.failNextSet = new Error('QUOTA_BYTES quota exceeded');
+    await expect(registry.replaceTab(1, DOC_A, records('e1'))).rejects.toThrow(/quota/);
+    await registry.replaceTab(2, DOC_B, records('e2'));
+    expect(await new RefRegistry(store).lookup('e2')).toMatchObject({ tabId: 2 });
+  });
+
+  it('concurrent snapshots of different tabs both land in storage', async () => {
+    const store = new MemoryStore();
+    const registry = new RefRegistry(store);
+    await Promise.all([registry.replaceTab(1, DOC_A, records('e1')), registry.replaceTab(2, DOC_B, records('e2'))]);
+    const restarted = new RefRegistry(store);
+    expect(await restarted.lookup('e1')).toMatchObject({ tabId: 1 });
+    expect(await restarted.lookup('e2')).toMatchObject({ tabId: 2 });
+  });
+});

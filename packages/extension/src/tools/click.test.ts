@@ -1,0 +1,148 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { RelayError } from '@chrome-relay/protocol';
+import type { PrepareClickOutcome } from '../injected/types.js';
+import { FakePages } from '../page/fakePage.js';
+import { Worlds } from '../page/worlds.js';
+import { MemoryStore } from '../refs/memoryStore.js';
+import { RefRegistry } from '../refs/registry.js';
+import { createFakeEnvironment } from '../testing/fakeChrome.js';
+import { createClickTool } from './click.js';
+
+beforeAll(() => {
+  (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
+});
+
+const record = { ref: 'e5', role: 'button', name: 'Save' };
+
+async function setup(outcome: PrepareClickOutcome | (() => PrepareClickOutcome)) {
+  const env = createFakeEnvironment();
+  const pages = new FakePages(env.debugger);
+  const session = new MemoryStore();
+  const registry = new RefRegistry(session);
+  const worlds = new Worlds(session);
+  const tool = createClickTool({ registry, worlds, navigation: { settleMs: 10, commitMs: 50 } });
+  const tabId = env.browser.addTab({ active: true, url: 'https://x.test/' }).id ?? 0;
+  const page = pages.open(tabId, { prepareClick: typeof outcome === 'function' ? outcome : () => outcome });
+  page.installed = true;
+  await registry.replaceTab(tabId, { frameId: page.frameId, loaderId: page.loaderId }, [record]);
+  return { ...env, pages, page, registry, tool, tabId };
+}
+
+async function failure(promise: Promise<unknown>): Promise<RelayError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof RelayError)) throw new Error(`expected a RelayError, got ${String(error)}`);
+  return error;
+}
+
+const mouse = (methods: string[]): string[] => methods.filter((m) => m === 'Input.dispatchMouseEvent');
+
+describe('click tool: arguments', () => {
+  it.each([
+    [{}, 'ref'],
+    [{ ref: 'e5', x: 1, y: 2 }, 'ref'],
+    [{ x: 10 }, 'y'],
+    [{ y: 10 }, 'x'],
+  ])('%j is invalid_arguments naming %s', async (params, field) => {
+    const { tool, ctx } = await setup({ status: 'ok', x: 1, y: 1, healed: false, hitTest: 'passed' });
+    const error = await failure(tool.handle(params, ctx));
+    expect(error.code).toBe('invalid_arguments');
+    expect(error.details.field).toBe(field);
+  });
+});
+
+describe('click tool: by ref', () => {
+  it('clicks at the point the page proved, with no --tab needed', async () => {
+    const { tool, ctx, tabId, debugger: dbg } = await setup({ status: 'ok', x: 40.5, y: 12, healed: true, hitTest: 'passed' });
+    const result = await tool.handle({ ref: 'e5' }, ctx);
+    expect(result).toEqual({ tabId, ref: 'e5', x: 40.5, y: 12, healed: true, navigated: false, url: 'https://x.test/' });
+    const presses = dbg.sent.filter((c) => c.method === 'Input.dispatchMouseEvent').map((c) => c.params);
+    expect(presses).toHaveLength(3);
+    expect(presses[1]).toMatchObject({ type: 'mousePressed', x: 40.5, y: 12 });
+  });
+
+  it('a covered element is click_intercepted, with the interceptor, and NO mouse event is sent', async () => {
+    const interceptor = { tag: 'div', id: 'modal', className: 'overlay', name: 'We use cookies', ref: 'e9' };
+    const { tool, ctx, debugger: dbg } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor });
+    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    expect(error.code).toBe('click_intercepted');
+    expect(error.details).toMatchObject({ ref: 'e5', interceptor });
+    expect(error.message).toContain('@e9');
+    expect(mouse(dbg.methods())).toEqual([]);
+  });
+
+  it.each(['vanished', 'ambiguous', 'changed', 'unknown_ref'] as const)('a page verdict of stale (%s) is stale_ref, nothing clicked', async (reason) => {
+    const { tool, ctx, debugger: dbg, tabId } = await setup({ status: 'stale', reason });
+    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    expect(error.code).toBe('stale_ref');
+    expect(error.details).toEqual({ ref: 'e5', reason, tab: tabId });
+    expect(mouse(dbg.methods())).toEqual([]);
+  });
+
+  it('an element with no box is element_not_found (not_visible)', async () => {
+    const { tool, ctx } = await setup({ status: 'not_visible', healed: false });
+    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    expect(error.code).toBe('element_not_found');
+    expect(error.details.reason).toBe('not_visible');
+  });
+
+  it('a different document in the tab makes the ref stale (navigated) without asking the page', async () => {
+    const { tool, ctx, pages, page, tabId, registry } = await setup({ status: 'ok', x: 1, y: 1, healed: false, hitTest: 'passed' });
+    pages.navigate(tabId);
+    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    expect(error.code).toBe('stale_ref');
+    expect(error.details.reason).toBe('navigated');
+    expect(page.calls).toEqual([]);
+    expect(await registry.lookup('e5')).toEqual({ state: 'navigated', tabId });
+  });
+
+  it('--tab contradicting the ref’s tab is target_conflict', async () => {
+    const { tool, ctx, browser, tabId } = await setup({ status: 'ok', x: 1, y: 1, healed: false, hitTest: 'passed' });
+    const other = browser.addTab().id ?? 0;
+    const error = await failure(tool.handle({ ref: 'e5', tab: other }, ctx));
+    expect(error.code).toBe('target_conflict');
+    expect(error.details).toMatchObject({ refTab: tabId, requestedTab: other });
+  });
+
+  it('reports navigated and kills the tab’s refs when the click commits a navigation', async () => {
+    const env = await setup({ status: 'ok', x: 1, y: 1, healed: false, hitTest: 'passed' });
+    const { tool, ctx, pages, page, tabId, registry, debugger: dbg } = env;
+    dbg.handle('Input.dispatchMouseEvent', (params) => {
+      if ((params as { type: string }).type === 'mouseReleased') {
+        const oldFrame = page.frameId;
+        dbg.emit(tabId, 'Page.frameRequestedNavigation', { frameId: oldFrame, reason: 'anchorClick', url: 'https://y.test/', disposition: 'currentTab' });
+        setTimeout(() => {
+          pages.navigate(tabId);
+          dbg.emit(tabId, 'Page.frameNavigated', { frame: { id: oldFrame, loaderId: page.loaderId, url: 'https://y.test/' }, type: 'Navigation' });
+        }, 5);
+      }
+      return {};
+    });
+    const result = await tool.handle({ ref: 'e5' }, ctx);
+    expect(result.navigated).toBe(true);
+    expect(await registry.lookup('e5')).toEqual({ state: 'navigated', tabId });
+  });
+});
+
+describe('click tool: by coordinates', () => {
+  it('clicks the current tab at x,y and reports no navigation', async () => {
+    const { tool, ctx, tabId, debugger: dbg } = await setup({ status: 'ok', x: 1, y: 1, healed: false, hitTest: 'passed' });
+    const result = await tool.handle({ x: 100, y: 200 }, ctx);
+    expect(result).toEqual({ tabId, x: 100, y: 200, healed: false, navigated: false, url: 'https://x.test/' });
+    expect(mouse(dbg.methods(tabId))).toHaveLength(3);
+  });
+
+  it('ignores a navigation that only starts in another tab or a child frame', async () => {
+    const env = await setup({ status: 'ok', x: 1, y: 1, healed: false, hitTest: 'passed' });
+    const { tool, ctx, tabId, debugger: dbg } = env;
+    dbg.handle('Input.dispatchMouseEvent', () => {
+      dbg.emit(tabId + 100, 'Page.frameRequestedNavigation', { frameId: 'F', reason: 'anchorClick', url: 'u', disposition: 'currentTab' });
+      dbg.emit(tabId, 'Page.frameRequestedNavigation', { frameId: 'child', reason: 'anchorClick', url: 'u', disposition: 'currentTab' });
+      dbg.emit(tabId, 'Page.frameRequestedNavigation', { frameId: `F${tabId}`, reason: 'anchorClick', url: 'u', disposition: 'newTab' });
+      return {};
+    });
+    expect((await tool.handle({ x: 1, y: 1 }, ctx)).navigated).toBe(false);
+  });
+});

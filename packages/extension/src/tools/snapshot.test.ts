@@ -1,0 +1,130 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { PageSnapshot } from '../injected/types.js';
+import { FakePages } from '../page/fakePage.js';
+import { Worlds } from '../page/worlds.js';
+import { RefCounter } from '../refs/counter.js';
+import { MemoryStore } from '../refs/memoryStore.js';
+import { RefRegistry } from '../refs/registry.js';
+import { createFakeEnvironment } from '../testing/fakeChrome.js';
+import { createSnapshotTool } from './snapshot.js';
+
+beforeAll(() => {
+  (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
+});
+
+/** A fake page whose snapshot issues `count` refs from the counter it is given. */
+function pageIssuing(count: number, title = 'Page') {
+  let pending: string | undefined;
+  const committed: string[][] = [];
+  return {
+    committed,
+    api: {
+      snapshot: ({ nextRef }: { nextRef: number }): PageSnapshot => {
+        const refs = Array.from({ length: count }, (_, i) => ({ ref: `e${nextRef + i}`, role: 'button', name: `B${i}` }));
+        pending = `t${nextRef}`;
+        return {
+          token: pending,
+          url: 'https://x.test/',
+          title,
+          tree: refs.map((r) => ({ role: r.role, name: r.name, ref: r.ref })),
+          nextRef: nextRef + count,
+          refCount: count,
+        };
+      },
+      commit: ({ token }: { token: string }) => {
+        const ok = token === pending;
+        if (ok) committed.push([token]);
+        return { committed: ok };
+      },
+    },
+  };
+}
+
+function setup() {
+  const env = createFakeEnvironment();
+  const pages = new FakePages(env.debugger);
+  const local = new MemoryStore();
+  const session = new MemoryStore();
+  const deps = { counter: new RefCounter(local), registry: new RefRegistry(session), worlds: new Worlds(session) };
+  return { ...env, pages, local, session, deps, tool: createSnapshotTool(deps) };
+}
+
+describe('snapshot tool', () => {
+  it('installs the page script, issues refs from the counter, stores counter and registry, then commits', async () => {
+    const { browser, pages, local, deps, tool, ctx } = setup();
+    const tabId = browser.addTab({ active: true }).id ?? 0;
+    const page = pageIssuing(3, 'Hello');
+    const fakeTab = pages.open(tabId, page.api);
+
+    const result = await tool.handle({ tab: tabId }, ctx);
+    expect(result).toMatchObject({ tabId, url: 'https://x.test/', title: 'Hello', refCount: 3 });
+    expect(result.tree.map((n) => n.ref)).toEqual(['e1', 'e2', 'e3']);
+    expect(fakeTab.installed).toBe(true);
+    expect(fakeTab.calls.map((c) => c.method)).toEqual(['snapshot', 'commit']);
+    expect(page.committed).toHaveLength(1);
+    expect(local.data.get('refCounter')).toBe(4);
+    expect(await deps.registry.lookup('e2')).toMatchObject({ state: 'live', tabId, document: { loaderId: fakeTab.loaderId } });
+  });
+
+  it('two tabs snapshotted at once get disjoint refs and do not touch each other’s entries', async () => {
+    const { browser, pages, deps, tool, ctx } = setup();
+    const a = browser.addTab().id ?? 0;
+    const b = browser.addTab().id ?? 0;
+    pages.open(a, pageIssuing(5).api);
+    pages.open(b, pageIssuing(4).api);
+    const [ra, rb] = await Promise.all([tool.handle({ tab: a }, ctx), tool.handle({ tab: b }, ctx)]);
+    const refsA = ra.tree.map((n) => n.ref);
+    const refsB = rb.tree.map((n) => n.ref);
+    expect(new Set([...refsA, ...refsB]).size).toBe(9);
+    for (const ref of refsA) expect(await deps.registry.lookup(ref ?? '')).toMatchObject({ tabId: a });
+    for (const ref of refsB) expect(await deps.registry.lookup(ref ?? '')).toMatchObject({ tabId: b });
+  });
+
+  it('does not commit in the page when storing the counter fails (the page keeps its old refs)', async () => {
+    const { browser, pages, local, tool, ctx } = setup();
+    const tabId = browser.addTab().id ?? 0;
+    const fakeTab = pages.open(tabId, pageIssuing(2).api);
+    local.failNextSet = new Error('storage broke');
+    await expect(tool.handle({ tab: tabId }, ctx)).rejects.toThrow('storage broke');
+    expect(fakeTab.calls.map((c) => c.method)).toEqual(['snapshot']);
+  });
+
+  it('re-snapshots once in the new document when the tab navigates mid-call', async () => {
+    const { browser, pages, deps, tool, ctx } = setup();
+    const tabId = browser.addTab().id ?? 0;
+    const page = pageIssuing(1);
+    pages.open(tabId, page.api);
+    await tool.handle({ tab: tabId }, ctx); // e1, world cached for the first document
+    let navigatedOnce = false;
+    const fakeTab = pages.tab(tabId);
+    fakeTab.api = {
+      ...page.api,
+      snapshot: (args) => {
+        if (!navigatedOnce) {
+          navigatedOnce = true;
+          pages.navigate(tabId); // the evaluate that follows hits a dead context
+        }
+        return page.api.snapshot(args);
+      },
+    };
+    const result = await tool.handle({ tab: tabId }, ctx);
+    expect(result.refCount).toBe(1);
+    expect(await deps.registry.lookup('e1')).toBeUndefined();
+    expect(await deps.registry.lookup(result.tree[0]?.ref ?? '')).toMatchObject({ state: 'live', document: { loaderId: fakeTab.loaderId } });
+  });
+});
+
+describe('snapshot tool: a page that stops answering', () => {
+  it('fails with timeout at the deadline and releases the counter for the next snapshot', async () => {
+    const { browser, pages, deps, tool, ctx } = setup();
+    const stuck = browser.addTab().id ?? 0;
+    const fine = browser.addTab().id ?? 0;
+    pages.open(stuck, pageIssuing(2).api).stalled = true; // e.g. an alert() is open
+    pages.open(fine, pageIssuing(2).api);
+    const error = await tool.handle({ tab: stuck }, { ...ctx, deadline: Date.now() + 50 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'timeout', details: { tab: stuck } });
+    const result = await tool.handle({ tab: fine }, ctx);
+    expect(result.refCount).toBe(2);
+    expect(await deps.registry.lookup('e1')).toMatchObject({ tabId: fine });
+  });
+});
