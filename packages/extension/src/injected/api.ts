@@ -29,22 +29,11 @@ export function createPageApi(): PageApi {
     const keys = walk.actionables.map(keyOf);
     const placements = placeTwins(keys);
 
-    // Remember each twin group's elements: heal may only use position if all of them are gone.
-    const groups = new Map<string, WeakRef<Element>[]>();
-    walk.actionables.forEach((actionable, i) => {
-      if ((placements[i]?.twinCount ?? 1) <= 1) return;
-      const key = keys[i] ?? '';
-      const group = groups.get(key) ?? [];
-      group.push(new WeakRef(actionable.element));
-      groups.set(key, group);
-    });
-
     let nextRef = args.nextRef;
     const records: RefRecord[] = [];
     const fresh: Binding[] = [];
     walk.actionables.forEach((actionable, i) => {
       const placement = placements[i] ?? { twinIndex: 0, twinCount: 1 };
-      const key = keys[i] ?? '';
       // A ref is reused only while role and name still match: a ref must keep meaning what the
       // agent saw ("Follow" turning into "Following" is a new ref, not the old one).
       const existing = bindings.refOf(actionable.element);
@@ -56,7 +45,7 @@ export function createPageApi(): PageApi {
       actionable.node.ref = ref;
       const record: RefRecord = { ref, role: actionable.role, name: actionable.name, context: contextOf(actionable), ...placement };
       records.push(record);
-      fresh.push({ record, element: new WeakRef(actionable.element), twins: groups.get(key) });
+      fresh.push({ record, element: new WeakRef(actionable.element) });
     });
     const token = `${Date.now().toString(36)}.${++tokens}`;
     pending = { token, bindings: fresh };
@@ -83,32 +72,26 @@ export function createPageApi(): PageApi {
       if (now.role === binding.record.role && now.name === binding.record.name) return { status: 'live', element, healed: false };
       return { status: 'stale', reason: 'changed' };
     }
-    return heal(ref, binding, element);
+    return heal(ref, binding);
   }
 
-  function heal(ref: string, binding: Binding, gone: Element | undefined): Resolved {
+  function heal(ref: string, binding: Binding): Resolved {
     const { record } = binding;
     const wanted = identityKey(record.role, record.name, record.context);
     const matches = new Walker()
       .walkDocument()
       .actionables.filter((actionable) => keyOf(actionable) === wanted)
       .map((actionable) => actionable.element);
-    const recordedTwinConnected = (binding.twins ?? []).some((twin) => {
-      const element = twin.deref();
-      return element !== undefined && element !== gone && element.isConnected;
-    });
     const decision = decideHeal({
-      twinIndex: record.twinIndex,
       twinCount: record.twinCount,
       matches,
       boundElsewhere: (element) => {
         const other = bindings.refOf(element);
         return other !== undefined && other !== ref;
       },
-      recordedTwinConnected,
     });
     if (decision.kind === 'stale') return { status: 'stale', reason: decision.reason };
-    bindings.rebind(ref, decision.element, record.twinCount > 1 ? matches.map((element) => new WeakRef(element)) : undefined);
+    bindings.rebind(ref, decision.element);
     return { status: 'live', element: decision.element, healed: true };
   }
 

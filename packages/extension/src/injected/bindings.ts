@@ -7,8 +7,6 @@ import type { RefRecord } from './types.js';
 export interface Binding {
   record: RefRecord;
   element: WeakRef<Element>;
-  /** The elements that shared this record's identity key at snapshot time (only when twinCount > 1). */
-  twins: readonly WeakRef<Element>[] | undefined;
 }
 
 export class Bindings {
@@ -43,12 +41,12 @@ export class Bindings {
   }
 
   /** Heal: the ref now names `element` (its re-rendered copy). */
-  rebind(ref: string, element: Element, twins: readonly WeakRef<Element>[] | undefined): void {
+  rebind(ref: string, element: Element): void {
     const binding = this.#byRef.get(ref);
     if (binding === undefined) return;
     const previous = binding.element.deref();
     if (previous !== undefined) this.#refOf.delete(previous);
-    this.#byRef.set(ref, { record: binding.record, element: new WeakRef(element), twins });
+    this.#byRef.set(ref, { record: binding.record, element: new WeakRef(element) });
     this.#refOf.set(element, ref);
   }
 }

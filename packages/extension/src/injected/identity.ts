@@ -7,9 +7,8 @@
  *   identity key = role + name + context, where context is the signature of the nearest
  *   identifying ancestor (a row, list item, dialog, landmark… or any explicitly named ancestor).
  * Rows "Row 1".."Row 5" each with a "Delete" button give five different contexts, so deleting
- * row 1 can never make Row 3's Delete ref land on Row 4. When elements are true twins (same key),
- * position is trusted only if the whole group was re-rendered in place: same count, and none of
- * the elements we saw at snapshot time is still there. Everything else is stale.
+ * row 1 can never make Row 3's Delete ref land on Row 4. True twins (same key) are never healed:
+ * after a re-render nothing tells them apart, so position could name another row. They are stale.
  */
 
 /** Roles whose element identifies the actionable elements inside it. */
@@ -96,7 +95,7 @@ export function placeTwins(keys: readonly string[]): TwinPlacement[] {
 }
 
 export interface HealInput<E> {
-  twinIndex: number;
+  /** How many elements shared the record's identity key at snapshot time (1 = it was unique). */
   twinCount: number;
   /** Connected elements with the record's role+name+context, in document order (the twin domain). */
   matches: readonly E[];
@@ -105,8 +104,6 @@ export interface HealInput<E> {
    * different element, so it cannot be the re-rendered copy of ours.
    */
   boundElsewhere(element: E): boolean;
-  /** Whether any element recorded as a twin at snapshot time (other than ours) is still connected. */
-  recordedTwinConnected: boolean;
 }
 
 export type HealDecision<E> = { kind: 'heal'; element: E } | { kind: 'stale'; reason: 'vanished' | 'ambiguous' };
@@ -121,11 +118,9 @@ export function decideHeal<E>(input: HealInput<E>): HealDecision<E> {
     return fresh.length === 0 ? { kind: 'stale', reason: 'vanished' } : { kind: 'stale', reason: 'ambiguous' };
   }
   if (matches.length === 0) return { kind: 'stale', reason: 'vanished' };
-  // Twins: position means something only if the whole group was replaced in place. A surviving
-  // twin means the list changed piecemeal (an earlier twin may have been removed, shifting
-  // positions); a different count means insertions or removals. Either way: refuse.
-  if (input.recordedTwinConnected || matches.length !== input.twinCount) return { kind: 'stale', reason: 'ambiguous' };
-  const candidate = matches[input.twinIndex];
-  if (candidate === undefined || input.boundElsewhere(candidate)) return { kind: 'stale', reason: 'ambiguous' };
-  return { kind: 'heal', element: candidate };
+  // True twins (same role, name AND context) cannot be told apart once their nodes are replaced: a
+  // same-count re-render and "delete one row, append another" leave identical pages, and position
+  // would then name a different row. The ref must never act on the wrong element, so refuse; the
+  // agent re-snapshots. (Rows that differ in any text get distinct contexts and heal above.)
+  return { kind: 'stale', reason: 'ambiguous' };
 }

@@ -71,7 +71,8 @@ describe('navigate', () => {
     const tab = env.browser.tabs.get(result.tabId);
     expect(tab?.active).toBe(false);
     expect(env.browser.session.get(SESSION_KEYS.currentTab)).toBe(result.tabId);
-    expect(env.debugger.methods(result.tabId).slice(0, 3)).toEqual(['Page.enable', 'Page.setLifecycleEventsEnabled', 'Page.navigate']);
+    // A fresh session first gets focus emulation (cdpSession), then navigate's own commands.
+    expect(env.debugger.methods(result.tabId).slice(0, 4)).toEqual(['Emulation.setFocusEmulationEnabled', 'Page.enable', 'Page.setLifecycleEventsEnabled', 'Page.navigate']);
   });
 
   it('counts lifecycle events that arrive before Page.navigate answers', async () => {
