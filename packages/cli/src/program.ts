@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { VERSION } from '@chrome-relay/protocol';
 import { parseTimeout } from './args.js';
 import { registerBrowserCommands } from './commands/browser.js';
+import { registerElementCommands } from './commands/elements.js';
 import { registerSetupCommands } from './commands/setup.js';
 
 export function buildProgram(): Command {
@@ -15,6 +16,7 @@ export function buildProgram(): Command {
     .showHelpAfterError(false)
     .exitOverride();
   registerBrowserCommands(program);
+  registerElementCommands(program);
   registerSetupCommands(program);
   for (const cmd of program.commands) cmd.exitOverride();
   return program;

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ACTION_TOOLS } from './tools/actions.js';
 import { OBSERVE_TOOLS } from './tools/observe.js';
+import { ELEMENT_TOOLS } from './tools/elements.js';
 
 const tabId = z.number().int().positive().describe('Tab id (from `chrome-relay tabs`)');
 const ref = z.string().regex(/^e[1-9][0-9]*$/, 'must be a ref like e12 (written @e12 on the command line)').describe('Element ref from a snapshot');
@@ -133,6 +134,7 @@ export const TOOLS = {
   },
   ...ACTION_TOOLS,
   ...OBSERVE_TOOLS,
+  ...ELEMENT_TOOLS,
 } as const;
 
 export type ToolName = keyof typeof TOOLS;
