@@ -15,7 +15,8 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const CLI = join(repo, 'packages/cli/dist/chrome-relay.mjs');
+/** The built CLI under test; E2E_CLI points at a private build (`node scripts/build.mjs --out DIR`). */
+export const CLI = process.env.E2E_CLI ?? join(repo, 'packages/cli/dist/chrome-relay.mjs');
 export const EXTENSION_ID = 'nplipfneioajmjoiadbinnjjicindjlf';
 
 export interface CliResult {
@@ -87,7 +88,7 @@ export interface Relay {
   stop(): Promise<void>;
 }
 
-export async function startRelay(options: { headless?: boolean } = {}): Promise<Relay> {
+export async function startRelay(options: { headless?: boolean; browserArgs?: string[] } = {}): Promise<Relay> {
   const headless = options.headless ?? process.env.E2E_HEADLESS === '1';
   const root = mkdtempSync(join(tmpdir(), 'cr-e2e-'));
   const home = join(root, 'home');
@@ -104,7 +105,7 @@ export async function startRelay(options: { headless?: boolean } = {}): Promise<
   };
   const server = await startFixtureServer();
   const launched = await runCli(
-    ['launch', '--user-data-dir', profile, '--browser-arg=--remote-debugging-port=0', ...(headless ? ['--headless'] : [])],
+    ['launch', '--user-data-dir', profile, '--browser-arg=--remote-debugging-port=0', ...(options.browserArgs ?? []).map((a) => `--browser-arg=${a}`), ...(headless ? ['--headless'] : [])],
     env,
     60_000,
   );

@@ -4,13 +4,15 @@
 //   packages/cli/dist/host/host.mjs      the native host (copied into $CHROME_RELAY_HOME/host by install/launch)
 //   packages/cli/dist/extension/         the unpacked MV3 extension (manifest key → stable dev id)
 import { chmodSync, mkdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { buildExtension } from '../packages/extension/build.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dist = join(root, 'packages/cli/dist');
+const outIndex = process.argv.indexOf('--out');
+// --out DIR builds a private copy (benchmarks, parallel e2e) without touching packages/cli/dist.
+const dist = outIndex > 0 && process.argv[outIndex + 1] ? resolve(process.argv[outIndex + 1]) : join(root, 'packages/cli/dist');
 const storeBuild = process.argv.includes('--store');
 
 // commander is CommonJS; an ESM bundle needs a real `require` for its node: builtins.

@@ -3,7 +3,7 @@
  * Every failure anywhere in chrome-relay becomes exactly one of these codes. `internal_error`
  * means a bug in chrome-relay: bad input from a user or agent must never reach it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const ERROR_CODES = [
   'stale_ref',

@@ -5,7 +5,7 @@
  *   CLI ──ClientRequest──▶ host ──HostToExtension(call)──▶ extension
  *   CLI ◀─ClientResponse── host ◀─ExtensionToHost(result)── extension
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { RelayErrorDataSchema } from './errors.js';
 
 export const VersionInfoSchema = z.strictObject({

@@ -3,7 +3,7 @@
  * that feeds `--help` and docs/tools.md. Params are flat (strings, numbers, enums, refs) so they
  * map 1:1 onto CLI flags. Unknown keys are an error (strictObject).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ACTION_TOOLS } from './tools/actions.js';
 import { OBSERVE_TOOLS } from './tools/observe.js';
 import { ELEMENT_TOOLS } from './tools/elements.js';
@@ -98,6 +98,12 @@ export const TOOLS = {
     description: 'Compact accessibility tree of the tab; every actionable element gets a ref.',
     params: z.strictObject({
       tab: tabId.optional(),
+      interactive: z.literal(true).optional().describe('Only actionable elements (and the ancestors that give them context)'),
+      depth: z.number().int().nonnegative().max(1000).optional().describe('Cut the tree below this depth (0 = top level only)'),
+      scopeRef: ref.optional().describe('Only the subtree of this element (refs of the whole page stay valid)'),
+      scopeSelector: z.string().min(1).optional().describe('Only the subtree of the first element matching this CSS selector'),
+      diff: z.literal(true).optional().describe("Also return this tab's previous snapshot (shaped the same way) so the caller can show what changed"),
+      noElide: z.literal(true).optional().describe('Keep long runs of identical siblings instead of eliding them'),
     }),
     result: z.strictObject({
       tabId: z.number(),
@@ -105,6 +111,7 @@ export const TOOLS = {
       title: z.string(),
       refCount: z.number(),
       tree: z.array(SnapshotNodeSchema),
+      previous: z.array(SnapshotNodeSchema).nullable().optional().describe('With diff: the previous snapshot of this tab (null when there was none)'),
     }),
   },
   click: {
@@ -113,6 +120,9 @@ export const TOOLS = {
       ref: ref.optional(),
       x: z.number().nonnegative().optional().describe('Viewport x in CSS pixels (with y, instead of a ref)'),
       y: z.number().nonnegative().optional().describe('Viewport y in CSS pixels'),
+      button: z.enum(['left', 'right', 'middle']).optional().describe('Mouse button (default left)'),
+      clickCount: z.number().int().min(1).max(3).optional().describe('2 = double click, 3 = triple click'),
+      modifiers: z.array(z.enum(['Alt', 'Control', 'Meta', 'Shift'])).optional().describe('Keys held during the click'),
       tab: tabId.optional(),
     }),
     result: z.strictObject({

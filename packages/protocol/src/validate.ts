@@ -1,5 +1,5 @@
 /** Turn zod failures into the closed error set with precise "field X must …" messages. */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { RelayError, type Phase } from './errors.js';
 import { TOOLS, type ToolName, type ToolParams, type ToolResult } from './tools.js';
 
