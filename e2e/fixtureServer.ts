@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { extraRoutes } from './fixtureRoutes.js';
 
 const pagesDir = join(dirname(fileURLToPath(import.meta.url)), 'pages');
 
@@ -37,6 +38,7 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
     res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
     res.end(body);
   };
+  if (extraRoutes(url, res)) return;
   if (url.pathname === '/slow') {
     const ms = Number(url.searchParams.get('ms') ?? '1000');
     setTimeout(() => send(200, `<!doctype html><title>Slow</title><p>slow page after ${ms} ms</p>`), ms);

@@ -24,6 +24,8 @@ export interface CallOptions {
   /** Pick the host of this browser profile (user-data-dir) when several are running. */
   profile?: string | undefined;
   timeoutMs: number;
+  target?: { tab?: number | undefined; workspace?: string | undefined; group?: string | undefined } | undefined;
+  agent?: string | undefined;
 }
 
 /** How long to wait for a host that is being restarted (service worker waking, extension reconnecting). */
@@ -90,7 +92,15 @@ let nextId = 1;
 export async function callHost(tool: string, params: Record<string, unknown>, options: CallOptions): Promise<ClientResponse> {
   const { socket, host } = await connectToHost(options, tool);
   const id = nextId++;
-  const request = { id, tool, params, timeoutMs: options.timeoutMs, client: { version: VERSION, protocolVersion: PROTOCOL_VERSION } };
+  const request = {
+    id,
+    tool,
+    params,
+    timeoutMs: options.timeoutMs,
+    client: { version: VERSION, protocolVersion: PROTOCOL_VERSION },
+    ...(options.target === undefined ? {} : { target: options.target }),
+    ...(options.agent === undefined ? {} : { agent: options.agent }),
+  };
   return new Promise<ClientResponse>((resolve, reject) => {
     const decoder = new FrameDecoder(MAX_SOCKET_FRAME_BYTES);
     let settled = false;

@@ -25,6 +25,11 @@ function attributes(node: SnapshotNode): string {
 
 function renderNode(node: SnapshotNode, depth: number, out: string[], options: RenderOptions): void {
   const indent = '  '.repeat(depth);
+  if (node.role === 'elided') {
+    // A marker the extension put in place of nodes it left out (identical runs, --depth).
+    out.push(`${indent}- … ${node.name ?? ''}`);
+    return;
+  }
   if (node.role === 'text') {
     out.push(`${indent}- text: ${node.name ?? ''}`);
     return;
@@ -43,5 +48,110 @@ function renderNode(node: SnapshotNode, depth: number, out: string[], options: R
 export function renderSnapshot(tree: readonly SnapshotNode[], options: RenderOptions = {}): string {
   const out: string[] = [];
   for (const node of tree) renderNode(node, 0, out, options);
+  return out.join('\n');
+}
+
+/**
+ * Cut rendered text to at most `maxChars`, at a line boundary, with a marker an agent cannot miss
+ * that says how much is missing and how to narrow the snapshot instead.
+ */
+export function truncateSnapshot(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const cut = text.lastIndexOf('\n', maxChars);
+  const kept = cut > 0 ? text.slice(0, cut) : text.slice(0, maxChars);
+  const totalLines = text.split('\n').length;
+  const keptLines = kept.split('\n').length;
+  return (
+    `${kept}\n` +
+    `!!! TRUNCATED: showing ${kept.length} of ${text.length} characters (${keptLines} of ${totalLines} lines). ` +
+    'The refs below the cut exist but are not shown. Narrow with --scope @ref|css, --interactive or --depth N, or raise --max-chars.'
+  );
+}
+
+type DiffOp = { op: '+' | '-' | ' '; line: string };
+
+/** Line diff (Myers, O((N+M)·D)): unchanged lines keep refs aligned, so a re-render shows as little. */
+export function diffLines(before: readonly string[], after: readonly string[]): DiffOp[] {
+  const n = before.length;
+  const m = after.length;
+  const max = n + m;
+  const offset = max;
+  let v = new Array<number>(2 * max + 2).fill(0);
+  const trace: number[][] = [];
+  let found = false;
+  for (let d = 0; d <= max && !found; d++) {
+    trace.push(v.slice());
+    for (let k = -d; k <= d; k += 2) {
+      const down = k === -d || (k !== d && (v[offset + k - 1] ?? 0) < (v[offset + k + 1] ?? 0));
+      let x = down ? (v[offset + k + 1] ?? 0) : (v[offset + k - 1] ?? 0) + 1;
+      let y = x - k;
+      while (x < n && y < m && before[x] === after[y]) {
+        x++;
+        y++;
+      }
+      v[offset + k] = x;
+      if (x >= n && y >= m) {
+        found = true;
+        break;
+      }
+    }
+  }
+  trace.push(v);
+  // Walk back through the recorded frontiers to recover the edit script.
+  const ops: DiffOp[] = [];
+  let x = n;
+  let y = m;
+  for (let d = trace.length - 2; d >= 0 && (x > 0 || y > 0); d--) {
+    v = trace[d] ?? [];
+    const k = x - y;
+    const down = k === -d || (k !== d && (v[offset + k - 1] ?? 0) < (v[offset + k + 1] ?? 0));
+    const prevK = down ? k + 1 : k - 1;
+    const prevX = v[offset + prevK] ?? 0;
+    const prevY = prevX - prevK;
+    while (x > prevX && y > prevY) {
+      ops.push({ op: ' ', line: before[x - 1] ?? '' });
+      x--;
+      y--;
+    }
+    if (d > 0) {
+      if (down) ops.push({ op: '+', line: after[y - 1] ?? '' });
+      else ops.push({ op: '-', line: before[x - 1] ?? '' });
+    }
+    x = prevX;
+    y = prevY;
+  }
+  return ops.reverse();
+}
+
+/**
+ * What changed since the previous snapshot, as changed lines only ("+ " added, "- " removed),
+ * each under the nearest unchanged ancestor line so the agent knows where it is.
+ */
+export function renderSnapshotDiff(previous: readonly SnapshotNode[] | null, current: readonly SnapshotNode[], options: RenderOptions = {}): string {
+  const now = renderSnapshot(current, options);
+  if (previous === null) return `(no previous snapshot of this tab to compare with: full snapshot follows)\n${now}`;
+  const ops = diffLines(renderSnapshot(previous, options).split('\n'), now.split('\n'));
+  const added = ops.filter((o) => o.op === '+').length;
+  const removed = ops.filter((o) => o.op === '-').length;
+  if (added === 0 && removed === 0) return '(no changes since the previous snapshot)';
+  const out = [`(${added} lines added, ${removed} removed since the previous snapshot)`];
+  const depthOf = (line: string): number => line.length - line.trimStart().length;
+  /** Unchanged lines seen so far, as a stack of ancestors by indentation. */
+  const ancestors: string[] = [];
+  let shown = new Set<string>();
+  for (const { op, line } of ops) {
+    if (op === ' ') {
+      while (ancestors.length > 0 && depthOf(ancestors[ancestors.length - 1] ?? '') >= depthOf(line)) ancestors.pop();
+      ancestors.push(line);
+      continue;
+    }
+    const parents = ancestors.filter((a) => depthOf(a) < depthOf(line));
+    const parent = parents[parents.length - 1];
+    if (parent !== undefined && !shown.has(parent)) {
+      out.push(`  ${parent}`);
+      shown = new Set([parent]);
+    }
+    out.push(`${op} ${line}`);
+  }
   return out.join('\n');
 }

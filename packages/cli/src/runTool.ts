@@ -15,6 +15,8 @@ export async function runTool<T extends ToolName>(tool: T, params: ToolParams<T>
     home: globals.home,
     profile: globals.profile,
     timeoutMs: globals.timeoutMs,
+    target: globals.target,
+    agent: globals.agent,
   });
   for (const notice of skewNotices(response.versions.extension?.version ?? null)) printNotice(notice);
   if (!response.ok) throw RelayError.fromData(response.error);

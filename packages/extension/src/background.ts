@@ -11,19 +11,23 @@ import { createDispatcher } from './dispatcher.js';
 import { chromeHello, connectChromeNative, createHostPort } from './hostPort.js';
 import { notifyTabClosed } from './targets.js';
 import { TOOL_REGISTRY } from './tools/index.js';
+import { targetingContext } from './targeting/index.js';
+import { captures } from './observe/captures.js';
 import { setReconnectHandler } from './tools/reconnect.js';
 
 const WATCHDOG_ALARM = 'watchdog';
 
 const hostPort = createHostPort({
   connect: connectChromeNative,
-  dispatch: createDispatcher({ tools: TOOL_REGISTRY, cdp, browser: chromeBrowserApi }),
+  dispatch: createDispatcher({ tools: TOOL_REGISTRY, cdp, browser: chromeBrowserApi, targeting: targetingContext }),
   hello: chromeHello,
 });
 const wake = (): void => hostPort.ensureConnected();
 setReconnectHandler((delayMs) => hostPort.reconnect(delayMs));
 
 cdp.start();
+// Console/network capture starts on attach, so `network` after `navigate` shows the navigation.
+cdp.onSessionPrepare((tabId, send) => captures.arm(tabId, send));
 cdp.on(wake);
 cdp.onDetached(wake);
 

@@ -1,7 +1,8 @@
 import type { ExtensionToHost, RelayErrorData, ToolResult } from '@chrome-relay/protocol';
 import { RelayError } from '@chrome-relay/protocol';
 import { describe, expect, it } from 'vitest';
-import { createDispatcher, DEADLINE_MARGIN_MS, type CallMessage } from './dispatcher.js';
+import { createDispatcher, DEADLINE_MARGIN_MS, DIALOG_GRACE_MS, type CallMessage } from './dispatcher.js';
+import { dialogTracker } from './pageState/dialogs.js';
 import { createFakeEnvironment } from './testing/fakeChrome.js';
 import { defineTool, type AnyToolDefinition, type ToolContext } from './tools/defineTool.js';
 
@@ -96,5 +97,94 @@ describe('dispatcher', () => {
     const error = errorOf(await dispatcherWith(tabs)(call('tabs')));
     expect(error.code).toBe('internal_error');
     expect(error.phase).toBe('validate');
+  });
+});
+
+describe('dispatcher: the dialog precondition', () => {
+  const alertOpening = { type: 'alert', message: 'Hi', url: 'https://a.test/' };
+
+  function guarded(...tools: AnyToolDefinition[]) {
+    const env = createFakeEnvironment();
+    const tab = env.browser.addTab({ url: 'https://a.test/', active: true }).id ?? 0;
+    const dispatch = createDispatcher({ tools, cdp: env.cdp, browser: env.browser, tabOfRef: async (ref) => (ref === 'e5' ? tab : undefined) });
+    return { env, tab, dispatch };
+  }
+
+  const getTitle = (ran: { count: number }) =>
+    defineTool({
+      name: 'get',
+      async handle(params) {
+        ran.count++;
+        return { tabId: params.tab ?? 0, what: params.what, value: 'T' };
+      },
+    });
+
+  it('refuses a page tool on a tab with an open dialog before the handler runs', async () => {
+    const ran = { count: 0 };
+    const { env, tab, dispatch } = guarded(getTitle(ran));
+    await env.cdp.attach(tab);
+    dialogTracker(env.ctx);
+    env.debugger.emit(tab, 'Page.javascriptDialogOpening', alertOpening);
+    const explicit = errorOf(await dispatch(call('get', { what: 'title', tab })));
+    expect(explicit).toMatchObject({ code: 'target_conflict', tool: 'get', details: { tab, dialog: alertOpening } });
+    expect(explicit.message).toContain('chrome-relay dialog accept');
+    // Without --tab the current tab (here: the active one) is the one checked.
+    expect(errorOf(await dispatch(call('get', { what: 'title' }))).code).toBe('target_conflict');
+    expect(ran.count).toBe(0);
+  });
+
+  it("checks a ref's own tab, and lets tabs/dialog/close through", async () => {
+    const { env, tab, dispatch } = guarded(
+      defineTool({ name: 'click', async handle() { return { tabId: tab, x: 1, y: 1, healed: false, navigated: false, url: '' }; } }),
+      defineTool({ name: 'tabs', async handle() { return emptyTabs; } }),
+    );
+    await env.cdp.attach(tab);
+    dialogTracker(env.ctx);
+    env.debugger.emit(tab, 'Page.javascriptDialogOpening', alertOpening);
+    expect(errorOf(await dispatch(call('click', { ref: 'e5' }))).code).toBe('target_conflict');
+    expect((await dispatch(call('tabs'))).type).toBe('result');
+  });
+
+  it('enables dialog reporting on the target tab before the handler runs', async () => {
+    const ran = { count: 0 };
+    const { env, tab, dispatch } = guarded(getTitle(ran));
+    expect((await dispatch(call('get', { what: 'title', tab }))).type).toBe('result');
+    expect(env.debugger.methods(tab)).toContain('Page.enable');
+  });
+
+  it('ends a handler that hangs on a dialog it does not report, after the grace period', async () => {
+    const { env, tab, dispatch } = guarded(
+      defineTool({
+        name: 'get',
+        async handle(params, ctx) {
+          setTimeout(() => env.debugger.emit(tab, 'Page.javascriptDialogOpening', alertOpening), 20);
+          await ctx.cdp.send(tab, 'Runtime.evaluate', { expression: 'blocked' });
+          return { tabId: params.tab ?? 0, what: params.what, value: 'never' };
+        },
+      }),
+    );
+    env.debugger.handle('Runtime.evaluate', () => new Promise(() => undefined));
+    const started = Date.now();
+    const error = errorOf(await dispatch(call('get', { what: 'title', tab })));
+    expect(error).toMatchObject({ code: 'target_conflict', phase: 'act', details: { tab, dialog: alertOpening, interrupted: true } });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(DIALOG_GRACE_MS);
+    expect(Date.now() - started).toBeLessThan(DIALOG_GRACE_MS + 1_000);
+  });
+
+  it("keeps the handler's own answer when it reports the dialog within the grace period", async () => {
+    const { env, tab, dispatch } = guarded(
+      defineTool({
+        name: 'js',
+        async handle(params, ctx) {
+          const outcome = await dialogTracker(ctx).watch(tab, async () => {
+            env.debugger.emit(tab, 'Page.javascriptDialogOpening', alertOpening);
+            return new Promise<never>(() => undefined);
+          });
+          if ('dialog' in outcome) return { tabId: params.tab ?? 0, dialog: outcome.dialog };
+          return { tabId: 0 };
+        },
+      }),
+    );
+    expect(await dispatch(call('js', { expression: 'alert(1)', tab }))).toMatchObject({ type: 'result', result: { tabId: tab, dialog: alertOpening } });
   });
 });

@@ -25,8 +25,7 @@ import {
   type ExtensionToHost,
   type FrameError,
   type HostToExtension,
-  type ToolResult,
-} from '@chrome-relay/protocol';
+  type ToolResult, type CallTarget } from '@chrome-relay/protocol';
 import type { Log } from './log.js';
 
 /** One connected CLI client, as the relay sees it. */
@@ -155,7 +154,7 @@ export class Relay {
       this.answerStatus(client, request.id, request.params);
       return;
     }
-    this.forward(client, request.id, request.tool, request.params, request.timeoutMs);
+    this.forward(client, request.id, request.tool, request.params, request.timeoutMs, { target: request.target, agent: request.agent });
   }
 
   /** The client's byte stream is corrupt (oversize or non-JSON frame): say why, then hang up on it. */
@@ -201,7 +200,7 @@ export class Relay {
     this.respond(client, { id, ok: true, result, versions: this.versions() }, 'status');
   }
 
-  private forward(client: ClientPort, clientId: number, tool: string, params: Record<string, unknown>, timeoutMs: number): void {
+  private forward(client: ClientPort, clientId: number, tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: { target?: CallTarget | undefined; agent?: string | undefined } = {}): void {
     if (this.extensionGone) {
       this.respond(client, this.errorResponse(clientId, disconnected(tool)));
       return;
@@ -217,7 +216,15 @@ export class Relay {
     }
     const callId = this.nextCallId++;
     try {
-      this.ports.sendToExtension({ type: 'call', id: callId, tool, params, timeoutMs });
+      this.ports.sendToExtension({
+        type: 'call',
+        id: callId,
+        tool,
+        params,
+        timeoutMs,
+        ...(envelope.target === undefined ? {} : { target: envelope.target }),
+        ...(envelope.agent === undefined ? {} : { agent: envelope.agent }),
+      });
     } catch (error) {
       this.respond(client, this.errorResponse(clientId, RelayError.from(error, tool, 'transport')));
       return;

@@ -14,12 +14,24 @@ export const VersionInfoSchema = z.strictObject({
 });
 export type VersionInfo = z.infer<typeof VersionInfoSchema>;
 
+/** Envelope targeting (resolved by the extension into params; see extension targeting/applyTargeting.ts). */
+export const CallTargetSchema = z.strictObject({
+  tab: z.number().int().positive().optional(),
+  workspace: z.string().min(1).max(64).optional(),
+  group: z.string().min(1).max(64).optional(),
+});
+export type CallTarget = z.infer<typeof CallTargetSchema>;
+/** Agent identity for leases (--agent or CHROME_RELAY_AGENT). */
+export const AgentSchema = z.string().min(1).max(64).regex(/^[\w.@-]+$/);
+
 export const ClientRequestSchema = z.strictObject({
   id: z.number().int().nonnegative(),
   tool: z.string().min(1),
   params: z.record(z.string(), z.unknown()),
   timeoutMs: z.number().int().positive(),
   client: VersionInfoSchema,
+  target: CallTargetSchema.optional(),
+  agent: AgentSchema.optional(),
 });
 export type ClientRequest = z.infer<typeof ClientRequestSchema>;
 
@@ -42,6 +54,8 @@ export const HostToExtensionSchema = z.discriminatedUnion('type', [
     params: z.record(z.string(), z.unknown()),
     /** Milliseconds the extension has before the host gives up on this call. */
     timeoutMs: z.number().int().positive(),
+    target: CallTargetSchema.optional(),
+    agent: AgentSchema.optional(),
   }),
   z.strictObject({ type: z.literal('hello'), host: VersionInfoSchema.extend({ pid: z.number() }) }),
 ]);

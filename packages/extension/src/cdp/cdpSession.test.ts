@@ -71,13 +71,13 @@ describe('CdpSessions', () => {
     fake.heldByOldSession.add(4);
     await cdp.send(4, 'Page.enable');
     expect(fake.detachCalls).toBe(0);
-    expect(fake.methods(4)).toEqual(['Runtime.evaluate', FOCUS, 'Page.enable']);
+    expect(fake.methods(4)).toEqual(['Page.getNavigationHistory', FOCUS, 'Page.enable']);
   });
 
   it('detaches and re-attaches when the old session does not answer', async () => {
     const { fake, cdp } = setup();
     fake.heldByOldSession.add(4);
-    fake.handle('Runtime.evaluate', () => {
+    fake.handle('Page.getNavigationHistory', () => {
       throw protocolError('Inspected target navigated or closed');
     });
     await cdp.attach(4);

@@ -116,6 +116,7 @@ export class CdpSessions {
   readonly #eventListeners = new Set<(event: CdpEvent) => void>();
   readonly #detachListeners = new Set<(tabId: number, reason: string) => void>();
   #started = false;
+  readonly #preparers = new Set<(tabId: number, send: (method: string, params?: object) => Promise<unknown>) => Promise<void>>();
 
   constructor(transport: DebuggerTransport) {
     this.#transport = transport;
@@ -186,6 +187,15 @@ export class CdpSessions {
         throw this.#commandError(method, error);
       }
     }
+  }
+
+  /**
+   * Run `preparer` on every fresh session, after focus emulation and before any tool command. It gets
+   * a raw send (going through `send` would wait for the attach it is part of). Failures are logged.
+   */
+  onSessionPrepare(preparer: (tabId: number, send: (method: string, params?: object) => Promise<unknown>) => Promise<void>): () => void {
+    this.#preparers.add(preparer);
+    return () => this.#preparers.delete(preparer);
   }
 
   /** Subscribe to every CDP event of every attached tab. Returns the unsubscribe function. */
@@ -260,15 +270,23 @@ export class CdpSessions {
     } catch {
       // Not fatal: pages that cannot take it (e.g. some internal pages) still work when visible.
     }
+    for (const preparer of [...this.#preparers]) {
+      try {
+        await preparer(tabId, (method, params) => this.#transport.sendCommand({ tabId }, method, params));
+      } catch (error) {
+        console.error('chrome-relay: session preparer failed', error);
+      }
+    }
   }
 
   /**
-   * A command only succeeds on a session this extension owns. Runtime.evaluate of a constant runs
-   * in the page's main world, costs well under a millisecond, and changes nothing. The time limit
-   * covers a page stopped at a breakpoint, where it would never answer.
+   * A command only succeeds on a session this extension owns. Page.getNavigationHistory is answered
+   * by the browser side, changes nothing, and — unlike Runtime.evaluate — still answers while a
+   * JavaScript dialog blocks the page: probing with evaluate would fail there, we would re-attach,
+   * and a new session can neither see nor answer the old dialog. The time limit covers a hung tab.
    */
   async #isOurUsableSession(tabId: number): Promise<boolean> {
-    const probe = this.#transport.sendCommand({ tabId }, 'Runtime.evaluate', { expression: '0', returnByValue: true }).then(
+    const probe = this.#transport.sendCommand({ tabId }, 'Page.getNavigationHistory', {}).then(
       () => true,
       () => false,
     );

@@ -1,9 +1,37 @@
 /** Every tool the extension answers. The host answers HOST_TOOLS itself; anything else is unsupported_tool. */
 import type { AnyToolDefinition } from './defineTool.js';
 import { clickTool } from './click.js';
+import { closeTool } from './close.js';
+import { dialogTool } from './dialog.js';
+import { downloadTool } from './download.js';
+import { getTool } from './get.js';
+import { backTool, forwardTool, reloadTool } from './history.js';
+import { jsTool } from './js.js';
+import { keysTool } from './keys.js';
 import { navigateTool } from './navigate.js';
+import { OBSERVE_TOOL_REGISTRY } from './observe/index.js';
 import { reconnectTool } from './reconnect.js';
 import { snapshotTool } from './snapshot.js';
 import { tabsTool } from './tabs.js';
+import { typeTool } from './type.js';
+import { waitTool } from './wait.js';
 
-export const TOOL_REGISTRY: readonly AnyToolDefinition[] = [tabsTool, navigateTool, snapshotTool, clickTool, reconnectTool];
+export const TOOL_REGISTRY: readonly AnyToolDefinition[] = [
+  tabsTool,
+  navigateTool,
+  snapshotTool,
+  clickTool,
+  keysTool,
+  typeTool,
+  backTool,
+  forwardTool,
+  reloadTool,
+  closeTool,
+  waitTool,
+  getTool,
+  jsTool,
+  dialogTool,
+  downloadTool,
+  reconnectTool,
+  ...OBSERVE_TOOL_REGISTRY,
+];

@@ -9,7 +9,7 @@
  * Binary payloads (screenshots, frames) travel base64 in the result; the CLI writes the files. That
  * direction (extension → host → CLI) allows 64 MiB per message, which the frame caps stay under.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const tabId = z.number().int().positive().describe('Tab id (from `chrome-relay tabs`); default: the tab chrome-relay last used');
 const name = z

@@ -1,0 +1,140 @@
+/**
+ * `batch`: several commands in one call. stdin holds a JSON array of steps, each either
+ * `{"command": "click", "args": ["@e12"]}` (any CLI command, run exactly as if typed) or
+ * `{"tool": "snapshot", "params": {...}}` (a protocol tool, params validated like everywhere).
+ * Steps run in order; the first failure stops the batch unless --no-bail. Every step's result
+ * carries its own closed code, so an agent sees exactly which step did what.
+ *
+ * A command step runs the CLI itself as a child process with the batch's global options in front:
+ * the step then behaves byte-for-byte like the command typed alone (notices, files, exit code).
+ */
+import { execFile } from 'node:child_process';
+import { RelayError, isToolName, type RelayErrorData } from '@chrome-relay/protocol';
+import { runTool } from './runTool.js';
+import type { GlobalOptions } from './globalOptions.js';
+
+export type BatchStep = { command: string; args?: string[] } | { tool: string; params?: Record<string, unknown> };
+
+const MAX_STEPS = 100;
+
+function stepError(index: number, message: string): RelayError {
+  return new RelayError(
+    'invalid_arguments',
+    `batch: step ${index} ${message}; each step is {"command": "...", "args": [...]} or {"tool": "...", "params": {...}}.`,
+    { phase: 'cli', details: { field: `stdin.${index}` } },
+  );
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Validate one step by hand (the CLI bundle carries no schema library); unknown keys are an error. */
+function parseStep(value: unknown, index: number): BatchStep {
+  if (!isPlainObject(value)) throw stepError(index, 'must be an object');
+  const keys = Object.keys(value);
+  if ('command' in value) {
+    const extra = keys.filter((k) => k !== 'command' && k !== 'args');
+    if (extra.length) throw stepError(index, `has unknown key "${extra[0]}"`);
+    if (typeof value.command !== 'string' || !/^[a-z][a-z-]*$/.test(value.command)) throw stepError(index, 'command must be a command name like "click"');
+    if (value.command === 'batch') throw stepError(index, 'cannot be another batch');
+    if (value.args !== undefined && !(Array.isArray(value.args) && value.args.every((a) => typeof a === 'string'))) throw stepError(index, 'args must be an array of strings');
+    return value.args === undefined ? { command: value.command } : { command: value.command, args: value.args as string[] };
+  }
+  if ('tool' in value) {
+    const extra = keys.filter((k) => k !== 'tool' && k !== 'params');
+    if (extra.length) throw stepError(index, `has unknown key "${extra[0]}"`);
+    if (typeof value.tool !== 'string' || !isToolName(value.tool)) throw stepError(index, `names unknown tool ${JSON.stringify(value.tool)}`);
+    if (value.params !== undefined && !isPlainObject(value.params)) throw stepError(index, 'params must be an object');
+    return value.params === undefined ? { tool: value.tool } : { tool: value.tool, params: value.params };
+  }
+  throw stepError(index, 'needs "command" or "tool"');
+}
+
+export function parseBatch(text: string): BatchStep[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new RelayError('invalid_arguments', `batch: stdin is not JSON (${(error as Error).message}); give an array like [{"command":"tabs"}].`, { phase: 'cli', details: { field: 'stdin' } });
+  }
+  if (!Array.isArray(json) || json.length === 0 || json.length > MAX_STEPS) {
+    throw new RelayError('invalid_arguments', `batch: stdin must be a JSON array of 1–${MAX_STEPS} steps.`, { phase: 'cli', details: { field: 'stdin' } });
+  }
+  return json.map(parseStep);
+}
+
+export interface StepResult {
+  index: number;
+  step: string;
+  ok: boolean;
+  result?: unknown;
+  error?: RelayErrorData;
+  notices?: unknown[];
+}
+
+/** Split one child's stderr into its relayError and relayNotice blocks. */
+export function parseChildStderr(stderr: string): { error?: RelayErrorData; notices: unknown[] } {
+  const out: { error?: RelayErrorData; notices: unknown[] } = { notices: [] };
+  for (const line of stderr.split('\n')) {
+    if (line.startsWith('{"relayError"')) out.error = (JSON.parse(line) as { relayError: RelayErrorData }).relayError;
+    else if (line.startsWith('{"relayNotice"')) out.notices.push((JSON.parse(line) as { relayNotice: unknown }).relayNotice);
+  }
+  return out;
+}
+
+export interface BatchRunner {
+  runCommand(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  runTool(tool: string, params: Record<string, unknown>): Promise<unknown>;
+}
+
+export async function runBatch(steps: readonly BatchStep[], bail: boolean, runner: BatchRunner): Promise<{ ok: boolean; results: StepResult[]; stoppedAt: number | null }> {
+  const results: StepResult[] = [];
+  for (const [index, step] of steps.entries()) {
+    let result: StepResult;
+    if ('command' in step) {
+      const label = [step.command, ...(step.args ?? [])].join(' ');
+      const child = await runner.runCommand([step.command, ...(step.args ?? [])]);
+      const { error, notices } = parseChildStderr(child.stderr);
+      let value: unknown = child.stdout;
+      try {
+        value = JSON.parse(child.stdout);
+      } catch {
+        // Text output (e.g. snapshot): kept as the string it is.
+      }
+      result = child.code === 0 ? { index, step: label, ok: true, result: value } : {
+        index,
+        step: label,
+        ok: false,
+        error: error ?? new RelayError('internal_error', `Step exited with ${child.code} without an error block: ${child.stderr.slice(0, 500)}`, { phase: 'cli' }).toData(),
+      };
+      if (notices.length) result.notices = notices;
+    } else {
+      try {
+        result = { index, step: step.tool, ok: true, result: await runner.runTool(step.tool, step.params ?? {}) };
+      } catch (error) {
+        result = { index, step: step.tool, ok: false, error: RelayError.from(error, step.tool, 'cli').toData() };
+      }
+    }
+    results.push(result);
+    if (!result.ok && bail) return { ok: false, results, stoppedAt: index };
+  }
+  return { ok: results.every((r) => r.ok), results, stoppedAt: null };
+}
+
+/** Runs steps through this very CLI (child processes) and runTool. */
+export function processRunner(cliPath: string, globalArgs: readonly string[], globals: GlobalOptions): BatchRunner {
+  return {
+    runCommand: (args) =>
+      new Promise((resolvePromise) => {
+        execFile(process.execPath, [cliPath, ...globalArgs, ...args], { maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+          resolvePromise({ code, stdout, stderr });
+        });
+      }),
+    runTool: (tool, params) => {
+      if (!isToolName(tool)) throw new RelayError('invalid_arguments', `Unknown tool "${tool}".`, { phase: 'cli', details: { field: 'tool' } });
+      return runTool(tool, params as never, globals);
+    },
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * Which tab a command acts on, resolved the same way for every command: `--tab`, `--workspace` or
+ * `--group`, given before the command name (program level) or on it (command level; it wins and a
+ * `target_overridden` notice says so). Workspace/group travel as the call's envelope `target` and
+ * the extension resolves them; an explicit tab is a plain `tab` param. Also the agent identity.
+ */
+import type { Command } from 'commander';
+import { RelayError, type Notice } from '@chrome-relay/protocol';
+import { parseTab } from './args.js';
+import { resolveGlobals, type GlobalOptions } from './globalOptions.js';
+import { printNotice } from './output.js';
+
+type Opts = Record<string, unknown>;
+
+export interface CallTarget {
+  tab?: number | undefined;
+  workspace?: string | undefined;
+  group?: string | undefined;
+}
+
+/** Globals plus the envelope fields; runTool forwards `target` and `agent` once the host accepts them. */
+export interface TargetedGlobals extends GlobalOptions {
+  target?: CallTarget | undefined;
+  agent?: string | undefined;
+}
+
+export const AGENT_ENV = 'CHROME_RELAY_AGENT';
+
+export function cliError(code: 'invalid_arguments' | 'target_conflict', message: string, details: Record<string, unknown>): RelayError {
+  return new RelayError(code, message, { phase: 'cli', details });
+}
+
+function describe(target: CallTarget): string {
+  if (target.tab !== undefined) return `--tab ${target.tab}`;
+  if (target.workspace !== undefined) return `--workspace ${target.workspace}`;
+  return `--group ${target.group ?? ''}`;
+}
+
+function single(level: string, target: CallTarget): CallTarget | undefined {
+  const set = (Object.keys(target) as (keyof CallTarget)[]).filter((k) => target[k] !== undefined);
+  if (set.length > 1) {
+    throw cliError('target_conflict', `${set.map((k) => `--${k}`).join(' and ')} were both given ${level}; pick one target.`, { ...target });
+  }
+  const key = set[0];
+  return key === undefined ? undefined : { [key]: target[key] };
+}
+
+/**
+ * One target for the call. Two on the same level → target_conflict; a subcommand target replaces a
+ * program-level one (notice when they differ). The subcommand's --tab stays a tool param; every
+ * other target goes into the envelope.
+ */
+export function resolveCallTarget(program: CallTarget, sub: CallTarget): { tab?: number; target?: CallTarget; notice?: Notice } {
+  const outer = single('before the command', program);
+  const inner = single('on the command', sub);
+  const notice: Notice | undefined =
+    outer && inner && describe(outer) !== describe(inner)
+      ? { notice: 'target_overridden', message: `${describe(inner)} on the command replaces ${describe(outer)} given before it.` }
+      : undefined;
+  const chosen = inner ?? outer;
+  const out: { tab?: number; target?: CallTarget; notice?: Notice } = {};
+  if (notice) out.notice = notice;
+  if (chosen === undefined) return out;
+  if (inner?.tab !== undefined) out.tab = inner.tab;
+  else out.target = chosen;
+  return out;
+}
+
+export function agentOf(raw: Opts, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const agent = typeof raw.agent === 'string' ? raw.agent : env[AGENT_ENV];
+  return agent === undefined || agent === '' ? undefined : agent;
+}
+
+/** Program options that take a value (so the token after them is not the command name). */
+const VALUE_OPTIONS = new Set(['--profile', '--timeout', '--agent', '--tab', '--workspace', '--group']);
+const TARGET_FLAGS = ['tab', 'workspace', 'group'] as const;
+
+/**
+ * Target flags given before the command name and after it. Read from argv because commander
+ * assigns an option both the program and the command define to the program wherever it appears,
+ * which would hide which level it was typed at.
+ */
+export function targetFlagsByPosition(argv: readonly string[]): { before: CallTarget; after: CallTarget } {
+  const before: CallTarget = {};
+  const after: CallTarget = {};
+  let seenCommand = false;
+  for (let i = 2; i < argv.length; i++) {
+    const token = argv[i] ?? '';
+    if (token === '--') break;
+    const [flag, inline] = token.startsWith('--') ? (token.includes('=') ? [token.slice(0, token.indexOf('=')), token.slice(token.indexOf('=') + 1)] : [token, undefined]) : [token, undefined];
+    const key = TARGET_FLAGS.find((k) => flag === `--${k}`);
+    if (key) {
+      const value = inline ?? argv[++i];
+      if (value === undefined) continue; // commander reports the missing value itself
+      const target = seenCommand ? after : before;
+      if (key === 'tab') target.tab = parseTab(value);
+      else target[key] = value;
+      continue;
+    }
+    if (!seenCommand && VALUE_OPTIONS.has(flag) && inline === undefined) {
+      i++;
+      continue;
+    }
+    if (!token.startsWith('-')) seenCommand = true;
+  }
+  return { before, after };
+}
+
+/** Globals with target and agent resolved; prints the override notice. Returns the tab param too. */
+export function targeted(cmd: Command): { globals: TargetedGlobals; tab: number | undefined } {
+  const all = cmd.optsWithGlobals();
+  const { before, after } = targetFlagsByPosition(process.argv);
+  const resolved = resolveCallTarget(before, after);
+  if (resolved.notice) printNotice(resolved.notice);
+  const globals: TargetedGlobals = { ...resolveGlobals(all), target: resolved.target, agent: agentOf(all) };
+  return { globals, tab: resolved.tab };
+}
+
+export const targetOptions = (cmd: Command): Command =>
+  cmd
+    .option('--tab <id>', 'tab to act on (default: the tab chrome-relay last used)', parseTab)
+    .option('--workspace <name>', 'act in this workspace (its current tab)')
+    .option('--group <name>', 'act in this tab group (its current tab)');
+

@@ -1,0 +1,36 @@
+/** The `batch` command: steps as JSON on stdin (see batch.ts). Exit 1 when any step failed. */
+import type { Command } from 'commander';
+import { RelayError } from '@chrome-relay/protocol';
+import { parseBatch, processRunner, runBatch } from '../batch.js';
+import { resolveGlobals } from '../globalOptions.js';
+import { printJson } from '../output.js';
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The global options typed before `batch`, handed to every step. */
+function globalArgsBefore(argv: readonly string[]): string[] {
+  const at = argv.indexOf('batch', 2);
+  return at < 0 ? [] : argv.slice(2, at);
+}
+
+export function registerBatchCommand(program: Command): void {
+  program
+    .command('batch')
+    .description('Run several commands from a JSON array on stdin, in order; stop at the first failure unless --no-bail.')
+    .option('--no-bail', 'run every step even after a failure')
+    .addHelpText('after', '\nExample:\n  $ echo \'[{"command":"navigate","args":["https://example.com"]},{"command":"snapshot"}]\' | chrome-relay batch\n')
+    .action(async (opts: { bail: boolean }, cmd: Command) => {
+      if (process.stdin.isTTY) throw new RelayError('invalid_arguments', 'batch reads a JSON array of steps on stdin; pipe it in.', { phase: 'cli', details: { field: 'stdin' } });
+      const steps = parseBatch(await readStdin());
+      const cli = process.argv[1] ?? '';
+      const outcome = await runBatch(steps, opts.bail, processRunner(cli, globalArgsBefore(process.argv), resolveGlobals(cmd.optsWithGlobals())));
+      printJson(outcome);
+      // The failing step's own error becomes the batch's error block (and exit code 1).
+      const failed = outcome.results.find((r) => !r.ok)?.error;
+      if (failed) throw RelayError.fromData(failed);
+    });
+}

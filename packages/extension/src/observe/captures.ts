@@ -1,0 +1,96 @@
+/**
+ * Per-tab console and network buffers, fed by the CDP events of every attached tab.
+ *
+ * When capture starts: on ATTACH. `armSession` enables Runtime and Network on each fresh debugger
+ * session (cheap: a few events per request), so `chrome-relay network` right after `navigate` shows
+ * the navigation's own requests. Tools also arm on use, which covers a session attached before this
+ * worker started (worker restart) — capture then starts at that first console/network call.
+ *
+ * The buffers live in worker memory, capped per tab (CONSOLE_CAP, NETWORK_CAP), and are dropped when
+ * the tab closes or the worker restarts: they are a recent-activity window, not a durable log.
+ * Navigation does not clear them (an agent usually asks about the load it just caused).
+ */
+import type { CdpEvent } from '../cdp/cdpSession.js';
+import { atLeast, fromConsoleApi, fromException, type ConsoleRecord } from './consoleEntry.js';
+import { NetworkLog } from './networkLog.js';
+import { RingBuffer } from './ringBuffer.js';
+import type Protocol from 'devtools-protocol';
+
+export const CONSOLE_CAP = 1000;
+export const NETWORK_CAP = 500;
+/** Response bodies Chrome keeps for Network.getResponseBody (per tab / per resource). */
+const BODY_BUFFER_BYTES = 20 * 1024 * 1024;
+const BODY_RESOURCE_BYTES = 5 * 1024 * 1024;
+
+export type RawSend = (method: string, params?: object) => Promise<unknown>;
+
+interface TabCapture {
+  console: RingBuffer<ConsoleRecord>;
+  network: NetworkLog;
+}
+
+export class TabCaptures {
+  readonly #tabs = new Map<number, TabCapture>();
+  /** Tabs whose current debugger session has Runtime+Network enabled by us. */
+  readonly #armed = new Set<number>();
+
+  /** Enable the domains on a session. Idempotent per session; `sessionEnded` resets it. */
+  async arm(tabId: number, send: RawSend): Promise<void> {
+    if (this.#armed.has(tabId)) return;
+    this.#tab(tabId);
+    await Promise.all([
+      send('Runtime.enable'),
+      send('Network.enable', { maxTotalBufferSize: BODY_BUFFER_BYTES, maxResourceBufferSize: BODY_RESOURCE_BYTES }),
+    ]);
+    this.#armed.add(tabId);
+  }
+
+  isArmed(tabId: number): boolean {
+    return this.#armed.has(tabId);
+  }
+
+  /** The session went away (detach): domains must be enabled again on the next one; buffers stay. */
+  sessionEnded(tabId: number): void {
+    this.#armed.delete(tabId);
+  }
+
+  /** The tab closed: nothing to keep. */
+  forget(tabId: number): void {
+    this.#armed.delete(tabId);
+    this.#tabs.delete(tabId);
+  }
+
+  handle(event: CdpEvent): void {
+    // Child sessions (out-of-process iframes) are not attached yet; only the tab's own session counts.
+    if (event.sessionId !== undefined) return;
+    if (event.method === 'Runtime.consoleAPICalled') {
+      this.#tab(event.tabId).console.push(fromConsoleApi(event.params as Protocol.Runtime.ConsoleAPICalledEvent));
+    } else if (event.method === 'Runtime.exceptionThrown') {
+      this.#tab(event.tabId).console.push(fromException(event.params as Protocol.Runtime.ExceptionThrownEvent));
+    } else if (event.method.startsWith('Network.')) {
+      this.#tab(event.tabId).network.handle(event.method, event.params);
+    }
+  }
+
+  console(tabId: number): RingBuffer<ConsoleRecord> {
+    return this.#tab(tabId).console;
+  }
+
+  network(tabId: number): NetworkLog {
+    return this.#tab(tabId).network;
+  }
+
+  #tab(tabId: number): TabCapture {
+    let tab = this.#tabs.get(tabId);
+    if (!tab) {
+      tab = { console: new RingBuffer(CONSOLE_CAP), network: new NetworkLog(NETWORK_CAP) };
+      this.#tabs.set(tabId, tab);
+    }
+    return tab;
+  }
+}
+
+export { atLeast };
+
+/** The worker's captures. background.ts wires events, detaches and tab closes to it. */
+export const captures = new TabCaptures();

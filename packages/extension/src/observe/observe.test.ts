@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { NetworkLog } from './networkLog.js';
+import { REDACTED, redactHeaders } from './redact.js';
+import { RingBuffer } from './ringBuffer.js';
+import { atLeast, fromConsoleApi } from './consoleEntry.js';
+
+describe('RingBuffer', () => {
+  it('keeps the newest `cap` entries, counts the dropped, and ids survive clear', () => {
+    const buffer = new RingBuffer<string>(2);
+    buffer.push('a');
+    buffer.push('b');
+    buffer.push('c');
+    expect(buffer.since().map((i) => [i.id, i.value])).toEqual([[2, 'b'], [3, 'c']]);
+    expect(buffer.dropped).toBe(1);
+    expect(buffer.since(2).map((i) => i.value)).toEqual(['c']);
+    buffer.clear();
+    expect(buffer.push('d')).toBe(4);
+  });
+});
+
+describe('redactHeaders', () => {
+  it('masks credentials by exact name and by token/secret/key patterns, case-insensitively', () => {
+    const out = redactHeaders({ Cookie: 'a', 'set-cookie': 'b', Authorization: 'c', 'X-CSRF-Token': 'd', 'x-goog-api-key': 'e', 'Content-Type': 'text/html' }, false);
+    expect(out).toEqual({ Cookie: REDACTED, 'set-cookie': REDACTED, Authorization: REDACTED, 'X-CSRF-Token': REDACTED, 'x-goog-api-key': REDACTED, 'Content-Type': 'text/html' });
+    expect(redactHeaders({ Cookie: 'a' }, true)).toEqual({ Cookie: 'a' });
+  });
+});
+
+describe('NetworkLog', () => {
+  const sent = (requestId: string, url: string, extra: Record<string, unknown> = {}) => ({
+    requestId, request: { url, method: 'GET', headers: { Accept: '*/*' } }, timestamp: 10, wallTime: 1_700_000_000, type: 'Fetch', ...extra,
+  });
+  const response = (status: number, headers: Record<string, string> = {}) => ({ status, statusText: 'OK', headers, mimeType: 'text/html', encodedDataLength: 5 });
+
+  it('merges extra-info headers that arrive before their events, and times the request', () => {
+    const log = new NetworkLog(10);
+    log.handle('Network.requestWillBeSentExtraInfo', { requestId: '1', headers: { cookie: 'sid=1' } });
+    log.handle('Network.requestWillBeSent', sent('1', 'http://x/a'));
+    log.handle('Network.responseReceivedExtraInfo', { requestId: '1', headers: { 'Set-Cookie': 'sid=2' }, statusCode: 200 });
+    log.handle('Network.responseReceived', { requestId: '1', type: 'Fetch', response: response(200, { 'set-cookie': 'filtered' }) });
+    log.handle('Network.loadingFinished', { requestId: '1', timestamp: 10.25, encodedDataLength: 99 });
+    const record = log.get('1');
+    expect(record).toMatchObject({ status: 200, durationMs: 250, encodedBytes: 99, startedAt: 1_700_000_000_000 });
+    expect(record?.requestHeaders).toMatchObject({ cookie: 'sid=1' });
+    // One Set-Cookie, whatever the casing of the two sources.
+    expect(Object.entries(record?.responseHeaders ?? {}).filter(([k]) => k.toLowerCase() === 'set-cookie')).toEqual([['Set-Cookie', 'sid=2']]);
+  });
+
+  it('keeps redirect hops under their own ids and the final hop under the plain id', () => {
+    const log = new NetworkLog(10);
+    log.handle('Network.requestWillBeSent', sent('7', 'http://x/old'));
+    log.handle('Network.requestWillBeSent', sent('7', 'http://x/new', { redirectResponse: response(302) }));
+    log.handle('Network.loadingFailed', { requestId: '7', timestamp: 11, errorText: 'net::ERR_FAILED', type: 'Fetch' });
+    expect(log.get('7:1')).toMatchObject({ url: 'http://x/old', status: 302 });
+    expect(log.get('7')).toMatchObject({ url: 'http://x/new', status: null, failed: 'net::ERR_FAILED' });
+  });
+});
+
+describe('console entries', () => {
+  it('joins args like the console does and maps levels', () => {
+    const entry = fromConsoleApi({
+      type: 'warning', executionContextId: 1, timestamp: 5,
+      args: [{ type: 'string', value: 'n =' }, { type: 'number', value: 4 }, { type: 'object', subtype: 'null', value: null }, { type: 'object', description: 'Object' }],
+    });
+    expect(entry).toMatchObject({ level: 'warn', text: 'n = 4 null Object', source: 'console' });
+    expect(atLeast('error', 'warn')).toBe(true);
+    expect(atLeast('info', 'warn')).toBe(false);
+  });
+});

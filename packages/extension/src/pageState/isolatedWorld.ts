@@ -1,0 +1,64 @@
+/**
+ * Small reads of page state (get, wait) run in an isolated world of the tab's main frame: the page
+ * shares the DOM with it but not its JavaScript globals, so page code cannot patch what we call
+ * (a redefined querySelector, innerText or JSON) and we write nothing into the main world.
+ *
+ * Page.createIsolatedWorld with a name that already exists in the frame returns the same context
+ * (observed: same executionContextId, globals kept), so it is asked for on every read instead of
+ * caching the id: context ids restart in a new renderer process after a cross-process navigation,
+ * and a cached id could then name some other context of the new page (its main world). Two extra
+ * round trips (~2 ms) buy that certainty. If the document goes away between the two calls, the
+ * read is retried once in the new document.
+ *
+ * The functions passed in are serialised with Function.prototype.toString, so they must be
+ * self-contained: no imports, no closures over module variables.
+ */
+import { RelayError } from '@chrome-relay/protocol';
+import type { ToolContext } from '../tools/defineTool.js';
+
+const WORLD_NAME = 'chrome-relay-reads';
+const LOST_CONTEXT = /cannot find context|execution context was destroyed|context with specified id|inspected target navigated/i;
+
+async function createWorld(ctx: Pick<ToolContext, 'cdp'>, tabId: number): Promise<number> {
+  const tree = await ctx.cdp.send(tabId, 'Page.getFrameTree');
+  const world = await ctx.cdp.send(tabId, 'Page.createIsolatedWorld', { frameId: tree.frameTree.frame.id, worldName: WORLD_NAME });
+  return world.executionContextId;
+}
+
+function cdpMessage(error: unknown): string {
+  if (error instanceof RelayError && typeof error.details.cdpMessage === 'string') return error.details.cdpMessage;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Call `fn(...args)` in the reads world of the tab's main frame and return its JSON value. An
+ * exception inside `fn` is a bug of ours (the functions guard their own inputs): internal_error.
+ */
+export async function callInPage<Args extends unknown[], R>(
+  ctx: Pick<ToolContext, 'cdp'>,
+  tabId: number,
+  fn: (...args: Args) => R,
+  ...args: Args
+): Promise<Awaited<R>> {
+  for (let attempt = 1; ; attempt++) {
+    const contextId = await createWorld(ctx, tabId);
+    try {
+      const reply = await ctx.cdp.send(tabId, 'Runtime.callFunctionOn', {
+        functionDeclaration: fn.toString(),
+        executionContextId: contextId,
+        arguments: args.map((value) => ({ value })),
+        returnByValue: true,
+        awaitPromise: true,
+      });
+      if (reply.exceptionDetails) {
+        const text = reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text;
+        throw new RelayError('internal_error', `A page read of chrome-relay failed: ${text}`, { phase: 'act', details: { exception: text } });
+      }
+      return reply.result.value as Awaited<R>;
+    } catch (error) {
+      // The document (and its world) went away between calls: make the world again, once.
+      if (attempt === 1 && LOST_CONTEXT.test(cdpMessage(error))) continue;
+      throw error;
+    }
+  }
+}

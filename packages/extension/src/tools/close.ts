@@ -1,0 +1,115 @@
+/**
+ * `close [tabs…]`: all or none.
+ *
+ * Every id is checked before anything closes; one missing id → target_not_found and nothing is
+ * closed. Without ids only chrome-relay's current tab is closed — never a person's active tab
+ * that chrome-relay merely falls back to for reading. Closing every tab of the browser's normal
+ * windows would quit the browser (and this extension with it), so that is refused.
+ *
+ * Chrome closes tabs one by one, and a page with a beforeunload handler (after user activation)
+ * asks "Leave site?" first: chrome.tabs.remove then does not settle until someone answers
+ * (observed). Tabs are closed in order; when one asks, the call stops there: target_conflict with
+ * the dialog if nothing was closed yet (answer it: accept closes the tab), otherwise
+ * partial_success_disallowed (details applied/failed/dialog) — closed tabs cannot be reopened, so
+ * it says exactly what happened. The dialog is visible to chrome-relay only on tabs it debugs;
+ * on others the call ends at the deadline with `timeout`.
+ */
+import { RelayError } from '@chrome-relay/protocol';
+import { dialogTracker, type DialogInfo } from '../pageState/dialogs.js';
+import { isTabId, readSession, SESSION_KEYS } from '../state/storage.js';
+import { defineTool, type ToolContext } from './defineTool.js';
+
+async function exists(ctx: ToolContext, tabId: number): Promise<boolean> {
+  try {
+    await ctx.browser.getTab(tabId);
+    return true;
+  } catch (error) {
+    if (error instanceof RelayError && error.code === 'target_not_found') return false;
+    throw error;
+  }
+}
+
+/** Close one tab; settles with the dialog if it asks first, or 'late' at the deadline. */
+async function closeOne(ctx: ToolContext, tabId: number): Promise<'closed' | 'late' | { dialog: DialogInfo }> {
+  const dialogs = dialogTracker(ctx);
+  const { opened, cancel } = ctx.cdp.isAttached(tabId) ? dialogs.onOpened(tabId) : { opened: new Promise<never>(() => undefined), cancel: () => undefined };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), Math.max(0, ctx.deadline - Date.now()));
+  });
+  const removal = ctx.browser.removeTab(tabId).then(() => 'closed' as const);
+  removal.catch(() => undefined);
+  try {
+    return await Promise.race([removal, late, opened.then((dialog) => ({ dialog }))]);
+  } finally {
+    clearTimeout(timer);
+    cancel();
+  }
+}
+
+export const closeTool = defineTool({
+  name: 'close',
+  async handle(params, ctx) {
+    let ids = params.tabs ? [...new Set(params.tabs)] : [];
+    if (ids.length === 0) {
+      const current = await readSession(ctx.browser, SESSION_KEYS.currentTab, isTabId);
+      if (current === undefined || !(await exists(ctx, current))) {
+        throw new RelayError('invalid_arguments', 'Invalid arguments for close: chrome-relay has no current tab; name the tab ids to close (see `chrome-relay tabs`).', {
+          tool: 'close',
+          phase: 'validate',
+          details: { field: 'tabs' },
+        });
+      }
+      ids = [current];
+    }
+    const missing: number[] = [];
+    for (const id of ids) if (!(await exists(ctx, id))) missing.push(id);
+    if (missing.length > 0) {
+      throw new RelayError('target_not_found', `No tab was closed: tab${missing.length > 1 ? 's' : ''} ${missing.join(', ')} do${missing.length > 1 ? '' : 'es'} not exist (see \`chrome-relay tabs\`).`, {
+        tool: 'close',
+        phase: 'resolve',
+        details: { tab: missing[0], missing },
+      });
+    }
+    const windows = await ctx.browser.getAllWindows({ populate: true, windowTypes: ['normal'] });
+    const remaining = windows.flatMap((w) => w.tabs ?? []).filter((t) => t.id !== undefined && !ids.includes(t.id));
+    if (remaining.length === 0) {
+      throw new RelayError('invalid_arguments', 'Invalid arguments for close: that would close every tab and quit the browser; open another tab first (`chrome-relay navigate <url>`).', {
+        tool: 'close',
+        phase: 'validate',
+        details: { field: 'tabs', tabs: ids },
+      });
+    }
+
+    const closed: number[] = [];
+    for (const [index, id] of ids.entries()) {
+      const outcome = await closeOne(ctx, id);
+      if (outcome === 'closed') {
+        closed.push(id);
+        continue;
+      }
+      const notClosed = ids.slice(index);
+      if (outcome === 'late') {
+        throw new RelayError('timeout', `Tab ${id} did not close before the deadline (it may be asking "Leave site?" in the browser); closed so far: ${closed.join(', ') || 'none'}.`, {
+          tool: 'close',
+          phase: 'act',
+          details: { tab: id, applied: closed, failed: notClosed },
+        });
+      }
+      const answer = `Run \`chrome-relay dialog accept --tab ${id}\` to let it close, or \`chrome-relay dialog dismiss --tab ${id}\` to keep it.`;
+      if (closed.length === 0) {
+        throw new RelayError('target_conflict', `Tab ${id} asks before closing (a ${outcome.dialog.type} dialog); nothing was closed. ${answer}`, {
+          tool: 'close',
+          phase: 'act',
+          details: { tab: id, dialog: outcome.dialog, failed: notClosed },
+        });
+      }
+      throw new RelayError('partial_success_disallowed', `Tab ${id} asks before closing (a ${outcome.dialog.type} dialog); closed so far: ${closed.join(', ')}. ${answer}`, {
+        tool: 'close',
+        phase: 'act',
+        details: { applied: closed, failed: notClosed, tab: id, dialog: outcome.dialog },
+      });
+    }
+    return { closed };
+  },
+});

@@ -1,0 +1,53 @@
+/**
+ * `dialog accept|dismiss [--text]`: answer the JavaScript dialog open in the tab
+ * (Page.handleJavaScriptDialog, which answers while the page itself is blocked).
+ *
+ * Chrome is the authority on whether a dialog is open: the command is sent even when chrome-relay
+ * was not told about one, and Chrome's "No dialog is showing" becomes target_not_found. --text
+ * is only meaningful for a prompt being accepted; anything else is refused rather than ignored.
+ */
+import { RelayError } from '@chrome-relay/protocol';
+import { dialogTracker } from '../pageState/dialogs.js';
+import { resolveTab } from '../targets.js';
+import { defineTool } from './defineTool.js';
+
+const NO_DIALOG = /no dialog is showing/i;
+
+export const dialogTool = defineTool({
+  name: 'dialog',
+  async handle(params, ctx) {
+    const tabId = await resolveTab(params.tab, ctx);
+    const dialogs = dialogTracker(ctx);
+    const known = await dialogs.current(tabId);
+    if (params.text !== undefined) {
+      const why =
+        params.action === 'dismiss'
+          ? 'a dismissed dialog takes no text'
+          : known && known.type !== 'prompt'
+            ? `the open dialog is ${known.type === 'alert' ? 'an' : 'a'} ${known.type}, not a prompt`
+            : undefined;
+      if (why) {
+        throw new RelayError('invalid_arguments', `Invalid arguments for dialog: --text only goes with accepting a prompt; ${why}.`, {
+          tool: 'dialog',
+          phase: 'validate',
+          details: { field: 'text', dialog: known ?? null },
+        });
+      }
+    }
+    try {
+      await ctx.cdp.send(tabId, 'Page.handleJavaScriptDialog', {
+        accept: params.action === 'accept',
+        ...(params.text === undefined ? {} : { promptText: params.text }),
+      });
+    } catch (error) {
+      const cdpMessage = error instanceof RelayError && typeof error.details.cdpMessage === 'string' ? error.details.cdpMessage : '';
+      if (NO_DIALOG.test(cdpMessage)) {
+        dialogs.markClosed(tabId);
+        throw new RelayError('target_not_found', `No dialog is open on tab ${tabId}.`, { tool: 'dialog', phase: 'resolve', details: { tab: tabId } });
+      }
+      throw error;
+    }
+    dialogs.markClosed(tabId);
+    return { tabId, action: params.action, dialog: known ?? null };
+  },
+});

@@ -1,0 +1,89 @@
+/**
+ * `get title|url|text|value|attr|count`: one small read without a snapshot.
+ *
+ * title and url come from the tab's current history entry (browser side: includes pushState
+ * URLs). Element reads run in an isolated world (pageState/isolatedWorld.ts), so page scripts
+ * cannot alter what querySelectorAll, innerText or value return.
+ *
+ * Strict like a locator: text/value/attr need exactly one match — zero is element_not_found,
+ * several is invalid_arguments on the selector (say which one you mean; `get count` tells how
+ * many there are). count never fails on zero. An absent attribute reads as null; value on an
+ * element that has none (a <div>) is invalid_arguments. Part B adds a ref as the alternative
+ * to --selector; it will resolve to the element and share readElement's per-kind logic.
+ */
+import { RelayError, type ToolParams } from '@chrome-relay/protocol';
+import { callInPage } from '../pageState/isolatedWorld.js';
+import { currentEntry } from '../pageState/readiness.js';
+import { resolveTab } from '../targets.js';
+import { defineTool } from './defineTool.js';
+
+type GetWhat = ToolParams<'get'>['what'];
+
+export type ReadResult =
+  | { status: 'ok'; value: string | number | null }
+  | { status: 'bad_selector'; message: string }
+  | { status: 'none' }
+  | { status: 'many'; count: number }
+  | { status: 'no_value'; tag: string };
+
+/** Runs in the page (isolated world). Self-contained. */
+export function readElement(what: string, selector: string, name: string): ReadResult {
+  let matches: NodeListOf<Element>;
+  try {
+    matches = document.querySelectorAll(selector);
+  } catch (error) {
+    return { status: 'bad_selector', message: error instanceof Error ? error.message : String(error) };
+  }
+  if (what === 'count') return { status: 'ok', value: matches.length };
+  if (matches.length === 0) return { status: 'none' };
+  if (matches.length > 1) return { status: 'many', count: matches.length };
+  const el = matches[0] as HTMLElement;
+  if (what === 'attr') return { status: 'ok', value: el.getAttribute(name) };
+  if (what === 'value') {
+    const tag = el.tagName;
+    if (tag !== 'INPUT' && tag !== 'TEXTAREA' && tag !== 'SELECT' && tag !== 'OPTION' && tag !== 'BUTTON' && tag !== 'OUTPUT') {
+      return { status: 'no_value', tag: tag.toLowerCase() };
+    }
+    return { status: 'ok', value: (el as HTMLInputElement).value };
+  }
+  // innerText is the rendered text (what a person sees); SVG and other non-HTML elements lack it.
+  return { status: 'ok', value: typeof el.innerText === 'string' ? el.innerText : (el.textContent ?? '') };
+}
+
+function invalidSelector(what: GetWhat, selector: string, why: string): RelayError {
+  return new RelayError('invalid_arguments', `Invalid arguments for get: selector ${why}.`, {
+    tool: 'get',
+    phase: 'validate',
+    details: { field: 'selector', selector, what },
+  });
+}
+
+export const getTool = defineTool({
+  name: 'get',
+  async handle(params, ctx) {
+    const tabId = await resolveTab(params.tab, ctx);
+    if (params.what === 'title' || params.what === 'url') {
+      const entry = await currentEntry(ctx, tabId);
+      return { tabId, what: params.what, value: params.what === 'title' ? entry.title : entry.url };
+    }
+    // The schema guarantees a selector for these, and a name for attr.
+    const selector = params.selector ?? '';
+    const read = await callInPage(ctx, tabId, readElement, params.what, selector, params.name ?? '');
+    switch (read.status) {
+      case 'ok':
+        return { tabId, what: params.what, value: read.value };
+      case 'bad_selector':
+        throw invalidSelector(params.what, selector, `"${selector}" is not valid CSS: ${read.message}`);
+      case 'many':
+        throw invalidSelector(params.what, selector, `"${selector}" matches ${read.count} elements; make it match exactly one (e.g. add an id, attribute or :nth-of-type)`);
+      case 'no_value':
+        throw invalidSelector(params.what, selector, `"${selector}" is a <${read.tag}>, which has no value (use get text, or select an input, textarea or select)`);
+      case 'none':
+        throw new RelayError('element_not_found', `No element in tab ${tabId} matches "${selector}".`, {
+          tool: 'get',
+          phase: 'resolve',
+          details: { selector, tab: tabId },
+        });
+    }
+  },
+});

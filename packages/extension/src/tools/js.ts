@@ -1,0 +1,39 @@
+/**
+ * `js "<expression>"`: evaluate in the page's main world and return the value as JSON.
+ *
+ * Closed-code choices (see pageState/mainWorld.ts and jsonValue.ts):
+ * - code that does not compile → invalid_arguments (field expression);
+ * - the page threw / the promise rejected → cdp_error, retryable:false, details.exception;
+ * - a value JSON cannot carry without loss (DOM node, function, Map, NaN, circular…) →
+ *   invalid_arguments naming the path and what to return instead.
+ * An expression that opens a dialog (alert()) is suspended until the dialog is answered; the
+ * call returns at once with `dialog` and no value.
+ */
+import { RelayError } from '@chrome-relay/protocol';
+import { dialogTracker } from '../pageState/dialogs.js';
+import { fromDeepSerialized } from '../pageState/jsonValue.js';
+import { evaluateInMainWorld } from '../pageState/mainWorld.js';
+import { resolveTab } from '../targets.js';
+import { defineTool } from './defineTool.js';
+
+export const JS_MAX_DEPTH = 20;
+
+export const jsTool = defineTool({
+  name: 'js',
+  async handle(params, ctx) {
+    const tabId = await resolveTab(params.tab, ctx);
+    const outcome = await dialogTracker(ctx).watch(tabId, () =>
+      evaluateInMainWorld(ctx, tabId, params.expression, { tool: 'js', field: 'expression', maxDepth: JS_MAX_DEPTH }),
+    );
+    if ('dialog' in outcome) return { tabId, dialog: outcome.dialog };
+    const converted = fromDeepSerialized(outcome.done.deep);
+    if (!converted.ok) {
+      throw new RelayError('invalid_arguments', `Invalid arguments for js: the expression's value cannot be returned as JSON: ${converted.path} is ${converted.why}.`, {
+        tool: 'js',
+        phase: 'act',
+        details: { field: 'expression', path: converted.path },
+      });
+    }
+    return converted.value === undefined ? { tabId } : { tabId, value: converted.value };
+  },
+});

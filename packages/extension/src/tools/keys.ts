@@ -1,0 +1,39 @@
+/**
+ * `keys`: press key combinations as trusted keyboard events (input/keyboard.ts).
+ *
+ * A combination that opens a dialog (Enter submitting a form whose handler calls confirm()) is
+ * reported in the result: the key's own CDP call does not answer while the dialog is open, so each
+ * press races the dialog. If keys were left to press when it opened, they are not pressed (the
+ * page would drop them) and the call fails with partial_success_disallowed naming what was pressed.
+ */
+import { RelayError } from '@chrome-relay/protocol';
+import { currentPlatform, formatCombo, parseCombo, pressCombo } from '../input/keyboard.js';
+import { dialogTracker } from '../pageState/dialogs.js';
+import { resolveTab } from '../targets.js';
+import { defineTool } from './defineTool.js';
+
+export const keysTool = defineTool({
+  name: 'keys',
+  async handle(params, ctx) {
+    const platform = currentPlatform();
+    // Parse everything first: one bad name must not leave the earlier keys pressed.
+    const combos = params.keys.map((key) => parseCombo(key, platform));
+    const tabId = await resolveTab(params.tab, ctx);
+    const dialogs = dialogTracker(ctx);
+    const pressed: string[] = [];
+    for (const [index, combo] of combos.entries()) {
+      const outcome = await dialogs.watch(tabId, () => pressCombo(ctx, tabId, combo, platform));
+      pressed.push(formatCombo(combo));
+      if ('dialog' in outcome) {
+        const remaining = combos.slice(index + 1).map(formatCombo);
+        if (remaining.length === 0) return { tabId, pressed, dialog: outcome.dialog };
+        throw new RelayError(
+          'partial_success_disallowed',
+          `A ${outcome.dialog.type} dialog opened on tab ${tabId} after ${pressed.join(', ')}; ${remaining.join(', ')} were not pressed. Answer it with \`chrome-relay dialog accept|dismiss\`, then press the rest.`,
+          { tool: 'keys', phase: 'act', details: { tab: tabId, applied: pressed, failed: remaining, dialog: outcome.dialog } },
+        );
+      }
+    }
+    return { tabId, pressed };
+  },
+});

@@ -1,0 +1,71 @@
+/** `network`, `network_body`, `network_har`: the tab's captured requests, redacted unless asked. */
+import { RelayError, VERSION, type ToolParams } from '@chrome-relay/protocol';
+import type { NetworkEntry } from '../../observe/networkLog.js';
+import { captures as defaultCaptures, type TabCaptures } from '../../observe/captures.js';
+import { buildHar } from '../../observe/har.js';
+import type { NetworkRecord } from '../../observe/networkLog.js';
+import { redactHeaders } from '../../observe/redact.js';
+import { rawSend } from '../../observe/wire.js';
+import { resolveTab } from '../../targets.js';
+import { defineTool } from '../defineTool.js';
+
+export function matchesStatus(entry: NetworkEntry, status: string | undefined): boolean {
+  if (status === undefined) return true;
+  if (status === 'failed') return entry.failed !== undefined;
+  if (status === 'pending') return entry.status === null && entry.failed === undefined;
+  if (entry.status === null) return false;
+  if (/^[1-5]xx$/.test(status)) return Math.floor(entry.status / 100) === Number(status[0]);
+  return entry.status === Number(status);
+}
+
+export function toEntry(record: NetworkRecord, raw: boolean): NetworkEntry {
+  const { monotonicStart: _internal, ...entry } = record;
+  return { ...entry, requestHeaders: redactHeaders(entry.requestHeaders, raw), responseHeaders: redactHeaders(entry.responseHeaders, raw) };
+}
+
+export function filterRequests(records: readonly NetworkRecord[], params: Pick<ToolParams<'network'>, 'url' | 'status' | 'method' | 'rawHeaders'>): NetworkEntry[] {
+  const method = params.method?.toUpperCase();
+  return records
+    .map((record) => toEntry(record, params.rawHeaders ?? false))
+    .filter((entry) => (params.url === undefined || entry.url.includes(params.url)) && (method === undefined || entry.method === method) && matchesStatus(entry, params.status));
+}
+
+export function createNetworkTools(captures: TabCaptures) {
+  return [
+    defineTool({
+      name: 'network',
+      async handle(params, ctx) {
+        const tabId = await resolveTab(params.tab, ctx);
+        await captures.arm(tabId, rawSend(ctx.cdp, tabId));
+        const log = captures.network(tabId);
+        return { tabId, requests: filterRequests(log.buffer.since().map((item) => item.value), params), dropped: log.buffer.dropped };
+      },
+    }),
+    defineTool({
+      name: 'network_body',
+      async handle(params, ctx) {
+        const tabId = await resolveTab(params.tab, ctx);
+        const record = captures.network(tabId).get(params.id);
+        if (!record) {
+          throw new RelayError('invalid_arguments', `No captured request ${params.id} in tab ${tabId}; run \`chrome-relay network --tab ${tabId}\` for the ids it holds.`, {
+            phase: 'validate',
+            details: { field: 'id', id: params.id, tab: tabId },
+          });
+        }
+        const body = await ctx.cdp.send(tabId, 'Network.getResponseBody', { requestId: params.id });
+        return { tabId, id: params.id, mimeType: record.mimeType, base64Encoded: body.base64Encoded, body: body.body };
+      },
+    }),
+    defineTool({
+      name: 'network_har',
+      async handle(params, ctx) {
+        const tabId = await resolveTab(params.tab, ctx);
+        await captures.arm(tabId, rawSend(ctx.cdp, tabId));
+        const entries = captures.network(tabId).buffer.since().map((item) => toEntry(item.value, true));
+        return { tabId, entries: entries.length, har: buildHar(entries, params.rawHeaders ?? false, VERSION) };
+      },
+    }),
+  ] as const;
+}
+
+export const [networkTool, networkBodyTool, networkHarTool] = createNetworkTools(defaultCaptures);

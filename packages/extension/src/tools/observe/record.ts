@@ -1,0 +1,121 @@
+/**
+ * `record_start` / `record_stop`: screencast frames of one tab, kept in worker memory until stop.
+ * Every frame is acknowledged at once (Chrome sends the next only after the ack); frames beyond the
+ * cap push out the oldest, counted in `dropped`. The byte cap keeps the stop answer well under the
+ * 64 MiB a message to the host may carry.
+ */
+import { RelayError, type ToolResult } from '@chrome-relay/protocol';
+import type Protocol from 'devtools-protocol';
+import type { CdpSessions } from '../../cdp/cdpSession.js';
+import { onTabClosed, resolveTab } from '../../targets.js';
+import { defineTool } from '../defineTool.js';
+
+const DEFAULT_MAX_FRAMES = 300;
+const MAX_TOTAL_BYTES = 48 * 1024 * 1024;
+
+type Frame = ToolResult<'record_stop'>['frames'][number];
+
+interface Recording {
+  frames: Frame[];
+  bytes: number;
+  dropped: number;
+  maxFrames: number;
+  stopListening: () => void;
+}
+
+export class Recorder {
+  readonly #recordings = new Map<number, Recording>();
+
+  isRecording(tabId: number): boolean {
+    return this.#recordings.has(tabId);
+  }
+
+  async start(cdp: CdpSessions, tabId: number, options: { maxFrames: number; quality: number; maxEdge: number }): Promise<void> {
+    if (this.#recordings.has(tabId)) {
+      throw new RelayError('invalid_arguments', `Tab ${tabId} is already being recorded; run \`chrome-relay record stop --out DIR\` first.`, {
+        phase: 'validate',
+        details: { field: 'tab', tab: tabId },
+      });
+    }
+    const recording: Recording = { frames: [], bytes: 0, dropped: 0, maxFrames: options.maxFrames, stopListening: () => undefined };
+    recording.stopListening = cdp.on((event) => {
+      if (event.tabId !== tabId || event.sessionId !== undefined || event.method !== 'Page.screencastFrame') return;
+      const frame = event.params as Protocol.Page.ScreencastFrameEvent;
+      cdp.send(tabId, 'Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
+      this.#keep(recording, { data: frame.data, timestamp: frame.metadata.timestamp ?? Date.now() / 1000 });
+    });
+    this.#recordings.set(tabId, recording);
+    try {
+      await cdp.send(tabId, 'Page.startScreencast', {
+        format: 'jpeg',
+        quality: options.quality,
+        maxWidth: options.maxEdge,
+        maxHeight: options.maxEdge,
+        everyNthFrame: 1,
+      });
+    } catch (error) {
+      this.discard(tabId);
+      throw error;
+    }
+  }
+
+  async stop(cdp: CdpSessions, tabId: number): Promise<Omit<ToolResult<'record_stop'>, 'tabId'>> {
+    const recording = this.#recordings.get(tabId);
+    if (!recording) {
+      throw new RelayError('invalid_arguments', `Tab ${tabId} is not being recorded; start with \`chrome-relay record start --tab ${tabId}\`.`, {
+        phase: 'validate',
+        details: { field: 'tab', tab: tabId },
+      });
+    }
+    this.discard(tabId);
+    // The frames are already ours; a tab that can no longer stop its screencast has stopped anyway.
+    await cdp.send(tabId, 'Page.stopScreencast').catch(() => undefined);
+    return { frames: recording.frames, dropped: recording.dropped };
+  }
+
+  discard(tabId: number): void {
+    const recording = this.#recordings.get(tabId);
+    if (!recording) return;
+    recording.stopListening();
+    this.#recordings.delete(tabId);
+  }
+
+  #keep(recording: Recording, frame: Frame): void {
+    recording.frames.push(frame);
+    recording.bytes += frame.data.length;
+    while (recording.frames.length > recording.maxFrames || recording.bytes > MAX_TOTAL_BYTES) {
+      const oldest = recording.frames.shift();
+      if (!oldest) break;
+      recording.bytes -= oldest.data.length;
+      recording.dropped++;
+    }
+  }
+}
+
+export function createRecordTools(recorder: Recorder) {
+  return [
+    defineTool({
+      name: 'record_start',
+      async handle(params, ctx) {
+        const tabId = await resolveTab(params.tab, ctx);
+        await recorder.start(ctx.cdp, tabId, {
+          maxFrames: params.maxFrames ?? DEFAULT_MAX_FRAMES,
+          quality: params.quality ?? 70,
+          maxEdge: params.maxEdge ?? 1280,
+        });
+        return { tabId, recording: true as const };
+      },
+    }),
+    defineTool({
+      name: 'record_stop',
+      async handle(params, ctx) {
+        const tabId = await resolveTab(params.tab, ctx);
+        return { tabId, ...(await recorder.stop(ctx.cdp, tabId)) };
+      },
+    }),
+  ] as const;
+}
+
+export const recorder = new Recorder();
+onTabClosed((tabId) => recorder.discard(tabId));
+export const [recordStartTool, recordStopTool] = createRecordTools(recorder);

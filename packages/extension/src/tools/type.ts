@@ -1,0 +1,111 @@
+/**
+ * `type`: trusted text input into the element that has focus.
+ *
+ * Per character (input/keyboard.ts planTyping): a key press with its text for every character a
+ * US keyboard has, so keydown/keypress/beforeinput(insertText)/input/keyup all fire as for a
+ * person — rich editors (Lexical, ProseMirror) listen to beforeinput and keydown, React to input.
+ * Characters without a key go through Input.insertText (one beforeinput(insertText) + input).
+ * Both verified in Chromium 156 in a contenteditable and an <input>.
+ *
+ * Strict: typing with nothing editable focused would silently type nowhere, so the focused element
+ * is checked first (in an isolated world, through open shadow roots and same-origin frames) and
+ * its absence is element_not_found. A focused cross-origin frame cannot be inspected from here; it
+ * is accepted and reported as `iframe (cross-origin)` (frames are part B). `-s @ref` (focus an
+ * element first) is part B: it resolves the ref, focuses it, then calls typeIntoFocused.
+ */
+import { RelayError, type ToolResult } from '@chrome-relay/protocol';
+import { currentPlatform, planTyping, typeStep } from '../input/keyboard.js';
+import { dialogTracker } from '../pageState/dialogs.js';
+import { callInPage } from '../pageState/isolatedWorld.js';
+import { resolveTab } from '../targets.js';
+import { defineTool, type ToolContext } from './defineTool.js';
+
+export type FocusReport = { editable: true; description: string } | { editable: false; description: string };
+
+/**
+ * Runs in the page (isolated world): describe the deepest focused element. Self-contained. Tag
+ * names, not instanceof: elements of a same-origin frame belong to that frame's realm.
+ */
+export function describeFocus(): FocusReport {
+  let doc: Document = document;
+  let el: Element | null = doc.activeElement;
+  for (;;) {
+    const root = el?.shadowRoot;
+    if (root?.activeElement) {
+      el = root.activeElement;
+      continue;
+    }
+    if (el && (el.tagName === 'IFRAME' || el.tagName === 'FRAME')) {
+      let inner: Document | null = null;
+      try {
+        inner = (el as HTMLIFrameElement).contentDocument;
+      } catch {
+        inner = null;
+      }
+      if (!inner) return { editable: true, description: 'iframe (cross-origin)' };
+      doc = inner;
+      el = inner.activeElement;
+      continue;
+    }
+    break;
+  }
+  if (!el || el === doc.body || el === doc.documentElement) return { editable: false, description: 'nothing (the page body)' };
+  let description = el.tagName.toLowerCase();
+  if (el.id) description += `#${el.id}`;
+  for (const attr of ['name', 'type']) {
+    const value = el.getAttribute(attr);
+    if (value) description += `[${attr}=${value}]`;
+  }
+  const field = el as HTMLInputElement;
+  const contentEditable = (el as HTMLElement).isContentEditable === true;
+  if (contentEditable) description += '[contenteditable]';
+  // Inputs that take no typed text; every other type (text, email, date, number…) does.
+  const notTyped = ['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'image', 'range', 'color', 'hidden'];
+  const writable = field.readOnly !== true && field.disabled !== true;
+  const editable =
+    contentEditable ||
+    (el.tagName === 'TEXTAREA' && writable) ||
+    (el.tagName === 'INPUT' && writable && !notTyped.includes(field.type));
+  return { editable, description };
+}
+
+/**
+ * Type `text` into whatever is focused in the tab (the seam for part B: `type -s @ref` focuses the
+ * ref's element first, then calls this). Checks that something editable has focus, then types.
+ */
+export async function typeIntoFocused(ctx: ToolContext, tabId: number, text: string): Promise<ToolResult<'type'>> {
+  const focus = await callInPage(ctx, tabId, describeFocus);
+  if (!focus.editable) {
+    throw new RelayError(
+      'element_not_found',
+      `Nothing editable has focus in tab ${tabId} (focus is on ${focus.description}); click the field first (\`chrome-relay click @ref\`), then type.`,
+      { tool: 'type', phase: 'resolve', details: { tab: tabId, focused: focus.description } },
+    );
+  }
+  const platform = currentPlatform();
+  const steps = planTyping(text);
+  const total = steps.reduce((sum, step) => sum + step.chars, 0);
+  const dialogs = dialogTracker(ctx);
+  let typed = 0;
+  for (const step of steps) {
+    const outcome = await dialogs.watch(tabId, () => typeStep(ctx, tabId, step, platform));
+    typed += step.chars;
+    if ('dialog' in outcome) {
+      if (typed === total) return { tabId, typed, into: focus.description, dialog: outcome.dialog };
+      throw new RelayError(
+        'partial_success_disallowed',
+        `A ${outcome.dialog.type} dialog opened on tab ${tabId} after ${typed} of ${total} characters; the rest was not typed. Answer it with \`chrome-relay dialog accept|dismiss\` and check the field before typing the rest.`,
+        { tool: 'type', phase: 'act', details: { tab: tabId, applied: typed, failed: total - typed, dialog: outcome.dialog } },
+      );
+    }
+  }
+  return { tabId, typed, into: focus.description };
+}
+
+export const typeTool = defineTool({
+  name: 'type',
+  async handle(params, ctx) {
+    const tabId = await resolveTab(params.tab, ctx);
+    return typeIntoFocused(ctx, tabId, params.text);
+  },
+});

@@ -1,0 +1,225 @@
+/**
+ * `wait`: block until ONE condition holds in the tab, or fail with `timeout` and the page's state.
+ *
+ * - text / selector / load: polled every 100 ms in an isolated world (page scripts cannot fake or
+ *   hide the answer). "Visible" = checkVisibility() and a non-empty box; any one matching element
+ *   counts. text is case-sensitive, against document.body.innerText (rendered text).
+ * - url: the tab's current history entry (includes pushState), against a glob (pageState/urlGlob.ts).
+ * - fn: an expression evaluated in the main world (it wants page globals), truthy ends the wait;
+ *   a compile error is invalid_arguments (field fn), a throw is cdp_error (use optional chaining
+ *   for things that do not exist yet).
+ * - networkIdle: pageState/networkIdle.ts (nothing in flight and quiet for 500 ms).
+ * - download: the tab's next download no earlier wait returned (pageState/downloads.ts).
+ *
+ * The time limit is params.timeoutMs, capped so the answer — including the timeout's diagnostics —
+ * reaches the host before the call's own deadline. A dialog opening while waiting ends the wait
+ * with target_conflict (the page is blocked until it is answered). Part B adds `ref` (wait until a
+ * ref's element is visible) as one more condition resolved through the refs layer.
+ */
+import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { dialogOpenError, dialogTracker } from '../pageState/dialogs.js';
+import { armedDir, downloadTracker, toDownloadInfo, type DownloadInfo } from '../pageState/downloads.js';
+import { callInPage } from '../pageState/isolatedWorld.js';
+import { evaluateInMainWorld, isTruthy } from '../pageState/mainWorld.js';
+import { networkActivity } from '../pageState/networkIdle.js';
+import { currentEntry } from '../pageState/readiness.js';
+import { urlMatches } from '../pageState/urlGlob.js';
+import { resolveTab } from '../targets.js';
+import { defineTool, type ToolContext } from './defineTool.js';
+
+export const POLL_MS = 100;
+/** Kept back from the call deadline for the timeout's diagnostics and the reply. */
+export const DIAGNOSTICS_RESERVE_MS = 600;
+const TRANSIENT = /cannot find context|execution context was destroyed|inspected target navigated|not attached to an active page/i;
+
+type WaitCondition = ToolResult<'wait'>['condition'];
+type Check = { met: true; download?: DownloadInfo } | { met: false };
+/** The last check, plus what the timeout error should say about the page (details). */
+type Outcome = { check: Check; detail: Record<string, unknown> };
+
+/** Runs in the page (isolated world). Self-contained. */
+export function pageConditions(kind: string, arg: string): { status: 'ok'; met: boolean; exists?: boolean } | { status: 'bad_selector'; message: string } {
+  if (kind === 'load') return { status: 'ok', met: document.readyState === 'complete' };
+  if (kind === 'text') return { status: 'ok', met: (document.body?.innerText ?? '').includes(arg) };
+  let matches: NodeListOf<Element>;
+  try {
+    matches = document.querySelectorAll(arg);
+  } catch (error) {
+    return { status: 'bad_selector', message: error instanceof Error ? error.message : String(error) };
+  }
+  for (const el of matches) {
+    const box = el.getBoundingClientRect();
+    const styleVisible = typeof el.checkVisibility === 'function' ? el.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true } as CheckVisibilityOptions) : true;
+    if (styleVisible && box.width > 0 && box.height > 0) return { status: 'ok', met: true, exists: true };
+  }
+  return { status: 'ok', met: false, exists: matches.length > 0 };
+}
+
+/** Runs in the page (isolated world). Self-contained. */
+export function readyStateOf(): string {
+  return document.readyState;
+}
+
+function conditionOf(params: ToolParams<'wait'>): WaitCondition {
+  if (params.text !== undefined) return 'text';
+  if (params.url !== undefined) return 'url';
+  if (params.load !== undefined) return 'load';
+  if (params.networkIdle !== undefined) return 'networkIdle';
+  if (params.fn !== undefined) return 'fn';
+  if (params.selector !== undefined) return 'selector';
+  return 'download';
+}
+
+function describe(condition: WaitCondition, params: ToolParams<'wait'>): string {
+  switch (condition) {
+    case 'text':
+      return `text "${params.text ?? ''}"`;
+    case 'url':
+      return `URL matching ${params.url ?? ''}`;
+    case 'load':
+      return 'the load event';
+    case 'networkIdle':
+      return 'network idle';
+    case 'fn':
+      return `${params.fn ?? ''} to be truthy`;
+    case 'selector':
+      return `a visible ${params.selector ?? ''}`;
+    case 'download':
+      return 'a download to complete';
+  }
+}
+
+function transient(error: unknown): boolean {
+  if (!(error instanceof RelayError) || error.code !== 'cdp_error') return false;
+  const text = typeof error.details.cdpMessage === 'string' ? error.details.cdpMessage : error.message;
+  return TRANSIENT.test(text);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Best-effort page state for the timeout error; bounded so it cannot eat the reply's time. */
+async function diagnostics(ctx: ToolContext, tabId: number, extra: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const bounded = <T>(work: Promise<T>): Promise<T | null> => {
+    work.catch(() => undefined);
+    return Promise.race([work.catch(() => null), sleep(400).then(() => null)]);
+  };
+  const [entry, readyState] = await Promise.all([bounded(currentEntry(ctx, tabId)), bounded(callInPage(ctx, tabId, readyStateOf))]);
+  return { tab: tabId, url: entry?.url ?? null, readyState, ...extra };
+}
+
+async function pollUntil(ctx: ToolContext, tabId: number, by: number, check: () => Promise<Check & { exists?: boolean }>): Promise<Outcome> {
+  const dialogs = dialogTracker(ctx);
+  let exists: boolean | undefined;
+  for (;;) {
+    const outcome = await dialogs.watch(tabId, async () => {
+      try {
+        return await check();
+      } catch (error) {
+        if (transient(error)) return { met: false as const };
+        throw error;
+      }
+    });
+    if ('dialog' in outcome) throw dialogOpenError(tabId, outcome.dialog, 'wait');
+    exists = outcome.done.exists ?? exists;
+    if (outcome.done.met || Date.now() + POLL_MS > by) return { check: outcome.done, detail: exists === undefined ? {} : { targetExists: exists } };
+    await sleep(POLL_MS);
+  }
+}
+
+async function waitForDownload(ctx: ToolContext, tabId: number, by: number): Promise<Outcome> {
+  const tracker = downloadTracker(ctx);
+  const dialogs = dialogTracker(ctx);
+  const finished = await dialogs.watch(tabId, () => tracker.waitForFinished(tabId, by));
+  if ('dialog' in finished) throw dialogOpenError(tabId, finished.dialog, 'wait');
+  const download = finished.done;
+  if (!download) return { check: { met: false }, detail: { downloadStarted: tracker.nextUnreported(tabId) !== undefined } };
+  download.reported = true;
+  if (download.state === 'canceled') {
+    throw new RelayError('chrome_api_error', `The download of ${download.url} was canceled before it completed.`, {
+      tool: 'wait',
+      phase: 'wait',
+      details: { api: 'Page.downloadProgress', apiMessage: 'canceled', url: download.url, tab: tabId },
+    });
+  }
+  const path = await tracker.savedPath(download, by);
+  if (path === undefined) {
+    throw new RelayError('timeout', `The download of ${download.url} completed, but the browser had not recorded where it saved it in time; retry \`wait --download\` with a larger --timeout.`, {
+      tool: 'wait',
+      phase: 'wait',
+      details: { tab: tabId, url: download.url, condition: 'download' },
+    });
+  }
+  return { check: { met: true, download: toDownloadInfo(download, path, await armedDir(ctx, tabId)) }, detail: {} };
+}
+
+async function waitForNetworkIdle(ctx: ToolContext, tabId: number, by: number): Promise<Outcome> {
+  const activity = networkActivity(ctx);
+  const started = Date.now();
+  const blind = await activity.ensureEnabled(ctx, tabId);
+  // Quiet before the wait only counts if requests were being watched then.
+  const quietFrom = blind ? started : 0;
+  const result = await pollUntil(ctx, tabId, by, async () => ({ met: activity.requests(tabId).isIdle(Date.now(), quietFrom) }));
+  return { check: result.check, detail: { requestsInFlight: activity.requests(tabId).count } };
+}
+
+export const waitTool = defineTool({
+  name: 'wait',
+  async handle(params, ctx) {
+    const tabId = await resolveTab(params.tab, ctx);
+    const started = Date.now();
+    const condition = conditionOf(params);
+    const cap = ctx.deadline - DIAGNOSTICS_RESERVE_MS;
+    const by = Math.min(params.timeoutMs === undefined ? cap : started + params.timeoutMs, cap);
+
+    let outcome: Outcome;
+    switch (condition) {
+      case 'download':
+        outcome = await waitForDownload(ctx, tabId, by);
+        break;
+      case 'networkIdle':
+        outcome = await waitForNetworkIdle(ctx, tabId, by);
+        break;
+      case 'url': {
+        const glob = params.url ?? '';
+        outcome = await pollUntil(ctx, tabId, by, async () => ({ met: urlMatches(glob, (await currentEntry(ctx, tabId)).url) }));
+        break;
+      }
+      case 'fn': {
+        const fn = params.fn ?? '';
+        outcome = await pollUntil(ctx, tabId, by, async () => {
+          const evaluation = await evaluateInMainWorld(ctx, tabId, fn, { tool: 'wait', field: 'fn', maxDepth: 0 });
+          return { met: isTruthy(evaluation.deep) };
+        });
+        break;
+      }
+      default: {
+        const arg = condition === 'text' ? (params.text ?? '') : (params.selector ?? '');
+        outcome = await pollUntil(ctx, tabId, by, async () => {
+          const answer = await callInPage(ctx, tabId, pageConditions, condition, arg);
+          if (answer.status === 'bad_selector') {
+            throw new RelayError('invalid_arguments', `Invalid arguments for wait: selector "${arg}" is not valid CSS: ${answer.message}.`, {
+              tool: 'wait',
+              phase: 'validate',
+              details: { field: 'selector', selector: arg },
+            });
+          }
+          return answer.exists === undefined ? { met: answer.met } : { met: answer.met, exists: answer.exists };
+        });
+      }
+    }
+
+    if (outcome.check.met) {
+      const url = (await currentEntry(ctx, tabId)).url;
+      const result = { tabId, condition, elapsedMs: Date.now() - started, url };
+      return outcome.check.download ? { ...result, download: outcome.check.download } : result;
+    }
+    const waited = Date.now() - started;
+    const extra: Record<string, unknown> = { condition, waitedMs: waited, ...outcome.detail };
+    const capped = params.timeoutMs !== undefined && by < started + params.timeoutMs;
+    throw new RelayError(
+      'timeout',
+      `Waited ${waited} ms for ${describe(condition, params)} in tab ${tabId}; it did not happen${capped ? ' (the wait was cut to fit the call deadline: raise --timeout)' : ''}.`,
+      { tool: 'wait', phase: 'wait', details: await diagnostics(ctx, tabId, extra) },
+    );
+  },
+});

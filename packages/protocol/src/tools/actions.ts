@@ -1,0 +1,213 @@
+/**
+ * Wire shapes of the page actions that need no ref: keys, type, back/forward/reload, close, wait,
+ * get, js, dialog, download. Same shape as the TOOLS entries they are spread into (tools.ts).
+ *
+ * This module cannot import from tools.ts (tools.ts imports it), so the few shared field schemas
+ * are declared again here, identically.
+ *
+ * Seams for part B (ref-addressed actions): `type` and `wait` gain an optional `ref`, `get` a `ref`
+ * alternative to `selector`; nothing here pretends to accept a ref today.
+ */
+import * as z from 'zod';
+
+const tabId = z.number().int().positive().describe('Tab id (from `chrome-relay tabs`); default: the tab chrome-relay last used');
+const waitUntil = z.enum(['commit', 'domcontentloaded', 'load', 'none']);
+const readinessTimeout = z.number().int().positive().max(120_000).describe('How long to wait for readiness before answering ready:false');
+
+/** A JavaScript dialog (alert/confirm/prompt/beforeunload) as the page opened it. */
+export const DialogInfoSchema = z.strictObject({
+  type: z.enum(['alert', 'confirm', 'prompt', 'beforeunload']),
+  message: z.string(),
+  url: z.string(),
+  defaultPrompt: z.string().optional(),
+});
+export type DialogInfo = z.infer<typeof DialogInfoSchema>;
+
+const dialogOpened = DialogInfoSchema.optional().describe(
+  'Set when the action opened a JavaScript dialog; the tab is blocked until `chrome-relay dialog accept|dismiss`',
+);
+
+const historyResult = z.strictObject({
+  tabId: z.number(),
+  url: z.string(),
+  title: z.string(),
+  ready: z.boolean(),
+  dialog: dialogOpened,
+});
+
+const historyParams = z.strictObject({
+  tab: tabId.optional(),
+  wait: waitUntil.optional().describe('Readiness to wait for (default load)'),
+  timeoutMs: readinessTimeout.optional(),
+});
+
+export const WAIT_CONDITIONS = ['text', 'url', 'load', 'networkIdle', 'fn', 'selector', 'download'] as const;
+export type WaitCondition = (typeof WAIT_CONDITIONS)[number];
+
+export const DownloadInfoSchema = z.strictObject({
+  path: z.string().describe('Absolute path of the completed file, as the browser saved it'),
+  url: z.string(),
+  suggestedFilename: z.string(),
+  bytes: z.number(),
+  dir: z.string().nullable().describe('Directory armed with `download --dir` (the CLI moves the file there), or null'),
+});
+export type DownloadInfo = z.infer<typeof DownloadInfoSchema>;
+
+export const GET_WHAT = ['title', 'url', 'text', 'value', 'attr', 'count'] as const;
+export type GetWhat = (typeof GET_WHAT)[number];
+
+const waitParams = z
+  .strictObject({
+    text: z.string().min(1).optional().describe('Wait until the page text (document.body.innerText) contains this, case-sensitive'),
+    url: z.string().min(1).optional().describe('Wait until the tab URL matches this glob (`*` = anything but "/", `**` = anything)'),
+    load: z.literal(true).optional().describe('Wait until the current document has fired load (readyState complete)'),
+    networkIdle: z.literal(true).optional().describe('Wait until the tab made no network request for 500 ms'),
+    fn: z.string().min(1).optional().describe('Wait until this JavaScript expression (page main world) is truthy'),
+    selector: z.string().min(1).optional().describe('Wait until an element matching this CSS selector is visible'),
+    download: z.literal(true).optional().describe('Wait for the next download of the tab to complete; returns its path'),
+    tab: tabId.optional(),
+    timeoutMs: z.number().int().positive().optional().describe('Give up after this long (capped below the call deadline)'),
+  })
+  .superRefine((params, ctx) => {
+    const given = WAIT_CONDITIONS.filter((name) => params[name] !== undefined);
+    if (given.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['condition'],
+        message: `give exactly one condition (text, url, load, networkIdle, fn, selector or download), got ${given.length === 0 ? 'none' : given.join(' + ')}`,
+      });
+    }
+  });
+
+const getParams = z
+  .strictObject({
+    what: z.enum(GET_WHAT).describe('What to read: title, url (of the tab), or text, value, attr, count (of --selector)'),
+    selector: z.string().min(1).optional().describe('CSS selector of the element (required for text, value, attr, count)'),
+    name: z.string().min(1).optional().describe('Attribute name (required for attr)'),
+    tab: tabId.optional(),
+  })
+  .superRefine((params, ctx) => {
+    const needsSelector = params.what !== 'title' && params.what !== 'url';
+    if (needsSelector && params.selector === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['selector'], message: `get ${params.what} needs a CSS selector (--selector)` });
+    }
+    if (!needsSelector && params.selector !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['selector'], message: `get ${params.what} reads the tab itself and takes no selector` });
+    }
+    if (params.what === 'attr' && params.name === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['name'], message: 'get attr needs the attribute name' });
+    }
+    if (params.what !== 'attr' && params.name !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['name'], message: `an attribute name only goes with get attr, not get ${params.what}` });
+    }
+  });
+
+export const ACTION_TOOLS = {
+  keys: {
+    description: 'Press keys or key combinations in the tab, as trusted keyboard events (e.g. Enter, Shift+Tab, Control+a).',
+    params: z.strictObject({
+      keys: z.array(z.string().min(1)).min(1).max(100).describe('Keys pressed in order; a combination joins modifiers with + (Shift, Control, Alt, Meta, ControlOrMeta)'),
+      tab: tabId.optional(),
+    }),
+    result: z.strictObject({
+      tabId: z.number(),
+      pressed: z.array(z.string()).describe('The combinations pressed, in canonical spelling'),
+      dialog: dialogOpened,
+    }),
+  },
+  type: {
+    description:
+      'Type text into the focused editable element: a trusted key press per character a US keyboard has (keydown, beforeinput, input, keyup), Input.insertText for the rest; works with contenteditable and beforeinput-based editors. Nothing editable focused is element_not_found.',
+    params: z.strictObject({
+      text: z.string().min(1).max(100_000).describe('Text to type; characters without a key on a US keyboard are inserted as text input'),
+      tab: tabId.optional(),
+    }),
+    result: z.strictObject({
+      tabId: z.number(),
+      typed: z.number().describe('Characters typed'),
+      into: z.string().describe('The focused element that received the text, e.g. input#email[type=email]'),
+      dialog: dialogOpened,
+    }),
+  },
+  back: {
+    description: "Go back one entry in the tab's history and wait for that document.",
+    params: historyParams,
+    result: historyResult,
+  },
+  forward: {
+    description: "Go forward one entry in the tab's history and wait for that document.",
+    params: historyParams,
+    result: historyResult,
+  },
+  reload: {
+    description: 'Reload the tab and wait for the new document.',
+    params: historyParams,
+    result: historyResult,
+  },
+  close: {
+    description: 'Close tabs, all or none: if any id does not exist nothing is closed. Without ids, closes the tab chrome-relay last used.',
+    params: z.strictObject({
+      tabs: z.array(z.number().int().positive()).min(1).max(500).optional().describe('Tab ids to close (from `chrome-relay tabs`)'),
+    }),
+    result: z.strictObject({ closed: z.array(z.number()) }),
+  },
+  wait: {
+    description:
+      'Wait for one condition in the tab: text, URL glob, load, network idle, a JS expression, a visible selector, or a download. On timeout: `timeout` with details {url, readyState, targetExists?}; a dialog opening meanwhile: target_conflict.',
+    params: waitParams,
+    result: z.strictObject({
+      tabId: z.number(),
+      condition: z.enum(WAIT_CONDITIONS),
+      elapsedMs: z.number(),
+      url: z.string().describe('Tab URL when the condition was met'),
+      download: DownloadInfoSchema.optional(),
+    }),
+  },
+  get: {
+    description: 'Read one small value without a snapshot: the tab title or URL, or the text, value, attribute or match count of a CSS selector.',
+    params: getParams,
+    result: z.strictObject({
+      tabId: z.number(),
+      what: z.enum(GET_WHAT),
+      value: z.union([z.string(), z.number(), z.null()]).describe('null only for an attribute the element does not have'),
+    }),
+  },
+  js: {
+    description:
+      "Evaluate JavaScript in the page's main world (top-level await allowed) and return its value as JSON. A page exception is cdp_error (retryable false, details.exception); code that does not compile, or a value JSON cannot carry without loss (DOM node, function, Map, NaN, a cycle), is invalid_arguments naming what to return instead.",
+    params: z.strictObject({
+      expression: z.string().min(1).max(1_000_000).describe('JavaScript to evaluate; the value of the last expression is returned'),
+      tab: tabId.optional(),
+    }),
+    result: z.strictObject({
+      tabId: z.number(),
+      value: z.json().optional().describe('The result as JSON; absent when it is undefined or when a dialog interrupted the evaluation'),
+      dialog: dialogOpened,
+    }),
+  },
+  dialog: {
+    description: 'Accept or dismiss the JavaScript dialog (alert, confirm, prompt, beforeunload) open in the tab.',
+    params: z.strictObject({
+      action: z.enum(['accept', 'dismiss']),
+      text: z.string().optional().describe('Text to enter into a prompt before accepting'),
+      tab: tabId.optional(),
+    }),
+    result: z.strictObject({
+      tabId: z.number(),
+      action: z.enum(['accept', 'dismiss']),
+      dialog: DialogInfoSchema.nullable().describe('The dialog that was answered (null if it opened before chrome-relay watched the tab)'),
+    }),
+  },
+  download: {
+    description: "Arm the tab's downloads: `wait --download` then reports each completed file, moved into --dir.",
+    params: z.strictObject({
+      dir: z
+        .string()
+        .min(1)
+        .refine((dir) => dir.startsWith('/'), 'must be an absolute directory path')
+        .describe('Absolute directory the CLI moves completed downloads into'),
+      tab: tabId.optional(),
+    }),
+    result: z.strictObject({ tabId: z.number(), dir: z.string(), armed: z.literal(true) }),
+  },
+} as const;
