@@ -122,7 +122,7 @@ describe('screenshot', () => {
 
   // KNOWN FAILURE (see report): a SECOND capture of the same hidden background tab (headful) often
   // never answers; every first capture does. Un-skip once the extension forces a fresh frame.
-  it.skip('captures the same background tab repeatedly, scaled with --max-edge', async () => {
+  it('captures the same background tab repeatedly, scaled with --max-edge', async () => {
     const tab = await open(relay, '/colors.html');
     expect((await relay.cli('screenshot', '--tab', String(tab.tabId), '--selector', '#below', '-o', join(relay.root, 'first.png'))).code).toBe(0);
     const scaled = await relay.cli('screenshot', '--tab', String(tab.tabId), '--selector', '#below', '--max-edge', '60', '-o', join(relay.root, 'below-small.png'));

@@ -1,13 +1,14 @@
 /**
- * `screenshot`: viewport, full page, or one element (by CSS selector), as PNG or JPEG, from the
- * tab's compositor surface — the tab is never activated and its window never raised. The clip is
- * always given in document CSS pixels (with captureBeyondViewport for full pages and elements), so
- * an element below the fold is captured where it is, after being scrolled into view.
+ * `screenshot`: viewport, full page, or one element (by CSS selector), as PNG or JPEG — the tab is
+ * never activated and its window never raised.
  *
- * --max-edge is applied AFTER capture, in the worker (OffscreenCanvas), not through CDP's clip.scale:
- * on a hidden background tab in a headful browser, captureScreenshot with a clip scale below ~0.4
- * never answers (observed in Chromium 156 under Xvfb, viewport and full page alike), while scale 1
- * always does.
+ * Pixels come from ONE screencast frame, not Page.captureScreenshot: on a hidden background tab in
+ * a headful browser captureScreenshot waits for a compositor frame that never comes (observed in
+ * Chromium 156 under Xvfb: it hung on the first capture of a background tab, with or without clip,
+ * and after a metrics override), while a screencast delivers a frame in ~25 ms every time, hidden
+ * or not. So: element → scrolled into view, frame, cropped to its box; full page → the viewport is
+ * temporarily sized to the content (Emulation.setDeviceMetricsOverride), frame, override cleared.
+ * Cropping and --max-edge scaling happen in the worker (OffscreenCanvas), in one pass.
  */
 import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { resolveTab } from '../../targets.js';
@@ -33,7 +34,8 @@ function elementBoxExpression(selector: string): string {
     if (!el) return { found: false };
     el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
     const r = el.getBoundingClientRect();
-    return { found: true, x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height };
+    // Viewport coordinates: the frame is of the viewport, after the scroll above.
+    return { found: true, x: r.left, y: r.top, width: r.width, height: r.height };
   })()`;
 }
 
@@ -58,25 +60,88 @@ async function elementClip(ctx: ToolContext, tabId: number, selector: string): P
   return { x: box.x, y: box.y, width: box.width, height: box.height };
 }
 
-async function pageClip(ctx: ToolContext, tabId: number, full: boolean): Promise<Clip> {
-  const metrics = await ctx.cdp.send(tabId, 'Page.getLayoutMetrics');
-  if (full) return { x: 0, y: 0, width: metrics.cssContentSize.width, height: metrics.cssContentSize.height };
-  const view = metrics.cssVisualViewport;
-  return { x: view.pageX, y: view.pageY, width: view.clientWidth, height: view.clientHeight };
+interface Viewport {
+  width: number;
+  height: number;
 }
 
-/** Downscale base64 image bytes so they are `scale` times their size; keeps the format. */
-export type Resize = (data: string, format: 'png' | 'jpeg', scale: number, quality: number | undefined) => Promise<string>;
+async function viewportOf(ctx: ToolContext, tabId: number): Promise<Viewport & { contentHeight: number }> {
+  const metrics = await ctx.cdp.send(tabId, 'Page.getLayoutMetrics');
+  return { width: metrics.cssLayoutViewport.clientWidth, height: metrics.cssLayoutViewport.clientHeight, contentHeight: metrics.cssContentSize.height };
+}
 
-export const offscreenResize: Resize = async (data, format, scale, quality) => {
+/** Tallest full-page capture we render; beyond it the image would exceed what canvases and agents handle. */
+const MAX_FULL_HEIGHT = 16_384;
+/** Large enough that Chrome never downscales the frame below the viewport's device pixels. */
+const MAX_FRAME_EDGE = 16_384;
+
+interface Frame {
+  data: string;
+  /** CSS px → frame px (device pixel ratio times any downscale Chrome applied). */
+  cssToFrame: number;
+}
+
+/** Start a screencast, take its first frame (acked), stop. Bounded by the call's deadline. */
+async function screencastFrame(ctx: ToolContext, tabId: number, format: 'png' | 'jpeg', quality: number | undefined, viewport: Viewport): Promise<Frame> {
+  let unsubscribe: () => void = () => undefined;
+  const frame = new Promise<{ data: string; width: number }>((resolve) => {
+    unsubscribe = ctx.cdp.on((event) => {
+      if (event.tabId !== tabId || event.sessionId !== undefined || event.method !== 'Page.screencastFrame') return;
+      const params = event.params as { data: string; sessionId: number; metadata: { deviceWidth: number } };
+      void ctx.cdp.send(tabId, 'Page.screencastFrameAck', { sessionId: params.sessionId }).catch(() => undefined);
+      resolve({ data: params.data, width: params.metadata.deviceWidth });
+    });
+  });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new RelayError('timeout', `Tab ${tabId} produced no frame to capture before the deadline.`, { phase: 'act', details: { tab: tabId } })),
+      Math.max(0, ctx.deadline - Date.now()),
+    );
+  });
+  try {
+    await ctx.cdp.send(tabId, 'Page.startScreencast', {
+      format,
+      ...(quality === undefined ? {} : { quality }),
+      maxWidth: MAX_FRAME_EDGE,
+      maxHeight: MAX_FRAME_EDGE,
+      everyNthFrame: 1,
+    });
+    const got = await Promise.race([frame, deadline]);
+    // metadata.deviceWidth is the frame's width in CSS px, scrollbar included (clientWidth is not).
+    const image = await imageWidth(got.data, format);
+    return { data: got.data, cssToFrame: image / Math.max(1, got.width || viewport.width) };
+  } finally {
+    clearTimeout(timer);
+    unsubscribe();
+    await ctx.cdp.send(tabId, 'Page.stopScreencast').catch(() => undefined);
+  }
+}
+
+/** Crop `clip` (CSS px of the frame's viewport) out of a frame and scale it by `scale`; one canvas pass. */
+export type CropScale = (frame: Frame, format: 'png' | 'jpeg', clip: Clip, scale: number, quality: number | undefined) => Promise<string>;
+
+async function decode(data: string, format: 'png' | 'jpeg'): Promise<ImageBitmap> {
   const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
-  const bitmap = await createImageBitmap(new Blob([bytes], { type: `image/${format}` }));
-  const width = Math.max(1, Math.round(bitmap.width * scale));
-  const height = Math.max(1, Math.round(bitmap.height * scale));
+  return createImageBitmap(new Blob([bytes], { type: `image/${format}` }));
+}
+
+async function imageWidth(data: string, format: 'png' | 'jpeg'): Promise<number> {
+  const bitmap = await decode(data, format);
+  const width = bitmap.width;
+  bitmap.close();
+  return width;
+}
+
+export const offscreenCropScale: CropScale = async (frame, format, clip, scale, quality) => {
+  const bitmap = await decode(frame.data, format);
+  const k = frame.cssToFrame;
+  const width = Math.max(1, Math.round(clip.width * k * scale));
+  const height = Math.max(1, Math.round(clip.height * k * scale));
   const canvas = new OffscreenCanvas(width, height);
   const context = canvas.getContext('2d');
   if (!context) throw new RelayError('internal_error', 'OffscreenCanvas 2d context is unavailable in the service worker.', { phase: 'act' });
-  context.drawImage(bitmap, 0, 0, width, height);
+  context.drawImage(bitmap, clip.x * k, clip.y * k, clip.width * k, clip.height * k, 0, 0, width, height);
   bitmap.close();
   const blob = await canvas.convertToBlob({ type: `image/${format}`, ...(quality === undefined ? {} : { quality: quality / 100 }) });
   const out = new Uint8Array(await blob.arrayBuffer());
@@ -85,12 +150,19 @@ export const offscreenResize: Resize = async (data, format, scale, quality) => {
   return btoa(binary);
 };
 
+/** The part of `clip` inside the viewport (an element larger than the viewport is cut at its edges). */
+function clampToViewport(clip: Clip, viewport: Viewport): Clip {
+  const x = Math.max(0, clip.x);
+  const y = Math.max(0, clip.y);
+  return { x, y, width: Math.min(viewport.width, clip.x + clip.width) - x, height: Math.min(viewport.height, clip.y + clip.height) - y };
+}
+
 export function screenshotScale(clip: Clip, maxEdge: number | undefined): number {
   if (maxEdge === undefined) return 1;
   return Math.min(1, maxEdge / Math.max(clip.width, clip.height));
 }
 
-export function createScreenshotTool(resize: Resize) {
+export function createScreenshotTool(cropScale: CropScale) {
   return defineTool({
     name: 'screenshot',
     async handle(params: ToolParams<'screenshot'>, ctx): Promise<ToolResult<'screenshot'>> {
@@ -98,25 +170,33 @@ export function createScreenshotTool(resize: Resize) {
       if (params.quality !== undefined && format !== 'jpeg') throw invalid('quality', '--quality only applies to --format jpeg.');
       if (params.full && params.selector !== undefined) throw invalid('full', 'give --full or an element, not both.');
       const tabId = await resolveTab(params.tab, ctx);
-      const clip = params.selector === undefined ? await pageClip(ctx, tabId, params.full ?? false) : await elementClip(ctx, tabId, params.selector);
-      if (clip.width < 1 || clip.height < 1) {
-        throw new RelayError('cdp_error', `Tab ${tabId} reports an empty page area (${clip.width}×${clip.height}); is it still loading?`, {
-          phase: 'act',
-          details: { method: 'Page.getLayoutMetrics', tab: tabId },
-        });
+      const element = params.selector === undefined ? undefined : await elementClip(ctx, tabId, params.selector);
+      let viewport: Viewport & { contentHeight: number } = await viewportOf(ctx, tabId);
+      let overridden = false;
+      if (params.full) {
+        const height = Math.min(MAX_FULL_HEIGHT, Math.ceil(viewport.contentHeight));
+        await ctx.cdp.send(tabId, 'Emulation.setDeviceMetricsOverride', { width: Math.round(viewport.width), height, deviceScaleFactor: 0, mobile: false });
+        overridden = true;
+        viewport = { ...viewport, height };
       }
-      const scale = screenshotScale(clip, params.maxEdge);
-      const shot = await ctx.cdp.send(tabId, 'Page.captureScreenshot', {
-        format,
-        ...(params.quality === undefined ? {} : { quality: params.quality }),
-        clip: { ...clip, scale: 1 },
-        captureBeyondViewport: params.full === true || params.selector !== undefined,
-        fromSurface: true,
-      });
-      const data = scale < 1 ? await resize(shot.data, format, scale, params.quality) : shot.data;
-      return { tabId, format, width: Math.round(clip.width), height: Math.round(clip.height), scale, data };
+      try {
+        const clip = element ? clampToViewport(element, viewport) : { x: 0, y: 0, width: viewport.width, height: viewport.height };
+        if (clip.width < 1 || clip.height < 1) {
+          throw new RelayError('cdp_error', `Tab ${tabId} reports an empty area to capture (${clip.width}×${clip.height}); is it still loading?`, {
+            phase: 'act',
+            details: { method: 'Page.getLayoutMetrics', tab: tabId },
+          });
+        }
+        const scale = screenshotScale(clip, params.maxEdge);
+        const frame = await screencastFrame(ctx, tabId, format, params.quality, viewport);
+        const whole = clip.x === 0 && clip.y === 0 && clip.width === viewport.width && clip.height === viewport.height;
+        const data = whole && scale === 1 && Math.abs(frame.cssToFrame - 1) < 0.01 ? frame.data : await cropScale(frame, format, clip, scale, params.quality);
+        return { tabId, format, width: Math.round(clip.width), height: Math.round(clip.height), scale, data };
+      } finally {
+        if (overridden) await ctx.cdp.send(tabId, 'Emulation.clearDeviceMetricsOverride').catch(() => undefined);
+      }
     },
   });
 }
 
-export const screenshotTool = createScreenshotTool(offscreenResize);
+export const screenshotTool = createScreenshotTool(offscreenCropScale);
