@@ -16,7 +16,7 @@ import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The built CLI under test; E2E_CLI points at a private build (`node scripts/build.mjs --out DIR`). */
-export const CLI = process.env.E2E_CLI ?? join(repo, 'packages/cli/dist/chrome-relay.mjs');
+export const CLI = process.env.E2E_CLI ?? join(repo, 'packages/cli/dist/chrome-relay.cjs');
 export const EXTENSION_ID = 'nplipfneioajmjoiadbinnjjicindjlf';
 
 export interface CliResult {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Builds every bundle with esbuild. The CLI package is self-contained after this:
-//   packages/cli/dist/chrome-relay.mjs   the CLI (one file; startup time matters: agents call it per action)
+//   packages/cli/dist/chrome-relay.cjs   the CLI (one file; startup time matters: agents call it per action —
+//                                        CommonJS because Node 20's ESM loader adds ~15 ms per start)
 //   packages/cli/dist/host/host.mjs      the native host (copied into $CHROME_RELAY_HOME/host by install/launch)
 //   packages/cli/dist/extension/         the unpacked MV3 extension (manifest key → stable dev id)
 import { chmodSync, mkdirSync, rmSync } from 'node:fs';
@@ -34,9 +35,12 @@ mkdirSync(dist, { recursive: true });
 await Promise.all([
   build({
     ...common,
+    format: 'cjs',
     entryPoints: [join(root, 'packages/cli/src/main.ts')],
-    outfile: join(dist, 'chrome-relay.mjs'),
-    banner: { js: `#!/usr/bin/env node\n${nodeBanner}` },
+    outfile: join(dist, 'chrome-relay.cjs'),
+    // The sources use import.meta.url (to find dist/host and dist/extension); CommonJS has __filename.
+    define: { 'import.meta.url': '__relayImportMetaUrl' },
+    banner: { js: `#!/usr/bin/env node\nconst __relayImportMetaUrl = require('node:url').pathToFileURL(__filename).href;` },
   }),
   build({
     ...common,
@@ -46,5 +50,5 @@ await Promise.all([
   }),
   buildExtension({ outDir: join(dist, 'extension'), withKey: !storeBuild }),
 ]);
-chmodSync(join(dist, 'chrome-relay.mjs'), 0o755);
+chmodSync(join(dist, 'chrome-relay.cjs'), 0o755);
 console.error(`build: done in ${Date.now() - started} ms → ${dist}`);

@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const cli = join(dirname(fileURLToPath(import.meta.url)), '../packages/cli/dist/chrome-relay.mjs');
+const cli = join(dirname(fileURLToPath(import.meta.url)), '../packages/cli/dist/chrome-relay.cjs');
 const keep = process.argv.includes('--keep');
 
 const page = `<!doctype html><title>chrome-relay demo</title><h1>Hello from chrome-relay</h1>

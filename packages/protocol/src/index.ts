@@ -6,3 +6,4 @@ export * from './validate.js';
 export * from './version.js';
 export * from './constants.js';
 export * from './refs.js';
+export * from './toolSpec.js';

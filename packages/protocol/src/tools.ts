@@ -4,7 +4,8 @@
  * map 1:1 onto CLI flags. Unknown keys are an error (strictObject).
  */
 import * as z from 'zod';
-import { ACTION_TOOLS } from './tools/actions.js';
+import { lazyTool } from './toolSpec.js';
+import { ACTION_TOOLS, DialogInfoSchema } from './tools/actions.js';
 import { OBSERVE_TOOLS } from './tools/observe.js';
 import { ELEMENT_TOOLS } from './tools/elements.js';
 
@@ -63,7 +64,7 @@ export const SnapshotNodeSchema: z.ZodType<SnapshotNode> = z.lazy(() =>
 const waitUntil = z.enum(['commit', 'domcontentloaded', 'load', 'none']);
 
 export const TOOLS = {
-  status: {
+  status: lazyTool(() => ({
     description: 'Report the host, extension and browser this CLI is talking to (answered by the host).',
     params: z.strictObject({}),
     result: z.strictObject({
@@ -72,13 +73,13 @@ export const TOOLS = {
       browser: z.strictObject({ userAgent: z.string(), pid: z.number().nullable() }).nullable(),
       profile: z.string().nullable(),
     }),
-  },
-  tabs: {
+  })),
+  tabs: lazyTool(() => ({
     description: 'List windows and their tabs.',
     params: z.strictObject({}),
     result: z.strictObject({ windows: z.array(WindowInfo) }),
-  },
-  navigate: {
+  })),
+  navigate: lazyTool(() => ({
     description: 'Open a URL in a new background tab (default) or in --tab, and wait until the real document is ready.',
     params: z.strictObject({
       url: z.string().min(1).describe('Absolute URL to open'),
@@ -93,8 +94,8 @@ export const TOOLS = {
       ready: z.boolean(),
       newTab: z.boolean(),
     }),
-  },
-  snapshot: {
+  })),
+  snapshot: lazyTool(() => ({
     description: 'Compact accessibility tree of the tab; every actionable element gets a ref.',
     params: z.strictObject({
       tab: tabId.optional(),
@@ -113,8 +114,8 @@ export const TOOLS = {
       tree: z.array(SnapshotNodeSchema),
       previous: z.array(SnapshotNodeSchema).nullable().optional().describe('With diff: the previous snapshot of this tab (null when there was none)'),
     }),
-  },
-  click: {
+  })),
+  click: lazyTool(() => ({
     description: 'Click an element by ref (scroll into view, refuse if covered, trusted mouse events), or at viewport coordinates.',
     params: z.strictObject({
       ref: ref.optional(),
@@ -133,15 +134,16 @@ export const TOOLS = {
       healed: z.boolean(),
       navigated: z.boolean(),
       url: z.string(),
+      dialog: DialogInfoSchema.optional().describe('A JavaScript dialog the click opened; answer it with `chrome-relay dialog`'),
     }),
-  },
-  reconnect: {
+  })),
+  reconnect: lazyTool(() => ({
     description: 'Drop the native-messaging port and connect again, so Chrome stops this host and starts the installed one (used by `chrome-relay update`). Answers before the port closes.',
     params: z.strictObject({}),
     result: z.strictObject({
       reconnectInMs: z.number().int().nonnegative().describe('Delay after this answer before the extension closes its port'),
     }),
-  },
+  })),
   ...ACTION_TOOLS,
   ...OBSERVE_TOOLS,
   ...ELEMENT_TOOLS,

@@ -13,15 +13,17 @@ import { basename, extname, join } from 'node:path';
 import type { Command } from 'commander';
 import { RelayError, type ToolResult } from '@chrome-relay/protocol';
 import { getParams, parseDownloadDir, parseKeyList, parseTabList, parseTypeText, waitCondition, type WaitFlags } from '../actionArgs.js';
-import { parseChoice, parseTab, parseTimeout } from '../args.js';
-import { resolveGlobals, type GlobalOptions } from '../globalOptions.js';
+import { parseChoice, parseRefArg, parseTab, parseTimeout } from '../args.js';
+import { targeted, type TargetedGlobals } from '../callTarget.js';
+import type { GlobalOptions } from '../globalOptions.js';
 import { printJson, printText } from '../output.js';
 import { renderSnapshot } from '../renderSnapshot.js';
 import { runTool } from '../runTool.js';
 
 type Opts = Record<string, unknown>;
 type WaitUntil = 'commit' | 'domcontentloaded' | 'load' | 'none';
-const globalsOf = (cmd: Command) => resolveGlobals(cmd.optsWithGlobals());
+/** Every action resolves --tab/--workspace/--group the same way (callTarget.ts). */
+const globalsOf = (cmd: Command): TargetedGlobals => targeted(cmd).globals;
 const example = (...lines: string[]): string => `\nExample:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 const tabOption = 'tab to act in (default: the tab chrome-relay last used)';
 const snapshotOption = 'after the result, print a fresh snapshot of the same tab';
@@ -93,11 +95,11 @@ function historyCommand(program: Command, name: 'back' | 'forward' | 'reload', d
     .option('--snapshot', snapshotOption)
     .addHelpText('after', example(`chrome-relay ${name}`, `chrome-relay ${name} --tab 123 --wait domcontentloaded --snapshot`))
     .action(async (opts: Opts, cmd: Command) => {
-      const globals = globalsOf(cmd);
+      const { globals, tab } = targeted(cmd);
       const result = await runTool(
         name,
         {
-          tab: opts.tab as number | undefined,
+          tab,
           wait: opts.wait as WaitUntil | undefined,
           timeoutMs: (opts.waitTimeout as number | undefined) ?? Math.max(1, Math.min(20_000, globals.timeoutMs - 1000)),
         },
@@ -116,8 +118,8 @@ export function registerActionCommands(program: Command): void {
     .option('--snapshot', snapshotOption)
     .addHelpText('after', example('chrome-relay keys Enter', 'chrome-relay keys Control+a Backspace', 'chrome-relay keys Shift+Tab --snapshot'))
     .action(async (keys: string[], opts: Opts, cmd: Command) => {
-      const globals = globalsOf(cmd);
-      const result = await runTool('keys', { keys: parseKeyList(keys), tab: opts.tab as number | undefined }, globals);
+      const { globals, tab } = targeted(cmd);
+      const result = await runTool('keys', { keys: parseKeyList(keys), tab }, globals);
       await printActionResult(result, opts.snapshot === true, globals);
     });
 
@@ -125,12 +127,14 @@ export function registerActionCommands(program: Command): void {
     .command('type')
     .description('Type text into the focused field as trusted key events (contenteditable and rich editors included).')
     .argument('<text>', 'text to type (a newline presses Enter)')
+    .option('-s, --target <ref>', 'focus this element (a ref like @e7) first')
     .option('--tab <id>', tabOption, parseTab)
     .option('--snapshot', snapshotOption)
-    .addHelpText('after', example('chrome-relay click @e4 && chrome-relay type "hello@example.com"', 'chrome-relay type "Ünïcode ✓" --tab 123'))
+    .addHelpText('after', example('chrome-relay click @e4 && chrome-relay type "hello@example.com"', 'chrome-relay type "Ünïcode ✓" --tab 123', 'chrome-relay type "hello" -s @e7'))
     .action(async (text: string, opts: Opts, cmd: Command) => {
-      const globals = globalsOf(cmd);
-      const result = await runTool('type', { text: parseTypeText(text), tab: opts.tab as number | undefined }, globals);
+      const { globals, tab } = targeted(cmd);
+      const ref = opts.target === undefined ? undefined : parseRefArg(String(opts.target), 'target');
+      const result = await runTool('type', { text: parseTypeText(text), ref, tab }, globals);
       await printActionResult(result, opts.snapshot === true, globals);
     });
 
@@ -170,10 +174,10 @@ export function registerActionCommands(program: Command): void {
       ),
     )
     .action(async (opts: Opts, cmd: Command) => {
-      const globals = globalsOf(cmd);
+      const { globals, tab } = targeted(cmd);
       const condition = waitCondition(opts as WaitFlags);
       // The wait's own limit is the call's: the extension keeps back time to report the page state.
-      const result: ToolResult<'wait'> = await runTool('wait', { ...condition, tab: opts.tab as number | undefined, timeoutMs: globals.timeoutMs }, globals);
+      const result: ToolResult<'wait'> = await runTool('wait', { ...condition, tab, timeoutMs: globals.timeoutMs }, globals);
       const download = result.download;
       if (download?.dir) {
         const moved = moveDownload(download.path, download.dir);
@@ -193,7 +197,8 @@ export function registerActionCommands(program: Command): void {
     .addHelpText('after', example('chrome-relay get title', 'chrome-relay get text -s "h1"', 'chrome-relay get attr href -s "a.next"', 'chrome-relay get count -s ".result"'))
     .action(async (what: string, attribute: string | undefined, opts: Opts, cmd: Command) => {
       const params = getParams(what, attribute, opts.selector as string | undefined);
-      printJson(await runTool('get', { ...params, tab: opts.tab as number | undefined }, globalsOf(cmd)));
+      const { globals, tab } = targeted(cmd);
+      printJson(await runTool('get', { ...params, tab }, globals));
     });
 
   program
@@ -203,7 +208,8 @@ export function registerActionCommands(program: Command): void {
     .option('--tab <id>', tabOption, parseTab)
     .addHelpText('after', example('chrome-relay js "document.title"', "chrome-relay js \"[...document.querySelectorAll('a')].map(a => a.href)\"", 'chrome-relay js "await fetch(\'/api/me\').then(r => r.json())"'))
     .action(async (expression: string, opts: Opts, cmd: Command) => {
-      printJson(await runTool('js', { expression, tab: opts.tab as number | undefined }, globalsOf(cmd)));
+      const { globals, tab } = targeted(cmd);
+      printJson(await runTool('js', { expression, tab }, globals));
     });
 
   program
@@ -215,8 +221,8 @@ export function registerActionCommands(program: Command): void {
     .option('--snapshot', snapshotOption)
     .addHelpText('after', example('chrome-relay dialog accept', 'chrome-relay dialog accept --text "Ada"', 'chrome-relay dialog dismiss --tab 123'))
     .action(async (action: 'accept' | 'dismiss', opts: Opts, cmd: Command) => {
-      const globals = globalsOf(cmd);
-      const result = await runTool('dialog', { action, text: opts.text as string | undefined, tab: opts.tab as number | undefined }, globals);
+      const { globals, tab } = targeted(cmd);
+      const result = await runTool('dialog', { action, text: opts.text as string | undefined, tab }, globals);
       await printActionResult(result, opts.snapshot === true, globals);
     });
 
@@ -227,6 +233,7 @@ export function registerActionCommands(program: Command): void {
     .option('--tab <id>', tabOption, parseTab)
     .addHelpText('after', example('chrome-relay download --dir ./downloads', 'chrome-relay click @e9 && chrome-relay wait --download'))
     .action(async (opts: Opts, cmd: Command) => {
-      printJson(await runTool('download', { dir: opts.dir as string, tab: opts.tab as number | undefined }, globalsOf(cmd)));
+      const { globals, tab } = targeted(cmd);
+      printJson(await runTool('download', { dir: opts.dir as string, tab }, globals));
     });
 }

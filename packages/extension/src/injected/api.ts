@@ -3,9 +3,28 @@
  * scroll, hit-test). Every expected outcome is a return value; the worker decides which error it is.
  */
 import { Bindings, type Binding } from './bindings.js';
-import { describeInterceptor, locateClick } from './hitTest.js';
+import { checkState, currentValue, focusElement, isFileInput, planFill, scrollContainer, scrollStep, selectForTyping, selectOptions, setPickerValue } from './actions.js';
+import { describeInterceptor, locateClick, scrollIntoViewIfNeeded } from './hitTest.js';
 import { decideHeal, identityKey, placeTwins } from './identity.js';
-import type { CommitArgs, PageApi, PageSnapshot, PrepareClickOutcome, RefRecord, ResolveOutcome, SnapshotArgs } from './types.js';
+import type {
+  CheckStateOutcome,
+  CommitArgs,
+  FileInputOutcome,
+  FillOutcome,
+  FocusOutcome,
+  IntoViewOutcome,
+  PageApi,
+  PageSnapshot,
+  PrepareClickOutcome,
+  RefArgs,
+  RefRecord,
+  ResolveOutcome,
+  ScrollArgs,
+  ScrollOutcome,
+  SelectOutcome,
+  SnapshotArgs,
+  ValueOutcome,
+} from './types.js';
 import { contextOf, Walker, type Actionable } from './walker.js';
 
 type Resolved = { status: 'live'; element: Element; healed: boolean } | Extract<ResolveOutcome, { status: 'stale' }>;
@@ -24,7 +43,26 @@ export function createPageApi(): PageApi {
   let pending: { token: string; bindings: Binding[] } | undefined;
   let tokens = 0;
 
+  /** The element a snapshot scope names, or why there is none. */
+  function scopeElement(scope: NonNullable<SnapshotArgs['scope']>): Element | string {
+    if ('ref' in scope) {
+      const resolved = resolveElement(scope.ref);
+      return resolved.status === 'live' ? resolved.element : `scope @${scope.ref} is stale (${resolved.reason})`;
+    }
+    let found: Element | null;
+    try {
+      found = document.querySelector(scope.selector);
+    } catch {
+      return `scope "${scope.selector}" is not a valid CSS selector`;
+    }
+    return found ?? `no element matches the scope selector "${scope.selector}"`;
+  }
+
   function snapshot(args: SnapshotArgs): PageSnapshot {
+    const scoped = args.scope === undefined ? undefined : scopeElement(args.scope);
+    if (typeof scoped === 'string') {
+      return { token: '', url: location.href, title: document.title, tree: [], nextRef: args.nextRef, refCount: 0, scopeMissing: scoped };
+    }
     const walk = new Walker().walkDocument();
     const keys = walk.actionables.map(keyOf);
     const placements = placeTwins(keys);
@@ -49,7 +87,19 @@ export function createPageApi(): PageApi {
     });
     const token = `${Date.now().toString(36)}.${++tokens}`;
     pending = { token, bindings: fresh };
-    return { token, url: location.href, title: document.title, tree: walk.tree, nextRef, refCount: records.length };
+    const result: PageSnapshot = { token, url: location.href, title: document.title, tree: walk.tree, nextRef, refCount: records.length };
+    if (scoped !== undefined) {
+      // Walk the scope again for its tree alone; its actionables take the refs just computed.
+      const refOf = new Map(walk.actionables.map((actionable) => [actionable.element, actionable.node.ref]));
+      const part = new Walker().walkSubtree(scoped);
+      for (const actionable of part.actionables) {
+        const ref = refOf.get(actionable.element);
+        if (ref !== undefined) actionable.node.ref = ref;
+      }
+      result.tree = part.tree;
+      result.refs = records.map((record) => [record.ref, record.role, record.name]);
+    }
+    return result;
   }
 
   function commit({ token }: CommitArgs): { committed: boolean } {
@@ -121,5 +171,99 @@ export function createPageApi(): PageApi {
     }
   }
 
-  return { version: 1, snapshot, commit, resolve, prepareClick };
+  /** Resolve a ref and run `act` on its live element; stale outcomes pass through. */
+  function withElement<R>(ref: string, act: (element: Element, healed: boolean, role: string) => R): R | Extract<ResolveOutcome, { status: 'stale' }> {
+    const resolved = resolveElement(ref);
+    if (resolved.status === 'stale') return resolved;
+    const role = bindings.get(ref)?.record.role ?? '';
+    return act(resolved.element, resolved.healed, role);
+  }
+
+  function fill({ ref, value }: { ref: string; value: string }): FillOutcome {
+    return withElement(ref, (element, healed): FillOutcome => {
+      const plan = planFill(element);
+      switch (plan.kind) {
+        case 'refused':
+          return { status: 'refused', reason: plan.reason, healed };
+        case 'select': {
+          const outcome = selectOptions(element, [value]);
+          if (outcome.status !== 'done') return { ...outcome, healed };
+          return { status: 'done', value: currentValue(element), healed };
+        }
+        case 'set':
+          if (!setPickerValue(element, value)) {
+            const type = (element as HTMLInputElement).type;
+            return { status: 'refused', reason: `<input type=${type}> rejected "${value}" (it takes the format the browser uses for ${type}, e.g. 2024-05-31 for a date)`, healed };
+          }
+          return { status: 'done', value: currentValue(element), healed };
+        case 'typed':
+        case 'contenteditable':
+          if (!selectForTyping(element, plan.kind)) return { status: 'refused', reason: 'it would not take focus (hidden, inert or disabled)', healed };
+          return { status: 'typing', plan: plan.kind, healed };
+      }
+    });
+  }
+
+  function value({ ref }: RefArgs): ValueOutcome {
+    return withElement(ref, (element): ValueOutcome => ({ status: 'ok', value: currentValue(element) }));
+  }
+
+  function select({ ref, values }: { ref: string; values: string[] }): SelectOutcome {
+    return withElement(ref, (element, healed): SelectOutcome => ({ ...selectOptions(element, values), healed }));
+  }
+
+  function checkStateOf({ ref }: RefArgs): CheckStateOutcome {
+    return withElement(ref, (element, healed, role): CheckStateOutcome => ({ ...checkState(element, role), healed }));
+  }
+
+  function focus({ ref }: RefArgs): FocusOutcome {
+    return withElement(ref, (element, healed): FocusOutcome =>
+      focusElement(element) ? { status: 'ok', healed } : { status: 'refused', reason: 'it would not take focus (not focusable, hidden or disabled)', healed },
+    );
+  }
+
+  function scroll({ ref, direction, amount }: ScrollArgs): ScrollOutcome {
+    if (ref === undefined) return { status: 'ok', container: 'page', ...scrollStep(null, direction, amount), healed: false };
+    const horizontal = direction === 'left' || direction === 'right';
+    return withElement(ref, (element, healed): ScrollOutcome => {
+      const container = scrollContainer(element, horizontal ? 1 : 0, horizontal ? 0 : 1);
+      return { status: 'ok', container: container === null ? 'page' : 'element', ...scrollStep(container, direction, amount), healed };
+    });
+  }
+
+  function scrollIntoView({ ref }: RefArgs): IntoViewOutcome {
+    return withElement(ref, (element, healed): IntoViewOutcome => {
+      const centre = scrollIntoViewIfNeeded(element);
+      return centre === null ? { status: 'not_visible', healed } : { status: 'ok', ...centre, healed };
+    });
+  }
+
+  function fileInput({ ref }: RefArgs): FileInputOutcome {
+    return withElement(ref, (element, healed): FileInputOutcome => {
+      const check = isFileInput(element);
+      return check.ok ? { status: 'ok', multiple: check.multiple, healed } : { status: 'refused', reason: check.reason, healed };
+    });
+  }
+
+  function element({ ref }: RefArgs): Element | null {
+    const resolved = resolveElement(ref);
+    return resolved.status === 'live' ? resolved.element : null;
+  }
+
+  return {
+    version: 1,
+    snapshot,
+    commit,
+    resolve,
+    prepareClick,
+    fill,
+    value,
+    select,
+    checkState: checkStateOf,
+    focus,
+    scroll,
+    scrollIntoView,
+    fileInput,
+    element,
+  };
 }

@@ -111,6 +111,21 @@ export function locateClick(target: Element): HitOutcome {
   return hitTestPoints(target);
 }
 
+/**
+ * Bring the element into view (centred) if its centre is off-screen; its centre afterwards (and
+ * whether anything scrolled), or null when it has no box.
+ */
+export function scrollIntoViewIfNeeded(target: Element): (Point & { scrolled: boolean }) | null {
+  if (rendered(target).length === 0) return null;
+  const view = viewport();
+  const centre = centreOf(target);
+  if (centre.x < view.left || centre.x >= view.right || centre.y < view.top || centre.y >= view.bottom) {
+    scrollToCentre(target);
+    return { ...centreOf(target), scrolled: true };
+  }
+  return { ...centre, scrolled: false };
+}
+
 function scrollToCentre(target: Element): void {
   // 'instant': a smooth scroll would still be moving when the mouse event arrives.
   target.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });

@@ -38,6 +38,11 @@ export interface RefRecord {
 export interface SnapshotArgs {
   /** First free number of the browser-wide ref counter. */
   nextRef: number;
+  /**
+   * Return only this part of the page (refs are still issued for the whole page, so refs outside
+   * the scope keep working). A ref of the previous snapshot, or a CSS selector (first match).
+   */
+  scope?: { ref: string } | { selector: string };
 }
 
 /**
@@ -53,6 +58,10 @@ export interface PageSnapshot {
   /** The counter value after this snapshot (unchanged when every element kept its ref). */
   nextRef: number;
   refCount: number;
+  /** With a scope, the tree shows only part of the refs: all of them as [ref, role, name]. */
+  refs?: [string, string, string][];
+  /** The scope matched nothing (or its ref is stale); nothing was computed. */
+  scopeMissing?: string;
 }
 
 /**
@@ -95,6 +104,51 @@ export type PrepareClickOutcome =
   | { status: 'not_visible'; healed: boolean }
   | { status: 'stale'; reason: StaleReason };
 
+type Healed = { healed: boolean };
+type Stale = { status: 'stale'; reason: StaleReason };
+
+export type FillOutcome =
+  /** Focused with its whole value selected: the worker now types the value (trusted). */
+  | ({ status: 'typing'; plan: 'typed' | 'contenteditable' } & Healed)
+  /** Set in the page (picker inputs, <select>); `value` is what the element now holds. */
+  | ({ status: 'done'; value: string } & Healed)
+  | ({ status: 'refused'; reason: string } & Healed)
+  | ({ status: 'no_option'; missing: string; available: string[] } & Healed)
+  | Stale;
+
+export type ValueOutcome = { status: 'ok'; value: string } | Stale;
+
+export type SelectOutcome =
+  | ({ status: 'done'; selected: string[] } & Healed)
+  | ({ status: 'refused'; reason: string } & Healed)
+  | ({ status: 'no_option'; missing: string; available: string[] } & Healed)
+  | Stale;
+
+export type CheckStateOutcome =
+  | ({ status: 'ok'; checked: 'true' | 'false' | 'mixed'; radio: boolean } & Healed)
+  | ({ status: 'refused'; reason: string } & Healed)
+  | Stale;
+
+export type FocusOutcome = ({ status: 'ok' } & Healed) | ({ status: 'refused'; reason: string } & Healed) | Stale;
+
+export type ScrollDirection = 'up' | 'down' | 'left' | 'right';
+
+export interface ScrollArgs {
+  /** Scroll this element's scroll container (itself or its nearest scrolling ancestor); absent = the page. */
+  ref?: string;
+  direction: ScrollDirection;
+  /** CSS px; default 85% of the container's visible size. */
+  amount?: number;
+}
+
+export type ScrollOutcome =
+  | ({ status: 'ok'; container: 'page' | 'element'; before: { x: number; y: number }; after: { x: number; y: number } } & Healed)
+  | Stale;
+
+export type IntoViewOutcome = ({ status: 'ok'; x: number; y: number; scrolled: boolean } & Healed) | ({ status: 'not_visible' } & Healed) | Stale;
+
+export type FileInputOutcome = ({ status: 'ok'; multiple: boolean } & Healed) | ({ status: 'refused'; reason: string } & Healed) | Stale;
+
 export interface CommitArgs {
   token: string;
 }
@@ -111,8 +165,30 @@ export interface PageApi {
   commit(args: CommitArgs): { committed: boolean };
   resolve(args: RefArgs): ResolveOutcome;
   prepareClick(args: RefArgs): PrepareClickOutcome;
+  fill(args: { ref: string; value: string }): FillOutcome;
+  value(args: RefArgs): ValueOutcome;
+  select(args: { ref: string; values: string[] }): SelectOutcome;
+  checkState(args: RefArgs): CheckStateOutcome;
+  focus(args: RefArgs): FocusOutcome;
+  scroll(args: ScrollArgs): ScrollOutcome;
+  scrollIntoView(args: RefArgs): IntoViewOutcome;
+  fileInput(args: RefArgs): FileInputOutcome;
+  /** The live element of a ref (not JSON: used to get a RemoteObject for DOM.* calls), or null. */
+  element(args: RefArgs): Element | null;
 }
 
-export type PageMethod = 'snapshot' | 'commit' | 'resolve' | 'prepareClick';
+export type PageMethod =
+  | 'snapshot'
+  | 'commit'
+  | 'resolve'
+  | 'prepareClick'
+  | 'fill'
+  | 'value'
+  | 'select'
+  | 'checkState'
+  | 'focus'
+  | 'scroll'
+  | 'scrollIntoView'
+  | 'fileInput';
 export type PageArgs<M extends PageMethod> = Parameters<PageApi[M]>[0];
 export type PageReturn<M extends PageMethod> = ReturnType<PageApi[M]>;

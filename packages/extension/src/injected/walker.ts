@@ -88,6 +88,13 @@ export class Walker {
     return { tree: mergeItems(out), actionables: this.#actionables };
   }
 
+  /** Walk one element's subtree (a snapshot scope); the element itself is included. */
+  walkSubtree(element: Element): WalkResult {
+    const out: Item[] = [];
+    this.#walkElement(element, ROOT, out, [], false);
+    return { tree: mergeItems(out), actionables: this.#actionables };
+  }
+
   /**
    * Role and name of one element exactly as a snapshot would compute them, treating it as
    * actionable (it was, when it got its ref). Only meaningful for a rendered element.

@@ -137,3 +137,23 @@ async function callPageNow<M extends PageMethod>(
     throw error;
   }
 }
+
+/**
+ * A RemoteObject handle (objectId, in `group`) on the live element of `ref` in our world, for DOM.*
+ * commands that take an object (DOM.setFileInputFiles). undefined when the ref has no live
+ * element. The page script must already be installed (call a JSON method on the ref first: it
+ * also verifies or heals the ref). Release the group with Runtime.releaseObjectGroup.
+ */
+export async function pageElementHandle(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, ref: string, group: string): Promise<string | undefined> {
+  const response = await ctx.cdp.send(world.tabId, 'Runtime.evaluate', {
+    expression: `globalThis.__chromeRelay?.element(${JSON.stringify({ ref })}) ?? null`,
+    contextId: world.contextId,
+    returnByValue: false,
+    objectGroup: group,
+    silent: true,
+  });
+  if (response.exceptionDetails !== undefined) {
+    throw new RelayError('internal_error', `The page script failed in element: ${exceptionText(response.exceptionDetails)}`, { phase: 'act', details: { method: 'element' } });
+  }
+  return response.result.subtype === 'node' ? response.result.objectId : undefined;
+}

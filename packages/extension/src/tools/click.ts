@@ -8,16 +8,15 @@
  * `navigated`; a committed navigation kills the tab's refs right away.
  */
 import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
-import { clickAt } from '../input/mouse.js';
-import type { PrepareClickOutcome } from '../injected/types.js';
+import { clickAt, type ClickOptions } from '../input/mouse.js';
+import { dialogTracker, type Watched } from '../pageState/dialogs.js';
 import { DEFAULT_NAVIGATION_TIMING, watchNavigation, type NavigationTiming } from '../page/navigation.js';
-import { callPage, DocumentChanged } from '../page/pageCall.js';
-import { mainFrameDocument, worlds as defaultWorlds, type FrameDocument, type Worlds } from '../page/worlds.js';
+import { worlds as defaultWorlds, type FrameDocument, type Worlds } from '../page/worlds.js';
 import { refRegistry } from '../refs/index.js';
-import { resolveRefTarget, staleRefError } from '../refs/refTarget.js';
 import type { RefRegistry } from '../refs/registry.js';
 import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool, type ToolContext } from './defineTool.js';
+import { enablePage, openRef, pointerTarget } from './refAction.js';
 
 export interface ClickDeps {
   registry: RefRegistry;
@@ -34,6 +33,9 @@ interface ClickPoint {
   y: number;
   healed: boolean;
 }
+
+/** CDP's modifier bit field. */
+const MODIFIER_BITS = { Alt: 1, Control: 2, Meta: 4, Shift: 8 } as const;
 
 function invalid(field: string, message: string): RelayError {
   return new RelayError('invalid_arguments', `Invalid arguments for click: ${message}`, { phase: 'validate', details: { field } });
@@ -52,54 +54,18 @@ function checkTarget(params: ClickParams): { ref: string } | { x: number; y: num
   return { x: params.x, y: params.y };
 }
 
-async function enablePage(ctx: ToolContext, tabId: number): Promise<FrameDocument> {
-  // Page events (navigation watch) need the domain on; enabling twice is harmless and cheap.
-  const [frame] = await Promise.all([mainFrameDocument(ctx, tabId), ctx.cdp.send(tabId, 'Page.enable')]);
-  return frame;
-}
-
-function refusal(ref: string, tabId: number, outcome: Exclude<PrepareClickOutcome, { status: 'ok' }>): RelayError {
-  switch (outcome.status) {
-    case 'stale':
-      return staleRefError(ref, outcome.reason, tabId);
-    case 'intercepted': {
-      const who = outcome.interceptor;
-      const label = `<${who.tag}${who.id ? `#${who.id}` : ''}>${who.name ? ` "${who.name}"` : ''}${who.ref ? ` (@${who.ref})` : ''}`;
-      return new RelayError(
-        'click_intercepted',
-        `Click on @${ref} was not delivered: ${label} covers it at (${outcome.x}, ${outcome.y}). Dismiss or close that element, then click @${ref} again.`,
-        { phase: 'act', details: { ref, tab: tabId, interceptor: who, x: outcome.x, y: outcome.y, healed: outcome.healed } },
-      );
-    }
-    case 'not_visible':
-      return new RelayError(
-        'element_not_found',
-        `Ref @${ref} names an element that is not visible now (hidden or zero-sized), so there is nothing to click. Wait for it to appear, or snapshot again.`,
-        { phase: 'act', details: { ref, tab: tabId, reason: 'not_visible' } },
-      );
-  }
+function clickOptions(params: ClickParams): ClickOptions {
+  const options: ClickOptions = {};
+  if (params.button !== undefined) options.button = params.button;
+  if (params.clickCount !== undefined) options.clickCount = params.clickCount;
+  if (params.modifiers !== undefined) options.modifiers = params.modifiers.reduce((bits, name) => bits | MODIFIER_BITS[name], 0);
+  return options;
 }
 
 async function pointForRef(ctx: ToolContext, deps: ClickDeps, ref: string, requestedTab: number | undefined): Promise<ClickPoint> {
-  const target = await resolveRefTarget(deps.registry, ctx.browser, ref, requestedTab);
-  const { tabId } = target;
-  const before = await enablePage(ctx, tabId);
-  // The document the ref was issued in is gone, even if the new one has a look-alike element.
-  if (before.frameId !== target.document.frameId || before.loaderId !== target.document.loaderId) {
-    await deps.registry.markNavigated(tabId);
-    throw staleRefError(ref, 'navigated', tabId);
-  }
-  const world = await deps.worlds.ensure(ctx, tabId, before);
-  let outcome: PrepareClickOutcome;
-  try {
-    outcome = await callPage(ctx, deps.worlds, world, 'prepareClick', { ref });
-  } catch (error) {
-    if (!(error instanceof DocumentChanged)) throw error;
-    await deps.registry.markNavigated(tabId);
-    throw staleRefError(ref, 'navigated', tabId);
-  }
-  if (outcome.status !== 'ok') throw refusal(ref, tabId, outcome);
-  return { tabId, before, x: outcome.x, y: outcome.y, healed: outcome.healed };
+  const site = await openRef(ctx, deps, ref, requestedTab);
+  const point = await pointerTarget(ctx, deps, site, 'click');
+  return { tabId: site.tabId, before: site.before, ...point };
 }
 
 export function createClickTool(deps: ClickDeps) {
@@ -117,11 +83,21 @@ export function createClickTool(deps: ClickDeps) {
       const { tabId } = point;
 
       const watch = watchNavigation(ctx, tabId, point.before, deps.navigation);
+      let clicked: Watched<void>;
       try {
-        await clickAt(ctx, tabId, point.x, point.y);
+        // A click may open alert/confirm/prompt; the page then blocks, so report it instead of waiting.
+        clicked = await dialogTracker(ctx).watch(tabId, () => clickAt(ctx, tabId, point.x, point.y, clickOptions(params)));
       } catch (error) {
         watch.stop();
         throw error;
+      }
+      if ('dialog' in clicked) {
+        watch.stop();
+        // The page is blocked by the dialog; the browser still knows the tab's URL.
+        const url = (await ctx.browser.getTab(tabId)).url ?? '';
+        const result: ToolResult<'click'> = { tabId, x: point.x, y: point.y, healed: point.healed, navigated: false, url, dialog: clicked.dialog };
+        if ('ref' in wanted) result.ref = wanted.ref;
+        return result;
       }
       const navigation = await watch.settle();
       if (navigation.committed) {

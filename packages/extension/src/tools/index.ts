@@ -4,6 +4,7 @@ import { clickTool } from './click.js';
 import { closeTool } from './close.js';
 import { dialogTool } from './dialog.js';
 import { downloadTool } from './download.js';
+import { ELEMENT_TOOL_REGISTRY } from './elementTools.js';
 import { getTool } from './get.js';
 import { backTool, forwardTool, reloadTool } from './history.js';
 import { jsTool } from './js.js';
@@ -34,4 +35,5 @@ export const TOOL_REGISTRY: readonly AnyToolDefinition[] = [
   downloadTool,
   reconnectTool,
   ...OBSERVE_TOOL_REGISTRY,
+  ...ELEMENT_TOOL_REGISTRY,
 ];

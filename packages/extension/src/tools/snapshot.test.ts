@@ -6,6 +6,7 @@ import { RefCounter } from '../refs/counter.js';
 import { MemoryStore } from '../refs/memoryStore.js';
 import { RefRegistry } from '../refs/registry.js';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
+import { SnapshotHistory } from './snapshotHistory.js';
 import { createSnapshotTool } from './snapshot.js';
 
 beforeAll(() => {
@@ -45,7 +46,7 @@ function setup() {
   const pages = new FakePages(env.debugger);
   const local = new MemoryStore();
   const session = new MemoryStore();
-  const deps = { counter: new RefCounter(local), registry: new RefRegistry(session), worlds: new Worlds(session) };
+  const deps = { counter: new RefCounter(local), registry: new RefRegistry(session), worlds: new Worlds(session), history: new SnapshotHistory(session) };
   return { ...env, pages, local, session, deps, tool: createSnapshotTool(deps) };
 }
 

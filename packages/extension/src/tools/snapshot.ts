@@ -9,20 +9,24 @@
  *   → unlock → reply.
  * A failure before the commit leaves the page answering to its previous refs only.
  */
-import { RelayError } from '@chrome-relay/protocol';
-import type { PageNode, PageSnapshot } from '../injected/types.js';
+import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import type { PageNode, PageSnapshot, SnapshotArgs } from '../injected/types.js';
 import { callPage, DocumentChanged } from '../page/pageCall.js';
 import { mainFrameDocument, worlds as defaultWorlds, type Worlds } from '../page/worlds.js';
 import type { RefCounter } from '../refs/counter.js';
 import { refCounter, refRegistry } from '../refs/index.js';
+import { chromeSessionStore } from '../refs/persist.js';
 import type { RefRegistry, RefSummary } from '../refs/registry.js';
 import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool, type ToolContext } from './defineTool.js';
+import { SnapshotHistory } from './snapshotHistory.js';
+import { shapeTree } from './snapshotShape.js';
 
 export interface SnapshotDeps {
   counter: RefCounter;
   registry: RefRegistry;
   worlds: Worlds;
+  history: SnapshotHistory;
 }
 
 /** Every ref in the tree with its role and name (each ref sits on exactly one node). */
@@ -39,13 +43,21 @@ export function refsInTree(tree: readonly PageNode[]): RefSummary[] {
 }
 
 /** One attempt against the document the tab shows now. */
-async function snapshotDocument(ctx: ToolContext, deps: SnapshotDeps, tabId: number): Promise<PageSnapshot> {
+async function snapshotDocument(ctx: ToolContext, deps: SnapshotDeps, tabId: number, scope: SnapshotArgs['scope']): Promise<PageSnapshot> {
   const frame = await mainFrameDocument(ctx, tabId);
   const world = await deps.worlds.ensure(ctx, tabId, frame);
   return deps.counter.run(ctx.deadline, async (allocation) => {
-    const page = await callPage(ctx, deps.worlds, world, 'snapshot', { nextRef: allocation.next });
+    const args: SnapshotArgs = { nextRef: allocation.next };
+    if (scope !== undefined) args.scope = scope;
+    const page = await callPage(ctx, deps.worlds, world, 'snapshot', args);
+    if (page.scopeMissing !== undefined) {
+      throw new RelayError('element_not_found', `Nothing to snapshot: ${page.scopeMissing}. Snapshot without --scope to see the page.`, {
+        phase: 'resolve',
+        details: { tab: tabId, scope },
+      });
+    }
     await allocation.advanceTo(page.nextRef);
-    const refs = refsInTree(page.tree);
+    const refs = page.refs?.map(([ref, role, name]) => ({ ref, role, name })) ?? refsInTree(page.tree);
     if (refs.length !== page.refCount) {
       throw new RelayError('internal_error', `The snapshot tree carries ${refs.length} refs but the page issued ${page.refCount}.`, {
         phase: 'act',
@@ -61,20 +73,33 @@ async function snapshotDocument(ctx: ToolContext, deps: SnapshotDeps, tabId: num
   });
 }
 
+function scopeOf(params: ToolParams<'snapshot'>): SnapshotArgs['scope'] {
+  if (params.scopeRef !== undefined && params.scopeSelector !== undefined) {
+    throw new RelayError('invalid_arguments', 'Invalid arguments for snapshot: give --scope once (a ref or a CSS selector).', {
+      phase: 'validate',
+      details: { field: 'scope' },
+    });
+  }
+  if (params.scopeRef !== undefined) return { ref: params.scopeRef };
+  if (params.scopeSelector !== undefined) return { selector: params.scopeSelector };
+  return undefined;
+}
+
 export function createSnapshotTool(deps: SnapshotDeps) {
   return defineTool({
     name: 'snapshot',
     async handle(params, ctx) {
+      const scope = scopeOf(params);
       const tabId = await resolveTab(params.tab, ctx);
       let page: PageSnapshot;
       try {
-        page = await snapshotDocument(ctx, deps, tabId);
+        page = await snapshotDocument(ctx, deps, tabId, scope);
       } catch (error) {
         if (!(error instanceof DocumentChanged)) throw error;
         // The tab navigated while we looked: its old refs are dead; snapshot the new document, once.
         await deps.registry.markNavigated(tabId);
         try {
-          page = await snapshotDocument(ctx, deps, tabId);
+          page = await snapshotDocument(ctx, deps, tabId, scope);
         } catch (retryError) {
           if (!(retryError instanceof DocumentChanged)) throw retryError;
           throw new RelayError('timeout', `Tab ${tabId} kept navigating while the snapshot ran; wait for the page to settle and snapshot again.`, {
@@ -84,9 +109,20 @@ export function createSnapshotTool(deps: SnapshotDeps) {
         }
       }
       await setCurrentTab(tabId, ctx.browser);
-      return { tabId, url: page.url, title: page.title, refCount: page.refCount, tree: page.tree };
+      const shape = { interactive: params.interactive === true, elide: params.noElide !== true, ...(params.depth === undefined ? {} : { depth: params.depth }) };
+      const scopeKey = scope === undefined ? '' : JSON.stringify(scope);
+      const previous = params.diff ? await deps.history.previous(tabId, scopeKey) : undefined;
+      await deps.history.remember(tabId, scopeKey, page.tree);
+      const result: ToolResult<'snapshot'> = { tabId, url: page.url, title: page.title, refCount: page.refCount, tree: shapeTree(page.tree, shape) };
+      if (previous !== undefined) result.previous = previous === null ? null : shapeTree(previous, shape);
+      return result;
     },
   });
 }
 
-export const snapshotTool = createSnapshotTool({ counter: refCounter, registry: refRegistry, worlds: defaultWorlds });
+export const snapshotTool = createSnapshotTool({
+  counter: refCounter,
+  registry: refRegistry,
+  worlds: defaultWorlds,
+  history: new SnapshotHistory(chromeSessionStore),
+});

@@ -18,6 +18,9 @@ import { currentPlatform, planTyping, typeStep } from '../input/keyboard.js';
 import { dialogTracker } from '../pageState/dialogs.js';
 import { callInPage } from '../pageState/isolatedWorld.js';
 import { resolveTab } from '../targets.js';
+import { focusRef } from './refAction.js';
+import { refRegistry } from '../refs/index.js';
+import { worlds } from '../page/worlds.js';
 import { defineTool, type ToolContext } from './defineTool.js';
 
 export type FocusReport = { editable: true; description: string } | { editable: false; description: string };
@@ -105,7 +108,8 @@ export async function typeIntoFocused(ctx: ToolContext, tabId: number, text: str
 export const typeTool = defineTool({
   name: 'type',
   async handle(params, ctx) {
-    const tabId = await resolveTab(params.tab, ctx);
+    // -s @ref: focus the ref's element first (same resolve/heal/navigation checks as every ref action).
+    const tabId = params.ref === undefined ? await resolveTab(params.tab, ctx) : (await focusRef(ctx, { registry: refRegistry, worlds }, params.ref, params.tab, 'type')).tabId;
     return typeIntoFocused(ctx, tabId, params.text);
   },
 });

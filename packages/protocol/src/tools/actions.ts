@@ -9,6 +9,7 @@
  * alternative to `selector`; nothing here pretends to accept a ref today.
  */
 import * as z from 'zod';
+import { lazyTool } from '../toolSpec.js';
 
 const tabId = z.number().int().positive().describe('Tab id (from `chrome-relay tabs`); default: the tab chrome-relay last used');
 const waitUntil = z.enum(['commit', 'domcontentloaded', 'load', 'none']);
@@ -103,7 +104,7 @@ const getParams = z
   });
 
 export const ACTION_TOOLS = {
-  keys: {
+  keys: lazyTool(() => ({
     description: 'Press keys or key combinations in the tab, as trusted keyboard events (e.g. Enter, Shift+Tab, Control+a).',
     params: z.strictObject({
       keys: z.array(z.string().min(1)).min(1).max(100).describe('Keys pressed in order; a combination joins modifiers with + (Shift, Control, Alt, Meta, ControlOrMeta)'),
@@ -114,12 +115,13 @@ export const ACTION_TOOLS = {
       pressed: z.array(z.string()).describe('The combinations pressed, in canonical spelling'),
       dialog: dialogOpened,
     }),
-  },
-  type: {
+  })),
+  type: lazyTool(() => ({
     description:
       'Type text into the focused editable element: a trusted key press per character a US keyboard has (keydown, beforeinput, input, keyup), Input.insertText for the rest; works with contenteditable and beforeinput-based editors. Nothing editable focused is element_not_found.',
     params: z.strictObject({
       text: z.string().min(1).max(100_000).describe('Text to type; characters without a key on a US keyboard are inserted as text input'),
+      ref: z.string().regex(/^e[1-9][0-9]*$/, 'must be a ref like e12 (written @e12 on the command line)').optional().describe('Focus this element first (-s @e12)'),
       tab: tabId.optional(),
     }),
     result: z.strictObject({
@@ -128,30 +130,30 @@ export const ACTION_TOOLS = {
       into: z.string().describe('The focused element that received the text, e.g. input#email[type=email]'),
       dialog: dialogOpened,
     }),
-  },
-  back: {
+  })),
+  back: lazyTool(() => ({
     description: "Go back one entry in the tab's history and wait for that document.",
     params: historyParams,
     result: historyResult,
-  },
-  forward: {
+  })),
+  forward: lazyTool(() => ({
     description: "Go forward one entry in the tab's history and wait for that document.",
     params: historyParams,
     result: historyResult,
-  },
-  reload: {
+  })),
+  reload: lazyTool(() => ({
     description: 'Reload the tab and wait for the new document.',
     params: historyParams,
     result: historyResult,
-  },
-  close: {
+  })),
+  close: lazyTool(() => ({
     description: 'Close tabs, all or none: if any id does not exist nothing is closed. Without ids, closes the tab chrome-relay last used.',
     params: z.strictObject({
       tabs: z.array(z.number().int().positive()).min(1).max(500).optional().describe('Tab ids to close (from `chrome-relay tabs`)'),
     }),
     result: z.strictObject({ closed: z.array(z.number()) }),
-  },
-  wait: {
+  })),
+  wait: lazyTool(() => ({
     description:
       'Wait for one condition in the tab: text, URL glob, load, network idle, a JS expression, a visible selector, or a download. On timeout: `timeout` with details {url, readyState, targetExists?}; a dialog opening meanwhile: target_conflict.',
     params: waitParams,
@@ -162,8 +164,8 @@ export const ACTION_TOOLS = {
       url: z.string().describe('Tab URL when the condition was met'),
       download: DownloadInfoSchema.optional(),
     }),
-  },
-  get: {
+  })),
+  get: lazyTool(() => ({
     description: 'Read one small value without a snapshot: the tab title or URL, or the text, value, attribute or match count of a CSS selector.',
     params: getParams,
     result: z.strictObject({
@@ -171,8 +173,8 @@ export const ACTION_TOOLS = {
       what: z.enum(GET_WHAT),
       value: z.union([z.string(), z.number(), z.null()]).describe('null only for an attribute the element does not have'),
     }),
-  },
-  js: {
+  })),
+  js: lazyTool(() => ({
     description:
       "Evaluate JavaScript in the page's main world (top-level await allowed) and return its value as JSON. A page exception is cdp_error (retryable false, details.exception); code that does not compile, or a value JSON cannot carry without loss (DOM node, function, Map, NaN, a cycle), is invalid_arguments naming what to return instead.",
     params: z.strictObject({
@@ -184,8 +186,8 @@ export const ACTION_TOOLS = {
       value: z.json().optional().describe('The result as JSON; absent when it is undefined or when a dialog interrupted the evaluation'),
       dialog: dialogOpened,
     }),
-  },
-  dialog: {
+  })),
+  dialog: lazyTool(() => ({
     description: 'Accept or dismiss the JavaScript dialog (alert, confirm, prompt, beforeunload) open in the tab.',
     params: z.strictObject({
       action: z.enum(['accept', 'dismiss']),
@@ -197,8 +199,8 @@ export const ACTION_TOOLS = {
       action: z.enum(['accept', 'dismiss']),
       dialog: DialogInfoSchema.nullable().describe('The dialog that was answered (null if it opened before chrome-relay watched the tab)'),
     }),
-  },
-  download: {
+  })),
+  download: lazyTool(() => ({
     description: "Arm the tab's downloads: `wait --download` then reports each completed file, moved into --dir.",
     params: z.strictObject({
       dir: z
@@ -209,5 +211,5 @@ export const ACTION_TOOLS = {
       tab: tabId.optional(),
     }),
     result: z.strictObject({ tabId: z.number(), dir: z.string(), armed: z.literal(true) }),
-  },
+  })),
 } as const;

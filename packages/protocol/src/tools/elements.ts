@@ -10,6 +10,7 @@
  * declared again here, identically.
  */
 import * as z from 'zod';
+import { lazyTool } from '../toolSpec.js';
 
 const tabId = z.number().int().positive().describe('Tab id (from `chrome-relay tabs`); only a cross-check for a ref, which carries its tab');
 const ref = z.string().regex(/^e[1-9][0-9]*$/, 'must be a ref like e12 (written @e12 on the command line)').describe('Element ref from a snapshot');
@@ -20,7 +21,7 @@ const refParams = z.strictObject({ ref, tab: tabId.optional() });
 export const SCROLL_DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
 
 export const ELEMENT_TOOLS = {
-  fill: {
+  fill: lazyTool(() => ({
     description:
       'Replace the value of an input, textarea, contenteditable or <select> (by option value or visible text). Text is typed with trusted input so frameworks (React…) see it; no hit-test (a covered field can still be filled).',
     params: z.strictObject({
@@ -34,18 +35,18 @@ export const ELEMENT_TOOLS = {
       value: z.string().describe('What the element holds afterwards (verified equal to the request)'),
       healed,
     }),
-  },
-  focus: {
+  })),
+  focus: lazyTool(() => ({
     description: 'Give an element keyboard focus (e.g. before `keys` or `type`).',
     params: refParams,
     result: z.strictObject({ tabId: z.number(), ref: z.string(), healed }),
-  },
-  hover: {
+  })),
+  hover: lazyTool(() => ({
     description: 'Move the mouse over an element (scroll into view, refuse if covered, trusted mouse move).',
     params: refParams,
     result: z.strictObject({ tabId: z.number(), ref: z.string(), x: z.number(), y: z.number(), healed }),
-  },
-  select: {
+  })),
+  select: lazyTool(() => ({
     description: 'Select options of a <select> by value or visible text (several only for <select multiple>); fires input and change.',
     params: z.strictObject({
       ref,
@@ -58,8 +59,8 @@ export const ELEMENT_TOOLS = {
       selected: z.array(z.string()).describe('Values of the options selected afterwards'),
       healed,
     }),
-  },
-  check: {
+  })),
+  check: lazyTool(() => ({
     description: 'Make a checkbox, radio or switch checked: click it only if needed, then verify the new state.',
     params: refParams,
     result: z.strictObject({
@@ -69,8 +70,8 @@ export const ELEMENT_TOOLS = {
       changed: z.boolean().describe('false when it already was in the requested state (nothing was clicked)'),
       healed,
     }),
-  },
-  uncheck: {
+  })),
+  uncheck: lazyTool(() => ({
     description: 'Make a checkbox or switch unchecked: click it only if needed, then verify the new state.',
     params: refParams,
     result: z.strictObject({
@@ -80,8 +81,8 @@ export const ELEMENT_TOOLS = {
       changed: z.boolean().describe('false when it already was in the requested state (nothing was clicked)'),
       healed,
     }),
-  },
-  scroll: {
+  })),
+  scroll: lazyTool(() => ({
     description:
       'Scroll the page, or the scroll container of a ref, in a direction (default: most of a screen), or bring a ref into view (intoView).',
     params: z.strictObject({
@@ -100,8 +101,8 @@ export const ELEMENT_TOOLS = {
       moved: z.boolean().describe('false when it was already at the edge (or already in view)'),
       healed,
     }),
-  },
-  drag: {
+  })),
+  drag: lazyTool(() => ({
     description: 'Drag one element onto another with trusted mouse press, moves and release (HTML5 drag and drop included).',
     params: z.strictObject({
       from: ref.describe('Element to drag'),
@@ -114,8 +115,8 @@ export const ELEMENT_TOOLS = {
       to: z.strictObject({ ref: z.string(), x: z.number(), y: z.number() }),
       healed,
     }),
-  },
-  upload: {
+  })),
+  upload: lazyTool(() => ({
     description:
       'Set files on an <input type=file> (hidden inputs too) without a file dialog; with via, click the ref (a button that opens a file chooser) and answer the chooser instead.',
     params: z.strictObject({
@@ -131,5 +132,5 @@ export const ELEMENT_TOOLS = {
       via: z.enum(['input', 'chooser']),
       healed,
     }),
-  },
+  })),
 } as const;

@@ -10,6 +10,7 @@
  * direction (extension → host → CLI) allows 64 MiB per message, which the frame caps stay under.
  */
 import * as z from 'zod';
+import { lazyTool } from '../toolSpec.js';
 
 const tabId = z.number().int().positive().describe('Tab id (from `chrome-relay tabs`); default: the tab chrome-relay last used');
 const name = z
@@ -75,7 +76,7 @@ const Lease = z.strictObject({
 export type LeaseInfo = z.infer<typeof Lease>;
 
 export const OBSERVE_TOOLS = {
-  screenshot: {
+  screenshot: lazyTool(() => ({
     description: 'Capture the tab (viewport, --full page, or one element by --selector) as PNG or JPEG, without activating it.',
     params: z.strictObject({
       tab: tabId.optional(),
@@ -93,8 +94,8 @@ export const OBSERVE_TOOLS = {
       scale: z.number().describe('Image pixels per CSS pixel'),
       data: z.string().describe('Base64 image bytes (the CLI writes them to a file)'),
     }),
-  },
-  record_start: {
+  })),
+  record_start: lazyTool(() => ({
     description: 'Start recording the tab as screencast frames (kept in the extension, capped).',
     params: z.strictObject({
       tab: tabId.optional(),
@@ -103,8 +104,8 @@ export const OBSERVE_TOOLS = {
       maxEdge: z.number().int().min(16).max(4096).optional().describe('Scale frames so the longer edge is at most this (default 1280)'),
     }),
     result: z.strictObject({ tabId: z.number(), recording: z.literal(true) }),
-  },
-  record_stop: {
+  })),
+  record_stop: lazyTool(() => ({
     description: 'Stop recording the tab and return its frames (JPEG, base64, with timestamps).',
     params: z.strictObject({ tab: tabId.optional() }),
     result: z.strictObject({
@@ -112,8 +113,8 @@ export const OBSERVE_TOOLS = {
       frames: z.array(z.strictObject({ data: z.string(), timestamp: z.number().describe('Seconds, from the screencast') })),
       dropped: z.number().describe('Frames discarded because the cap was reached'),
     }),
-  },
-  console: {
+  })),
+  console: lazyTool(() => ({
     description: 'Console messages and uncaught exceptions of the tab, captured since chrome-relay attached to it.',
     params: z.strictObject({
       tab: tabId.optional(),
@@ -122,8 +123,8 @@ export const OBSERVE_TOOLS = {
       clear: z.boolean().optional().describe('Empty the buffer after reading'),
     }),
     result: z.strictObject({ tabId: z.number(), entries: z.array(ConsoleEntry), dropped: z.number().describe('Entries lost to the buffer cap') }),
-  },
-  network: {
+  })),
+  network: lazyTool(() => ({
     description: 'Requests of the tab captured since chrome-relay attached to it; sensitive headers are redacted unless rawHeaders.',
     params: z.strictObject({
       tab: tabId.optional(),
@@ -133,53 +134,53 @@ export const OBSERVE_TOOLS = {
       rawHeaders: z.boolean().optional().describe('Do not redact Cookie, Authorization, tokens and the like'),
     }),
     result: z.strictObject({ tabId: z.number(), requests: z.array(NetworkEntry), dropped: z.number() }),
-  },
-  network_body: {
+  })),
+  network_body: lazyTool(() => ({
     description: 'Response body of one captured request.',
     params: z.strictObject({ tab: tabId.optional(), id: z.string().min(1).describe('Request id from `chrome-relay network`') }),
     result: z.strictObject({ tabId: z.number(), id: z.string(), mimeType: z.string(), base64Encoded: z.boolean(), body: z.string() }),
-  },
-  network_har: {
+  })),
+  network_har: lazyTool(() => ({
     description: 'The captured requests of the tab as a HAR 1.2 log; sensitive headers redacted unless rawHeaders.',
     params: z.strictObject({ tab: tabId.optional(), rawHeaders: z.boolean().optional().describe('Do not redact sensitive headers') }),
     result: z.strictObject({ tabId: z.number(), entries: z.number(), har: z.record(z.string(), z.unknown()) }),
-  },
-  workspace_create: {
+  })),
+  workspace_create: lazyTool(() => ({
     description: 'Open a named, unfocused window (a workspace) for an agent; it never takes focus from the human.',
     params: z.strictObject({ name, url: z.string().min(1).optional().describe('First URL (default about:blank)'), agent: agent.optional() }),
     result: z.strictObject({ name: z.string(), windowId: z.number(), tabId: z.number(), owner: z.string().nullable() }),
-  },
-  workspace_list: {
+  })),
+  workspace_list: lazyTool(() => ({
     description: 'List workspaces that still have a window.',
     params: z.strictObject({}),
     result: z.strictObject({ workspaces: z.array(Workspace) }),
-  },
-  workspace_close: {
+  })),
+  workspace_close: lazyTool(() => ({
     description: 'Close a workspace window and its tabs.',
     params: z.strictObject({ name, agent: agent.optional() }),
     result: z.strictObject({ name: z.string(), windowId: z.number(), closedTabs: z.array(z.number()) }),
-  },
-  group_create: {
+  })),
+  group_create: lazyTool(() => ({
     description: 'Put tabs into a new native tab group with a name and colour (all or nothing unless allowPartial).',
     params: z.strictObject({ name, tabs: tabList, color: z.enum(GROUP_COLORS).optional(), allowPartial, agent: agent.optional() }),
     result: z.strictObject({ name: z.string(), groupId: z.number(), ...Applied }),
-  },
-  group_add: {
+  })),
+  group_add: lazyTool(() => ({
     description: 'Add tabs to an existing named group (all or nothing unless allowPartial).',
     params: z.strictObject({ name, tabs: tabList, allowPartial, agent: agent.optional() }),
     result: z.strictObject({ name: z.string(), groupId: z.number(), ...Applied }),
-  },
-  group_list: {
+  })),
+  group_list: lazyTool(() => ({
     description: 'List named tab groups.',
     params: z.strictObject({}),
     result: z.strictObject({ groups: z.array(Group) }),
-  },
-  group_close: {
+  })),
+  group_close: lazyTool(() => ({
     description: 'Close every tab of a named group (all or nothing unless allowPartial).',
     params: z.strictObject({ name, allowPartial, agent: agent.optional() }),
     result: z.strictObject({ name: z.string(), groupId: z.number(), ...Applied }),
-  },
-  lease_claim: {
+  })),
+  lease_claim: lazyTool(() => ({
     description: 'Claim a tab or workspace for an agent; others acting there get target_conflict until it is released or idle past its ttl.',
     params: z.strictObject({
       agent,
@@ -188,15 +189,15 @@ export const OBSERVE_TOOLS = {
       ttlSec: z.number().int().min(1).max(86_400).optional().describe('Idle seconds before the lease expires (default 600)'),
     }),
     result: z.strictObject({ lease: Lease }),
-  },
-  lease_list: {
+  })),
+  lease_list: lazyTool(() => ({
     description: 'List live (unexpired) leases.',
     params: z.strictObject({}),
     result: z.strictObject({ leases: z.array(Lease) }),
-  },
-  lease_release: {
+  })),
+  lease_release: lazyTool(() => ({
     description: "Release an agent's lease on a tab or workspace, or all of its leases.",
     params: z.strictObject({ agent, tab: tabId.optional(), workspace: name.optional(), all: z.boolean().optional() }),
     result: z.strictObject({ released: z.array(Lease) }),
-  },
+  })),
 } as const;

@@ -1,0 +1,61 @@
+/**
+ * `check` / `uncheck @ref`: reach a checked state, then prove it. Already there → nothing is
+ * clicked (changed:false). Otherwise a hit-tested trusted click, then the state is read back
+ * (frameworks may re-render first, so for a short while); still not there → a closed error, never
+ * a success claim.
+ */
+import { RelayError, type ToolResult } from '@chrome-relay/protocol';
+import { clickAt } from '../input/mouse.js';
+import type { CheckStateOutcome } from '../injected/types.js';
+import { worlds as defaultWorlds } from '../page/worlds.js';
+import { refRegistry } from '../refs/index.js';
+import { setCurrentTab } from '../targets.js';
+import { defineTool, type ToolContext } from './defineTool.js';
+import { callSite, openRef, pointerTarget, refusedError, unlessStale, type RefDeps, type RefSite } from './refAction.js';
+
+/** How long the state may take to follow a click (an async re-render). */
+export const CHECK_SETTLE_MS = 1000;
+const POLL_MS = 50;
+
+type Checked = Extract<CheckStateOutcome, { status: 'ok' }>;
+
+async function readState(ctx: ToolContext, deps: RefDeps, site: RefSite, tool: 'check' | 'uncheck'): Promise<Checked> {
+  const outcome = unlessStale(site, await callSite(ctx, deps, site, 'checkState', { ref: site.ref }));
+  if (outcome.status === 'refused') throw refusedError(tool, site.ref, site.tabId, outcome.reason);
+  return outcome;
+}
+
+export function createCheckTool(deps: RefDeps, tool: 'check' | 'uncheck', settleMs = CHECK_SETTLE_MS) {
+  const want = tool === 'check' ? 'true' : 'false';
+  return defineTool({
+    name: tool,
+    async handle(params, ctx): Promise<ToolResult<'check'>> {
+      const site = await openRef(ctx, deps, params.ref, params.tab);
+      const before = await readState(ctx, deps, site, tool);
+      await setCurrentTab(site.tabId, ctx.browser);
+      if (before.checked === want) return { tabId: site.tabId, ref: params.ref, checked: want === 'true', changed: false, healed: before.healed };
+      if (tool === 'uncheck' && before.radio) {
+        throw refusedError(tool, params.ref, site.tabId, 'a radio button is unchecked by checking another option of its group');
+      }
+      const point = await pointerTarget(ctx, deps, site, tool);
+      await clickAt(ctx, site.tabId, point.x, point.y);
+      const until = Math.min(Date.now() + settleMs, ctx.deadline);
+      let after = await readState(ctx, deps, site, tool);
+      while (after.checked !== want && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        after = await readState(ctx, deps, site, tool);
+      }
+      if (after.checked !== want) {
+        throw new RelayError(
+          'partial_success_disallowed',
+          `Clicked @${params.ref}, but it is still ${after.checked === 'mixed' ? 'mixed' : after.checked === 'true' ? 'checked' : 'unchecked'} after ${settleMs} ms: the page did not accept the change (a handler prevented it, or the click toggles something else). Snapshot to see its state.`,
+          { tool, phase: 'verify', details: { ref: params.ref, tab: site.tabId, expected: want, actual: after.checked } },
+        );
+      }
+      return { tabId: site.tabId, ref: params.ref, checked: want === 'true', changed: true, healed: before.healed || point.healed || after.healed };
+    },
+  });
+}
+
+export const checkTool = createCheckTool({ registry: refRegistry, worlds: defaultWorlds }, 'check');
+export const uncheckTool = createCheckTool({ registry: refRegistry, worlds: defaultWorlds }, 'uncheck');

@@ -1,0 +1,104 @@
+/**
+ * `upload @ref files…`: put files on an <input type=file> with DOM.setFileInputFiles — no OS
+ * dialog, hidden inputs included (the element is addressed through our world, not clicked).
+ * `--via @button`: for pages whose input is created or opened only by clicking (a styled button):
+ * arm Page.setInterceptFileChooserDialog, click the ref (hit-tested, trusted: a file chooser needs a
+ * user gesture), and answer the chooser Chrome reports (Page.fileChooserOpened) with the files.
+ *
+ * Paths are checked by the CLI (it shares the filesystem with the browser) and sent absolute.
+ */
+import { RelayError, type ToolResult } from '@chrome-relay/protocol';
+import type Protocol from 'devtools-protocol';
+import { clickAt } from '../input/mouse.js';
+import { pageElementHandle } from '../page/pageCall.js';
+import { worlds as defaultWorlds } from '../page/worlds.js';
+import { refRegistry } from '../refs/index.js';
+import { staleRefError } from '../refs/refTarget.js';
+import { setCurrentTab } from '../targets.js';
+import { defineTool, type ToolContext } from './defineTool.js';
+import { callSite, openRef, pointerTarget, refusedError, unlessStale, type RefDeps, type RefSite } from './refAction.js';
+
+/** How long after the click a file chooser may take to open. */
+export const CHOOSER_WAIT_MS = 3000;
+const OBJECT_GROUP = 'chrome-relay-upload';
+
+function tooMany(site: RefSite, count: number): RelayError {
+  return refusedError('upload', site.ref, site.tabId, `it takes one file (no "multiple" attribute), ${count} were given`, { field: 'files' });
+}
+
+async function uploadToInput(ctx: ToolContext, deps: RefDeps, site: RefSite, files: string[]): Promise<boolean> {
+  const check = unlessStale(site, await callSite(ctx, deps, site, 'fileInput', { ref: site.ref }));
+  if (check.status === 'refused') throw refusedError('upload', site.ref, site.tabId, check.reason);
+  if (!check.multiple && files.length > 1) throw tooMany(site, files.length);
+  const objectId = await pageElementHandle(ctx, site.world, site.ref, OBJECT_GROUP);
+  try {
+    if (objectId === undefined) throw staleRefError(site.ref, 'vanished', site.tabId);
+    // Chrome fires input and change on the element itself, as for a person's choice.
+    await ctx.cdp.send(site.tabId, 'DOM.setFileInputFiles', { files, objectId });
+  } finally {
+    await ctx.cdp.send(site.tabId, 'Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch(() => undefined);
+  }
+  return check.healed;
+}
+
+function nextFileChooser(ctx: ToolContext, tabId: number): { opened: Promise<Protocol.Page.FileChooserOpenedEvent | undefined>; stop(): void } {
+  let stop = (): void => undefined;
+  const opened = new Promise<Protocol.Page.FileChooserOpenedEvent | undefined>((resolve) => {
+    const timer = setTimeout(() => finish(undefined), Math.max(0, Math.min(CHOOSER_WAIT_MS, ctx.deadline - Date.now())));
+    const unsubscribe = ctx.cdp.on((event) => {
+      if (event.tabId === tabId && event.sessionId === undefined && event.method === 'Page.fileChooserOpened') {
+        finish(event.params as Protocol.Page.FileChooserOpenedEvent);
+      }
+    });
+    function finish(value: Protocol.Page.FileChooserOpenedEvent | undefined): void {
+      clearTimeout(timer);
+      unsubscribe();
+      resolve(value);
+    }
+    stop = () => finish(undefined);
+  });
+  return { opened, stop };
+}
+
+async function uploadViaChooser(ctx: ToolContext, deps: RefDeps, site: RefSite, files: string[]): Promise<boolean> {
+  const point = await pointerTarget(ctx, deps, site, 'upload');
+  await ctx.cdp.send(site.tabId, 'Page.setInterceptFileChooserDialog', { enabled: true });
+  const chooser = nextFileChooser(ctx, site.tabId);
+  try {
+    await clickAt(ctx, site.tabId, point.x, point.y);
+    const opened = await chooser.opened;
+    if (opened === undefined) {
+      throw refusedError('upload', site.ref, site.tabId, `clicking it opened no file chooser within ${CHOOSER_WAIT_MS} ms (give the <input type=file> ref itself, without --via)`);
+    }
+    if (opened.mode === 'selectSingle' && files.length > 1) throw tooMany(site, files.length);
+    if (opened.backendNodeId === undefined) {
+      throw refusedError('upload', site.ref, site.tabId, 'the file chooser it opened belongs to no <input type=file> chrome-relay can fill');
+    }
+    await ctx.cdp.send(site.tabId, 'DOM.setFileInputFiles', { files, backendNodeId: opened.backendNodeId });
+  } finally {
+    chooser.stop();
+    await ctx.cdp.send(site.tabId, 'Page.setInterceptFileChooserDialog', { enabled: false }).catch(() => undefined);
+  }
+  return point.healed;
+}
+
+export function createUploadTool(deps: RefDeps) {
+  return defineTool({
+    name: 'upload',
+    async handle(params, ctx): Promise<ToolResult<'upload'>> {
+      const bad = params.files.find((file) => !file.startsWith('/'));
+      if (bad !== undefined) {
+        throw new RelayError('invalid_arguments', `Invalid arguments for upload: files must be absolute paths, got ${JSON.stringify(bad)}.`, {
+          phase: 'validate',
+          details: { field: 'files', value: bad },
+        });
+      }
+      const site = await openRef(ctx, deps, params.ref, params.tab);
+      const healed = params.via ? await uploadViaChooser(ctx, deps, site, params.files) : await uploadToInput(ctx, deps, site, params.files);
+      await setCurrentTab(site.tabId, ctx.browser);
+      return { tabId: site.tabId, ref: params.ref, files: params.files, via: params.via ? 'chooser' : 'input', healed };
+    },
+  });
+}
+
+export const uploadTool = createUploadTool({ registry: refRegistry, worlds: defaultWorlds });

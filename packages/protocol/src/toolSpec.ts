@@ -1,0 +1,28 @@
+/**
+ * A tool's wire contract, built on first use. The CLI starts once per agent action, and building
+ * every tool's zod schemas at start-up cost ~40 ms (more than Node's own start on these machines);
+ * one call needs one tool's schemas. The getters keep each entry's exact static type.
+ */
+import type * as z from 'zod';
+
+export interface ToolSpec<P extends z.ZodType, R extends z.ZodType> {
+  readonly description: string;
+  readonly params: P;
+  readonly result: R;
+}
+
+export function lazyTool<P extends z.ZodType, R extends z.ZodType>(build: () => ToolSpec<P, R>): ToolSpec<P, R> {
+  let built: ToolSpec<P, R> | undefined;
+  const spec = (): ToolSpec<P, R> => (built ??= build());
+  return {
+    get description() {
+      return spec().description;
+    },
+    get params() {
+      return spec().params;
+    },
+    get result() {
+      return spec().result;
+    },
+  };
+}
