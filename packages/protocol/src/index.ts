@@ -7,3 +7,4 @@ export * from './version.js';
 export * from './constants.js';
 export * from './refs.js';
 export * from './toolSpec.js';
+export * from './snapshotNode.js';

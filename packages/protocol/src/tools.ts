@@ -5,6 +5,9 @@
  */
 import * as z from 'zod';
 import { lazyTool } from './toolSpec.js';
+import { snapshotTreeProblem, type SnapshotNode } from './snapshotNode.js';
+
+export type { SnapshotNode } from './snapshotNode.js';
 import { ACTION_TOOLS, DialogInfoSchema } from './tools/actions.js';
 import { OBSERVE_TOOLS } from './tools/observe.js';
 import { ELEMENT_TOOLS } from './tools/elements.js';
@@ -31,35 +34,11 @@ const WindowInfo = z.strictObject({
   tabs: z.array(TabInfo),
 });
 
-/** One node of the compact accessibility snapshot, built next to the page. */
-export interface SnapshotNode {
-  role: string;
-  name?: string | undefined;
-  ref?: string | undefined;
-  value?: string | undefined;
-  url?: string | undefined;
-  level?: number | undefined;
-  checked?: 'true' | 'false' | 'mixed' | undefined;
-  disabled?: boolean | undefined;
-  expanded?: boolean | undefined;
-  selected?: boolean | undefined;
-  children?: SnapshotNode[] | undefined;
-}
-export const SnapshotNodeSchema: z.ZodType<SnapshotNode> = z.lazy(() =>
-  z.strictObject({
-    role: z.string(),
-    name: z.string().optional(),
-    ref: z.string().optional(),
-    value: z.string().optional(),
-    url: z.string().optional(),
-    level: z.number().optional(),
-    checked: z.enum(['true', 'false', 'mixed']).optional(),
-    disabled: z.boolean().optional(),
-    expanded: z.boolean().optional(),
-    selected: z.boolean().optional(),
-    children: z.array(SnapshotNodeSchema).optional(),
-  }),
-);
+/** A whole snapshot forest (shape and iterative validator in snapshotNode.ts); the error names the first bad path. */
+export const SnapshotTreeSchema: z.ZodType<SnapshotNode[]> = z.custom<SnapshotNode[]>().superRefine((value, ctx) => {
+  const problem = snapshotTreeProblem(value);
+  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 const waitUntil = z.enum(['commit', 'domcontentloaded', 'load', 'none']);
 
@@ -111,8 +90,8 @@ export const TOOLS = {
       url: z.string(),
       title: z.string(),
       refCount: z.number(),
-      tree: z.array(SnapshotNodeSchema),
-      previous: z.array(SnapshotNodeSchema).nullable().optional().describe('With diff: the previous snapshot of this tab (null when there was none)'),
+      tree: SnapshotTreeSchema,
+      previous: SnapshotTreeSchema.nullable().optional().describe('With diff: the previous snapshot of this tab (null when there was none)'),
     }),
   })),
   click: lazyTool(() => ({

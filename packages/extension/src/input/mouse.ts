@@ -22,8 +22,14 @@ export async function clickAt(ctx: Pick<ToolContext, 'cdp'>, tabId: number, x: n
   const button = opts.button ?? 'left';
   const clickCount = opts.clickCount ?? 1;
   const modifiers = opts.modifiers ?? 0;
-  // Move first so the page sees hover/enter before the press, like a real pointer arriving.
-  await ctx.cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, modifiers, button: 'none', buttons: 0, pointerType: 'mouse' });
+  // Move first so the page sees hover/enter before the press, like a real pointer arriving. The move
+  // is sent but its ack is awaited only after the press: Blink aligns mousemove with animation frames,
+  // and a hidden background tab has none, so that ack alone waited up to ~1 s (observed: 990 ms on a
+  // 1,500-row page). The press is a discrete event; it flushes the queued move first, so the page
+  // still sees move → down → up → click in order, and every ack then arrives within milliseconds.
+  const moved = ctx.cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, modifiers, button: 'none', buttons: 0, pointerType: 'mouse' });
+  // If the press fails, the move's own rejection must not go unhandled.
+  moved.catch(() => undefined);
   for (let count = 1; count <= clickCount; count++) {
     await ctx.cdp.send(tabId, 'Input.dispatchMouseEvent', {
       type: 'mousePressed',
@@ -46,6 +52,7 @@ export async function clickAt(ctx: Pick<ToolContext, 'cdp'>, tabId: number, x: n
       pointerType: 'mouse',
     });
   }
+  await moved;
 }
 
 /** Move the pointer without pressing (hover). */

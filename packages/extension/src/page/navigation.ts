@@ -23,7 +23,7 @@ export interface NavigationTiming {
   commitMs: number;
 }
 
-export const DEFAULT_NAVIGATION_TIMING: NavigationTiming = { settleMs: 150, commitMs: 1000 };
+export const DEFAULT_NAVIGATION_TIMING: NavigationTiming = { settleMs: 100, commitMs: 1000 };
 
 export interface NavigationOutcome {
   /** A cross-document navigation of the main frame started (it may still fail or be a download). */

@@ -1,0 +1,62 @@
+/**
+ * One node of the compact accessibility snapshot, and its validator.
+ *
+ * The tree of a large page has tens of thousands of nodes and crosses two process edges (worker → host → CLI).
+ * A recursive zod schema checked it at both edges at a cost comparable to building it; this iterative check
+ * enforces the same contract (known keys only, field types, `checked` values, refs like e12) in one tight loop.
+ */
+export interface SnapshotNode {
+  role: string;
+  name?: string | undefined;
+  ref?: string | undefined;
+  value?: string | undefined;
+  url?: string | undefined;
+  level?: number | undefined;
+  checked?: 'true' | 'false' | 'mixed' | undefined;
+  disabled?: boolean | undefined;
+  expanded?: boolean | undefined;
+  selected?: boolean | undefined;
+  children?: SnapshotNode[] | undefined;
+}
+
+type FieldCheck = (value: unknown) => boolean;
+const isString: FieldCheck = (v) => typeof v === 'string';
+const isBoolean: FieldCheck = (v) => typeof v === 'boolean';
+const REF = /^e[1-9][0-9]*$/;
+
+const FIELDS: Readonly<Record<string, FieldCheck>> = {
+  role: isString,
+  name: isString,
+  ref: (v) => typeof v === 'string' && REF.test(v),
+  value: isString,
+  url: isString,
+  level: (v) => typeof v === 'number' && Number.isFinite(v),
+  checked: (v) => v === 'true' || v === 'false' || v === 'mixed',
+  disabled: isBoolean,
+  expanded: isBoolean,
+  selected: isBoolean,
+  children: Array.isArray,
+};
+
+/** Null when `nodes` is a valid snapshot forest, else a message naming the first bad path. */
+export function snapshotTreeProblem(nodes: unknown): string | null {
+  if (!Array.isArray(nodes)) return 'tree: expected an array';
+  const stack: { node: unknown; path: string }[] = nodes.map((node, i) => ({ node, path: `tree.${i}` }));
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (item === undefined) break;
+    const { node, path } = item;
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return `${path}: expected a node object`;
+    const record = node as Record<string, unknown>;
+    if (typeof record.role !== 'string') return `${path}.role: expected a string`;
+    for (const key of Object.keys(record)) {
+      const check = FIELDS[key];
+      const value = record[key];
+      if (check === undefined) return `${path}: unknown key "${key}"`;
+      if (value !== undefined && !check(value)) return `${path}.${key}: invalid value`;
+    }
+    const children = record.children;
+    if (Array.isArray(children)) children.forEach((child, i) => stack.push({ node: child, path: `${path}.children.${i}` }));
+  }
+  return null;
+}
