@@ -3,21 +3,11 @@
  * Transport failures become closed codes here: nothing reachable → extension_not_connected; the host vanished
  * mid-call → native_host_disconnected (retryable: the extension restarts a host within a second).
  */
-import { connect, type Socket } from 'node:net';
 import { statSync } from 'node:fs';
-import {
-  ClientResponseSchema,
-  FrameDecoder,
-  MAX_SOCKET_FRAME_BYTES,
-  PROTOCOL_VERSION,
-  RelayError,
-  VERSION,
-  encodeFrame,
-  type ClientResponse,
-  type HostDescriptor,
-} from '@chrome-relay/protocol';
+import { RelayError, type ClientResponse, type HostDescriptor } from '@chrome-relay/protocol';
 import { listDescriptors } from './discovery.js';
 import { runDir } from './paths.js';
+import { callSocket } from './socketCall.js';
 
 export interface CallOptions {
   home: string;
@@ -62,16 +52,11 @@ function notConnected(tool: string, home: string, profile: string | undefined): 
   );
 }
 
-function openSocket(path: string): Promise<Socket | null> {
-  return new Promise((resolve) => {
-    const socket = connect(path);
-    socket.once('connect', () => resolve(socket));
-    // ENOENT / ECONNREFUSED: the descriptor outlived its host; treat as absent.
-    socket.once('error', () => resolve(null));
-  });
-}
-
-async function connectToHost(options: CallOptions, tool: string): Promise<{ socket: Socket; host: HostDescriptor }> {
+/**
+ * Find the host (waiting briefly while one is being restarted) and make the call on its socket. A socket that
+ * refuses the connection belongs to a host that just died: treat it as absent and look again.
+ */
+export async function callHost(tool: string, params: Record<string, unknown>, options: CallOptions): Promise<ClientResponse> {
   // A host that just died (stale descriptor, or the run dir just changed) is usually being restarted by the
   // extension within a few hundred ms: wait for it briefly instead of failing an agent's call.
   const restarting = recentlyActive(options.home) || listDescriptors(options.home).some((d) => !d.alive);
@@ -79,73 +64,14 @@ async function connectToHost(options: CallOptions, tool: string): Promise<{ sock
   for (;;) {
     const host = pickHost(options.home, options.profile, tool);
     if (host) {
-      const socket = await openSocket(host.socket);
-      if (socket) return { socket, host };
+      try {
+        return await callSocket(host.socket, tool, params, options.timeoutMs, { target: options.target, agent: options.agent });
+      } catch (error) {
+        const refused = error instanceof RelayError && error.code === 'extension_not_connected' && error.phase === 'connect';
+        if (!refused) throw error;
+      }
     }
     if (Date.now() >= giveUpAt) throw notConnected(tool, options.home, options.profile);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-let nextId = 1;
-
-export async function callHost(tool: string, params: Record<string, unknown>, options: CallOptions): Promise<ClientResponse> {
-  const { socket, host } = await connectToHost(options, tool);
-  const id = nextId++;
-  const request = {
-    id,
-    tool,
-    params,
-    timeoutMs: options.timeoutMs,
-    client: { version: VERSION, protocolVersion: PROTOCOL_VERSION },
-    ...(options.target === undefined ? {} : { target: options.target }),
-    ...(options.agent === undefined ? {} : { agent: options.agent }),
-  };
-  return new Promise<ClientResponse>((resolve, reject) => {
-    const decoder = new FrameDecoder(MAX_SOCKET_FRAME_BYTES);
-    let settled = false;
-    const finish = (fn: () => void): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      socket.destroy();
-      fn();
-    };
-    // The host enforces timeoutMs itself; this local deadline only catches a wedged host.
-    const timer = setTimeout(() => {
-      finish(() =>
-        reject(new RelayError('timeout', `The host did not answer within ${options.timeoutMs} ms.`, { tool, phase: 'transport', details: { timeoutMs: options.timeoutMs, hostPid: host.pid } })),
-      );
-    }, options.timeoutMs + 2000);
-    socket.on('data', (chunk: Buffer) => {
-      let messages: unknown[];
-      try {
-        messages = decoder.push(chunk);
-      } catch (error) {
-        finish(() => reject(new RelayError('internal_error', `Malformed frame from the host: ${(error as Error).message}`, { tool, phase: 'transport' })));
-        return;
-      }
-      for (const message of messages) {
-        const parsed = ClientResponseSchema.safeParse(message);
-        if (!parsed.success) {
-          finish(() => reject(new RelayError('internal_error', 'The host sent a response chrome-relay cannot read (version skew?). Run `chrome-relay doctor`.', { tool, phase: 'transport' })));
-          return;
-        }
-        if (parsed.data.id === id) finish(() => resolve(parsed.data));
-      }
-    });
-    socket.on('close', () => {
-      finish(() =>
-        reject(new RelayError('native_host_disconnected', 'The native host disconnected during the call; the browser restarts it within a second. Retry the command.', { tool, phase: 'transport', details: { hostPid: host.pid } })),
-      );
-    });
-    socket.on('error', () => {
-      /* 'close' follows and reports it */
-    });
-    try {
-      socket.write(encodeFrame(request, MAX_SOCKET_FRAME_BYTES));
-    } catch (error) {
-      finish(() => reject(RelayError.from(error, tool, 'transport')));
-    }
-  });
 }

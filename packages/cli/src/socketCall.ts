@@ -17,8 +17,22 @@ import {
   type ClientResponse,
 } from '@chrome-relay/protocol';
 
-export function callSocket(socketPath: string, tool: string, params: Record<string, unknown>, timeoutMs: number): Promise<ClientResponse> {
-  const request = { id: 1, tool, params, timeoutMs, client: { version: VERSION, protocolVersion: PROTOCOL_VERSION } };
+/** Envelope fields beside the params (targeting and the agent identity for leases). */
+export interface CallEnvelope {
+  target?: { tab?: number | undefined; workspace?: string | undefined; group?: string | undefined } | undefined;
+  agent?: string | undefined;
+}
+
+export function callSocket(socketPath: string, tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: CallEnvelope = {}): Promise<ClientResponse> {
+  const request = {
+    id: 1,
+    tool,
+    params,
+    timeoutMs,
+    client: { version: VERSION, protocolVersion: PROTOCOL_VERSION },
+    ...(envelope.target === undefined ? {} : { target: envelope.target }),
+    ...(envelope.agent === undefined ? {} : { agent: envelope.agent }),
+  };
   return new Promise<ClientResponse>((resolve, reject) => {
     const socket = connect(socketPath);
     const decoder = new FrameDecoder(MAX_SOCKET_FRAME_BYTES);
@@ -67,7 +81,15 @@ export function callSocket(socketPath: string, tool: string, params: Record<stri
       );
     });
     socket.on('close', () => {
-      finish(() => reject(new RelayError('native_host_disconnected', `The host at ${socketPath} hung up during ${tool}.`, { tool, phase: 'transport', details: { socket: socketPath } })));
+      finish(() =>
+        reject(
+          new RelayError('native_host_disconnected', `The native host disconnected during ${tool}; the browser restarts it within a second. Retry the command.`, {
+            tool,
+            phase: 'transport',
+            details: { socket: socketPath },
+          }),
+        ),
+      );
     });
   });
 }
