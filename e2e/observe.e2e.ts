@@ -120,8 +120,24 @@ describe('screenshot', () => {
     for (const [x, y] of [[1, 1], [60, 30], [118, 58]] as const) expect(near(png.pixel(x, y), [0, 0, 255]), `${x},${y} ${png.pixel(x, y)}`).toBe(true);
   });
 
-  // KNOWN FAILURE (see report): a SECOND capture of the same hidden background tab (headful) often
-  // never answers; every first capture does. Un-skip once the extension forces a fresh frame.
+  // Regression: Page.captureScreenshot often never answered on a hidden background tab (headful);
+  // captures now come from a screencast frame, so repeated captures must all succeed.
+  it('captures an element by ref, below the fold, with its exact box and colour', async () => {
+    const tab = await open(relay, '/colors.html');
+    const text = (await relay.cli('snapshot', '--tab', String(tab.tabId))).stdout;
+    const ref = /button "Blue" \[ref=(e\d+)\]/.exec(text)?.[1];
+    expect(ref, text).toBeDefined();
+    const out = join(relay.root, 'by-ref.png');
+    const shot = await relay.cli('screenshot', `@${ref}`, '-o', out);
+    expect(shot.code, shot.stderr).toBe(0);
+    expect(shot.json).toMatchObject({ tabId: tab.tabId, width: 100, height: 40 });
+    const png = decodePng(readFileSync(out));
+    expect([png.width, png.height]).toEqual([100, 40]);
+    for (const [x, y] of [[1, 1], [98, 38], [50, 20]] as const) expect(near(png.pixel(x, y), [0, 0, 255]), `${x},${y} ${png.pixel(x, y)}`).toBe(true);
+    const bad = await relay.cli('screenshot', '@e999999');
+    expect(bad.error?.code).toBe('stale_ref');
+  });
+
   it('captures the same background tab repeatedly, scaled with --max-edge', async () => {
     const tab = await open(relay, '/colors.html');
     expect((await relay.cli('screenshot', '--tab', String(tab.tabId), '--selector', '#below', '-o', join(relay.root, 'first.png'))).code).toBe(0);

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { RelayError, type Notice, type ToolName, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
-import { parseChoice, parseIntArg, parseTab } from '../args.js';
+import { parseChoice, parseIntArg, parseRefArg, parseTab } from '../args.js';
 import { resolveGlobals } from '../globalOptions.js';
 import { AGENT_ENV, agentOf, cliError, targetFlagsByPosition, targetOptions, targeted, type TargetedGlobals } from '../callTarget.js';
 import { printJson, printNotice } from '../output.js';
@@ -67,8 +67,8 @@ function encodeGif(dir: string, frameCount: number, fps: number): Promise<string
 
 export function registerObserveCommands(program: Command): void {
   targetOptions(program.command('screenshot'))
-    .description('Capture the tab (or --full page, or one --selector element) to a PNG/JPEG file; prints the path.')
-    .argument('[element]', 'element ref (@e12) — not supported yet, use --selector')
+    .description('Capture the tab (or --full page, or one element by ref or --selector) to a PNG/JPEG file; prints the path.')
+    .argument('[element]', 'element ref from snapshot (@e12), scrolled into view')
     .option('-o, --out <file>', 'write here (default: a new file under the temp dir)')
     .option('--full', 'the whole scrollable page')
     .option('--selector <css>', 'capture one element, scrolled into view')
@@ -77,12 +77,11 @@ export function registerObserveCommands(program: Command): void {
     .option('--quality <0-100>', 'JPEG quality', parseIntArg('quality', { min: 0, max: 100 }))
     .option('--base64', 'also print the image as base64 in the JSON result')
     .action(async (element: string | undefined, opts: Opts, cmd: Command) => {
-      if (element !== undefined) {
-        throw cliError('invalid_arguments', `element: ref screenshots are not supported yet; use --selector <css> instead of "${element}".`, { field: 'element', value: element });
-      }
+      const ref = element === undefined ? undefined : parseRefArg(element, 'element');
       const { globals, tab } = targeted(cmd);
       const shot = await call('screenshot', {
         tab,
+        ref,
         full: opts.full === true ? true : undefined,
         selector: opts.selector as string | undefined,
         maxEdge: opts.maxEdge as number | undefined,

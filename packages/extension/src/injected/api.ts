@@ -4,7 +4,7 @@
  */
 import { Bindings, type Binding } from './bindings.js';
 import { checkState, currentValue, focusElement, isFileInput, planFill, scrollContainer, scrollStep, selectForTyping, selectOptions, setPickerValue } from './actions.js';
-import { describeInterceptor, locateClick, scrollIntoViewIfNeeded } from './hitTest.js';
+import { describeInterceptor, locateClick, locateInFrame, scrollIntoViewIfNeeded } from './hitTest.js';
 import { decideHeal, identityKey, placeTwins } from './identity.js';
 import type {
   CheckStateOutcome,
@@ -12,7 +12,9 @@ import type {
   FileInputOutcome,
   FillOutcome,
   FocusOutcome,
+  FramePointOutcome,
   IntoViewOutcome,
+  BoxOutcome,
   PageApi,
   PageSnapshot,
   PrepareClickOutcome,
@@ -42,6 +44,8 @@ export function createPageApi(): PageApi {
   const bindings = new Bindings();
   let pending: { token: string; bindings: Binding[] } | undefined;
   let tokens = 0;
+  /** The last snapshot's frame elements, by frameSlot (weak: a removed iframe must not stay alive). */
+  let frames: WeakRef<Element>[] = [];
 
   /** The element a snapshot scope names, or why there is none. */
   function scopeElement(scope: NonNullable<SnapshotArgs['scope']>): Element | string {
@@ -85,6 +89,10 @@ export function createPageApi(): PageApi {
       records.push(record);
       fresh.push({ record, element: new WeakRef(actionable.element) });
     });
+    walk.frames.forEach((frame, slot) => {
+      frame.node.frameSlot = slot;
+    });
+    frames = walk.frames.map((frame) => new WeakRef(frame.element));
     const token = `${Date.now().toString(36)}.${++tokens}`;
     pending = { token, bindings: fresh };
     const result: PageSnapshot = { token, url: location.href, title: document.title, tree: walk.tree, nextRef, refCount: records.length };
@@ -95,6 +103,10 @@ export function createPageApi(): PageApi {
       for (const actionable of part.actionables) {
         const ref = refOf.get(actionable.element);
         if (ref !== undefined) actionable.node.ref = ref;
+      }
+      for (const frame of part.frames) {
+        const slot = walk.frames.findIndex((candidate) => candidate.element === frame.element);
+        if (slot >= 0) frame.node.frameSlot = slot;
       }
       result.tree = part.tree;
       result.refs = records.map((record) => [record.ref, record.role, record.name]);
@@ -238,6 +250,14 @@ export function createPageApi(): PageApi {
     });
   }
 
+  function box({ ref }: RefArgs): BoxOutcome {
+    return withElement(ref, (element, healed): BoxOutcome => {
+      if (scrollIntoViewIfNeeded(element) === null) return { status: 'not_visible', healed };
+      const r = element.getBoundingClientRect();
+      return { status: 'ok', x: r.left, y: r.top, width: r.width, height: r.height, healed };
+    });
+  }
+
   function fileInput({ ref }: RefArgs): FileInputOutcome {
     return withElement(ref, (element, healed): FileInputOutcome => {
       const check = isFileInput(element);
@@ -248,6 +268,27 @@ export function createPageApi(): PageApi {
   function element({ ref }: RefArgs): Element | null {
     const resolved = resolveElement(ref);
     return resolved.status === 'live' ? resolved.element : null;
+  }
+
+  function frameSlot(frame: Element): number {
+    return frames.findIndex((candidate) => candidate.deref() === frame);
+  }
+
+  function framePoint(frame: Element, x: number, y: number): FramePointOutcome {
+    const located = locateInFrame(frame, { x, y });
+    switch (located.status) {
+      case 'not_visible':
+        return { status: 'not_visible' };
+      case 'ok':
+        return { status: 'ok', x: located.point.x, y: located.point.y, scrolled: located.scrolled === true };
+      case 'intercepted':
+        return {
+          status: 'intercepted',
+          x: located.point.x,
+          y: located.point.y,
+          interceptor: describeInterceptor(located.interceptor, (candidate) => bindings.refOf(candidate)),
+        };
+    }
   }
 
   return {
@@ -263,7 +304,10 @@ export function createPageApi(): PageApi {
     focus,
     scroll,
     scrollIntoView,
+    box,
     fileInput,
     element,
+    frameSlot,
+    framePoint,
   };
 }

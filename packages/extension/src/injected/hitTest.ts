@@ -170,3 +170,43 @@ export function describeInterceptor(element: Element, refOf: (element: Element) 
   }
   return interceptor;
 }
+
+/**
+ * A point of an iframe's own viewport, mapped into this document's viewport: the frame's content
+ * box starts inside its border and padding. The frame is scrolled into view first when the point
+ * is off-screen here, then the point must hit the frame element (not an overlay of this document).
+ * CSS transforms on the frame element are not accounted for.
+ */
+export function locateInFrame(frame: Element, inner: Point): HitOutcome & { scrolled?: boolean } {
+  if (!frame.isConnected || rendered(frame).length === 0) return { status: 'not_visible' };
+  const scrolled = (outcome: HitOutcome): HitOutcome & { scrolled: boolean } => ({ ...outcome, scrolled: true });
+  const mapped = (): Point => {
+    const box = frame.getBoundingClientRect();
+    const style = getComputedStyle(frame);
+    const left = box.left + frame.clientLeft + (parseFloat(style.paddingLeft) || 0);
+    const top = box.top + frame.clientTop + (parseFloat(style.paddingTop) || 0);
+    return { x: round(left + inner.x), y: round(top + inner.y) };
+  };
+  const inView = (point: Point): boolean => {
+    const view = viewport();
+    return point.x >= view.left && point.x < view.right && point.y >= view.top && point.y < view.bottom;
+  };
+  let point = mapped();
+  const startedInView = inView(point);
+  if (!startedInView) {
+    scrollToCentre(frame);
+    point = mapped();
+    if (!inView(point)) {
+      // A frame taller or wider than the viewport: centre the point itself.
+      const view = viewport();
+      window.scrollBy({ left: point.x - view.right / 2, top: point.y - view.bottom / 2, behavior: 'instant' });
+      point = mapped();
+    }
+  }
+  const mark = startedInView ? (outcome: HitOutcome): HitOutcome => outcome : scrolled;
+  if (!inView(point)) return mark({ status: 'ok', point, hitTest: 'skipped' });
+  const hit = deepElementFromPoint(point.x, point.y);
+  if (hit === null) return mark({ status: 'ok', point, hitTest: 'skipped' });
+  if (hit === frame) return mark({ status: 'ok', point, hitTest: 'passed' });
+  return mark({ status: 'intercepted', point, interceptor: hit });
+}

@@ -18,6 +18,11 @@ export interface PageNode {
   expanded?: boolean;
   selected?: boolean;
   children?: PageNode[];
+  /**
+   * Internal, iframe nodes only: the frame's index among the snapshot's frame elements, so the
+   * worker can put the child frame's tree here. The worker removes it before replying.
+   */
+  frameSlot?: number;
 }
 
 /**
@@ -145,9 +150,19 @@ export type ScrollOutcome =
   | ({ status: 'ok'; container: 'page' | 'element'; before: { x: number; y: number }; after: { x: number; y: number } } & Healed)
   | Stale;
 
+export type BoxOutcome = ({ status: 'ok'; x: number; y: number; width: number; height: number } & Healed) | ({ status: 'not_visible' } & Healed) | Stale;
+
 export type IntoViewOutcome = ({ status: 'ok'; x: number; y: number; scrolled: boolean } & Healed) | ({ status: 'not_visible' } & Healed) | Stale;
 
 export type FileInputOutcome = ({ status: 'ok'; multiple: boolean } & Healed) | ({ status: 'refused'; reason: string } & Healed) | Stale;
+
+/** Where a point of a child frame's viewport lies in this (its parent's) viewport, and whether it reaches the frame. */
+export type FramePointOutcome =
+  /** `scrolled`: this document scrolled to bring the point into view. */
+  | { status: 'ok'; x: number; y: number; scrolled: boolean }
+  | { status: 'intercepted'; x: number; y: number; interceptor: Interceptor }
+  /** The frame element has no box (hidden) or is no longer in this document. */
+  | { status: 'not_visible' };
 
 export interface CommitArgs {
   token: string;
@@ -172,9 +187,18 @@ export interface PageApi {
   focus(args: RefArgs): FocusOutcome;
   scroll(args: ScrollArgs): ScrollOutcome;
   scrollIntoView(args: RefArgs): IntoViewOutcome;
+  /** Scroll the element into view if needed and return its box in viewport CSS px (element screenshots). */
+  box(args: RefArgs): BoxOutcome;
   fileInput(args: RefArgs): FileInputOutcome;
   /** The live element of a ref (not JSON: used to get a RemoteObject for DOM.* calls), or null. */
   element(args: RefArgs): Element | null;
+  /** Not JSON (called on a RemoteObject): the frameSlot the last snapshot gave this frame element, or -1. */
+  frameSlot(element: Element): number;
+  /**
+   * Not JSON (called on a RemoteObject): bring the point (x, y) of the frame element's own viewport
+   * into view here and hit-test it in this document, so nothing of the parent covers the frame there.
+   */
+  framePoint(element: Element, x: number, y: number): FramePointOutcome;
 }
 
 export type PageMethod =
@@ -189,6 +213,7 @@ export type PageMethod =
   | 'focus'
   | 'scroll'
   | 'scrollIntoView'
+  | 'box'
   | 'fileInput';
 export type PageArgs<M extends PageMethod> = Parameters<PageApi[M]>[0];
 export type PageReturn<M extends PageMethod> = ReturnType<PageApi[M]>;

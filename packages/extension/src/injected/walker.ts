@@ -47,10 +47,18 @@ export interface Actionable {
   node: PageNode;
 }
 
+/** An <iframe>/<frame> shown in the tree: the worker puts the child frame's own tree under `node`. */
+export interface FramePlaceholder {
+  element: Element;
+  node: PageNode;
+}
+
 export interface WalkResult {
   tree: PageNode[];
   /** In document (pre-)order. */
   actionables: Actionable[];
+  /** Visible frame elements, in document order. */
+  frames: FramePlaceholder[];
 }
 
 interface Inherited {
@@ -78,6 +86,7 @@ function isInlineDisplay(display: string): boolean {
 
 export class Walker {
   readonly #actionables: Actionable[] = [];
+  readonly #frames: FramePlaceholder[] = [];
   readonly #labelsOf: LabelLookup = createLabelIndex();
 
   /** Walk the whole document. */
@@ -85,14 +94,14 @@ export class Walker {
     const out: Item[] = [];
     const root = document.body ?? document.documentElement;
     if (root !== null) this.#walkElement(root, ROOT, out, [], false);
-    return { tree: mergeItems(out), actionables: this.#actionables };
+    return { tree: mergeItems(out), actionables: this.#actionables, frames: this.#frames };
   }
 
   /** Walk one element's subtree (a snapshot scope); the element itself is included. */
   walkSubtree(element: Element): WalkResult {
     const out: Item[] = [];
     this.#walkElement(element, ROOT, out, [], false);
-    return { tree: mergeItems(out), actionables: this.#actionables };
+    return { tree: mergeItems(out), actionables: this.#actionables, frames: this.#frames };
   }
 
   /**
@@ -133,8 +142,13 @@ export class Walker {
     const visible = forced || style.visibility === 'visible';
 
     if (tag === 'iframe' || tag === 'frame') {
-      // Frames are not entered yet (same-origin and OOPIF frames come later); show that one is here.
-      if (visible) out.push(withName({ role: 'iframe' }, cap(explicitName(element, this.#labelsOf, bare))));
+      // A frame's document is walked in its own world (same-origin or not, one code path); the
+      // worker hangs that tree under this node, matched through the element (see api.frameSlot).
+      if (visible) {
+        const node = withName({ role: 'iframe' }, cap(explicitName(element, this.#labelsOf, bare)));
+        this.#frames.push({ element, node });
+        out.push(node);
+      }
       return;
     }
 

@@ -1,8 +1,10 @@
 /**
  * Trusted mouse input through CDP Input.dispatchMouseEvent: the browser delivers these exactly like
  * a person's mouse (isTrusted, hover, focus, pointer events), unlike element.click() in the page.
- * Coordinates are CSS pixels in the tab's top-level viewport.
+ * Coordinates are CSS pixels in the viewport of the widget the target names: the tab's top-level
+ * viewport, or an out-of-process iframe's own when given its child session.
  */
+import type { CdpTarget } from '../cdp/cdpSession.js';
 import type { ToolContext } from '../tools/defineTool.js';
 
 export type MouseButton = 'left' | 'right' | 'middle';
@@ -18,7 +20,7 @@ export interface ClickOptions {
 /** The `buttons` bit field (which buttons are held) that goes with each button. */
 const BUTTON_BITS: Readonly<Record<MouseButton, number>> = { left: 1, right: 2, middle: 4 };
 
-export async function clickAt(ctx: Pick<ToolContext, 'cdp'>, tabId: number, x: number, y: number, opts: ClickOptions = {}): Promise<void> {
+export async function clickAt(ctx: Pick<ToolContext, 'cdp'>, tabId: number | CdpTarget, x: number, y: number, opts: ClickOptions = {}): Promise<void> {
   const button = opts.button ?? 'left';
   const clickCount = opts.clickCount ?? 1;
   const modifiers = opts.modifiers ?? 0;
@@ -56,6 +58,6 @@ export async function clickAt(ctx: Pick<ToolContext, 'cdp'>, tabId: number, x: n
 }
 
 /** Move the pointer without pressing (hover). */
-export async function moveTo(ctx: Pick<ToolContext, 'cdp'>, tabId: number, x: number, y: number): Promise<void> {
+export async function moveTo(ctx: Pick<ToolContext, 'cdp'>, tabId: number | CdpTarget, x: number, y: number): Promise<void> {
   await ctx.cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'none', buttons: 0, pointerType: 'mouse' });
 }

@@ -7,7 +7,8 @@ import { RelayError } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
 import type { PageArgs, PageMethod, PageReturn } from '../injected/types.js';
 import type { ToolContext } from '../tools/defineTool.js';
-import { mainFrameDocument, type PageWorld, type Worlds } from './worlds.js';
+import { currentFrame } from './frames.js';
+import { worldTarget, type PageWorld, type Worlds } from './worlds.js';
 
 /** Runtime.evaluate's way of saying the world is gone (navigation, or a frame swap). */
 const CONTEXT_GONE = /cannot find context with specified id|execution context was destroyed|cannot find default execution context/i;
@@ -18,10 +19,13 @@ const CONTEXT_GONE = /cannot find context with specified id|execution context wa
  */
 export class DocumentChanged extends Error {
   readonly tabId: number;
-  constructor(tabId: number) {
+  /** The frame whose document changed (the main frame's id when it was the main frame). */
+  readonly frameId: string | undefined;
+  constructor(tabId: number, frameId?: string) {
     super(`tab ${tabId} navigated to a new document`);
     this.name = 'DocumentChanged';
     this.tabId = tabId;
+    this.frameId = frameId;
   }
 }
 
@@ -41,7 +45,7 @@ function exceptionText(details: Protocol.Runtime.ExceptionDetails): string {
 }
 
 async function evaluate(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, expression: string, what: string): Promise<unknown> {
-  const response = await ctx.cdp.send(world.tabId, 'Runtime.evaluate', {
+  const response = await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', {
     expression,
     contextId: world.contextId,
     returnByValue: true,
@@ -56,6 +60,11 @@ async function evaluate(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, express
     });
   }
   return response.result.value;
+}
+
+/** Install the page script in the world if it is missing (idempotent, see injected/index.ts). */
+export async function installPageScript(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld): Promise<void> {
+  await evaluate(ctx, world, pageScript(), 'install');
 }
 
 async function callOnce<M extends PageMethod>(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, method: M, args: PageArgs<M>): Promise<PageReturn<M>> {
@@ -123,17 +132,25 @@ async function callPageNow<M extends PageMethod>(
   try {
     return await callOnce(ctx, world, method, args);
   } catch (error) {
+    // An OOPIF's child session ends with its document (the frame navigated or was removed); what
+    // chrome.debugger then says is not a context error, so check the frame before giving up.
+    const childSessionFailed = world.sessionId !== undefined && error instanceof RelayError && error.code === 'cdp_error';
+    if (!isContextGone(error) && !childSessionFailed) throw error;
+    const frame = await currentFrame(ctx, world.tabId, world);
+    if (frame === undefined || frame.loaderId !== world.loaderId) {
+      worlds.forgetFrame(world.tabId, world.frameId);
+      throw new DocumentChanged(world.tabId, world.frameId);
+    }
     if (!isContextGone(error)) throw error;
   }
-  worlds.forget(world.tabId);
-  const frame = await mainFrameDocument(ctx, world.tabId);
-  if (frame.frameId !== world.frameId || frame.loaderId !== world.loaderId) throw new DocumentChanged(world.tabId);
+  worlds.forgetFrame(world.tabId, world.frameId);
+  const frame = { frameId: world.frameId, loaderId: world.loaderId, ...(world.sessionId === undefined ? {} : { sessionId: world.sessionId }) };
   const again = await worlds.ensure(ctx, world.tabId, frame);
   try {
     return await callOnce(ctx, again, method, args);
   } catch (error) {
     // Gone twice in a row: the document is being replaced right now.
-    if (isContextGone(error)) throw new DocumentChanged(world.tabId);
+    if (isContextGone(error)) throw new DocumentChanged(world.tabId, world.frameId);
     throw error;
   }
 }
@@ -145,7 +162,7 @@ async function callPageNow<M extends PageMethod>(
  * also verifies or heals the ref). Release the group with Runtime.releaseObjectGroup.
  */
 export async function pageElementHandle(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, ref: string, group: string): Promise<string | undefined> {
-  const response = await ctx.cdp.send(world.tabId, 'Runtime.evaluate', {
+  const response = await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', {
     expression: `globalThis.__chromeRelay?.element(${JSON.stringify({ ref })}) ?? null`,
     contextId: world.contextId,
     returnByValue: false,

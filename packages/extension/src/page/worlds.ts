@@ -16,9 +16,11 @@
  * - A cross-document navigation destroys it: Runtime.evaluate then fails with "Cannot find
  *   context with specified id".
  *
- * Only the main frame for now; PageWorld carries frameId so frames (and OOPIF sessions) can come
- * later without changing callers.
+ * One world per frame: a child frame gets its own (same name, created with its frameId), on the
+ * session that owns the frame (the tab's for same-process frames, a flattened child session for an
+ * out-of-process iframe, see frames.ts).
  */
+import type { CdpTarget } from '../cdp/cdpSession.js';
 import type { ToolContext } from '../tools/defineTool.js';
 import type { KeyValueStore } from '../refs/persist.js';
 import { chromeSessionStore } from '../refs/persist.js';
@@ -36,9 +38,20 @@ export interface FrameState extends FrameDocument {
   url: string;
 }
 
-export interface PageWorld extends FrameDocument {
+/** A frame's document and, for an out-of-process iframe, the child session that owns it. */
+export interface FrameSite extends FrameDocument {
+  /** Absent for frames the tab's own session owns (the main frame and same-process iframes). */
+  sessionId?: string;
+}
+
+export interface PageWorld extends FrameSite {
   tabId: number;
   contextId: number;
+}
+
+/** Where CDP commands for this world's frame go. */
+export function worldTarget(world: Pick<PageWorld, 'tabId' | 'sessionId'>): CdpTarget {
+  return world.sessionId === undefined ? { tabId: world.tabId } : { tabId: world.tabId, sessionId: world.sessionId };
 }
 
 /** The main frame's id, the loader of the document it currently shows, and its URL. */
@@ -56,8 +69,8 @@ function randomEpoch(): string {
 export class Worlds {
   readonly #store: KeyValueStore;
   #name: Promise<string> | undefined;
-  /** Per tab: the world of the document we last used (memory only; re-created cheaply, see above). */
-  readonly #byTab = new Map<number, PageWorld>();
+  /** Per tab, per frame: the world of the document we last used (memory only; re-created cheaply, see above). */
+  readonly #byTab = new Map<number, Map<string, PageWorld>>();
 
   constructor(store: KeyValueStore) {
     this.#store = store;
@@ -73,24 +86,36 @@ export class Worlds {
   }
 
   /** Our world in the document `frame` describes (from mainFrameDocument), created if missing. */
-  async ensure(ctx: Pick<ToolContext, 'cdp'>, tabId: number, frame: FrameDocument): Promise<PageWorld> {
-    const known = this.#byTab.get(tabId);
-    if (known !== undefined && known.frameId === frame.frameId && known.loaderId === frame.loaderId) return known;
+  async ensure(ctx: Pick<ToolContext, 'cdp'>, tabId: number, frame: FrameSite): Promise<PageWorld> {
+    const known = this.#byTab.get(tabId)?.get(frame.frameId);
+    if (known !== undefined && known.loaderId === frame.loaderId && known.sessionId === frame.sessionId) return known;
     const worldName = await this.worldName();
-    const { executionContextId } = await ctx.cdp.send(tabId, 'Page.createIsolatedWorld', {
+    const target = worldTarget({ tabId, ...(frame.sessionId === undefined ? {} : { sessionId: frame.sessionId }) });
+    const { executionContextId } = await ctx.cdp.send(target, 'Page.createIsolatedWorld', {
       frameId: frame.frameId,
       worldName,
       // The page script needs nothing beyond the page's own origin.
       grantUniveralAccess: false,
     });
     const world: PageWorld = { tabId, frameId: frame.frameId, loaderId: frame.loaderId, contextId: executionContextId };
-    this.#byTab.set(tabId, world);
+    if (frame.sessionId !== undefined) world.sessionId = frame.sessionId;
+    let frames = this.#byTab.get(tabId);
+    if (frames === undefined) {
+      frames = new Map();
+      this.#byTab.set(tabId, frames);
+    }
+    frames.set(frame.frameId, world);
     return world;
   }
 
-  /** Forget the cached context (it was destroyed, or the tab is gone). */
+  /** Forget the cached contexts of every frame of the tab (destroyed, or the tab is gone). */
   forget(tabId: number): void {
     this.#byTab.delete(tabId);
+  }
+
+  /** Forget one frame's cached context (its document was replaced). */
+  forgetFrame(tabId: number, frameId: string): void {
+    this.#byTab.get(tabId)?.delete(frameId);
   }
 
   async #loadName(): Promise<string> {

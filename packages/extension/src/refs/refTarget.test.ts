@@ -33,6 +33,7 @@ describe('resolveRefTarget', () => {
       ref: 'e7',
       tabId: tabA,
       document: { frameId: 'F', loaderId: 'L1' },
+      frame: { frameId: 'F', loaderId: 'L1' },
       record,
     });
     expect((await resolveRefTarget(registry, browser, 'e7', tabA)).tabId).toBe(tabA);

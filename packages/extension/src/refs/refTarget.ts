@@ -13,13 +13,16 @@ export type RefStaleReason = StaleReason | 'navigated';
 export interface RefTarget {
   ref: string;
   tabId: number;
+  /** The tab's main-frame document when the ref was issued. */
   document: DocumentIdentity;
+  /** The document the ref's element lives in (the main frame's, or an iframe's). */
+  frame: DocumentIdentity;
   record: RefSummary;
 }
 
 const STALE_EXPLANATION: Readonly<Record<RefStaleReason, string>> = {
   unknown_ref: 'chrome-relay does not know it: it was never issued, or it predates the extension reloading or a newer snapshot of its tab',
-  navigated: 'its tab has loaded a new document since the snapshot',
+  navigated: 'its tab (or the frame it is in) has loaded a new document since the snapshot',
   vanished: 'its element left the page and nothing provably the same replaced it',
   ambiguous: 'its element was re-rendered and several elements could be its copy, so picking one could hit the wrong one',
   changed: 'its element is still there but its role or name changed, so it is no longer what the snapshot showed',
@@ -71,5 +74,5 @@ export async function resolveRefTarget(
     }
     throw error;
   }
-  return { ref, tabId: found.tabId, document: found.document, record: found.record };
+  return { ref, tabId: found.tabId, document: found.document, frame: found.frame, record: found.record };
 }

@@ -14,7 +14,7 @@ describe('RefRegistry', () => {
     const registry = new RefRegistry(new MemoryStore());
     await registry.replaceTab(1, DOC_A, records('e1', 'e2'));
     await registry.replaceTab(2, DOC_B, records('e3'));
-    expect(await registry.lookup('e2')).toEqual({ state: 'live', tabId: 1, document: DOC_A, record: records('e2')[0] });
+    expect(await registry.lookup('e2')).toEqual({ state: 'live', tabId: 1, document: DOC_A, frame: DOC_A, record: records('e2')[0] });
     expect(await registry.lookup('e3')).toMatchObject({ state: 'live', tabId: 2, document: DOC_B });
     expect(await registry.lookup('e99')).toBeUndefined();
   });
@@ -88,7 +88,7 @@ describe('RefRegistry', () => {
     store.data.set('refs:tab:3', { tabId: 3, state: 'closed', refs: '{not json' });
     const registry = new RefRegistry(store);
     expect(await registry.lookup('e1')).toBeUndefined();
-    expect(await registry.lookup('e2')).toEqual({ state: 'live', tabId: 2, document: { frameId: 'F', loaderId: 'L' }, record: { ref: 'e2', role: 'button', name: 'OK' } });
+    expect(await registry.lookup('e2')).toEqual({ state: 'live', tabId: 2, document: { frameId: 'F', loaderId: 'L' }, frame: { frameId: 'F', loaderId: 'L' }, record: { ref: 'e2', role: 'button', name: 'OK' } });
   });
 
   it('stores each tab as one compact string (thousands of small objects are slow to store)', async () => {
@@ -119,5 +119,27 @@ describe('RefRegistry', () => {
     const restarted = new RefRegistry(store);
     expect(await restarted.lookup('e1')).toMatchObject({ tabId: 1 });
     expect(await restarted.lookup('e2')).toMatchObject({ tabId: 2 });
+  });
+});
+
+describe('RefRegistry frames', () => {
+  it('keeps each iframe ref’s frame document through storage; main-frame refs read the tab’s document', async () => {
+    const store = new MemoryStore();
+    const main = { frameId: 'M', loaderId: 'LM' };
+    const child = { frameId: 'C', loaderId: 'LC' };
+    await new RefRegistry(store).replaceTab(3, main, [
+      { ref: 'e1', role: 'button', name: 'Top' },
+      { ref: 'e2', role: 'button', name: 'In frame', frame: child },
+      { ref: 'e3', role: 'textbox', name: 'Field', frame: child },
+    ]);
+    const reloaded = new RefRegistry(store);
+    expect(await reloaded.lookup('e1')).toMatchObject({ state: 'live', document: main, frame: main });
+    expect(await reloaded.lookup('e3')).toMatchObject({ state: 'live', document: main, frame: child, record: { ref: 'e3', frame: child } });
+  });
+
+  it('reads a tuple pointing at a missing frame as malformed (unknown refs)', async () => {
+    const store = new MemoryStore();
+    await store.set({ 'refs:tabs': [4], 'refs:tab:4': { tabId: 4, state: 'live', frameId: 'M', loaderId: 'L', refs: JSON.stringify([['e5', 'button', 'X', 2]]) } });
+    expect(await new RefRegistry(store).lookup('e5')).toBeUndefined();
   });
 });

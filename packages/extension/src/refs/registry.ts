@@ -10,7 +10,12 @@
  * Memory is the working copy (this worker is the only writer); storage is reloaded once per
  * worker lifetime. Every value read back is shape-checked: an older build may have written it.
  *
- * Stored form: each tab's refs as ONE JSON string of [ref, role, name] tuples. Measured in the
+ * Refs inside iframes also carry their frame's identity (frame id + loaderId): a child frame that
+ * navigates kills only its own refs, which openRef sees by comparing loaders; the main frame's
+ * navigation still kills the whole tab's.
+ *
+ * Stored form: each tab's refs as ONE JSON string of [ref, role, name] tuples, plus a fourth
+ * element (an index into the entry's `frames` list of [frameId, loaderId]) for refs in iframes. Measured in the
  * worker: chrome.storage.session.set of 4,500 record objects takes ~100 ms, the same data as one
  * string ~4 ms (structured-cloning thousands of small objects is the cost).
  */
@@ -32,6 +37,8 @@ export interface RefSummary {
   ref: string;
   role: string;
   name: string;
+  /** The iframe document the ref lives in; absent = the tab's main frame. */
+  frame?: DocumentIdentity;
 }
 
 export interface LiveTabRefs extends DocumentIdentity {
@@ -49,17 +56,30 @@ export interface DeadTabRefs {
 export type TabRefs = LiveTabRefs | DeadTabRefs;
 
 export type RefLookup =
-  | { state: 'live'; tabId: number; document: DocumentIdentity; record: RefSummary }
+  | { state: 'live'; tabId: number; document: DocumentIdentity; frame: DocumentIdentity; record: RefSummary }
   | { state: 'navigated' | 'closed'; tabId: number };
 
 type StoredTab =
-  | { tabId: number; state: 'live'; frameId: string; loaderId: string; refs: string }
+  | { tabId: number; state: 'live'; frameId: string; loaderId: string; refs: string; frames?: [string, string][] }
   | { tabId: number; state: 'navigated' | 'closed'; refs: string };
 
 function toStored(entry: TabRefs): StoredTab {
   if (entry.state === 'live') {
-    const tuples = entry.records.map((r) => [r.ref, r.role, r.name]);
-    return { tabId: entry.tabId, state: 'live', frameId: entry.frameId, loaderId: entry.loaderId, refs: JSON.stringify(tuples) };
+    const frames: [string, string][] = [];
+    const frameIndex = new Map<string, number>();
+    const tuples = entry.records.map((r) => {
+      if (r.frame === undefined) return [r.ref, r.role, r.name];
+      const key = `${r.frame.frameId} ${r.frame.loaderId}`;
+      let index = frameIndex.get(key);
+      if (index === undefined) {
+        index = frames.push([r.frame.frameId, r.frame.loaderId]) - 1;
+        frameIndex.set(key, index);
+      }
+      return [r.ref, r.role, r.name, index];
+    });
+    const stored: StoredTab = { tabId: entry.tabId, state: 'live', frameId: entry.frameId, loaderId: entry.loaderId, refs: JSON.stringify(tuples) };
+    if (frames.length > 0) stored.frames = frames;
+    return stored;
   }
   return { tabId: entry.tabId, state: entry.state, refs: JSON.stringify(entry.refs) };
 }
@@ -84,11 +104,25 @@ function fromStored(value: unknown): TabRefs | undefined {
   if (!Array.isArray(refs)) return undefined;
   if (t.state === 'live') {
     if (!isString(t.frameId) || !isString(t.loaderId)) return undefined;
+    const frames: DocumentIdentity[] = [];
+    if (t.frames !== undefined) {
+      if (!Array.isArray(t.frames)) return undefined;
+      for (const pair of t.frames) {
+        if (!Array.isArray(pair) || pair.length !== 2 || !pair.every(isString)) return undefined;
+        frames.push({ frameId: pair[0] as string, loaderId: pair[1] as string });
+      }
+    }
     const records: RefSummary[] = [];
     for (const tuple of refs) {
-      if (!Array.isArray(tuple) || tuple.length !== 3 || !tuple.every(isString)) return undefined;
-      const [ref, role, name] = tuple as [string, string, string];
-      records.push({ ref, role, name });
+      if (!Array.isArray(tuple) || tuple.length < 3 || tuple.length > 4 || !tuple.slice(0, 3).every(isString)) return undefined;
+      const [ref, role, name, index] = tuple as [string, string, string, unknown];
+      const record: RefSummary = { ref, role, name };
+      if (tuple.length === 4) {
+        const frame = typeof index === 'number' ? frames[index] : undefined;
+        if (frame === undefined) return undefined;
+        record.frame = frame;
+      }
+      records.push(record);
     }
     return { tabId: t.tabId, state: 'live', frameId: t.frameId, loaderId: t.loaderId, records };
   }
@@ -129,7 +163,8 @@ export class RefRegistry {
     if (entry.state !== 'live') return { state: entry.state, tabId };
     const record = entry.records.find((candidate) => candidate.ref === ref);
     if (record === undefined) return undefined;
-    return { state: 'live', tabId, document: { frameId: entry.frameId, loaderId: entry.loaderId }, record };
+    const document = { frameId: entry.frameId, loaderId: entry.loaderId };
+    return { state: 'live', tabId, document, frame: record.frame ?? document, record };
   }
 
   /** The tab's document was replaced: its refs are dead, and later uses should say so. */

@@ -38,7 +38,7 @@ export function createCheckTool(deps: RefDeps, tool: 'check' | 'uncheck', settle
         throw refusedError(tool, params.ref, site.tabId, 'a radio button is unchecked by checking another option of its group');
       }
       const point = await pointerTarget(ctx, deps, site, tool);
-      await clickAt(ctx, site.tabId, point.x, point.y);
+      await clickAt(ctx, point.input.target, point.input.x, point.input.y);
       const until = Math.min(Date.now() + settleMs, ctx.deadline);
       let after = await readState(ctx, deps, site, tool);
       while (after.checked !== want && Date.now() < until) {

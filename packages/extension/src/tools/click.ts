@@ -16,7 +16,7 @@ import { refRegistry } from '../refs/index.js';
 import type { RefRegistry } from '../refs/registry.js';
 import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool, type ToolContext } from './defineTool.js';
-import { enablePage, openRef, pointerTarget } from './refAction.js';
+import { enablePage, openRef, pointerTarget, type PointerInput } from './refAction.js';
 
 export interface ClickDeps {
   registry: RefRegistry;
@@ -32,6 +32,7 @@ interface ClickPoint {
   x: number;
   y: number;
   healed: boolean;
+  input: PointerInput;
 }
 
 /** CDP's modifier bit field. */
@@ -78,7 +79,7 @@ export function createClickTool(deps: ClickDeps) {
         point = await pointForRef(ctx, deps, wanted.ref, params.tab);
       } else {
         const tabId = await resolveTab(params.tab, ctx);
-        point = { tabId, before: await enablePage(ctx, tabId), x: wanted.x, y: wanted.y, healed: false };
+        point = { tabId, before: await enablePage(ctx, tabId), x: wanted.x, y: wanted.y, healed: false, input: { target: tabId, x: wanted.x, y: wanted.y } };
       }
       const { tabId } = point;
 
@@ -86,7 +87,7 @@ export function createClickTool(deps: ClickDeps) {
       let clicked: Watched<void>;
       try {
         // A click may open alert/confirm/prompt; the page then blocks, so report it instead of waiting.
-        clicked = await dialogTracker(ctx).watch(tabId, () => clickAt(ctx, tabId, point.x, point.y, clickOptions(params)));
+        clicked = await dialogTracker(ctx).watch(tabId, () => clickAt(ctx, point.input.target, point.input.x, point.input.y, clickOptions(params)));
       } catch (error) {
         watch.stop();
         throw error;

@@ -12,9 +12,9 @@ export function createHoverTool(deps: RefDeps) {
     async handle(params, ctx) {
       const site = await openRef(ctx, deps, params.ref, params.tab);
       const point = await pointerTarget(ctx, deps, site, 'hover');
-      await moveTo(ctx, site.tabId, point.x, point.y);
+      await moveTo(ctx, point.input.target, point.input.x, point.input.y);
       await setCurrentTab(site.tabId, ctx.browser);
-      return { tabId: site.tabId, ref: params.ref, ...point };
+      return { tabId: site.tabId, ref: params.ref, x: point.x, y: point.y, healed: point.healed };
     },
   });
 }

@@ -46,7 +46,7 @@ function setup() {
   const pages = new FakePages(env.debugger);
   const local = new MemoryStore();
   const session = new MemoryStore();
-  const deps = { counter: new RefCounter(local), registry: new RefRegistry(session), worlds: new Worlds(session), history: new SnapshotHistory(session) };
+  const deps = { counter: new RefCounter(local), registry: new RefRegistry(session), worlds: new Worlds(session), history: new SnapshotHistory(session), frames: { list: () => Promise.resolve([]) } };
   return { ...env, pages, local, session, deps, tool: createSnapshotTool(deps) };
 }
 

@@ -12,7 +12,10 @@
 import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import type { PageNode, PageSnapshot, SnapshotArgs } from '../injected/types.js';
 import { callPage, DocumentChanged } from '../page/pageCall.js';
-import { mainFrameDocument, worlds as defaultWorlds, type Worlds } from '../page/worlds.js';
+import { frameSessions, type FrameInfo, type FrameSessions } from '../page/frames.js';
+import { frameSlotOf } from '../page/frameOwner.js';
+import { graftFrames, type FrameShot } from '../page/frameTree.js';
+import { mainFrameDocument, worlds as defaultWorlds, type PageWorld, type Worlds } from '../page/worlds.js';
 import type { RefCounter } from '../refs/counter.js';
 import { refCounter, refRegistry } from '../refs/index.js';
 import { chromeSessionStore } from '../refs/persist.js';
@@ -27,6 +30,7 @@ export interface SnapshotDeps {
   registry: RefRegistry;
   worlds: Worlds;
   history: SnapshotHistory;
+  frames: Pick<FrameSessions, 'list'>;
 }
 
 /** Every ref in the tree with its role and name (each ref sits on exactly one node). */
@@ -42,35 +46,122 @@ export function refsInTree(tree: readonly PageNode[]): RefSummary[] {
   return found;
 }
 
-/** One attempt against the document the tab shows now. */
-async function snapshotDocument(ctx: ToolContext, deps: SnapshotDeps, tabId: number, scope: SnapshotArgs['scope']): Promise<PageSnapshot> {
-  const frame = await mainFrameDocument(ctx, tabId);
-  const world = await deps.worlds.ensure(ctx, tabId, frame);
-  return deps.counter.run(ctx.deadline, async (allocation) => {
-    const args: SnapshotArgs = { nextRef: allocation.next };
-    if (scope !== undefined) args.scope = scope;
+interface FrameRun {
+  frame: FrameInfo;
+  world: PageWorld;
+  page: PageSnapshot;
+  refs: RefSummary[];
+  slot?: number;
+}
+
+/** The frame a scope belongs to: a ref's own frame when the registry knows it, else the main frame. */
+async function scopeFrameId(deps: SnapshotDeps, tabId: number, mainFrameId: string, scope: SnapshotArgs['scope']): Promise<string> {
+  if (scope === undefined || !('ref' in scope)) return mainFrameId;
+  const found = await deps.registry.lookup(scope.ref);
+  return found !== undefined && found.state === 'live' && found.tabId === tabId ? found.frame.frameId : mainFrameId;
+}
+
+/**
+ * Snapshot one frame in its world. A child frame that navigates or goes away meanwhile is left out
+ * (undefined); the main frame's DocumentChanged goes up (the caller retries the whole tab).
+ */
+async function snapshotFrame(ctx: ToolContext, deps: SnapshotDeps, tabId: number, frame: FrameInfo, args: SnapshotArgs, isMain: boolean): Promise<FrameRun | undefined> {
+  try {
+    const world = await deps.worlds.ensure(ctx, tabId, frame);
     const page = await callPage(ctx, deps.worlds, world, 'snapshot', args);
-    if (page.scopeMissing !== undefined) {
-      throw new RelayError('element_not_found', `Nothing to snapshot: ${page.scopeMissing}. Snapshot without --scope to see the page.`, {
-        phase: 'resolve',
-        details: { tab: tabId, scope },
-      });
-    }
-    await allocation.advanceTo(page.nextRef);
-    const refs = page.refs?.map(([ref, role, name]) => ({ ref, role, name })) ?? refsInTree(page.tree);
+    // Refs are read before frames are grafted together, so each frame's refs are its own.
+    const refs: RefSummary[] = page.refs?.map(([ref, role, name]) => ({ ref, role, name })) ?? refsInTree(page.tree);
     if (refs.length !== page.refCount) {
       throw new RelayError('internal_error', `The snapshot tree carries ${refs.length} refs but the page issued ${page.refCount}.`, {
         phase: 'act',
-        details: { tab: tabId },
+        details: { tab: tabId, frame: frame.frameId },
       });
     }
-    await deps.registry.replaceTab(tabId, frame, refs);
-    const { committed } = await callPage(ctx, deps.worlds, world, 'commit', { token: page.token });
-    if (!committed) {
-      throw new RelayError('internal_error', 'The page did not accept the snapshot it had just produced.', { phase: 'act', details: { tab: tabId } });
+    if (!isMain) for (const record of refs) record.frame = { frameId: frame.frameId, loaderId: frame.loaderId };
+    return { frame, world, page, refs };
+  } catch (error) {
+    if (isMain) throw error;
+    if (error instanceof DocumentChanged) return undefined;
+    // A child session that ended mid-way (the OOPIF navigated or was removed).
+    if (frame.sessionId !== undefined && error instanceof RelayError && error.code === 'cdp_error') return undefined;
+    throw error;
+  }
+}
+
+/** One attempt against the documents the tab shows now (main frame and every iframe). */
+async function snapshotDocument(ctx: ToolContext, deps: SnapshotDeps, tabId: number, scope: SnapshotArgs['scope']): Promise<PageSnapshot> {
+  const main = await mainFrameDocument(ctx, tabId);
+  const frames = (await deps.frames.list(ctx, tabId)).filter((frame) => frame.frameId !== main.frameId);
+  const scoped = await scopeFrameId(deps, tabId, main.frameId, scope);
+  return deps.counter.run(ctx.deadline, async (allocation) => {
+    let nextRef = allocation.next;
+    const runs: FrameRun[] = [];
+    for (const frame of [{ ...main }, ...frames]) {
+      const isMain = frame.frameId === main.frameId;
+      const args: SnapshotArgs = { nextRef };
+      if (scope !== undefined && frame.frameId === scoped) args.scope = scope;
+      const run = await snapshotFrame(ctx, deps, tabId, frame, args, isMain);
+      if (run === undefined) continue;
+      if (run.page.scopeMissing !== undefined) {
+        throw new RelayError('element_not_found', `Nothing to snapshot: ${run.page.scopeMissing}. Snapshot without --scope to see the page.`, {
+          phase: 'resolve',
+          details: { tab: tabId, scope },
+        });
+      }
+      nextRef = run.page.nextRef;
+      runs.push(run);
     }
-    return page;
+    // Place each child frame under its iframe node; parents were listed (and snapshotted) first.
+    const byFrame = new Map(runs.map((run) => [run.frame.frameId, run]));
+    for (const run of runs) {
+      const parentId = run.frame.parentId;
+      const parent = parentId === undefined ? undefined : byFrame.get(parentId);
+      if (parent === undefined) continue;
+      const slot = await frameSlotOf(ctx, parent.world, run.frame.frameId).catch(() => undefined);
+      if (slot !== undefined) run.slot = slot;
+    }
+    const root = runs.find((run) => run.frame.frameId === scoped) ?? runs[0];
+    if (root === undefined) throw new RelayError('internal_error', 'The snapshot saw no main frame.', { phase: 'act', details: { tab: tabId } });
+    const shots: FrameShot[] = runs.map((run) => {
+      const shot: FrameShot = { frameId: run.frame.frameId, tree: run.page.tree };
+      if (run.frame.parentId !== undefined) shot.parentId = run.frame.parentId;
+      if (run.slot !== undefined) shot.slot = run.slot;
+      return shot;
+    });
+    // The shown tree starts at the scope's frame; refs count for every frame the page shows.
+    graftFrames([...shots.filter((shot) => shot.frameId === root.frame.frameId), ...shots.filter((shot) => shot.frameId !== root.frame.frameId)]);
+    const reachable = graftReach(runs, main.frameId);
+    const kept = runs.filter((run) => reachable.has(run.frame.frameId));
+    await allocation.advanceTo(nextRef);
+    const refs = kept.flatMap((run) => run.refs);
+    await deps.registry.replaceTab(tabId, main, refs);
+    for (const run of kept) {
+      const isMain = run.frame.frameId === main.frameId;
+      let committed: boolean;
+      try {
+        ({ committed } = await callPage(ctx, deps.worlds, run.world, 'commit', { token: run.page.token }));
+      } catch (error) {
+        // A child frame replaced meanwhile: its refs die with it (openRef sees the new loader).
+        if (!isMain && error instanceof DocumentChanged) continue;
+        throw error;
+      }
+      if (!committed) {
+        throw new RelayError('internal_error', 'The page did not accept the snapshot it had just produced.', { phase: 'act', details: { tab: tabId, frame: run.frame.frameId } });
+      }
+    }
+    // Like a scoped page snapshot, refCount counts every ref issued, shown in the tree or not.
+    return { ...root.page, nextRef, refCount: refs.length };
   });
+}
+
+/** Frames reachable from the main frame through found slots (the ones whose refs the tab now holds). */
+function graftReach(runs: readonly FrameRun[], mainFrameId: string): Set<string> {
+  const reach = new Set<string>([mainFrameId]);
+  for (const run of runs) {
+    const parentId = run.frame.parentId;
+    if (parentId !== undefined && run.slot !== undefined && reach.has(parentId)) reach.add(run.frame.frameId);
+  }
+  return reach;
 }
 
 function scopeOf(params: ToolParams<'snapshot'>): SnapshotArgs['scope'] {
@@ -125,4 +216,5 @@ export const snapshotTool = createSnapshotTool({
   registry: refRegistry,
   worlds: defaultWorlds,
   history: new SnapshotHistory(chromeSessionStore),
+  frames: frameSessions,
 });

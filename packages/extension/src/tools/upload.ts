@@ -11,7 +11,7 @@ import { RelayError, type ToolResult } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
 import { clickAt } from '../input/mouse.js';
 import { pageElementHandle } from '../page/pageCall.js';
-import { worlds as defaultWorlds } from '../page/worlds.js';
+import { worlds as defaultWorlds, worldTarget } from '../page/worlds.js';
 import { refRegistry } from '../refs/index.js';
 import { staleRefError } from '../refs/refTarget.js';
 import { setCurrentTab } from '../targets.js';
@@ -34,9 +34,9 @@ async function uploadToInput(ctx: ToolContext, deps: RefDeps, site: RefSite, fil
   try {
     if (objectId === undefined) throw staleRefError(site.ref, 'vanished', site.tabId);
     // Chrome fires input and change on the element itself, as for a person's choice.
-    await ctx.cdp.send(site.tabId, 'DOM.setFileInputFiles', { files, objectId });
+    await ctx.cdp.send(worldTarget(site.world), 'DOM.setFileInputFiles', { files, objectId });
   } finally {
-    await ctx.cdp.send(site.tabId, 'Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch(() => undefined);
+    await ctx.cdp.send(worldTarget(site.world), 'Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch(() => undefined);
   }
   return check.healed;
 }
@@ -65,7 +65,7 @@ async function uploadViaChooser(ctx: ToolContext, deps: RefDeps, site: RefSite, 
   await ctx.cdp.send(site.tabId, 'Page.setInterceptFileChooserDialog', { enabled: true });
   const chooser = nextFileChooser(ctx, site.tabId);
   try {
-    await clickAt(ctx, site.tabId, point.x, point.y);
+    await clickAt(ctx, point.input.target, point.input.x, point.input.y);
     const opened = await chooser.opened;
     if (opened === undefined) {
       throw refusedError('upload', site.ref, site.tabId, `clicking it opened no file chooser within ${CHOOSER_WAIT_MS} ms (give the <input type=file> ref itself, without --via)`);

@@ -77,10 +77,11 @@ export type LeaseInfo = z.infer<typeof Lease>;
 
 export const OBSERVE_TOOLS = {
   screenshot: lazyTool(() => ({
-    description: 'Capture the tab (viewport, --full page, or one element by --selector) as PNG or JPEG, without activating it.',
+    description: 'Capture the tab (viewport, --full page, or one element by ref or --selector) as PNG or JPEG, without activating it.',
     params: z.strictObject({
       tab: tabId.optional(),
       full: z.boolean().optional().describe('Whole scrollable page instead of the viewport'),
+      ref: z.string().regex(/^e[1-9][0-9]*$/, 'must be a ref like e12 (written @e12 on the command line)').optional().describe('Element ref to capture (scrolled into view first; it carries its tab)'),
       selector: z.string().min(1).optional().describe('CSS selector of one element to capture (scrolled into view first)'),
       maxEdge: z.number().int().min(16).max(16_384).optional().describe('Scale down so the longer edge is at most this many pixels'),
       format: z.enum(['png', 'jpeg']).optional().describe('Image format (default png)'),

@@ -11,7 +11,10 @@
  * Cropping and --max-edge scaling happen in the worker (OffscreenCanvas), in one pass.
  */
 import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { mainFrameDocument, worlds } from '../../page/worlds.js';
+import { refRegistry } from '../../refs/index.js';
 import { resolveTab } from '../../targets.js';
+import { callSite, notVisibleError, openRef, unlessStale } from '../refAction.js';
 import { defineTool, type ToolContext } from '../defineTool.js';
 
 interface Clip {
@@ -37,6 +40,18 @@ function elementBoxExpression(selector: string): string {
     // Viewport coordinates: the frame is of the viewport, after the scroll above.
     return { found: true, x: r.left, y: r.top, width: r.width, height: r.height };
   })()`;
+}
+
+/** A ref's element box: the same resolve/heal/navigation checks as every ref action, then its viewport rect. */
+async function refClip(ctx: ToolContext, ref: string, requestedTab: number | undefined): Promise<{ tabId: number; clip: Clip }> {
+  const deps = { registry: refRegistry, worlds };
+  const site = await openRef(ctx, deps, ref, requestedTab);
+  if (site.world.frameId !== (await mainFrameDocument(ctx, site.tabId)).frameId) {
+    throw invalid('ref', `@${ref} is inside an iframe; element screenshots of framed elements are not supported yet — capture the viewport, or use --selector on the iframe.`);
+  }
+  const outcome = unlessStale(site, await callSite(ctx, deps, site, 'box', { ref }));
+  if (outcome.status === 'not_visible') throw notVisibleError('screenshot', ref, site.tabId);
+  return { tabId: site.tabId, clip: { x: outcome.x, y: outcome.y, width: outcome.width, height: outcome.height } };
 }
 
 async function elementClip(ctx: ToolContext, tabId: number, selector: string): Promise<Clip> {
@@ -168,9 +183,16 @@ export function createScreenshotTool(cropScale: CropScale) {
     async handle(params: ToolParams<'screenshot'>, ctx): Promise<ToolResult<'screenshot'>> {
       const format = params.format ?? 'png';
       if (params.quality !== undefined && format !== 'jpeg') throw invalid('quality', '--quality only applies to --format jpeg.');
-      if (params.full && params.selector !== undefined) throw invalid('full', 'give --full or an element, not both.');
-      const tabId = await resolveTab(params.tab, ctx);
-      const element = params.selector === undefined ? undefined : await elementClip(ctx, tabId, params.selector);
+      if (params.full && (params.selector !== undefined || params.ref !== undefined)) throw invalid('full', 'give --full or an element, not both.');
+      if (params.ref !== undefined && params.selector !== undefined) throw invalid('selector', 'give a ref or --selector, not both.');
+      let tabId: number;
+      let element: Clip | undefined;
+      if (params.ref !== undefined) {
+        ({ tabId, clip: element } = await refClip(ctx, params.ref, params.tab));
+      } else {
+        tabId = await resolveTab(params.tab, ctx);
+        element = params.selector === undefined ? undefined : await elementClip(ctx, tabId, params.selector);
+      }
       let viewport: Viewport & { contentHeight: number } = await viewportOf(ctx, tabId);
       let overridden = false;
       if (params.full) {

@@ -1,0 +1,57 @@
+/**
+ * Questions about a child frame asked of its parent document: which iframe element of the
+ * parent's last snapshot owns it (frameSlot), and where a point of the child's viewport lies in
+ * the parent's viewport (framePoint). The owner element comes from DOM.getFrameOwner on the
+ * parent's session (it accepts an OOPIF's frame id too), resolved into the parent's world.
+ */
+import { RelayError } from '@chrome-relay/protocol';
+import type { FramePointOutcome } from '../injected/types.js';
+import type { ToolContext } from '../tools/defineTool.js';
+import { installPageScript } from './pageCall.js';
+import { worldTarget, type PageWorld } from './worlds.js';
+
+const OBJECT_GROUP = 'chrome-relay-frame-owner';
+
+async function callOnOwner(ctx: Pick<ToolContext, 'cdp'>, parent: PageWorld, childFrameId: string, body: string, args: unknown[]): Promise<unknown> {
+  const target = worldTarget(parent);
+  const { backendNodeId } = await ctx.cdp.send(target, 'DOM.getFrameOwner', { frameId: childFrameId });
+  const { object } = await ctx.cdp.send(target, 'DOM.resolveNode', { backendNodeId, executionContextId: parent.contextId, objectGroup: OBJECT_GROUP });
+  try {
+    if (object.objectId === undefined) return null;
+    const call = () =>
+      ctx.cdp.send(target, 'Runtime.callFunctionOn', {
+        objectId: object.objectId,
+        functionDeclaration: `function (...args) { const api = globalThis.__chromeRelay; return api === undefined ? null : (${body}); }`,
+        arguments: args.map((value) => ({ value })),
+        returnByValue: true,
+        silent: true,
+      });
+    let response = await call();
+    if (response.exceptionDetails === undefined && response.result.value === null) {
+      await installPageScript(ctx, parent);
+      response = await call();
+    }
+    if (response.exceptionDetails !== undefined) {
+      throw new RelayError('internal_error', `The page script failed on a frame owner: ${response.exceptionDetails.exception?.description ?? response.exceptionDetails.text}`, {
+        phase: 'act',
+        details: { frame: childFrameId },
+      });
+    }
+    return response.result.value;
+  } finally {
+    await ctx.cdp.send(target, 'Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch(() => undefined);
+  }
+}
+
+/** The slot the parent's last snapshot gave the child's iframe element; undefined when it has none. */
+export async function frameSlotOf(ctx: Pick<ToolContext, 'cdp'>, parent: PageWorld, childFrameId: string): Promise<number | undefined> {
+  const slot = await callOnOwner(ctx, parent, childFrameId, 'api.frameSlot(this)', []);
+  return typeof slot === 'number' && slot >= 0 ? slot : undefined;
+}
+
+/** Map a point of the child frame's viewport into the parent's viewport, hit-testing the owner there. */
+export async function framePointIn(ctx: Pick<ToolContext, 'cdp'>, parent: PageWorld, childFrameId: string, x: number, y: number): Promise<FramePointOutcome> {
+  const outcome = await callOnOwner(ctx, parent, childFrameId, 'api.framePoint(this, args[0], args[1])', [x, y]);
+  if (typeof outcome !== 'object' || outcome === null) return { status: 'not_visible' };
+  return outcome as FramePointOutcome;
+}
