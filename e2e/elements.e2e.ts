@@ -241,6 +241,21 @@ describe('snapshot options', () => {
   });
 });
 
+describe('scrolled containers', () => {
+  it('clicks a ref hidden inside a scrolled container, below its sticky header, without a false refusal', async () => {
+    const tab = await open(relay, '/scroller.html');
+    const page = await relay.page(tab.path);
+    const text = await snapshot(relay, tab.tabId);
+    for (const row of [35, 2, 40]) {
+      const click = await relay.cli('click', refFor(text, new RegExp(`button "Row ${row}"`)));
+      expect(click.code, click.stderr).toBe(0);
+    }
+    await until(async () => (await read<number[]>(page, 'window.clicked')).length === 3, 5000, 'three clicks');
+    expect(await read<number[]>(page, 'window.clicked')).toEqual([35, 2, 40]);
+  });
+});
+
+
 async function ok2(...args: string[]): Promise<string> {
   const result = await relay.cli(...args);
   expect(result.code, `${args.join(' ')}\n${result.stderr}`).toBe(0);
