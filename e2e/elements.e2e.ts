@@ -261,3 +261,27 @@ async function ok2(...args: string[]): Promise<string> {
   expect(result.code, `${args.join(' ')}\n${result.stderr}`).toBe(0);
   return result.stdout;
 }
+
+describe('shadow DOM and type -s', () => {
+  it('fills, types into (-s @ref) and hovers elements inside an open shadow root', async () => {
+    const tab = await open(relay, '/shadow.html');
+    const page = await relay.page(tab.path);
+    const text = await snapshot(relay, tab.tabId);
+    const fill = await relay.cli('fill', refFor(text, /textbox "Email"/), 'ada@example.com');
+    expect(fill.code, fill.stderr).toBe(0);
+    expect(await read<string>(page, "shadowValue('email')")).toBe('ada@example.com');
+
+    const typed = await relay.cli('type', 'hi there', '-s', refFor(text, /textbox "Note"/));
+    expect(typed.code, typed.stderr).toBe(0);
+    expect(await read<string>(page, "shadowValue('note')")).toBe('hi there');
+    // Trusted typing: the editor saw beforeinput for every character.
+    expect((await read<string[]>(page, 'window.typed')).filter((t) => t === 'insertText')).toHaveLength('hi there'.length);
+
+    const hover = await relay.cli('hover', refFor(text, /button "Help"/));
+    expect(hover.code, hover.stderr).toBe(0);
+    await until(async () => (await read<number>(page, 'window.hovers')) === 1, 5000, 'mouseenter on the shadow button');
+
+    const badTarget = await relay.cli('type', 'x', '-s', 'help');
+    expect(badTarget.error).toMatchObject({ code: 'invalid_arguments', details: { field: 'target' } });
+  });
+});
