@@ -102,6 +102,9 @@ describe('walking skeleton', () => {
     expect(badRef.error).toMatchObject({ code: 'invalid_arguments', details: { field: 'ref' } });
     const unknownOption = await relay.cli('tabs', '--bogus');
     expect(unknownOption.error).toMatchObject({ code: 'invalid_arguments', details: { field: 'bogus' } });
+    // Exactly the contract on stderr: our human line first (no stray commander "error:" line), then the block.
+    expect(unknownOption.stderr.split('\n')[0]).toMatch(/^chrome-relay: invalid_arguments: unknown option '--bogus'/);
+    expect(unknownOption.stderr.trimEnd().split('\n')).toHaveLength(2);
     const missingTab = await relay.cli('snapshot', '--tab', '999999');
     expect(missingTab.error).toMatchObject({ code: 'target_not_found' });
   });

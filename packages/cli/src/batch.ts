@@ -8,7 +8,6 @@
  * A command step runs the CLI itself as a child process with the batch's global options in front:
  * the step then behaves byte-for-byte like the command typed alone (notices, files, exit code).
  */
-import { execFile } from 'node:child_process';
 import { RelayError, isToolName, type RelayErrorData } from '@chrome-relay/protocol';
 import { runTool } from './runTool.js';
 import type { GlobalOptions } from './globalOptions.js';
@@ -125,13 +124,16 @@ export async function runBatch(steps: readonly BatchStep[], bail: boolean, runne
 /** Runs steps through this very CLI (child processes) and runTool. */
 export function processRunner(cliPath: string, globalArgs: readonly string[], globals: GlobalOptions): BatchRunner {
   return {
-    runCommand: (args) =>
-      new Promise((resolvePromise) => {
+    runCommand: async (args) => {
+      // Loaded on use: child_process costs ~7 ms at start-up, and most CLI runs never spawn anything.
+      const { execFile } = await import('node:child_process');
+      return new Promise((resolvePromise) => {
         execFile(process.execPath, [cliPath, ...globalArgs, ...args], { maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
           const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
           resolvePromise({ code, stdout, stderr });
         });
-      }),
+      });
+    },
     runTool: (tool, params) => {
       if (!isToolName(tool)) throw new RelayError('invalid_arguments', `Unknown tool "${tool}".`, { phase: 'cli', details: { field: 'tool' } });
       return runTool(tool, params as never, globals);

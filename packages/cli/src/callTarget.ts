@@ -72,7 +72,7 @@ export function agentOf(raw: Opts, env: NodeJS.ProcessEnv = process.env): string
 }
 
 /** Program options that take a value (so the token after them is not the command name). */
-const VALUE_OPTIONS = new Set(['--profile', '--timeout', '--agent', '--tab', '--workspace', '--group']);
+export const VALUE_OPTIONS = new Set(['--profile', '--timeout', '--agent', '--tab', '--workspace', '--group']);
 const TARGET_FLAGS = ['tab', 'workspace', 'group'] as const;
 
 /**

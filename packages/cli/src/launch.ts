@@ -3,7 +3,6 @@
  * registered in that profile, so a newcomer can run `chrome-relay snapshot` right after.
  * Flags follow shared/CHROMIUM.md (seeded developer mode, silent debugger infobar, no background networking).
  */
-import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { RelayError, type HostDescriptor } from '@chrome-relay/protocol';
@@ -125,6 +124,8 @@ export async function launch(options: LaunchOptions): Promise<LaunchResult> {
   mkdirSync(logsDir(options.home), { recursive: true });
   const log = join(logsDir(options.home), `browser-${Date.now()}.log`);
   const logFd = openSync(log, 'a');
+  // Loaded on use: child_process costs ~7 ms at start-up, and most CLI runs never spawn anything.
+  const { spawn } = await import('node:child_process');
   const child = spawn(browser, args, {
     detached: true,
     stdio: ['ignore', logFd, logFd],

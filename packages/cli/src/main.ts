@@ -8,9 +8,8 @@ import { printError } from './output.js';
 import { buildProgram } from './program.js';
 
 async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  const program = buildProgram(argv);
   const tool = argv[2] && !argv[2].startsWith('-') ? argv[2] : '';
-  program.configureOutput({ writeErr: () => undefined });
   try {
     await program.parseAsync(argv);
     return 0;
@@ -18,7 +17,8 @@ async function main(argv: string[]): Promise<number> {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
       const message = error.message.replace(/^error: /, '');
-      printError(new RelayError('invalid_arguments', `${message} (see \`chrome-relay ${tool ? `${tool} ` : ''}--help\`)`, { tool, phase: 'cli', details: { field: fieldOf(message), commander: error.code } }), tool);
+      const helpFor = tool && error.code !== 'commander.unknownCommand' ? `${tool} ` : '';
+      printError(new RelayError('invalid_arguments', `${message} (see \`chrome-relay ${helpFor}--help\`)`, { tool, phase: 'cli', details: { field: fieldOf(message), commander: error.code } }), tool);
       return 1;
     }
     printError(error, tool);

@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { VERSION } from '@chrome-relay/protocol';
 import { parseTab, parseTimeout } from './args.js';
+import { VALUE_OPTIONS } from './callTarget.js';
 import { registerActionCommands } from './commands/actions.js';
 import { registerBrowserCommands } from './commands/browser.js';
 import { registerElementCommands } from './commands/elements.js';
@@ -10,7 +11,33 @@ import { registerObserveCommands } from './commands/observe.js';
 import { registerBatchCommand } from './commands/batch.js';
 import { registerAliases } from './aliases.js';
 
-export function buildProgram(): Command {
+/**
+ * Which top-level commands each group registers. A run registers only the group its command belongs to:
+ * building all ~50 commands with commander cost ~12 ms of every start-up. `--help`, no command or an unknown
+ * one registers everything (so help and "unknown command" list it all). program.test.ts keeps this in sync.
+ */
+export const COMMAND_GROUPS: readonly { readonly names: readonly string[]; readonly register: (program: Command) => void }[] = [
+  { names: ['tabs', 'navigate', 'snapshot', 'click', 'status'], register: registerBrowserCommands },
+  { names: ['keys', 'type', 'back', 'forward', 'reload', 'close', 'wait', 'get', 'js', 'dialog', 'download'], register: registerActionCommands },
+  { names: ['fill', 'focus', 'hover', 'check', 'uncheck', 'select', 'scroll', 'drag', 'upload'], register: registerElementCommands },
+  { names: ['launch', 'install', 'uninstall', 'update', 'doctor', 'skill', 'extension'], register: registerSetupCommands },
+  { names: ['screenshot', 'record', 'console', 'network', 'workspace', 'group', 'lease'], register: registerObserveCommands },
+  { names: ['batch'], register: registerBatchCommand },
+  { names: ['read', 'ax', 'click-ax'], register: registerAliases },
+];
+
+/** The command name in argv (after any program-level options), if any. */
+export function commandNameOf(argv: readonly string[]): string | undefined {
+  for (let i = 2; i < argv.length; i++) {
+    const token = argv[i] ?? '';
+    if (token === '--') return undefined;
+    if (!token.startsWith('-')) return token;
+    if (VALUE_OPTIONS.has(token)) i++;
+  }
+  return undefined;
+}
+
+export function buildProgram(argv: readonly string[] = []): Command {
   const program = new Command('chrome-relay')
     .description('Drive your real, logged-in Chrome from the shell: snapshot → refs → click.')
     .version(VERSION, '-V, --version')
@@ -22,14 +49,13 @@ export function buildProgram(): Command {
     .option('--workspace <name>', 'act in this workspace\'s tab')
     .option('--group <name>', 'act in this tab group\'s tab')
     .showHelpAfterError(false)
+    // Commander's own "error: …" line would precede our one-line contract; main.ts prints the error instead.
+    // Set before the subcommands exist: commander copies output settings into each at creation.
+    .configureOutput({ writeErr: () => undefined })
     .exitOverride();
-  registerBrowserCommands(program);
-  registerActionCommands(program);
-  registerElementCommands(program);
-  registerSetupCommands(program);
-  registerObserveCommands(program);
-  registerBatchCommand(program);
-  registerAliases(program);
+  const name = commandNameOf(argv);
+  const needed = COMMAND_GROUPS.filter((group) => name !== undefined && group.names.includes(name));
+  for (const group of needed.length > 0 ? needed : COMMAND_GROUPS) group.register(program);
   for (const cmd of program.commands) cmd.exitOverride();
   return program;
 }

@@ -7,7 +7,6 @@
  * call's `target`; the extension resolves them (targeting/applyTargeting.ts). A target given on the
  * subcommand replaces one given before it, with a `target_overridden` notice.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -36,12 +35,15 @@ function tempFile(name: string): string {
 }
 
 /** ffmpeg on PATH? (Probed before a recording is stopped, so a missing one loses nothing.) */
-export function hasFfmpeg(): boolean {
+export async function hasFfmpeg(): Promise<boolean> {
+  // Loaded on use: child_process costs ~7 ms at start-up, and most CLI runs never spawn anything.
+  const { spawnSync } = await import('node:child_process');
   const probe = spawnSync('ffmpeg', ['-version'], { stdio: 'ignore' });
   return probe.error === undefined && probe.status === 0;
 }
 
-function encodeGif(dir: string, frameCount: number, fps: number): Promise<string> {
+async function encodeGif(dir: string, frameCount: number, fps: number): Promise<string> {
+  const { spawn } = await import('node:child_process');
   const out = join(dir, 'recording.gif');
   const args = ['-hide_banner', '-loglevel', 'error', '-y', '-framerate', String(fps), '-i', join(dir, 'frame-%05d.jpg'),
     '-vf', 'split[a][b];[a]palettegen[p];[b][p]paletteuse', '-progress', 'pipe:1', '-nostats', out];
@@ -111,7 +113,7 @@ export function registerObserveCommands(program: Command): void {
     .action(async (opts: Opts, cmd: Command) => {
       const { globals, tab } = targeted(cmd);
       const gif = opts.gif === true;
-      if (gif && !hasFfmpeg()) {
+      if (gif && !(await hasFfmpeg())) {
         throw new RelayError('external_dependency_missing', 'ffmpeg is not installed, so no GIF can be made. Install ffmpeg, or run `record stop` without --gif to keep the frames only. The recording is still running.', {
           phase: 'cli',
           details: { dependency: 'ffmpeg', skipFlag: 'omit --gif' },
