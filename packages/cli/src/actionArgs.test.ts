@@ -2,19 +2,10 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { invalidField as fieldOf } from '@chrome-relay/protocol/src/testing/invalidField.js';
 import { parseParams, RelayError } from '@chrome-relay/protocol';
 import { getParams, parseDownloadDir, parseKeyList, parseTabList, parseTypeText, waitCondition } from './actionArgs.js';
 
-function fieldOf(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(RelayError);
-    expect((error as RelayError).code).toBe('invalid_arguments');
-    return (error as RelayError).details.field;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('action argument parsers', () => {
   it('keys and type need something to press or type', () => {

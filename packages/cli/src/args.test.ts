@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { RelayError } from '@chrome-relay/protocol';
+import { invalidField as fieldOf } from '@chrome-relay/protocol/src/testing/invalidField.js';
 import { parseChoice, parseIntArg, parseRefArg, parseTab } from './args.js';
 
-function fieldOf(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(RelayError);
-    expect((error as RelayError).code).toBe('invalid_arguments');
-    return (error as RelayError).details.field;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('argument parsers', () => {
   it('accepts refs with or without @ and rejects anything else naming the field', () => {

@@ -2,19 +2,10 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseParams, RelayError } from '@chrome-relay/protocol';
+import { invalidField as fieldOf } from '@chrome-relay/protocol/src/testing/invalidField.js';
+import { parseParams } from '@chrome-relay/protocol';
 import { parseModifiers, parseScope, scrollParams, uploadParams } from './elementArgs.js';
 
-function fieldOf(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(RelayError);
-    expect((error as RelayError).code).toBe('invalid_arguments');
-    return (error as RelayError).details.field;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('upload arguments', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cr-args-'));

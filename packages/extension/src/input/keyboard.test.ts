@@ -1,17 +1,7 @@
-import { RelayError } from '@chrome-relay/protocol';
 import { describe, expect, it } from 'vitest';
+import { invalidField as fieldOf } from '@chrome-relay/protocol/src/testing/invalidField.js';
 import { comboEvents, formatCombo, parseCombo, planTyping } from './keyboard.js';
 
-function fieldOf(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(RelayError);
-    expect((error as RelayError).code).toBe('invalid_arguments');
-    return (error as RelayError).details.field;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('parseCombo', () => {
   it('reads named keys case-insensitively, characters exactly, and modifiers in order', () => {
