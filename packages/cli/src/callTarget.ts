@@ -24,7 +24,6 @@ export interface TargetedGlobals extends GlobalOptions {
   agent?: string | undefined;
 }
 
-export const AGENT_ENV = 'CHROME_RELAY_AGENT';
 
 export function cliError(code: 'invalid_arguments' | 'target_conflict', message: string, details: Record<string, unknown>): RelayError {
   return new RelayError(code, message, { phase: 'cli', details });
@@ -64,11 +63,6 @@ export function resolveCallTarget(program: CallTarget, sub: CallTarget): { tab?:
   if (inner?.tab !== undefined) out.tab = inner.tab;
   else out.target = chosen;
   return out;
-}
-
-export function agentOf(raw: Opts, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const agent = typeof raw.agent === 'string' ? raw.agent : env[AGENT_ENV];
-  return agent === undefined || agent === '' ? undefined : agent;
 }
 
 /** Program options that take a value (so the token after them is not the command name). */
@@ -112,7 +106,7 @@ export function targeted(cmd: Command): { globals: TargetedGlobals; tab: number 
   const { before, after } = targetFlagsByPosition(process.argv);
   const resolved = resolveCallTarget(before, after);
   if (resolved.notice) printNotice(resolved.notice);
-  const globals: TargetedGlobals = { ...resolveGlobals(all), target: resolved.target, agent: agentOf(all) };
+  const globals: TargetedGlobals = { ...resolveGlobals(all), target: resolved.target };
   return { globals, tab: resolved.tab };
 }
 

@@ -13,12 +13,21 @@ export interface GlobalOptions {
   agent?: string | undefined;
 }
 
-export function resolveGlobals(raw: { profile?: string; timeout?: number; json?: boolean; agent?: string }): GlobalOptions {
+/** Environment variable naming the agent when --agent is not given. */
+export const AGENT_ENV = 'CHROME_RELAY_AGENT';
+
+/** --agent, else $CHROME_RELAY_AGENT; empty means none. */
+export function agentOf(raw: { agent?: unknown }, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const agent = typeof raw.agent === 'string' ? raw.agent : env[AGENT_ENV];
+  return agent === undefined || agent === '' ? undefined : agent;
+}
+
+export function resolveGlobals(raw: { profile?: string; timeout?: number; json?: boolean; agent?: unknown }): GlobalOptions {
   return {
     home: relayHome(),
     profile: raw.profile ?? process.env.CHROME_RELAY_PROFILE ?? undefined,
     timeoutMs: raw.timeout ?? DEFAULT_CALL_TIMEOUT_MS,
     json: raw.json ?? false,
-    agent: raw.agent ?? (process.env.CHROME_RELAY_AGENT || undefined),
+    agent: agentOf(raw),
   };
 }

@@ -9,11 +9,3 @@ export function parseRef(text: string): string | null {
   const match = REF_PATTERN.exec(text.trim());
   return match ? `e${match[1]}` : null;
 }
-
-export function refNumber(ref: string): number {
-  return Number(ref.slice(1));
-}
-
-export function formatRef(n: number): string {
-  return `e${n}`;
-}

@@ -13,8 +13,8 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { RelayError, type Notice, type ToolName, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { parseChoice, parseIntArg, parseRefArg, parseTab } from '../args.js';
-import { resolveGlobals } from '../globalOptions.js';
-import { AGENT_ENV, agentOf, cliError, targetFlagsByPosition, targetOptions, targeted, type TargetedGlobals } from '../callTarget.js';
+import { AGENT_ENV, resolveGlobals } from '../globalOptions.js';
+import { cliError, targetFlagsByPosition, targetOptions, targeted, type TargetedGlobals } from '../callTarget.js';
 import { printJson, printNotice } from '../output.js';
 import { runTool } from '../runTool.js';
 
@@ -190,7 +190,7 @@ export function registerObserveCommands(program: Command): void {
 
 function plainGlobals(cmd: Command): TargetedGlobals {
   const all = cmd.optsWithGlobals();
-  return { ...resolveGlobals(all), agent: agentOf(all) };
+  return resolveGlobals(all);
 }
 
 function requireAgent(globals: TargetedGlobals, what: string): string {

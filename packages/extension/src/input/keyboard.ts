@@ -175,6 +175,7 @@ export function parseCombo(combo: string, platform: Platform): Combo {
   return { modifiers, def, impliedShift: shift };
 }
 
+/** CDP's modifier bit field for a set of held modifiers (keys and clicks alike). */
 export function modifierMask(modifiers: readonly Modifier[]): number {
   return modifiers.reduce((mask, m) => mask | MODIFIER_BITS[m], 0);
 }

@@ -25,13 +25,3 @@ export async function readSession<T>(browser: BrowserApi, key: string, guard: Gu
 export async function writeSession(browser: BrowserApi, key: string, value: unknown): Promise<void> {
   await browser.storageSessionSet({ [key]: value });
 }
-
-export async function readLocal<T>(browser: BrowserApi, key: string, guard: Guard<T>): Promise<T | undefined> {
-  const items = await browser.storageLocalGet([key]);
-  const value = items[key];
-  return guard(value) ? value : undefined;
-}
-
-export async function writeLocal(browser: BrowserApi, key: string, value: unknown): Promise<void> {
-  await browser.storageLocalSet({ [key]: value });
-}

@@ -8,6 +8,7 @@
  * `navigated`; a committed navigation kills the tab's refs right away.
  */
 import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { modifierMask } from '../input/keyboard.js';
 import { clickAt, type ClickOptions } from '../input/mouse.js';
 import { dialogTracker, type Watched } from '../pageState/dialogs.js';
 import { DEFAULT_NAVIGATION_TIMING, watchNavigation, type NavigationTiming } from '../page/navigation.js';
@@ -35,9 +36,6 @@ interface ClickPoint {
   input: PointerInput;
 }
 
-/** CDP's modifier bit field. */
-const MODIFIER_BITS = { Alt: 1, Control: 2, Meta: 4, Shift: 8 } as const;
-
 function invalid(field: string, message: string): RelayError {
   return new RelayError('invalid_arguments', `Invalid arguments for click: ${message}`, { phase: 'validate', details: { field } });
 }
@@ -59,7 +57,7 @@ function clickOptions(params: ClickParams): ClickOptions {
   const options: ClickOptions = {};
   if (params.button !== undefined) options.button = params.button;
   if (params.clickCount !== undefined) options.clickCount = params.clickCount;
-  if (params.modifiers !== undefined) options.modifiers = params.modifiers.reduce((bits, name) => bits | MODIFIER_BITS[name], 0);
+  if (params.modifiers !== undefined) options.modifiers = modifierMask(params.modifiers);
   return options;
 }
 
