@@ -8,3 +8,4 @@ export * from './constants.js';
 export * from './refs.js';
 export * from './toolSpec.js';
 export * from './snapshotNode.js';
+export * from './reasons.js';
