@@ -7,7 +7,8 @@
  * - Each forwarded call gets a host-unique id; clients' own ids are only echoed back, so two clients
  *   may both use id 1 at once.
  * - Every call has exactly one outcome: the extension's answer, `timeout` at request.timeoutMs,
- *   `native_host_disconnected` when the extension side closes, or nothing when the client left first.
+ *   `native_host_disconnected` when the extension side closes, `extension_not_connected` at once while
+ *   the circuit is open (below), or nothing when the client left first.
  *   Whatever arrives after the outcome is dropped.
  * - `status` is answered here, from what the host knows, even with no extension.
  * - Circuit breaker (breaker.ts): after BREAKER_THRESHOLD extension timeouts in a row, calls fail fast
@@ -21,10 +22,10 @@
  */
 import {
   ClientRequestSchema,
-  reasonedError,
   describeIssues,
   parseParams,
   PROTOCOL_VERSION,
+  reasonedError,
   RelayError,
   VERSION,
   type ClientResponse,
