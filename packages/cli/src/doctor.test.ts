@@ -134,7 +134,8 @@ describe('doctor', () => {
     installChromium();
     const report = await doctor();
     expect(failing(report)).toEqual(['extension connected']);
-    expect(named(report, 'extension connected')).toMatchObject({ code: 'extension_not_connected', fix: expect.stringContaining('chrome-relay launch') });
+    expect(named(report, 'extension connected')).toMatchObject({ code: 'extension_not_connected', reason: 'no_host', fix: expect.stringContaining('chrome-relay launch') });
+    expect(unhealthyError(report)?.details.reason).toBe('no_host');
   });
 
   it('fails when the host runs but the extension never greeted it', async () => {
@@ -143,6 +144,52 @@ describe('doctor', () => {
     const report = await doctor();
     expect(named(report, 'host reachable').status).toBe('ok');
     expect(named(report, 'extension connected')).toMatchObject({ status: 'fail', code: 'extension_not_connected' });
+  });
+
+  it('does a real round trip: fails when the extension never answers, even though its hello is cached', async () => {
+    installChromium();
+    const host = await fakeHost({ extensionAnswers: false });
+    const report = await doctor({ pingTimeoutMs: 150 });
+    expect(named(report, 'extension connected').status).toBe('ok');
+    expect(failing(report)).toEqual([named(report, 'extension answering').name]);
+    expect(named(report, 'extension answering')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('did not answer a ping within 150 ms'),
+      fix: expect.stringContaining('chrome-relay reconnect'),
+      code: 'timeout',
+      reason: 'extension_unresponsive',
+    });
+    expect(report.checks.some((c) => c.name.startsWith('tab answering'))).toBe(false);
+    expect(host.requests.map((r) => [r.tool, r.params, r.timeoutMs])).toEqual([['status', {}, 3000], ['ping', { page: true }, 150]]);
+    const error = unhealthyError(report);
+    expect(error?.toData()).toMatchObject({ code: 'timeout', tool: 'doctor', details: { reason: 'extension_unresponsive' } });
+    expect(error?.message).toContain('chrome-relay reconnect');
+  });
+
+  it('reports the round trip to the extension and to chrome-relay\'s tab', async () => {
+    installChromium();
+    await fakeHost({ page: { tabId: 7, url: 'https://example.test/', answered: true, ms: 2 } });
+    const report = await doctor();
+    expect(report.healthy).toBe(true);
+    expect(named(report, 'extension answering')).toMatchObject({ status: 'ok', detail: expect.stringMatching(/answered a ping in \d+ ms/) });
+    expect(named(report, 'tab answering')).toMatchObject({ status: 'ok', detail: 'tab 7 (https://example.test/) evaluated `1` in 2 ms' });
+  });
+
+  it('counts an older extension\'s unsupported_tool as an answer: it did answer', async () => {
+    installChromium();
+    await fakeHost({ legacy: true });
+    expect(named(await doctor(), 'extension answering')).toMatchObject({ status: 'ok', detail: expect.stringContaining('unsupported_tool') });
+  });
+
+  it('skips the tab check without a tab, and fails a tab that does not answer, naming how to unblock it', async () => {
+    installChromium();
+    await fakeHost();
+    expect(named(await doctor(), 'tab answering')).toMatchObject({ status: 'skip' });
+    for (const host of hosts.splice(0)) await host.close();
+    await fakeHost({ page: { tabId: 7, url: 'https://example.test/', answered: false, ms: 2750, problem: 'the page did not evaluate `1` before the deadline' } });
+    const report = await doctor();
+    expect(failing(report)).toEqual([named(report, 'tab answering').name]);
+    expect(named(report, 'tab answering')).toMatchObject({ code: 'timeout', reason: 'page_busy', fix: expect.stringContaining('chrome-relay dialog dismiss --tab 7') });
   });
 
   it('cleans a stale descriptor and its socket left by a killed host', async () => {

@@ -5,13 +5,29 @@
  * off — e.g. ffmpeg missing, which only screen recording needs, or a detected browser chrome-relay was
  * deliberately not installed for); skip (nothing to check). Healthy = no fail line; exit 0 only then.
  *
+ * Health is proven, not read from a cache: the host's "extension connected" only means the extension once
+ * greeted it, so doctor also pings the extension (answered by its service worker, not the host) and, when
+ * chrome-relay has a tab open, evaluates `1` in it. A worker that stopped answering is a failure even though
+ * its greeting is still cached — otherwise every call would burn its whole --timeout while doctor said healthy.
+ *
  * Manifest rules: a manifest the install record lists must exist and be valid (fail). A detected browser
  * without a manifest fails when nothing was ever installed, and only warns once something was (the user
  * chose which browsers to register; `launch` registers its own profile).
  */
 import { accessSync, constants, existsSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
-import { PROTOCOL_VERSION, RelayError, TOOLS, VERSION, type ErrorCode, type HostDescriptor, type ToolResult } from '@chrome-relay/protocol';
+import {
+  PROTOCOL_VERSION,
+  RelayError,
+  TOOLS,
+  VERSION,
+  type ErrorCode,
+  type ErrorReason,
+  type HostDescriptor,
+  type ReasonedCode,
+  type RelayErrorData,
+  type ToolResult,
+} from '@chrome-relay/protocol';
 import { browserOfExecutable, browserTargets, type BrowserEnv } from './browsers.js';
 import { listDescriptors } from './discovery.js';
 import { allowedExtensionIds, launcherTargets, manifestPath, profileTarget } from './install.js';
@@ -30,6 +46,8 @@ export interface Check {
   fix?: string;
   /** The closed code a failure maps to, for the relayError block. */
   code?: ErrorCode;
+  /** Its details.reason, for the codes that have them (reasons.ts). */
+  reason?: { [C in ReasonedCode]: ErrorReason<C> }[ReasonedCode];
 }
 
 export interface DoctorReport {
@@ -50,6 +68,8 @@ export interface DoctorOptions {
   cliVersion?: string;
   /** Deadline of each host status call. */
   hostTimeoutMs?: number;
+  /** Deadline of each round trip to an extension (and its tab). */
+  pingTimeoutMs?: number;
   /** The executable of a pid (Linux: /proc/<pid>/exe), to name the browser a host serves. */
   executableOf?: (pid: number) => string | null;
 }
@@ -208,8 +228,65 @@ async function hostChecks(options: DoctorOptions, descriptor: HostDescriptor): P
   }
   const browser = browserLabel(descriptor, status.browser?.userAgent ?? null, executableOf);
   checks.push({ name: `extension connected ${suffix}`, status: 'ok', detail: `${browser}, profile ${where}, extension ${status.extension.id} ${status.extension.version}` });
+  checks.push(...(await roundTripChecks(descriptor.socket, suffix, options.pingTimeoutMs ?? PING_TIMEOUT_MS)));
   checks.push(versionCheck(`versions ${suffix}`, options.cliVersion ?? VERSION, status.host, status.extension));
   return checks;
+}
+
+/** Long enough for a busy but healthy worker, short enough that doctor on a wedged one returns promptly. */
+const PING_TIMEOUT_MS = 3000;
+
+/** Errors the host itself produces when the extension did not answer (as opposed to an answer that is an error). */
+const fromHost = (error: RelayErrorData): boolean => error.phase === 'host' || error.phase === 'transport' || error.phase === 'connect';
+
+function notAnswering(suffix: string, timeoutMs: number, why: string): Check {
+  return {
+    name: `extension answering ${suffix}`,
+    status: 'fail',
+    detail: `connected, but the extension did not answer a ping within ${timeoutMs} ms (${why}): its service worker is stuck or busy, so every call would wait out its --timeout`,
+    fix: 'reload chrome-relay in chrome://extensions (restarts its service worker, not the browser), then run `chrome-relay reconnect` to re-arm calls at once; calls also resume by themselves once it answers',
+    code: 'timeout',
+    reason: 'extension_unresponsive',
+  };
+}
+
+/** The real round trip: `ping` is answered by the extension's service worker, and with `page` by chrome-relay's tab. */
+async function roundTripChecks(socket: string, suffix: string, timeoutMs: number): Promise<Check[]> {
+  const started = Date.now();
+  let response;
+  try {
+    response = await callSocket(socket, 'ping', { page: true }, timeoutMs);
+  } catch (error) {
+    const relay = RelayError.from(error, 'ping', 'transport');
+    return [notAnswering(suffix, timeoutMs, `${relay.code}: ${relay.message}`)];
+  }
+  const ms = Date.now() - started;
+  const name = `extension answering ${suffix}`;
+  if (!response.ok) {
+    const error = response.error;
+    if (fromHost(error)) return [notAnswering(suffix, timeoutMs, `${error.code}: ${error.message}`)];
+    // An error *from* the extension is still an answer (an extension older than ping says unsupported_tool).
+    return [{ name, status: 'ok', detail: `answered in ${ms} ms (with ${error.code}: an extension older than this CLI; see versions)` }];
+  }
+  const answered: Check = { name, status: 'ok', detail: `its service worker answered a ping in ${ms} ms` };
+  const result = TOOLS.ping.result.safeParse(response.result);
+  // A shape this CLI cannot read is version skew, which the versions check reports; the answer still came.
+  return result.success ? [answered, pageCheck(suffix, result.data.page ?? null)] : [answered];
+}
+
+function pageCheck(suffix: string, page: NonNullable<ToolResult<'ping'>['page']> | null): Check {
+  const name = `tab answering ${suffix}`;
+  if (page === null) return { name, status: 'skip', detail: 'chrome-relay has no open tab to try' };
+  const tab = `tab ${page.tabId} (${page.url.slice(0, 200)})`;
+  if (page.answered) return { name, status: 'ok', detail: `${tab} evaluated \`1\` in ${page.ms} ms` };
+  return {
+    name,
+    status: 'fail',
+    detail: `${tab} did not answer: ${page.problem ?? 'no reason given'}`,
+    fix: `\`chrome-relay snapshot --tab ${page.tabId}\` shows what blocks it (an open dialog: \`chrome-relay dialog dismiss --tab ${page.tabId}\`); a stuck page: reload or close that tab. Other tabs are not affected.`,
+    code: 'timeout',
+    reason: 'page_busy',
+  };
 }
 
 function findOnPath(program: string, pathEnv: string | undefined): string | null {
@@ -243,6 +320,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       detail: `no browser with the chrome-relay extension is connected${options.profile ? ` for profile ${options.profile}` : ''} (no live host in ${runDir(options.home)})`,
       fix: 'start the browser and make sure chrome-relay is enabled in chrome://extensions, or run `chrome-relay launch`',
       code: 'extension_not_connected',
+      reason: 'no_host',
     });
   }
   for (const { descriptor } of live) checks.push(...(await hostChecks(options, descriptor)));
@@ -277,6 +355,9 @@ export function unhealthyError(report: DoctorReport): RelayError | null {
   return new RelayError(first.code ?? 'extension_not_connected', `doctor: ${failed.length} check(s) failed; first: ${first.name}: ${first.detail}. Fix: ${first.fix ?? 'see the checklist'}`, {
     tool: 'doctor',
     phase: 'verify',
-    details: { failed: failed.map((c) => ({ name: c.name, detail: c.detail, fix: c.fix ?? null, code: c.code ?? null })) },
+    details: {
+      ...(first.reason === undefined ? {} : { reason: first.reason }),
+      failed: failed.map((c) => ({ name: c.name, detail: c.detail, fix: c.fix ?? null, code: c.code ?? null, ...(c.reason === undefined ? {} : { reason: c.reason }) })),
+    },
   });
 }

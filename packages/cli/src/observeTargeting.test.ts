@@ -24,6 +24,7 @@ describe('batch', () => {
     expect(() => parseBatch('[{"command":"tabs","extra":1}]')).toThrow(/unknown key "extra"/);
     expect(() => parseBatch('[{"tool":"nope"}]')).toThrow(/unknown tool/);
     expect(() => parseBatch('[{"command":"batch"}]')).toThrow(/another batch/);
+    expect(() => parseBatch('[{"tool":"restart_host"}]')).toThrow(/only chrome-relay's own commands use/);
     expect(parseBatch('[{"command":"click","args":["@e1"]},{"tool":"tabs"}]')).toHaveLength(2);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, ERROR_TABLE, NOTICE_CODES, TOOLS, VERSION } from '@chrome-relay/protocol';
+import { ERROR_CODES, ERROR_TABLE, INTERNAL_TOOLS, NOTICE_CODES, TOOLS, VERSION, type ToolName } from '@chrome-relay/protocol';
 import { renderSkill } from './skill.js';
 
 describe('skill', () => {
@@ -25,7 +25,9 @@ describe('skill', () => {
   });
 
   it('lists the commands of the tool registry, but not housekeeping tools', () => {
-    for (const name of Object.keys(TOOLS).filter((n) => n !== 'reconnect')) expect(skill).toContain(`- \`chrome-relay ${name}\` — `);
-    expect(skill).not.toContain('chrome-relay reconnect');
+    const internal = (name: string): boolean => INTERNAL_TOOLS.includes(name as ToolName);
+    for (const name of Object.keys(TOOLS).filter((n) => !internal(n))) expect(skill).toContain(`- \`chrome-relay ${name}\` — `);
+    for (const name of INTERNAL_TOOLS) expect(skill).not.toContain(`chrome-relay ${name}`);
+    expect(skill).toContain('`chrome-relay reconnect`');
   });
 });

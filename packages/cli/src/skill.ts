@@ -3,7 +3,7 @@
  * so `chrome-relay skill` always describes the version that prints it; scripts/gen-docs.mjs writes the
  * repository's SKILL.md from this same function (and fails the check when it is stale).
  */
-import { ERROR_CODES, ERROR_TABLE, NOTICE_CODES, TOOLS, VERSION, type NoticeCode } from '@chrome-relay/protocol';
+import { ERROR_CODES, ERROR_TABLE, INTERNAL_TOOLS, NOTICE_CODES, TOOLS, VERSION, type NoticeCode, type ToolName } from '@chrome-relay/protocol';
 
 /**
  * What each notice means and what to do. Typed over NoticeCode, so adding a notice to the protocol
@@ -15,9 +15,6 @@ export const NOTICE_MEANINGS: { readonly [N in NoticeCode]: string } = {
   cli_outdated: 'The CLI is older than the extension. Everything still ran; tell the human to update the CLI (the message has the command).',
   extension_outdated: 'The extension is older than the CLI; newer commands may fail with unsupported_tool. Tell the human to reload the extension (the message says how).',
 };
-
-/** Tools the CLI uses for its own housekeeping, not commands an agent runs. */
-const INTERNAL_TOOLS = new Set(['reconnect']);
 
 export function errorRules(): string[] {
   return ERROR_CODES.map((code) => {
@@ -32,7 +29,7 @@ export function noticeRules(): string[] {
 
 function toolLines(): string[] {
   return Object.entries(TOOLS)
-    .filter(([name]) => !INTERNAL_TOOLS.has(name))
+    .filter(([name]) => !INTERNAL_TOOLS.includes(name as ToolName))
     .map(([name, tool]) => `- \`chrome-relay ${name}\` — ${tool.description}`);
 }
 
@@ -51,6 +48,7 @@ export function renderSkill(version: string = VERSION): string {
     '',
     '- `chrome-relay status` shows which browser and profile you drive.',
     '- If it fails with `extension_not_connected`: run `chrome-relay launch` (starts a dedicated browser) or ask the human to run `chrome-relay doctor`, which prints the exact fix.',
+    '- If calls fail at once with `extension_not_connected` and `details.reason` `circuit_open`, the extension stopped answering: ask the human to run `chrome-relay doctor`; `chrome-relay reconnect` re-arms it once it answers (nothing is restarted).',
     '',
     '## The loop: snapshot → act → snapshot',
     '',

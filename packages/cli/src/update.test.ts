@@ -30,8 +30,8 @@ afterEach(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-async function host(reconnect: 'ok' | 'unsupported' | 'ignore', browserPid = 4242): Promise<FakeHostProcess> {
-  const spawned = await spawnFakeHostProcess({ home, reconnect, browserPid, profile: null });
+async function host(restart: 'ok' | 'unsupported' | 'ignore', browserPid = 4242): Promise<FakeHostProcess> {
+  const spawned = await spawnFakeHostProcess({ home, restart, browserPid, profile: null });
   children.push(spawned);
   return spawned;
 }
@@ -49,7 +49,7 @@ describe('update', () => {
 
   it('has the browser replace its host: the old process is gone and a new one is connected', async () => {
     const old = await host('ok');
-    // Play Chrome: when the old host exits after `reconnect`, start a new one for the same browser.
+    // Play Chrome: when the old host exits after `restart_host`, start a new one for the same browser.
     const successor = old.exited.then(() => host('ok'));
     const result = await update(options());
     const fresh = await successor;
@@ -57,7 +57,7 @@ describe('update', () => {
     expect(isPidAlive(old.pid)).toBe(false);
   });
 
-  it('fails with the extension\'s unsupported_tool when it does not know reconnect, after installing the files', async () => {
+  it('fails with unsupported_tool naming the reload when the extension does not know restart_host, after installing the files', async () => {
     const old = await host('unsupported');
     let error: unknown;
     try {
@@ -69,11 +69,12 @@ describe('update', () => {
     const relay = error as RelayError;
     expect(relay.code).toBe('unsupported_tool');
     expect(relay.message).toContain('used from the next browser start');
+    expect(relay.message).toContain('reload chrome-relay in chrome://extensions');
     expect(relay.details.hostPid).toBe(old.pid);
     expect(readFileSync(join(home, 'host/host.mjs'), 'utf8')).toBe('// new host bundle\n');
   });
 
-  it('fails with timeout when the old host survives the reconnect', async () => {
+  it('fails with timeout when the old host survives the restart', async () => {
     const old = await host('ignore');
     let error: unknown;
     try {

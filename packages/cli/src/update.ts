@@ -1,8 +1,10 @@
 /**
  * `chrome-relay update`: install this CLI's host bundle into <home>/host, then have every connected
  * browser switch to it. A host is started by Chrome and lives exactly as long as the extension's native
- * port, so "switch" means: ask the extension to drop its port and connect again (tool `reconnect`). Chrome
- * then closes the old host's stdin (it exits) and starts the launcher again, which runs the new bundle.
+ * port, so "switch" means: ask the extension to drop its port and connect again (internal tool
+ * `restart_host`). Chrome then closes the old host's stdin (it exits) and starts the launcher again, which
+ * runs the new bundle. That cuts every call in flight through that host, which is why only update sends it
+ * (it is no command and no batch step; `chrome-relay reconnect` is the harmless re-arm).
  *
  * Done means, for every host that was connected: the old host process is gone and a new host for the same
  * browser is connected and reports this CLI's version. Anything less fails the command; the new files stay
@@ -13,11 +15,8 @@ import { isPidAlive, listDescriptors } from './discovery.js';
 import { install } from './install.js';
 import { callSocket } from './socketCall.js';
 
-/**
- * The tool the extension answers before dropping its port. Its TOOLS entry is pending in protocol, so the
- * result is checked by hand here:  params {}  →  result { reconnectInMs: int ≥ 0 }.
- */
-export const RECONNECT_TOOL = 'reconnect';
+/** The tool the extension answers before dropping its port. */
+export const RESTART_HOST_TOOL = 'restart_host';
 
 export interface UpdateOptions {
   home: string;
@@ -63,7 +62,7 @@ async function waitForSuccessor(old: HostDescriptor, oldPids: ReadonlySet<number
     if (oldGone && successor) return successor;
     if (Date.now() > deadline) {
       const what = oldGone ? 'no new host connected' : `the old host (pid ${old.pid}) is still running`;
-      throw new RelayError('timeout', `After ${RECONNECT_TOOL}, ${what} within ${options.timeoutMs} ms; run \`chrome-relay doctor\`.`, {
+      throw new RelayError('timeout', `After ${RESTART_HOST_TOOL}, ${what} within ${options.timeoutMs} ms; run \`chrome-relay doctor\`.`, {
         tool: 'update',
         phase: 'verify',
         details: { oldHostPid: old.pid, oldHostAlive: !oldGone, successorPid: successor?.pid ?? null, timeoutMs: options.timeoutMs },
@@ -73,10 +72,23 @@ async function waitForSuccessor(old: HostDescriptor, oldPids: ReadonlySet<number
   }
 }
 
+/**
+ * An extension older than `restart_host` does not know it. Reloading the extension does the same swap
+ * (its new port starts the installed host), so say that instead of only "update the extension".
+ */
+function restartRefused(error: RelayError): RelayError {
+  if (error.code !== 'unsupported_tool') return error;
+  return new RelayError(
+    'unsupported_tool',
+    `The running extension cannot restart its host (it predates \`${RESTART_HOST_TOOL}\`): reload chrome-relay in chrome://extensions — it reconnects and starts the installed host.`,
+    { tool: 'update', phase: error.phase, details: { ...error.details, tool: RESTART_HOST_TOOL }, retryable: false },
+  );
+}
+
 async function reconnectOne(old: HostDescriptor, oldPids: ReadonlySet<number>, options: UpdateOptions): Promise<ReconnectedHost> {
-  const response = await callSocket(old.socket, RECONNECT_TOOL, {}, 5000);
-  if (!response.ok) throw RelayError.fromData(response.error);
-  const { reconnectInMs: delay } = parseResult('reconnect', response.result);
+  const response = await callSocket(old.socket, RESTART_HOST_TOOL, {}, 5000);
+  if (!response.ok) throw restartRefused(RelayError.fromData(response.error));
+  const { reconnectInMs: delay } = parseResult(RESTART_HOST_TOOL, response.result);
   const successor = await waitForSuccessor(old, oldPids, options, Date.now() + delay + options.timeoutMs);
   if (successor.host.version !== VERSION) {
     throw new RelayError(
@@ -115,7 +127,7 @@ export async function update(options: UpdateOptions): Promise<UpdateResult> {
   const installedNote = `The new host is installed at ${installed.hostFile} and is used from the next browser start.`;
   const only = failures[0];
   if (only && connected.length === 1) {
-    // One browser: its own error (e.g. unsupported_tool from an extension without `reconnect`) says most.
+    // One browser: its own error (e.g. unsupported_tool from an extension without `restart_host`) says most.
     throw new RelayError(only.error.code, `${only.error.message} ${installedNote}`, {
       tool: 'update',
       phase: only.error.phase,

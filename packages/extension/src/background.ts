@@ -13,7 +13,7 @@ import { notifyTabClosed } from './targets.js';
 import { TOOL_REGISTRY } from './tools/index.js';
 import { targetingContext } from './targeting/index.js';
 import { captures } from './observe/captures.js';
-import { setReconnectHandler } from './tools/reconnect.js';
+import { setRestartHostHandler } from './tools/restartHost.js';
 
 const WATCHDOG_ALARM = 'watchdog';
 
@@ -23,7 +23,7 @@ const hostPort = createHostPort({
   hello: chromeHello,
 });
 const wake = (): void => hostPort.ensureConnected();
-setReconnectHandler((delayMs) => hostPort.reconnect(delayMs));
+setRestartHostHandler((delayMs) => hostPort.reconnect(delayMs));
 
 cdp.start();
 // Console/network capture starts on attach, so `network` after `navigate` shows the navigation.

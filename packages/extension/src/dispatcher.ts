@@ -70,6 +70,9 @@ export interface DispatcherDeps {
 export const DIALOG_TARGETING: { readonly [T in ToolName]?: 'none' | 'explicit' } = {
   status: 'none',
   tabs: 'none',
+  // Health and housekeeping: a dialog in some tab must not block doctor's round trip or update.
+  ping: 'none',
+  restart_host: 'none',
   dialog: 'none',
   close: 'none',
   navigate: 'explicit',

@@ -55,6 +55,7 @@ function main(): void {
         const timer = setTimeout(fire, ms);
         return () => clearTimeout(timer);
       },
+      now: Date.now,
       log,
     },
     { pid, socket, browserPid: browser.browserPid, profile: browser.profile },

@@ -8,7 +8,8 @@ import {
   type ExtensionHello,
   type HostToExtension,
 } from '@chrome-relay/protocol';
-import { MAX_TIMEOUT_MS, Relay, type ClientPort } from './relay.js';
+import { BREAKER_THRESHOLD } from './breaker.js';
+import { MAX_TIMEOUT_MS, PROBE_EVERY_MS, Relay, type ClientPort } from './relay.js';
 
 const HELLO: ExtensionHello = {
   type: 'hello',
@@ -33,14 +34,29 @@ class FakeClient implements ClientPort {
   }
 }
 
+/** Timers on a virtual clock: `advance` fires what falls due, in order; `fireAll` fires everything set so far. */
 class FakeTimers {
-  private readonly timers = new Map<number, { ms: number; fire: () => void }>();
+  private readonly timers = new Map<number, { ms: number; at: number; fire: () => void }>();
   private next = 1;
+  clock = 0;
+  now = (): number => this.clock;
   set = (ms: number, fire: () => void): (() => void) => {
     const id = this.next++;
-    this.timers.set(id, { ms, fire });
+    this.timers.set(id, { ms, at: this.clock + ms, fire });
     return () => this.timers.delete(id);
   };
+  advance(ms: number): void {
+    const until = this.clock + ms;
+    for (;;) {
+      const due = [...this.timers.entries()].filter(([, t]) => t.at <= until).sort(([, a], [, b]) => a.at - b.at)[0];
+      if (due === undefined) break;
+      const [id, timer] = due;
+      this.timers.delete(id);
+      this.clock = timer.at;
+      timer.fire();
+    }
+    this.clock = until;
+  }
   get count(): number {
     return this.timers.size;
   }
@@ -66,6 +82,7 @@ function setup(options: { hello?: boolean } = {}) {
         sent.push(message);
       },
       setTimer: timers.set,
+      now: timers.now,
       log: (line) => logs.push(line),
     },
     { pid: 4242, socket: '/run/host-4242.sock', browserPid: 100, profile: '/profiles/a' },
@@ -248,5 +265,186 @@ describe('Relay', () => {
     expect(client.received).toMatchObject([{ id: 2, ok: false, error: { code: 'internal_error', tool: 'tabs' } }]);
     relay.extensionInvalid({ nonsense: true }, 'no type');
     expect(logs.filter((l) => l.includes('malformed'))).toHaveLength(2);
+  });
+});
+
+describe('Relay circuit breaker', () => {
+  const CALL_MS = 1000;
+
+  /** Send one call and let its deadline pass with no answer from the extension. */
+  function timeOut(relay: Relay, timers: FakeTimers, client: FakeClient, id: number): void {
+    relay.clientMessage(client, request(id, 'tabs', {}, CALL_MS));
+    timers.advance(CALL_MS);
+  }
+
+  function openCircuit() {
+    const env = setup();
+    const client = new FakeClient();
+    for (let id = 1; id <= BREAKER_THRESHOLD; id++) timeOut(env.relay, env.timers, client, id);
+    return { ...env, client };
+  }
+
+  const answer = (relay: Relay, id: number | undefined, result: unknown = {}) => relay.extensionMessage({ type: 'result', id: id ?? -1, ok: true, result });
+
+  it(`opens after ${BREAKER_THRESHOLD} extension timeouts in a row; each of those still answers timeout`, () => {
+    const { relay, client, logs } = openCircuit();
+    expect(client.received.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual(['timeout', 'timeout', 'timeout']);
+    expect(relay.circuitOpen).toBe(true);
+    expect(logs.join('\n')).toMatch(/circuit open: 3 calls in a row/);
+  });
+
+  it('stays closed below the threshold', () => {
+    const { relay, timers } = setup();
+    const client = new FakeClient();
+    for (let id = 1; id < BREAKER_THRESHOLD; id++) timeOut(relay, timers, client, id);
+    expect(relay.circuitOpen).toBe(false);
+  });
+
+  it('an answer between timeouts resets the count (an error answer is an answer too)', () => {
+    const { relay, sent, timers } = setup();
+    const client = new FakeClient();
+    timeOut(relay, timers, client, 1);
+    timeOut(relay, timers, client, 2);
+    relay.clientMessage(client, request(3, 'tabs', {}, CALL_MS));
+    answer(relay, calls(sent).at(-1)?.id);
+    timeOut(relay, timers, client, 4);
+    timeOut(relay, timers, client, 5);
+    expect(relay.circuitOpen).toBe(false);
+    relay.clientMessage(client, request(6, 'click', { ref: 'e1' }, CALL_MS));
+    const error = { code: 'stale_ref' as const, message: 'gone', tool: 'click', phase: 'resolve' as const, details: { reason: 'vanished' }, retryable: false };
+    relay.extensionMessage({ type: 'error', id: calls(sent).at(-1)?.id ?? -1, error });
+    timeOut(relay, timers, client, 7);
+    timeOut(relay, timers, client, 8);
+    expect(relay.circuitOpen).toBe(false);
+    timeOut(relay, timers, client, 9);
+    expect(relay.circuitOpen).toBe(true);
+  });
+
+  it('fails fast while open: extension_not_connected, reason circuit_open, naming doctor and reconnect, without sending or waiting', () => {
+    const { relay, sent, timers } = openCircuit();
+    const before = calls(sent).length;
+    const pendingTimers = timers.count;
+    const late = new FakeClient();
+    relay.clientMessage(late, request(10, 'snapshot', {}, 30_000));
+    expect(late.received).toHaveLength(1);
+    const response = late.received[0];
+    expect(response).toMatchObject({ id: 10, ok: false, error: { code: 'extension_not_connected', tool: 'snapshot', phase: 'host', details: { reason: 'circuit_open', consecutiveTimeouts: 3 } } });
+    const message = response && !response.ok ? response.error.message : '';
+    expect(message).toContain('chrome-relay doctor');
+    expect(message).toContain('chrome-relay reconnect');
+    expect(calls(sent)).toHaveLength(before);
+    expect(timers.count).toBe(pendingTimers);
+    expect(relay.pendingCount).toBe(0);
+  });
+
+  it('still forwards ping while open: doctor gets a real round trip', () => {
+    const { relay, sent } = openCircuit();
+    const doctor = new FakeClient();
+    relay.clientMessage(doctor, request(11, 'ping', { page: true }, 3000));
+    const ping = calls(sent).at(-1);
+    expect(ping).toMatchObject({ tool: 'ping', params: { page: true } });
+    answer(relay, ping?.id, { extensionVersion: '0.2.0', page: null });
+    expect(doctor.received).toMatchObject([{ id: 11, ok: true }]);
+    expect(relay.circuitOpen).toBe(false);
+  });
+
+  it('rearm re-arms: it pings the extension, the answer closes the circuit, calls flow again', () => {
+    const { relay, sent, timers } = openCircuit();
+    timers.advance(1); // the round trip takes time on the clock
+    const cli = new FakeClient();
+    relay.clientMessage(cli, request(20, 'rearm', {}, 5000));
+    const ping = calls(sent).at(-1);
+    expect(ping).toMatchObject({ tool: 'ping', params: {}, timeoutMs: 5000 });
+    timers.advance(7);
+    answer(relay, ping?.id, { extensionVersion: '0.2.0' });
+    expect(cli.received).toMatchObject([{ id: 20, ok: true, result: { wasOpen: true, roundTripMs: 7 } }]);
+    expect(parseResult('rearm', cli.received[0]?.ok ? cli.received[0].result : undefined)).toEqual({ wasOpen: true, roundTripMs: 7 });
+    expect(relay.circuitOpen).toBe(false);
+    const agent = new FakeClient();
+    relay.clientMessage(agent, request(21, 'tabs'));
+    expect(calls(sent).at(-1)).toMatchObject({ tool: 'tabs' });
+    expect(agent.received).toEqual([]);
+  });
+
+  it('rearm cuts no call in flight: another client\'s pending call still gets its own answer', () => {
+    const { relay, sent } = setup();
+    const agent = new FakeClient();
+    relay.clientMessage(agent, request(1, 'snapshot', {}, 30_000));
+    const snapshotCall = calls(sent).at(-1);
+    const cli = new FakeClient();
+    relay.clientMessage(cli, request(2, 'rearm', {}, 5000));
+    answer(relay, calls(sent).at(-1)?.id, { extensionVersion: '0.2.0' });
+    expect(cli.received).toMatchObject([{ id: 2, ok: true, result: { wasOpen: false } }]);
+    expect(relay.pendingCount).toBe(1);
+    answer(relay, snapshotCall?.id, 'the snapshot');
+    expect(agent.received).toMatchObject([{ id: 1, ok: true, result: 'the snapshot' }]);
+  });
+
+  it('rearm fails while the extension stays silent: circuit_open when open, timeout when it was closed', () => {
+    const { relay, timers } = openCircuit();
+    const cli = new FakeClient();
+    relay.clientMessage(cli, request(30, 'rearm', {}, 2000));
+    timers.advance(2000);
+    expect(cli.received).toMatchObject([{ id: 30, ok: false, error: { code: 'extension_not_connected', tool: 'rearm', details: { reason: 'circuit_open', timeoutMs: 2000 } } }]);
+    expect(relay.circuitOpen).toBe(true);
+
+    const fresh = setup();
+    const other = new FakeClient();
+    fresh.relay.clientMessage(other, request(31, 'rearm', {}, 2000));
+    fresh.timers.advance(2000);
+    expect(other.received).toMatchObject([{ id: 31, ok: false, error: { code: 'timeout', tool: 'rearm', details: { reason: 'extension_unresponsive' } } }]);
+  });
+
+  it('rearm rejects unknown params and reports a closed extension side', () => {
+    const { relay } = setup();
+    const cli = new FakeClient();
+    relay.clientMessage(cli, request(40, 'rearm', { force: true }));
+    expect(cli.received[0]).toMatchObject({ id: 40, ok: false, error: { code: 'invalid_arguments', details: { field: 'force' } } });
+    relay.clientMessage(cli, request(41, 'rearm', {}));
+    relay.extensionClosed();
+    expect(cli.received[1]).toMatchObject({ id: 41, ok: false, error: { code: 'native_host_disconnected', tool: 'rearm' } });
+  });
+
+  it('a new hello (a restarted worker) closes it', () => {
+    const { relay, sent } = openCircuit();
+    relay.extensionMessage(HELLO);
+    expect(relay.circuitOpen).toBe(false);
+    relay.clientMessage(new FakeClient(), request(50, 'tabs'));
+    expect(calls(sent).at(-1)).toMatchObject({ tool: 'tabs' });
+  });
+
+  it('a late answer to a timed-out call closes it: the worker runs again', () => {
+    const { relay, sent, client } = openCircuit();
+    answer(relay, calls(sent)[0]?.id, 'late');
+    expect(relay.circuitOpen).toBe(false);
+    expect(client.received).toHaveLength(3);
+  });
+
+  it('half-open probe: while open, a ping every PROBE_EVERY_MS until one is answered, then no more', () => {
+    const { relay, sent, timers } = openCircuit();
+    const pings = () => calls(sent).filter((c) => c.tool === 'ping');
+    timers.advance(PROBE_EVERY_MS - 1);
+    expect(pings()).toHaveLength(0);
+    timers.advance(1);
+    expect(pings()).toHaveLength(1);
+    expect(pings()[0]).toMatchObject({ params: {}, timeoutMs: PROBE_EVERY_MS });
+    // Unanswered: its deadline passes and the next probe is due one interval later.
+    timers.advance(PROBE_EVERY_MS);
+    timers.advance(PROBE_EVERY_MS);
+    expect(pings()).toHaveLength(2);
+    expect(relay.circuitOpen).toBe(true);
+    answer(relay, pings()[1]?.id, { extensionVersion: '0.2.0' });
+    expect(relay.circuitOpen).toBe(false);
+    expect(timers.count).toBe(0);
+    timers.advance(10 * PROBE_EVERY_MS);
+    expect(pings()).toHaveLength(2);
+  });
+
+  it('stops probing when the extension side closes', () => {
+    const { relay, sent, timers } = openCircuit();
+    relay.extensionClosed();
+    timers.advance(10 * PROBE_EVERY_MS);
+    expect(calls(sent).filter((c) => c.tool === 'ping')).toEqual([]);
+    expect(timers.count).toBe(0);
   });
 });

@@ -7,9 +7,16 @@
  * - Each forwarded call gets a host-unique id; clients' own ids are only echoed back, so two clients
  *   may both use id 1 at once.
  * - Every call has exactly one outcome: the extension's answer, `timeout` at request.timeoutMs,
- *   `native_host_disconnected` when the extension side closes, or nothing when the client left first.
+ *   `native_host_disconnected` when the extension side closes, `extension_not_connected` at once while
+ *   the circuit is open (below), or nothing when the client left first.
  *   Whatever arrives after the outcome is dropped.
  * - `status` is answered here, from what the host knows, even with no extension.
+ * - Circuit breaker (breaker.ts): after BREAKER_THRESHOLD extension timeouts in a row, calls fail fast
+ *   with extension_not_connected (reason circuit_open) instead of each waiting out its deadline. While
+ *   open, the host pings the extension every PROBE_EVERY_MS (half-open probe); any answer closes it.
+ *   `ping` is always forwarded (it is doctor's round trip). `rearm` (`chrome-relay reconnect`) is answered
+ *   here: it pings the extension now and reports whether it answered — it restarts nothing and cuts no
+ *   call in flight.
  * - Tool params and results are not validated here (the extension and the CLI own that); only the
  *   envelope is.
  */
@@ -18,6 +25,7 @@ import {
   describeIssues,
   parseParams,
   PROTOCOL_VERSION,
+  reasonedError,
   RelayError,
   VERSION,
   type ClientResponse,
@@ -26,6 +34,7 @@ import {
   type FrameError,
   type HostToExtension,
   type ToolResult, type CallTarget } from '@chrome-relay/protocol';
+import { ExtensionBreaker } from './breaker.js';
 import type { Log } from './log.js';
 
 /** One connected CLI client, as the relay sees it. */
@@ -41,6 +50,8 @@ export interface RelayPorts {
   sendToExtension(message: HostToExtension): void;
   /** Returns a function that cancels the timer. */
   setTimer(ms: number, fire: () => void): () => void;
+  /** Epoch ms, for round-trip times. */
+  now(): number;
   log: Log;
 }
 
@@ -54,6 +65,16 @@ export interface RelayIdentity {
 /** setTimeout fires at once (with only a warning) beyond this, which would turn into a false timeout. */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
 
+/**
+ * While the circuit is open, how often the host pings the extension (and how long each ping may take):
+ * short enough that a worker that comes back is noticed within seconds, long enough that a wedged one
+ * only queues a ping every few seconds.
+ */
+export const PROBE_EVERY_MS = 5_000;
+
+/** The extension tool the host pings: answered by the service worker itself, cheap, no page. */
+const PING_TOOL = 'ping';
+
 interface PendingCall {
   client: ClientPort;
   clientId: number;
@@ -61,11 +82,24 @@ interface PendingCall {
   cancelTimer: () => void;
 }
 
+/** How a ping the host sent on its own behalf ended (an error answer is still an answer). */
+type PingOutcome = 'answered' | 'timeout' | 'closed';
+
+/** A ping the host sent itself (probe, rearm): no client waits on it directly. */
+interface HostPing {
+  cancelTimer: () => void;
+  done: (outcome: PingOutcome) => void;
+}
+
 export class Relay {
   private hello: ExtensionHello | null = null;
   private extensionGone = false;
   private nextCallId = 1;
   private readonly pending = new Map<number, PendingCall>();
+  private readonly breaker = new ExtensionBreaker();
+  private readonly hostPings = new Map<number, HostPing>();
+  /** Cancels the next half-open probe; set only while the circuit is open. */
+  private cancelProbe: (() => void) | null = null;
 
   constructor(
     private readonly ports: RelayPorts,
@@ -80,15 +114,24 @@ export class Relay {
     return this.pending.size;
   }
 
+  /** Whether calls fail fast because the extension stopped answering. */
+  get circuitOpen(): boolean {
+    return this.breaker.isOpen;
+  }
+
   extensionMessage(message: ExtensionToHost): void {
+    // Anything from the extension proves its worker runs: a hello (a restarted worker) or an answer.
+    this.extensionAnswered();
     switch (message.type) {
       case 'hello':
         this.hello = message;
         return;
       case 'result':
+        if (this.settleHostPing(message.id)) return;
         this.settle(message.id, (call) => ({ id: call.clientId, ok: true, result: message.result, versions: this.versions() }));
         return;
       case 'error':
+        if (this.settleHostPing(message.id)) return;
         this.settle(message.id, (call) => ({
           id: call.clientId,
           ok: false,
@@ -125,6 +168,13 @@ export class Relay {
       call.cancelTimer();
       this.respond(call.client, this.errorResponse(call.clientId, disconnected(call.tool)));
     }
+    this.stopProbing();
+    const pings = [...this.hostPings.values()];
+    this.hostPings.clear();
+    for (const ping of pings) {
+      ping.cancelTimer();
+      ping.done('closed');
+    }
   }
 
   clientMessage(client: ClientPort, raw: unknown): void {
@@ -152,6 +202,10 @@ export class Relay {
     }
     if (request.tool === 'status') {
       this.answerStatus(client, request.id, request.params);
+      return;
+    }
+    if (request.tool === 'rearm') {
+      this.answerRearm(client, request.id, request.params, request.timeoutMs);
       return;
     }
     this.forward(client, request.id, request.tool, request.params, request.timeoutMs, { target: request.target, agent: request.agent });
@@ -214,6 +268,10 @@ export class Relay {
       this.respond(client, this.errorResponse(clientId, error));
       return;
     }
+    if (this.breaker.isOpen && tool !== PING_TOOL) {
+      this.respond(client, this.errorResponse(clientId, this.circuitOpenError(tool)));
+      return;
+    }
     const callId = this.nextCallId++;
     try {
       this.ports.sendToExtension({
@@ -237,8 +295,131 @@ export class Relay {
         details: { timeoutMs, tool },
       });
       this.respond(client, this.errorResponse(clientId, error));
+      this.extensionTimedOut();
     });
     this.pending.set(callId, { client, clientId, tool, cancelTimer });
+  }
+
+  /**
+   * `rearm`: re-arm by proof, not by hope — ping the extension now; its answer closes the circuit
+   * (extensionMessage does that for any answer) and is this tool's success. No answer within the
+   * request's deadline leaves the circuit as the count says, and the client hears why.
+   */
+  private answerRearm(client: ClientPort, id: number, params: Record<string, unknown>, timeoutMs: number): void {
+    const tool = 'rearm';
+    try {
+      parseParams(tool, params);
+    } catch (error) {
+      this.respond(client, this.errorResponse(id, RelayError.from(error, tool, 'validate')));
+      return;
+    }
+    const unavailable = this.unavailable(tool);
+    if (unavailable) {
+      this.respond(client, this.errorResponse(id, unavailable));
+      return;
+    }
+    const wasOpen = this.breaker.isOpen;
+    const started = this.ports.now();
+    const failed = this.pingExtension(timeoutMs, (outcome) => {
+      if (outcome === 'answered') {
+        const result: ToolResult<'rearm'> = { wasOpen, roundTripMs: Math.max(0, Math.round(this.ports.now() - started)) };
+        this.respond(client, { id, ok: true, result, versions: this.versions() }, tool);
+      } else if (outcome === 'closed') {
+        this.respond(client, this.errorResponse(id, disconnected(tool)));
+      } else {
+        this.respond(client, this.errorResponse(id, this.stillSilentError(timeoutMs)));
+      }
+    });
+    if (failed) this.respond(client, this.errorResponse(id, failed));
+  }
+
+  /** Why no call can be sent to the extension right now, or null when one can. */
+  private unavailable(tool: string): RelayError | null {
+    if (this.extensionGone) return disconnected(tool);
+    if (this.hello === null) {
+      return reasonedError('extension_not_connected', 'no_host', 'The extension has not greeted this native host yet; retry in a moment.', { tool, phase: 'host' });
+    }
+    return null;
+  }
+
+  /** Send the host's own ping; `done` gets exactly one outcome. Returns the error when it could not be sent. */
+  private pingExtension(timeoutMs: number, done: (outcome: PingOutcome) => void): RelayError | null {
+    const callId = this.nextCallId++;
+    try {
+      this.ports.sendToExtension({ type: 'call', id: callId, tool: PING_TOOL, params: {}, timeoutMs });
+    } catch (error) {
+      return RelayError.from(error, PING_TOOL, 'transport');
+    }
+    const cancelTimer = this.ports.setTimer(timeoutMs, () => {
+      if (!this.hostPings.delete(callId)) return;
+      this.extensionTimedOut();
+      done('timeout');
+    });
+    this.hostPings.set(callId, { cancelTimer, done });
+    return null;
+  }
+
+  /** True when `callId` was one of the host's own pings (now settled as answered). */
+  private settleHostPing(callId: number): boolean {
+    const ping = this.hostPings.get(callId);
+    if (ping === undefined) return false;
+    this.hostPings.delete(callId);
+    ping.cancelTimer();
+    ping.done('answered');
+    return true;
+  }
+
+  private extensionTimedOut(): void {
+    if (!this.breaker.timedOut()) return;
+    this.ports.log(`circuit open: ${this.breaker.consecutiveTimeouts} calls in a row got no answer from the extension; failing calls fast and pinging it every ${PROBE_EVERY_MS} ms`);
+    this.scheduleProbe();
+  }
+
+  private extensionAnswered(): void {
+    if (!this.breaker.answered()) return;
+    this.stopProbing();
+    this.ports.log('circuit closed: the extension answers again');
+  }
+
+  /** Half-open probe: while the circuit is open, one ping every PROBE_EVERY_MS; an answer closes it. */
+  private scheduleProbe(): void {
+    this.cancelProbe = this.ports.setTimer(PROBE_EVERY_MS, () => {
+      this.cancelProbe = null;
+      if (!this.breaker.isOpen || this.extensionGone) return;
+      const failed = this.pingExtension(PROBE_EVERY_MS, (outcome) => {
+        if (outcome === 'timeout' && this.breaker.isOpen) this.scheduleProbe();
+      });
+      if (failed) {
+        this.ports.log(`could not send a probe to the extension: ${failed.message}`);
+        this.scheduleProbe();
+      }
+    });
+  }
+
+  private stopProbing(): void {
+    this.cancelProbe?.();
+    this.cancelProbe = null;
+  }
+
+  private circuitOpenError(tool: string): RelayError {
+    const count = this.breaker.consecutiveTimeouts;
+    return reasonedError(
+      'extension_not_connected',
+      'circuit_open',
+      `The extension has not answered the last ${count} calls (its service worker is stuck or busy), so the native host fails calls at once instead of letting each wait out its deadline. Run \`chrome-relay doctor\`; \`chrome-relay reconnect\` re-arms the connection once the extension answers again (no browser restart needed).`,
+      { tool, phase: 'host', details: { consecutiveTimeouts: count } },
+    );
+  }
+
+  /** rearm's ping went unanswered. */
+  private stillSilentError(timeoutMs: number): RelayError {
+    const tool = 'rearm';
+    const details = { timeoutMs, consecutiveTimeouts: this.breaker.consecutiveTimeouts };
+    const fix = 'Reload chrome-relay in chrome://extensions (that restarts its service worker, not the browser), then run `chrome-relay reconnect` again.';
+    if (this.breaker.isOpen) {
+      return reasonedError('extension_not_connected', 'circuit_open', `The extension still does not answer (no answer to a ping within ${timeoutMs} ms), so calls keep failing fast. ${fix}`, { tool, phase: 'host', details });
+    }
+    return reasonedError('timeout', 'extension_unresponsive', `The extension did not answer a ping within ${timeoutMs} ms. ${fix}`, { tool, phase: 'host', details });
   }
 
   private settle(callId: number, build: (call: PendingCall) => ClientResponse): void {

@@ -116,8 +116,37 @@ export const TOOLS = {
       dialog: DialogInfoSchema.optional().describe('A JavaScript dialog the click opened; answer it with `chrome-relay dialog`'),
     }),
   })),
-  reconnect: lazyTool(() => ({
-    description: 'Drop the native-messaging port and connect again, so Chrome stops this host and starts the installed one (used by `chrome-relay update`). Answers before the port closes.',
+  rearm: lazyTool(() => ({
+    description:
+      'Re-arm the connection to the extension after it stopped answering (calls failing with extension_not_connected, reason circuit_open): the host pings the extension now and forwards calls again once it answers. Restarts nothing and cuts no call in flight; fails while the extension still does not answer. `chrome-relay reconnect` sends it to every connected browser.',
+    params: z.strictObject({}),
+    result: z.strictObject({
+      wasOpen: z.boolean().describe('Whether the host was failing calls fast (circuit open) before this re-arm'),
+      roundTripMs: z.number().int().nonnegative().describe('How long the extension took to answer the ping'),
+    }),
+  })),
+  ping: lazyTool(() => ({
+    description: 'Round trip to the extension (answered by its service worker, not the host) and, with page, a trivial evaluation in the tab chrome-relay last worked on; `chrome-relay doctor` uses it.',
+    params: z.strictObject({
+      page: z.literal(true).optional().describe('Also evaluate `1` in the tab chrome-relay last worked on, if it is still open'),
+    }),
+    result: z.strictObject({
+      extensionVersion: z.string(),
+      page: z
+        .strictObject({
+          tabId: z.number(),
+          url: z.string(),
+          answered: z.boolean().describe('Whether the page evaluated the expression before the deadline'),
+          ms: z.number().int().nonnegative().describe('Time spent on the page'),
+          problem: z.string().optional().describe('Why the page did not answer'),
+        })
+        .nullable()
+        .optional()
+        .describe('With page: the tab check (null when chrome-relay has no open tab)'),
+    }),
+  })),
+  restart_host: lazyTool(() => ({
+    description: 'Drop the native-messaging port and connect again, so Chrome stops this host and starts the installed one (only `chrome-relay update` uses it: it cuts every call in flight). Answers before the port closes.',
     params: z.strictObject({}),
     result: z.strictObject({
       reconnectInMs: z.number().int().nonnegative().describe('Delay after this answer before the extension closes its port'),
@@ -137,4 +166,12 @@ export function isToolName(name: string): name is ToolName {
 }
 
 /** Tools the host answers itself, without the extension. */
-export const HOST_TOOLS: readonly ToolName[] = ['status'];
+export const HOST_TOOLS: readonly ToolName[] = ['status', 'rearm'];
+/**
+ * Tools the CLI sends for its own commands, not commands an agent runs by their name: no
+ * `chrome-relay <name>` command, not in SKILL.md, refused as batch steps. `restart_host` cuts every
+ * agent's call in flight, so only `update` sends it; `ping` is doctor's round trip; `rearm` is what
+ * `chrome-relay reconnect` sends. (The swap was once called `reconnect` on the wire: that name is
+ * retired, so a host or extension from before cannot mistake the harmless re-arm for the swap.)
+ */
+export const INTERNAL_TOOLS: readonly ToolName[] = ['restart_host', 'ping', 'rearm'];

@@ -1,4 +1,4 @@
-/** Commands for humans setting up and maintaining: launch, install, uninstall, update, doctor, skill, extension path. */
+/** Commands for humans setting up and maintaining: launch, install, uninstall, update, reconnect, doctor, skill, extension path. */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { printJson, printText } from '../output.js';
 import { bundledExtensionDir } from '../paths.js';
 import { renderSkill } from '../skill.js';
 import { uninstall } from '../uninstall.js';
+import { reconnect } from '../reconnect.js';
 import { update } from '../update.js';
 
 type Opts = Record<string, unknown>;
@@ -23,6 +24,7 @@ const collect = (value: string, previous: string[] | undefined): string[] => [..
 const collectExtensionId = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), parseExtensionId(value)];
 const listOption = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 const envOfProcess = (): BrowserEnv => browserEnvFromProcess(homedir());
+const REARM_TIMEOUT_MS = 5000;
 
 export function registerSetupCommands(program: Command): void {
   program
@@ -86,6 +88,18 @@ export function registerSetupCommands(program: Command): void {
           extensionIds: allowedExtensionIds(process.env),
         }),
       );
+    });
+
+  program
+    .command('reconnect')
+    .description('Re-arm every connected browser after its extension stopped answering (calls failing with circuit_open): each host pings its extension and forwards calls again once it answers. Restarts nothing and cuts no call in flight.')
+    .addHelpText('after', example('chrome-relay reconnect', 'chrome-relay reconnect --profile ~/relay-profile --timeout 10000'))
+    .action(async (_opts: Opts, cmd: Command) => {
+      const raw = cmd.optsWithGlobals();
+      const globals = resolveGlobals(raw);
+      // A ping answers in milliseconds: without an explicit --timeout, don't wait the 30 s call default.
+      const timeoutMs = typeof raw.timeout === 'number' ? raw.timeout : REARM_TIMEOUT_MS;
+      printJson(await reconnect({ home: globals.home, profile: globals.profile, timeoutMs }));
     });
 
   program

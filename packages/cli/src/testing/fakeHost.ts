@@ -17,6 +17,8 @@ import {
   type ClientRequest,
   type ClientResponse,
   type HostDescriptor,
+  type RelayErrorData,
+  type ToolResult,
 } from '@chrome-relay/protocol';
 
 export interface FakeExtension {
@@ -34,7 +36,21 @@ export interface FakeHostSpec {
   profile?: string | null;
   browserPid?: number | null;
   socketMode?: number;
+  /**
+   * Whether the extension behind this host answers (`ping`, `rearm`). false plays a wedged service
+   * worker behind a live host with a cached hello: the host answers at the request's deadline, as the real
+   * one does. Default true.
+   */
+  extensionAnswers?: boolean;
+  /** What `ping {page: true}` reports about chrome-relay's tab (default null: no tab). */
+  page?: PagePing | null;
+  /** `rearm`'s wasOpen when the extension answers (default false). */
+  circuitWasOpen?: boolean;
+  /** A host and extension from before `ping` and `rearm`: both are unsupported_tool. */
+  legacy?: boolean;
 }
+
+type PagePing = NonNullable<ToolResult<'ping'>['page']>;
 
 export interface FakeHost {
   socket: string;
@@ -75,8 +91,23 @@ export async function startFakeHost(spec: FakeHostSpec): Promise<FakeHost> {
       for (const message of decoder.push(chunk)) {
         const request = message as ClientRequest;
         requests.push(request);
+        const healthTool = !spec.legacy && (request.tool === 'ping' || request.tool === 'rearm');
+        const silent = healthTool && spec.extensionAnswers === false;
+        if (silent) {
+          const error: RelayErrorData =
+            request.tool === 'ping'
+              ? { code: 'timeout', message: `The extension did not answer ping within ${request.timeoutMs} ms.`, tool: 'ping', phase: 'host', details: { reason: 'extension_unresponsive', timeoutMs: request.timeoutMs }, retryable: true }
+              : { code: 'extension_not_connected', message: 'The extension still does not answer.', tool: 'rearm', phase: 'host', details: { reason: 'circuit_open', timeoutMs: request.timeoutMs }, retryable: true };
+          setTimeout(() => client.write(encodeFrame({ id: request.id, ok: false, error, versions }, MAX_SOCKET_FRAME_BYTES)), request.timeoutMs);
+          continue;
+        }
+        const extensionAnswer = (result: unknown): ClientResponse => ({ id: request.id, ok: true, result, versions });
         const response: ClientResponse =
-          request.tool === 'status'
+          healthTool && request.tool === 'ping'
+            ? extensionAnswer(request.params.page === true ? { extensionVersion: FAKE_EXTENSION.version, page: spec.page ?? null } : { extensionVersion: FAKE_EXTENSION.version })
+            : healthTool && request.tool === 'rearm'
+            ? extensionAnswer({ wasOpen: spec.circuitWasOpen ?? false, roundTripMs: 1 })
+            : request.tool === 'status'
             ? {
                 id: request.id,
                 ok: true,
@@ -115,14 +146,14 @@ export async function startFakeHost(spec: FakeHostSpec): Promise<FakeHost> {
 }
 
 /**
- * A fake host as its own process (plain JS, hand-rolled framing). It answers `status`; `reconnect` per
- * RECONNECT: 'ok' answers {reconnectInMs: 20} then removes its descriptor and exits, as a host does when
+ * A fake host as its own process (plain JS, hand-rolled framing). It answers `status`; `restart_host` per
+ * RESTART: 'ok' answers {reconnectInMs: 20} then removes its descriptor and exits, as a host does when
  * Chrome closes its stdin; 'unsupported' answers unsupported_tool; 'ignore' answers but never exits.
  */
 const CHILD_SCRIPT = String.raw`
 import { createServer } from 'node:net';
 import { chmodSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-const { RUN, DESCRIPTOR_JSON, RECONNECT } = process.env;
+const { RUN, DESCRIPTOR_JSON, RESTART } = process.env;
 const SOCKET = RUN + '/host-' + process.pid + '.sock';
 const DESCRIPTOR = RUN + '/host-' + process.pid + '.json';
 const descriptor = { ...JSON.parse(DESCRIPTOR_JSON), pid: process.pid, socket: SOCKET };
@@ -139,9 +170,9 @@ const server = createServer((client) => {
       buffer = buffer.subarray(4 + size);
       if (request.tool === 'status') {
         client.write(frame({ id: request.id, ok: true, versions, result: { host: { version: descriptor.host.version, protocolVersion: descriptor.host.protocolVersion, pid: process.pid, socket: SOCKET }, extension: descriptor.extension, browser: { userAgent: 'Chrome/156.0.0.0', pid: descriptor.browserPid }, profile: descriptor.profile } }));
-      } else if (request.tool === 'reconnect' && RECONNECT !== 'unsupported') {
+      } else if (request.tool === 'restart_host' && RESTART !== 'unsupported') {
         client.write(frame({ id: request.id, ok: true, versions, result: { reconnectInMs: 20 } }));
-        if (RECONNECT === 'ok') setTimeout(() => { rmSync(DESCRIPTOR, { force: true }); server.close(); process.exit(0); }, 20);
+        if (RESTART === 'ok') setTimeout(() => { rmSync(DESCRIPTOR, { force: true }); server.close(); process.exit(0); }, 20);
       } else {
         client.write(frame({ id: request.id, ok: false, versions, error: { code: 'unsupported_tool', message: 'This extension does not know the tool "' + request.tool + '"; update the extension.', tool: request.tool, phase: 'dispatch', details: {}, retryable: false } }));
       }
@@ -164,7 +195,7 @@ export interface FakeHostProcess {
   exited: Promise<void>;
 }
 
-export async function spawnFakeHostProcess(spec: Omit<FakeHostSpec, 'pid'> & { reconnect: 'ok' | 'unsupported' | 'ignore' }): Promise<FakeHostProcess> {
+export async function spawnFakeHostProcess(spec: Omit<FakeHostSpec, 'pid'> & { restart: 'ok' | 'unsupported' | 'ignore' }): Promise<FakeHostProcess> {
   const run = join(spec.home, 'run');
   mkdirSync(run, { recursive: true, mode: 0o700 });
   chmodSync(run, 0o700);
@@ -174,7 +205,7 @@ export async function spawnFakeHostProcess(spec: Omit<FakeHostSpec, 'pid'> & { r
     env: {
       RUN: run,
       DESCRIPTOR_JSON: JSON.stringify(descriptorFor({ ...spec, pid: 0 }, '')),
-      RECONNECT: spec.reconnect,
+      RESTART: spec.restart,
     },
   });
   const pid = child.pid;

@@ -11,7 +11,8 @@ import { jsTool } from './js.js';
 import { keysTool } from './keys.js';
 import { navigateTool } from './navigate.js';
 import { OBSERVE_TOOL_REGISTRY } from './observe/index.js';
-import { reconnectTool } from './reconnect.js';
+import { pingTool } from './ping.js';
+import { restartHostTool } from './restartHost.js';
 import { snapshotTool } from './snapshot.js';
 import { tabsTool } from './tabs.js';
 import { typeTool } from './type.js';
@@ -33,7 +34,8 @@ export const TOOL_REGISTRY: readonly AnyToolDefinition[] = [
   jsTool,
   dialogTool,
   downloadTool,
-  reconnectTool,
+  restartHostTool,
+  pingTool,
   ...OBSERVE_TOOL_REGISTRY,
   ...ELEMENT_TOOL_REGISTRY,
 ];
