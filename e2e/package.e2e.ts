@@ -1,0 +1,123 @@
+/**
+ * The published package, as a person gets it: `pnpm pack` of packages/cli, then plain `npm install -g` into a
+ * fresh prefix with no network use (the tarball has no runtime dependencies), and `npx <tarball>`. The
+ * installed `chrome-relay` binary (run through its shebang, not through our node) then launches a headless
+ * browser, navigates, snapshots and clicks. The page's own state proves the click.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
+import { parseCliOutput, type CliResult } from './harness.js';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+function run(file: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(file, args, { env: options.env ?? process.env, cwd: options.cwd, timeout: options.timeoutMs ?? 120_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+      resolve(parseCliOutput(code, stdout, stderr));
+    });
+  });
+}
+
+/** pnpm as the test was started with it (npm_execpath), else from PATH. */
+function pnpmCommand(): { file: string; args: string[] } {
+  const execPath = process.env.npm_execpath;
+  if (execPath !== undefined && /pnpm/.test(execPath)) {
+    return /\.c?js$/.test(execPath) ? { file: process.execPath, args: [execPath] } : { file: execPath, args: [] };
+  }
+  return { file: 'pnpm', args: [] };
+}
+
+let root: string;
+let tarball: string;
+let server: FixtureServer;
+let env: NodeJS.ProcessEnv;
+let browserPid: number | undefined;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'cr-pack-'));
+  for (const dir of ['home', 'userhome', 'tmp', 'out', 'prefix', 'npm-cache']) mkdirSync(join(root, dir));
+  env = {
+    PATH: `${join(root, 'prefix/bin')}:${process.env.PATH ?? ''}`,
+    HOME: join(root, 'userhome'),
+    TMPDIR: join(root, 'tmp'),
+    CHROME_RELAY_HOME: join(root, 'home'),
+    npm_config_cache: join(root, 'npm-cache'),
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+  };
+  const pnpm = pnpmCommand();
+  const packed = await run(pnpm.file, [...pnpm.args, 'pack', '--pack-destination', join(root, 'out')], { cwd: join(repo, 'packages/cli'), env: process.env });
+  expect(packed.code, packed.stderr + packed.stdout).toBe(0);
+  const name = readdirSync(join(root, 'out')).find((file) => file.endsWith('.tgz'));
+  if (name === undefined) throw new Error(`pnpm pack wrote no tarball: ${packed.stdout}`);
+  tarball = join(root, 'out', name);
+  server = await startFixtureServer();
+}, 180_000);
+
+afterAll(async () => {
+  if (browserPid !== undefined) {
+    try {
+      process.kill(-browserPid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
+  await server?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('the packed CLI package', () => {
+  it('ships only the bundles, README, LICENSE and SKILL.md, and depends on nothing', async () => {
+    const listing = await run('tar', ['-tzf', tarball]);
+    const files = listing.stdout.trim().split('\n').sort();
+    expect(files).toEqual(
+      ['LICENSE', 'README.md', 'SKILL.md', 'dist/chrome-relay.cjs', 'dist/extension/background.js', 'dist/extension/manifest.json', 'dist/host/host.mjs', 'package.json'].map((f) => `package/${f}`),
+    );
+    const manifest = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'])).stdout) as Record<string, unknown>;
+    expect(manifest).toMatchObject({ name: 'chrome-relay', license: 'MIT', bin: { 'chrome-relay': 'dist/chrome-relay.cjs' }, engines: { node: '>=20' } });
+    expect(manifest.dependencies).toBeUndefined();
+    expect(manifest.devDependencies).toBeUndefined();
+    console.log(`package: tarball ${(statSync(tarball).size / 1024).toFixed(0)} KiB`);
+  });
+
+  it('installs with plain npm install -g into a fresh prefix and drives a page through the installed binary', async () => {
+    const installed = await run('npm', ['install', '-g', '--offline', '--prefix', join(root, 'prefix'), tarball], { env });
+    expect(installed.code, installed.stderr).toBe(0);
+    const bin = join(root, 'prefix/bin/chrome-relay');
+    const version = await run(bin, ['--version'], { env });
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(repo, 'packages/cli/package.json'), 'utf8')).version);
+
+    const launched = await run(bin, ['launch', '--headless', '--user-data-dir', join(root, 'profile')], { env, timeoutMs: 60_000 });
+    expect(launched.code, launched.stderr).toBe(0);
+    browserPid = (launched.json as { pid: number }).pid;
+
+    const nav = await run(bin, ['navigate', server.url('/button.html')], { env });
+    expect(nav.code, nav.stderr).toBe(0);
+    const tab = String((nav.json as { tabId: number }).tabId);
+    const snap = await run(bin, ['snapshot', '--tab', tab], { env });
+    expect(snap.code, snap.stderr).toBe(0);
+    const ref = /button "Increment" \[ref=(e\d+)\]/.exec(snap.stdout)?.[1];
+    expect(ref, snap.stdout).toBeDefined();
+    const click = await run(bin, ['click', `@${ref ?? ''}`], { env });
+    expect(click.code, click.stderr).toBe(0);
+    // The page's own record, read back through the installed binary.
+    const clicks = await run(bin, ['js', 'window.clicks', '--tab', tab], { env });
+    expect(clicks.code, clicks.stderr).toBe(0);
+    expect(clicks.json).toMatchObject({ value: 1 });
+    const text = await run(bin, ['get', 'text', '-s', '#out', '--tab', tab], { env });
+    expect(text.stdout).toContain('Clicked 1');
+  });
+
+  it('runs straight from the tarball with npx', async () => {
+    const viaNpx = await run('npx', ['--yes', '--offline', `--package=${tarball}`, 'chrome-relay', '--version'], { env });
+    expect(viaNpx.code, viaNpx.stderr).toBe(0);
+    expect(viaNpx.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
