@@ -30,6 +30,8 @@ export interface Check {
   fix?: string;
   /** The closed code a failure maps to, for the relayError block. */
   code?: ErrorCode;
+  /** details.reason of that code, when the failure carried one (reasons.ts). */
+  reason?: string;
 }
 
 export interface DoctorReport {
@@ -199,7 +201,8 @@ async function hostChecks(options: DoctorOptions, descriptor: HostDescriptor): P
     status = TOOLS.status.result.parse(response.result);
   } catch (error) {
     const relay = RelayError.from(error, 'status', 'connect');
-    return [{ name: `host reachable ${suffix}`, status: 'fail', detail: `${relay.code}: ${relay.message}`, fix: 'restart the browser (it starts a new host); if it persists run `chrome-relay update`', code: relay.code === 'internal_error' ? 'native_host_disconnected' : relay.code }];
+    const reason = typeof relay.details.reason === 'string' ? { reason: relay.details.reason } : {};
+    return [{ name: `host reachable ${suffix}`, status: 'fail', detail: `${relay.code}: ${relay.message}`, fix: 'restart the browser (it starts a new host); if it persists run `chrome-relay update`', code: relay.code === 'internal_error' ? 'native_host_disconnected' : relay.code, ...reason }];
   }
   const checks: Check[] = [{ name: `host reachable ${suffix}`, status: 'ok', detail: `socket ${status.host.socket} (0600, dir 0700), host ${status.host.version}` }];
   if (!status.extension) {
@@ -277,6 +280,7 @@ export function unhealthyError(report: DoctorReport): RelayError | null {
   return new RelayError(first.code ?? 'extension_not_connected', `doctor: ${failed.length} check(s) failed; first: ${first.name}: ${first.detail}. Fix: ${first.fix ?? 'see the checklist'}`, {
     tool: 'doctor',
     phase: 'verify',
-    details: { failed: failed.map((c) => ({ name: c.name, detail: c.detail, fix: c.fix ?? null, code: c.code ?? null })) },
+    // The first failure's reason travels with its code (a reasoned code never goes without one).
+    details: { ...(first.reason === undefined ? {} : { reason: first.reason }), failed: failed.map((c) => ({ name: c.name, detail: c.detail, fix: c.fix ?? null, code: c.code ?? null })) },
   });
 }

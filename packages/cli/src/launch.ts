@@ -5,7 +5,7 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { RelayError, type HostDescriptor } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, type HostDescriptor } from '@chrome-relay/protocol';
 import { listDescriptors } from './discovery.js';
 import { allowedExtensionIds, install, profileTarget } from './install.js';
 import { bundledExtensionDir, defaultProfileDir, logsDir } from './paths.js';
@@ -153,7 +153,7 @@ export async function launch(options: LaunchOptions): Promise<LaunchResult> {
       });
     }
     if (Date.now() > deadline) {
-      throw new RelayError('timeout', `The browser started (pid ${pid}) but the extension did not connect within ${options.timeoutMs} ms; run \`chrome-relay doctor\` and see ${log}.`, {
+      throw reasonedError('timeout', 'not_connected', `The browser started (pid ${pid}) but the extension did not connect within ${options.timeoutMs} ms; run \`chrome-relay doctor\` and see ${log}.`, {
         tool: 'launch',
         phase: 'connect',
         details: { pid, log, logTail: tail(log) },
