@@ -67,7 +67,7 @@ const waitParams = z
     selector: z.string().min(1).optional().describe('Wait until an element matching this CSS selector is visible'),
     download: z.literal(true).optional().describe('Wait for the next download of the tab to complete; returns its path'),
     tab: tabId.optional(),
-    timeoutMs: z.number().int().positive().optional().describe('Give up after this long (capped below the call deadline)'),
+    timeoutMs: z.number().int().positive().optional().describe('Give up after this long; the CLI sets the call deadline WAIT_REPORT_MS above it (a shorter call deadline cuts the wait)'),
   })
   .superRefine((params, ctx) => {
     const given = WAIT_CONDITIONS.filter((name) => params[name] !== undefined);
@@ -184,7 +184,7 @@ export const ACTION_TOOLS = {
   })),
   js: lazyTool(() => ({
     description:
-      "Evaluate JavaScript in the page's main world (top-level await allowed) and return its value as JSON. A page exception is cdp_error (retryable false, details.exception); code that does not compile, or a value JSON cannot carry without loss (DOM node, function, Map, NaN, a cycle), is invalid_arguments naming what to return instead.",
+      "Evaluate JavaScript in the page's main world (top-level await allowed; a returned promise is awaited) and return its value as JSON. Code that does not compile is invalid_arguments and never runs. Once it has run: a page exception or rejected promise is cdp_error (retryable false, details.exception); a value JSON cannot carry without loss (DOM node, function, Map, NaN, a cycle) is partial_success_disallowed (retryable false) naming what to return instead.",
     mutates: true,
     params: z.strictObject({
       expression: z.string().min(1).max(1_000_000).describe('JavaScript to evaluate; the value of the last expression is returned'),
