@@ -12,8 +12,12 @@ export function printText(text: string): void {
   process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }
 
+/**
+ * A notice is one machine line and nothing else: on a failure, stderr's only human line is then the
+ * error's, right above its block (the message inside the JSON stays readable for people).
+ */
 export function printNotice(notice: Notice): void {
-  process.stderr.write(`chrome-relay: notice ${notice.notice}: ${notice.message}\n${JSON.stringify({ relayNotice: notice })}\n`);
+  process.stderr.write(`${JSON.stringify({ relayNotice: notice })}\n`);
 }
 
 export function printError(error: unknown, tool: string): void {

@@ -50,8 +50,10 @@ export function buildProgram(argv: readonly string[] = []): Command {
     .option('--group <name>', 'act in this tab group\'s tab')
     .showHelpAfterError(false)
     // Commander's own "error: …" line would precede our one-line contract; main.ts prints the error instead.
+    // The only other thing commander writes to stderr is the usage of a level given no command: it goes to
+    // stdout, like `git` alone (main.ts then fails with invalid_arguments, field command).
     // Set before the subcommands exist: commander copies output settings into each at creation.
-    .configureOutput({ writeErr: () => undefined })
+    .configureOutput({ outputError: () => undefined, writeErr: (text) => process.stdout.write(text) })
     .exitOverride();
   const name = commandNameOf(argv);
   const needed = COMMAND_GROUPS.filter((group) => name !== undefined && group.names.includes(name));
