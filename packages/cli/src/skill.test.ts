@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, ERROR_TABLE, NOTICE_CODES, TOOLS, VERSION } from '@chrome-relay/protocol';
+import { ERROR_CODES, ERROR_TABLE, NOTICE_CODES, REASONED_CODES, reasonInfo, reasonsOf, TOOLS, VERSION } from '@chrome-relay/protocol';
 import { renderSkill } from './skill.js';
 
 describe('skill', () => {
@@ -24,8 +24,17 @@ describe('skill', () => {
     for (const notice of NOTICE_CODES) expect(skill).toContain(`- \`${notice}\`: `);
   });
 
+  it('lists every details.reason under its code with the reason\'s move', () => {
+    const lines = skill.split('\n');
+    for (const code of REASONED_CODES) {
+      const at = lines.findIndex((l) => l.startsWith(`- \`${code}\` (`));
+      const subRules = lines.slice(at + 1).filter((_, i, rest) => rest.slice(0, i + 1).every((l) => l.startsWith('  - ')));
+      expect(subRules, code).toEqual(reasonsOf(code).map((reason) => `  - reason \`${reason}\`: ${reasonInfo(code, reason).move}`));
+    }
+  });
+
   it('lists the commands of the tool registry, but not housekeeping tools', () => {
     for (const name of Object.keys(TOOLS).filter((n) => n !== 'reconnect')) expect(skill).toContain(`- \`chrome-relay ${name}\` — `);
-    expect(skill).not.toContain('chrome-relay reconnect');
+    expect(skill).not.toContain('- `chrome-relay reconnect` — ');
   });
 });
