@@ -2,7 +2,7 @@
  * The one module that prints. Handlers return data; this turns it into stdout (JSON, or text for snapshot)
  * and failures into the stderr contract: one human line, then `{"relayError": {...}}`, exit code 1.
  */
-import { formatErrorForStderr, RelayError, type Notice } from '@chrome-relay/protocol';
+import { formatErrorForStderr, jsonLine, RelayError, type Notice } from '@chrome-relay/protocol';
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -17,7 +17,7 @@ export function printText(text: string): void {
  * error's, right above its block (the message inside the JSON stays readable for people).
  */
 export function printNotice(notice: Notice): void {
-  process.stderr.write(`${JSON.stringify({ relayNotice: notice })}\n`);
+  process.stderr.write(`${jsonLine({ relayNotice: notice })}\n`);
 }
 
 export function printError(error: unknown, tool: string): void {

@@ -217,10 +217,18 @@ export function parseRelayErrorData(value: unknown, tool = ''): RelayErrorData {
  */
 export function formatErrorForStderr(data: RelayErrorData): string {
   const human = `chrome-relay: ${data.code}: ${oneLine(data.message)}`;
-  return `${human}\n${JSON.stringify({ relayError: data })}\n`;
+  return `${human}\n${jsonLine({ relayError: data })}\n`;
 }
 
-/** Line breaks (any Unicode kind) folded into single spaces. */
+/**
+ * JSON on exactly one line for every line splitter: JSON.stringify escapes control characters but
+ * leaves U+0085, U+2028 and U+2029 raw, which Python's splitlines() (and others) treat as line ends.
+ */
+export function jsonLine(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u0085\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Line breaks (every kind a line splitter honours) folded into single spaces. */
 export function oneLine(text: string): string {
-  return text.replace(/\s*[\r\n\u2028\u2029\u0085\v\f]+\s*/g, ' ').trim();
+  return text.replace(/\s*[\r\n\v\f\x1c-\x1e\u0085\u2028\u2029]+\s*/g, ' ').trim();
 }

@@ -123,7 +123,8 @@ export const TOOLS = {
   })),
   reconnect: lazyTool(() => ({
     description: 'Drop the native-messaging port and connect again, so Chrome stops this host and starts the installed one (used by `chrome-relay update`). Answers before the port closes.',
-    mutates: true,
+    // Touches neither page nor browser state; repeating it only reconnects once more.
+    mutates: false,
     params: z.strictObject({}),
     result: z.strictObject({
       reconnectInMs: z.number().int().nonnegative().describe('Delay after this answer before the extension closes its port'),
