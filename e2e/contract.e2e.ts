@@ -48,16 +48,16 @@ describe('bad output paths and homes fail fast, before the call', () => {
     const badFiles = ['', join(scratch, 'missing', 'x.png'), join(scratch, `${'n'.repeat(300)}.png`), join(file, 'x.png'), '/proc/chrome-relay-x.png'];
     const badDirs = ['', join(file, 'frames'), join(scratch, 'n'.repeat(300)), '/proc/chrome-relay-x'];
     const env = noBrowserEnv();
-    const runs: [string[], string][] = [
-      ...badFiles.map((out): [string[], string] => [['screenshot', '--out', out], out]),
-      ...badFiles.map((out): [string[], string] => [['network', 'har', '--out', out], out]),
-      ...badFiles.map((out): [string[], string] => [['network', 'body', '1', '--out', out], out]),
-      ...badDirs.map((out): [string[], string] => [['record', 'stop', '--out', out], out]),
+    const runs: [string[], string, string][] = [
+      ...badFiles.map((out): [string[], string, string] => [['screenshot', '--out', out], out, 'screenshot']),
+      ...badFiles.map((out): [string[], string, string] => [['network', 'har', '--out', out], out, 'network_har']),
+      ...badFiles.map((out): [string[], string, string] => [['network', 'body', '1', '--out', out], out, 'network_body']),
+      ...badDirs.map((out): [string[], string, string] => [['record', 'stop', '--out', out], out, 'record_stop']),
     ];
-    for (const [args, out] of runs) {
+    for (const [args, out, tool] of runs) {
       const result = await runCli(args, env, FAST_MS);
       // invalid_arguments, not extension_not_connected: the path was refused before any browser was asked.
-      expect(result.error, `${args.join(' ')}\n${result.stderr}`).toMatchObject({ code: 'invalid_arguments', phase: 'cli', details: { field: 'out' } });
+      expect(result.error, `${args.join(' ')}\n${result.stderr}`).toMatchObject({ code: 'invalid_arguments', tool, phase: 'cli', details: { field: 'out' } });
       expect(result.error?.message, out).toMatch(/^out: /);
       expectOneHumanLine(result);
     }

@@ -14,7 +14,7 @@
 import { CommanderError, type Command } from 'commander';
 import { oneLine, RelayError } from '@chrome-relay/protocol';
 import { printError } from './output.js';
-import { buildProgram, commandNameOf } from './program.js';
+import { buildProgram, toolOf } from './program.js';
 
 function quietWhenReaderLeaves(stream: NodeJS.WriteStream): void {
   stream.on('error', (error: NodeJS.ErrnoException) => {
@@ -27,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
   quietWhenReaderLeaves(process.stdout);
   quietWhenReaderLeaves(process.stderr);
   const program = buildProgram(argv);
-  const tool = commandNameOf(argv) ?? '';
+  const tool = toolOf(argv);
   try {
     await program.parseAsync(argv);
     return 0;

@@ -1,6 +1,6 @@
 /** The command tree. Commands live in commands/<group>.ts; this file only assembles them. */
 import { Command } from 'commander';
-import { VERSION } from '@chrome-relay/protocol';
+import { isToolName, VERSION } from '@chrome-relay/protocol';
 import { parseTab, parseTimeout } from './args.js';
 import { VALUE_OPTIONS } from './callTarget.js';
 import { registerActionCommands } from './commands/actions.js';
@@ -35,6 +35,17 @@ export function commandNameOf(argv: readonly string[]): string | undefined {
     if (VALUE_OPTIONS.has(token)) i++;
   }
   return undefined;
+}
+
+/**
+ * The tool an error block names: the command, found after any program-level options; for a group
+ * command the protocol tool it runs (`record stop` → record_stop), as the call's own errors name it.
+ */
+export function toolOf(argv: readonly string[]): string {
+  const name = commandNameOf(argv);
+  if (name === undefined) return '';
+  const sub = argv[argv.indexOf(name, 2) + 1];
+  return sub !== undefined && isToolName(`${name}_${sub}`) ? `${name}_${sub}` : name;
 }
 
 export function buildProgram(argv: readonly string[] = []): Command {

@@ -82,7 +82,7 @@ export async function typeIntoFocused(ctx: ToolContext, tabId: number, text: str
     throw reasonedError(
       'element_not_found',
       'no_editable_focus',
-      `Nothing editable has focus in tab ${tabId} (focus is on ${focus.description}); click the field first (\`chrome-relay click @ref\`), then type.`,
+      `Nothing editable has focus in tab ${tabId} (focus is on ${focus.description}); focus the field first: \`chrome-relay type -s @ref "text"\`, or click it, then type.`,
       { tool: 'type', phase: 'resolve', details: { tab: tabId, focused: focus.description } },
     );
   }
