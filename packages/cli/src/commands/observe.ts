@@ -45,9 +45,7 @@ async function encodeGif(dir: string, frameCount: number, fps: number): Promise<
   return new Promise((resolvePromise, reject) => {
     const child = spawn('ffmpeg', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let errors = '';
-    // Progress is for a person watching; an agent's stderr keeps the one-human-line contract.
     child.stdout.on('data', (chunk: Buffer) => {
-      if (!process.stderr.isTTY) return;
       for (const match of chunk.toString().matchAll(/^frame=(\d+)$/gm)) {
         process.stderr.write(`chrome-relay: encoding GIF: frame ${match[1]}/${frameCount}\n`);
       }
