@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, ERROR_TABLE, NOTICE_CODES, TOOLS } from '@chrome-relay/protocol';
-import { describeType, renderErrorsDoc, renderToolsDoc } from './docsRender.js';
+import { ERROR_CODES, ERROR_TABLE, NOTICE_CODES, REASONED_CODES, reasonInfo, reasonsOf, TOOLS } from '@chrome-relay/protocol';
+import { describeType, mutatingTools, renderErrorsDoc, renderToolsDoc } from './docsRender.js';
 
 describe('generated docs', () => {
   it('errors.md has a generated banner and one row per code, in table order', () => {
@@ -12,12 +12,32 @@ describe('generated docs', () => {
     for (const notice of NOTICE_CODES) expect(doc).toContain(`| \`${notice}\` |`);
   });
 
+  it('errors.md has a row per details.reason under each reasoned code, with its meaning and move', () => {
+    const doc = renderErrorsDoc();
+    for (const code of REASONED_CODES) {
+      const section = doc.split(`### \`${code}\``)[1]?.split('\n### ')[0]?.split('\n## ')[0] ?? '';
+      const rows = section.split('\n').filter((l) => l.startsWith('| `'));
+      expect(rows.map((r) => /`([a-z_]+)`/.exec(r)?.[1]), code).toEqual(reasonsOf(code));
+      for (const reason of reasonsOf(code)) expect(section).toContain(reasonInfo(code, reason).move.replace(/\|/g, '\\|'));
+    }
+  });
+
+  it('errors.md says which code a chrome:// tab is, and which tools are not retryable when cut off', () => {
+    const doc = renderErrorsDoc();
+    expect(doc).toMatch(/chrome:\/\/ page[^\n]*\n[^\n]*`chrome_api_error`,\n`retryable: false`/);
+    expect(mutatingTools()).toEqual(expect.arrayContaining(['click', 'keys', 'type', 'fill', 'select', 'check', 'drag', 'upload', 'navigate', 'js']));
+    expect(mutatingTools()).not.toContain('snapshot');
+    expect(doc).toContain('`click`, ');
+  });
+
   it('tools.md documents every tool with its parameter descriptions', () => {
     const doc = renderToolsDoc();
     for (const name of Object.keys(TOOLS)) expect(doc).toContain(`## \`${name}\``);
     expect(doc).toContain('| `url` | string non-empty | yes | Absolute URL to open |');
     expect(doc).toContain('| `wait` | "commit" \\| "domcontentloaded" \\| "load" \\| "none" | no | Readiness to wait for (default load) |');
     expect(doc).toContain('Answered by: the native host');
+    expect(doc.split('## `click`')[1]?.split('\n## ')[0]).toContain('Mutates: yes');
+    expect(doc.split('## `snapshot`')[1]?.split('\n## ')[0]).toContain('Mutates: no');
   });
 
   it('describes JSON Schema types briefly', () => {

@@ -2,7 +2,7 @@
  * docs/errors.md and docs/tools.md, rendered from the protocol's error table and tool registry (via each
  * zod schema's JSON Schema). Only scripts/gen-docs.mjs imports this; it is not part of the CLI bundle.
  */
-import { ERROR_CODES, ERROR_TABLE, HOST_TOOLS, NOTICE_CODES, PHASES, TOOLS, type ToolName } from '@chrome-relay/protocol';
+import { ERROR_CODES, ERROR_TABLE, HOST_TOOLS, NOTICE_CODES, PHASES, REASONED_CODES, reasonInfo, reasonsOf, TOOLS, type ToolName } from '@chrome-relay/protocol';
 import { NOTICE_MEANINGS } from './skill.js';
 
 export const GENERATED_BANNER = (source: string): string =>
@@ -11,9 +11,29 @@ export const GENERATED_BANNER = (source: string): string =>
 /** Table cells cannot hold pipes or newlines. */
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
+/** One table per reasoned code: a row per details.reason, in table order. */
+function reasonSections(): string[] {
+  return REASONED_CODES.flatMap((code) => [
+    `### \`${code}\``,
+    '',
+    '| details.reason | meaning | what to do |',
+    '|---|---|---|',
+    ...reasonsOf(code).map((reason) => {
+      const info = reasonInfo(code, reason);
+      return `| \`${reason}\` | ${cell(info.meaning)} | ${cell(info.move)} |`;
+    }),
+    '',
+  ]);
+}
+
+/** Tools whose interrupted calls are not retryable (ToolSpec.mutates). */
+export function mutatingTools(): ToolName[] {
+  return (Object.keys(TOOLS) as ToolName[]).filter((name) => TOOLS[name].mutates);
+}
+
 export function renderErrorsDoc(): string {
   return [
-    GENERATED_BANNER('packages/protocol/src/errors.ts'),
+    GENERATED_BANNER('packages/protocol/src/errors.ts and reasons.ts'),
     '',
     '# Errors',
     '',
@@ -23,6 +43,8 @@ export function renderErrorsDoc(): string {
     '```',
     '{"relayError":{"code":"stale_ref","message":"…","tool":"click","phase":"resolve","details":{…},"retryable":false}}',
     '```',
+    '',
+    'Above it is exactly one human line, `chrome-relay: <code>: <message>` (line breaks in the message are folded into spaces).',
     '',
     '`retryable` says whether repeating the identical call can succeed without changing anything.',
     '`internal_error` means a bug in chrome-relay; bad input never produces it.',
@@ -34,14 +56,35 @@ export function renderErrorsDoc(): string {
       return `| \`${code}\` | ${info.retryable ? 'yes' : 'no'} | ${cell(info.meaning)} | ${cell(info.move)} |`;
     }),
     '',
+    '## Reasons',
+    '',
+    `${REASONED_CODES.map((c) => `\`${c}\``).join(', ')} each cover several situations with different fixes. Their`,
+    '`details.reason` says which one, from the closed lists below (permanent like the codes): branch on `code`, then on',
+    '`details.reason`. The message says the same move in the words of the situation.',
+    '',
+    ...reasonSections(),
+    '## Interrupted mutations',
+    '',
+    'A command that changes the page or the browser and is cut off by `timeout` or `native_host_disconnected` after it',
+    'started may or may not have acted. Its error says `retryable: false` and `details.mayHaveActed: true`, and its',
+    'message says to run `chrome-relay snapshot` and check the page before re-issuing it. Read-only commands keep',
+    '`retryable: true`. The mutating tools:',
+    `${mutatingTools().map((t) => `\`${t}\``).join(', ')}.`,
+    '',
+    '## Pages chrome-relay cannot drive',
+    '',
+    "A tab showing a chrome:// page, the Chrome Web Store or another extension's page cannot be automated (Chrome refuses",
+    'the debugger there), nor can a tab another debugger (DevTools) owns: any command on it fails with `chrome_api_error`,',
+    '`retryable: false`, `phase: "resolve"`, and `details.apiMessage` holding Chrome\'s words. Pick or open another tab.',
+    '',
     '## Phases',
     '',
     `\`phase\` says where in the pipeline the failure happened: ${PHASES.map((p) => `\`${p}\``).join(', ')}.`,
     '',
     '## Notices',
     '',
-    'A successful command may also print notices on stderr, one machine line each: `{"relayNotice":{"notice":"…","message":"…"}}`.',
-    'They never change the result.',
+    'A command may also print notices on stderr, one machine line each and nothing else: `{"relayNotice":{"notice":"…","message":"…"}}`.',
+    'They never change the result, and the only human line on stderr is an error\'s.',
     '',
     '| notice | meaning |',
     '|---|---|',
@@ -120,6 +163,10 @@ function renderTool(name: ToolName): string[] {
     tool.description,
     '',
     `Answered by: ${HOST_TOOLS.includes(name) ? 'the native host (works without the extension)' : 'the extension'}.`,
+    '',
+    tool.mutates
+      ? 'Mutates: yes — cut off by `timeout` or `native_host_disconnected`, it may have acted (retryable false; check the page first).'
+      : 'Mutates: no — safe to retry.',
     '',
     ...(paramRows.length > 0 ? ['| parameter | type | required | description |', '|---|---|---|---|', ...paramRows] : ['No parameters.']),
     '',

@@ -22,9 +22,7 @@ import {
   TOOLS,
   VERSION,
   type ErrorCode,
-  type ErrorReason,
   type HostDescriptor,
-  type ReasonedCode,
   type RelayErrorData,
   type ToolResult,
 } from '@chrome-relay/protocol';
@@ -47,7 +45,7 @@ export interface Check {
   /** The closed code a failure maps to, for the relayError block. */
   code?: ErrorCode;
   /** Its details.reason, for the codes that have them (reasons.ts). */
-  reason?: { [C in ReasonedCode]: ErrorReason<C> }[ReasonedCode];
+  reason?: string;
 }
 
 export interface DoctorReport {
@@ -219,7 +217,8 @@ async function hostChecks(options: DoctorOptions, descriptor: HostDescriptor): P
     status = TOOLS.status.result.parse(response.result);
   } catch (error) {
     const relay = RelayError.from(error, 'status', 'connect');
-    return [{ name: `host reachable ${suffix}`, status: 'fail', detail: `${relay.code}: ${relay.message}`, fix: 'restart the browser (it starts a new host); if it persists run `chrome-relay update`', code: relay.code === 'internal_error' ? 'native_host_disconnected' : relay.code }];
+    const reason = typeof relay.details.reason === 'string' ? { reason: relay.details.reason } : {};
+    return [{ name: `host reachable ${suffix}`, status: 'fail', detail: `${relay.code}: ${relay.message}`, fix: 'restart the browser (it starts a new host); if it persists run `chrome-relay update`', code: relay.code === 'internal_error' ? 'native_host_disconnected' : relay.code, ...reason }];
   }
   const checks: Check[] = [{ name: `host reachable ${suffix}`, status: 'ok', detail: `socket ${status.host.socket} (0600, dir 0700), host ${status.host.version}` }];
   if (!status.extension) {

@@ -1,7 +1,8 @@
 /**
  * One request to the host of a browser profile over its Unix socket, with a deadline.
  * Transport failures become closed codes here: nothing reachable → extension_not_connected; the host vanished
- * mid-call → native_host_disconnected (retryable: the extension restarts a host within a second).
+ * mid-call → native_host_disconnected (retryable for read-only tools: the browser restarts a host within a second;
+ * not for mutating ones, which may have acted — protocol interrupted.ts).
  */
 import { statSync } from 'node:fs';
 import { RelayError, type ClientResponse, type HostDescriptor } from '@chrome-relay/protocol';

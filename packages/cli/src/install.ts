@@ -6,11 +6,12 @@
  * Everything written is merged into the install record (installRecord.ts) as it is written, including
  * after a partial failure, so `uninstall` can always remove exactly what exists.
  */
-import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { chmodSync, copyFileSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { DEV_EXTENSION_ID, HOME_ENV, HOST_NAME, RelayError, VERSION } from '@chrome-relay/protocol';
 import { browserTarget, browserTargets, type BrowserEnv } from './browsers.js';
 import { mergeRecords, readRecord, recordPath, writeRecord, type InstallRecord } from './installRecord.js';
+import { makeDirs } from './outputFiles.js';
 import { bundledHostFile, installedHostDir } from './paths.js';
 
 export interface InstallTarget {
@@ -80,17 +81,6 @@ export function resolveInstallTargets(request: { browsers: readonly string[]; us
   return detected.map((t) => ({ browser: t.browser, dir: t.dir }));
 }
 
-/** mkdir -p that reports which directories it created, so uninstall can remove exactly those. */
-function mkdirTracked(dir: string, mode?: number): string[] {
-  const first = mkdirSync(dir, { recursive: true, ...(mode === undefined ? {} : { mode }) });
-  if (first === undefined) return [];
-  const created: string[] = [];
-  for (let current = dir; ; current = dirname(current)) {
-    created.unshift(current);
-    if (current === first || dirname(current) === current) break;
-  }
-  return created;
-}
 
 /** Write via a temp file and rename: Chrome (or a starting host) must never read half a file. */
 function writeAtomic(file: string, content: string, mode: number): void {
@@ -152,7 +142,8 @@ export function installHostFiles(home: string, extensionIds: readonly string[], 
   const hostFile = join(dir, 'host.mjs');
   const launcher = join(dir, 'chrome-relay-host');
   try {
-    const createdDirs = mkdirTracked(dir, 0o700);
+    // makeDirs reports which directories it created, so uninstall removes exactly those.
+    const createdDirs = makeDirs(dir, 0o700);
     const tmp = `${hostFile}.${process.pid}.tmp`;
     copyFileSync(source, tmp);
     renameSync(tmp, hostFile);
@@ -165,7 +156,7 @@ export function installHostFiles(home: string, extensionIds: readonly string[], 
 
 export function writeManifest(target: InstallTarget, launcher: string, extensionIds: readonly string[]): { file: string; createdDirs: string[] } {
   const file = manifestPath(target);
-  const createdDirs = mkdirTracked(target.dir);
+  const createdDirs = makeDirs(target.dir);
   const manifest = {
     name: HOST_NAME,
     description: 'chrome-relay native host: lets the chrome-relay CLI reach the chrome-relay extension.',

@@ -3,12 +3,13 @@
  * registered in that profile, so a newcomer can run `chrome-relay snapshot` right after.
  * Flags follow shared/CHROMIUM.md (seeded developer mode, silent debugger infobar, no background networking).
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { RelayError, type HostDescriptor } from '@chrome-relay/protocol';
+import { HOME_ENV, reasonedError, RelayError, type HostDescriptor } from '@chrome-relay/protocol';
 import { listDescriptors } from './discovery.js';
 import { allowedExtensionIds, install, profileTarget } from './install.js';
 import { bundledExtensionDir, defaultProfileDir, logsDir } from './paths.js';
+import { makeDirsFor } from './outputFiles.js';
 
 export interface LaunchOptions {
   home: string;
@@ -64,7 +65,7 @@ export function findBrowser(explicit: string | undefined): string {
 function seedProfile(userDataDir: string): void {
   const prefs = join(userDataDir, 'Default', 'Preferences');
   if (existsSync(prefs)) return;
-  mkdirSync(join(userDataDir, 'Default'), { recursive: true });
+  makeDirsFor('user-data-dir', join(userDataDir, 'Default'));
   writeFileSync(prefs, JSON.stringify({ extensions: { ui: { developer_mode: true } }, browser: { has_seen_welcome_page: true } }));
 }
 
@@ -75,7 +76,7 @@ function liveHostFor(home: string, profile: string): HostDescriptor | null {
 export async function launch(options: LaunchOptions): Promise<LaunchResult> {
   const browser = findBrowser(options.browser);
   const requested = resolve(options.userDataDir ?? defaultProfileDir(options.home));
-  mkdirSync(requested, { recursive: true });
+  makeDirsFor(options.userDataDir === undefined ? HOME_ENV : 'user-data-dir', requested);
   const profile = realpathSync(requested);
 
   const running = liveHostFor(options.home, profile);
@@ -121,7 +122,7 @@ export async function launch(options: LaunchOptions): Promise<LaunchResult> {
     ...options.browserArgs,
     options.url ?? 'about:blank',
   ];
-  mkdirSync(logsDir(options.home), { recursive: true });
+  makeDirsFor(HOME_ENV, logsDir(options.home));
   const log = join(logsDir(options.home), `browser-${Date.now()}.log`);
   const logFd = openSync(log, 'a');
   // Loaded on use: child_process costs ~7 ms at start-up, and most CLI runs never spawn anything.
@@ -153,7 +154,7 @@ export async function launch(options: LaunchOptions): Promise<LaunchResult> {
       });
     }
     if (Date.now() > deadline) {
-      throw new RelayError('timeout', `The browser started (pid ${pid}) but the extension did not connect within ${options.timeoutMs} ms; run \`chrome-relay doctor\` and see ${log}.`, {
+      throw reasonedError('timeout', 'not_connected', `The browser started (pid ${pid}) but the extension did not connect within ${options.timeoutMs} ms; run \`chrome-relay doctor\` and see ${log}.`, {
         tool: 'launch',
         phase: 'connect',
         details: { pid, log, logTail: tail(log) },

@@ -1,29 +1,71 @@
 /**
  * Entry point. Exit codes: 0 success, 1 any failure (with the relayError block on stderr).
  * Commander's own usage errors are mapped onto invalid_arguments so agents see one contract.
+ *
+ * No command (bare `chrome-relay`, `chrome-relay --tab 5`, or a group without its subcommand such as
+ * `chrome-relay lease`): like `git` alone, the usage goes to stdout and the exit code is 1 — nothing
+ * happened, so it is an invalid_arguments failure (field `command`) that an agent can branch on.
+ * `--help` and `help [command]` are what was asked for: usage on stdout, exit 0.
+ *
+ * A reader that stops early (`chrome-relay snapshot | head -5`) closes our stdout: later writes fail
+ * with EPIPE. That is the reader's choice, not a failure of the command: nothing more is printed (no
+ * stack) and the exit code stays the command's own, as `git log | head` leaves a pipeline quiet.
  */
-import { CommanderError } from 'commander';
-import { RelayError } from '@chrome-relay/protocol';
+import { CommanderError, type Command } from 'commander';
+import { oneLine, RelayError } from '@chrome-relay/protocol';
 import { printError } from './output.js';
-import { buildProgram } from './program.js';
+import { buildProgram, toolOf } from './program.js';
+
+function quietWhenReaderLeaves(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
+    process.exitCode = 1;
+  });
+}
 
 async function main(argv: string[]): Promise<number> {
+  quietWhenReaderLeaves(process.stdout);
+  quietWhenReaderLeaves(process.stderr);
   const program = buildProgram(argv);
-  const tool = argv[2] && !argv[2].startsWith('-') ? argv[2] : '';
+  const tool = toolOf(argv);
   try {
     await program.parseAsync(argv);
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
-      const message = error.message.replace(/^error: /, '');
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
+      if (error.code === 'commander.help') {
+        if (error.exitCode === 0) return 0;
+        printError(missingCommand(program, tool), tool);
+        return 1;
+      }
+      // Commander puts "(Did you mean …?)" on a line of its own; the contract is one human line.
+      const message = oneLine(error.message.replace(/^error: /, ''));
       const helpFor = tool && error.code !== 'commander.unknownCommand' ? `${tool} ` : '';
-      printError(new RelayError('invalid_arguments', `${message} (see \`chrome-relay ${helpFor}--help\`)`, { tool, phase: 'cli', details: { field: fieldOf(message), commander: error.code } }), tool);
+      const field = error.code === 'commander.unknownCommand' ? 'command' : fieldOf(message);
+      printError(new RelayError('invalid_arguments', `${message} (see \`chrome-relay ${helpFor}--help\`)`, { tool, phase: 'cli', details: { field, commander: error.code } }), tool);
       return 1;
     }
     printError(error, tool);
     return 1;
   }
+}
+
+/** Commander printed the usage of the level that lacks a command (program.ts routes it to stdout). */
+function missingCommand(program: Command, tool: string): RelayError {
+  const group = tool ? program.commands.find((c) => c.name() === tool) : undefined;
+  if (group === undefined) {
+    return new RelayError('invalid_arguments', 'No command given: the commands are listed above (`chrome-relay --help`); start with `chrome-relay snapshot`.', {
+      phase: 'cli',
+      details: { field: 'command' },
+    });
+  }
+  const subcommands = group.commands.map((c) => c.name()).filter((name) => name !== 'help');
+  return new RelayError('invalid_arguments', `\`${tool}\` needs a subcommand: ${subcommands.join(', ')} (usage above; \`chrome-relay ${tool} --help\`).`, {
+    tool,
+    phase: 'cli',
+    details: { field: 'command', commands: subcommands },
+  });
 }
 
 /** Pull the option or argument name out of a commander message, so details.field names it. */
@@ -36,7 +78,8 @@ function fieldOf(message: string): string {
 
 main(process.argv).then(
   (code) => {
-    process.exitCode = code;
+    // A write error other than a closed pipe already set 1; keep it.
+    if (!process.exitCode) process.exitCode = code;
   },
   (error: unknown) => {
     printError(error, '');

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram, commandNameOf, COMMAND_GROUPS } from './program.js';
+import { buildProgram, commandNameOf, COMMAND_GROUPS, toolOf } from './program.js';
 
 const argv = (...args: string[]): string[] => ['node', 'chrome-relay', ...args];
 
@@ -17,6 +17,15 @@ describe('lazy command registration', () => {
     expect(commandNameOf(argv('--tab', '12', '--json', 'click', '@e1'))).toBe('click');
     expect(commandNameOf(argv('--profile', '/p', 'doctor'))).toBe('doctor');
     expect(commandNameOf(argv('--version'))).toBeUndefined();
+  });
+
+  it('names the tool of an error block even when options come first, group commands by their protocol tool', () => {
+    expect(toolOf(argv('--tab', '5', 'click', '--x', '5'))).toBe('click');
+    expect(toolOf(argv('--json', 'record', 'stop', '--out', '/x'))).toBe('record_stop');
+    expect(toolOf(argv('network', 'har', '-o', 'x.har'))).toBe('network_har');
+    expect(toolOf(argv('network', '--url', 'api'))).toBe('network');
+    expect(toolOf(argv('lease'))).toBe('lease');
+    expect(toolOf(argv('--tab', '5'))).toBe('');
   });
 
   it('registers only the needed group, and everything for help or an unknown command', () => {

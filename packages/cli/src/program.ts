@@ -1,6 +1,6 @@
 /** The command tree. Commands live in commands/<group>.ts; this file only assembles them. */
 import { Command } from 'commander';
-import { VERSION } from '@chrome-relay/protocol';
+import { isToolName, VERSION } from '@chrome-relay/protocol';
 import { parseTab, parseTimeout } from './args.js';
 import { VALUE_OPTIONS } from './callTarget.js';
 import { registerActionCommands } from './commands/actions.js';
@@ -37,6 +37,17 @@ export function commandNameOf(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * The tool an error block names: the command, found after any program-level options; for a group
+ * command the protocol tool it runs (`record stop` → record_stop), as the call's own errors name it.
+ */
+export function toolOf(argv: readonly string[]): string {
+  const name = commandNameOf(argv);
+  if (name === undefined) return '';
+  const sub = argv[argv.indexOf(name, 2) + 1];
+  return sub !== undefined && isToolName(`${name}_${sub}`) ? `${name}_${sub}` : name;
+}
+
 export function buildProgram(argv: readonly string[] = []): Command {
   const program = new Command('chrome-relay')
     .description('Drive your real, logged-in Chrome from the shell: snapshot → refs → click.')
@@ -50,8 +61,10 @@ export function buildProgram(argv: readonly string[] = []): Command {
     .option('--group <name>', 'act in this tab group\'s tab')
     .showHelpAfterError(false)
     // Commander's own "error: …" line would precede our one-line contract; main.ts prints the error instead.
+    // The only other thing commander writes to stderr is the usage of a level given no command: it goes to
+    // stdout, like `git` alone (main.ts then fails with invalid_arguments, field command).
     // Set before the subcommands exist: commander copies output settings into each at creation.
-    .configureOutput({ writeErr: () => undefined })
+    .configureOutput({ outputError: () => undefined, writeErr: (text) => process.stdout.write(text) })
     .exitOverride();
   const name = commandNameOf(argv);
   const needed = COMMAND_GROUPS.filter((group) => name !== undefined && group.names.includes(name));

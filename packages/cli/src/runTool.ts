@@ -2,7 +2,7 @@
  * The CLI edge of every browser tool: validate params locally (fast invalid_arguments without a round trip),
  * call the host, validate the result, surface version-skew notices.
  */
-import { parseParams, parseResult, RelayError, type ToolName, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { asInterrupted, parseParams, parseResult, RelayError, type ToolName, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { callHost } from './hostClient.js';
 import { printNotice } from './output.js';
 import { skewNotices } from './versionSkew.js';
@@ -19,6 +19,7 @@ export async function runTool<T extends ToolName>(tool: T, params: ToolParams<T>
     agent: globals.agent,
   });
   for (const notice of skewNotices(response.versions.extension?.version ?? null)) printNotice(notice);
-  if (!response.ok) throw RelayError.fromData(response.error);
+  // An extension-side timeout of a mutating tool may have acted too (a page that stopped answering mid-click).
+  if (!response.ok) throw asInterrupted(RelayError.fromData(response.error));
   return parseResult(tool, response.result);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, ERROR_TABLE, INTERNAL_TOOLS, NOTICE_CODES, TOOLS, VERSION, type ToolName } from '@chrome-relay/protocol';
+import { ERROR_CODES, ERROR_TABLE, INTERNAL_TOOLS, NOTICE_CODES, REASONED_CODES, reasonInfo, reasonsOf, TOOLS, VERSION, type ToolName } from '@chrome-relay/protocol';
 import { renderSkill } from './skill.js';
 
 describe('skill', () => {
@@ -22,6 +22,15 @@ describe('skill', () => {
       expect(lines, code).toEqual([`- \`${code}\` (${ERROR_TABLE[code].retryable ? 'retryable' : 'not retryable'}): ${ERROR_TABLE[code].move}`]);
     }
     for (const notice of NOTICE_CODES) expect(skill).toContain(`- \`${notice}\`: `);
+  });
+
+  it('lists every details.reason under its code with the reason\'s move', () => {
+    const lines = skill.split('\n');
+    for (const code of REASONED_CODES) {
+      const at = lines.findIndex((l) => l.startsWith(`- \`${code}\` (`));
+      const subRules = lines.slice(at + 1).filter((_, i, rest) => rest.slice(0, i + 1).every((l) => l.startsWith('  - ')));
+      expect(subRules, code).toEqual(reasonsOf(code).map((reason) => `  - reason \`${reason}\`: ${reasonInfo(code, reason).move}`));
+    }
   });
 
   it('lists the commands of the tool registry, but not housekeeping tools', () => {

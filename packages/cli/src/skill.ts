@@ -3,7 +3,7 @@
  * so `chrome-relay skill` always describes the version that prints it; scripts/gen-docs.mjs writes the
  * repository's SKILL.md from this same function (and fails the check when it is stale).
  */
-import { ERROR_CODES, ERROR_TABLE, INTERNAL_TOOLS, NOTICE_CODES, TOOLS, VERSION, type NoticeCode, type ToolName } from '@chrome-relay/protocol';
+import { ERROR_CODES, ERROR_TABLE, INTERNAL_TOOLS, isReasonedCode, NOTICE_CODES, reasonInfo, reasonsOf, TOOLS, VERSION, type NoticeCode, type ToolName } from '@chrome-relay/protocol';
 
 /**
  * What each notice means and what to do. Typed over NoticeCode, so adding a notice to the protocol
@@ -16,10 +16,13 @@ export const NOTICE_MEANINGS: { readonly [N in NoticeCode]: string } = {
   extension_outdated: 'The extension is older than the CLI; newer commands may fail with unsupported_tool. Tell the human to reload the extension (the message says how).',
 };
 
+/** One rule per code; a code with reasons gets one sub-rule per `details.reason`. */
 export function errorRules(): string[] {
-  return ERROR_CODES.map((code) => {
+  return ERROR_CODES.flatMap((code) => {
     const info = ERROR_TABLE[code];
-    return `- \`${code}\` (${info.retryable ? 'retryable' : 'not retryable'}): ${info.move}`;
+    const rule = `- \`${code}\` (${info.retryable ? 'retryable' : 'not retryable'}): ${info.move}`;
+    if (!isReasonedCode(code)) return [rule];
+    return [rule, ...reasonsOf(code).map((reason) => `  - reason \`${reason}\`: ${reasonInfo(code, reason).move}`)];
   });
 }
 
@@ -75,8 +78,9 @@ export function renderSkill(version: string = VERSION): string {
     '## Output contract',
     '',
     '- Success: exit code 0, the result on stdout (JSON, or the snapshot text).',
-    '- Failure: exit code 1. The last stderr line is `{"relayError":{"code":…,"message":…,"tool":…,"phase":…,"details":…,"retryable":…}}`. Branch on `code`; the message is for humans and may change.',
-    '- Notices: a successful command may add stderr lines `{"relayNotice":{"notice":…,"message":…}}`. The result is still valid.',
+    '- Failure: exit code 1. stderr ends with one human line, then `{"relayError":{"code":…,"message":…,"tool":…,"phase":…,"details":…,"retryable":…}}`. Branch on `code`, then on `details.reason` when it has one; the message is for humans and may change.',
+    '- A mutating command (click, type, fill, navigate, js, …) cut off by `timeout` or `native_host_disconnected` may have acted: it says `retryable: false` and `details.mayHaveActed: true`. Snapshot and check the page before re-issuing it.',
+    '- Notices: a command may add stderr lines `{"relayNotice":{"notice":…,"message":…}}`, one machine line each. The result is still valid.',
     '',
     '## What to do on each error code',
     '',

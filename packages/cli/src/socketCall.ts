@@ -7,10 +7,12 @@
  */
 import { connect } from 'node:net';
 import {
+  asInterrupted,
   ClientResponseSchema,
   FrameDecoder,
   MAX_SOCKET_FRAME_BYTES,
   PROTOCOL_VERSION,
+  reasonedError,
   RelayError,
   VERSION,
   encodeFrame,
@@ -47,7 +49,12 @@ export function callSocket(socketPath: string, tool: string, params: Record<stri
     };
     // The host enforces timeoutMs itself; the margin lets its own timeout answer arrive first.
     const timer = setTimeout(() => {
-      finish(() => reject(new RelayError('timeout', `The host at ${socketPath} did not answer ${tool} within ${timeoutMs} ms.`, { tool, phase: 'transport', details: { socket: socketPath, timeoutMs } })));
+      const error = reasonedError('timeout', 'host_unresponsive', `The host at ${socketPath} did not answer ${tool} within ${timeoutMs} ms; run \`chrome-relay doctor\`.`, {
+        tool,
+        phase: 'transport',
+        details: { socket: socketPath, timeoutMs },
+      });
+      finish(() => reject(asInterrupted(error)));
     }, timeoutMs + 1000);
     socket.once('connect', () => {
       connected = true;
@@ -80,16 +87,14 @@ export function callSocket(socketPath: string, tool: string, params: Record<stri
         reject(new RelayError('extension_not_connected', `Nothing answers on ${socketPath} (${error.code ?? error.message}): its host is gone.`, { tool, phase: 'connect', details: { socket: socketPath, errno: error.code ?? null } })),
       );
     });
+    // A host that exits on purpose answers first (relay.ts); a bare close means it died (killed, crashed).
     socket.on('close', () => {
-      finish(() =>
-        reject(
-          new RelayError('native_host_disconnected', `The native host disconnected during ${tool}; the browser restarts it within a second. Retry the command.`, {
-            tool,
-            phase: 'transport',
-            details: { socket: socketPath },
-          }),
-        ),
-      );
+      const error = new RelayError('native_host_disconnected', `The native host went away during ${tool} without answering (it was killed or crashed); the browser starts a new one within a second.`, {
+        tool,
+        phase: 'transport',
+        details: { socket: socketPath, cause: 'host_died' },
+      });
+      finish(() => reject(asInterrupted(error)));
     });
   });
 }

@@ -10,7 +10,7 @@
  * browser is connected and reports this CLI's version. Anything less fails the command; the new files stay
  * installed either way (they are what the next browser start uses), and the error says so.
  */
-import { parseResult, RelayError, VERSION, type HostDescriptor } from '@chrome-relay/protocol';
+import { parseResult, reasonedError, RelayError, VERSION, type HostDescriptor } from '@chrome-relay/protocol';
 import { isPidAlive, listDescriptors } from './discovery.js';
 import { install } from './install.js';
 import { callSocket } from './socketCall.js';
@@ -62,7 +62,7 @@ async function waitForSuccessor(old: HostDescriptor, oldPids: ReadonlySet<number
     if (oldGone && successor) return successor;
     if (Date.now() > deadline) {
       const what = oldGone ? 'no new host connected' : `the old host (pid ${old.pid}) is still running`;
-      throw new RelayError('timeout', `After ${RESTART_HOST_TOOL}, ${what} within ${options.timeoutMs} ms; run \`chrome-relay doctor\`.`, {
+      throw reasonedError('timeout', 'host_not_replaced', `After ${RESTART_HOST_TOOL}, ${what} within ${options.timeoutMs} ms; run \`chrome-relay doctor\` (restarting the browser always starts the installed host).`, {
         tool: 'update',
         phase: 'verify',
         details: { oldHostPid: old.pid, oldHostAlive: !oldGone, successorPid: successor?.pid ?? null, timeoutMs: options.timeoutMs },

@@ -10,7 +10,7 @@ import { isProcessAlive, removeDescriptorIfOurs, sweepStaleHosts, writeDescripto
 import { stderrLog as log } from './log.js';
 import { allowedExtensionIds, checkOrigin } from './origin.js';
 import { descriptorPath, ensurePrivateDir, resolveHome, runDir, socketPath } from './paths.js';
-import { Relay } from './relay.js';
+import { Relay, type HostExit } from './relay.js';
 import { listenSocket, probeSocket, type SocketServer } from './socketServer.js';
 import { createStdioChannel } from './stdioChannel.js';
 
@@ -91,7 +91,7 @@ function main(): void {
       log(`ready: extension ${hello.extension.id} ${hello.extension.version}, socket ${socket}, profile ${browser.profile ?? '(default)'}`);
     })().catch((error: unknown) => {
       log(`cannot open the client socket: ${errorText(error)}`);
-      void shutdown(1);
+      void shutdown(1, 'failed');
     });
   };
 
@@ -103,19 +103,19 @@ function main(): void {
     onInvalid: (raw, problem) => relay.extensionInvalid(raw, problem),
     onFault: (error) => {
       log(`corrupt frame from the extension (${error.message}); exiting so it reconnects to a fresh host`);
-      void shutdown(1);
+      void shutdown(1, 'failed');
     },
     onEnd: (reason) => {
       log(`extension side closed (${reason}); exiting`);
-      void shutdown(0);
+      void shutdown(0, 'browser_closed');
     },
   });
 
-  async function shutdown(code: number): Promise<void> {
+  async function shutdown(code: number, why: HostExit): Promise<void> {
     if (exiting) return;
     exiting = true;
     // Answer in-flight calls while their clients can still read them, then let the sockets flush.
-    relay.extensionClosed();
+    relay.extensionClosed(why);
     try {
       await opening;
       await server?.close();
@@ -130,16 +130,16 @@ function main(): void {
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     process.on(signal, () => {
       log(`received ${signal}; exiting`);
-      void shutdown(0);
+      void shutdown(0, 'stopped');
     });
   }
   process.on('uncaughtException', (error) => {
     log(`bug: ${error.stack ?? error.message}`);
-    void shutdown(1);
+    void shutdown(1, 'failed');
   });
   process.on('unhandledRejection', (reason) => {
     log(`bug: unhandled rejection: ${errorText(reason)}`);
-    void shutdown(1);
+    void shutdown(1, 'failed');
   });
 
   const helloWarning = setTimeout(() => {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, chmodSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -56,5 +56,13 @@ describe('paths', () => {
     symlinkSync(real, link);
     expect(() => ensurePrivateDir(link, uid)).toThrow(/not a directory/);
     expect(() => ensurePrivateDir(real, uid + 1)).toThrow(/belongs to uid/);
+  });
+
+  // Node's recursive mkdir spins forever on these; the walk here fails at once.
+  it.runIf(existsSync('/proc/self'))('fails fast where a directory cannot be made (procfs, a dangling symlink)', () => {
+    expect(() => ensurePrivateDir('/proc/chrome-relay-test/run', uid)).toThrow(/ENOENT/);
+    const dangling = join(scratch, 'dangling');
+    symlinkSync(join(scratch, 'nowhere'), dangling);
+    expect(() => ensurePrivateDir(join(dangling, 'run'), uid)).toThrow(/ENOENT|EEXIST/);
   });
 });

@@ -8,9 +8,9 @@
  *                               path would not fit in sun_path
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { HOME_ENV } from '@chrome-relay/protocol';
 
 /**
@@ -51,7 +51,7 @@ export function shortSocketDir(uid: number, shortRoot = '/tmp'): string {
  * someone else: under a shared root like /tmp another user could pre-create it to read our socket.
  */
 export function ensurePrivateDir(dir: string, uid: number): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirs(dir, 0o700);
   const stat = lstatSync(dir);
   if (!stat.isDirectory()) {
     throw new Error(`${dir} exists but is not a directory (a symlink or file); remove it and restart the browser.`);
@@ -60,4 +60,29 @@ export function ensurePrivateDir(dir: string, uid: number): void {
     throw new Error(`${dir} belongs to uid ${stat.uid}, not to us (uid ${uid}); remove it or set ${HOME_ENV}.`);
   }
   chmodSync(dir, 0o700);
+}
+
+/**
+ * mkdir -p one level at a time. Node's `mkdirSync(…, { recursive: true })` spins forever when a child
+ * of an existing parent answers ENOENT (procfs such as CHROME_RELAY_HOME=/proc/x, a dangling symlink):
+ * here that ENOENT is final. (The CLI has the same walk in outputFiles.ts; the host never imports the CLI.)
+ */
+export function makeDirs(dir: string, mode: number): void {
+  const missing: string[] = [];
+  for (let current = resolve(dir); ; current = dirname(current)) {
+    try {
+      statSync(current);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(current) === current) throw error;
+      missing.unshift(current);
+    }
+  }
+  for (const path of missing) {
+    try {
+      mkdirSync(path, { mode });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
 }

@@ -137,11 +137,22 @@ describe('Relay', () => {
     expect(timers.durations).toEqual([1234]);
     timers.fireAll();
     expect(client.received).toMatchObject([
-      { id: 3, ok: false, error: { code: 'timeout', phase: 'host', tool: 'snapshot', details: { timeoutMs: 1234, tool: 'snapshot' }, retryable: true } },
+      { id: 3, ok: false, error: { code: 'timeout', phase: 'host', tool: 'snapshot', details: { timeoutMs: 1234, tool: 'snapshot', reason: 'extension_unresponsive' }, retryable: true } },
     ]);
     relay.extensionMessage({ type: 'result', id: calls(sent)[0]?.id ?? -1, ok: true, result: 'late' });
     expect(client.received).toHaveLength(1);
     expect(logs.join('\n')).toMatch(/dropping an answer/);
+  });
+
+  it('a mutating call that times out may have acted: not retryable, and the message says to check the page', () => {
+    const { relay, timers } = setup();
+    const client = new FakeClient();
+    relay.clientMessage(client, request(5, 'click', { ref: 'e1' }, 1000));
+    timers.fireAll();
+    expect(client.received).toMatchObject([
+      { id: 5, ok: false, error: { code: 'timeout', tool: 'click', retryable: false, details: { reason: 'extension_unresponsive', mayHaveActed: true } } },
+    ]);
+    expect(client.received[0]?.ok === false && client.received[0].error.message).toMatch(/snapshot.*check the page before re-issuing/);
   });
 
   it('cancels the deadline when the answer arrives', () => {
@@ -225,6 +236,24 @@ describe('Relay', () => {
     }
     relay.clientMessage(a, request(3, 'tabs'));
     expect(a.received[1]).toMatchObject({ id: 3, ok: false, error: { code: 'native_host_disconnected' } });
+  });
+
+  it('says why the host went away, and a mutation cut off by it is not retryable', () => {
+    const { relay } = setup();
+    const reader = new FakeClient();
+    const clicker = new FakeClient();
+    relay.clientMessage(reader, request(1, 'tabs'));
+    relay.clientMessage(clicker, request(2, 'click', { ref: 'e1' }));
+    relay.extensionClosed('stopped');
+    const [read] = reader.received;
+    const [click] = clicker.received;
+    expect(read).toMatchObject({ ok: false, error: { code: 'native_host_disconnected', retryable: true, details: { cause: 'stopped' } } });
+    expect(read?.ok === false && read.error.message).toMatch(/native host was stopped/);
+    expect(read?.ok === false && read.error.message).not.toMatch(/browser closed/);
+    expect(click).toMatchObject({ ok: false, error: { code: 'native_host_disconnected', retryable: false, details: { mayHaveActed: true } } });
+    // A call that arrives after the host started exiting was never forwarded: it cannot have acted.
+    relay.clientMessage(clicker, request(3, 'click', { ref: 'e1' }));
+    expect(clicker.received[1]).toMatchObject({ ok: false, error: { code: 'native_host_disconnected', phase: 'connect', retryable: true } });
   });
 
   it('answers a malformed request with invalid_arguments and keeps serving the client', () => {

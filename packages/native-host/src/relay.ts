@@ -21,6 +21,7 @@
  *   envelope is.
  */
 import {
+  asInterrupted,
   ClientRequestSchema,
   describeIssues,
   parseParams,
@@ -94,6 +95,7 @@ interface HostPing {
 export class Relay {
   private hello: ExtensionHello | null = null;
   private extensionGone = false;
+  private exitCause: HostExit = 'browser_closed';
   private nextCallId = 1;
   private readonly pending = new Map<number, PendingCall>();
   private readonly breaker = new ExtensionBreaker();
@@ -159,14 +161,18 @@ export class Relay {
     );
   }
 
-  /** The extension side is gone (stdin ended or broke): fail what is in flight, refuse what comes next. */
-  extensionClosed(): void {
+  /**
+   * The host is going away (`why`: the browser closed stdin, the host was stopped, or it failed): fail
+   * what is in flight, refuse what comes next.
+   */
+  extensionClosed(why: HostExit = 'browser_closed'): void {
     this.extensionGone = true;
+    this.exitCause = why;
     const calls = [...this.pending.values()];
     this.pending.clear();
     for (const call of calls) {
       call.cancelTimer();
-      this.respond(call.client, this.errorResponse(call.clientId, disconnected(call.tool)));
+      this.respond(call.client, this.errorResponse(call.clientId, disconnected(call.tool, why, 'host')));
     }
     this.stopProbing();
     const pings = [...this.hostPings.values()];
@@ -256,7 +262,8 @@ export class Relay {
 
   private forward(client: ClientPort, clientId: number, tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: { target?: CallTarget | undefined; agent?: string | undefined } = {}): void {
     if (this.extensionGone) {
-      this.respond(client, this.errorResponse(clientId, disconnected(tool)));
+      // Never forwarded: phase 'connect' says the call cannot have acted.
+      this.respond(client, this.errorResponse(clientId, disconnected(tool, this.exitCause, 'connect')));
       return;
     }
     if (this.hello === null) {
@@ -289,12 +296,12 @@ export class Relay {
     }
     const cancelTimer = this.ports.setTimer(timeoutMs, () => {
       if (!this.pending.delete(callId)) return;
-      const error = new RelayError('timeout', `The extension did not answer ${tool} within ${timeoutMs} ms.`, {
+      const error = reasonedError('timeout', 'extension_unresponsive', `The extension did not answer ${tool} within ${timeoutMs} ms; run \`chrome-relay doctor\` if it keeps happening.`, {
         tool,
         phase: 'host',
         details: { timeoutMs, tool },
       });
-      this.respond(client, this.errorResponse(clientId, error));
+      this.respond(client, this.errorResponse(clientId, asInterrupted(error)));
       this.extensionTimedOut();
     });
     this.pending.set(callId, { client, clientId, tool, cancelTimer });
@@ -325,7 +332,7 @@ export class Relay {
         const result: ToolResult<'rearm'> = { wasOpen, roundTripMs: Math.max(0, Math.round(this.ports.now() - started)) };
         this.respond(client, { id, ok: true, result, versions: this.versions() }, tool);
       } else if (outcome === 'closed') {
-        this.respond(client, this.errorResponse(id, disconnected(tool)));
+        this.respond(client, this.errorResponse(id, disconnected(tool, this.exitCause, 'host')));
       } else {
         this.respond(client, this.errorResponse(id, this.stillSilentError(timeoutMs)));
       }
@@ -335,7 +342,7 @@ export class Relay {
 
   /** Why no call can be sent to the extension right now, or null when one can. */
   private unavailable(tool: string): RelayError | null {
-    if (this.extensionGone) return disconnected(tool);
+    if (this.extensionGone) return disconnected(tool, this.exitCause, 'host');
     if (this.hello === null) {
       return reasonedError('extension_not_connected', 'no_host', 'The extension has not greeted this native host yet; retry in a moment.', { tool, phase: 'host' });
     }
@@ -465,11 +472,22 @@ export class Relay {
   }
 }
 
-function disconnected(tool: string): RelayError {
-  return new RelayError('native_host_disconnected', 'The browser closed its connection to the native host before the call finished; retry in a moment.', {
+/** Why the host is going away: it decides what native_host_disconnected may claim. */
+export type HostExit = 'browser_closed' | 'stopped' | 'failed';
+
+const EXIT_CAUSE: Readonly<Record<HostExit, string>> = {
+  browser_closed: 'the browser closed its connection to the native host (the extension reloaded, or the browser is closing)',
+  stopped: 'the native host was stopped by a signal',
+  failed: 'the native host failed (see its log) and is exiting',
+};
+
+function disconnected(tool: string, why: HostExit, phase: 'host' | 'connect'): RelayError {
+  const error = new RelayError('native_host_disconnected', `${tool} did not finish: ${EXIT_CAUSE[why]}; the browser starts a new host when it can.`, {
     tool,
-    phase: 'host',
+    phase,
+    details: { cause: why },
   });
+  return asInterrupted(error);
 }
 
 function numericField(raw: unknown, key: string): number | undefined {

@@ -14,3 +14,10 @@ export const HOME_ENV = 'CHROME_RELAY_HOME';
 
 /** Default deadline of one call, end to end. Tools with their own --timeout stay below it. */
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+
+/**
+ * `wait --timeout N` is the wait's own budget, not the call's: the call's deadline is N plus this, so
+ * the wait gets its full N ms and still has time to report the page state (extension wait.ts keeps
+ * DIAGNOSTICS_RESERVE_MS, the dispatcher DEADLINE_MARGIN_MS; a unit test keeps them inside it).
+ */
+export const WAIT_REPORT_MS = 1_500;

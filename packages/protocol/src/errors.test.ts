@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, ERROR_TABLE, formatErrorForStderr, NOTICE_CODES, parseRelayErrorData, RelayError } from './errors.js';
+import { ERROR_CODES, ERROR_TABLE, formatErrorForStderr, NOTICE_CODES, oneLine, parseRelayErrorData, RelayError } from './errors.js';
 
 describe('error table', () => {
   it('is exactly the 15 closed codes', () => {
@@ -57,5 +57,17 @@ describe('RelayError on the wire', () => {
       relayError: { code: 'stale_ref', message: 'Ref e5 is stale.', tool: 'click', phase: 'resolve', details: {}, retryable: false },
     });
     expect(rest).toBe('');
+  });
+});
+
+describe('one human line', () => {
+  it('folds any line break in the message into a space on the human line; the block keeps the message exactly', () => {
+    const message = "unknown command 'clik'\n(Did you mean click?) page said: a\r\nb\u2028c";
+    const [human, block, rest] = formatErrorForStderr(new RelayError('invalid_arguments', message, { tool: 'clik', phase: 'cli' }).toData()).split('\n');
+    expect(human).toBe("chrome-relay: invalid_arguments: unknown command 'clik' (Did you mean click?) page said: a b c");
+    expect((JSON.parse(block ?? '') as { relayError: { message: string } }).relayError.message).toBe(message);
+    expect(block).not.toMatch(/[\u0085\u2028\u2029]/);
+    expect(rest).toBe('');
+    expect(oneLine('  a \n\n b ')).toBe('a b');
   });
 });

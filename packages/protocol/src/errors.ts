@@ -67,19 +67,19 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorCodeInfo } = {
     move: 'Fix the argument named in details.field (see `chrome-relay <command> --help`).',
   },
   timeout: {
-    meaning: 'The operation did not finish before its deadline.',
+    meaning: 'The operation did not finish before its deadline (details.reason says which wait ran out).',
     retryable: true,
-    move: 'Retry with a larger --timeout, or check the page state in details before retrying.',
+    move: 'Follow the move of details.reason. A mutating command cut off mid-way answers retryable false: it may already have acted, so snapshot and check the page before re-issuing it.',
   },
   cdp_error: {
     meaning: 'The Chrome DevTools Protocol rejected a command chrome-relay sent to the page.',
     retryable: true,
-    move: 'Retry once; if it persists, the page may be in a state CDP cannot act on (crashed, or a chrome:// page).',
+    move: 'Retry once; if it persists, the page may be in a state CDP cannot act on (crashed, or still loading).',
   },
   chrome_api_error: {
-    meaning: 'A chrome.* extension API call failed (permissions, a closed window, a restricted page).',
+    meaning: 'A chrome.* extension API call failed (permissions, a closed window, a restricted page). A tab chrome-relay may not automate — chrome:// pages, the Web Store, another extension\'s pages, or a tab another debugger owns — is this code with retryable false.',
     retryable: true,
-    move: 'Read details.apiMessage; retry once, otherwise pick another target.',
+    move: 'Read details.apiMessage; if retryable, retry once; otherwise pick another target (`chrome-relay navigate <url>` opens a tab chrome-relay can drive).',
   },
   extension_not_connected: {
     meaning: 'No chrome-relay native host is reachable: the browser is not running, or the extension is not loaded or not connected.',
@@ -87,9 +87,9 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorCodeInfo } = {
     move: 'Run `chrome-relay launch` to start a dedicated browser, or `chrome-relay doctor` to diagnose your own.',
   },
   native_host_disconnected: {
-    meaning: 'The native host went away in the middle of the call; the browser will start a new one.',
+    meaning: 'The call lost its native host midway: the host was stopped or crashed, or the browser closed its side (extension reloaded, browser closing). The browser starts a new host when it can.',
     retryable: true,
-    move: 'Retry the command in a moment; if it keeps failing run `chrome-relay doctor`.',
+    move: 'Retry a read-only command in a moment; if it keeps failing run `chrome-relay doctor`. A mutating command answers retryable false: it may already have acted, so snapshot and check the page before re-issuing it.',
   },
   external_dependency_missing: {
     meaning: 'A program chrome-relay needs for this command is not installed.',
@@ -99,7 +99,7 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorCodeInfo } = {
   partial_success_disallowed: {
     meaning: 'Only some of the requested targets could be acted on, so nothing was reported as done.',
     retryable: false,
-    move: 'Inspect details.applied / details.failed; fix the failing targets or pass --allow-partial.',
+    move: 'Inspect details.applied / details.failed and fix what failed. Only `group create`, `group add` and `group close` take --allow-partial (apply what can be applied).',
   },
   unsupported_tool: {
     meaning: 'The extension does not know this tool (it is older than the CLI, or the tool does not exist).',
@@ -210,8 +210,25 @@ export function parseRelayErrorData(value: unknown, tool = ''): RelayErrorData {
   }).toData();
 }
 
-/** The exact stderr text for a failure: one human line, then the machine block. */
+/**
+ * The exact stderr text for a failure: one human line, then the machine block. Messages can quote
+ * page text or commander output that holds line breaks; the human line folds them into spaces so it
+ * stays one line (the block keeps the message exactly).
+ */
 export function formatErrorForStderr(data: RelayErrorData): string {
-  const human = `chrome-relay: ${data.code}: ${data.message}`;
-  return `${human}\n${JSON.stringify({ relayError: data })}\n`;
+  const human = `chrome-relay: ${data.code}: ${oneLine(data.message)}`;
+  return `${human}\n${jsonLine({ relayError: data })}\n`;
+}
+
+/**
+ * JSON on exactly one line for every line splitter: JSON.stringify escapes control characters but
+ * leaves U+0085, U+2028 and U+2029 raw, which Python's splitlines() (and others) treat as line ends.
+ */
+export function jsonLine(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u0085\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Line breaks (every kind a line splitter honours) folded into single spaces. */
+export function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n\v\f\x1c-\x1e\u0085\u2028\u2029]+\s*/g, ' ').trim();
 }

@@ -9,3 +9,4 @@ export * from './refs.js';
 export * from './toolSpec.js';
 export * from './snapshotNode.js';
 export * from './reasons.js';
+export * from './interrupted.js';

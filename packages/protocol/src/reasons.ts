@@ -89,6 +89,10 @@ export const ERROR_REASONS = {
       meaning: 'The --scope/-s given to a snapshot names nothing on the page.',
       move: 'Snapshot without -s to see the page, then scope to an existing ref or selector.',
     },
+    no_editable_focus: {
+      meaning: '`type` found nothing editable focused in the tab, so there is nowhere to type.',
+      move: 'Focus the field first: `chrome-relay type -s @e7 "text"`, or click it, then type.',
+    },
   },
   timeout: {
     page_busy: {
@@ -126,6 +130,14 @@ export const ERROR_REASONS = {
     not_connected: {
       meaning: 'A browser or extension that was started did not connect before the deadline.',
       move: 'Run `chrome-relay doctor` and read the log it names.',
+    },
+    host_not_replaced: {
+      meaning: 'After `update`, the browser did not swap the old native host for the installed one before the deadline.',
+      move: 'Run `chrome-relay doctor`; restarting the browser always starts the installed host.',
+    },
+    download_path_pending: {
+      meaning: 'The download completed, but the browser had not said where it saved the file before the deadline.',
+      move: 'Run `chrome-relay wait --download` again with a larger --timeout: the same download is reported.',
     },
   },
   extension_not_connected: {

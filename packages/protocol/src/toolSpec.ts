@@ -7,6 +7,13 @@ import type * as z from 'zod';
 
 export interface ToolSpec<P extends z.ZodType, R extends z.ZodType> {
   readonly description: string;
+  /**
+   * Whether the tool changes the page or the browser (input, navigation, tabs, dialogs, leases…).
+   * A mutating call cut off by `timeout` or `native_host_disconnected` may or may not have acted, so
+   * it is reported non-retryable with "check the page first" (interrupted.ts); a read-only one stays
+   * retryable. Required, so every new tool decides.
+   */
+  readonly mutates: boolean;
   readonly params: P;
   readonly result: R;
 }
@@ -17,6 +24,9 @@ export function lazyTool<P extends z.ZodType, R extends z.ZodType>(build: () => 
   return {
     get description() {
       return spec().description;
+    },
+    get mutates() {
+      return spec().mutates;
     },
     get params() {
       return spec().params;

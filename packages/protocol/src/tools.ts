@@ -45,6 +45,7 @@ const waitUntil = z.enum(['commit', 'domcontentloaded', 'load', 'none']);
 export const TOOLS = {
   status: lazyTool(() => ({
     description: 'Report the host, extension and browser this CLI is talking to (answered by the host).',
+    mutates: false,
     params: z.strictObject({}),
     result: z.strictObject({
       host: z.strictObject({ version: z.string(), protocolVersion: z.number(), pid: z.number(), socket: z.string() }),
@@ -55,11 +56,13 @@ export const TOOLS = {
   })),
   tabs: lazyTool(() => ({
     description: 'List windows and their tabs.',
+    mutates: false,
     params: z.strictObject({}),
     result: z.strictObject({ windows: z.array(WindowInfo) }),
   })),
   navigate: lazyTool(() => ({
     description: 'Open a URL in a new background tab (default) or in --tab, and wait until the real document is ready.',
+    mutates: true,
     params: z.strictObject({
       url: z.string().min(1).describe('Absolute URL to open'),
       tab: tabId.optional(),
@@ -76,6 +79,7 @@ export const TOOLS = {
   })),
   snapshot: lazyTool(() => ({
     description: 'Compact accessibility tree of the tab; every actionable element gets a ref.',
+    mutates: false,
     params: z.strictObject({
       tab: tabId.optional(),
       interactive: z.literal(true).optional().describe('Only actionable elements (and the ancestors that give them context)'),
@@ -96,6 +100,7 @@ export const TOOLS = {
   })),
   click: lazyTool(() => ({
     description: 'Click an element by ref (scroll into view, refuse if covered, trusted mouse events), or at viewport coordinates.',
+    mutates: true,
     params: z.strictObject({
       ref: ref.optional(),
       x: z.number().nonnegative().optional().describe('Viewport x in CSS pixels (with y, instead of a ref)'),
@@ -119,6 +124,8 @@ export const TOOLS = {
   rearm: lazyTool(() => ({
     description:
       'Re-arm the connection to the extension after it stopped answering (calls failing with extension_not_connected, reason circuit_open): the host pings the extension now and forwards calls again once it answers. Restarts nothing and cuts no call in flight; fails while the extension still does not answer. `chrome-relay reconnect` sends it to every connected browser.',
+    // Re-arms the host's breaker only; no page or browser state changes.
+    mutates: false,
     params: z.strictObject({}),
     result: z.strictObject({
       wasOpen: z.boolean().describe('Whether the host was failing calls fast (circuit open) before this re-arm'),
@@ -127,6 +134,7 @@ export const TOOLS = {
   })),
   ping: lazyTool(() => ({
     description: 'Round trip to the extension (answered by its service worker, not the host) and, with page, a trivial evaluation in the tab chrome-relay last worked on; `chrome-relay doctor` uses it.',
+    mutates: false,
     params: z.strictObject({
       page: z.literal(true).optional().describe('Also evaluate `1` in the tab chrome-relay last worked on, if it is still open'),
     }),
@@ -147,6 +155,8 @@ export const TOOLS = {
   })),
   restart_host: lazyTool(() => ({
     description: 'Drop the native-messaging port and connect again, so Chrome stops this host and starts the installed one (only `chrome-relay update` uses it: it cuts every call in flight). Answers before the port closes.',
+    // Touches neither page nor browser state; repeating it only reconnects once more.
+    mutates: false,
     params: z.strictObject({}),
     result: z.strictObject({
       reconnectInMs: z.number().int().nonnegative().describe('Delay after this answer before the extension closes its port'),

@@ -11,7 +11,7 @@
 import { copyFileSync, existsSync, renameSync, unlinkSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import type { Command } from 'commander';
-import { RelayError, type ToolResult } from '@chrome-relay/protocol';
+import { RelayError, WAIT_REPORT_MS, type ToolResult } from '@chrome-relay/protocol';
 import { getParams, parseDownloadDir, parseKeyList, parseTabList, parseTypeText, waitCondition, type WaitFlags } from '../actionArgs.js';
 import { parseChoice, parseRefArg, parseTab, parseTimeout } from '../args.js';
 import { targeted, type TargetedGlobals } from '../callTarget.js';
@@ -154,7 +154,7 @@ export function registerActionCommands(program: Command): void {
 
   program
     .command('wait')
-    .description('Wait for one condition in the tab; fails with `timeout` (and the page state) when the global --timeout runs out.')
+    .description('Wait for one condition in the tab for up to --timeout ms (default 30000); fails with `timeout` (and the page state) when it runs out.')
     .option('--text <text>', 'page text contains this (case-sensitive)')
     .option('--url <glob>', 'tab URL matches this glob (* = anything but /, ** = anything)')
     .option('--load', 'the document has finished loading')
@@ -176,8 +176,9 @@ export function registerActionCommands(program: Command): void {
     .action(async (opts: Opts, cmd: Command) => {
       const { globals, tab } = targeted(cmd);
       const condition = waitCondition(opts as WaitFlags);
-      // The wait's own limit is the call's: the extension keeps back time to report the page state.
-      const result: ToolResult<'wait'> = await runTool('wait', { ...condition, tab, timeoutMs: globals.timeoutMs }, globals);
+      // --timeout is the wait's own budget; the call's deadline goes around it, leaving time to report the page state.
+      const budget = globals.timeoutMs;
+      const result: ToolResult<'wait'> = await runTool('wait', { ...condition, tab, timeoutMs: budget }, { ...globals, timeoutMs: budget + WAIT_REPORT_MS });
       const download = result.download;
       if (download?.dir) {
         const moved = moveDownload(download.path, download.dir);

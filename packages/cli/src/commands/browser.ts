@@ -94,7 +94,10 @@ export function registerBrowserCommands(program: Command): void {
       const x = opts.x as number | undefined;
       const y = opts.y as number | undefined;
       if (refArg === undefined && (x === undefined || y === undefined)) {
-        throw new RelayError('invalid_arguments', 'ref: give a ref (e.g. @e12) or both --x and --y.', { phase: 'cli', details: { field: 'ref' } });
+        // Name what is missing: with one coordinate given, that is the other one.
+        const field = x === undefined && y === undefined ? 'ref' : x === undefined ? 'x' : 'y';
+        const message = field === 'ref' ? 'ref: give a ref (e.g. @e12) or both --x and --y.' : `${field}: --${field === 'x' ? 'y' : 'x'} was given without --${field}; give both, or a ref instead.`;
+        throw new RelayError('invalid_arguments', message, { phase: 'cli', details: { field } });
       }
       if (refArg !== undefined && (x !== undefined || y !== undefined)) {
         throw new RelayError('invalid_arguments', 'ref: give either a ref or --x/--y, not both.', { phase: 'cli', details: { field: 'ref' } });

@@ -7,27 +7,22 @@
  * call's `target`; the extension resolves them (targeting/applyTargeting.ts). A target given on the
  * subcommand replaces one given before it, with a `target_overridden` notice.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { RelayError, type Notice, type ToolName, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { parseChoice, parseIntArg, parseRefArg, parseTab } from '../args.js';
 import { AGENT_ENV, resolveGlobals } from '../globalOptions.js';
 import { cliError, targetFlagsByPosition, targetOptions, targeted, type TargetedGlobals } from '../callTarget.js';
 import { printJson, printNotice } from '../output.js';
+import { checkOutFile, prepareOutDir, writeOutFile } from '../outputFiles.js';
 import { runTool } from '../runTool.js';
 
 type Opts = Record<string, unknown>;
 
 function call<T extends ToolName>(tool: T, params: ToolParams<T>, globals: TargetedGlobals): Promise<ToolResult<T>> {
   return runTool(tool, params, globals);
-}
-
-function writeOut(path: string, data: Buffer): string {
-  const absolute = resolve(path);
-  writeFileSync(absolute, data);
-  return absolute;
 }
 
 function tempFile(name: string): string {
@@ -80,6 +75,8 @@ export function registerObserveCommands(program: Command): void {
     .option('--base64', 'also print the image as base64 in the JSON result')
     .action(async (element: string | undefined, opts: Opts, cmd: Command) => {
       const ref = element === undefined ? undefined : parseRefArg(element, 'element');
+      // Checked before the capture, so a bad path never costs a screenshot.
+      const out = typeof opts.out === 'string' ? checkOutFile(opts.out) : undefined;
       const { globals, tab } = targeted(cmd);
       const shot = await call('screenshot', {
         tab,
@@ -91,7 +88,8 @@ export function registerObserveCommands(program: Command): void {
         quality: opts.quality as number | undefined,
       }, globals);
       const bytes = Buffer.from(shot.data, 'base64');
-      const path = writeOut(typeof opts.out === 'string' ? opts.out : tempFile(`screenshot-${shot.tabId}-${Date.now()}.${shot.format === 'jpeg' ? 'jpg' : 'png'}`), bytes);
+      const path = out ?? tempFile(`screenshot-${shot.tabId}-${Date.now()}.${shot.format === 'jpeg' ? 'jpg' : 'png'}`);
+      writeOutFile(path, bytes);
       const { data, ...rest } = shot;
       printJson({ ...rest, path, bytes: bytes.length, ...(opts.base64 === true ? { base64: data } : {}) });
     });
@@ -111,6 +109,8 @@ export function registerObserveCommands(program: Command): void {
     .option('--gif', 'encode recording.gif with ffmpeg (omit it to keep frames only, without ffmpeg)')
     .option('--fps <n>', 'GIF frame rate (default 10)', parseIntArg('fps', { min: 1, max: 60 }))
     .action(async (opts: Opts, cmd: Command) => {
+      // Before stopping: the frames live only in the browser until then, and a bad --out must not lose them.
+      const dir = prepareOutDir(String(opts.out));
       const { globals, tab } = targeted(cmd);
       const gif = opts.gif === true;
       if (gif && !(await hasFfmpeg())) {
@@ -119,10 +119,8 @@ export function registerObserveCommands(program: Command): void {
           details: { dependency: 'ffmpeg', skipFlag: 'omit --gif' },
         });
       }
-      const dir = resolve(String(opts.out));
-      mkdirSync(dir, { recursive: true });
       const stopped = await call('record_stop', { tab }, globals);
-      stopped.frames.forEach((frame, i) => writeFileSync(join(dir, `frame-${String(i + 1).padStart(5, '0')}.jpg`), Buffer.from(frame.data, 'base64')));
+      stopped.frames.forEach((frame, i) => writeOutFile(join(dir, `frame-${String(i + 1).padStart(5, '0')}.jpg`), Buffer.from(frame.data, 'base64')));
       const result: Record<string, unknown> = { tabId: stopped.tabId, dir, frames: stopped.frames.length, dropped: stopped.dropped };
       if (gif) {
         if (stopped.frames.length === 0) throw new RelayError('invalid_arguments', 'The recording has no frames (nothing changed on screen), so there is no GIF to make.', { phase: 'cli', details: { field: 'gif', dir } });
@@ -167,11 +165,12 @@ export function registerObserveCommands(program: Command): void {
     .argument('<id>', 'request id')
     .option('-o, --out <file>', 'write the (decoded) body to this file instead of printing it')
     .action(async (id: string, opts: Opts, cmd: Command) => {
+      const out = typeof opts.out === 'string' ? checkOutFile(opts.out) : undefined;
       const { globals, tab } = targeted(cmd);
       const body = await call('network_body', { tab, id }, globals);
-      if (typeof opts.out === 'string') {
-        const path = writeOut(opts.out, Buffer.from(body.body, body.base64Encoded ? 'base64' : 'utf8'));
-        printJson({ tabId: body.tabId, id: body.id, mimeType: body.mimeType, path });
+      if (out !== undefined) {
+        writeOutFile(out, Buffer.from(body.body, body.base64Encoded ? 'base64' : 'utf8'));
+        printJson({ tabId: body.tabId, id: body.id, mimeType: body.mimeType, path: out });
       } else printJson(body);
     });
   targetOptions(network.command('har'))
@@ -179,9 +178,10 @@ export function registerObserveCommands(program: Command): void {
     .requiredOption('-o, --out <file>', 'HAR file to write')
     .option('--raw-headers', 'do not redact sensitive headers')
     .action(async (opts: Opts, cmd: Command) => {
+      const path = checkOutFile(String(opts.out));
       const { globals, tab } = targeted(cmd);
       const har = await call('network_har', { tab, rawHeaders: opts.rawHeaders === true ? true : undefined }, globals);
-      const path = writeOut(String(opts.out), Buffer.from(`${JSON.stringify(har.har, null, 2)}\n`));
+      writeOutFile(path, `${JSON.stringify(har.har, null, 2)}\n`);
       printJson({ tabId: har.tabId, entries: har.entries, path });
     });
 

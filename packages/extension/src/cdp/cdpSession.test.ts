@@ -90,17 +90,19 @@ describe('CdpSessions', () => {
     fake.heldByOther.add(9);
     const error = await rejection(cdp.attach(9));
     expect(error.code).toBe('chrome_api_error');
+    expect(error.retryable).toBe(false);
     expect(error.message).toContain('another debugger');
     expect(cdp.isAttached(9)).toBe(false);
   });
 
-  it('maps attach failures: missing tab → target_not_found, chrome:// → chrome_api_error', async () => {
+  it('maps attach failures: missing tab → target_not_found, chrome:// → chrome_api_error that no retry can fix', async () => {
     const { fake, cdp } = setup();
     fake.missing.add(5);
     fake.unattachable.set(6, 'Cannot access a chrome:// URL');
     expect((await rejection(cdp.attach(5))).code).toBe('target_not_found');
     const restricted = await rejection(cdp.attach(6));
     expect(restricted.code).toBe('chrome_api_error');
+    expect(restricted.retryable).toBe(false);
     expect(restricted.details['apiMessage']).toBe('Cannot access a chrome:// URL');
   });
 

@@ -79,17 +79,18 @@ function attachError(tabId: number, apiMessage: string): RelayError {
       details: { tab: tabId, apiMessage },
     });
   }
+  // Neither can succeed by repeating the call: the tab must change (DevTools closed, another page) first.
   if (ALREADY_ATTACHED.test(apiMessage)) {
     return new RelayError(
       'chrome_api_error',
       `Cannot debug tab ${tabId}: another debugger (DevTools or another extension) owns it. Close it, or pick another tab.`,
-      { phase: 'resolve', details: { api: 'chrome.debugger.attach', apiMessage, tab: tabId } },
+      { phase: 'resolve', retryable: false, details: { api: 'chrome.debugger.attach', apiMessage, tab: tabId } },
     );
   }
   return new RelayError(
     'chrome_api_error',
     `Cannot debug tab ${tabId}: ${apiMessage} (chrome:// pages, other extensions' pages and the Web Store cannot be automated; pick another tab).`,
-    { phase: 'resolve', details: { api: 'chrome.debugger.attach', apiMessage, tab: tabId } },
+    { phase: 'resolve', retryable: false, details: { api: 'chrome.debugger.attach', apiMessage, tab: tabId, restricted: true } },
   );
 }
 

@@ -3,7 +3,7 @@
  * embedded as JSON, the answer returned as a JSON string (faster to ship than a by-value object
  * for big snapshots). The script is installed on first use in each document.
  */
-import { RelayError } from '@chrome-relay/protocol';
+import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
 import type { PageArgs, PageMethod, PageReturn } from '../injected/types.js';
 import type { ToolContext } from '../tools/defineTool.js';
@@ -95,9 +95,10 @@ function withDeadline<T>(work: Promise<T>, deadline: number, tabId: number, meth
     timer = setTimeout(
       () =>
         reject(
-          new RelayError(
+          reasonedError(
             'timeout',
-            `Tab ${tabId} did not answer in time (${method}): the page may be busy or showing a dialog. Check the tab, then retry.`,
+            'page_busy',
+            `Tab ${tabId} did not answer in time (${method}): the page may be busy or showing a dialog. Check the tab with \`chrome-relay snapshot\`, then retry.`,
             { phase: 'act', details: { tab: tabId, method } },
           ),
         ),

@@ -19,7 +19,7 @@
  * One tracker per CdpSessions (the worker has one; tests make their own). createDispatcher creates
  * the worker's at its top level, so events that wake the worker find the listener in place.
  */
-import { RelayError, type ToolResult } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import type { CdpEvent, CdpSessions } from '../cdp/cdpSession.js';
 import type { ToolContext } from '../tools/defineTool.js';
@@ -105,8 +105,9 @@ export class DialogTracker {
     try {
       const outcome = await Promise.race([enable.then(() => 'ok' as const), late]);
       if (outcome === 'late') {
-        throw new RelayError(
+        throw reasonedError(
           'timeout',
+          'page_busy',
           `Tab ${tabId} does not respond (Page.enable got no answer in ${limit} ms): a dialog that opened before chrome-relay watched this tab may be waiting — answer it in the browser window — or a script is busy. Retry afterwards.`,
           { tool, phase: 'resolve', details: { tab: tabId, method: 'Page.enable', waitedMs: limit } },
         );

@@ -3,12 +3,16 @@
  * wants the page's own globals, so unlike page reads it does not run in an isolated world.
  *
  * replMode allows top-level `await` and re-declaring `let`/`const` across calls, like the DevTools
- * console; awaitPromise waits for a returned promise. userGesture counts as a user activation, as
- * an agent's explicit action (window.open, clipboard) would in a person's console.
+ * console. In replMode `awaitPromise` only waits for the script itself: a promise that is the
+ * script's value comes back unsettled (observed in Chromium 156: `Promise.resolve(5)` answers
+ * `{subtype: 'promise'}`). Playwright and Puppeteer await a returned promise, and agents write
+ * `fetch(…).then(r => r.json())` expecting its value, so that promise is awaited in a second step.
+ * userGesture counts as a user activation, as an agent's explicit action (window.open, clipboard)
+ * would in a person's console.
  *
  * Failure mapping (documented in the tool descriptions):
  * - the code does not compile (SyntaxError without a stack: it never ran) → invalid_arguments on
- *   the field that holds it;
+ *   the field that holds it — the only invalid_arguments, because only then nothing has run;
  * - it threw or its promise rejected → cdp_error, retryable:false, details.exception = the text.
  */
 import { RelayError } from '@chrome-relay/protocol';
@@ -42,6 +46,9 @@ export async function evaluateInMainWorld(
     serializationOptions: { serialization: 'deep', maxDepth: where.maxDepth },
   });
   const details = reply.exceptionDetails;
+  if (!details && reply.result.subtype === 'promise' && reply.result.objectId !== undefined) {
+    return settle(ctx, tabId, reply.result.objectId, where);
+  }
   if (details) {
     const text = exceptionText(details);
     const compileError = details.exception?.className === 'SyntaxError' && details.stackTrace === undefined;
@@ -52,14 +59,38 @@ export async function evaluateInMainWorld(
         details: { field: where.field, exception: text },
       });
     }
-    throw new RelayError('cdp_error', `The page threw while evaluating ${where.field}: ${text}`, {
-      tool: where.tool,
-      phase: 'act',
-      retryable: false,
-      details: { method: 'Runtime.evaluate', cdpMessage: text, exception: text },
-    });
+    throw pageThrew(where, 'Runtime.evaluate', text);
   }
   return { deep: reply.result.deepSerializedValue, remote: reply.result };
+}
+
+function pageThrew(where: { tool: string; field: string }, method: string, text: string): RelayError {
+  return new RelayError('cdp_error', `The page threw while evaluating ${where.field}: ${text}`, {
+    tool: where.tool,
+    phase: 'act',
+    retryable: false,
+    details: { method, cdpMessage: text, exception: text },
+  });
+}
+
+/**
+ * Await the promise the code returned and serialize what it settles to. The code has run by now, so
+ * a rejection is the page's exception (cdp_error), never invalid_arguments — whatever its class.
+ */
+async function settle(ctx: Pick<ToolContext, 'cdp'>, tabId: number, promiseId: string, where: { tool: string; field: string; maxDepth: number }): Promise<Evaluation> {
+  try {
+    const reply = await ctx.cdp.send(tabId, 'Runtime.callFunctionOn', {
+      functionDeclaration: 'function () { return this; }',
+      objectId: promiseId,
+      awaitPromise: true,
+      serializationOptions: { serialization: 'deep', maxDepth: where.maxDepth },
+    });
+    if (reply.exceptionDetails) throw pageThrew(where, 'Runtime.callFunctionOn', exceptionText(reply.exceptionDetails));
+    return { deep: reply.result.deepSerializedValue, remote: reply.result };
+  } finally {
+    // The page keeps the promise alive for us until released; nobody needs it after this.
+    ctx.cdp.send(tabId, 'Runtime.releaseObject', { objectId: promiseId }).catch(() => undefined);
+  }
 }
 
 /** JavaScript truthiness of a deep-serialized value. */

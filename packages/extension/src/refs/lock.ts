@@ -2,7 +2,7 @@
  * A FIFO async mutex whose waiters give up at their deadline. Used around the ref counter: two
  * snapshots at once must not hand out the same numbers.
  */
-import { RelayError } from '@chrome-relay/protocol';
+import { reasonedError } from '@chrome-relay/protocol';
 
 interface Waiter {
   grant: () => void;
@@ -35,7 +35,7 @@ export class Mutex {
           const index = this.#waiters.indexOf(waiter);
           if (index >= 0) this.#waiters.splice(index, 1);
           reject(
-            new RelayError('timeout', `Timed out waiting for ${what}: another snapshot of a slow page is still running. Retry in a moment.`, {
+            reasonedError('timeout', 'busy', `Timed out waiting for ${what}: another snapshot of a slow page is still running. Retry in a moment.`, {
               phase: 'resolve',
               details: { waitingFor: what },
             }),

@@ -2,7 +2,7 @@
  * From a ref to the tab it lives in, or the closed error that says why it cannot be used. A ref
  * carries its tab, so --tab is only a cross-check.
  */
-import { RelayError } from '@chrome-relay/protocol';
+import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import type { StaleReason } from '../injected/types.js';
 import type { DocumentIdentity, RefRegistry, RefSummary } from './registry.js';
@@ -28,10 +28,19 @@ const STALE_EXPLANATION: Readonly<Record<RefStaleReason, string>> = {
   changed: 'its element is still there but its role or name changed, so it is no longer what the snapshot showed',
 };
 
+/** The move that fits each reason, in context (the reason table in protocol says the same generically). */
+const STALE_MOVE: Readonly<Record<RefStaleReason, string>> = {
+  unknown_ref: 'Run `chrome-relay snapshot` and use the refs it prints.',
+  navigated: 'Run `chrome-relay snapshot` of the new page and use its refs.',
+  vanished: 'Run `chrome-relay snapshot`; the element may be gone for good.',
+  ambiguous: 'Run `chrome-relay snapshot` and pick the right one of the new refs.',
+  changed: 'Run `chrome-relay snapshot` and check that it is still the element you want.',
+};
+
 export function staleRefError(ref: string, reason: RefStaleReason, tabId?: number): RelayError {
-  const details: Record<string, unknown> = { ref, reason };
+  const details: Record<string, unknown> = { ref };
   if (tabId !== undefined) details.tab = tabId;
-  return new RelayError('stale_ref', `Ref @${ref} is stale: ${STALE_EXPLANATION[reason]}. Run \`chrome-relay snapshot\` again and use the new refs.`, {
+  return reasonedError('stale_ref', reason, `Ref @${ref} is stale: ${STALE_EXPLANATION[reason]}. ${STALE_MOVE[reason]}`, {
     phase: 'resolve',
     details,
   });

@@ -14,7 +14,7 @@
  * it says exactly what happened. The dialog is visible to chrome-relay only on tabs it debugs;
  * on others the call ends at the deadline with `timeout`.
  */
-import { RelayError } from '@chrome-relay/protocol';
+import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import { dialogTracker, type DialogInfo } from '../pageState/dialogs.js';
 import { isTabId, readSession, SESSION_KEYS } from '../state/storage.js';
 import { defineTool, type ToolContext } from './defineTool.js';
@@ -90,7 +90,7 @@ export const closeTool = defineTool({
       }
       const notClosed = ids.slice(index);
       if (outcome === 'late') {
-        throw new RelayError('timeout', `Tab ${id} did not close before the deadline (it may be asking "Leave site?" in the browser); closed so far: ${closed.join(', ') || 'none'}.`, {
+        throw reasonedError('timeout', 'not_closed', `Tab ${id} did not close before the deadline (it may be asking "Leave site?" in the browser); closed so far: ${closed.join(', ') || 'none'}. Run \`chrome-relay tabs\` to see what is still open.`, {
           tool: 'close',
           phase: 'act',
           details: { tab: id, applied: closed, failed: notClosed },

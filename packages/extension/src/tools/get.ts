@@ -11,7 +11,7 @@
  * element that has none (a <div>) is invalid_arguments. Part B adds a ref as the alternative
  * to --selector; it will resolve to the element and share readElement's per-kind logic.
  */
-import { RelayError, type ToolParams } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, type ToolParams } from '@chrome-relay/protocol';
 import { callInPage } from '../pageState/isolatedWorld.js';
 import { currentEntry } from '../pageState/readiness.js';
 import { resolveTab } from '../targets.js';
@@ -79,7 +79,7 @@ export const getTool = defineTool({
       case 'no_value':
         throw invalidSelector(params.what, selector, `"${selector}" is a <${read.tag}>, which has no value (use get text, or select an input, textarea or select)`);
       case 'none':
-        throw new RelayError('element_not_found', `No element in tab ${tabId} matches "${selector}".`, {
+        throw reasonedError('element_not_found', 'no_match', `No element in tab ${tabId} matches "${selector}"; check it against a fresh \`chrome-relay snapshot\`, or \`chrome-relay wait --selector\` for it.`, {
           tool: 'get',
           phase: 'resolve',
           details: { selector, tab: tabId },

@@ -38,8 +38,35 @@ describe('js', () => {
       },
     });
     expect(await jsTool.handle({ expression: 'boom()', tab }, env.ctx).catch((e: unknown) => e)).toMatchObject({ code: 'cdp_error', retryable: false, details: { exception: 'Error: boom' } });
+    // The code ran: a value JSON cannot carry is not "bad arguments" (nothing would have happened then).
     evaluateAnswers(env, { result: { type: 'object', subtype: 'node', deepSerializedValue: { type: 'node', value: {} } } });
-    expect(await jsTool.handle({ expression: 'document.body', tab }, env.ctx).catch((e: unknown) => e)).toMatchObject({ code: 'invalid_arguments', details: { field: 'expression', path: 'result' } });
+    expect(await jsTool.handle({ expression: 'document.body', tab }, env.ctx).catch((e: unknown) => e)).toMatchObject({
+      code: 'partial_success_disallowed',
+      retryable: false,
+      details: { path: 'result', applied: ['evaluated'], failed: ['value'] },
+    });
+  });
+
+  it('awaits a promise the expression returns and gives its value; a rejection is the page exception', async () => {
+    const env = createFakeEnvironment();
+    const tab = env.browser.addTab().id ?? 0;
+    evaluateAnswers(env, { result: { type: 'object', subtype: 'promise', objectId: 'p1', deepSerializedValue: { type: 'promise' } } });
+    env.debugger.handle('Runtime.callFunctionOn', () => ({ result: { type: 'number', deepSerializedValue: { type: 'number', value: 5 } } }));
+    expect(await jsTool.handle({ expression: 'Promise.resolve(5)', tab }, env.ctx)).toEqual({ tabId: tab, value: 5 });
+    expect(env.debugger.sent.find((c) => c.method === 'Runtime.callFunctionOn')?.params).toMatchObject({ objectId: 'p1', awaitPromise: true, serializationOptions: { serialization: 'deep' } });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(env.debugger.sent.find((c) => c.method === 'Runtime.releaseObject')?.params).toEqual({ objectId: 'p1' });
+
+    // A rejection with a SyntaxError (JSON.parse) and no stack still ran: cdp_error, not invalid_arguments.
+    env.debugger.handle('Runtime.callFunctionOn', () => ({
+      result: { type: 'object' },
+      exceptionDetails: { exceptionId: 3, text: 'Uncaught (in promise)', lineNumber: 0, columnNumber: 0, exception: { type: 'object', className: 'SyntaxError', description: 'SyntaxError: bad JSON' } },
+    }));
+    expect(await jsTool.handle({ expression: "fetch('/x').then((r) => r.json())", tab }, env.ctx).catch((e: unknown) => e)).toMatchObject({
+      code: 'cdp_error',
+      retryable: false,
+      details: { exception: 'SyntaxError: bad JSON' },
+    });
   });
 
   it('returns the dialog an expression opened instead of waiting for its value', async () => {

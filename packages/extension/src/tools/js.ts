@@ -2,10 +2,12 @@
  * `js "<expression>"`: evaluate in the page's main world and return the value as JSON.
  *
  * Closed-code choices (see pageState/mainWorld.ts and jsonValue.ts):
- * - code that does not compile → invalid_arguments (field expression);
+ * - code that does not compile → invalid_arguments (field expression): nothing ran;
+ * - a returned promise is awaited, like Playwright's and Puppeteer's evaluate;
  * - the page threw / the promise rejected → cdp_error, retryable:false, details.exception;
  * - a value JSON cannot carry without loss (DOM node, function, Map, NaN, circular…) →
- *   invalid_arguments naming the path and what to return instead.
+ *   partial_success_disallowed (retryable:false): the code HAS run — its effects happened — and
+ *   only the value is missing, so it must not read as "bad arguments, nothing happened".
  * An expression that opens a dialog (alert()) is suspended until the dialog is answered; the
  * call returns at once with `dialog` and no value.
  */
@@ -28,11 +30,11 @@ export const jsTool = defineTool({
     if ('dialog' in outcome) return { tabId, dialog: outcome.dialog };
     const converted = fromDeepSerialized(outcome.done.deep);
     if (!converted.ok) {
-      throw new RelayError('invalid_arguments', `Invalid arguments for js: the expression's value cannot be returned as JSON: ${converted.path} is ${converted.why}.`, {
-        tool: 'js',
-        phase: 'act',
-        details: { field: 'expression', path: converted.path },
-      });
+      throw new RelayError(
+        'partial_success_disallowed',
+        `The expression ran, but its value cannot be returned as JSON: ${converted.path} is ${converted.why}. Whatever it did in the page has happened; to read a value, evaluate an expression that returns plain data (check the page before re-running one that changes it).`,
+        { tool: 'js', phase: 'verify', retryable: false, details: { field: 'expression', path: converted.path, applied: ['evaluated'], failed: ['value'] } },
+      );
     }
     return converted.value === undefined ? { tabId } : { tabId, value: converted.value };
   },

@@ -4,7 +4,7 @@
  * calls that turn "the document changed under us" into stale_ref (reason navigated) and the
  * page's refusals into the closed codes, all in one place so every element tool says the same.
  */
-import { RelayError, type ToolName } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, type ToolName } from '@chrome-relay/protocol';
 import type { CdpTarget } from '../cdp/cdpSession.js';
 import type { Interceptor, PageArgs, PageMethod, PageReturn, StaleReason } from '../injected/types.js';
 import type { NavigationTiming } from '../page/navigation.js';
@@ -100,10 +100,11 @@ export function interceptedError(tool: ToolName, ref: string, tabId: number, at:
 }
 
 export function notVisibleError(tool: ToolName, ref: string, tabId: number): RelayError {
-  return new RelayError(
+  return reasonedError(
     'element_not_found',
-    `Ref @${ref} names an element that is not visible now (hidden or zero-sized), so there is nothing to point at. Wait for it to appear, or snapshot again.`,
-    { tool, phase: 'act', details: { ref, tab: tabId, reason: 'not_visible' } },
+    'not_visible',
+    `Ref @${ref} names an element that is not visible now (hidden or zero-sized), so there is nothing to point at. Reveal it (scroll, expand, hover its menu) or wait for it, then retry.`,
+    { tool, phase: 'act', details: { ref, tab: tabId } },
   );
 }
 

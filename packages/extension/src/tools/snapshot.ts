@@ -9,7 +9,7 @@
  *   → unlock → reply.
  * A failure before the commit leaves the page answering to its previous refs only.
  */
-import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import type { PageNode, PageSnapshot, SnapshotArgs } from '../injected/types.js';
 import { callPage, DocumentChanged } from '../page/pageCall.js';
 import { frameSessions, type FrameInfo, type FrameSessions } from '../page/frames.js';
@@ -103,7 +103,7 @@ async function snapshotDocument(ctx: ToolContext, deps: SnapshotDeps, tabId: num
       const run = await snapshotFrame(ctx, deps, tabId, frame, args, isMain);
       if (run === undefined) continue;
       if (run.page.scopeMissing !== undefined) {
-        throw new RelayError('element_not_found', `Nothing to snapshot: ${run.page.scopeMissing}. Snapshot without --scope to see the page.`, {
+        throw reasonedError('element_not_found', 'scope_missing', `Nothing to snapshot: ${run.page.scopeMissing}. Snapshot without --scope to see the page.`, {
           phase: 'resolve',
           details: { tab: tabId, scope },
         });
@@ -193,7 +193,7 @@ export function createSnapshotTool(deps: SnapshotDeps) {
           page = await snapshotDocument(ctx, deps, tabId, scope);
         } catch (retryError) {
           if (!(retryError instanceof DocumentChanged)) throw retryError;
-          throw new RelayError('timeout', `Tab ${tabId} kept navigating while the snapshot ran; wait for the page to settle and snapshot again.`, {
+          throw reasonedError('timeout', 'navigating', `Tab ${tabId} kept navigating while the snapshot ran; wait for the page to settle (\`chrome-relay wait --load\`) and snapshot again.`, {
             phase: 'act',
             details: { tab: tabId },
           });

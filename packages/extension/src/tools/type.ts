@@ -13,7 +13,7 @@
  * is accepted and reported as `iframe (cross-origin)` (frames are part B). `-s @ref` (focus an
  * element first) is part B: it resolves the ref, focuses it, then calls typeIntoFocused.
  */
-import { RelayError, type ToolResult } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
 import { currentPlatform, planTyping, typeStep } from '../input/keyboard.js';
 import { dialogTracker } from '../pageState/dialogs.js';
 import { callInPage } from '../pageState/isolatedWorld.js';
@@ -79,9 +79,10 @@ export function describeFocus(): FocusReport {
 export async function typeIntoFocused(ctx: ToolContext, tabId: number, text: string): Promise<ToolResult<'type'>> {
   const focus = await callInPage(ctx, tabId, describeFocus);
   if (!focus.editable) {
-    throw new RelayError(
+    throw reasonedError(
       'element_not_found',
-      `Nothing editable has focus in tab ${tabId} (focus is on ${focus.description}); click the field first (\`chrome-relay click @ref\`), then type.`,
+      'no_editable_focus',
+      `Nothing editable has focus in tab ${tabId} (focus is on ${focus.description}); focus the field first: \`chrome-relay type -s @ref "text"\`, or click it, then type.`,
       { tool: 'type', phase: 'resolve', details: { tab: tabId, focused: focus.description } },
     );
   }

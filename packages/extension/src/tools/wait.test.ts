@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeEnvironment, type FakeEnvironment } from '../testing/fakeChrome.js';
+import { WAIT_REPORT_MS } from '@chrome-relay/protocol';
+import { DEADLINE_MARGIN_MS } from '../dispatcher.js';
 import { DIAGNOSTICS_RESERVE_MS, waitTool } from './wait.js';
 
 function history(env: FakeEnvironment, url: () => string): void {
@@ -10,6 +12,11 @@ function history(env: FakeEnvironment, url: () => string): void {
 }
 
 describe('wait', () => {
+  it('fits inside the room the CLI leaves around --timeout, so the wait gets its whole budget', () => {
+    // CLI: call deadline = budget + WAIT_REPORT_MS; dispatcher keeps DEADLINE_MARGIN_MS; wait keeps DIAGNOSTICS_RESERVE_MS.
+    expect(DEADLINE_MARGIN_MS + DIAGNOSTICS_RESERVE_MS).toBeLessThan(WAIT_REPORT_MS - 200);
+  });
+
   it('returns once the URL matches the glob', async () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab().id ?? 0;

@@ -16,7 +16,7 @@
  * with target_conflict (the page is blocked until it is answered). Part B adds `ref` (wait until a
  * ref's element is visible) as one more condition resolved through the refs layer.
  */
-import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { dialogOpenError, dialogTracker } from '../pageState/dialogs.js';
 import { armedDir, downloadTracker, toDownloadInfo, type DownloadInfo } from '../pageState/downloads.js';
 import { callInPage } from '../pageState/isolatedWorld.js';
@@ -133,8 +133,8 @@ async function waitForDownload(ctx: ToolContext, tabId: number, by: number): Pro
   if ('dialog' in finished) throw dialogOpenError(tabId, finished.dialog, 'wait');
   const download = finished.done;
   if (!download) return { check: { met: false }, detail: { downloadStarted: tracker.nextUnreported(tabId) !== undefined } };
-  download.reported = true;
   if (download.state === 'canceled') {
+    download.reported = true;
     throw new RelayError('chrome_api_error', `The download of ${download.url} was canceled before it completed.`, {
       tool: 'wait',
       phase: 'wait',
@@ -143,12 +143,14 @@ async function waitForDownload(ctx: ToolContext, tabId: number, by: number): Pro
   }
   const path = await tracker.savedPath(download, by);
   if (path === undefined) {
-    throw new RelayError('timeout', `The download of ${download.url} completed, but the browser had not recorded where it saved it in time; retry \`wait --download\` with a larger --timeout.`, {
+    // Left unreported, so the next `wait --download` returns this same download.
+    throw reasonedError('timeout', 'download_path_pending', `The download of ${download.url} completed, but the browser had not recorded where it saved it in time; run \`wait --download\` again with a larger --timeout (it reports this same download).`, {
       tool: 'wait',
       phase: 'wait',
       details: { tab: tabId, url: download.url, condition: 'download' },
     });
   }
+  download.reported = true;
   return { check: { met: true, download: toDownloadInfo(download, path, await armedDir(ctx, tabId)) }, detail: {} };
 }
 
@@ -216,9 +218,10 @@ export const waitTool = defineTool({
     const waited = Date.now() - started;
     const extra: Record<string, unknown> = { condition, waitedMs: waited, ...outcome.detail };
     const capped = params.timeoutMs !== undefined && by < started + params.timeoutMs;
-    throw new RelayError(
+    throw reasonedError(
       'timeout',
-      `Waited ${waited} ms for ${describe(condition, params)} in tab ${tabId}; it did not happen${capped ? ' (the wait was cut to fit the call deadline: raise --timeout)' : ''}.`,
+      'condition_not_met',
+      `Waited ${waited} ms for ${describe(condition, params)} in tab ${tabId}; it did not happen${capped ? ' (the wait was cut to fit the call deadline: raise --timeout)' : ''}. Check the page with \`chrome-relay snapshot\`; retry with a larger --timeout if it is merely slow.`,
       { tool: 'wait', phase: 'wait', details: await diagnostics(ctx, tabId, extra) },
     );
   },

@@ -67,7 +67,7 @@ const waitParams = z
     selector: z.string().min(1).optional().describe('Wait until an element matching this CSS selector is visible'),
     download: z.literal(true).optional().describe('Wait for the next download of the tab to complete; returns its path'),
     tab: tabId.optional(),
-    timeoutMs: z.number().int().positive().optional().describe('Give up after this long (capped below the call deadline)'),
+    timeoutMs: z.number().int().positive().optional().describe('Give up after this long; the CLI sets the call deadline WAIT_REPORT_MS above it (a shorter call deadline cuts the wait)'),
   })
   .superRefine((params, ctx) => {
     const given = WAIT_CONDITIONS.filter((name) => params[name] !== undefined);
@@ -106,6 +106,7 @@ const getParams = z
 export const ACTION_TOOLS = {
   keys: lazyTool(() => ({
     description: 'Press keys or key combinations in the tab, as trusted keyboard events (e.g. Enter, Shift+Tab, Control+a).',
+    mutates: true,
     params: z.strictObject({
       keys: z.array(z.string().min(1)).min(1).max(100).describe('Keys pressed in order; a combination joins modifiers with + (Shift, Control, Alt, Meta, ControlOrMeta)'),
       tab: tabId.optional(),
@@ -119,6 +120,7 @@ export const ACTION_TOOLS = {
   type: lazyTool(() => ({
     description:
       'Type text into the focused editable element: a trusted key press per character a US keyboard has (keydown, beforeinput, input, keyup), Input.insertText for the rest; works with contenteditable and beforeinput-based editors. Nothing editable focused is element_not_found.',
+    mutates: true,
     params: z.strictObject({
       text: z.string().min(1).max(100_000).describe('Text to type; characters without a key on a US keyboard are inserted as text input'),
       ref: z.string().regex(/^e[1-9][0-9]*$/, 'must be a ref like e12 (written @e12 on the command line)').optional().describe('Focus this element first (-s @e12)'),
@@ -133,21 +135,25 @@ export const ACTION_TOOLS = {
   })),
   back: lazyTool(() => ({
     description: "Go back one entry in the tab's history and wait for that document.",
+    mutates: true,
     params: historyParams,
     result: historyResult,
   })),
   forward: lazyTool(() => ({
     description: "Go forward one entry in the tab's history and wait for that document.",
+    mutates: true,
     params: historyParams,
     result: historyResult,
   })),
   reload: lazyTool(() => ({
     description: 'Reload the tab and wait for the new document.',
+    mutates: true,
     params: historyParams,
     result: historyResult,
   })),
   close: lazyTool(() => ({
     description: 'Close tabs, all or none: if any id does not exist nothing is closed. Without ids, closes the tab chrome-relay last used.',
+    mutates: true,
     params: z.strictObject({
       tabs: z.array(z.number().int().positive()).min(1).max(500).optional().describe('Tab ids to close (from `chrome-relay tabs`)'),
     }),
@@ -156,6 +162,7 @@ export const ACTION_TOOLS = {
   wait: lazyTool(() => ({
     description:
       'Wait for one condition in the tab: text, URL glob, load, network idle, a JS expression, a visible selector, or a download. On timeout: `timeout` with details {url, readyState, targetExists?}; a dialog opening meanwhile: target_conflict.',
+    mutates: false,
     params: waitParams,
     result: z.strictObject({
       tabId: z.number(),
@@ -167,6 +174,7 @@ export const ACTION_TOOLS = {
   })),
   get: lazyTool(() => ({
     description: 'Read one small value without a snapshot: the tab title or URL, or the text, value, attribute or match count of a CSS selector.',
+    mutates: false,
     params: getParams,
     result: z.strictObject({
       tabId: z.number(),
@@ -176,7 +184,8 @@ export const ACTION_TOOLS = {
   })),
   js: lazyTool(() => ({
     description:
-      "Evaluate JavaScript in the page's main world (top-level await allowed) and return its value as JSON. A page exception is cdp_error (retryable false, details.exception); code that does not compile, or a value JSON cannot carry without loss (DOM node, function, Map, NaN, a cycle), is invalid_arguments naming what to return instead.",
+      "Evaluate JavaScript in the page's main world (top-level await allowed; a returned promise is awaited) and return its value as JSON. Code that does not compile is invalid_arguments and never runs. Once it has run: a page exception or rejected promise is cdp_error (retryable false, details.exception); a value JSON cannot carry without loss (DOM node, function, Map, NaN, a cycle) is partial_success_disallowed (retryable false) naming what to return instead.",
+    mutates: true,
     params: z.strictObject({
       expression: z.string().min(1).max(1_000_000).describe('JavaScript to evaluate; the value of the last expression is returned'),
       tab: tabId.optional(),
@@ -189,6 +198,7 @@ export const ACTION_TOOLS = {
   })),
   dialog: lazyTool(() => ({
     description: 'Accept or dismiss the JavaScript dialog (alert, confirm, prompt, beforeunload) open in the tab.',
+    mutates: true,
     params: z.strictObject({
       action: z.enum(['accept', 'dismiss']),
       text: z.string().optional().describe('Text to enter into a prompt before accepting'),
@@ -202,6 +212,7 @@ export const ACTION_TOOLS = {
   })),
   download: lazyTool(() => ({
     description: "Arm the tab's downloads: `wait --download` then reports each completed file, moved into --dir.",
+    mutates: true,
     params: z.strictObject({
       dir: z
         .string()

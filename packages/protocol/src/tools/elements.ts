@@ -24,6 +24,7 @@ export const ELEMENT_TOOLS = {
   fill: lazyTool(() => ({
     description:
       'Replace the value of an input, textarea, contenteditable or <select> (by option value or visible text). Text is typed with trusted input so frameworks (React…) see it; no hit-test (a covered field can still be filled).',
+    mutates: true,
     params: z.strictObject({
       ref,
       value: z.string().describe('The new value ("" clears the field)'),
@@ -38,16 +39,19 @@ export const ELEMENT_TOOLS = {
   })),
   focus: lazyTool(() => ({
     description: 'Give an element keyboard focus (e.g. before `keys` or `type`).',
+    mutates: true,
     params: refParams,
     result: z.strictObject({ tabId: z.number(), ref: z.string(), healed }),
   })),
   hover: lazyTool(() => ({
     description: 'Move the mouse over an element (scroll into view, refuse if covered, trusted mouse move).',
+    mutates: true,
     params: refParams,
     result: z.strictObject({ tabId: z.number(), ref: z.string(), x: z.number(), y: z.number(), healed }),
   })),
   select: lazyTool(() => ({
     description: 'Select options of a <select> by value or visible text (several only for <select multiple>); fires input and change.',
+    mutates: true,
     params: z.strictObject({
       ref,
       values: z.array(z.string()).min(1).describe('Option values or visible texts'),
@@ -62,6 +66,7 @@ export const ELEMENT_TOOLS = {
   })),
   check: lazyTool(() => ({
     description: 'Make a checkbox, radio or switch checked: click it only if needed, then verify the new state.',
+    mutates: true,
     params: refParams,
     result: z.strictObject({
       tabId: z.number(),
@@ -73,6 +78,7 @@ export const ELEMENT_TOOLS = {
   })),
   uncheck: lazyTool(() => ({
     description: 'Make a checkbox or switch unchecked: click it only if needed, then verify the new state.',
+    mutates: true,
     params: refParams,
     result: z.strictObject({
       tabId: z.number(),
@@ -85,6 +91,7 @@ export const ELEMENT_TOOLS = {
   scroll: lazyTool(() => ({
     description:
       'Scroll the page, or the scroll container of a ref, in a direction (default: most of a screen), or bring a ref into view (intoView).',
+    mutates: true,
     params: z.strictObject({
       direction: z.enum(SCROLL_DIRECTIONS).optional().describe('up, down, left or right'),
       amount: z.number().int().positive().max(100_000).optional().describe('CSS pixels (default 85% of the visible size)'),
@@ -104,6 +111,7 @@ export const ELEMENT_TOOLS = {
   })),
   drag: lazyTool(() => ({
     description: 'Drag one element onto another with trusted mouse press, moves and release (HTML5 drag and drop included).',
+    mutates: true,
     params: z.strictObject({
       from: ref.describe('Element to drag'),
       to: ref.describe('Element to drop on'),
@@ -119,6 +127,7 @@ export const ELEMENT_TOOLS = {
   upload: lazyTool(() => ({
     description:
       'Set files on an <input type=file> (hidden inputs too) without a file dialog; with via, click the ref (a button that opens a file chooser) and answer the chooser instead.',
+    mutates: true,
     params: z.strictObject({
       ref,
       files: z.array(z.string().min(1)).min(1).describe('Absolute paths of existing files'),

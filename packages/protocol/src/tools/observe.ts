@@ -78,6 +78,7 @@ export type LeaseInfo = z.infer<typeof Lease>;
 export const OBSERVE_TOOLS = {
   screenshot: lazyTool(() => ({
     description: 'Capture the tab (viewport, --full page, or one element by ref or --selector) as PNG or JPEG, without activating it.',
+    mutates: false,
     params: z.strictObject({
       tab: tabId.optional(),
       full: z.boolean().optional().describe('Whole scrollable page instead of the viewport'),
@@ -98,6 +99,7 @@ export const OBSERVE_TOOLS = {
   })),
   record_start: lazyTool(() => ({
     description: 'Start recording the tab as screencast frames (kept in the extension, capped).',
+    mutates: true,
     params: z.strictObject({
       tab: tabId.optional(),
       maxFrames: z.number().int().min(1).max(1000).optional().describe('Frames kept (oldest dropped beyond it; default 300)'),
@@ -108,6 +110,7 @@ export const OBSERVE_TOOLS = {
   })),
   record_stop: lazyTool(() => ({
     description: 'Stop recording the tab and return its frames (JPEG, base64, with timestamps).',
+    mutates: true,
     params: z.strictObject({ tab: tabId.optional() }),
     result: z.strictObject({
       tabId: z.number(),
@@ -117,6 +120,7 @@ export const OBSERVE_TOOLS = {
   })),
   console: lazyTool(() => ({
     description: 'Console messages and uncaught exceptions of the tab, captured since chrome-relay attached to it.',
+    mutates: false,
     params: z.strictObject({
       tab: tabId.optional(),
       level: z.enum(CONSOLE_LEVELS).optional().describe('Only this level and more severe'),
@@ -127,6 +131,7 @@ export const OBSERVE_TOOLS = {
   })),
   network: lazyTool(() => ({
     description: 'Requests of the tab captured since chrome-relay attached to it; sensitive headers are redacted unless rawHeaders.',
+    mutates: false,
     params: z.strictObject({
       tab: tabId.optional(),
       url: z.string().min(1).optional().describe('Only URLs containing this text'),
@@ -138,51 +143,61 @@ export const OBSERVE_TOOLS = {
   })),
   network_body: lazyTool(() => ({
     description: 'Response body of one captured request.',
+    mutates: false,
     params: z.strictObject({ tab: tabId.optional(), id: z.string().min(1).describe('Request id from `chrome-relay network`') }),
     result: z.strictObject({ tabId: z.number(), id: z.string(), mimeType: z.string(), base64Encoded: z.boolean(), body: z.string() }),
   })),
   network_har: lazyTool(() => ({
     description: 'The captured requests of the tab as a HAR 1.2 log; sensitive headers redacted unless rawHeaders.',
+    mutates: false,
     params: z.strictObject({ tab: tabId.optional(), rawHeaders: z.boolean().optional().describe('Do not redact sensitive headers') }),
     result: z.strictObject({ tabId: z.number(), entries: z.number(), har: z.record(z.string(), z.unknown()) }),
   })),
   workspace_create: lazyTool(() => ({
     description: 'Open a named, unfocused window (a workspace) for an agent; it never takes focus from the human.',
+    mutates: true,
     params: z.strictObject({ name, url: z.string().min(1).optional().describe('First URL (default about:blank)'), agent: agent.optional() }),
     result: z.strictObject({ name: z.string(), windowId: z.number(), tabId: z.number(), owner: z.string().nullable() }),
   })),
   workspace_list: lazyTool(() => ({
     description: 'List workspaces that still have a window.',
+    mutates: false,
     params: z.strictObject({}),
     result: z.strictObject({ workspaces: z.array(Workspace) }),
   })),
   workspace_close: lazyTool(() => ({
     description: 'Close a workspace window and its tabs.',
+    mutates: true,
     params: z.strictObject({ name, agent: agent.optional() }),
     result: z.strictObject({ name: z.string(), windowId: z.number(), closedTabs: z.array(z.number()) }),
   })),
   group_create: lazyTool(() => ({
     description: 'Put tabs into a new native tab group with a name and colour (all or nothing unless allowPartial).',
+    mutates: true,
     params: z.strictObject({ name, tabs: tabList, color: z.enum(GROUP_COLORS).optional(), allowPartial, agent: agent.optional() }),
     result: z.strictObject({ name: z.string(), groupId: z.number(), ...Applied }),
   })),
   group_add: lazyTool(() => ({
     description: 'Add tabs to an existing named group (all or nothing unless allowPartial).',
+    mutates: true,
     params: z.strictObject({ name, tabs: tabList, allowPartial, agent: agent.optional() }),
     result: z.strictObject({ name: z.string(), groupId: z.number(), ...Applied }),
   })),
   group_list: lazyTool(() => ({
     description: 'List named tab groups.',
+    mutates: false,
     params: z.strictObject({}),
     result: z.strictObject({ groups: z.array(Group) }),
   })),
   group_close: lazyTool(() => ({
     description: 'Close every tab of a named group (all or nothing unless allowPartial).',
+    mutates: true,
     params: z.strictObject({ name, allowPartial, agent: agent.optional() }),
     result: z.strictObject({ name: z.string(), groupId: z.number(), ...Applied }),
   })),
   lease_claim: lazyTool(() => ({
     description: 'Claim a tab or workspace for an agent; others acting there get target_conflict until it is released or idle past its ttl.',
+    mutates: true,
     params: z.strictObject({
       agent,
       tab: tabId.optional(),
@@ -193,11 +208,13 @@ export const OBSERVE_TOOLS = {
   })),
   lease_list: lazyTool(() => ({
     description: 'List live (unexpired) leases.',
+    mutates: false,
     params: z.strictObject({}),
     result: z.strictObject({ leases: z.array(Lease) }),
   })),
   lease_release: lazyTool(() => ({
     description: "Release an agent's lease on a tab or workspace, or all of its leases.",
+    mutates: true,
     params: z.strictObject({ agent, tab: tabId.optional(), workspace: name.optional(), all: z.boolean().optional() }),
     result: z.strictObject({ released: z.array(Lease) }),
   })),

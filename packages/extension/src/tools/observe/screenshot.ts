@@ -10,7 +10,7 @@
  * temporarily sized to the content (Emulation.setDeviceMetricsOverride), frame, override cleared.
  * Cropping and --max-edge scaling happen in the worker (OffscreenCanvas), in one pass.
  */
-import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { mainFrameDocument, worlds } from '../../page/worlds.js';
 import { refRegistry } from '../../refs/index.js';
 import { resolveTab } from '../../targets.js';
@@ -61,15 +61,15 @@ async function elementClip(ctx: ToolContext, tabId: number, selector: string): P
   }
   const box = evaluated.result.value as ElementBox;
   if (!box.found) {
-    throw new RelayError('element_not_found', `No element matches "${selector}" in tab ${tabId}; check it against a fresh \`chrome-relay snapshot\`.`, {
+    throw reasonedError('element_not_found', 'no_match', `No element matches "${selector}" in tab ${tabId}; check it against a fresh \`chrome-relay snapshot\`.`, {
       phase: 'resolve',
       details: { selector, tab: tabId },
     });
   }
   if (box.width < 1 || box.height < 1) {
-    throw new RelayError('element_not_found', `The element "${selector}" has no visible size (${box.width}×${box.height}); nothing to capture.`, {
+    throw reasonedError('element_not_found', 'not_visible', `The element "${selector}" has no visible size (${box.width}×${box.height}), so there is nothing to capture; reveal it first (scroll, expand) or \`chrome-relay wait --selector\` for it.`, {
       phase: 'resolve',
-      details: { selector, tab: tabId, reason: 'not_visible' },
+      details: { selector, tab: tabId },
     });
   }
   return { x: box.x, y: box.y, width: box.width, height: box.height };
@@ -110,7 +110,7 @@ async function screencastFrame(ctx: ToolContext, tabId: number, format: 'png' | 
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new RelayError('timeout', `Tab ${tabId} produced no frame to capture before the deadline.`, { phase: 'act', details: { tab: tabId } })),
+      () => reject(reasonedError('timeout', 'no_frame', `Tab ${tabId} produced no frame to capture before the deadline; retry, and if the tab is minimised or crashed bring it back first.`, { phase: 'act', details: { tab: tabId } })),
       Math.max(0, ctx.deadline - Date.now()),
     );
   });

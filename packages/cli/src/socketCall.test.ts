@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RelayError } from '@chrome-relay/protocol';
+import { callSocket } from './socketCall.js';
+
+let server: Server | undefined;
+let dir = '';
+afterEach(async () => {
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  server = undefined;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A host that takes the request, then dies without answering ('die') or never answers ('hang'). */
+async function host(behaviour: 'die' | 'hang'): Promise<string> {
+  dir = mkdtempSync(join(tmpdir(), 'cr-sock-'));
+  const path = join(dir, 'h.sock');
+  server = createServer((socket) => {
+    socket.once('data', () => {
+      if (behaviour === 'die') socket.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => server?.listen(path, resolve));
+  return path;
+}
+
+async function failure(call: Promise<unknown>): Promise<RelayError> {
+  const error = await call.then(() => undefined, (e: unknown) => e);
+  if (!(error instanceof RelayError)) throw new Error(`expected a RelayError, got ${String(error)}`);
+  return error;
+}
+
+describe('callSocket failures', () => {
+  it('a host that dies mid-call: native_host_disconnected, retryable for a read, not for a mutation', async () => {
+    const path = await host('die');
+    const read = await failure(callSocket(path, 'tabs', {}, 5000));
+    expect(read.toData()).toMatchObject({ code: 'native_host_disconnected', tool: 'tabs', retryable: true, details: { cause: 'host_died' } });
+    expect(read.message).toMatch(/killed or crashed/);
+    const click = await failure(callSocket(path, 'click', { ref: 'e1' }, 5000));
+    expect(click.toData()).toMatchObject({ code: 'native_host_disconnected', tool: 'click', retryable: false, details: { mayHaveActed: true } });
+    expect(click.message).toMatch(/check the page before re-issuing/);
+  });
+
+  it('a host that never answers: timeout with the host_unresponsive reason', async () => {
+    const path = await host('hang');
+    const error = await failure(callSocket(path, 'snapshot', {}, 50));
+    expect(error.toData()).toMatchObject({ code: 'timeout', retryable: true, details: { reason: 'host_unresponsive', timeoutMs: 50 } });
+  });
+});
