@@ -4,7 +4,7 @@
  * mid-call → native_host_disconnected (retryable: the extension restarts a host within a second).
  */
 import { statSync } from 'node:fs';
-import { RelayError, type ClientResponse, type HostDescriptor } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, type ClientResponse, type HostDescriptor } from '@chrome-relay/protocol';
 import { listDescriptors } from './discovery.js';
 import { runDir } from './paths.js';
 import { callSocket } from './socketCall.js';
@@ -27,7 +27,7 @@ function pickHost(home: string, profile: string | undefined, tool: string): Host
   const live = listDescriptors(home).filter((d) => d.alive);
   const matching = profile ? live.filter((d) => d.descriptor.profile === profile) : live;
   if (matching.length > 1) {
-    throw new RelayError('target_conflict', `${matching.length} browser profiles are connected; pass --profile <user-data-dir> to choose one.`, {
+    throw reasonedError('target_conflict', 'ambiguous_name', `${matching.length} browser profiles are connected; pass --profile <user-data-dir> to choose one.`, {
       tool,
       phase: 'connect',
       details: { profiles: matching.map((d) => d.descriptor.profile) },

@@ -19,7 +19,7 @@
  * One tracker per CdpSessions (the worker has one; tests make their own). createDispatcher creates
  * the worker's at its top level, so events that wake the worker find the listener in place.
  */
-import { RelayError, type ToolResult } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import type { CdpEvent, CdpSessions } from '../cdp/cdpSession.js';
 import type { ToolContext } from '../tools/defineTool.js';
@@ -51,8 +51,9 @@ export function toDialogInfo(params: unknown): DialogInfo | undefined {
 /** The error every blocked command gets while a dialog is open on its tab. */
 export function dialogOpenError(tabId: number, dialog: DialogInfo, tool: string): RelayError {
   const message = dialog.message ? `: "${dialog.message.slice(0, 200)}"` : '';
-  return new RelayError(
+  return reasonedError(
     'target_conflict',
+    'dialog_open',
     `A ${dialog.type} dialog is open on tab ${tabId}${message}. Answer it first with \`chrome-relay dialog accept\` or \`chrome-relay dialog dismiss\` (add --tab ${tabId} if it is not the current tab).`,
     { tool, phase: 'resolve', details: { tab: tabId, dialog } },
   );

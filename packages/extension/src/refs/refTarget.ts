@@ -2,7 +2,7 @@
  * From a ref to the tab it lives in, or the closed error that says why it cannot be used. A ref
  * carries its tab, so --tab is only a cross-check.
  */
-import { RelayError } from '@chrome-relay/protocol';
+import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import type { StaleReason } from '../injected/types.js';
 import type { DocumentIdentity, RefRegistry, RefSummary } from './registry.js';
@@ -57,8 +57,9 @@ export async function resolveRefTarget(
   const found = await registry.lookup(ref);
   if (found === undefined) throw staleRefError(ref, 'unknown_ref');
   if (requestedTab !== undefined && requestedTab !== found.tabId) {
-    throw new RelayError(
+    throw reasonedError(
       'target_conflict',
+      'ref_tab_mismatch',
       `Ref @${ref} belongs to tab ${found.tabId}, but --tab ${requestedTab} was given. A ref already carries its tab: drop --tab.`,
       { phase: 'resolve', details: { ref, refTab: found.tabId, requestedTab } },
     );
