@@ -30,10 +30,23 @@ async function agentTab(name: string): Promise<Opened & { page: Page }> {
 }
 
 let humans = 0;
-/** A tab a person opened: through the DevTools connection, never through chrome-relay. */
+/**
+ * A tab a person opened: through the DevTools connection, never through chrome-relay.
+ *
+ * Its window is first moved from under the mouse pointer (Xvfb parks it mid-screen). Observed
+ * headful: whenever a tab opens or closes in a window, Chrome refreshes hover state by sending the
+ * page under the pointer a mousemove at the pointer's own position — two per tab, whoever opened
+ * it. That is the person's pointer resting there, not chrome-relay's input; with the pointer
+ * elsewhere every event the page still gets would be chrome-relay's.
+ */
 async function humanTab(): Promise<{ page: Page; path: string; born: number; events: string[] }> {
   const path = `/recorder.html?name=human&h=${++humans}`;
   const page = await relay.devtools.newPage();
+  const session = await page.createCDPSession();
+  const { windowId } = await session.send('Browser.getWindowForTarget');
+  await session.send('Browser.setWindowBounds', { windowId, bounds: { windowState: 'normal' } });
+  await session.send('Browser.setWindowBounds', { windowId, bounds: { left: 0, top: 0, width: 560, height: 420 } });
+  await session.detach();
   await page.goto(relay.server.url(path));
   await until(async () => (await read<string[]>(page, 'window.events')).includes('load'), 10_000, 'human tab loaded');
   return { page, path, born: await read<number>(page, 'window.born'), events: await read<string[]>(page, 'window.events') };
@@ -44,11 +57,22 @@ async function expectUntouched(human: { page: Page; path: string; born: number; 
   expect(human.page.isClosed()).toBe(false);
   expect(human.page.url()).toBe(relay.server.url(human.path));
   expect(await read<number>(human.page, 'window.born')).toBe(human.born);
-  expect(await read<string[]>(human.page, 'window.events')).toEqual(human.events);
+  // As one string, so a failure prints every event rather than a truncated array.
+  expect(JSON.stringify(await read<string[]>(human.page, 'window.events'))).toEqual(JSON.stringify(human.events));
 }
 
 const events = (page: Page): Promise<string[]> => read<string[]>(page, 'window.events');
 const clicksOf = async (page: Page): Promise<number> => (await events(page)).filter((e) => e.startsWith('click')).length;
+
+/** `batch --no-bail` with the steps on stdin (and global options in front). */
+function batch(steps: readonly unknown[], globals: readonly string[] = []): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [CLI, ...globals, 'batch', '--no-bail'], { env: relay.env, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      resolve(parseCliOutput(err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr));
+    });
+    child.stdin?.end(JSON.stringify(steps));
+  });
+}
 
 function expectCode(result: CliResult, code: string, reason?: string): void {
   expect(result.code, result.stderr).toBe(1);
@@ -114,6 +138,12 @@ describe('--tab means the same before and after the command', () => {
     await rememberY();
     expect(ok(await relay.cli('--tab', tab, 'click-ax', ref)).json).toMatchObject({ tabId: x.tabId });
     await until(async () => (await events(x.page)).filter((e) => e === 'click#act').length === 2, 5000, 'click-ax in X');
+
+    // Before `batch`: every step gets it — command steps in front of their arguments, tool steps as the envelope target.
+    await rememberY();
+    const batched = await batch([{ tool: 'js', params: { expression: "window.events.push('batch-tool'); document.title" } }, { command: 'get', args: ['title'] }], ['--tab', tab]);
+    expect((ok(batched).json as { results: { result: unknown }[] }).results.map((r) => r.result)).toMatchObject([{ tabId: x.tabId, value: 'tab-x' }, { tabId: x.tabId, value: 'tab-x' }]);
+    expect(await events(x.page)).toContain('batch-tool');
 
     await rememberY();
     const moved = ok(await relay.cli('--tab', tab, 'navigate', relay.server.url('/recorder.html?name=tab-x2')));
@@ -220,16 +250,6 @@ describe('close and leases', () => {
   });
 });
 
-
-/** `batch --no-bail` with the steps on stdin. */
-function batch(steps: readonly unknown[]): Promise<CliResult> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [CLI, 'batch', '--no-bail'], { env: relay.env, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      resolve(parseCliOutput(err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr));
-    });
-    child.stdin?.end(JSON.stringify(steps));
-  });
-}
 
 describe('property: the human tab never hears from chrome-relay', () => {
   it('200 random sequences of navigate/snapshot/click/close/tabs over agent tabs and a human one', async () => {

@@ -1,5 +1,5 @@
 /**
- * Runs one host 'call': find the tool, decide once which tabs it acts on (targeting/applyTargeting.ts:
+ * Runs one host 'call': find the tool, decide once which tabs it acts on (targeting/prepareCall.ts:
  * envelope, validation, tab resolution, leases), run the handler with a deadline, validate the
  * result, and answer with exactly one ExtensionToHost message. It never throws: every failure
  * becomes an error reply, and anything that is not already a RelayError is a bug (internal_error).
@@ -29,7 +29,7 @@ import type { CdpSessions } from './cdp/cdpSession.js';
 import { dialogOpenError, dialogTracker, type DialogInfo } from './pageState/dialogs.js';
 import { downloadTracker } from './pageState/downloads.js';
 import { networkActivity } from './pageState/networkIdle.js';
-import { prepareCall, type TargetingContext } from './targeting/applyTargeting.js';
+import { prepareCall, type TargetingContext } from './targeting/prepareCall.js';
 import type { CallTabs } from './targeting/resolveCall.js';
 import type { AnyToolDefinition, ToolContext, ToolDefinition } from './tools/defineTool.js';
 

@@ -3,9 +3,11 @@
  * lease. Binary results arrive base64 and are written to files here (never dumped on stdout unless
  * --base64), so an agent's context only ever gets a path.
  *
- * Targeting: `--workspace`/`--group` (and program-level `--tab`) travel beside the params as the
- * call's `target`; the extension resolves them (targeting/applyTargeting.ts). A target given on the
- * subcommand replaces one given before it, with a `target_overridden` notice.
+ * Targeting (callTarget.ts): `--tab`, before or after the command name, is the tool's `tab` param;
+ * `--workspace`/`--group` travel beside the params as the call's `target` and the extension
+ * resolves them (targeting/resolveCall.ts). A target given on the subcommand replaces one given
+ * before it, with a `target_overridden` notice. Workspace and group management act on no tab and
+ * refuse a target.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
 /** A TargetingContext over any browser and organise API: the worker's (index.ts) and the tests' fakes. */
 import type { BrowserApi } from '../browserApi.js';
-import type { TargetingContext } from './applyTargeting.js';
+import type { TargetingContext } from './prepareCall.js';
 import { getGroup } from './groups.js';
 import { LeaseStore } from './leases.js';
 import type { OrganizeApi } from './organizeApi.js';

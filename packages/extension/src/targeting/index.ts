@@ -5,7 +5,7 @@
 import { chromeBrowserApi } from '../browserApi.js';
 import { refRegistry } from '../refs/index.js';
 import { onTabClosed } from '../targets.js';
-import type { TargetingContext } from './applyTargeting.js';
+import type { TargetingContext } from './prepareCall.js';
 import { createTargetingContext } from './context.js';
 import { LeaseStore } from './leases.js';
 import { chromeOrganizeApi } from './organizeApi.js';
@@ -29,4 +29,4 @@ onTabClosed((tabId) => {
   leaseStore.dropTab(tabId).catch((error: unknown) => console.error('chrome-relay: dropping the leases of a closed tab failed', error));
 });
 
-export { prepareCall, type TargetedCall } from './applyTargeting.js';
+export { prepareCall, type TargetedCall } from './prepareCall.js';

@@ -4,7 +4,7 @@
  * Every id is checked before anything closes; one missing id → target_not_found and nothing is
  * closed. Without ids only the tab chrome-relay last used is closed, and when that one is gone,
  * nothing is (target_not_found) — never the person's active tab. Leases are checked before this
- * runs (targeting/applyTargeting.ts): another agent's leased tab is not closed. Closing every tab
+ * runs (targeting/prepareCall.ts): another agent's leased tab is not closed. Closing every tab
  * of the browser's normal windows would quit the browser (and this extension with it), so that is
  * refused.
  *

@@ -8,7 +8,7 @@
  */
 import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
 import type { LeaseInfo } from '../../targeting/leases.js';
-import { leasesOnTab, type TargetingContext } from '../../targeting/applyTargeting.js';
+import { leasesOnTab, type TargetingContext } from '../../targeting/prepareCall.js';
 import { findGroup, getGroup } from '../../targeting/groups.js';
 import { DEFAULT_LEASE_TTL_MS, leaseConflict } from '../../targeting/leases.js';
 import { targetingContext } from '../../targeting/index.js';

@@ -3,7 +3,7 @@ import { RelayError } from '@chrome-relay/protocol';
 import { SESSION_KEYS } from '../state/storage.js';
 import { FakeBrowser } from '../testing/fakeChrome.js';
 import { fakeOrganize } from '../testing/fakeOrganize.js';
-import { prepareCall, type TargetedCall } from './applyTargeting.js';
+import { prepareCall, type TargetedCall } from './prepareCall.js';
 import { createTargetingContext } from './context.js';
 import { LeaseStore } from './leases.js';
 
