@@ -18,7 +18,7 @@ const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
  * extension_not_connected: host health). Each leaves this list once its last literal site is gone —
  * the test below fails while a listed code has none left, so the list cannot go stale.
  */
-const PENDING = new Set<ReasonedCode>(['target_conflict', 'extension_not_connected']);
+const PENDING = new Set<ReasonedCode>([]);
 
 /** Reviewed sites that pass a code through from an error that already has its details. */
 const DYNAMIC_SITES: Record<string, readonly string[]> = {
@@ -36,8 +36,6 @@ const DYNAMIC_SITES: Record<string, readonly string[]> = {
   'packages/cli/src/doctor.ts': ["first.code ?? 'extension_not_connected'"],
   // cliError: invalid_arguments or target_conflict (PENDING).
   'packages/cli/src/callTarget.ts': ['code'],
-  // organize: target_conflict (PENDING) or target_not_found.
-  'packages/extension/src/tools/observe/organize.ts': ["first?.code === 'target_conflict' ? 'target_conflict' : 'target_not_found'"],
 };
 
 function sources(dir: string): string[] {

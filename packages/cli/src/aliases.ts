@@ -1,12 +1,13 @@
 /**
  * Deprecated command names kept working for older agent prompts: `read` and `ax` print a snapshot
  * (text / JSON), `click-ax <ref>` clicks a ref. Each prints the `deprecated` notice on stderr
- * naming the replacement, then behaves exactly like it (same tool, same output).
+ * naming the replacement, then behaves exactly like it (same tool, same output, and the same
+ * --tab/--workspace/--group in either position, through callTarget.ts).
  */
 import type { Command } from 'commander';
 import type { Notice } from '@chrome-relay/protocol';
-import { parseRefArg, parseTab } from './args.js';
-import { resolveGlobals } from './globalOptions.js';
+import { parseRefArg } from './args.js';
+import { targetOptions, targeted } from './callTarget.js';
 import { printJson, printNotice, printText } from './output.js';
 import { renderSnapshot } from './renderSnapshot.js';
 import { runTool } from './runTool.js';
@@ -17,14 +18,12 @@ export function deprecatedNotice(alias: string, replacement: string): Notice {
 
 export function registerAliases(program: Command): void {
   const snapshotAlias = (alias: string, json: boolean): void => {
-    program
-      .command(alias)
+    targetOptions(program.command(alias))
       .description(`Deprecated: use \`snapshot${json ? ' --json' : ''}\`.`)
-      .option('--tab <id>', 'tab to snapshot', parseTab)
-      .action(async (opts: { tab?: number }, cmd: Command) => {
+      .action(async (_opts: unknown, cmd: Command) => {
         printNotice(deprecatedNotice(alias, `snapshot${json ? ' --json' : ''}`));
-        const globals = resolveGlobals(cmd.optsWithGlobals());
-        const result = await runTool('snapshot', { tab: opts.tab }, globals);
+        const { globals, tab } = targeted(cmd);
+        const result = await runTool('snapshot', { tab }, globals);
         if (json || globals.json) printJson(result);
         else printText(`# ${result.title || '(untitled)'} — ${result.url} [tab=${result.tabId}]\n${renderSnapshot(result.tree)}`);
       });
@@ -32,13 +31,12 @@ export function registerAliases(program: Command): void {
   snapshotAlias('read', false);
   snapshotAlias('ax', true);
 
-  program
-    .command('click-ax')
+  targetOptions(program.command('click-ax'))
     .description('Deprecated: use `click @ref`.')
     .argument('<ref>', 'element ref from snapshot, e.g. @e12')
-    .option('--tab <id>', 'cross-check: the tab the ref belongs to', parseTab)
-    .action(async (ref: string, opts: { tab?: number }, cmd: Command) => {
+    .action(async (ref: string, _opts: unknown, cmd: Command) => {
       printNotice(deprecatedNotice('click-ax', 'click @ref'));
-      printJson(await runTool('click', { ref: parseRefArg(ref), tab: opts.tab }, resolveGlobals(cmd.optsWithGlobals())));
+      const { globals, tab } = targeted(cmd);
+      printJson(await runTool('click', { ref: parseRefArg(ref), tab }, globals));
     });
 }

@@ -1,16 +1,16 @@
 /**
  * Which tab a command acts on, resolved the same way for every command: `--tab`, `--workspace` or
  * `--group`, given before the command name (program level) or on it (command level; it wins and a
- * `target_overridden` notice says so). Workspace/group travel as the call's envelope `target` and
- * the extension resolves them; an explicit tab is a plain `tab` param. Also the agent identity.
+ * `target_overridden` notice says so). `--tab` means the same in both places: it becomes the tool's
+ * `tab` param. Workspace/group travel as the call's envelope `target` and the extension resolves
+ * them (targeting/resolveCall.ts). A command that acts on no tab refuses a target instead of
+ * ignoring it. Also the agent identity.
  */
 import type { Command } from 'commander';
-import { RelayError, type Notice } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, type Notice } from '@chrome-relay/protocol';
 import { parseTab } from './args.js';
 import { resolveGlobals, type GlobalOptions } from './globalOptions.js';
 import { printNotice } from './output.js';
-
-type Opts = Record<string, unknown>;
 
 export interface CallTarget {
   tab?: number | undefined;
@@ -24,8 +24,7 @@ export interface TargetedGlobals extends GlobalOptions {
   agent?: string | undefined;
 }
 
-
-export function cliError(code: 'invalid_arguments' | 'target_conflict', message: string, details: Record<string, unknown>): RelayError {
+export function cliError(code: 'invalid_arguments', message: string, details: Record<string, unknown>): RelayError {
   return new RelayError(code, message, { phase: 'cli', details });
 }
 
@@ -35,19 +34,23 @@ function describe(target: CallTarget): string {
   return `--group ${target.group ?? ''}`;
 }
 
+function setKeys(target: CallTarget): (keyof CallTarget)[] {
+  return (Object.keys(target) as (keyof CallTarget)[]).filter((k) => target[k] !== undefined);
+}
+
 function single(level: string, target: CallTarget): CallTarget | undefined {
-  const set = (Object.keys(target) as (keyof CallTarget)[]).filter((k) => target[k] !== undefined);
+  const set = setKeys(target);
   if (set.length > 1) {
-    throw cliError('target_conflict', `${set.map((k) => `--${k}`).join(' and ')} were both given ${level}; pick one target.`, { ...target });
+    throw reasonedError('target_conflict', 'multiple_targets', `${set.map((k) => `--${k}`).join(' and ')} were both given ${level}; give one target.`, { phase: 'cli', details: { ...target } });
   }
   const key = set[0];
   return key === undefined ? undefined : { [key]: target[key] };
 }
 
 /**
- * One target for the call. Two on the same level → target_conflict; a subcommand target replaces a
- * program-level one (notice when they differ). The subcommand's --tab stays a tool param; every
- * other target goes into the envelope.
+ * One target for the call. Two on the same level → target_conflict; a command-level target
+ * replaces a program-level one (notice when they differ). A --tab, wherever it was typed, is the
+ * tool's `tab` param; a workspace or group goes into the envelope.
  */
 export function resolveCallTarget(program: CallTarget, sub: CallTarget): { tab?: number; target?: CallTarget; notice?: Notice } {
   const outer = single('before the command', program);
@@ -60,7 +63,7 @@ export function resolveCallTarget(program: CallTarget, sub: CallTarget): { tab?:
   const out: { tab?: number; target?: CallTarget; notice?: Notice } = {};
   if (notice) out.notice = notice;
   if (chosen === undefined) return out;
-  if (inner?.tab !== undefined) out.tab = inner.tab;
+  if (chosen.tab !== undefined) out.tab = chosen.tab;
   else out.target = chosen;
   return out;
 }
@@ -108,6 +111,25 @@ export function targeted(cmd: Command): { globals: TargetedGlobals; tab: number 
   if (resolved.notice) printNotice(resolved.notice);
   const globals: TargetedGlobals = { ...resolveGlobals(all), target: resolved.target };
   return { globals, tab: resolved.tab };
+}
+
+/**
+ * Globals of a command that acts on no tab (tabs, status, workspace/group management): a
+ * --tab/--workspace/--group given anyway is invalid_arguments, never silently ignored.
+ */
+export function untargeted(cmd: Command): TargetedGlobals {
+  const { before, after } = targetFlagsByPosition(process.argv);
+  const given = setKeys({ ...before, ...after })[0];
+  if (given !== undefined) {
+    throw cliError('invalid_arguments', `--${given} does not apply to \`${commandPath(cmd)}\`: it acts on no tab. Drop --${given}.`, { field: given });
+  }
+  return resolveGlobals(cmd.optsWithGlobals());
+}
+
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = cmd; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
 }
 
 export const targetOptions = (cmd: Command): Command =>

@@ -5,7 +5,7 @@
  * not for mutating ones, which may have acted — protocol interrupted.ts).
  */
 import { statSync } from 'node:fs';
-import { RelayError, type ClientResponse, type HostDescriptor } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, type ClientResponse, type HostDescriptor } from '@chrome-relay/protocol';
 import { listDescriptors } from './discovery.js';
 import { runDir } from './paths.js';
 import { callSocket } from './socketCall.js';
@@ -28,7 +28,7 @@ function pickHost(home: string, profile: string | undefined, tool: string): Host
   const live = listDescriptors(home).filter((d) => d.alive);
   const matching = profile ? live.filter((d) => d.descriptor.profile === profile) : live;
   if (matching.length > 1) {
-    throw new RelayError('target_conflict', `${matching.length} browser profiles are connected; pass --profile <user-data-dir> to choose one.`, {
+    throw reasonedError('target_conflict', 'ambiguous_name', `${matching.length} browser profiles are connected; pass --profile <user-data-dir> to choose one.`, {
       tool,
       phase: 'connect',
       details: { profiles: matching.map((d) => d.descriptor.profile) },
@@ -46,8 +46,9 @@ function recentlyActive(home: string): boolean {
 }
 
 function notConnected(tool: string, home: string, profile: string | undefined): RelayError {
-  return new RelayError(
+  return reasonedError(
     'extension_not_connected',
+    'no_host',
     'No chrome-relay browser is connected. Run `chrome-relay launch` to start one, or `chrome-relay doctor` to see why your browser is not connected.',
     { tool, phase: 'connect', details: { home, profile: profile ?? null } },
   );

@@ -11,10 +11,23 @@ describe('targets on the command line', () => {
 
   it('a command-level target replaces a program-level one with a notice; same level twice conflicts', () => {
     expect(resolveCallTarget({ workspace: 'w' }, { tab: 4 })).toMatchObject({ tab: 4, notice: { notice: 'target_overridden' } });
+    expect(resolveCallTarget({ tab: 4 }, { workspace: 'w' })).toMatchObject({ target: { workspace: 'w' }, notice: { notice: 'target_overridden' } });
     expect(resolveCallTarget({ workspace: 'w' }, {})).toEqual({ target: { workspace: 'w' } });
     expect(resolveCallTarget({}, { group: 'g' })).toEqual({ target: { group: 'g' } });
     expect(resolveCallTarget({ tab: 4 }, { tab: 4 })).toEqual({ tab: 4 });
-    expect(() => resolveCallTarget({}, { tab: 4, workspace: 'w' })).toThrow(/pick one target/);
+    try {
+      resolveCallTarget({}, { tab: 4, workspace: 'w' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as RelayError).toData()).toMatchObject({ code: 'target_conflict', phase: 'cli', details: { reason: 'multiple_targets' } });
+    }
+  });
+
+  it('--tab means the same before and after the command: the tool\'s tab param', () => {
+    expect(resolveCallTarget({ tab: 4 }, {})).toEqual({ tab: 4 });
+    expect(resolveCallTarget({}, { tab: 4 })).toEqual({ tab: 4 });
+    const { before, after } = targetFlagsByPosition(['node', 'cli', '--tab', '7', 'click', '@e1']);
+    expect(resolveCallTarget(before, after)).toEqual({ tab: 7 });
   });
 });
 

@@ -65,6 +65,7 @@ export function renderSkill(version: string = VERSION): string {
     '',
     '- Use only refs from the latest snapshot of that tab; never guess or reuse refs across navigations.',
     '- One action per command. Nothing is retried behind your back, and partial success is reported as failure.',
+    '- Without `--tab`, a command acts on the tab chrome-relay last used — never on one you did not open or name. If that tab was closed you get `target_not_found`: run `chrome-relay tabs` and pass `--tab <id>`, or `navigate` to open one. `--tab` means the same before or after the command name.',
     '- Click by coordinates (`click --x <px> --y <px> --tab <id>`) only when the target has no ref (canvas, maps).',
     '- `--json` gives JSON output for every command; `snapshot` prints text unless you pass it.',
     '- When several browser profiles are connected, pass `--profile <user-data-dir>` (the error lists them).',

@@ -84,7 +84,7 @@ export function callSocket(socketPath: string, tool: string, params: Record<stri
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (connected) return; // 'close' follows and reports it
       finish(() =>
-        reject(new RelayError('extension_not_connected', `Nothing answers on ${socketPath} (${error.code ?? error.message}): its host is gone.`, { tool, phase: 'connect', details: { socket: socketPath, errno: error.code ?? null } })),
+        reject(reasonedError('extension_not_connected', 'no_host', `Nothing answers on ${socketPath} (${error.code ?? error.message}): its host is gone.`, { tool, phase: 'connect', details: { socket: socketPath, errno: error.code ?? null } })),
       );
     });
     // A host that exits on purpose answers first (relay.ts); a bare close means it died (killed, crashed).

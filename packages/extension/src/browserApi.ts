@@ -17,8 +17,6 @@ export interface BrowserApi {
   updateTab(tabId: number, properties: chrome.tabs.UpdateProperties): Promise<chrome.tabs.Tab>;
   removeTab(tabId: number): Promise<void>;
   getAllWindows(query: chrome.windows.QueryOptions): Promise<chrome.windows.Window[]>;
-  /** The last-focused window of the given types, or null when there is none (e.g. all closed). */
-  getLastFocusedWindow(query: chrome.windows.QueryOptions): Promise<chrome.windows.Window | null>;
   /** Only the keys present in storage appear in the result. */
   storageLocalGet(keys: StorageKeys): Promise<Record<string, unknown>>;
   storageLocalSet(items: Record<string, unknown>): Promise<void>;
@@ -83,16 +81,6 @@ export const chromeBrowserApi: BrowserApi = {
   },
   removeTab: (tabId) => call('chrome.tabs.remove', () => chrome.tabs.remove(tabId), { tab: tabId }),
   getAllWindows: (query) => call('chrome.windows.getAll', () => chrome.windows.getAll(query)),
-  getLastFocusedWindow: async (query) => {
-    try {
-      return await chrome.windows.getLastFocused(query);
-    } catch (error) {
-      // With no window of the requested types Chrome rejects ("No last-focused window"); that is an
-      // answer ("none"), not an API failure.
-      if (/no last-focused window|no current window/i.test(messageOf(error))) return null;
-      throw chromeApiError('chrome.windows.getLastFocused', error);
-    }
-  },
   storageLocalGet: (keys) => call('chrome.storage.local.get', () => chrome.storage.local.get(keyList(keys))),
   storageLocalSet: (items) => call('chrome.storage.local.set', () => chrome.storage.local.set(items)),
   storageSessionGet: (keys) => call('chrome.storage.session.get', () => chrome.storage.session.get(keyList(keys))),

@@ -3,14 +3,21 @@ import { RelayError } from '@chrome-relay/protocol';
 import { describe, expect, it } from 'vitest';
 import { createDispatcher, DEADLINE_MARGIN_MS, DIALOG_GRACE_MS, type CallMessage } from './dispatcher.js';
 import { dialogTracker } from './pageState/dialogs.js';
-import { createFakeEnvironment } from './testing/fakeChrome.js';
+import { SESSION_KEYS } from './state/storage.js';
+import { createTargetingContext, type TargetingParts } from './targeting/context.js';
+import { createFakeEnvironment, type FakeBrowser } from './testing/fakeChrome.js';
+import { fakeOrganize } from './testing/fakeOrganize.js';
 import { defineTool, type AnyToolDefinition, type ToolContext } from './tools/defineTool.js';
 
 const NOW = 1_000_000;
 
+function targetingOver(browser: FakeBrowser, refTab: TargetingParts['refTab'] = async () => undefined) {
+  return createTargetingContext({ browser, organize: fakeOrganize(browser), refTab });
+}
+
 function dispatcherWith(...tools: AnyToolDefinition[]) {
   const { cdp, browser } = createFakeEnvironment();
-  return createDispatcher({ tools, cdp, browser, now: () => NOW });
+  return createDispatcher({ tools, cdp, browser, now: () => NOW, targeting: targetingOver(browser) });
 }
 
 function call(tool: string, params: Record<string, unknown> = {}, timeoutMs = 30_000): CallMessage {
@@ -100,13 +107,48 @@ describe('dispatcher', () => {
   });
 });
 
+describe('dispatcher: one target per call', () => {
+  function recording() {
+    const env = createFakeEnvironment();
+    const seen: (number | undefined)[] = [];
+    const get = defineTool({
+      name: 'get',
+      async handle(params) {
+        seen.push(params.tab);
+        return { tabId: params.tab ?? 0, what: params.what, value: 'T' };
+      },
+    });
+    const dispatch = createDispatcher({ tools: [get], cdp: env.cdp, browser: env.browser, targeting: targetingOver(env.browser) });
+    return { env, seen, dispatch };
+  }
+
+  it('hands the tool the tab it resolved: the envelope --tab, else the remembered tab', async () => {
+    const { env, seen, dispatch } = recording();
+    const remembered = env.browser.addTab({}).id ?? 0;
+    const named = env.browser.addTab({}).id ?? 0;
+    env.browser.session.set(SESSION_KEYS.currentTab, remembered);
+    await dispatch(call('get', { what: 'title' }));
+    await dispatch({ ...call('get', { what: 'title' }), target: { tab: named } });
+    expect(seen).toEqual([remembered, named]);
+  });
+
+  it('runs nothing when there is no tab to act on; the active tab is never a default', async () => {
+    const { env, seen, dispatch } = recording();
+    env.browser.addTab({ active: true });
+    const error = errorOf(await dispatch(call('get', { what: 'title' })));
+    expect(error).toMatchObject({ code: 'target_not_found', tool: 'get', phase: 'resolve' });
+    expect(seen).toEqual([]);
+  });
+});
+
 describe('dispatcher: the dialog precondition', () => {
   const alertOpening = { type: 'alert', message: 'Hi', url: 'https://a.test/' };
 
   function guarded(...tools: AnyToolDefinition[]) {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab({ url: 'https://a.test/', active: true }).id ?? 0;
-    const dispatch = createDispatcher({ tools, cdp: env.cdp, browser: env.browser, tabOfRef: async (ref) => (ref === 'e5' ? tab : undefined) });
+    const refTab: TargetingParts['refTab'] = async (ref) => (ref === 'e5' ? { tab, state: 'live' } : undefined);
+    const dispatch = createDispatcher({ tools, cdp: env.cdp, browser: env.browser, targeting: targetingOver(env.browser, refTab) });
     return { env, tab, dispatch };
   }
 
@@ -128,7 +170,9 @@ describe('dispatcher: the dialog precondition', () => {
     const explicit = errorOf(await dispatch(call('get', { what: 'title', tab })));
     expect(explicit).toMatchObject({ code: 'target_conflict', tool: 'get', details: { tab, dialog: alertOpening } });
     expect(explicit.message).toContain('chrome-relay dialog accept');
-    // Without --tab the current tab (here: the active one) is the one checked.
+    expect(explicit.details['reason']).toBe('dialog_open');
+    // Without --tab the remembered tab is the one checked.
+    env.browser.session.set(SESSION_KEYS.currentTab, tab);
     expect(errorOf(await dispatch(call('get', { what: 'title' }))).code).toBe('target_conflict');
     expect(ran.count).toBe(0);
   });

@@ -1,24 +1,24 @@
 /**
- * Runs one host 'call': find the tool, validate params, run the handler with a deadline, validate
- * the result, and answer with exactly one ExtensionToHost message. It never throws: every failure
+ * Runs one host 'call': find the tool, decide once which tabs it acts on (targeting/prepareCall.ts:
+ * envelope, validation, tab resolution, leases), run the handler with a deadline, validate the
+ * result, and answer with exactly one ExtensionToHost message. It never throws: every failure
  * becomes an error reply, and anything that is not already a RelayError is a bug (internal_error).
  *
  * Shared precondition (one place, not every handler): JavaScript dialogs. While a dialog is open
  * the page answers no Runtime/DOM command and drops input (pageState/dialogs.ts), so before a
- * page tool runs on a tab the wrapper
- *   1. fails fast with target_conflict if a dialog is known to be open there,
+ * page tool runs on its tab the wrapper
+ *   1. fails fast with target_conflict (reason dialog_open) if a dialog is known to be open there,
  *   2. makes sure the tab reports dialogs from now on (Page.enable, bounded),
  *   3. and, if a dialog opens while the handler runs, gives the handler DIALOG_GRACE_MS to report
  *      it itself (keys, type, js, history do) and otherwise answers target_conflict — so a tool
  *      that does not know about dialogs (or the refs layer's click) can never hang on one.
- * Which tab a call targets: its `tab` param, else its `ref`'s tab (from the ref registry), else
- * chrome-relay's current tab — see DIALOG_TARGETING.
+ * The tab checked is the one the call was resolved to act on — the same the tool gets.
  */
 import {
-  parseParams,
-  parseResult,
+  reasonedError,
   RelayError,
   VERSION,
+  parseResult,
   type ExtensionToHost,
   type HostToExtension,
   type ToolName,
@@ -29,9 +29,8 @@ import type { CdpSessions } from './cdp/cdpSession.js';
 import { dialogOpenError, dialogTracker, type DialogInfo } from './pageState/dialogs.js';
 import { downloadTracker } from './pageState/downloads.js';
 import { networkActivity } from './pageState/networkIdle.js';
-import { refRegistry } from './refs/index.js';
-import { resolveTab } from './targets.js';
-import { applyTargeting, type TargetingContext } from './targeting/applyTargeting.js';
+import { prepareCall, type TargetingContext } from './targeting/prepareCall.js';
+import type { CallTabs } from './targeting/resolveCall.js';
 import type { AnyToolDefinition, ToolContext, ToolDefinition } from './tools/defineTool.js';
 
 export type CallMessage = Extract<HostToExtension, { type: 'call' }>;
@@ -51,89 +50,34 @@ export interface DispatcherDeps {
   readonly cdp: CdpSessions;
   readonly browser: BrowserApi;
   readonly now?: () => number;
-  /**
-   * The tab a ref belongs to (undefined: unknown ref — the tool itself reports stale_ref).
-   * Default: the worker's ref registry. Tests pass their own.
-   */
-  readonly tabOfRef?: (ref: string) => Promise<number | undefined>;
-  /** Envelope targeting (--workspace/--group/program --tab) and leases; absent in unit tests that do not need them. */
-  readonly targeting?: TargetingContext;
+  /** Envelope targeting, tab resolution and leases (the worker's: targeting/index.ts; tests pass fakes). */
+  readonly targeting: TargetingContext;
 }
 
 /**
- * Which tab each tool acts on, for the dialog precondition:
- * - 'none': no page work (tabs), or the tool deals with dialogs itself (dialog answers them;
- *   close must work on a tab whose dialog is open, and reports beforeunload itself);
- * - 'explicit': only an explicit `tab` is checked (navigate without --tab opens a new tab);
- * - 'page' (default, also for tools added later): `tab`, else the ref's tab, else the current tab.
+ * Tools that deal with dialogs themselves, so the precondition leaves them alone: dialog answers
+ * them; close must work on a tab whose dialog is open, and reports beforeunload itself.
  */
-export const DIALOG_TARGETING: { readonly [T in ToolName]?: 'none' | 'explicit' } = {
-  status: 'none',
-  tabs: 'none',
-  // Health and housekeeping: a dialog in some tab must not block doctor's round trip or update.
-  ping: 'none',
-  restart_host: 'none',
-  dialog: 'none',
-  close: 'none',
-  navigate: 'explicit',
-  workspace_create: 'none',
-  workspace_list: 'none',
-  workspace_close: 'none',
-  group_create: 'none',
-  group_add: 'none',
-  group_list: 'none',
-  group_close: 'none',
-  lease_claim: 'none',
-  lease_list: 'none',
-  lease_release: 'none',
-};
+const DIALOG_EXEMPT: ReadonlySet<ToolName> = new Set(['dialog', 'close']);
 
 async function run<T extends ToolName>(tool: ToolDefinition<T>, params: ToolParams<T>, ctx: ToolContext): Promise<unknown> {
   const result = await tool.handle(params, ctx);
   return parseResult(tool.name, result);
 }
 
-function paramOf(params: unknown, key: string): unknown {
-  return typeof params === 'object' && params !== null ? (params as Record<string, unknown>)[key] : undefined;
-}
-
-/** The tab the call will act on, or undefined when there is none to check (see DIALOG_TARGETING). */
-async function targetTab(tool: ToolName, params: unknown, ctx: ToolContext, deps: DispatcherDeps): Promise<number | undefined> {
-  const targeting = DIALOG_TARGETING[tool] ?? 'page';
-  if (targeting === 'none') return undefined;
-  const tab = paramOf(params, 'tab');
-  if (typeof tab === 'number') return tab;
-  if (targeting === 'explicit') return undefined;
-  const ref = paramOf(params, 'ref');
-  if (typeof ref === 'string') return (deps.tabOfRef ?? tabOfRegisteredRef)(ref);
-  try {
-    return await resolveTab(undefined, ctx);
-  } catch (error) {
-    // No tab at all: the handler reports that in its own words.
-    if (error instanceof RelayError && error.code === 'target_not_found') return undefined;
-    throw error;
-  }
-}
-
-async function tabOfRegisteredRef(ref: string): Promise<number | undefined> {
-  const found = await refRegistry.lookup(ref);
-  return found?.state === 'live' ? found.tabId : undefined;
-}
-
 /** The safety net's error: unlike an up-front refusal, the tool did start and may have taken effect. */
 function interruptedByDialog(tabId: number, dialog: DialogInfo, tool: string): RelayError {
   const message = dialog.message ? ` ("${dialog.message.slice(0, 200)}")` : '';
-  return new RelayError(
+  return reasonedError(
     'target_conflict',
+    'dialog_open',
     `A ${dialog.type} dialog${message} opened on tab ${tabId} while ${tool} was running, so ${tool} could not finish; it may already have taken effect (it may be what opened the dialog). Answer it with \`chrome-relay dialog accept\` or \`chrome-relay dialog dismiss\` (add --tab ${tabId} if it is not the current tab), then check the page.`,
     { tool, phase: 'act', details: { tab: tabId, dialog, interrupted: true } },
   );
 }
 
-async function runGuarded<T extends ToolName>(tool: ToolDefinition<T>, rawParams: unknown, ctx: ToolContext, deps: DispatcherDeps): Promise<unknown> {
-  // Bad params never reach the precondition (a wrong `tab` type must be invalid_arguments).
-  const params = parseParams(tool.name, rawParams);
-  const tabId = await targetTab(tool.name, params, ctx, deps);
+async function runGuarded<T extends ToolName>(tool: ToolDefinition<T>, params: ToolParams<T>, tabs: CallTabs, ctx: ToolContext): Promise<unknown> {
+  const tabId = tabs.kind === 'tab' && !DIALOG_EXEMPT.has(tool.name) ? tabs.tab : undefined;
   if (tabId === undefined) return run(tool, params, ctx);
   const dialogs = dialogTracker(ctx);
   const open = await dialogs.current(tabId);
@@ -185,10 +129,8 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
         );
       }
       const ctx: ToolContext = { cdp: deps.cdp, browser: deps.browser, deadline: now() + call.timeoutMs - DEADLINE_MARGIN_MS };
-      const params = deps.targeting
-        ? await applyTargeting({ tool: call.tool, params: call.params, target: call.target, agent: call.agent }, deps.targeting)
-        : call.params;
-      const result = await runGuarded(tool, params, ctx, deps);
+      const { params, tabs } = await prepareCall(tool.name, { params: call.params, target: call.target, agent: call.agent }, deps.targeting);
+      const result = await runGuarded(tool, params, tabs, ctx);
       return { type: 'result', id: call.id, ok: true, result };
     } catch (error) {
       // A plain Error can only come from inside a handler (a bug there): report it in phase 'act'.

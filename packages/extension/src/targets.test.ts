@@ -37,25 +37,30 @@ describe('resolveTab', () => {
     expect(await resolveTab(undefined, ctx)).toBe(worked.id);
   });
 
-  it('falls back to the active tab of the last-focused normal window when the current tab was closed', async () => {
+  it('never falls back to the active tab when the remembered tab was closed: target_not_found naming it', async () => {
     const { browser, ctx } = createFakeEnvironment();
-    const active = browser.addTab({ active: true });
+    browser.addTab({ active: true });
     const worked = browser.addTab({});
     await setCurrentTab(worked.id ?? 0, browser);
     browser.closeTab(worked.id ?? 0);
-    expect(await resolveTab(undefined, ctx)).toBe(active.id);
+    const error = await rejection(resolveTab(undefined, ctx));
+    expect(error.code).toBe('target_not_found');
+    expect(error.details).toMatchObject({ tab: worked.id, remembered: true });
+    expect(error.message).toMatch(/`chrome-relay tabs`.*`chrome-relay navigate <url>`/);
   });
 
-  it('ignores a current-tab value of the wrong shape', async () => {
+  it('ignores a remembered value of the wrong shape, and then has no tab', async () => {
     const { browser, ctx } = createFakeEnvironment();
-    const active = browser.addTab({ active: true });
+    browser.addTab({ active: true });
     browser.session.set(SESSION_KEYS.currentTab, 'seven');
-    expect(await resolveTab(undefined, ctx)).toBe(active.id);
+    const error = await rejection(resolveTab(undefined, ctx));
+    expect(error.code).toBe('target_not_found');
+    expect(error.details).toMatchObject({ tab: null });
   });
 
-  it('fails with target_not_found when there is nothing to act on', async () => {
+  it('without a tab ever used, it is target_not_found even with an active tab around', async () => {
     const { browser, ctx } = createFakeEnvironment();
-    browser.lastFocusedWindowId = null;
+    browser.addTab({ active: true });
     const error = await rejection(resolveTab(undefined, ctx));
     expect(error.code).toBe('target_not_found');
     expect(error.message).toContain('--tab');

@@ -1,9 +1,15 @@
 /**
- * Which tab a command acts on, and the "tab closed" notification.
+ * The tab chrome-relay remembers, and the "tab closed" notification.
  *
- * The current tab is the one chrome-relay last worked on: set by navigate and by every command that
- * names a tab explicitly. It lives in chrome.storage.session so it survives worker restarts, and it
- * is re-checked on every use (the tab may have been closed since).
+ * The remembered tab is the one chrome-relay last worked on: set by navigate and by every command
+ * that names a tab (explicitly, or through a ref). It is always a tab chrome-relay opened or was
+ * given, which is why commands without --tab may use it. It lives in chrome.storage.session so it
+ * survives worker restarts, and it is re-checked on every use: when it is gone, a command without
+ * --tab fails with target_not_found. chrome-relay never picks another tab by itself — in
+ * particular not the browser's active tab, which is the person's.
+ *
+ * Which tab a call acts on is decided once per call in targeting/resolveCall.ts; `resolveTab` is
+ * how a tool turns the `tab` param it was handed into a checked id.
  */
 import { RelayError } from '@chrome-relay/protocol';
 import { chromeBrowserApi, type BrowserApi } from './browserApi.js';
@@ -11,28 +17,42 @@ import { isTabId, readSession, SESSION_KEYS, writeSession } from './state/storag
 import type { ToolContext } from './tools/defineTool.js';
 
 /**
- * Explicit id → it must exist (else target_not_found, details {tab}) and becomes current.
- * Absent → the current tab if it still exists, else the active tab of the last-focused normal
- * window, else target_not_found.
+ * Explicit id → it must exist (else target_not_found, details {tab}) and becomes the remembered tab.
+ * Absent → the remembered tab if it still exists, else target_not_found.
  */
 export async function resolveTab(tab: number | undefined, ctx: Pick<ToolContext, 'browser'>): Promise<number> {
   const { browser } = ctx;
-  if (tab !== undefined) {
-    await browser.getTab(tab);
-    await setCurrentTab(tab, browser);
-    return tab;
+  if (tab === undefined) return rememberedTab(browser);
+  await browser.getTab(tab);
+  await setCurrentTab(tab, browser);
+  return tab;
+}
+
+/** The remembered tab id as stored (it may have been closed since), or undefined. */
+export function readRememberedTab(browser: Pick<BrowserApi, 'storageSessionGet'>): Promise<number | undefined> {
+  return readSession(browser, SESSION_KEYS.currentTab, isTabId);
+}
+
+/** The remembered tab, checked to exist; target_not_found (with the move) when there is none. */
+export async function rememberedTab(browser: Pick<BrowserApi, 'getTab' | 'storageSessionGet'>): Promise<number> {
+  const remembered = await readRememberedTab(browser);
+  if (remembered !== undefined && (await tabExists(browser, remembered))) return remembered;
+  throw noRememberedTab(remembered);
+}
+
+/** No --tab and no usable remembered tab: say which, and the two ways on. */
+export function noRememberedTab(remembered: number | undefined): RelayError {
+  const move = 'Run `chrome-relay tabs` and pass --tab <id>, or open a page with `chrome-relay navigate <url>`.';
+  if (remembered === undefined) {
+    return new RelayError('target_not_found', `No --tab was given and chrome-relay has not used a tab yet (it never picks one by itself). ${move}`, {
+      phase: 'resolve',
+      details: { tab: null },
+    });
   }
-  const current = await readSession(browser, SESSION_KEYS.currentTab, isTabId);
-  if (current !== undefined && (await tabExists(browser, current))) return current;
-
-  const window = await browser.getLastFocusedWindow({ populate: true, windowTypes: ['normal'] });
-  const active = window?.tabs?.find((t) => t.active);
-  if (active?.id !== undefined) return active.id;
-
-  throw new RelayError(
+  return new RelayError(
     'target_not_found',
-    'No tab to act on: pass --tab <id> (see `chrome-relay tabs`) or open one with `chrome-relay navigate <url>`.',
-    { phase: 'resolve', details: { tab: null } },
+    `No --tab was given and tab ${remembered}, the one chrome-relay last used, has been closed; chrome-relay never picks another tab by itself. ${move}`,
+    { phase: 'resolve', details: { tab: remembered, remembered: true } },
   );
 }
 
@@ -44,7 +64,7 @@ export async function setCurrentTab(tabId: number, browser: BrowserApi = chromeB
   await writeSession(browser, SESSION_KEYS.currentTab, tabId);
 }
 
-async function tabExists(browser: BrowserApi, tabId: number): Promise<boolean> {
+export async function tabExists(browser: Pick<BrowserApi, 'getTab'>, tabId: number): Promise<boolean> {
   try {
     await browser.getTab(tabId);
     return true;
@@ -56,9 +76,9 @@ async function tabExists(browser: BrowserApi, tabId: number): Promise<boolean> {
 
 /*
  * Tab-closed hub. background.ts calls notifyTabClosed from chrome.tabs.onRemoved (after telling cdp
- * to forget the tab); modules that keep per-tab state (refs, worlds) subscribe with onTabClosed so
- * background does not need to know them. Subscribe at module top level: a worker woken by
- * onRemoved must have its listeners in place before the event is delivered.
+ * to forget the tab); modules that keep per-tab state (refs, worlds, leases) subscribe with
+ * onTabClosed so background does not need to know them. Subscribe at module top level: a worker
+ * woken by onRemoved must have its listeners in place before the event is delivered.
  */
 const tabClosedListeners = new Set<(tabId: number) => void>();
 

@@ -268,7 +268,7 @@ export class Relay {
     }
     if (this.hello === null) {
       // Unreachable in practice (the socket opens after the hello), kept so a call can never hang.
-      const error = new RelayError('extension_not_connected', 'The extension has not greeted this native host yet; retry in a moment.', {
+      const error = reasonedError('extension_not_connected', 'starting', 'The extension has not greeted this native host yet; retry in a moment.', {
         tool,
         phase: 'host',
       });
@@ -344,7 +344,7 @@ export class Relay {
   private unavailable(tool: string): RelayError | null {
     if (this.extensionGone) return disconnected(tool, this.exitCause, 'host');
     if (this.hello === null) {
-      return reasonedError('extension_not_connected', 'no_host', 'The extension has not greeted this native host yet; retry in a moment.', { tool, phase: 'host' });
+      return reasonedError('extension_not_connected', 'starting', 'The extension has not greeted this native host yet; retry in a moment.', { tool, phase: 'host' });
     }
     return null;
   }

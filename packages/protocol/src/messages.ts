@@ -14,7 +14,7 @@ export const VersionInfoSchema = z.strictObject({
 });
 export type VersionInfo = z.infer<typeof VersionInfoSchema>;
 
-/** Envelope targeting (resolved by the extension into params; see extension targeting/applyTargeting.ts). */
+/** Envelope targeting: --tab/--workspace/--group, resolved by the extension like the `tab` param (extension targeting/resolveCall.ts). */
 export const CallTargetSchema = z.strictObject({
   tab: z.number().int().positive().optional(),
   workspace: z.string().min(1).max(64).optional(),

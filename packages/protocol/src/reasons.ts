@@ -145,6 +145,10 @@ export const ERROR_REASONS = {
       meaning: 'No native host is running: the browser is closed, or the extension is not loaded.',
       move: 'Run `chrome-relay launch`, or `chrome-relay doctor` for your own browser.',
     },
+    starting: {
+      meaning: 'A native host runs, but the extension has not greeted it yet (the browser or its service worker is starting).',
+      move: 'Retry in a moment; if it persists run `chrome-relay doctor`.',
+    },
     circuit_open: {
       meaning: 'The extension stopped answering (several calls in a row timed out), so calls now fail fast.',
       move: 'Run `chrome-relay doctor`; then `chrome-relay reconnect` re-arms the connection without restarting the browser.',

@@ -11,10 +11,10 @@
 import { copyFileSync, existsSync, renameSync, unlinkSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import type { Command } from 'commander';
-import { RelayError, WAIT_REPORT_MS, type ToolResult } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, WAIT_REPORT_MS, type ToolResult } from '@chrome-relay/protocol';
 import { getParams, parseDownloadDir, parseKeyList, parseTabList, parseTypeText, waitCondition, type WaitFlags } from '../actionArgs.js';
 import { parseChoice, parseRefArg, parseTab, parseTimeout } from '../args.js';
-import { targeted, type TargetedGlobals } from '../callTarget.js';
+import { targeted } from '../callTarget.js';
 import type { GlobalOptions } from '../globalOptions.js';
 import { printJson, printText } from '../output.js';
 import { renderSnapshot } from '../renderSnapshot.js';
@@ -22,8 +22,6 @@ import { runTool } from '../runTool.js';
 
 type Opts = Record<string, unknown>;
 type WaitUntil = 'commit' | 'domcontentloaded' | 'load' | 'none';
-/** Every action resolves --tab/--workspace/--group the same way (callTarget.ts). */
-const globalsOf = (cmd: Command): TargetedGlobals => targeted(cmd).globals;
 const example = (...lines: string[]): string => `\nExample:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 const tabOption = 'tab to act in (default: the tab chrome-relay last used)';
 const snapshotOption = 'after the result, print a fresh snapshot of the same tab';
@@ -144,12 +142,20 @@ export function registerActionCommands(program: Command): void {
 
   program
     .command('close')
-    .description('Close tabs, all or none (a missing id closes nothing). Without ids: the tab chrome-relay last used.')
+    .description('Close tabs, all or none (a missing id closes nothing). Without ids: --tab, else the tab chrome-relay last used.')
     .argument('[tabs...]', 'tab ids from `chrome-relay tabs`')
-    .addHelpText('after', example('chrome-relay close', 'chrome-relay close 123 456'))
+    .addHelpText('after', example('chrome-relay close', 'chrome-relay close 123 456', 'chrome-relay --tab 123 close'))
     .action(async (tabs: string[], _opts: Opts, cmd: Command) => {
       const ids = parseTabList(tabs);
-      printJson(await runTool('close', ids.length ? { tabs: ids } : {}, globalsOf(cmd)));
+      const { globals, tab } = targeted(cmd);
+      if (tab !== undefined && !(ids.length === 0 || (ids.length === 1 && ids[0] === tab))) {
+        throw reasonedError('target_conflict', 'multiple_targets', `--tab ${tab} and the ids ${ids.join(' ')} were both given; name the tabs to close once.`, {
+          phase: 'cli',
+          details: { tab, tabs: ids },
+        });
+      }
+      const closing = ids.length > 0 ? ids : tab === undefined ? [] : [tab];
+      printJson(await runTool('close', closing.length ? { tabs: closing } : {}, globals));
     });
 
   program

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { RelayError } from '@chrome-relay/protocol';
 import { parseBatch, processRunner, runBatch } from '../batch.js';
+import { targetFlagsByPosition } from '../callTarget.js';
 import { resolveGlobals } from '../globalOptions.js';
 import { printJson } from '../output.js';
 
@@ -27,7 +28,10 @@ export function registerBatchCommand(program: Command): void {
       if (process.stdin.isTTY) throw new RelayError('invalid_arguments', 'batch reads a JSON array of steps on stdin; pipe it in.', { phase: 'cli', details: { field: 'stdin' } });
       const steps = parseBatch(await readStdin());
       const cli = process.argv[1] ?? '';
-      const outcome = await runBatch(steps, opts.bail, processRunner(cli, globalArgsBefore(process.argv), resolveGlobals(cmd.optsWithGlobals())));
+      // A target typed before `batch` applies to every step: command steps get it in front of their
+      // own arguments, tool steps as the call's envelope target (the extension treats both alike).
+      const globals = { ...resolveGlobals(cmd.optsWithGlobals()), target: targetFlagsByPosition(process.argv).before };
+      const outcome = await runBatch(steps, opts.bail, processRunner(cli, globalArgsBefore(process.argv), globals));
       printJson(outcome);
       // The failing step's own error becomes the batch's error block (and exit code 1).
       const failed = outcome.results.find((r) => !r.ok)?.error;

@@ -3,14 +3,14 @@ import type { Command } from 'commander';
 import { RelayError } from '@chrome-relay/protocol';
 import { parseChoice, parseIntArg, parseNumberArg, parseRefArg, parseTimeout } from '../args.js';
 import { parseModifiers, parseScope } from '../elementArgs.js';
-import { targetOptions, targeted } from '../callTarget.js';
-import { resolveGlobals } from '../globalOptions.js';
+import { targetOptions, targeted, untargeted } from '../callTarget.js';
 import { printJson, printText } from '../output.js';
 import { renderSnapshot, renderSnapshotDiff, truncateSnapshot } from '../renderSnapshot.js';
 import { runTool } from '../runTool.js';
 
 type Opts = Record<string, unknown>;
-const globalsOf = (cmd: Command) => resolveGlobals(cmd.optsWithGlobals());
+/** tabs and status act on no tab: a target flag is refused, not ignored. */
+const globalsOf = untargeted;
 const example = (...lines: string[]): string => `\nExample:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 
 export function registerBrowserCommands(program: Command): void {

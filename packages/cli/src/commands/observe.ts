@@ -3,9 +3,11 @@
  * lease. Binary results arrive base64 and are written to files here (never dumped on stdout unless
  * --base64), so an agent's context only ever gets a path.
  *
- * Targeting: `--workspace`/`--group` (and program-level `--tab`) travel beside the params as the
- * call's `target`; the extension resolves them (targeting/applyTargeting.ts). A target given on the
- * subcommand replaces one given before it, with a `target_overridden` notice.
+ * Targeting (callTarget.ts): `--tab`, before or after the command name, is the tool's `tab` param;
+ * `--workspace`/`--group` travel beside the params as the call's `target` and the extension
+ * resolves them (targeting/resolveCall.ts). A target given on the subcommand replaces one given
+ * before it, with a `target_overridden` notice. Workspace and group management act on no tab and
+ * refuse a target.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,8 +15,8 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { RelayError, type Notice, type ToolName, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { parseChoice, parseIntArg, parseRefArg, parseTab } from '../args.js';
-import { AGENT_ENV, resolveGlobals } from '../globalOptions.js';
-import { cliError, targetFlagsByPosition, targetOptions, targeted, type TargetedGlobals } from '../callTarget.js';
+import { AGENT_ENV } from '../globalOptions.js';
+import { cliError, targetOptions, targeted, untargeted, type TargetedGlobals } from '../callTarget.js';
 import { printJson, printNotice } from '../output.js';
 import { checkOutFile, prepareOutDir, writeOutFile } from '../outputFiles.js';
 import { runTool } from '../runTool.js';
@@ -188,10 +190,8 @@ export function registerObserveCommands(program: Command): void {
   registerOrganizeCommands(program);
 }
 
-function plainGlobals(cmd: Command): TargetedGlobals {
-  const all = cmd.optsWithGlobals();
-  return resolveGlobals(all);
-}
+/** Workspace and group management acts on no tab: a target flag is refused, not ignored. */
+const plainGlobals = untargeted;
 
 function requireAgent(globals: TargetedGlobals, what: string): string {
   if (globals.agent === undefined) {
@@ -200,10 +200,14 @@ function requireAgent(globals: TargetedGlobals, what: string): string {
   return globals.agent;
 }
 
-/** A lease's --tab/--workspace as typed on the command (the program may have taken the option). */
-function leaseTarget(opts: Opts): { tab: number | undefined; workspace: string | undefined } {
-  const { after } = targetFlagsByPosition(process.argv);
-  return { tab: after.tab ?? (opts.tab as number | undefined), workspace: after.workspace ?? (opts.workspace as string | undefined) };
+/**
+ * What a lease command is about: its --tab/--workspace, typed before or after the command name
+ * (the same rule as every target, callTarget.ts). A --group does not name a lease.
+ */
+function leaseTarget(cmd: Command): { globals: TargetedGlobals; tab: number | undefined; workspace: string | undefined } {
+  const { globals, tab } = targeted(cmd);
+  if (globals.target?.group !== undefined) throw cliError('invalid_arguments', 'A lease is on a tab or a workspace, not a group: give --tab <id> or --workspace <name>.', { field: 'group' });
+  return { globals: { ...globals, target: undefined }, tab, workspace: globals.target?.workspace };
 }
 
 const tabsArg = (raw: string, previous: number[] = []): number[] => [...previous, parseTab(raw)];
@@ -271,9 +275,8 @@ function registerOrganizeCommands(program: Command): void {
     .option('--ttl <seconds>', 'idle seconds before the lease expires (default 600)', parseIntArg('ttl', { min: 1, max: 86_400 }))
     .description('Claim a tab or workspace for your agent (--agent or CHROME_RELAY_AGENT).')
     .action(async (opts: Opts, cmd: Command) => {
-      const globals = plainGlobals(cmd);
+      const { globals, tab, workspace } = leaseTarget(cmd);
       const agent = requireAgent(globals, 'lease claim');
-      const { tab, workspace } = leaseTarget(opts);
       printJson(await call('lease_claim', { agent, tab, workspace, ttlSec: opts.ttl as number | undefined }, globals));
     });
   lease.command('list').description('List live leases.').action(async (_opts: Opts, cmd: Command) => {
@@ -284,12 +287,14 @@ function registerOrganizeCommands(program: Command): void {
     .option('--tab <id>', 'tab to release', parseTab)
     .option('--workspace <name>', 'workspace to release')
     .option('--all', 'every lease of your agent')
-    .description('Release your lease on a tab or workspace, or all of them.')
+    .option('--force', "release it whoever holds it (a person freeing a stuck agent's tab); with --tab or --workspace, no identity needed")
+    .description('Release your lease on a tab or workspace, or all of them; --force frees another agent\'s.')
+    .addHelpText('after', '\nExample:\n  $ chrome-relay lease release --all\n  $ chrome-relay lease release --tab 123 --force\n')
     .action(async (opts: Opts, cmd: Command) => {
-      const globals = plainGlobals(cmd);
-      const agent = requireAgent(globals, 'lease release');
-      const { tab, workspace } = leaseTarget(opts);
-      printJson(await call('lease_release', { agent, tab, workspace, all: opts.all === true ? true : undefined }, globals));
+      const { globals, tab, workspace } = leaseTarget(cmd);
+      const force = opts.force === true;
+      const agent = force ? globals.agent : requireAgent(globals, 'lease release');
+      printJson(await call('lease_release', { agent, tab, workspace, all: opts.all === true ? true : undefined, force: force ? true : undefined }, globals));
     });
 }
 

@@ -51,7 +51,7 @@ describe('resolveRefTarget', () => {
     const { browser, registry, tabA, tabB } = await setup();
     const error = await failure(resolveRefTarget(registry, browser, 'e7', tabB));
     expect(error.code).toBe('target_conflict');
-    expect(error.details).toEqual({ ref: 'e7', refTab: tabA, requestedTab: tabB });
+    expect(error.details).toEqual({ ref: 'e7', refTab: tabA, requestedTab: tabB, reason: 'ref_tab_mismatch' });
   });
 
   it('a ref whose tab was closed is target_not_found (tabs.onRemoved seen)', async () => {

@@ -66,8 +66,9 @@ export async function resolveRefTarget(
   const found = await registry.lookup(ref);
   if (found === undefined) throw staleRefError(ref, 'unknown_ref');
   if (requestedTab !== undefined && requestedTab !== found.tabId) {
-    throw new RelayError(
+    throw reasonedError(
       'target_conflict',
+      'ref_tab_mismatch',
       `Ref @${ref} belongs to tab ${found.tabId}, but --tab ${requestedTab} was given. A ref already carries its tab: drop --tab.`,
       { phase: 'resolve', details: { ref, refTab: found.tabId, requestedTab } },
     );

@@ -16,7 +16,7 @@ export type Guard<T> = (value: unknown) => value is T;
 
 export const isTabId: Guard<number> = (value): value is number => typeof value === 'number' && Number.isInteger(value) && value > 0;
 
-export async function readSession<T>(browser: BrowserApi, key: string, guard: Guard<T>): Promise<T | undefined> {
+export async function readSession<T>(browser: Pick<BrowserApi, 'storageSessionGet'>, key: string, guard: Guard<T>): Promise<T | undefined> {
   const items = await browser.storageSessionGet([key]);
   const value = items[key];
   return guard(value) ? value : undefined;

@@ -1,5 +1,5 @@
 /** Named native tab groups: a group's name is its title, which must identify exactly one group. */
-import { RelayError } from '@chrome-relay/protocol';
+import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import type { GroupInfo, OrganizeApi } from './organizeApi.js';
 
 export function groupNotFound(name: string): RelayError {
@@ -13,7 +13,7 @@ export function groupNotFound(name: string): RelayError {
 export async function findGroup(organize: OrganizeApi, name: string): Promise<GroupInfo | undefined> {
   const groups = (await organize.queryGroups(name)).filter((g) => g.title === name);
   if (groups.length > 1) {
-    throw new RelayError('target_conflict', `${groups.length} tab groups are named "${name}"; rename one in the browser so the name is unique.`, {
+    throw reasonedError('target_conflict', 'ambiguous_name', `${groups.length} tab groups are named "${name}"; rename one in the browser so the name is unique.`, {
       phase: 'resolve',
       details: { group: name, groupIds: groups.map((g) => g.id) },
     });

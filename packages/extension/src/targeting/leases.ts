@@ -6,7 +6,7 @@
  * back, so a working agent keeps it and a crashed one leaves no lock behind. Expired leases are
  * treated as absent on every read and pruned on the next write.
  */
-import { RelayError, type ToolResult } from '@chrome-relay/protocol';
+import { reasonedError, type RelayError, type ToolResult } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import { Serial } from './serial.js';
 
@@ -33,9 +33,11 @@ export function leaseConflict(lease: LeaseInfo, agent: string | undefined, now: 
   const what = lease.kind === 'tab' ? `Tab ${lease.target}` : `Workspace "${lease.target}"`;
   const who = agent === undefined ? 'this call has no agent identity' : `you are "${agent}"`;
   const seconds = Math.max(1, Math.ceil((lease.expiresAt - now) / 1000));
-  return new RelayError(
+  const force = `chrome-relay lease release --${lease.kind} ${lease.target} --force`;
+  return reasonedError(
     'target_conflict',
-    `${what} is leased by agent "${lease.owner}" (${who}); it expires after ${seconds} s without activity. Work in another tab or workspace, or ask ${lease.owner} to run \`chrome-relay lease release\`.`,
+    'leased',
+    `${what} is leased by agent "${lease.owner}" (${who}); it expires after ${seconds} s without activity. Work in another tab (\`chrome-relay navigate <url>\` opens one), or ask ${lease.owner} to run \`chrome-relay lease release\`; a person can free it with \`${force}\`.`,
     { phase: 'resolve', details: { owner: lease.owner, kind: lease.kind, target: lease.target, expiresAt: lease.expiresAt, agent: agent ?? null } },
   );
 }
@@ -86,10 +88,18 @@ export class LeaseStore {
   }
 
   /** Drop leases on something that no longer exists (a closed workspace), whoever held them. */
-  drop(match: (lease: LeaseInfo) => boolean): Promise<void> {
+  drop(match: (lease: LeaseInfo) => boolean): Promise<LeaseInfo[]> {
     return this.#serial.run(async () => {
-      await this.#write((await this.#read()).filter((lease) => !match(lease)));
+      const leases = await this.#read();
+      const now = this.#now();
+      await this.#write(leases.filter((lease) => !match(lease)));
+      return leases.filter((lease) => match(lease) && lease.expiresAt > now);
     });
+  }
+
+  /** A lease dies with its tab (tab ids are never reused, so it could only mislead `lease list`). */
+  dropTab(tabId: number): Promise<LeaseInfo[]> {
+    return this.drop((lease) => lease.kind === 'tab' && lease.target === String(tabId));
   }
 
   /** The owner acted there: push expiry back. Leases of other owners are untouched. */

@@ -3,7 +3,7 @@
  * chrome-relay opened for an agent; its record is re-checked against the live window on every read
  * (the human may close it), and records of vanished windows read as absent.
  */
-import { RelayError } from '@chrome-relay/protocol';
+import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import type { OrganizeApi } from './organizeApi.js';
 import { Serial } from './serial.js';
@@ -70,7 +70,7 @@ export class WorkspaceStore {
     return this.#serial.run(async () => {
       const live = await this.list();
       if (live.some((w) => w.name === name)) {
-        throw new RelayError('target_conflict', `Workspace "${name}" already exists; use it with --workspace ${name}, or pick another name.`, {
+        throw reasonedError('target_conflict', 'name_taken', `Workspace "${name}" already exists; use it with --workspace ${name}, or pick another name.`, {
           phase: 'resolve',
           details: { workspace: name },
         });

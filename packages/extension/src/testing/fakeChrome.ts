@@ -28,13 +28,11 @@ export class FakeBrowser implements BrowserApi {
   readonly session = new Map<string, unknown>();
   /** Names of the BrowserApi methods called, in order. */
   readonly calls: string[] = [];
-  lastFocusedWindowId: number | null = null;
   #nextId = 1;
 
   addWindow(options: { type?: FakeWindow['type']; focused?: boolean } = {}): number {
     const id = this.#nextId++;
     this.windows.set(id, { id, focused: options.focused ?? false, type: options.type ?? 'normal', tabIds: [] });
-    if (options.focused) this.lastFocusedWindowId = id;
     return id;
   }
 
@@ -114,13 +112,6 @@ export class FakeBrowser implements BrowserApi {
     return [...this.windows.values()]
       .filter((w) => !query.windowTypes || query.windowTypes.includes(w.type))
       .map((w) => this.#toWindow(w, query.populate === true));
-  }
-
-  async getLastFocusedWindow(query: chrome.windows.QueryOptions): Promise<chrome.windows.Window | null> {
-    this.calls.push('getLastFocusedWindow');
-    const window = this.lastFocusedWindowId === null ? undefined : this.windows.get(this.lastFocusedWindowId);
-    if (!window || (query.windowTypes && !query.windowTypes.includes(window.type))) return null;
-    return this.#toWindow(window, query.populate === true);
   }
 
   async storageLocalGet(keys: StorageKeys): Promise<Record<string, unknown>> {

@@ -127,9 +127,10 @@ describe('click tool: by ref', () => {
 });
 
 describe('click tool: by coordinates', () => {
-  it('clicks the current tab at x,y and reports no navigation', async () => {
+  it('clicks the tab at x,y and reports no navigation', async () => {
     const { tool, ctx, tabId, debugger: dbg } = await setup({ status: 'ok', x: 1, y: 1, healed: false, hitTest: 'passed' });
-    const result = await tool.handle({ x: 100, y: 200 }, ctx);
+    // The dispatcher hands every call the tab it resolved (targeting/resolveCall.ts).
+    const result = await tool.handle({ x: 100, y: 200, tab: tabId }, ctx);
     expect(result).toEqual({ tabId, x: 100, y: 200, healed: false, navigated: false, url: 'https://x.test/' });
     expect(mouse(dbg.methods(tabId))).toHaveLength(3);
   });
@@ -143,6 +144,6 @@ describe('click tool: by coordinates', () => {
       dbg.emit(tabId, 'Page.frameRequestedNavigation', { frameId: `F${tabId}`, reason: 'anchorClick', url: 'u', disposition: 'newTab' });
       return {};
     });
-    expect((await tool.handle({ x: 1, y: 1 }, ctx)).navigated).toBe(false);
+    expect((await tool.handle({ x: 1, y: 1, tab: tabId }, ctx)).navigated).toBe(false);
   });
 });

@@ -29,13 +29,15 @@ describe('close', () => {
     expect(env.browser.tabs.has(a)).toBe(true);
   });
 
-  it('without ids closes only chrome-relay’s current tab, and refuses when there is none', async () => {
+  it('without ids closes only the tab chrome-relay last used; none, or a closed one, is target_not_found', async () => {
     const env = createFakeEnvironment();
-    env.browser.addTab({ active: true });
+    const active = env.browser.addTab({ active: true }).id ?? 0;
     const current = env.browser.addTab().id ?? 0;
-    expect((await rejection(closeTool.handle({}, env.ctx))).details.field).toBe('tabs');
+    expect(await rejection(closeTool.handle({}, env.ctx))).toMatchObject({ code: 'target_not_found', details: { tab: null } });
     env.browser.session.set(SESSION_KEYS.currentTab, current);
     expect(await closeTool.handle({}, env.ctx)).toEqual({ closed: [current] });
+    expect(await rejection(closeTool.handle({}, env.ctx))).toMatchObject({ code: 'target_not_found', details: { tab: current } });
+    expect(env.browser.tabs.has(active)).toBe(true);
   });
 
   it('refuses to close the last tabs of the browser', async () => {

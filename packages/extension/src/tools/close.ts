@@ -2,9 +2,11 @@
  * `close [tabs…]`: all or none.
  *
  * Every id is checked before anything closes; one missing id → target_not_found and nothing is
- * closed. Without ids only chrome-relay's current tab is closed — never a person's active tab
- * that chrome-relay merely falls back to for reading. Closing every tab of the browser's normal
- * windows would quit the browser (and this extension with it), so that is refused.
+ * closed. Without ids only the tab chrome-relay last used is closed, and when that one is gone,
+ * nothing is (target_not_found) — never the person's active tab. Leases are checked before this
+ * runs (targeting/prepareCall.ts): another agent's leased tab is not closed. Closing every tab
+ * of the browser's normal windows would quit the browser (and this extension with it), so that is
+ * refused.
  *
  * Chrome closes tabs one by one, and a page with a beforeunload handler (after user activation)
  * asks "Leave site?" first: chrome.tabs.remove then does not settle until someone answers
@@ -16,7 +18,7 @@
  */
 import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import { dialogTracker, type DialogInfo } from '../pageState/dialogs.js';
-import { isTabId, readSession, SESSION_KEYS } from '../state/storage.js';
+import { rememberedTab } from '../targets.js';
 import { defineTool, type ToolContext } from './defineTool.js';
 
 async function exists(ctx: ToolContext, tabId: number): Promise<boolean> {
@@ -50,18 +52,8 @@ async function closeOne(ctx: ToolContext, tabId: number): Promise<'closed' | 'la
 export const closeTool = defineTool({
   name: 'close',
   async handle(params, ctx) {
-    let ids = params.tabs ? [...new Set(params.tabs)] : [];
-    if (ids.length === 0) {
-      const current = await readSession(ctx.browser, SESSION_KEYS.currentTab, isTabId);
-      if (current === undefined || !(await exists(ctx, current))) {
-        throw new RelayError('invalid_arguments', 'Invalid arguments for close: chrome-relay has no current tab; name the tab ids to close (see `chrome-relay tabs`).', {
-          tool: 'close',
-          phase: 'validate',
-          details: { field: 'tabs' },
-        });
-      }
-      ids = [current];
-    }
+    // The dispatcher resolved which tabs (targeting/resolveCall.ts): ids given, else the remembered tab.
+    const ids = params.tabs ? [...new Set(params.tabs)] : [await rememberedTab(ctx.browser)];
     const missing: number[] = [];
     for (const id of ids) if (!(await exists(ctx, id))) missing.push(id);
     if (missing.length > 0) {
@@ -98,7 +90,7 @@ export const closeTool = defineTool({
       }
       const answer = `Run \`chrome-relay dialog accept --tab ${id}\` to let it close, or \`chrome-relay dialog dismiss --tab ${id}\` to keep it.`;
       if (closed.length === 0) {
-        throw new RelayError('target_conflict', `Tab ${id} asks before closing (a ${outcome.dialog.type} dialog); nothing was closed. ${answer}`, {
+        throw reasonedError('target_conflict', 'dialog_open', `Tab ${id} asks before closing (a ${outcome.dialog.type} dialog); nothing was closed. ${answer}`, {
           tool: 'close',
           phase: 'act',
           details: { tab: id, dialog: outcome.dialog, failed: notClosed },

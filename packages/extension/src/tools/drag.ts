@@ -12,7 +12,7 @@
  * data. Plain mouse-driven drags (pointer events, sliders, sortable lists without draggable) take
  * the press/move/release, also covered by the e2e.
  */
-import { RelayError, type ToolResult } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
 import { worlds as defaultWorlds } from '../page/worlds.js';
 import { refRegistry } from '../refs/index.js';
@@ -61,7 +61,7 @@ export function createDragTool(deps: RefDeps) {
       const from = await openRef(ctx, deps, params.from, params.tab);
       const to = await openRef(ctx, deps, params.to, params.tab);
       if (from.tabId !== to.tabId) {
-        throw new RelayError('target_conflict', `@${params.from} is in tab ${from.tabId} but @${params.to} is in tab ${to.tabId}; drag works within one tab.`, {
+        throw reasonedError('target_conflict', 'multiple_targets', `@${params.from} is in tab ${from.tabId} but @${params.to} is in tab ${to.tabId}; drag works within one tab.`, {
           tool: 'drag',
           phase: 'resolve',
           details: { from: params.from, to: params.to, fromTab: from.tabId, toTab: to.tabId },

@@ -152,7 +152,7 @@ export const ACTION_TOOLS = {
     result: historyResult,
   })),
   close: lazyTool(() => ({
-    description: 'Close tabs, all or none: if any id does not exist nothing is closed. Without ids, closes the tab chrome-relay last used.',
+    description: 'Close tabs, all or none: if any id does not exist, or another agent leases one, nothing is closed. Without ids, closes the tab chrome-relay last used (target_not_found when that one is gone).',
     mutates: true,
     params: z.strictObject({
       tabs: z.array(z.number().int().positive()).min(1).max(500).optional().describe('Tab ids to close (from `chrome-relay tabs`)'),

@@ -213,9 +213,16 @@ export const OBSERVE_TOOLS = {
     result: z.strictObject({ leases: z.array(Lease) }),
   })),
   lease_release: lazyTool(() => ({
-    description: "Release an agent's lease on a tab or workspace, or all of its leases.",
+    description:
+      "Release an agent's lease on a tab or workspace, or all of its leases. With force, release the lease on a tab or workspace whoever holds it (a person freeing a stuck agent's tab); no agent identity needed.",
     mutates: true,
-    params: z.strictObject({ agent, tab: tabId.optional(), workspace: name.optional(), all: z.boolean().optional() }),
+    params: z.strictObject({
+      agent: agent.optional(),
+      tab: tabId.optional(),
+      workspace: name.optional(),
+      all: z.boolean().optional().describe('Every lease of this agent'),
+      force: z.boolean().optional().describe('Release it whoever holds it (with tab or workspace)'),
+    }),
     result: z.strictObject({ released: z.array(Lease) }),
   })),
 } as const;

@@ -6,16 +6,17 @@
  * agent) before anything changes; if any fails the call is partial_success_disallowed and nothing
  * changed, unless allowPartial, in which case the good ones are applied and the result lists both.
  */
-import { RelayError, type ToolResult } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
 import type { LeaseInfo } from '../../targeting/leases.js';
-import { leasesOnTab, type TargetingContext } from '../../targeting/applyTargeting.js';
+import { leasesOnTab, type TargetingContext } from '../../targeting/prepareCall.js';
 import { findGroup, getGroup } from '../../targeting/groups.js';
 import { DEFAULT_LEASE_TTL_MS, leaseConflict } from '../../targeting/leases.js';
 import { targetingContext } from '../../targeting/index.js';
+import { tabExists } from '../../targets.js';
 import { defineTool } from '../defineTool.js';
 
 type Failed = ToolResult<'group_add'>['failed'][number];
-type Deps = Omit<TargetingContext, 'refTab'>;
+type Deps = Pick<TargetingContext, 'browser' | 'organize' | 'leases' | 'workspaces'>;
 
 /** Check every tab; return the ones that may be changed and why the others may not. */
 async function vet(deps: Deps, tabs: readonly number[], agent: string | undefined): Promise<{ ok: number[]; failed: Failed[] }> {
@@ -40,11 +41,11 @@ function gate(tool: string, vetted: { ok: number[]; failed: Failed[] }, allowPar
   if (vetted.failed.length === 0) return;
   if (vetted.ok.length === 0) {
     const first = vetted.failed[0];
-    throw new RelayError(first?.code === 'target_conflict' ? 'target_conflict' : 'target_not_found', `None of the tabs can be used: ${vetted.failed.map((f) => `tab ${f.target}: ${f.message}`).join(' ')}`, {
-      tool,
-      phase: 'resolve',
-      details: { applied: [], failed: vetted.failed },
-    });
+    const message = `None of the tabs can be used: ${vetted.failed.map((f) => `tab ${f.target}: ${f.message}`).join(' ')}`;
+    const options = { tool, phase: 'resolve' as const, details: { applied: [], failed: vetted.failed } };
+    // vet() only refuses a live tab for a lease; its message names the holder and the move.
+    if (first?.code === 'target_conflict') throw reasonedError('target_conflict', 'leased', message, options);
+    throw new RelayError('target_not_found', message, options);
   }
   if (allowPartial) return;
   throw new RelayError(
@@ -90,7 +91,7 @@ export function createOrganizeTools(deps: Deps) {
     name: 'group_create',
     async handle(params) {
       if (await findGroup(deps.organize, params.name)) {
-        throw new RelayError('target_conflict', `A tab group named "${params.name}" already exists; add tabs with \`chrome-relay group add ${params.name} <tab…>\`.`, {
+        throw reasonedError('target_conflict', 'name_taken', `A tab group named "${params.name}" already exists; add tabs with \`chrome-relay group add ${params.name} <tab…>\`, or pick another name.`, {
           phase: 'resolve',
           details: { group: params.name },
         });
@@ -174,6 +175,14 @@ export function createOrganizeTools(deps: Deps) {
   const leaseList = defineTool({
     name: 'lease_list',
     async handle() {
+      // Leases die with what they name. Tab closes drop theirs as they happen (targeting/index.ts);
+      // this catches closes the worker missed, and workspaces whose window a person closed.
+      const workspaces = new Set((await deps.workspaces.list()).map((w) => w.name));
+      const gone: LeaseInfo[] = [];
+      for (const lease of await deps.leases.list()) {
+        if (lease.kind === 'workspace' ? !workspaces.has(lease.target) : !(await tabExists(deps.browser, Number(lease.target)))) gone.push(lease);
+      }
+      if (gone.length > 0) await deps.leases.drop((lease) => gone.some((g) => g.kind === lease.kind && g.target === lease.target));
       return { leases: await deps.leases.list() };
     },
   });
@@ -182,13 +191,24 @@ export function createOrganizeTools(deps: Deps) {
     name: 'lease_release',
     async handle(params) {
       const given = [params.tab !== undefined, params.workspace !== undefined, params.all === true].filter(Boolean).length;
-      if (given !== 1) {
-        throw new RelayError('invalid_arguments', 'lease release: give exactly one of --tab <id>, --workspace <name> or --all.', { phase: 'validate', details: { field: 'tab' } });
+      if (given !== 1 || (params.force === true && params.all === true)) {
+        const what = params.force === true ? 'lease release --force: give exactly one of --tab <id> or --workspace <name>.' : 'lease release: give exactly one of --tab <id>, --workspace <name> or --all.';
+        throw new RelayError('invalid_arguments', what, { phase: 'validate', details: { field: params.all === true ? 'all' : 'tab' } });
       }
-      let match: (lease: LeaseInfo) => boolean;
-      if (params.all) match = (lease) => lease.owner === params.agent;
-      else if (params.tab !== undefined) match = (lease) => lease.kind === 'tab' && lease.target === String(params.tab);
-      else match = (lease) => lease.kind === 'workspace' && lease.target === params.workspace;
+      const match = (lease: LeaseInfo): boolean =>
+        params.all === true
+          ? lease.owner === params.agent
+          : params.tab !== undefined
+            ? lease.kind === 'tab' && lease.target === String(params.tab)
+            : lease.kind === 'workspace' && lease.target === params.workspace;
+      // A person freeing a tab a stuck (or crashed) agent holds: whoever owns it.
+      if (params.force === true) return { released: await deps.leases.drop(match) };
+      if (params.agent === undefined) {
+        throw new RelayError('invalid_arguments', 'lease release needs an agent identity: pass --agent NAME or set CHROME_RELAY_AGENT (a person freeing another agent\'s lease adds --force).', {
+          phase: 'validate',
+          details: { field: 'agent' },
+        });
+      }
       return { released: await deps.leases.release(params.agent, match) };
     },
   });

@@ -1,0 +1,37 @@
+/** A TargetingContext over any browser and organise API: the worker's (index.ts) and the tests' fakes. */
+import type { BrowserApi } from '../browserApi.js';
+import type { TargetingContext } from './prepareCall.js';
+import { getGroup } from './groups.js';
+import { LeaseStore } from './leases.js';
+import type { OrganizeApi } from './organizeApi.js';
+import type { RefTab, Scope, ScopeTabs } from './resolveCall.js';
+import { WorkspaceStore } from './workspaces.js';
+
+export interface TargetingParts {
+  browser: BrowserApi;
+  organize: OrganizeApi;
+  refTab(ref: string): Promise<RefTab | undefined>;
+  leases?: LeaseStore;
+  workspaces?: WorkspaceStore;
+}
+
+export function createTargetingContext(parts: TargetingParts): TargetingContext {
+  const workspaces = parts.workspaces ?? new WorkspaceStore(parts.browser, parts.organize);
+  const scopeTabs = async (scope: Scope): Promise<ScopeTabs> => {
+    if (scope.kind === 'workspace') {
+      const workspace = await workspaces.get(scope.name);
+      return { tabIds: workspace.tabIds, preferred: workspace.activeTabId ?? workspace.tabIds[0] };
+    }
+    const group = await getGroup(parts.organize, scope.name);
+    const tabIds = await parts.organize.groupTabIds(group.id);
+    return { tabIds, preferred: tabIds[0] };
+  };
+  return {
+    browser: parts.browser,
+    organize: parts.organize,
+    leases: parts.leases ?? new LeaseStore(parts.browser),
+    workspaces,
+    refTab: parts.refTab,
+    scopeTabs,
+  };
+}

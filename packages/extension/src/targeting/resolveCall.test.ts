@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import { RelayError } from '@chrome-relay/protocol';
+import { SESSION_KEYS } from '../state/storage.js';
+import { mergeEnvelope, resolveCallTabs, tabUseOf, withCallTabs, type RefTab, type ResolveContext, type Scope, type ScopeTabs } from './resolveCall.js';
+
+/** A browser that is only a set of live tab ids and a session store; refs and scopes as plain maps. */
+function world(options: { tabs: number[]; remembered?: number; refs?: Record<string, RefTab>; scopes?: Record<string, ScopeTabs> }) {
+  const live = new Set(options.tabs);
+  const session = new Map<string, unknown>();
+  if (options.remembered !== undefined) session.set(SESSION_KEYS.currentTab, options.remembered);
+  const ctx: ResolveContext = {
+    browser: {
+      async getTab(tabId) {
+        if (!live.has(tabId)) throw new RelayError('target_not_found', `Tab ${tabId} does not exist.`, { details: { tab: tabId } });
+        return { id: tabId } as chrome.tabs.Tab;
+      },
+      async storageSessionGet(keys) {
+        return Object.fromEntries([keys].flat().filter((k) => session.has(k)).map((k) => [k, session.get(k)]));
+      },
+    },
+    refTab: async (ref) => options.refs?.[ref],
+    scopeTabs: async (scope: Scope) => {
+      const found = options.scopes?.[`${scope.kind}:${scope.name}`];
+      if (!found) throw new RelayError('target_not_found', `No ${scope.kind} ${scope.name}.`, { details: { [scope.kind]: scope.name } });
+      return found;
+    },
+  };
+  return { ctx, live };
+}
+
+async function failure(run: Promise<unknown>): Promise<{ code: string; reason: unknown; details: Record<string, unknown>; message: string }> {
+  try {
+    await run;
+  } catch (error) {
+    if (error instanceof RelayError) return { code: error.code, reason: error.details['reason'], details: error.details, message: error.message };
+    throw error;
+  }
+  throw new Error('expected a failure');
+}
+
+function failureOf(run: () => unknown): Promise<{ code: string; reason: unknown; details: Record<string, unknown>; message: string }> {
+  return failure(Promise.resolve().then(run));
+}
+
+describe('tabUseOf', () => {
+  it('classifies tools by how they use tabs', () => {
+    expect(tabUseOf('snapshot')).toBe('page');
+    expect(tabUseOf('click')).toBe('page');
+    expect(tabUseOf('fill')).toBe('page');
+    expect(tabUseOf('navigate')).toBe('page_or_new');
+    expect(tabUseOf('close')).toBe('close');
+    expect(tabUseOf('tabs')).toBe('none');
+    expect(tabUseOf('lease_claim')).toBe('none');
+    expect(tabUseOf('workspace_close')).toBe('none');
+  });
+});
+
+describe('mergeEnvelope', () => {
+  it('puts an envelope --tab where the tool takes it: `tab`, or close\'s `tabs`', () => {
+    expect(mergeEnvelope('snapshot', {}, { tab: 7 }, undefined)).toEqual({ params: { tab: 7 } });
+    expect(mergeEnvelope('click', { ref: 'e1' }, { tab: 7 }, undefined)).toEqual({ params: { ref: 'e1', tab: 7 } });
+    expect(mergeEnvelope('close', {}, { tab: 7 }, undefined)).toEqual({ params: { tabs: [7] } });
+    expect(mergeEnvelope('close', { tabs: [7] }, { tab: 7 }, undefined)).toEqual({ params: { tabs: [7] } });
+    expect(mergeEnvelope('lease_claim', { agent: 'a' }, { tab: 7 }, undefined)).toEqual({ params: { agent: 'a', tab: 7 } });
+  });
+
+  it('refuses two different targets with multiple_targets, and a target for a tool that acts on no tab', async () => {
+    expect(await failureOf(() => mergeEnvelope('snapshot', { tab: 8 }, { tab: 7 }, undefined))).toMatchObject({ code: 'target_conflict', reason: 'multiple_targets' });
+    expect(await failureOf(() => mergeEnvelope('close', { tabs: [8, 7] }, { tab: 7 }, undefined))).toMatchObject({ code: 'target_conflict', reason: 'multiple_targets' });
+    expect(await failureOf(() => mergeEnvelope('snapshot', {}, { workspace: 'w', group: 'g' }, undefined))).toMatchObject({ code: 'target_conflict', reason: 'multiple_targets' });
+    expect(await failureOf(() => mergeEnvelope('snapshot', { tab: 3 }, { workspace: 'w' }, undefined))).toMatchObject({ code: 'target_conflict', reason: 'multiple_targets' });
+    expect(await failureOf(() => mergeEnvelope('tabs', {}, { tab: 7 }, undefined))).toMatchObject({ code: 'invalid_arguments', details: { field: 'tab' } });
+    expect(await failureOf(() => mergeEnvelope('group_list', {}, { workspace: 'w' }, undefined))).toMatchObject({ code: 'invalid_arguments', details: { field: 'workspace' } });
+  });
+
+  it('leaves a workspace or group as the scope, or hands it to a tool that takes the name', () => {
+    expect(mergeEnvelope('snapshot', {}, { workspace: 'w' }, undefined)).toEqual({ params: {}, scope: { kind: 'workspace', name: 'w' } });
+    expect(mergeEnvelope('close', {}, { group: 'g' }, undefined)).toEqual({ params: {}, scope: { kind: 'group', name: 'g' } });
+    expect(mergeEnvelope('lease_claim', {}, { workspace: 'w' }, 'a')).toEqual({ params: { workspace: 'w', agent: 'a' } });
+  });
+
+  it('injects the agent where the tool takes one, and refuses two identities', async () => {
+    expect(mergeEnvelope('workspace_close', { name: 'x' }, undefined, 'a')).toEqual({ params: { name: 'x', agent: 'a' } });
+    expect(mergeEnvelope('snapshot', {}, undefined, 'a')).toEqual({ params: {} });
+    expect(await failureOf(() => mergeEnvelope('lease_claim', { agent: 'b' }, undefined, 'a'))).toMatchObject({ code: 'target_conflict', reason: 'agent_mismatch' });
+  });
+});
+
+describe('resolveCallTabs', () => {
+  it('an explicit tab is the tab, and must exist', async () => {
+    const { ctx } = world({ tabs: [1, 2], remembered: 2 });
+    expect(await resolveCallTabs('snapshot', { tab: 1 }, undefined, ctx)).toEqual({ kind: 'tab', tab: 1, via: 'explicit' });
+    expect(await failure(resolveCallTabs('snapshot', { tab: 99999 }, undefined, ctx))).toMatchObject({ code: 'target_not_found', details: { tab: 99999 } });
+  });
+
+  it('without one, the remembered tab — and never another when it is gone', async () => {
+    const { ctx, live } = world({ tabs: [1, 2], remembered: 2 });
+    expect(await resolveCallTabs('js', { expression: '1' }, undefined, ctx)).toEqual({ kind: 'tab', tab: 2, via: 'remembered' });
+    live.delete(2);
+    const gone = await failure(resolveCallTabs('js', { expression: '1' }, undefined, ctx));
+    expect(gone).toMatchObject({ code: 'target_not_found', details: { tab: 2, remembered: true } });
+    expect(gone.message).toMatch(/chrome-relay tabs.*navigate/);
+    expect(await failure(resolveCallTabs('close', {}, undefined, ctx))).toMatchObject({ code: 'target_not_found', details: { tab: 2 } });
+    const never = world({ tabs: [1] });
+    expect(await failure(resolveCallTabs('snapshot', {}, undefined, never.ctx))).toMatchObject({ code: 'target_not_found', details: { tab: null } });
+  });
+
+  it('navigate without a tab opens a new one even with no remembered tab', async () => {
+    const { ctx } = world({ tabs: [1] });
+    expect(await resolveCallTabs('navigate', { url: 'https://a.test/' }, undefined, ctx)).toEqual({ kind: 'none' });
+    expect(await resolveCallTabs('navigate', { url: 'https://a.test/', tab: 1 }, undefined, ctx)).toEqual({ kind: 'tab', tab: 1, via: 'explicit' });
+  });
+
+  it("a ref's tab wins over the remembered one; a --tab naming another tab is ref_tab_mismatch, even a tab that does not exist", async () => {
+    const { ctx } = world({ tabs: [1, 2], remembered: 2, refs: { e1: { tab: 1, state: 'live' }, e9: { tab: 2, state: 'live' } } });
+    expect(await resolveCallTabs('click', { ref: 'e1' }, undefined, ctx)).toEqual({ kind: 'tab', tab: 1, via: 'ref' });
+    expect(await resolveCallTabs('click', { ref: 'e1', tab: 1 }, undefined, ctx)).toEqual({ kind: 'tab', tab: 1, via: 'ref' });
+    expect(await failure(resolveCallTabs('click', { ref: 'e1', tab: 2 }, undefined, ctx))).toMatchObject({ code: 'target_conflict', reason: 'ref_tab_mismatch', details: { refTab: 1, requestedTab: 2 } });
+    expect(await failure(resolveCallTabs('click', { ref: 'e1', tab: 99999 }, undefined, ctx))).toMatchObject({ code: 'target_conflict', reason: 'ref_tab_mismatch' });
+    expect(await resolveCallTabs('snapshot', { scopeRef: 'e1' }, undefined, ctx)).toEqual({ kind: 'tab', tab: 1, via: 'ref' });
+    expect(await failure(resolveCallTabs('drag', { from: 'e1', to: 'e9' }, undefined, ctx))).toMatchObject({ code: 'target_conflict', reason: 'multiple_targets' });
+  });
+
+  it('a ref checks a workspace or group by membership', async () => {
+    const { ctx } = world({ tabs: [1, 2, 3], refs: { e1: { tab: 1, state: 'live' } }, scopes: { 'workspace:w': { tabIds: [1, 3], preferred: 3 }, 'group:g': { tabIds: [2], preferred: 2 } } });
+    expect(await resolveCallTabs('click', { ref: 'e1' }, { kind: 'workspace', name: 'w' }, ctx)).toEqual({ kind: 'tab', tab: 1, via: 'ref' });
+    expect(await failure(resolveCallTabs('click', { ref: 'e1' }, { kind: 'group', name: 'g' }, ctx))).toMatchObject({ code: 'target_conflict', reason: 'ref_tab_mismatch' });
+  });
+
+  it('leaves refs it cannot place to the tool (stale_ref or "tab closed" in its own words)', async () => {
+    const { ctx } = world({ tabs: [2], refs: { e5: { tab: 1, state: 'closed' }, e6: { tab: 2, state: 'navigated' } } });
+    expect(await resolveCallTabs('click', { ref: 'e404' }, undefined, ctx)).toEqual({ kind: 'none' });
+    expect(await resolveCallTabs('click', { ref: 'e5' }, undefined, ctx)).toEqual({ kind: 'none' });
+    expect(await resolveCallTabs('click', { ref: 'e6' }, undefined, ctx)).toEqual({ kind: 'tab', tab: 2, via: 'ref' });
+  });
+
+  it('a workspace or group: the remembered tab if it is inside, else its preferred tab', async () => {
+    const { ctx } = world({ tabs: [1, 2, 3], remembered: 1, scopes: { 'workspace:w': { tabIds: [1, 3], preferred: 3 }, 'group:g': { tabIds: [2], preferred: 2 }, 'group:empty': { tabIds: [], preferred: undefined } } });
+    expect(await resolveCallTabs('snapshot', {}, { kind: 'workspace', name: 'w' }, ctx)).toEqual({ kind: 'tab', tab: 1, via: 'workspace' });
+    expect(await resolveCallTabs('snapshot', {}, { kind: 'group', name: 'g' }, ctx)).toEqual({ kind: 'tab', tab: 2, via: 'group' });
+    expect(await resolveCallTabs('close', {}, { kind: 'group', name: 'g' }, ctx)).toEqual({ kind: 'tabs', tabs: [2], via: 'group' });
+    expect(await failure(resolveCallTabs('snapshot', {}, { kind: 'group', name: 'empty' }, ctx))).toMatchObject({ code: 'target_not_found' });
+    expect(await failure(resolveCallTabs('snapshot', {}, { kind: 'group', name: 'nope' }, ctx))).toMatchObject({ code: 'target_not_found' });
+  });
+
+  it('close: the ids given (the tool checks them all), else the remembered tab', async () => {
+    const { ctx } = world({ tabs: [1, 2], remembered: 2 });
+    expect(await resolveCallTabs('close', { tabs: [1, 99] }, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [1, 99], via: 'explicit' });
+    expect(await resolveCallTabs('close', {}, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [2], via: 'remembered' });
+  });
+
+  it('tools that act on no tab resolve to none, whatever their tab param says', async () => {
+    const { ctx } = world({ tabs: [1] });
+    expect(await resolveCallTabs('lease_claim', { agent: 'a', tab: 1 }, undefined, ctx)).toEqual({ kind: 'none' });
+    expect(await resolveCallTabs('tabs', {}, undefined, ctx)).toEqual({ kind: 'none' });
+  });
+});
+
+describe('withCallTabs', () => {
+  it('hands the tool exactly the tab that was checked', () => {
+    expect(withCallTabs('snapshot', {}, { kind: 'tab', tab: 4, via: 'remembered' })).toEqual({ tab: 4 });
+    expect(withCallTabs('click', { ref: 'e1' }, { kind: 'tab', tab: 4, via: 'ref' })).toEqual({ ref: 'e1', tab: 4 });
+    expect(withCallTabs('close', {}, { kind: 'tabs', tabs: [4], via: 'remembered' })).toEqual({ tabs: [4] });
+    expect(withCallTabs('navigate', { url: 'u' }, { kind: 'none' })).toEqual({ url: 'u' });
+  });
+});

@@ -1,0 +1,292 @@
+/**
+ * Which tab a call acts on, decided once per call before anything runs. The answer is used by the
+ * lease check, the dialog precondition and the tool itself (it gets the tab as its `tab` param, or
+ * close as its `tabs`), so the three can never disagree.
+ *
+ * Two steps:
+ *  1. mergeEnvelope (pure): the envelope's `target` ({tab} | {workspace} | {group}) and `agent`
+ *     join the params. `--tab` means the same wherever it was written: the envelope's tab becomes
+ *     the `tab` param (close: `tabs`). A tool that acts on no tab cannot be targeted
+ *     (invalid_arguments, never a silent ignore).
+ *  2. resolveCallTabs: the tab, from the first source present —
+ *     - the refs in the params (a ref carries its tab): refs of two tabs → target_conflict
+ *       multiple_targets; a --tab/--workspace/--group naming another tab → ref_tab_mismatch;
+ *     - the explicit tab, which must exist;
+ *     - the workspace or group: the remembered tab if it is in there, else the workspace window's
+ *       active tab / the group's first tab;
+ *     - otherwise the remembered tab (targets.ts). When it is gone: target_not_found. navigate
+ *       opens a new tab instead; close closes the remembered tab.
+ *
+ * Every tab a call can reach is one chrome-relay opened (navigate, workspace create) or was given
+ * (--tab, close <ids>, a workspace or group name), or the tab of a ref issued for one of those:
+ * the browser's active tab is never a default.
+ */
+import { RelayError, TOOLS, isToolName, reasonedError, type ToolName } from '@chrome-relay/protocol';
+import type { BrowserApi } from '../browserApi.js';
+import { noRememberedTab, readRememberedTab, tabExists } from '../targets.js';
+
+/** The envelope's target, as the CLI sent it (validated by CallTargetSchema at the host). */
+export interface EnvelopeTarget {
+  tab?: number | undefined;
+  workspace?: string | undefined;
+  group?: string | undefined;
+}
+
+/** A workspace or group named for the call, resolved to a tab in step 2. */
+export interface Scope {
+  kind: 'workspace' | 'group';
+  name: string;
+}
+
+/**
+ * How a tool uses tabs:
+ * - page: acts in one tab; without one, the remembered tab;
+ * - page_or_new: the same, but without one it opens a new tab (navigate);
+ * - close: closes `tabs`; without them, the remembered tab;
+ * - none: acts in no tab. Its `tab` param, if any, names what it manages (a lease), so it is never
+ *   filled in by default.
+ */
+export type TabUse = 'page' | 'page_or_new' | 'close' | 'none';
+
+const TAB_USE_EXCEPTIONS: { readonly [T in ToolName]?: TabUse } = {
+  navigate: 'page_or_new',
+  close: 'close',
+  lease_claim: 'none',
+  lease_release: 'none',
+};
+
+/** Params that hold refs; each carries the tab it was issued in. */
+export const REF_PARAMS = ['ref', 'scopeRef', 'from', 'to'] as const;
+
+export function paramKeys(tool: string): ReadonlySet<string> {
+  if (!isToolName(tool)) return new Set();
+  return new Set(Object.keys(TOOLS[tool].params.shape));
+}
+
+/** A tool with a `tab` param acts in a tab unless listed otherwise; tools added later default to that. */
+export function tabUseOf(tool: string): TabUse {
+  if (isToolName(tool)) {
+    const listed = TAB_USE_EXCEPTIONS[tool];
+    if (listed !== undefined) return listed;
+  }
+  return paramKeys(tool).has('tab') ? 'page' : 'none';
+}
+
+function conflict(reason: 'multiple_targets' | 'ref_tab_mismatch' | 'agent_mismatch', message: string, details: Record<string, unknown>): RelayError {
+  return reasonedError('target_conflict', reason, message, { phase: 'resolve', details });
+}
+
+function flag(target: EnvelopeTarget): string {
+  if (target.tab !== undefined) return `--tab ${target.tab}`;
+  if (target.workspace !== undefined) return `--workspace ${target.workspace}`;
+  return `--group ${target.group ?? ''}`;
+}
+
+/** Step 1: the envelope folded into the params (a new object), and the scope left for step 2. */
+export function mergeEnvelope(
+  tool: string,
+  raw: Readonly<Record<string, unknown>>,
+  target: EnvelopeTarget | undefined,
+  agent: string | undefined,
+): { params: Record<string, unknown>; scope?: Scope } {
+  const params: Record<string, unknown> = { ...raw };
+  const keys = paramKeys(tool);
+  const use = tabUseOf(tool);
+
+  if (agent !== undefined && keys.has('agent')) {
+    if (params.agent !== undefined && params.agent !== agent) {
+      throw conflict('agent_mismatch', `The call names agent "${String(params.agent)}" but runs as agent "${agent}"; give one identity (--agent or CHROME_RELAY_AGENT).`, {
+        agent,
+        paramsAgent: params.agent,
+      });
+    }
+    params.agent = agent;
+  }
+
+  const given = (['tab', 'workspace', 'group'] as const).filter((k) => target?.[k] !== undefined);
+  if (target === undefined || given.length === 0) return { params };
+  if (given.length > 1) {
+    throw conflict('multiple_targets', `${given.map((k) => `--${k}`).join(' and ')} were both given; give one target.`, { ...target });
+  }
+
+  if (target.tab !== undefined) {
+    const tab = target.tab;
+    if (keys.has('tab')) {
+      if (params.tab !== undefined && params.tab !== tab) {
+        throw conflict('multiple_targets', `--tab ${tab} and tab ${String(params.tab)} were both given; give one tab.`, { tab, paramTab: params.tab });
+      }
+      params.tab = tab;
+      return { params };
+    }
+    if (use === 'close') {
+      const tabs = params.tabs;
+      if (tabs !== undefined && !(Array.isArray(tabs) && tabs.length === 1 && tabs[0] === tab)) {
+        throw conflict('multiple_targets', `--tab ${tab} and the tab ids ${JSON.stringify(tabs)} were both given; name the tabs to close once.`, { tab, tabs });
+      }
+      params.tabs = [tab];
+      return { params };
+    }
+    throw notTargetable(tool, 'tab');
+  }
+
+  const kind = target.workspace !== undefined ? 'workspace' : 'group';
+  const name = target.workspace ?? target.group ?? '';
+  if (keys.has(kind)) {
+    // The tool manages workspaces itself (lease_claim --workspace): the name is its param.
+    if (params[kind] !== undefined && params[kind] !== name) {
+      throw conflict('multiple_targets', `--${kind} ${name} and ${kind} "${String(params[kind])}" were both given; give one.`, { [kind]: name, param: params[kind] });
+    }
+    params[kind] = name;
+    return { params };
+  }
+  if (use === 'none') throw notTargetable(tool, kind);
+  if (use === 'close' ? params.tabs !== undefined : params.tab !== undefined) {
+    const tabs = use === 'close' ? params.tabs : params.tab;
+    throw conflict('multiple_targets', `${flag(target)} and tab ${JSON.stringify(tabs)} were both given; give one target.`, { [kind]: name, tab: tabs });
+  }
+  return { params, scope: { kind, name } };
+}
+
+function notTargetable(tool: string, flagName: 'tab' | 'workspace' | 'group'): RelayError {
+  return new RelayError('invalid_arguments', `--${flagName} does not apply to ${tool}: it acts on no tab. Drop --${flagName}.`, {
+    tool,
+    phase: 'validate',
+    details: { field: flagName },
+  });
+}
+
+/** What the ref registry knows of a ref: its tab, and whether its document is still the one it was issued in. */
+export interface RefTab {
+  tab: number;
+  state: 'live' | 'navigated' | 'closed';
+}
+
+/** The tabs of a workspace or group, and the one to use when the remembered tab is not among them. */
+export interface ScopeTabs {
+  tabIds: readonly number[];
+  preferred: number | undefined;
+}
+
+export interface ResolveContext {
+  browser: Pick<BrowserApi, 'getTab' | 'storageSessionGet'>;
+  /** Undefined: chrome-relay never issued the ref (or forgot it); the tool reports stale_ref. */
+  refTab(ref: string): Promise<RefTab | undefined>;
+  /** target_not_found when the workspace or group does not exist. */
+  scopeTabs(scope: Scope): Promise<ScopeTabs>;
+}
+
+export type TabSource = 'explicit' | 'ref' | 'remembered' | 'workspace' | 'group';
+
+/** The tabs a call acts on. `none`: no existing tab (it opens one, acts on none, or the tool reports why not). */
+export type CallTabs =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'tab'; readonly tab: number; readonly via: TabSource }
+  | { readonly kind: 'tabs'; readonly tabs: readonly number[]; readonly via: TabSource };
+
+const NONE: CallTabs = { kind: 'none' };
+
+function refsIn(params: Readonly<Record<string, unknown>>): { key: string; ref: string }[] {
+  const refs: { key: string; ref: string }[] = [];
+  for (const key of REF_PARAMS) {
+    const value = params[key];
+    if (typeof value === 'string') refs.push({ key, ref: value });
+  }
+  return refs;
+}
+
+async function mustExist(ctx: ResolveContext, tab: number): Promise<void> {
+  // getTab throws target_not_found (details {tab}) with the move itself.
+  await ctx.browser.getTab(tab);
+}
+
+async function tabOfScope(ctx: ResolveContext, scope: Scope): Promise<number> {
+  const { tabIds, preferred } = await ctx.scopeTabs(scope);
+  const remembered = await readRememberedTab(ctx.browser);
+  if (remembered !== undefined && tabIds.includes(remembered)) return remembered;
+  if (preferred !== undefined) return preferred;
+  const what = scope.kind === 'workspace' ? `Workspace "${scope.name}" has no tab left; close it and create it again.` : `Tab group "${scope.name}" has no tabs.`;
+  throw new RelayError('target_not_found', what, { phase: 'resolve', details: { [scope.kind]: scope.name } });
+}
+
+async function remembered(ctx: ResolveContext): Promise<number> {
+  const tab = await readRememberedTab(ctx.browser);
+  if (tab !== undefined && (await tabExists(ctx.browser, tab))) return tab;
+  throw noRememberedTab(tab);
+}
+
+/** Step 2, for a tool that acts in one tab. */
+async function resolvePage(params: Readonly<Record<string, unknown>>, scope: Scope | undefined, ctx: ResolveContext, newWhenAbsent: boolean): Promise<CallTabs> {
+  const explicit = typeof params.tab === 'number' ? params.tab : undefined;
+  const refs = refsIn(params);
+  const known: (RefTab & { ref: string })[] = [];
+  for (const { ref } of refs) {
+    const found = await ctx.refTab(ref);
+    if (found) known.push({ ...found, ref });
+  }
+  const first = known[0];
+  if (first !== undefined) {
+    const other = known.find((k) => k.tab !== first.tab);
+    if (other) {
+      throw conflict('multiple_targets', `@${first.ref} is in tab ${first.tab} but @${other.ref} is in tab ${other.tab}; one command acts in one tab.`, {
+        refs: known.map((k) => ({ ref: k.ref, tab: k.tab })),
+      });
+    }
+    if (explicit !== undefined && explicit !== first.tab) {
+      throw conflict('ref_tab_mismatch', `Ref @${first.ref} belongs to tab ${first.tab}, but --tab ${explicit} was given. A ref already carries its tab: drop --tab.`, {
+        ref: first.ref,
+        refTab: first.tab,
+        requestedTab: explicit,
+      });
+    }
+    if (scope !== undefined && !(await ctx.scopeTabs(scope)).tabIds.includes(first.tab)) {
+      throw conflict('ref_tab_mismatch', `Ref @${first.ref} belongs to tab ${first.tab}, which is not in ${scope.kind} "${scope.name}". A ref already carries its tab: drop --${scope.kind}.`, {
+        ref: first.ref,
+        refTab: first.tab,
+        [scope.kind]: scope.name,
+      });
+    }
+    // A closed tab's refs: the tool says "tab closed" in the ref's own words.
+    if (first.state === 'closed' || !(await tabExists(ctx.browser, first.tab))) return NONE;
+    return { kind: 'tab', tab: first.tab, via: 'ref' };
+  }
+  if (explicit !== undefined) {
+    await mustExist(ctx, explicit);
+    return { kind: 'tab', tab: explicit, via: 'explicit' };
+  }
+  if (scope !== undefined) return { kind: 'tab', tab: await tabOfScope(ctx, scope), via: scope.kind };
+  if (newWhenAbsent) return NONE;
+  if (refs.length > 0) {
+    // Refs chrome-relay does not know: the tool answers stale_ref, which says more than "no tab".
+    const tab = await readRememberedTab(ctx.browser);
+    return tab !== undefined && (await tabExists(ctx.browser, tab)) ? { kind: 'tab', tab, via: 'remembered' } : NONE;
+  }
+  return { kind: 'tab', tab: await remembered(ctx), via: 'remembered' };
+}
+
+/** Step 2: the tabs the call acts on. Params are the validated, merged ones. */
+export async function resolveCallTabs(tool: string, params: Readonly<Record<string, unknown>>, scope: Scope | undefined, ctx: ResolveContext): Promise<CallTabs> {
+  const use = tabUseOf(tool);
+  if (use === 'none') return NONE;
+  if (use === 'close') {
+    // Existence is the tool's to check: it names every missing id and closes none (all or nothing).
+    if (Array.isArray(params.tabs)) return { kind: 'tabs', tabs: params.tabs.filter((t): t is number => typeof t === 'number'), via: 'explicit' };
+    if (scope !== undefined) return { kind: 'tabs', tabs: [await tabOfScope(ctx, scope)], via: scope.kind };
+    return { kind: 'tabs', tabs: [await remembered(ctx)], via: 'remembered' };
+  }
+  return resolvePage(params, scope, ctx, use === 'page_or_new');
+}
+
+/** The params the tool runs with: the resolved tab filled in, so it acts exactly where the checks looked. */
+export function withCallTabs(tool: string, params: Readonly<Record<string, unknown>>, tabs: CallTabs): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...params };
+  if (tabs.kind === 'tab' && paramKeys(tool).has('tab')) out.tab = tabs.tab;
+  if (tabs.kind === 'tabs') out.tabs = [...tabs.tabs];
+  return out;
+}
+
+/** Every tab the call acts on (for leases and the dialog precondition). */
+export function tabsOf(tabs: CallTabs): readonly number[] {
+  if (tabs.kind === 'tab') return [tabs.tab];
+  if (tabs.kind === 'tabs') return tabs.tabs;
+  return [];
+}
