@@ -8,7 +8,7 @@ import type { Notice } from '@chrome-relay/protocol';
 import { parseRefArg, parseTab } from './args.js';
 import { resolveGlobals } from './globalOptions.js';
 import { printJson, printNotice, printText } from './output.js';
-import { renderSnapshot } from './renderSnapshot.js';
+import { renderSnapshot, renderSnapshotHeader } from './renderSnapshot.js';
 import { runTool } from './runTool.js';
 
 export function deprecatedNotice(alias: string, replacement: string): Notice {
@@ -26,7 +26,7 @@ export function registerAliases(program: Command): void {
         const globals = resolveGlobals(cmd.optsWithGlobals());
         const result = await runTool('snapshot', { tab: opts.tab }, globals);
         if (json || globals.json) printJson(result);
-        else printText(`# ${result.title || '(untitled)'} — ${result.url} [tab=${result.tabId}]\n${renderSnapshot(result.tree)}`);
+        else printText(`${renderSnapshotHeader(result)}\n${renderSnapshot(result.tree)}`);
       });
   };
   snapshotAlias('read', false);

@@ -6,7 +6,7 @@ import { parseModifiers, parseScope } from '../elementArgs.js';
 import { targetOptions, targeted } from '../callTarget.js';
 import { resolveGlobals } from '../globalOptions.js';
 import { printJson, printText } from '../output.js';
-import { renderSnapshot, renderSnapshotDiff, truncateSnapshot } from '../renderSnapshot.js';
+import { renderSnapshot, renderSnapshotHeader, renderSnapshotDiff, truncateSnapshot } from '../renderSnapshot.js';
 import { runTool } from '../runTool.js';
 
 type Opts = Record<string, unknown>;
@@ -75,7 +75,7 @@ export function registerBrowserCommands(program: Command): void {
       const render = { urls: opts.urls === true };
       const body = opts.diff === true ? renderSnapshotDiff(result.previous ?? null, result.tree, render) : renderSnapshot(result.tree, render);
       const maxChars = opts.maxChars as number | undefined;
-      printText(`# ${result.title || '(untitled)'} — ${result.url} [tab=${result.tabId}]\n${maxChars === undefined ? body : truncateSnapshot(body, maxChars)}`);
+      printText(`${renderSnapshotHeader(result)}\n${maxChars === undefined ? body : truncateSnapshot(body, maxChars)}`);
     });
 
   targetOptions(program.command('click'))
