@@ -119,7 +119,7 @@ async function tabOfRegisteredRef(ref: string): Promise<number | undefined> {
 
 /** The safety net's error: unlike an up-front refusal, the tool did start and may have taken effect. */
 function interruptedByDialog(tabId: number, dialog: DialogInfo, tool: string): RelayError {
-  const message = dialog.message ? ` ("${dialog.message.slice(0, 200)}")` : '';
+  const message = dialog.message ? ` (${JSON.stringify(dialog.message.slice(0, 200))})` : '';
   return new RelayError(
     'target_conflict',
     `A ${dialog.type} dialog${message} opened on tab ${tabId} while ${tool} was running, so ${tool} could not finish; it may already have taken effect (it may be what opened the dialog). Answer it with \`chrome-relay dialog accept\` or \`chrome-relay dialog dismiss\` (add --tab ${tabId} if it is not the current tab), then check the page.`,
