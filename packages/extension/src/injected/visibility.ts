@@ -6,10 +6,10 @@
  *
  * Left out, with everything inside (display:none, visibility:hidden and aria-hidden are the walker's own rules):
  *   - effective opacity (the product down the ancestors) under MIN_OPACITY;
- *   - clipped to less than MIN_BOX_PX by `clip` (absolutely positioned elements) or `clip-path: inset() / circle()
- *     / ellipse()`: the "visually hidden" (sr-only) pattern;
- *   - positioned (absolute, fixed, transformed) entirely outside the area the document can scroll to
- *     (left:-9999px), or, when fixed, outside the viewport;
+ *   - positioned (not static) and clipped to less than MIN_BOX_PX by `clip` or `clip-path: inset() / circle() /
+ *     ellipse()`: the "visually hidden" (sr-only) pattern;
+ *   - positioned entirely outside the area the document can scroll to (left:-9999px), or, when fixed, outside the
+ *     viewport; for a control (anything that would get a ref) also when moved there by a transform or margin;
  *   - inside a box under MIN_BOX_PX wide or high that clips its overflow (height:0; overflow:hidden);
  * and an element that paints nothing: no legible text (font-size ≥ MIN_FONT_PX), no painted child, and no box of its
  * own of at least MIN_BOX_PX × MIN_BOX_PX that draws something (a replaced element or form control, a background,
@@ -23,7 +23,12 @@
  *     text of its own and never names a non-interactive node (a heading or cell shows only what is visible);
  *   - a form control hidden by opacity, clipping or position whose <label> is visible (custom checkboxes, styled
  *     file inputs): the person operates it through the label, whose text is its name.
- * Not detected: text coloured like its background, covered by another element, or pushed away by text-indent.
+ * Not detected: text coloured like its background, covered by another element, or pushed away by text-indent;
+ * clip-path or transforms on non-positioned text (each computed-style read costs about a microsecond per element,
+ * so only the properties that decide the common cases are read for every element).
+ *
+ * A ref'd element that turns invisible after the snapshot keeps its ref (it is still the same element); the click
+ * path decides what a click on it means.
  */
 
 /** Below this effective opacity content is treated as invisible (fade-ins show up from 10 % on). */

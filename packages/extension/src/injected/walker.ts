@@ -17,7 +17,7 @@ import { contextSignature, isIdentifyingAncestor, type ContextSource } from './i
 import { controlValue, createLabelIndex, explicitName, fallbackName, type LabelLookup } from './names.js';
 import { computeRole, INTERACTIVE_ROLES, NAME_FROM_CONTENT_ROLES, TRANSPARENT_ROLES } from './roles.js';
 import type { PageNode } from './types.js';
-import { FULL_SIGHT, labelShows, legibleFont, offScreen, paintsItself, readReach, sightOf, type Reach, type Sight } from './visibility.js';
+import { bigEnough, FULL_SIGHT, labelShows, legibleFont, offScreen, paintsItself, readReach, sightOf, type Reach, type Sight } from './visibility.js';
 
 const SKIPPED_TAGS = new Set(['script', 'style', 'template', 'head', 'noscript', 'meta', 'link', 'title', 'base']);
 
@@ -273,10 +273,7 @@ export class Walker {
     const contribution = this.#contribution(element, role, visible, bare, explicit, joined);
     text.push(block ? ` ${contribution} ` : contribution);
 
-    let painted: boolean;
-    if (tag === 'select') painted = seen && visible && paintsItself(element, tag, style); // its options draw only in its popup
-    else if (tag === 'option' || tag === 'optgroup') painted = seen; // drawn by their <select>, which decides
-    else painted = (below & PAINTED) !== 0 || (wantPaint && seen && visible && paintsItself(element, tag, style));
+    let painted = seen && this.#paints(element, tag, role, style, visible, below, wantPaint);
     // A ref is worth a layout read: a control moved out of reach by a transform or margin gets none.
     if (painted && entry !== undefined && !forced && !sight.positioned && offScreen(element, inherited.sight, this.#reach)) painted = false;
     let flags = (painted ? PAINTED : 0) | (below & HIDDEN_TEXT);
@@ -327,6 +324,16 @@ export class Walker {
     }
     out.push(node);
     return flags;
+  }
+
+  /** Whether an element that can be seen shows anything (see visibility.ts); `below` is what its children showed. */
+  #paints(element: Element, tag: string, role: string, style: CSSStyleDeclaration, visible: boolean, below: number, wantPaint: boolean): boolean {
+    // A <select>'s options draw only in its popup: its own box decides, and its options go with it.
+    if (tag === 'select') return visible && paintsItself(element, tag, style);
+    if (tag === 'option' || tag === 'optgroup') return true;
+    // An editing host is an area to type into, like a text field: its content is its value, not walked.
+    if (role === 'textbox' && element instanceof HTMLElement && element.isContentEditable) return visible && bigEnough(element.getBoundingClientRect());
+    return (below & PAINTED) !== 0 || (wantPaint && visible && paintsItself(element, tag, style));
   }
 
   /** Walks the rendered children; returns their PAINTED / HIDDEN_TEXT flags combined. */
