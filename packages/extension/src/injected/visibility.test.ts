@@ -147,3 +147,11 @@ describe('painting', () => {
     expect(legibleFont('12px')).toBe(true);
   });
 });
+
+describe('the viewport owners', () => {
+  it("never treat <html>/<body> overflow as a clip (body { overflow: hidden } while a modal is open, or a 0-height body)", () => {
+    const body = sightOf(at(box(0, 0, 1280, 0)), style({ overflow: 'hidden', overflowX: 'hidden', overflowY: 'hidden' }), 'block', FULL_SIGHT, reach, true);
+    expect(body.inside).toBe(FULL_SIGHT);
+    expect(sightOf(at(box(-9999, 0, 100, 20)), style({ position: 'absolute' }), 'block', body.inside, reach).seen).toBe(false);
+  });
+});

@@ -165,13 +165,13 @@ export function legibleFont(fontSize: string): boolean {
 
 /**
  * Whether an element can be seen at all (`seen`), and what its content inherits. `display` is the computed
- * display the caller already read; `reach` is read on first need.
+ * display the caller already read; `reach` is read on first need; `viewportOwner` is true for <html> and <body>.
  *
  * Cost matters here (this runs for every element, and each computed-style read costs about a microsecond): three
  * reads for an ordinary element (opacity, position, overflow); clips and geometry only for positioned elements,
  * which are the ones that can be moved or clipped away. `offScreen` covers the others where it matters most.
  */
-export function sightOf(element: Measurable, style: SightStyle, display: string, parent: Sight, reach: () => Reach): SightOutcome {
+export function sightOf(element: Measurable, style: SightStyle, display: string, parent: Sight, reach: () => Reach, viewportOwner = false): SightOutcome {
   // Nothing inside content nobody can see can be seen; a box-less element (display:contents) has no opacity,
   // clip or position of its own.
   if (!parent.shown) return { seen: false, positioned: false, inside: parent };
@@ -192,7 +192,9 @@ export function sightOf(element: Measurable, style: SightStyle, display: string,
     if (fixed) contained = false;
   }
   let shown = seen;
-  if (!NO_OVERFLOW_DISPLAYS.has(display) && style.overflow !== 'visible') {
+  // <html>'s and <body>'s overflow is the viewport's (`body { overflow: hidden }` while a modal is open): what
+  // the document can scroll to is already `reach`.
+  if (!viewportOwner && !NO_OVERFLOW_DISPLAYS.has(display) && style.overflow !== 'visible') {
     contained = true;
     if (seen) {
       const box = element.getBoundingClientRect();

@@ -148,7 +148,7 @@ export class Walker {
       const ancestor = chain[i];
       if (ancestor === undefined) continue;
       const style = getComputedStyle(ancestor);
-      sight = sightOf(ancestor, style, style.display, sight, this.#reach).inside;
+      sight = sightOf(ancestor, style, style.display, sight, this.#reach, isViewportOwner(ancestor)).inside;
     }
     return sight;
   }
@@ -159,7 +159,7 @@ export class Walker {
     return this.#labelsOf(element).some((label) => {
       if (!labelShows(label, this.#reach)) return false;
       const style = getComputedStyle(label);
-      return sightOf(label, style, style.display, this.#sightAbove(label), this.#reach).seen;
+      return sightOf(label, style, style.display, this.#sightAbove(label), this.#reach, false).seen;
     });
   }
 
@@ -215,7 +215,7 @@ export class Walker {
     const display = style.display;
     if (display === 'none' && !forced) return 0;
     const visible = forced || style.visibility === 'visible';
-    const sight = sightOf(element, style, display, inherited.sight, this.#reach);
+    const sight = sightOf(element, style, display, inherited.sight, this.#reach, (tag === 'body' || tag === 'html') && isViewportOwner(element));
     const seen = forced || sight.seen;
 
     if (tag === 'iframe' || tag === 'frame') {
@@ -390,6 +390,11 @@ function isClickable(element: Element, tag: string, bare: boolean, pointer: bool
     if (element.hasAttribute('tabindex') && element instanceof HTMLElement && element.tabIndex >= 0) return true;
   }
   return pointer && !parentPointer;
+}
+
+/** <html>, and the document's <body>: their overflow belongs to the viewport. */
+function isViewportOwner(element: Element): boolean {
+  return element === document.documentElement || element === document.body;
 }
 
 function withName(node: PageNode, name: string): PageNode {
