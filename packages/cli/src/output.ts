@@ -1,15 +1,18 @@
 /**
  * The one module that prints. Handlers return data; this turns it into stdout (JSON, or text for snapshot)
  * and failures into the stderr contract: one human line, then `{"relayError": {...}}`, exit code 1.
+ * Results carry page strings (titles, text, console messages, URLs), so everything goes out through escape.ts:
+ * no page string can split a line or send the terminal a control sequence.
  */
-import { formatErrorForStderr, jsonLine, RelayError, type Notice } from '@chrome-relay/protocol';
+import { escapeText, formatErrorForStderr, RelayError, toSafeJson, type Notice } from '@chrome-relay/protocol';
 
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(`${toSafeJson(value, 2)}\n`);
 }
 
 export function printText(text: string): void {
-  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  const safe = escapeText(text);
+  process.stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`);
 }
 
 /**
@@ -17,10 +20,10 @@ export function printText(text: string): void {
  * error's, right above its block (the message inside the JSON stays readable for people).
  */
 export function printNotice(notice: Notice): void {
-  process.stderr.write(`${jsonLine({ relayNotice: notice })}\n`);
+  process.stderr.write(`${toSafeJson({ relayNotice: notice })}\n`);
 }
 
 export function printError(error: unknown, tool: string): void {
-  const relay = RelayError.from(error, tool, 'cli');
-  process.stderr.write(formatErrorForStderr(relay.toData()));
+  const data = RelayError.from(error, tool, 'cli').toData();
+  process.stderr.write(formatErrorForStderr(data));
 }

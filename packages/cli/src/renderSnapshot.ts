@@ -1,14 +1,34 @@
 /**
  * Snapshot tree → the indented text agents read. One line per node:
+ *   # "Page title" — "https://example.com/" [tab=12]
  *   - button "Submit" [disabled] [ref=e12]
- *   - textbox "Email" [ref=e4]: current value
- *   - text: free text
- * Names are JSON-quoted so quotes and newlines in page text cannot break the line format.
+ *   - textbox "Email" [ref=e4]: "current value"
+ *   - link "Home" [ref=e3] -> "/home"          (with --urls)
+ *   - text "free text"
+ * Every string the page controls (names, text, values, URLs, the title) is a JSON string literal with every
+ * control and line separator escaped (escape.ts), so page content can neither close its quotes nor start a line:
+ * structure outside quotes — roles, [ref=eN], states, indentation — only ever comes from chrome-relay.
  */
-import type { SnapshotNode } from '@chrome-relay/protocol';
+import { escapeLine, quote, type SnapshotNode } from '@chrome-relay/protocol';
 
 export interface RenderOptions {
   urls?: boolean;
+}
+
+export interface SnapshotHeading {
+  title: string;
+  url: string;
+  tabId: number;
+}
+
+/** The first line of a text snapshot: which page, which tab. */
+export function renderSnapshotHeader(page: SnapshotHeading): string {
+  return `# ${page.title === '' ? '(untitled)' : quote(page.title)} — ${quote(page.url)} [tab=${page.tabId}]`;
+}
+
+/** Roles come from the extension's own table; anything else (a bug, another build) is shown as data. */
+function roleText(role: string): string {
+  return /^[a-z]+$/.test(role) ? role : quote(role);
 }
 
 function attributes(node: SnapshotNode): string {
@@ -26,19 +46,15 @@ function attributes(node: SnapshotNode): string {
 function renderNode(node: SnapshotNode, depth: number, out: string[], options: RenderOptions): void {
   const indent = '  '.repeat(depth);
   if (node.role === 'elided') {
-    // A marker the extension put in place of nodes it left out (identical runs, --depth).
-    out.push(`${indent}- … ${node.name ?? ''}`);
+    // A marker the extension wrote in place of nodes it left out (identical runs, --depth): its own words.
+    out.push(`${indent}- … ${escapeLine(node.name ?? '')}`);
     return;
   }
-  if (node.role === 'text') {
-    out.push(`${indent}- text: ${node.name ?? ''}`);
-    return;
-  }
-  let line = `${indent}- ${node.role}`;
-  if (node.name) line += ` ${JSON.stringify(node.name)}`;
+  let line = `${indent}- ${roleText(node.role)}`;
+  if (node.name) line += ` ${quote(node.name)}`;
   line += attributes(node);
-  if (node.value !== undefined && node.value !== '') line += `: ${JSON.stringify(node.value)}`;
-  if (options.urls && node.url) line += ` -> ${node.url}`;
+  if (node.value !== undefined && node.value !== '') line += `: ${quote(node.value)}`;
+  if (options.urls && node.url) line += ` -> ${quote(node.url)}`;
   const children = node.children ?? [];
   if (children.length > 0) line += ':';
   out.push(line);

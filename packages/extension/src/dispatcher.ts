@@ -67,7 +67,7 @@ async function run<T extends ToolName>(tool: ToolDefinition<T>, params: ToolPara
 
 /** The safety net's error: unlike an up-front refusal, the tool did start and may have taken effect. */
 function interruptedByDialog(tabId: number, dialog: DialogInfo, tool: string): RelayError {
-  const message = dialog.message ? ` ("${dialog.message.slice(0, 200)}")` : '';
+  const message = dialog.message ? ` (${JSON.stringify(dialog.message.slice(0, 200))})` : '';
   return reasonedError(
     'target_conflict',
     'dialog_open',

@@ -4,6 +4,7 @@
  * means a bug in chrome-relay: bad input from a user or agent must never reach it.
  */
 import * as z from 'zod';
+import { escapeLine, toSafeJson } from './escape.js';
 
 export const ERROR_CODES = [
   'stale_ref',
@@ -211,21 +212,13 @@ export function parseRelayErrorData(value: unknown, tool = ''): RelayErrorData {
 }
 
 /**
- * The exact stderr text for a failure: one human line, then the machine block. Messages can quote
- * page text or commander output that holds line breaks; the human line folds them into spaces so it
- * stays one line (the block keeps the message exactly).
+ * The exact stderr text for a failure: one human line, then the machine block. Messages can quote the page
+ * (a covering element's name, a dialog's text) or hold commander's line breaks: the human line folds line
+ * breaks into spaces and escapes every other control; the block escapes what JSON.stringify leaves raw
+ * (escape.ts), so it too stays one line and keeps the message exactly.
  */
 export function formatErrorForStderr(data: RelayErrorData): string {
-  const human = `chrome-relay: ${data.code}: ${oneLine(data.message)}`;
-  return `${human}\n${jsonLine({ relayError: data })}\n`;
-}
-
-/**
- * JSON on exactly one line for every line splitter: JSON.stringify escapes control characters but
- * leaves U+0085, U+2028 and U+2029 raw, which Python's splitlines() (and others) treat as line ends.
- */
-export function jsonLine(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u0085\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return `chrome-relay: ${data.code}: ${escapeLine(oneLine(data.message))}\n${toSafeJson({ relayError: data })}\n`;
 }
 
 /** Line breaks (every kind a line splitter honours) folded into single spaces. */

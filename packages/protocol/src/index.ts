@@ -10,3 +10,4 @@ export * from './toolSpec.js';
 export * from './snapshotNode.js';
 export * from './reasons.js';
 export * from './interrupted.js';
+export * from './escape.js';

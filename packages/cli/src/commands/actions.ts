@@ -17,7 +17,7 @@ import { parseChoice, parseRefArg, parseTab, parseTimeout } from '../args.js';
 import { targeted } from '../callTarget.js';
 import type { GlobalOptions } from '../globalOptions.js';
 import { printJson, printText } from '../output.js';
-import { renderSnapshot } from '../renderSnapshot.js';
+import { renderSnapshot, renderSnapshotHeader } from '../renderSnapshot.js';
 import { runTool } from '../runTool.js';
 
 type Opts = Record<string, unknown>;
@@ -49,7 +49,7 @@ export async function printActionResult(result: { tabId: number; dialog?: unknow
     return;
   }
   printJson(result);
-  printText(`# ${snap.title || '(untitled)'} — ${snap.url} [tab=${snap.tabId}]\n${renderSnapshot(snap.tree)}`);
+  printText(`${renderSnapshotHeader(snap)}\n${renderSnapshot(snap.tree)}`);
 }
 
 /** A name in `dir` that does not exist yet: "report.pdf", then "report (1).pdf", … */

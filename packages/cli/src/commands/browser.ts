@@ -5,7 +5,7 @@ import { parseChoice, parseIntArg, parseNumberArg, parseRefArg, parseTimeout } f
 import { parseModifiers, parseScope } from '../elementArgs.js';
 import { targetOptions, targeted, untargeted } from '../callTarget.js';
 import { printJson, printText } from '../output.js';
-import { renderSnapshot, renderSnapshotDiff, truncateSnapshot } from '../renderSnapshot.js';
+import { renderSnapshot, renderSnapshotHeader, renderSnapshotDiff, truncateSnapshot } from '../renderSnapshot.js';
 import { runTool } from '../runTool.js';
 
 type Opts = Record<string, unknown>;
@@ -75,7 +75,7 @@ export function registerBrowserCommands(program: Command): void {
       const render = { urls: opts.urls === true };
       const body = opts.diff === true ? renderSnapshotDiff(result.previous ?? null, result.tree, render) : renderSnapshot(result.tree, render);
       const maxChars = opts.maxChars as number | undefined;
-      printText(`# ${result.title || '(untitled)'} — ${result.url} [tab=${result.tabId}]\n${maxChars === undefined ? body : truncateSnapshot(body, maxChars)}`);
+      printText(`${renderSnapshotHeader(result)}\n${maxChars === undefined ? body : truncateSnapshot(body, maxChars)}`);
     });
 
   targetOptions(program.command('click'))

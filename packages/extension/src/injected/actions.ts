@@ -126,7 +126,7 @@ export function selectOptions(element: Element, wanted: readonly string[]): Sele
     if (option === undefined) {
       return { status: 'no_option', missing: value, available: options.slice(0, 50).map((o) => normalizeText(o.label || o.text)) };
     }
-    if (option.disabled) return { status: 'refused', reason: `option "${normalizeText(option.label || option.text)}" is disabled` };
+    if (option.disabled) return { status: 'refused', reason: `option ${JSON.stringify(normalizeText(option.label || option.text))} is disabled` };
     chosen.add(option);
   }
   for (const option of options) option.selected = chosen.has(option);

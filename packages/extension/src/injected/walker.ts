@@ -8,13 +8,16 @@
  *
  * Hidden content: display:none and aria-hidden="true" subtrees are skipped; a visibility:hidden
  * element is skipped itself but its children are still visited, because a child may set
- * visibility:visible and render.
+ * visibility:visible and render. Content a person cannot see for other reasons (transparent, clipped
+ * away, off-screen, painting nothing) is left out too, refs included: see visibility.ts. Its text still
+ * counts in the name of a visible control, as in the accessibility tree.
  */
-import { cap, normalizeText } from './dom.js';
+import { cap, flatParent, normalizeText } from './dom.js';
 import { contextSignature, isIdentifyingAncestor, type ContextSource } from './identity.js';
 import { controlValue, createLabelIndex, explicitName, fallbackName, type LabelLookup } from './names.js';
 import { computeRole, INTERACTIVE_ROLES, NAME_FROM_CONTENT_ROLES, TRANSPARENT_ROLES } from './roles.js';
 import type { PageNode } from './types.js';
+import { bigEnough, FULL_SIGHT, labelShows, legibleFont, offScreen, paintsItself, readReach, sightOf, type Reach, type Sight } from './visibility.js';
 
 const SKIPPED_TAGS = new Set(['script', 'style', 'template', 'head', 'noscript', 'meta', 'link', 'title', 'base']);
 
@@ -29,6 +32,13 @@ const FORM_CONTROL_TAGS = new Set(['button', 'input', 'select', 'textarea', 'opt
 
 const TEXT_CAP = 100;
 const URL_CAP = 300;
+
+/** What a walked subtree reports up: it showed something a person can see / it holds text a person cannot see. */
+const PAINTED = 1;
+const HIDDEN_TEXT = 2;
+
+/** Labelable form controls: hidden behind a visible <label>, they are still operated through it. */
+const LABELABLE_TAGS = new Set(['input', 'select', 'textarea', 'meter', 'progress', 'output', 'button']);
 
 /** A block boundary between items: text on either side must not be merged into one run. */
 const BREAK = null;
@@ -69,9 +79,25 @@ interface Inherited {
   visible: boolean;
   /** Inside a grid/treegrid (cells are gridcells). */
   inGrid: boolean;
+  /** What the ancestors let a person see here. */
+  sight: Sight;
 }
 
-const ROOT: Inherited = { pointer: false, holder: null, visible: true, inGrid: false };
+/** One element's children being walked: where their items and text go, and what they report up. */
+interface Children {
+  inherited: Inherited;
+  out: Item[];
+  text: string[];
+  /** The element's computed style (its font is its text nodes' font). */
+  style: CSSStyleDeclaration;
+  /** Whether that font can be read; undefined until a text node needs it. */
+  legible?: boolean;
+  askPaint: boolean;
+  /** PAINTED / HIDDEN_TEXT of the children walked so far. */
+  flags: number;
+}
+
+const ROOT: Inherited = { pointer: false, holder: null, visible: true, inGrid: false, sight: FULL_SIGHT };
 
 export function contextOf(actionable: Actionable): string {
   const holder = actionable.holder;
@@ -88,20 +114,53 @@ export class Walker {
   readonly #actionables: Actionable[] = [];
   readonly #frames: FramePlaceholder[] = [];
   readonly #labelsOf: LabelLookup = createLabelIndex();
+  #reached: Reach | undefined;
+  /** The document's scrollable area, read on first need (once per walk: nothing scrolls meanwhile). */
+  readonly #reach = (): Reach => (this.#reached ??= readReach());
 
   /** Walk the whole document. */
   walkDocument(): WalkResult {
     const out: Item[] = [];
     const root = document.body ?? document.documentElement;
-    if (root !== null) this.#walkElement(root, ROOT, out, [], false);
+    if (root !== null) this.#walkElement(root, this.#rootFor(root), out, [], false, false);
     return { tree: mergeItems(out), actionables: this.#actionables, frames: this.#frames };
   }
 
   /** Walk one element's subtree (a snapshot scope); the element itself is included. */
   walkSubtree(element: Element): WalkResult {
     const out: Item[] = [];
-    this.#walkElement(element, ROOT, out, [], false);
+    this.#walkElement(element, this.#rootFor(element), out, [], false, false);
     return { tree: mergeItems(out), actionables: this.#actionables, frames: this.#frames };
+  }
+
+  /** Where a walk starting at `element` begins: what its ancestors (e.g. an <html> at opacity 0) let through. */
+  #rootFor(element: Element): Inherited {
+    const sight = this.#sightAbove(element);
+    return sight === FULL_SIGHT ? ROOT : { ...ROOT, sight };
+  }
+
+  /** The sight `element`'s flat-tree ancestors pass down to it. */
+  #sightAbove(element: Element): Sight {
+    const chain: Element[] = [];
+    for (let node = flatParent(element); node !== null; node = flatParent(node)) chain.push(node);
+    let sight = FULL_SIGHT;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const ancestor = chain[i];
+      if (ancestor === undefined) continue;
+      const style = getComputedStyle(ancestor);
+      sight = sightOf(ancestor, style, style.display, sight, this.#reach, isViewportOwner(ancestor)).inside;
+    }
+    return sight;
+  }
+
+  /** A hidden control a person still operates through a <label> they can see (custom checkboxes, file inputs). */
+  #operableThroughLabel(element: Element, tag: string): boolean {
+    if (!LABELABLE_TAGS.has(tag)) return false;
+    return this.#labelsOf(element).some((label) => {
+      if (!labelShows(label, this.#reach)) return false;
+      const style = getComputedStyle(label);
+      return sightOf(label, style, style.display, this.#sightAbove(label), this.#reach, false).seen;
+    });
   }
 
   /**
@@ -109,47 +168,67 @@ export class Walker {
    * actionable (it was, when it got its ref). Only meaningful for a rendered element.
    */
   describe(element: Element): { role: string; name: string } {
-    this.#walkElement(element, { ...ROOT, inGrid: element.closest('[role=grid], [role=treegrid]') !== null }, [], [], true);
+    this.#walkElement(element, { ...ROOT, inGrid: element.closest('[role=grid], [role=treegrid]') !== null }, [], [], true, false);
     const own = this.#actionables[0];
     return own !== undefined && own.element === element ? { role: own.role, name: own.name } : { role: '', name: '' };
   }
 
-  #walkNode(node: Node, inherited: Inherited, out: Item[], text: string[]): void {
+  /**
+   * One child of `parent`. Text nodes have no style of their own: the parent's font decides whether they can be
+   * read (read once, and only for a parent with text). Returns PAINTED / HIDDEN_TEXT flags.
+   */
+  #walkNode(node: Node, parent: Children): number {
     // nodeType, not instanceof: this runs for every node of the page and is measurably cheaper.
     const type = node.nodeType;
+    const inherited = parent.inherited;
     if (type === Node.TEXT_NODE) {
-      if (!inherited.visible) return;
+      if (!inherited.visible) return 0;
       const data = (node as Text).data;
-      text.push(data);
-      if (data.trim() !== '') out.push({ role: 'text', name: data });
-      return;
+      parent.text.push(data);
+      if (data.trim() === '') return 0;
+      parent.legible ??= legibleFont(parent.style.fontSize);
+      // Text a person cannot see still names a control (see visibility.ts) but is never text of its own.
+      if (!inherited.sight.shown || !parent.legible) return HIDDEN_TEXT;
+      parent.out.push({ role: 'text', name: data });
+      return PAINTED;
     }
-    if (type === Node.ELEMENT_NODE) this.#walkElement(node as Element, inherited, out, text, false);
+    if (type !== Node.ELEMENT_NODE) return 0;
+    // Once something here painted, nobody needs to know whether the rest does.
+    return this.#walkElement(node as Element, inherited, parent.out, parent.text, false, parent.askPaint && (parent.flags & PAINTED) === 0);
   }
 
-  #walkElement(element: Element, inherited: Inherited, out: Item[], text: string[], forced: boolean): void {
+  /**
+   * `askPaint`: the caller needs to know whether this subtree paints anything (it has nothing painted yet
+   * and must decide whether it is seen); otherwise boxes are not measured where text already answers.
+   * Returns PAINTED / HIDDEN_TEXT flags.
+   */
+  #walkElement(element: Element, inherited: Inherited, out: Item[], text: string[], forced: boolean, askPaint: boolean): number {
     const tag = element.localName;
     // Most elements of a big page (cells, rows, spans) carry no attributes at all; knowing that
     // up front skips a dozen attribute lookups per element, each a DOM call from our world.
     const bare = !element.hasAttributes();
     if (!forced) {
-      if (SKIPPED_TAGS.has(tag)) return;
-      if (!bare && element.getAttribute('aria-hidden') === 'true') return;
+      if (SKIPPED_TAGS.has(tag)) return 0;
+      if (!bare && element.getAttribute('aria-hidden') === 'true') return 0;
     }
     const style = getComputedStyle(element);
     const display = style.display;
-    if (display === 'none' && !forced) return;
+    if (display === 'none' && !forced) return 0;
     const visible = forced || style.visibility === 'visible';
+    const sight = sightOf(element, style, display, inherited.sight, this.#reach, (tag === 'body' || tag === 'html') && isViewportOwner(element));
+    const seen = forced || sight.seen;
 
     if (tag === 'iframe' || tag === 'frame') {
       // A frame's document is walked in its own world (same-origin or not, one code path); the
       // worker hangs that tree under this node, matched through the element (see api.frameSlot).
-      if (visible) {
+      // A frame nobody can see is left out with everything in it.
+      if (visible && seen && (forced || paintsItself(element, tag, style))) {
         const node = withName({ role: 'iframe' }, cap(explicitName(element, this.#labelsOf, bare)));
         this.#frames.push({ element, node });
         out.push(node);
+        return PAINTED;
       }
-      return;
+      return 0;
     }
 
     const role = visible ? computeRole(element, inherited, bare) : 'none';
@@ -163,22 +242,28 @@ export class Walker {
       visible && isIdentifyingAncestor(role, explicit) ? { role, explicitName: cap(explicit), text: '' } : null;
 
     // Reserve the slot now so actionables stay in document (pre-)order; filled in below.
+    const actionablesBefore = this.#actionables.length;
+    const framesBefore = this.#frames.length;
     let entry: Actionable | undefined;
     if (actionable) {
       entry = { element, role, name: '', holder: inherited.holder, node: { role } };
       this.#actionables.push(entry);
     }
 
+    const transparent = !visible || (TRANSPARENT_ROLES.has(role) && !actionable && explicit === '');
     const childOut: Item[] = [];
     const childText: string[] = [];
     const holder = ownHolder ?? inherited.holder;
     const inGrid = role === 'table' ? false : role === 'grid' || role === 'treegrid' ? true : inherited.inGrid;
+    const inside = sight.inside;
     // Reuse the parent's object when nothing changes: one allocation less per element adds up.
     const passed =
-      pointer === inherited.pointer && holder === inherited.holder && visible === inherited.visible && inGrid === inherited.inGrid
+      pointer === inherited.pointer && holder === inherited.holder && visible === inherited.visible && inGrid === inherited.inGrid && inside === inherited.sight
         ? inherited
-        : { pointer, holder, visible, inGrid };
-    this.#walkChildren(element, tag, role, passed, childOut, childText);
+        : { pointer, holder, visible, inGrid, sight: inside };
+    // An element that shows up as a node must know whether it paints; a transparent one only when asked.
+    const wantPaint = askPaint || !transparent;
+    const below = this.#walkChildren(element, tag, role, { inherited: passed, out: childOut, text: childText, style, askPaint: wantPaint, flags: 0 });
     const joined = childText.join('');
     // Normalizing is a regex pass over the whole subtree's text: only pay for it where it is used.
     let content: string | undefined;
@@ -188,22 +273,36 @@ export class Walker {
     const contribution = this.#contribution(element, role, visible, bare, explicit, joined);
     text.push(block ? ` ${contribution} ` : contribution);
 
-    const transparent = !visible || (TRANSPARENT_ROLES.has(role) && !actionable && explicit === '');
+    let painted = seen && this.#paints(element, tag, role, style, visible, below, wantPaint);
+    // A ref is worth a layout read: a control moved out of reach by a transform or margin gets none.
+    if (painted && entry !== undefined && !forced && !sight.positioned && offScreen(element, inherited.sight, this.#reach)) painted = false;
+    let flags = (painted ? PAINTED : 0) | (below & HIDDEN_TEXT);
+    if (!transparent && !painted && contribution.trim() !== '') flags |= HIDDEN_TEXT;
+
+    if (!transparent && !forced && !painted && !(entry !== undefined && visible && this.#operableThroughLabel(element, tag))) {
+      // Nobody can see it: no node, no ref, nothing inside either (its text may still name an enclosing control).
+      this.#actionables.length = actionablesBefore;
+      this.#frames.length = framesBefore;
+      return flags;
+    }
+
     if (transparent && element instanceof HTMLLabelElement && element.control !== null) {
       // The label's text is already the control's name; keep only the non-text items (the control).
       const kept = childOut.filter((item) => item === BREAK || item.role !== 'text');
       out.push(BREAK, ...kept, BREAK);
-      return;
+      return flags;
     }
     if (transparent) {
       if (block) out.push(BREAK, ...childOut, BREAK);
       else out.push(...childOut);
-      return;
+      return flags;
     }
 
     const contentNamed = NAME_FROM_CONTENT_ROLES.has(role) || (actionable && !INTERACTIVE_ROLES.has(role));
     let name = explicit;
-    if (name === '' && contentNamed) name = content ?? normalizeText(joined);
+    // Only a control's name includes text nobody sees (sr-only labels of icon buttons); a heading or cell with
+    // hidden text inside is not named from content: its visible text stays as its children.
+    if (name === '' && contentNamed && (actionable || (below & HIDDEN_TEXT) === 0)) name = content ?? normalizeText(joined);
     if (name === '' && !bare) name = fallbackName(element);
     name = cap(name);
 
@@ -221,37 +320,50 @@ export class Walker {
     if (entry !== undefined) {
       entry.name = name;
     } else if (node.name === undefined && node.children === undefined && node.value === undefined) {
-      return; // An empty list, row, unnamed image…: nothing an agent can read or use.
+      return flags; // An empty list, row, unnamed image…: nothing an agent can read or use.
     }
     out.push(node);
+    return flags;
   }
 
-  #walkChildren(element: Element, tag: string, role: string, inherited: Inherited, out: Item[], text: string[]): void {
+  /** Whether an element that can be seen shows anything (see visibility.ts); `below` is what its children showed. */
+  #paints(element: Element, tag: string, role: string, style: CSSStyleDeclaration, visible: boolean, below: number, wantPaint: boolean): boolean {
+    // A <select>'s options draw only in its popup: its own box decides, and its options go with it.
+    if (tag === 'select') return visible && paintsItself(element, tag, style);
+    if (tag === 'option' || tag === 'optgroup') return true;
+    // An editing host is an area to type into, like a text field: its content is its value, not walked.
+    if (role === 'textbox' && element instanceof HTMLElement && element.isContentEditable) return visible && bigEnough(element.getBoundingClientRect());
+    return (below & PAINTED) !== 0 || (wantPaint && visible && paintsItself(element, tag, style));
+  }
+
+  /** Walks the rendered children; returns their PAINTED / HIDDEN_TEXT flags combined. */
+  #walkChildren(element: Element, tag: string, role: string, children: Children): number {
     // SVG internals are drawing primitives; a textarea's children are its initial value, and a
     // contenteditable textbox's children are its value.
-    if (tag === 'svg' || tag === 'textarea') return;
-    if (role === 'textbox' && element instanceof HTMLElement && element.isContentEditable) return;
+    if (tag === 'svg' || tag === 'textarea') return 0;
+    if (role === 'textbox' && element instanceof HTMLElement && element.isContentEditable) return 0;
     if (tag === 'details' && element instanceof HTMLDetailsElement && !element.open) {
       // A closed <details> renders only its summary.
       for (const child of element.children) {
         if (child.localName === 'summary') {
-          this.#walkNode(child, inherited, out, text);
+          children.flags |= this.#walkNode(child, children);
           break;
         }
       }
-      return;
+      return children.flags;
     }
     if (tag === 'slot' && element instanceof HTMLSlotElement) {
       const assigned = element.assignedNodes();
       if (assigned.length > 0) {
-        for (const node of assigned) this.#walkNode(node, inherited, out, text);
-        return;
+        for (const node of assigned) children.flags |= this.#walkNode(node, children);
+        return children.flags;
       }
     }
     // Light-DOM children of a host render only through its slots, which the shadow tree visits.
     // firstChild/nextSibling: iterating childNodes costs several times more on big pages.
     const parent: Node = element.shadowRoot ?? element;
-    for (let child = parent.firstChild; child !== null; child = child.nextSibling) this.#walkNode(child, inherited, out, text);
+    for (let child = parent.firstChild; child !== null; child = child.nextSibling) children.flags |= this.#walkNode(child, children);
+    return children.flags;
   }
 
   /** What this element adds to an enclosing name from content (accname's recursive step). */
@@ -278,6 +390,11 @@ function isClickable(element: Element, tag: string, bare: boolean, pointer: bool
     if (element.hasAttribute('tabindex') && element instanceof HTMLElement && element.tabIndex >= 0) return true;
   }
   return pointer && !parentPointer;
+}
+
+/** <html>, and the document's <body>: their overflow belongs to the viewport. */
+function isViewportOwner(element: Element): boolean {
+  return element === document.documentElement || element === document.body;
 }
 
 function withName(node: PageNode, name: string): PageNode {

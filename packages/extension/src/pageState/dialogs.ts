@@ -50,7 +50,7 @@ export function toDialogInfo(params: unknown): DialogInfo | undefined {
 
 /** The error every blocked command gets while a dialog is open on its tab. */
 export function dialogOpenError(tabId: number, dialog: DialogInfo, tool: string): RelayError {
-  const message = dialog.message ? `: "${dialog.message.slice(0, 200)}"` : '';
+  const message = dialog.message ? `: ${JSON.stringify(dialog.message.slice(0, 200))}` : '';
   return reasonedError(
     'target_conflict',
     'dialog_open',

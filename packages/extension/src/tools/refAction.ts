@@ -90,7 +90,9 @@ export function unlessStale<T extends { status: string }>(site: RefSite, outcome
 
 export function interceptedError(tool: ToolName, ref: string, tabId: number, at: { x: number; y: number; healed: boolean; interceptor: Interceptor }): RelayError {
   const who = at.interceptor;
-  const label = `<${who.tag}${who.id ? `#${who.id}` : ''}>${who.name ? ` "${who.name}"` : ''}${who.ref ? ` (@${who.ref})` : ''}`;
+  // Id and name (and, rarely, the tag) are the page's own strings: quoted, so they cannot pose as the rest of the sentence.
+  const tag = /^[a-z][a-z0-9-]*$/.test(who.tag) ? who.tag : JSON.stringify(who.tag);
+  const label = `<${tag}${who.id ? ` id=${JSON.stringify(who.id)}` : ''}>${who.name ? ` ${JSON.stringify(who.name)}` : ''}${who.ref ? ` (@${who.ref})` : ''}`;
   const verb = tool === 'hover' ? 'Hover over' : tool === 'drag' ? 'Drag of' : 'Click on';
   return new RelayError(
     'click_intercepted',

@@ -1,0 +1,69 @@
+/**
+ * The grammar of the lines `chrome-relay snapshot` prints, as a checker for e2e tests: if page content could
+ * produce or alter a line, some line would fail it. Page strings may only appear as JSON string literals.
+ *
+ *   header   # "title" — "url" [tab=N]           (title may be (untitled))
+ *   node     INDENT- role ["name"] [state]… [ref=eN] [: "value"] [-> "url"] [:]
+ *   marker   INDENT- … N more…  /  N children below --depth…   (chrome-relay's own words: no quotes, no brackets)
+ * INDENT is two spaces per level, at most one level deeper than the line before, and a line ends with ':' exactly
+ * when the next line is its child.
+ */
+
+/** A JSON string literal with no raw control or line separator inside. */
+const STRING = String.raw`"(?:[^"\\\u0000-\u001f\u007f-\u009f\u2028\u2029]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"`;
+const STATE = String.raw`\[(?:level=\d+|checked|checked=mixed|disabled|expanded|collapsed|selected|ref=e[1-9]\d*)\]`;
+const HEADER = new RegExp(String.raw`^# (?:\(untitled\)|(${STRING})) — (${STRING}) \[tab=\d+\]$`);
+const NODE = new RegExp(String.raw`^((?:  )*)- ([a-z]+|${STRING})(?: (${STRING}))?((?: ${STATE})*)(?:: (${STRING}))?(?: -> (${STRING}))?(:?)$`);
+const MARKER = /^((?: {2})*)- … \d+ [^"[\]\\]*$/;
+
+export interface CheckedSnapshot {
+  /** Lines that do not fit the grammar (with their number). */
+  problems: string[];
+  /** Every [ref=eN] outside quotes, in order. */
+  refs: string[];
+  /** Every quoted page string, decoded. */
+  strings: string[];
+  title: string | undefined;
+  url: string | undefined;
+}
+
+export function checkSnapshotText(text: string): CheckedSnapshot {
+  const lines = text.replace(/\n$/, '').split('\n');
+  const result: CheckedSnapshot = { problems: [], refs: [], strings: [], title: undefined, url: undefined };
+  const header = HEADER.exec(lines[0] ?? '');
+  if (header === null) result.problems.push(`1: not a header: ${JSON.stringify(lines[0])}`);
+  else {
+    result.title = header[1] === undefined ? '' : (JSON.parse(header[1]) as string);
+    result.url = JSON.parse(header[2] ?? '""') as string;
+  }
+  let previousDepth = -1;
+  let previousOpens = true;
+  lines.slice(1).forEach((line, i) => {
+    const number = i + 2;
+    const node = NODE.exec(line);
+    const marker = node === null ? MARKER.exec(line) : null;
+    if (node === null && marker === null) {
+      result.problems.push(`${number}: not a snapshot line: ${JSON.stringify(line)}`);
+      previousOpens = false;
+      return;
+    }
+    const depth = ((node ?? marker)?.[1] ?? '').length / 2;
+    // A deeper line must follow a line that opened (':'); an opening line must be followed by a deeper one.
+    if (depth > previousDepth + 1 || (depth === previousDepth + 1) !== previousOpens) result.problems.push(`${number}: bad nesting: ${JSON.stringify(line)}`);
+    if (node !== null) {
+      for (const literal of [node[2]?.startsWith('"') ? node[2] : undefined, node[3], node[5], node[6]]) {
+        if (literal !== undefined) result.strings.push(JSON.parse(literal) as string);
+      }
+      for (const match of (node[4] ?? '').matchAll(/\[ref=(e\d+)\]/g)) if (match[1] !== undefined) result.refs.push(match[1]);
+      previousOpens = node[7] === ':';
+    } else {
+      previousOpens = false;
+    }
+    previousDepth = depth;
+  });
+  if (previousOpens && previousDepth >= 0) result.problems.push(`${lines.length}: the last line opens a block with nothing in it`);
+  return result;
+}
+
+/** Raw characters that split lines for some reader or drive a terminal (everything escape.ts escapes but \n). */
+export const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|\udb40[\udc00-\udc7f]/;
