@@ -36,7 +36,7 @@ if (options.help) {
 const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
 const plan = { warmups: options.warmups, runs: options.runs };
 // A 50k-element snapshot takes seconds (agent-browser: ~25 s): a few runs say enough, one for the peer.
-const bigPlan = { warmups: 1, runs: Math.min(options.runs, 3) };
+const bigPlan = { warmups: Math.min(options.warmups, 1), runs: Math.min(options.runs, 3) };
 const bigPeerPlan = { warmups: 0, runs: 1 };
 const MAX_CHARS = 8000;
 const flags = commonFlags(options.headful);

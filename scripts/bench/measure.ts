@@ -5,7 +5,7 @@
 import { CommandFailed } from './exec.js';
 import { na, NONE, time, type Cell } from './report.js';
 import { describeAction, type Action, type BenchTool } from './tool.js';
-import { sample, timed, type Plan } from './timing.js';
+import { sample, stats, timed, type Plan } from './timing.js';
 
 export interface Bench {
   plan: Plan;
@@ -71,18 +71,38 @@ export async function measureAction(bench: Bench, tool: BenchTool, action: Actio
   }
 }
 
-/** Time a multi-step sequence (an agent loop) as one sample per run. */
-export async function measureSequence(bench: Bench, tool: BenchTool, label: string, steps: (tool: BenchTool) => Promise<void>, check?: Check): Promise<Cell> {
+export interface SequenceFigures {
+  cell: Cell;
+  /** Median time of each step across the timed runs (empty when the sequence failed). */
+  stepMedians: number[];
+}
+
+/**
+ * Time a multi-step sequence (an agent loop) as one sample per run: the wall time of the whole sequence. `steps`
+ * returns the time of each of its own steps, kept to show where the time goes.
+ */
+export async function measureSequence(bench: Bench, tool: BenchTool, label: string, steps: (tool: BenchTool) => Promise<number[]>, check?: Check): Promise<SequenceFigures> {
   bench.log(`  ${tool.name}: ${label}`);
+  const perStep: number[][] = [];
+  // sample() runs the warm-ups first: their step times are not kept.
+  let warm = bench.plan.warmups;
   try {
-    const stats = await sample(bench.plan, { run: () => timed(() => steps(tool)) });
+    const cellStats = await sample(bench.plan, {
+      run: async () => {
+        let stepTimes: number[] = [];
+        const ms = await timed(async () => void (stepTimes = await steps(tool)));
+        if (warm > 0) warm--;
+        else stepTimes.forEach((t, i) => (perStep[i] ??= []).push(t));
+        return ms;
+      },
+    });
     if (check) {
       const problem = check.holds(undefined, await tool.evaluate(check.expression), bench.plan.warmups + bench.plan.runs);
-      if (problem) return na(`ran, but the page disagrees: ${problem}`);
+      if (problem) return { cell: na(`ran, but the page disagrees: ${problem}`), stepMedians: [] };
     }
-    return time(stats);
+    return { cell: time(cellStats), stepMedians: perStep.map((xs) => stats(xs).median) };
   } catch (err) {
-    return na(reason(err));
+    return { cell: na(reason(err)), stepMedians: [] };
   }
 }
 

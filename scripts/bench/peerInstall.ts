@@ -41,9 +41,24 @@ function installedVersion(packageDir: string): string | undefined {
   }
 }
 
-/** npm must not inherit the settings pnpm exports to the script that runs the bench (npm_config_*, …). */
-function npmEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm|pnpm)_/i.test(k)));
+/** Where packages come from and how to reach them: kept when pnpm passes them on. */
+const REACH = /^npm_config_(registry|cafile|proxy|https_proxy|noproxy|strict_ssl)$/;
+
+/**
+ * npm must not inherit the settings pnpm exports to the script running the bench (lower-case npm_config_*:
+ * frozen_lockfile, nodedir, …), only the registry and network ones; what a person set (upper case) stays.
+ */
+export function npmEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !/^(npm|pnpm)_/.test(k) || REACH.test(k)));
+}
+
+/** npm's own explanation, without the stack trace: its `code` line and the first message line. */
+export function npmErrorSummary(stderr: string): string {
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.replace(/^npm (error|ERR!) ?/, '').trim())
+    .filter((l) => l && !l.startsWith('at ') && !/^(syscall|errno) /.test(l));
+  return lines.slice(0, 2).join(' — ') || 'no message';
 }
 
 export async function installPeer(log: (line: string) => void): Promise<InstalledPeer> {
@@ -60,7 +75,7 @@ export async function installPeer(log: (line: string) => void): Promise<Installe
     const args = ['install', `agent-browser@${AGENT_BROWSER_VERSION}`, '--prefix', dir, '--cache', join(dir, 'npm-cache'), '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'];
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     const result = await execTimed(npm, args, { env: npmEnv(), cwd: dir, timeoutMs: 300_000 });
-    if (result.code !== 0) throw new Error(`npm ${args.join(' ')} failed (exit ${result.code}): ${result.stderr.trim().split('\n').slice(-3).join(' / ')}`);
+    if (result.code !== 0) throw new Error(`\`npm ${args.slice(0, 2).join(' ')}\` failed (exit ${result.code}): ${npmErrorSummary(result.stderr)}`);
     if (installedVersion(packageDir) !== AGENT_BROWSER_VERSION) throw new Error(`npm installed no agent-browser@${AGENT_BROWSER_VERSION} in ${packageDir}`);
     how = `npm-installed into ${dir} in ${(result.ms / 1000).toFixed(1)} s`;
   }

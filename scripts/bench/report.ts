@@ -30,6 +30,8 @@ export interface Section {
   /** Header of the second column; the default peer column is dropped when peers were not measured. */
   peerHeader?: string;
   rows: Row[];
+  /** Extra lines printed under the table (e.g. a breakdown of a figure). */
+  notes?: string[];
 }
 
 export interface Report {
@@ -104,7 +106,7 @@ export function renderSection(section: Section, report: Pick<Report, 'peers' | '
     if (r.relay.kind === 'na') notes.push(`  n/a ${r.label} (chrome-relay): ${r.relay.reason}`);
     if (showPeer && r.peer.kind === 'na') notes.push(`  n/a ${r.label} (${section.peerHeader ?? report.peerName}): ${r.peer.reason}`);
   }
-  return [...lines, ...notes].join('\n');
+  return [...lines, ...notes, ...(section.notes ?? []).map((n) => `  ${n}`)].join('\n');
 }
 
 export function renderReport(report: Report): string {

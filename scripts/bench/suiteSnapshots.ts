@@ -38,13 +38,15 @@ interface PerTool {
   full: Figures;
 }
 
-async function fixtureFigures(bench: Bench, tool: BenchTool, fixture: Fixture, plan: Plan): Promise<PerTool> {
+/** Opens the page afresh first, so a failure of an earlier mode (a tool that gave up on the page) cannot leak in. */
+async function openThenSnapshot(bench: Bench, tool: BenchTool, fixture: Fixture, interactive: boolean, plan: Plan, maxChars?: number): Promise<Figures> {
   const failed = await open(bench, tool, fixture);
-  if (failed) {
-    const none: Figures = { time: na(failed), tokens: na(failed), chars: undefined };
-    return { interactive: none, full: none };
-  }
-  return { interactive: await snapshotFigures(bench, tool, fixture, true, plan), full: await snapshotFigures(bench, tool, fixture, false, plan) };
+  if (failed) return { time: na(failed), tokens: na(failed), chars: undefined };
+  return snapshotFigures(bench, tool, fixture, interactive, plan, maxChars);
+}
+
+async function fixtureFigures(bench: Bench, tool: BenchTool, fixture: Fixture, plan: Plan): Promise<PerTool> {
+  return { interactive: await openThenSnapshot(bench, tool, fixture, true, plan), full: await openThenSnapshot(bench, tool, fixture, false, plan) };
 }
 
 export interface SnapshotFigures {
@@ -89,18 +91,11 @@ export async function snapshotSections(bench: Bench): Promise<SnapshotFigures> {
 export async function bigPageSection(bench: Bench, plans: { relay: Plan; peer: Plan }, maxChars: number): Promise<Section> {
   const fixture = FIXTURES.elements50k;
   bench.log(`snapshots: ${fixture.label}`);
-  const perTool = async (tool: BenchTool, plan: Plan) => {
-    const opened = await open(bench, tool, fixture);
-    if (opened) {
-      const none: Figures = { time: na(opened), tokens: na(opened), chars: undefined };
-      return { interactive: none, full: none, cut: none };
-    }
-    return {
-      interactive: await snapshotFigures(bench, tool, fixture, true, plan),
-      full: await snapshotFigures(bench, tool, fixture, false, plan),
-      cut: await snapshotFigures(bench, tool, fixture, false, plan, maxChars),
-    };
-  };
+  const perTool = async (tool: BenchTool, plan: Plan) => ({
+    interactive: await openThenSnapshot(bench, tool, fixture, true, plan),
+    full: await openThenSnapshot(bench, tool, fixture, false, plan),
+    cut: await openThenSnapshot(bench, tool, fixture, false, plan, maxChars),
+  });
   const relay = await perTool(bench.relay, plans.relay);
   const peer = bench.peer ? await perTool(bench.peer, plans.peer) : undefined;
   const chars = (f: Figures | undefined): Cell => (f === undefined ? NONE : f.chars !== undefined ? count(f.chars) : f.time);
