@@ -81,12 +81,15 @@ try {
   if (options.peers) {
     try {
       const installed = await installPeer(log);
-      peer = startAgentBrowser({ binary: installed.binary, flags, headful: options.headful, ...(display ? { display } : {}) });
-      const started = peer;
+      const started = startAgentBrowser({ binary: installed.binary, flags, headful: options.headful, ...(display ? { display } : {}) });
       cleanups.push(async () => {
         await started.stop();
         footer.push('agent-browser: closed; its daemon and browser processes are gone');
       });
+      // Its daemon and browser start on the first command: do that untimed, as chrome-relay's launch is.
+      log('starting agent-browser (daemon and browser)');
+      await started.run({ kind: 'open', url: server.url('/bench/small') });
+      peer = started;
       header.push(`peer: agent-browser ${AGENT_BROWSER_VERSION} (${installed.how}; native binary called directly, resident daemon, action timeout raised to ${PEER_TIMEOUT_MS / 1000} s for the 50k page)`);
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
@@ -101,7 +104,7 @@ try {
   const snapshots = await snapshotSections(bench);
   const big = await bigPageSection(bench, { relay: bigPlan, peer: bigPeerPlan }, MAX_CHARS);
   const loops = await loopSection(bench);
-  const raw = await rawCdpSection(bench, flags, options.headful, snapshots.relay5k ? { full: snapshots.relay5k.full.time, interactive: snapshots.relay5k.interactive.time } : undefined);
+  const raw = await rawCdpSection(bench, flags, options.headful ? display : undefined, snapshots.relay5k ? { full: snapshots.relay5k.full.time, interactive: snapshots.relay5k.interactive.time } : undefined);
 
   for (const [name, args] of [['chrome-relay', relay.browserArgs()], ['agent-browser', peer?.browserArgs()]] as const) {
     if (args) footer.push(`${name}'s browser also runs with: ${extraFlags(args, flags).join(' ') || '(nothing else)'}`);

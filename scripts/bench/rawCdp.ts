@@ -16,15 +16,15 @@ export interface RawAxTree {
   nodes: number;
 }
 
-export async function measureRawAxTree(url: string, plan: Plan, flags: readonly string[], headful: boolean): Promise<RawAxTree> {
+export async function measureRawAxTree(url: string, plan: Plan, flags: readonly string[], display: string | undefined): Promise<RawAxTree> {
   const root = mkdtempSync(join(tmpdir(), 'cr-bench-cdp-'));
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
-    headless: !headful,
+    headless: display === undefined,
     // puppeteer sets the mode itself from `headless`.
     args: flags.filter((f) => f !== '--headless=new'),
     userDataDir: join(root, 'profile'),
-    env: { ...process.env, HOME: root, TMPDIR: root },
+    env: { ...process.env, HOME: root, TMPDIR: root, ...(display ? { DISPLAY: display } : {}) },
     defaultViewport: null,
     pipe: true,
   });

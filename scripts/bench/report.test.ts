@@ -81,4 +81,21 @@ describe('renderSection', () => {
     expect(lines[0]).toMatch(/\| +chrome-relay \| +getFullAXTree \| +ratio \|$/);
     expect(lines[2]).toMatch(/\| +0\.35× \|$/);
   });
+
+  it('prints a reason shared by several rows of a column once, naming the rows', () => {
+    const failed: Section = {
+      title: '50k',
+      rows: [
+        { label: '`snapshot`', relay: t(900), peer: na('page_wedged') },
+        { label: 'output, characters', relay: count(10), peer: na('page_wedged') },
+        { label: '`snapshot -i`', relay: na('timeout'), peer: na('other') },
+      ],
+    };
+    const notes = renderSection(failed, { peers: true, peerName: 'agent-browser' }).split('\n').slice(5);
+    expect(notes).toEqual([
+      '  n/a `snapshot`, output, characters (agent-browser): page_wedged',
+      '  n/a `snapshot -i` (chrome-relay): timeout',
+      '  n/a `snapshot -i` (agent-browser): other',
+    ]);
+  });
 });

@@ -101,11 +101,21 @@ export function renderSection(section: Section, report: Pick<Report, 'peers' | '
     ...(showRatio ? [showPeer || r.ratioTo !== undefined ? ratioText(r) : '–'] : []),
   ]);
   const lines = table(header, rows);
-  const notes: string[] = [];
+  // One line per column and reason: rows derived from one failed measurement share it.
+  const reasons = new Map<string, string[]>();
+  const note = (column: string, cell: Cell, label: string): void => {
+    if (cell.kind !== 'na') return;
+    const key = `${column}\u0000${cell.reason}`;
+    reasons.set(key, [...(reasons.get(key) ?? []), label]);
+  };
   for (const r of section.rows) {
-    if (r.relay.kind === 'na') notes.push(`  n/a ${r.label} (chrome-relay): ${r.relay.reason}`);
-    if (showPeer && r.peer.kind === 'na') notes.push(`  n/a ${r.label} (${section.peerHeader ?? report.peerName}): ${r.peer.reason}`);
+    note('chrome-relay', r.relay, r.label);
+    if (showPeer) note(section.peerHeader ?? report.peerName, r.peer, r.label);
   }
+  const notes = [...reasons].map(([key, labels]) => {
+    const [column, why] = key.split('\u0000');
+    return `  n/a ${labels.join(', ')} (${column ?? ''}): ${why ?? ''}`;
+  });
   return [...lines, ...notes, ...(section.notes ?? []).map((n) => `  ${n}`)].join('\n');
 }
 

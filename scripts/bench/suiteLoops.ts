@@ -60,13 +60,13 @@ export async function loopSection(bench: Bench): Promise<LoopFigures> {
   return { section: { title: 'agent loop (one sample = the four calls)', rows, notes }, relayFull1500: full1500.relay, peerFull1500: full1500.peer };
 }
 
-export async function rawCdpSection(bench: Bench, flags: readonly string[], headful: boolean, relay5k: { full: Cell; interactive: Cell } | undefined): Promise<Section> {
+export async function rawCdpSection(bench: Bench, flags: readonly string[], display: string | undefined, relay5k: { full: Cell; interactive: Cell } | undefined): Promise<Section> {
   const fixture = FIXTURES.elements5k;
   bench.log(`raw CDP: Accessibility.getFullAXTree, ${fixture.label}`);
   let raw: Cell;
   let nodes = '';
   try {
-    const measured = await measureRawAxTree(bench.url(uniquePath(fixture.path)), bench.plan, flags, headful);
+    const measured = await measureRawAxTree(bench.url(uniquePath(fixture.path)), bench.plan, flags, display);
     raw = time(measured.stats);
     nodes = ` (${measured.nodes.toLocaleString('en-US')} AX nodes)`;
   } catch (err) {
