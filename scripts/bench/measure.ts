@@ -49,13 +49,13 @@ export async function measureAction(bench: Bench, tool: BenchTool, action: Actio
   const { prepare, check, output, expectOutput } = options;
   try {
     const before = check ? await tool.evaluate(check.expression) : undefined;
-    const stats = await sample(plan, {
+    const figures = await sample(plan, {
       prepare: prepare ? async () => void (await tool.run(prepare)) : undefined,
       run: async () => {
         const result = await tool.run(next());
         if (expectOutput !== undefined && !result.stdout.includes(expectOutput)) {
-          const first = result.stdout.split('\n').find((l) => l.trim()) ?? '';
-          throw new Error(`printed no "${expectOutput}" (${result.stdout.length} chars: ${first.slice(0, 120)})`);
+          const firstLine = result.stdout.split('\n').find((l) => l.trim()) ?? '';
+          throw new Error(`printed no "${expectOutput}" (${result.stdout.length} chars: ${firstLine.slice(0, 120)})`);
         }
         output?.(result.stdout);
         return result.ms;
@@ -65,7 +65,7 @@ export async function measureAction(bench: Bench, tool: BenchTool, action: Actio
       const problem = check.holds(before, await tool.evaluate(check.expression), plan.warmups + plan.runs);
       if (problem) return na(`ran, but the page disagrees: ${problem}`);
     }
-    return time(stats);
+    return time(figures);
   } catch (err) {
     return na(reason(err));
   }
