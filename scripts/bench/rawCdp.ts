@@ -18,30 +18,34 @@ export interface RawAxTree {
 
 export async function measureRawAxTree(url: string, plan: Plan, flags: readonly string[], display: string | undefined): Promise<RawAxTree> {
   const root = mkdtempSync(join(tmpdir(), 'cr-bench-cdp-'));
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: display === undefined,
-    // puppeteer sets the mode itself from `headless`.
-    args: flags.filter((f) => f !== '--headless=new'),
-    userDataDir: join(root, 'profile'),
-    env: { ...process.env, HOME: root, TMPDIR: root, ...(display ? { DISPLAY: display } : {}) },
-    defaultViewport: null,
-    pipe: true,
-  });
   try {
-    const page = await browser.newPage();
-    await page.goto(url, { waitUntil: 'load' });
-    const session = await page.createCDPSession();
-    let nodes = 0;
-    const stats = await sample(plan, {
-      run: () =>
-        timed(async () => {
-          nodes = (await session.send('Accessibility.getFullAXTree')).nodes.length;
-        }),
+    const browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      headless: display === undefined,
+      // puppeteer sets the mode itself from `headless`.
+      args: flags.filter((f) => f !== '--headless=new'),
+      userDataDir: join(root, 'profile'),
+      env: { ...process.env, HOME: root, TMPDIR: root, ...(display ? { DISPLAY: display } : {}) },
+      defaultViewport: null,
+      pipe: true,
     });
-    return { stats, nodes };
+    try {
+      const page = await browser.newPage();
+      await page.goto(url, { waitUntil: 'load' });
+      const session = await page.createCDPSession();
+      let nodes = 0;
+      const stats = await sample(plan, {
+        run: () =>
+          timed(async () => {
+            nodes = (await session.send('Accessibility.getFullAXTree')).nodes.length;
+          }),
+      });
+      return { stats, nodes };
+    } finally {
+      await browser.close();
+    }
   } finally {
-    await browser.close();
+    // Also when the browser never started: the profile directory is ours either way.
     rmSync(root, { recursive: true, force: true });
   }
 }
