@@ -3,6 +3,8 @@
  *   /slow?ms=N      answers after N ms (readiness, host killed mid-call)
  *   /redirect?to=P  302 to P (server redirects kill refs)
  *   /rows?n=N       a table of N rows, each with a named "Open" button (benchmarks, big snapshots)
+ *   /bench/*        generated benchmark pages (small form, N elements, news front page, encyclopedia article):
+ *                   see fixtures/benchPages.ts
  * Requests are recorded so tests can wait for "the browser asked for X".
  */
 import { readFileSync } from 'node:fs';
@@ -10,6 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchRoutes } from './fixtures/benchPages.js';
 import { extraRoutes } from './fixtureRoutes.js';
 
 const pagesDir = join(dirname(fileURLToPath(import.meta.url)), 'pages');
@@ -39,6 +42,7 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
     res.end(body);
   };
   if (extraRoutes(url, res)) return;
+  if (benchRoutes(url, res)) return;
   if (url.pathname === '/slow') {
     const ms = Number(url.searchParams.get('ms') ?? '1000');
     setTimeout(() => send(200, `<!doctype html><title>Slow</title><p>slow page after ${ms} ms</p>`), ms);

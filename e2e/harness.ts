@@ -54,7 +54,7 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 45_00
 }
 
 /** Start a private X server; resolves with its display string. */
-async function startXvfb(): Promise<{ display: string; process: ChildProcess }> {
+export async function startXvfb(): Promise<{ display: string; process: ChildProcess }> {
   const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], {
     stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
   });

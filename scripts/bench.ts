@@ -1,71 +1,130 @@
 /**
- * Performance baseline, measured in one run on this machine (ratios matter; absolute numbers are noisy).
- *   node scripts/run-ts.mjs scripts/bench.ts [runs=20]
- * Prints medians of: `node -e 0`, `chrome-relay --version` (CLI start cost), `tabs`, `click @ref`, `snapshot` on a
- * 1,500-row page, and the agent loop open → snapshot → click → snapshot on that page.
+ * Performance figures, measured in one run on this machine (ratios matter; absolute numbers are noisy).
+ *   pnpm bench [--peers] [--runs N] [--warmups N] [--quick] [--headful]
+ * chrome-relay's column always; with --peers also agent-browser's (installed from npm into a scratch directory
+ * outside the repo), on the same fixture server, Chromium binary and flags, one after the other per figure.
+ * Progress goes to stderr; the report (markdown tables) to stdout. Never part of `pnpm test`.
+ * Code: scripts/bench/ (timing, tokens, report, drivers, suites); pages: e2e/fixtures/benchPages.ts.
  */
-import { execFile } from 'node:child_process';
-import { CLI, startRelay, type Relay } from '../e2e/harness.js';
+import { execFileSync } from 'node:child_process';
+import { cpus } from 'node:os';
+import { CLI, startXvfb } from '../e2e/harness.js';
+import { startFixtureServer } from '../e2e/fixtureServer.js';
+import { PEER_TIMEOUT_MS, startAgentBrowser, type PeerTool } from './bench/agentBrowserTool.js';
+import { parseBenchArgs, USAGE } from './bench/args.js';
+import { CHROMIUM, commonFlags, extraFlags } from './bench/browserFlags.js';
+import type { Bench } from './bench/measure.js';
+import { AGENT_BROWSER_VERSION, installPeer } from './bench/peerInstall.js';
+import { startRelayTool, type RelayTool } from './bench/relayTool.js';
+import { cellValue, renderReport, type Section } from './bench/report.js';
+import { renderSummary } from './bench/summary.js';
+import { commandsSection, startupSection } from './bench/suiteCommands.js';
+import { loopSection, rawCdpSection } from './bench/suiteLoops.js';
+import { bigPageSection, snapshotSections } from './bench/suiteSnapshots.js';
+import { TOKEN_ENCODING, tokenizerVersion } from './bench/tokens.js';
 
-const runs = Number(process.argv[2] ?? '20');
-
-function time(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const started = process.hrtime.bigint();
-  return new Promise((resolve, reject) => {
-    execFile(cmd, args, { env, maxBuffer: 64 * 1024 * 1024 }, (err, _stdout, stderr) => {
-      if (err) reject(new Error(`${args.join(' ')} failed: ${stderr}`));
-      else resolve(Number(process.hrtime.bigint() - started) / 1e6);
-    });
-  });
+const options = parseBenchArgs(process.argv.slice(2), process.env);
+if ('error' in options) {
+  console.error(`${options.error}\n${USAGE}`);
+  process.exit(2);
+}
+if (options.help) {
+  console.log(USAGE);
+  process.exit(0);
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
-};
+const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
+const plan = { warmups: options.warmups, runs: options.runs };
+// A 50k-element snapshot takes seconds (agent-browser: ~25 s): a few runs say enough, one for the peer.
+const bigPlan = { warmups: Math.min(options.warmups, 1), runs: Math.min(options.runs, 3) };
+const bigPeerPlan = { warmups: 0, runs: 1 };
+const MAX_CHARS = 8000;
+const flags = commonFlags(options.headful);
 
-async function sample(label: string, fn: () => Promise<number>): Promise<number> {
-  await fn(); // warm-up: page caches, first attach
-  const xs: number[] = [];
-  for (let i = 0; i < runs; i++) xs.push(await fn());
-  const m = median(xs);
-  console.log(`${label.padEnd(44)} median ${m.toFixed(1).padStart(8)} ms   (min ${Math.min(...xs).toFixed(1)}, max ${Math.max(...xs).toFixed(1)}, n=${runs})`);
-  return m;
+function chromiumVersion(): string {
+  try {
+    return execFileSync(CHROMIUM, ['--version'], { encoding: 'utf8', timeout: 20_000 }).trim();
+  } catch (err) {
+    return `unknown (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`;
+  }
 }
 
-const relay: Relay = await startRelay({ headless: process.env.BENCH_HEADFUL !== '1' });
+const header: string[] = [
+  `# chrome-relay bench, ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}`,
+  `machine: ${process.platform} ${process.arch}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}`,
+  `browser: ${chromiumVersion()} (${CHROMIUM}), ${options.headful ? 'headful under Xvfb' : 'headless=new'}`,
+  `timing: hyperfine-style, ${plan.warmups} warm-up(s) + ${plan.runs} runs per figure (50k page: ${bigPlan.warmups} + ${bigPlan.runs}; agent-browser there: ${bigPeerPlan.warmups} + ${bigPeerPlan.runs}); median [min–max] of the wall time of each CLI process, spawn → exit`,
+  `tokens: ${TOKEN_ENCODING} (js-tiktoken ${tokenizerVersion()}, ranks shipped in the package) over exactly what each command printed`,
+  `flags given to every browser: ${flags.join(' ')}`,
+];
+const footer: string[] = [];
+const cleanups: (() => Promise<void>)[] = [];
+async function cleanup(): Promise<void> {
+  for (const step of cleanups.splice(0).reverse()) await step().catch((err: unknown) => log(`cleanup: ${err instanceof Error ? err.message : String(err)}`));
+}
+process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
+
 try {
-  const env = relay.env;
-  const cli = (...args: string[]) => time(process.execPath, [CLI, ...args], env);
-  const node0 = await sample('node -e 0', () => time(process.execPath, ['-e', '0'], env));
-  const version = await sample('chrome-relay --version (no I/O)', () => cli('--version'));
-  const tabs = await sample('chrome-relay tabs', () => cli('tabs'));
+  const server = await startFixtureServer();
+  cleanups.push(() => server.close());
+  const xvfb = options.headful && !process.env.DISPLAY ? await startXvfb() : undefined;
+  if (xvfb) cleanups.push(async () => void xvfb.process.kill());
+  const display = xvfb?.display ?? (options.headful ? process.env.DISPLAY : undefined);
 
-  const nav = (await relay.cli('navigate', relay.server.url('/rows?n=1500'))).json as { tabId: number };
-  const tab = String(nav.tabId);
-  const navigate = await sample('chrome-relay navigate --tab (1,500 rows, load)', () => cli('navigate', relay.server.url('/rows?n=1500'), '--tab', tab));
-  // Navigation killed earlier refs: take the click target from a snapshot of the final document.
-  const refreshed = (await relay.cli('snapshot', '--tab', tab)).stdout;
-  const openRef = /button "Open" \[ref=(e\d+)\]/.exec(refreshed)?.[1];
-  if (!openRef) throw new Error('no Open button ref');
-  const snapshot = await sample('chrome-relay snapshot (1,500 rows)', () => cli('snapshot', '--tab', tab));
-  const click = await sample('chrome-relay click @ref (1,500 rows)', () => cli('click', `@${openRef}`));
-  const loop = await sample('loop: navigate → snapshot → click → snapshot', async () => {
-    const started = process.hrtime.bigint();
-    const opened = (await relay.cli('navigate', relay.server.url('/rows?n=1500'), '--tab', tab)).json as { tabId: number };
-    const text = (await relay.cli('snapshot', '--tab', String(opened.tabId))).stdout;
-    const r = /button "Open" \[ref=(e\d+)\]/.exec(text)?.[1];
-    if (!r) throw new Error('no ref in loop');
-    await relay.cli('click', `@${r}`);
-    await relay.cli('snapshot', '--tab', String(opened.tabId));
-    return Number(process.hrtime.bigint() - started) / 1e6;
+  log('starting chrome-relay (launch)');
+  const relay: RelayTool = await startRelayTool({ flags, headful: options.headful, ...(display ? { display } : {}) });
+  cleanups.push(() => relay.stop());
+  const relayVersion = execFileSync(process.execPath, [CLI, '--version'], { env: relay.env, encoding: 'utf8' }).trim();
+  header.push(`chrome-relay ${relayVersion} (${CLI})`);
+
+  let peer: PeerTool | undefined;
+  if (options.peers) {
+    try {
+      const installed = await installPeer(log);
+      const started = startAgentBrowser({ binary: installed.binary, flags, headful: options.headful, ...(display ? { display } : {}) });
+      cleanups.push(async () => {
+        await started.stop();
+        footer.push('agent-browser: closed; its daemon and browser processes are gone');
+      });
+      // Its daemon and browser start on the first command: do that untimed, as chrome-relay's launch is.
+      log('starting agent-browser (daemon and browser)');
+      await started.run({ kind: 'open', url: server.url('/bench/small') });
+      peer = started;
+      header.push(`peer: agent-browser ${AGENT_BROWSER_VERSION} (${installed.how}; native binary called directly, resident daemon, action timeout raised to ${PEER_TIMEOUT_MS / 1000} s for the 50k page)`);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      header.push(`peer: agent-browser ${AGENT_BROWSER_VERSION} NOT MEASURED — ${why}`);
+      log(`agent-browser cannot run here: ${why}`);
+    }
+  }
+
+  const bench: Bench = { plan, url: (path) => server.url(path), relay, peer, log };
+  const startup = await startupSection(bench, relay.env);
+  const commands = await commandsSection(bench);
+  const snapshots = await snapshotSections(bench);
+  const big = await bigPageSection(bench, { relay: bigPlan, peer: bigPeerPlan }, MAX_CHARS);
+  const loops = await loopSection(bench);
+  const raw = await rawCdpSection(bench, flags, options.headful ? display : undefined, snapshots.relay5k ? { full: snapshots.relay5k.full.time, interactive: snapshots.relay5k.interactive.time } : undefined);
+
+  for (const [name, args] of [['chrome-relay', relay.browserArgs()], ['agent-browser', peer?.browserArgs()]] as const) {
+    if (args) footer.push(`${name}'s browser also runs with: ${extraFlags(args, flags).join(' ') || '(nothing else)'}`);
+  }
+  const sections: Section[] = [startup.section, commands.section, snapshots.timeSection, snapshots.tokenSection, big, loops.section, raw];
+  const report = renderReport({ sections, peers: peer !== undefined, peerName: 'agent-browser' });
+  const summary = renderSummary({
+    node: startup.node,
+    version: cellValue(startup.version),
+    tabs: cellValue(startup.tabs),
+    click: cellValue(commands.click),
+    snapshot1500: snapshots.relay1500 ? cellValue(snapshots.relay1500.full.time) : undefined,
+    navigate1500: cellValue(commands.open1500),
+    loop1500: cellValue(loops.relayFull1500),
+    peerLoop1500: peer ? cellValue(loops.peerFull1500) : undefined,
   });
-  console.log('\nratios (same run):');
-  console.log(`  --version / node -e 0 = ${(version / node0).toFixed(2)}×   (goal ≤ 1.15×)`);
-  console.log(`  tabs / node -e 0      = ${(tabs / node0).toFixed(2)}×   (goal ≤ 1.3×)`);
-  console.log(`  click / node -e 0     = ${(click / node0).toFixed(2)}×`);
-  console.log(`  snapshot 1,500 rows   = ${snapshot.toFixed(0)} ms; navigate = ${navigate.toFixed(0)} ms; loop = ${loop.toFixed(0)} ms (agent-browser ≈ 1,500 ms; goal ≤ 750 ms)`);
-} finally {
-  await relay.stop();
+  await cleanup();
+  console.log([...header, '', report, '', summary, '', ...footer].join('\n'));
+} catch (err) {
+  await cleanup();
+  console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  process.exitCode = 1;
 }

@@ -1,0 +1,31 @@
+/**
+ * The ratio lines `pnpm bench` has always printed, with their goals, so figures stay comparable with earlier runs:
+ * start-up and click against `node -e 0`, and the 1,500-row snapshot, navigate and loop (full snapshots).
+ */
+import { formatMs, formatRatio } from './report.js';
+
+export interface SummaryFigures {
+  node: number;
+  version: number | undefined;
+  tabs: number | undefined;
+  click: number | undefined;
+  snapshot1500: number | undefined;
+  navigate1500: number | undefined;
+  loop1500: number | undefined;
+  /** agent-browser's same loop in this run, when peers were measured. */
+  peerLoop1500: number | undefined;
+}
+
+const vsNode = (value: number | undefined, node: number): string => (value === undefined ? 'n/a' : formatRatio(value / node));
+const ms = (value: number | undefined): string => (value === undefined ? 'n/a' : formatMs(value));
+
+export function renderSummary(f: SummaryFigures): string {
+  const peer = f.peerLoop1500 === undefined ? 'agent-browser ≈ 1,500 ms' : `agent-browser ${formatMs(f.peerLoop1500)} in this run`;
+  return [
+    'ratios (same run):',
+    `  --version / node -e 0 = ${vsNode(f.version, f.node)}   (goal ≤ 1.15×)`,
+    `  tabs / node -e 0      = ${vsNode(f.tabs, f.node)}   (goal ≤ 1.3×)`,
+    `  click / node -e 0     = ${vsNode(f.click, f.node)}`,
+    `  snapshot 1,500 rows   = ${ms(f.snapshot1500)}; navigate = ${ms(f.navigate1500)}; loop = ${ms(f.loop1500)} (${peer}; goal ≤ 750 ms)`,
+  ].join('\n');
+}
