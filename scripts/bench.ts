@@ -1,8 +1,8 @@
 /**
  * Performance baseline, measured in one run on this machine (ratios matter; absolute numbers are noisy).
  *   node scripts/run-ts.mjs scripts/bench.ts [runs=20]
- * Prints medians of: `node -e 0`, `chrome-relay --version` (CLI start cost), `tabs`, `click @ref`, `snapshot` on a
- * 1,500-row page, and the agent loop open → snapshot → click → snapshot on that page.
+ * Prints medians of: `node -e 0`, `chrome-relay --version` (CLI start cost), `tabs`, `click @ref`, `hover @ref`,
+ * `snapshot` on a 1,500-row page, and the agent loop open → snapshot → click → snapshot on that page.
  */
 import { execFile } from 'node:child_process';
 import { CLI, startRelay, type Relay } from '../e2e/harness.js';
@@ -51,6 +51,7 @@ try {
   if (!openRef) throw new Error('no Open button ref');
   const snapshot = await sample('chrome-relay snapshot (1,500 rows)', () => cli('snapshot', '--tab', tab));
   const click = await sample('chrome-relay click @ref (1,500 rows)', () => cli('click', `@${openRef}`));
+  const hover = await sample('chrome-relay hover @ref (1,500 rows)', () => cli('hover', `@${openRef}`));
   const loop = await sample('loop: navigate → snapshot → click → snapshot', async () => {
     const started = process.hrtime.bigint();
     const opened = (await relay.cli('navigate', relay.server.url('/rows?n=1500'), '--tab', tab)).json as { tabId: number };
@@ -65,6 +66,7 @@ try {
   console.log(`  --version / node -e 0 = ${(version / node0).toFixed(2)}×   (goal ≤ 1.15×)`);
   console.log(`  tabs / node -e 0      = ${(tabs / node0).toFixed(2)}×   (goal ≤ 1.3×)`);
   console.log(`  click / node -e 0     = ${(click / node0).toFixed(2)}×`);
+  console.log(`  hover / click         = ${(hover / click).toFixed(2)}×   (goal ≤ 1.1×)`);
   console.log(`  snapshot 1,500 rows   = ${snapshot.toFixed(0)} ms; navigate = ${navigate.toFixed(0)} ms; loop = ${loop.toFixed(0)} ms (agent-browser ≈ 1,500 ms; goal ≤ 750 ms)`);
 } finally {
   await relay.stop();
