@@ -72,7 +72,12 @@ describe('delivery: hostile pages, 20 clicks each', () => {
       await ok(tabId, 'js', 'reset()');
       expectIntercepted(await run(tabId, 'click', ref), 'after_pointer', /Decoy button/);
     }
-    expect(await read(page, 'window.record')).toEqual({ targetClicks: 0, decoy: [] });
+    const record = await read<{ targetClicks: number; decoy: string[]; early: string[] }>(page, 'window.record');
+    expect(record.targetClicks).toBe(0);
+    expect(record.decoy).toEqual([]);
+    // The page's own window capture listener, older than chrome-relay's, did see the presses on the
+    // decoy: that cannot be prevented, only detected — and every one of them was reported above.
+    expect(record.early).toEqual(Array.from({ length: ROUNDS }, () => 'pointerdown'));
   });
 
   it('jumping target: each success is a click the target received; the decoy never hears of one', async () => {
@@ -84,7 +89,6 @@ describe('delivery: hostile pages, 20 clicks each', () => {
       else expect(result.error?.code, result.stderr).toBe('click_intercepted');
       expect(await read(page, 'window.record.targetClicks'), `round ${round}`).toBe(successes);
     }
-    console.log('jump successes', successes);
     expect(await read(page, 'window.record.decoy')).toEqual([]);
   });
 

@@ -203,6 +203,7 @@ export function createPageApi(): PageApi {
     if (state === undefined) return { armed: false, events: [] };
     const report: GuardReport = { armed: true, events: state.events };
     if (state.interceptor !== null) report.interceptor = interceptorOf(state.interceptor);
+    if (state.gone) report.gone = true;
     if (seen !== undefined) {
       report.probe = { reaches: seen.reaches, hovered: seen.hovered };
       if (seen.hit !== null && !seen.reaches) report.probe.hit = interceptorOf(seen.hit);

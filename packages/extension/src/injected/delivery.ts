@@ -90,6 +90,8 @@ interface Armed {
 export interface GuardState {
   events: GuardEvent[];
   interceptor: Element | null;
+  /** The expected element is no longer in the document (its own handlers removed or replaced it). */
+  gone: boolean;
 }
 
 function eventElement(event: Event): Element | null {
@@ -121,7 +123,7 @@ export class DeliveryGuard {
     const armed = this.#armed;
     if (armed === undefined || armed.token !== token) return undefined;
     if (disarm) armed.active = false;
-    return { events: [...armed.events], interceptor: armed.interceptor };
+    return { events: [...armed.events], interceptor: armed.interceptor, gone: !armed.expected.isConnected };
   }
 
   /**

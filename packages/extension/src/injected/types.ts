@@ -128,6 +128,8 @@ export interface GuardReport {
   events: GuardEvent[];
   /** Who took the first event that went astray (it, and all later events, were cancelled). */
   interceptor?: Interceptor;
+  /** The element has left the document since it was armed (its own handlers removed or re-rendered it). */
+  gone?: true;
   /** At `probe`: whether the point reaches the element now, whether the pointer is over it (:hover), and what is there otherwise. */
   probe?: { reaches: boolean; hovered: boolean; hit?: Interceptor };
 }

@@ -95,3 +95,15 @@ describe('classifyDelivery: hover', () => {
     expect(classifyDelivery('hover', report([], { probe: { reaches: true, hovered: false } }))).toEqual({ delivered: false, when: 'before_pointer' });
   });
 });
+
+describe('classifyDelivery: an element that removes itself when pressed', () => {
+  it('is on_press, marked gone, when the release then went to whatever is there now', () => {
+    const verdict = classifyDelivery('click', report([...press, seen('pointerup', 'release', false)], { interceptor: decoy, gone: true }));
+    expect(verdict).toEqual({ delivered: false, when: 'on_press', interceptor: decoy, gone: true });
+  });
+
+  it('gone only qualifies on_press: a pointer that never reached it says nothing about its leaving', () => {
+    const verdict = classifyDelivery('click', report([seen('pointerover', 'pointer', false)], { interceptor: decoy, gone: true }));
+    expect(verdict).toEqual({ delivered: false, when: 'before_pointer', interceptor: decoy });
+  });
+});

@@ -27,6 +27,8 @@ export type DeliveryVerdict =
       when: DeliveryWhen;
       /** Who took it; absent when no frame we watch saw it go anywhere (another frame, or a page listener that stopped it first). */
       interceptor?: Interceptor;
+      /** on_press only: the element left the page after taking the press (its handler removed or replaced it). */
+      gone?: true;
     };
 
 function reached(events: readonly GuardEvent[], phase: GuardEvent['phase']): boolean {
@@ -47,7 +49,11 @@ function progress(events: readonly GuardEvent[]): DeliveryWhen {
  */
 export function classifyDelivery(action: DeliveryAction, target: GuardReport, above: readonly GuardReport[] = []): DeliveryVerdict {
   const when = progress(target.events);
-  if (target.interceptor !== undefined) return { delivered: false, when, interceptor: target.interceptor };
+  if (target.interceptor !== undefined) {
+    const verdict: DeliveryVerdict = { delivered: false, when, interceptor: target.interceptor };
+    if (when === 'on_press' && target.gone === true) verdict.gone = true;
+    return verdict;
+  }
   for (const frame of above) {
     if (frame.interceptor !== undefined) return { delivered: false, when, interceptor: frame.interceptor };
   }
@@ -60,6 +66,6 @@ export function classifyDelivery(action: DeliveryAction, target: GuardReport, ab
     return { delivered: false, when: arrived ? 'after_pointer' : 'before_pointer' };
   }
   if (!reached(target.events, 'press')) return { delivered: false, when: reached(target.events, 'pointer') ? 'after_pointer' : 'before_pointer' };
-  if (action === 'click' && !reached(target.events, 'release')) return { delivered: false, when: 'on_press' };
+  if (action === 'click' && !reached(target.events, 'release')) return { delivered: false, when: 'on_press', ...(target.gone === true ? { gone: true as const } : {}) };
   return { delivered: true };
 }

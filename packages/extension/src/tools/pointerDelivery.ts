@@ -229,5 +229,6 @@ export function undeliveredError(tool: ToolName, site: RefSite, point: PointerPo
     when: verdict.when,
     sent: true,
     ...(verdict.interceptor === undefined ? {} : { interceptor: verdict.interceptor }),
+    ...(verdict.gone === true ? { gone: true } : {}),
   });
 }

@@ -97,6 +97,8 @@ export interface Interception {
   interceptor?: Interceptor;
   /** Whether any input was sent (false: the hit-test refused before the pointer moved). */
   sent: boolean;
+  /** on_press: the element left the page after taking the press. */
+  gone?: boolean;
 }
 
 function labelOf(who: Interceptor): string {
@@ -118,6 +120,9 @@ function interceptionMessage(tool: ToolName, ref: string, at: Interception): str
     case 'after_pointer':
       return `${verb} @${ref} was not delivered: the pointer reached it, then ${who} took the point ${tool === 'hover' ? '' : 'before the press '}(it appears when the pointer arrives); the events it would have received were cancelled. Dismiss or avoid that element, then try @${ref} again.`;
     case 'on_press':
+      if (at.gone === true) {
+        return `${verb} @${ref} did not complete as a click: it got the press, then left the page (its own press handler removed or replaced it), and the release went to ${who}, which was cancelled. The press may have done what you wanted: check the page before trying again.`;
+      }
       return `${verb} @${ref} did not complete: it got the press, but ${who} took the release, which was cancelled. Its press handlers ran, so check the page before trying again.`;
   }
 }
