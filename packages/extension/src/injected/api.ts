@@ -188,7 +188,7 @@ export function createPageApi(): PageApi {
           hitTest: located.hitTest,
           viewport: { width: window.innerWidth, height: window.innerHeight },
         };
-        if (arm !== undefined) outcome.token = guard.arm(element, 'target', arm);
+        if (arm !== undefined) outcome.token = guard.arm(element, 'target', arm, located.point);
         return outcome;
       }
       case 'intercepted':
@@ -309,7 +309,7 @@ export function createPageApi(): PageApi {
         return { status: 'not_visible' };
       case 'ok': {
         const outcome: FramePointOutcome = { status: 'ok', x: located.point.x, y: located.point.y, scrolled: located.scrolled === true, content: frameContentBox(frame) };
-        if (arm !== undefined) outcome.token = guard.arm(frame, 'owner', arm);
+        if (arm !== undefined) outcome.token = guard.arm(frame, 'owner', arm, located.point);
         return outcome;
       }
       case 'intercepted':

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admits, GUARDED_EVENTS } from './delivery.js';
+import { admits, atPoint, GUARDED_EVENTS } from './delivery.js';
 
 describe('admits: the lineage rule of the delivery guard', () => {
   const all = Object.entries(GUARDED_EVENTS);
@@ -24,5 +24,17 @@ describe('admits: the lineage rule of the delivery guard', () => {
 
   it('does not check out/leave events: they name where the pointer came from', () => {
     for (const type of ['pointerout', 'pointerleave', 'mouseout', 'mouseleave']) expect(GUARDED_EVENTS[type]).toBeUndefined();
+  });
+});
+
+describe('atPoint: only events at the action’s point are the action’s', () => {
+  it('takes events at the point, within rounding', () => {
+    expect(atPoint(100, 50, { x: 100, y: 50 })).toBe(true);
+    expect(atPoint(101.5, 48.6, { x: 100, y: 50 })).toBe(true);
+  });
+
+  it('ignores events elsewhere (a resting pointer the page moved under)', () => {
+    expect(atPoint(100, 423, { x: 100, y: 50 })).toBe(false);
+    expect(atPoint(140, 50, { x: 100, y: 50 })).toBe(false);
   });
 });

@@ -6,7 +6,9 @@
  *
  * One set of capture listeners on `window`, registered once when the page script is installed and
  * dormant until an action arms the guard. Armed, each trusted pointer/mouse event of the armed
- * phases is checked against the expected element at the moment it is dispatched; the first one
+ * phases at the action's point is checked against the expected element at the moment it is
+ * dispatched (events elsewhere are not the action's: the page moving under a resting pointer
+ * fires over/enter events at the pointer's old position); the first one
  * that goes anywhere else is cancelled (preventDefault + stopImmediatePropagation) before any page
  * listener on the document or an element sees it, and so is every later event of the action. The
  * worker reads the log (settle) and decides; see tools/deliveryVerdict.ts.
@@ -67,6 +69,18 @@ function relationOf(hit: Element, expected: Element): Relation {
   return flatContains(hit, expected) ? 'ancestor' : 'other';
 }
 
+/**
+ * Events further than this (CSS px) from the action's point are not the action's. The browser also
+ * fires over/enter events when the page moves under a resting pointer (after chrome-relay's own
+ * scroll, at the pointer's old position); those say nothing about where this action went.
+ */
+const POINT_SLACK = 2;
+
+/** Pure: is an event at (x, y) one of the action's, sent to `point`? */
+export function atPoint(x: number, y: number, point: { x: number; y: number }): boolean {
+  return Math.abs(x - point.x) <= POINT_SLACK && Math.abs(y - point.y) <= POINT_SLACK;
+}
+
 /** Longest an arming lasts: a worker that died mid-action must not leave the page guarded. */
 const ARM_LIMIT_MS = 5_000;
 /** Events kept per arming (a person moving the mouse meanwhile adds some; ours are a handful). */
@@ -76,6 +90,8 @@ interface Armed {
   token: string;
   expected: Element;
   mode: GuardMode;
+  /** Where the action's input lands, in this document's viewport. */
+  point: { x: number; y: number };
   phases: readonly DeliveryPhase[];
   at: number;
   events: GuardEvent[];
@@ -111,10 +127,10 @@ export class DeliveryGuard {
     for (const type of Object.keys(GUARDED_EVENTS)) target.addEventListener(type, listener, { capture: true });
   }
 
-  /** Arm for one action (replacing any earlier arming); the token names it in settle(). */
-  arm(expected: Element, mode: GuardMode, phases: readonly DeliveryPhase[]): string {
+  /** Arm for one action whose input lands at `point` (replacing any earlier arming); the token names it in read(). */
+  arm(expected: Element, mode: GuardMode, phases: readonly DeliveryPhase[], point: { x: number; y: number }): string {
     const token = `${Date.now().toString(36)}.${++this.#count}`;
-    this.#armed = { token, expected, mode, phases, at: performance.now(), events: [], interceptor: null, blocked: false, active: true, pressed: false };
+    this.#armed = { token, expected, mode, point, phases, at: performance.now(), events: [], interceptor: null, blocked: false, active: true, pressed: false };
     return token;
   }
 
@@ -155,6 +171,7 @@ export class DeliveryGuard {
       return;
     }
     if (!armed.phases.includes(phase)) return;
+    if (event instanceof MouseEvent && !atPoint(event.clientX, event.clientY, armed.point)) return;
     // Once the element has the press, over/move events only say that the page changed under the
     // resting pointer (a click handler that scrolls or opens something fires pointerover on
     // whatever is there now): not where this action went.
