@@ -63,6 +63,13 @@ describe('delivery: overlays that appear when the pointer arrives', () => {
     expectIntercepted(await run(tabId, 'hover', ref), 'after_pointer', /Interstitial ad/);
     expect(await read(page, 'window.record')).toEqual({ targetClicks: 0, gate: [] });
   });
+
+  it('check: a checkbox behind the same trap is not ticked, and check says so', async () => {
+    const { tabId, page, ref } = await fixture('/delivery-over.html', /checkbox "Agree"/);
+    expectIntercepted(await run(tabId, 'check', ref), 'after_pointer', /Interstitial ad/);
+    expect(await read(page, `document.getElementById('agree').checked`)).toBe(false);
+    expect(await read(page, 'window.record.gate')).toEqual([]);
+  });
 });
 
 describe('delivery: hostile pages, 20 clicks each', () => {
@@ -78,6 +85,13 @@ describe('delivery: hostile pages, 20 clicks each', () => {
     // The page's own window capture listener, older than chrome-relay's, did see the presses on the
     // decoy: that cannot be prevented, only detected — and every one of them was reported above.
     expect(record.early).toEqual(Array.from({ length: ROUNDS }, () => 'pointerdown'));
+  });
+
+  it('drag: a source swapped for a decoy when the pointer arrives is refused; the decoy hears nothing, not even the release', async () => {
+    const { tabId, page, ref } = await fixture('/delivery-swap.html', /button "Real button"/);
+    const drop = refFor(await snapshot(relay, tabId), /button "Drop here"/);
+    expectIntercepted(await run(tabId, 'drag', ref, drop), 'after_pointer', /Decoy button/);
+    expect(await read(page, 'window.record.decoy')).toEqual([]);
   });
 
   it('jumping target: each success is a click the target received; the decoy never hears of one', async () => {

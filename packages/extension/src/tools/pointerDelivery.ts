@@ -98,7 +98,12 @@ export async function pointerTarget(ctx: ToolContext, deps: RefDeps, site: RefSi
       await waitForPaint(ctx, site.world);
     }
   }
-  await drawnAsLaidOut(ctx, deps, site);
+  try {
+    await drawnAsLaidOut(ctx, deps, site);
+  } catch (error) {
+    await disarm(ctx, deps, point.guards);
+    throw error;
+  }
   return point;
 }
 
