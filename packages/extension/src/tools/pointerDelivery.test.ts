@@ -53,8 +53,14 @@ describe('pointerTarget: a ref inside an iframe', () => {
     ];
     await registry.replaceTab(tabId, { frameId: page.frameId, loaderId: page.loaderId }, [{ ref: 'e5', role: 'button', name: 'Child', frame: child }]);
     const deps = { registry, worlds, frames: { list: () => Promise.resolve(frameList), hasOutOfProcessFrames: () => Promise.resolve(outOfProcess) } };
+    // A screencast delivers its first frame at once, as Chrome does for a tab it can draw.
+    env.debugger.handle('Page.startScreencast', (_params, tab) => {
+      setTimeout(() => env.debugger.emit(tab, 'Page.screencastFrame', { data: '', sessionId: 1, metadata: {} }), 1);
+      return {};
+    });
     const paints = () => env.debugger.sent.filter((c) => c.method === 'Runtime.evaluate' && JSON.stringify(c.params).includes('requestAnimationFrame')).length;
-    return { ...env, page, deps, tabId, paints, prepareCalls: () => calls };
+    const draws = () => env.debugger.methods().filter((m) => m === 'Page.startScreencast').length;
+    return { ...env, page, deps, tabId, paints, draws, prepareCalls: () => calls };
   }
 
   it('measures again, a paint apart, while the frame is laid out at another size than its iframe', async () => {
@@ -80,17 +86,22 @@ describe('pointerTarget: a ref inside an iframe', () => {
     expect(prepareCalls()).toBe(4);
   });
 
-  it('waits for the page to draw its current layout in a tab with an out-of-process frame', async () => {
-    const { ctx, deps, paints } = await setup([{ width: 420, height: 220 }], true);
+  it('waits for the page to lay out and the browser to draw it in a tab with an out-of-process frame', async () => {
+    const { ctx, deps, paints, draws, debugger: dbg } = await setup([{ width: 420, height: 220 }], true);
     const site = await openRef(ctx, deps, 'e5', undefined);
     await pointerTarget(ctx, deps, site, 'click', 'click');
     expect(paints()).toBe(1);
+    expect(draws()).toBe(1);
+    // The paint first, then the draw, then the screencast is stopped again.
+    const order = dbg.methods().filter((m) => m === 'Page.startScreencast' || m === 'Page.stopScreencast');
+    expect(order).toEqual(['Page.startScreencast', 'Page.stopScreencast']);
   });
 
-  it('waits for no paint in a tab without one', async () => {
-    const { ctx, deps, paints } = await setup([{ width: 420, height: 220 }]);
+  it('waits for neither in a tab without one', async () => {
+    const { ctx, deps, paints, draws } = await setup([{ width: 420, height: 220 }]);
     const site = await openRef(ctx, deps, 'e5', undefined);
     await pointerTarget(ctx, deps, site, 'click', 'click');
     expect(paints()).toBe(0);
+    expect(draws()).toBe(0);
   });
 });

@@ -19,10 +19,11 @@ import type { CdpTarget } from '../cdp/cdpSession.js';
 import type { DeliveryPhase, GuardReport, PrepareClickOutcome } from '../injected/types.js';
 import { framePointIn } from '../page/frameOwner.js';
 import { callPage } from '../page/pageCall.js';
-import { waitForPaint } from '../page/paint.js';
+import { waitForDraw, waitForPaint } from '../page/paint.js';
 import type { PageWorld } from '../page/worlds.js';
 import { staleRefError } from '../refs/refTarget.js';
 import type { ToolContext } from './defineTool.js';
+import { recorder } from './observe/record.js';
 import { classifyDelivery, type DeliveryAction, type DeliveryVerdict } from './deliveryVerdict.js';
 import { callSite, frameChain, framesOf, interceptedError, notVisibleError, refusedError, unlessStale, type RefDeps, type RefSite } from './refAction.js';
 
@@ -175,15 +176,17 @@ export function sameSize(viewport: { width: number; height: number }, content: {
 
 /**
  * In a tab with out-of-process frames, wait until the main frame (and the ref's own frame, when it
- * is out of process) drew its current layout: the browser picks the frame that gets the input by
- * the last drawn frame (see page/paint.ts). A tab without one needs nothing: its renderer
- * hit-tests each event itself.
+ * is out of process) produced its current layout and the browser drew it: the browser picks the
+ * frame that gets the input by the last drawn frame (see page/paint.ts). A tab without one needs
+ * nothing: its renderer hit-tests each event itself.
  */
 async function drawnAsLaidOut(ctx: ToolContext, deps: RefDeps, site: RefSite): Promise<void> {
   if (!(await framesOf(deps).hasOutOfProcessFrames(ctx, site.tabId))) return;
   const top = site.world.frameId === site.before.frameId ? site.world : await deps.worlds.ensure(ctx, site.tabId, site.before);
   const worlds = site.world.sessionId === undefined ? [top] : [top, site.world];
   await Promise.all(worlds.map((world) => waitForPaint(ctx, world)));
+  // A tab being recorded is drawn continuously by the recording's screencast, which ours would stop.
+  if (!recorder.isRecording(site.tabId)) await waitForDraw(ctx, site.tabId);
 }
 
 /** End the armings (best effort: a failed action must not leave a page guarded). */
