@@ -20,9 +20,9 @@ const direct: InputRunner = async (work) => ({ done: await work() });
 
 /**
  * Click the ref's element at `point` and prove it got the click. `{ dialog }` when the click
- * opened a JavaScript dialog (the page is then blocked: only the press could be checked).
- * `{ replaced: true }` when the document was replaced right after the release (a navigation)
- * once the press had been proven to reach the element.
+ * opened a JavaScript dialog (the page is then blocked: only the press could be checked). When the
+ * document was replaced right after the release (the click navigated) before the record could be
+ * read, the press's record decides.
  */
 export async function clickRef(
   ctx: ToolContext,
@@ -32,7 +32,7 @@ export async function clickRef(
   tool: ToolName,
   options: ClickOptions = {},
   run: InputRunner = direct,
-): Promise<{ dialog?: DialogInfo; replaced?: boolean }> {
+): Promise<{ dialog?: DialogInfo }> {
   let pressed: GuardReports | undefined;
   const afterPress = async (): Promise<void> => {
     pressed = await readGuards(ctx, deps, point, { disarm: false });
@@ -46,8 +46,9 @@ export async function clickRef(
   }
   const pressVerdict = pressed === undefined ? undefined : classifyDelivery('press', pressed.target, pressed.above);
   if ('dialog' in clicked) {
-    // The dialog blocks the page; what the press reached is all we can know. A press that went
-    // astray was cancelled before the page saw it, so the dialog came from the rest of the click.
+    // The dialog blocks the page: what the press reached is all that can be read. A press that went
+    // astray is the answer (the dialog stays open for the agent); one that reached the element
+    // means the dialog came from the element's own press or click.
     if (pressVerdict !== undefined && !pressVerdict.delivered) throw undeliveredError(tool, site, point, pressVerdict);
     return { dialog: clicked.dialog };
   }
@@ -58,7 +59,7 @@ export async function clickRef(
   } catch (error) {
     if (!(error instanceof DocumentChanged)) throw error;
     // The click navigated before its record could be read: the press record decides.
-    if (pressVerdict?.delivered === true) return { replaced: true };
+    if (pressVerdict?.delivered === true) return {};
     if (pressVerdict !== undefined) throw undeliveredError(tool, site, point, pressVerdict);
     throw reasonedError(
       'stale_ref',
