@@ -43,9 +43,10 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorCodeInfo } = {
     move: 'Run `chrome-relay snapshot` again and use the new refs. Never retry the same ref.',
   },
   click_intercepted: {
-    meaning: 'Another element (modal, cookie banner, sticky header) covers the target; the click was NOT delivered.',
+    meaning:
+      'The click, hover or drag did not reach the target: another element (modal, cookie banner, sticky header, an overlay shown on hover or press, a decoy) covered it or took the pointer; whatever went elsewhere was cancelled. details.when: before_pointer (nothing reached the target), after_pointer (the pointer reached it, then something else took the point), on_press (the target got the press but not the release).',
     retryable: false,
-    move: 'Dismiss or close the interceptor named in details.interceptor (snapshot to find its ref), then click the same ref again.',
+    move: 'Dismiss or close the interceptor named in details.interceptor (snapshot to find its ref), then retry the same ref; after when=on_press, check the page first (the target\'s press handlers ran).',
   },
   element_not_found: {
     meaning: 'No element matches the selector or query that was given.',

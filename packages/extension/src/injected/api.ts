@@ -4,19 +4,24 @@
  */
 import { Bindings, type Binding } from './bindings.js';
 import { checkState, currentValue, focusElement, isFileInput, planFill, scrollContainer, scrollStep, selectForTyping, selectOptions, setPickerValue } from './actions.js';
-import { describeInterceptor, locateClick, locateInFrame, scrollIntoViewIfNeeded } from './hitTest.js';
+import { DeliveryGuard } from './delivery.js';
+import { describeInterceptor, frameContentBox, locateClick, locateInFrame, scrollIntoViewIfNeeded } from './hitTest.js';
 import { decideHeal, identityKey, placeTwins } from './identity.js';
 import type {
   CheckStateOutcome,
   CommitArgs,
+  DeliveryArgs,
+  DeliveryPhase,
   FileInputOutcome,
   FillOutcome,
   FocusOutcome,
   FramePointOutcome,
+  GuardReport,
   IntoViewOutcome,
   BoxOutcome,
   PageApi,
   PageSnapshot,
+  PrepareClickArgs,
   PrepareClickOutcome,
   RefArgs,
   RefRecord,
@@ -42,6 +47,8 @@ function isRendered(element: Element): boolean {
 
 export function createPageApi(): PageApi {
   const bindings = new Bindings();
+  const guard = new DeliveryGuard(window);
+  const interceptorOf = (element: Element) => describeInterceptor(element, (candidate) => bindings.refOf(candidate));
   let pending: { token: string; bindings: Binding[] } | undefined;
   let tokens = 0;
   /** The last snapshot's frame elements, by frameSlot (weak: a removed iframe must not stay alive). */
@@ -162,25 +169,46 @@ export function createPageApi(): PageApi {
     return resolved.status === 'live' ? { status: 'live', healed: resolved.healed } : resolved;
   }
 
-  function prepareClick({ ref }: { ref: string }): PrepareClickOutcome {
+  function prepareClick({ ref, arm }: PrepareClickArgs): PrepareClickOutcome {
     const resolved = resolveElement(ref);
     if (resolved.status === 'stale') return resolved;
     const { element, healed } = resolved;
+    // The browser dispatches no press to a disabled control: a click would reach nothing.
+    if (arm?.includes('press') === true && element.matches(':disabled')) return { status: 'disabled', healed };
     const located = locateClick(element);
     switch (located.status) {
       case 'not_visible':
         return { status: 'not_visible', healed };
-      case 'ok':
-        return { status: 'ok', x: located.point.x, y: located.point.y, healed, hitTest: located.hitTest };
-      case 'intercepted':
-        return {
-          status: 'intercepted',
+      case 'ok': {
+        const outcome: PrepareClickOutcome = {
+          status: 'ok',
           x: located.point.x,
           y: located.point.y,
           healed,
-          interceptor: describeInterceptor(located.interceptor, (candidate) => bindings.refOf(candidate)),
+          hitTest: located.hitTest,
+          viewport: { width: window.innerWidth, height: window.innerHeight },
         };
+        if (arm !== undefined) outcome.token = guard.arm(element, 'target', arm, located.point);
+        return outcome;
+      }
+      case 'intercepted':
+        return { status: 'intercepted', x: located.point.x, y: located.point.y, healed, interceptor: interceptorOf(located.interceptor) };
     }
+  }
+
+  function deliveryReport({ token, disarm, probe }: DeliveryArgs): GuardReport {
+    // Probe first: it needs the arming, and reading with disarm keeps it for exactly this.
+    const seen = probe === undefined ? undefined : guard.probe(token, probe.x, probe.y);
+    const state = guard.read(token, disarm);
+    if (state === undefined) return { armed: false, events: [] };
+    const report: GuardReport = { armed: true, events: state.events };
+    if (state.interceptor !== null) report.interceptor = interceptorOf(state.interceptor);
+    if (state.gone) report.gone = true;
+    if (seen !== undefined) {
+      report.probe = { reaches: seen.reaches, hovered: seen.hovered };
+      if (seen.hit !== null && !seen.reaches) report.probe.hit = interceptorOf(seen.hit);
+    }
+    return report;
   }
 
   /** Resolve a ref and run `act` on its live element; stale outcomes pass through. */
@@ -274,20 +302,18 @@ export function createPageApi(): PageApi {
     return frames.findIndex((candidate) => candidate.deref() === frame);
   }
 
-  function framePoint(frame: Element, x: number, y: number): FramePointOutcome {
+  function framePoint(frame: Element, x: number, y: number, arm?: DeliveryPhase[]): FramePointOutcome {
     const located = locateInFrame(frame, { x, y });
     switch (located.status) {
       case 'not_visible':
         return { status: 'not_visible' };
-      case 'ok':
-        return { status: 'ok', x: located.point.x, y: located.point.y, scrolled: located.scrolled === true };
+      case 'ok': {
+        const outcome: FramePointOutcome = { status: 'ok', x: located.point.x, y: located.point.y, scrolled: located.scrolled === true, content: frameContentBox(frame) };
+        if (arm !== undefined) outcome.token = guard.arm(frame, 'owner', arm, located.point);
+        return outcome;
+      }
       case 'intercepted':
-        return {
-          status: 'intercepted',
-          x: located.point.x,
-          y: located.point.y,
-          interceptor: describeInterceptor(located.interceptor, (candidate) => bindings.refOf(candidate)),
-        };
+        return { status: 'intercepted', x: located.point.x, y: located.point.y, interceptor: interceptorOf(located.interceptor) };
     }
   }
 
@@ -297,6 +323,7 @@ export function createPageApi(): PageApi {
     commit,
     resolve,
     prepareClick,
+    deliveryReport,
     fill,
     value,
     select,

@@ -172,6 +172,26 @@ export function describeInterceptor(element: Element, refOf: (element: Element) 
 }
 
 /**
+ * An iframe's content box in this document's viewport: its border box minus borders and padding.
+ * The child frame's viewport has exactly this size once its layout caught up with ours.
+ */
+function contentBox(frame: Element): Box {
+  const box = frame.getBoundingClientRect();
+  const style = getComputedStyle(frame);
+  const left = box.left + frame.clientLeft + (parseFloat(style.paddingLeft) || 0);
+  const top = box.top + frame.clientTop + (parseFloat(style.paddingTop) || 0);
+  const width = frame.clientWidth - (parseFloat(style.paddingLeft) || 0) - (parseFloat(style.paddingRight) || 0);
+  const height = frame.clientHeight - (parseFloat(style.paddingTop) || 0) - (parseFloat(style.paddingBottom) || 0);
+  return { left, top, right: left + width, bottom: top + height };
+}
+
+/** The size (CSS px) of an iframe's content box. */
+export function frameContentBox(frame: Element): { width: number; height: number } {
+  const box = contentBox(frame);
+  return { width: round(box.right - box.left), height: round(box.bottom - box.top) };
+}
+
+/**
  * A point of an iframe's own viewport, mapped into this document's viewport: the frame's content
  * box starts inside its border and padding. The frame is scrolled into view first when the point
  * is off-screen here, then the point must hit the frame element (not an overlay of this document).
@@ -181,11 +201,8 @@ export function locateInFrame(frame: Element, inner: Point): HitOutcome & { scro
   if (!frame.isConnected || rendered(frame).length === 0) return { status: 'not_visible' };
   const scrolled = (outcome: HitOutcome): HitOutcome & { scrolled: boolean } => ({ ...outcome, scrolled: true });
   const mapped = (): Point => {
-    const box = frame.getBoundingClientRect();
-    const style = getComputedStyle(frame);
-    const left = box.left + frame.clientLeft + (parseFloat(style.paddingLeft) || 0);
-    const top = box.top + frame.clientTop + (parseFloat(style.paddingTop) || 0);
-    return { x: round(left + inner.x), y: round(top + inner.y) };
+    const box = contentBox(frame);
+    return { x: round(box.left + inner.x), y: round(box.top + inner.y) };
   };
   const inView = (point: Point): boolean => {
     const view = viewport();

@@ -94,19 +94,71 @@ export interface Interceptor {
   ref?: string;
 }
 
+/**
+ * Which parts of a pointer action the delivery guard checks (injected/delivery.ts): the pointer
+ * arriving (over/enter/move), the press (pointerdown/mousedown), the release and what follows it
+ * (pointerup/mouseup/click/auxclick/dblclick/contextmenu).
+ */
+export type DeliveryPhase = 'pointer' | 'press' | 'release';
+
+/** `target`: the ref's own document, expecting the element; `owner`: a frame above it, expecting the <iframe>. */
+export type GuardMode = 'target' | 'owner';
+
+/** One trusted event the armed guard checked, in dispatch order. */
+export interface GuardEvent {
+  type: string;
+  phase: DeliveryPhase;
+  /** It went to the expected element (or somewhere the rules of its mode allow); false = cancelled. */
+  ok: boolean;
+}
+
+export interface DeliveryArgs {
+  /** From prepareClick or framePoint. */
+  token: string;
+  /** End the arming (after the action); false only peeks (between press and release). */
+  disarm: boolean;
+  /** Also look at this point of this document now (see GuardReport.probe). */
+  probe?: { x: number; y: number };
+}
+
+/** What the guard of one document saw during an action. */
+export interface GuardReport {
+  /** False when this document has no such arming any more (it navigated, or the arming expired). */
+  armed: boolean;
+  events: GuardEvent[];
+  /** Who took the first event that went astray (it, and all later events, were cancelled). */
+  interceptor?: Interceptor;
+  /** The element has left the document since it was armed (its own handlers removed or re-rendered it). */
+  gone?: true;
+  /** At `probe`: whether the point reaches the element now, whether the pointer is over it (:hover), and what is there otherwise. */
+  probe?: { reaches: boolean; hovered: boolean; hit?: Interceptor };
+}
+
+export interface PrepareClickArgs {
+  ref: string;
+  /** Arm this document's delivery guard for these phases once the point is proven (ok outcome only). */
+  arm?: DeliveryPhase[];
+}
+
 export type PrepareClickOutcome =
   | {
       status: 'ok';
-      /** CSS px in the top-level viewport. */
+      /** CSS px in the viewport of the element's own frame. */
       x: number;
       y: number;
       healed: boolean;
       /** 'skipped' when elementFromPoint could not run at the point (outside the viewport). */
       hitTest: 'passed' | 'skipped';
+      /** The frame's layout viewport (CSS px): an iframe's must match its owner's content box. */
+      viewport: { width: number; height: number };
+      /** With `arm`: the guard's token for deliveryReport. */
+      token?: string;
     }
   | { status: 'intercepted'; x: number; y: number; healed: boolean; interceptor: Interceptor }
   /** Still the same element, but it has no box to click (display:none, zero size, collapsed). */
   | { status: 'not_visible'; healed: boolean }
+  /** A disabled form control: the browser dispatches no press to it, so a click cannot be delivered. */
+  | { status: 'disabled'; healed: boolean }
   | { status: 'stale'; reason: StaleReason };
 
 type Healed = { healed: boolean };
@@ -158,8 +210,12 @@ export type FileInputOutcome = ({ status: 'ok'; multiple: boolean } & Healed) | 
 
 /** Where a point of a child frame's viewport lies in this (its parent's) viewport, and whether it reaches the frame. */
 export type FramePointOutcome =
-  /** `scrolled`: this document scrolled to bring the point into view. */
-  | { status: 'ok'; x: number; y: number; scrolled: boolean }
+  /**
+   * `scrolled`: this document scrolled to bring the point into view. `content`: the iframe's
+   * content box (CSS px), the size the child's viewport must have. `token`: with `arm`, this
+   * document's guard, armed to expect the iframe element.
+   */
+  | { status: 'ok'; x: number; y: number; scrolled: boolean; content: { width: number; height: number }; token?: string }
   | { status: 'intercepted'; x: number; y: number; interceptor: Interceptor }
   /** The frame element has no box (hidden) or is no longer in this document. */
   | { status: 'not_visible' };
@@ -179,7 +235,9 @@ export interface PageApi {
   snapshot(args: SnapshotArgs): PageSnapshot;
   commit(args: CommitArgs): { committed: boolean };
   resolve(args: RefArgs): ResolveOutcome;
-  prepareClick(args: RefArgs): PrepareClickOutcome;
+  prepareClick(args: PrepareClickArgs): PrepareClickOutcome;
+  /** Read (and with `disarm`, end) the delivery guard's record of the action armed as `token`. */
+  deliveryReport(args: DeliveryArgs): GuardReport;
   fill(args: { ref: string; value: string }): FillOutcome;
   value(args: RefArgs): ValueOutcome;
   select(args: { ref: string; values: string[] }): SelectOutcome;
@@ -197,8 +255,9 @@ export interface PageApi {
   /**
    * Not JSON (called on a RemoteObject): bring the point (x, y) of the frame element's own viewport
    * into view here and hit-test it in this document, so nothing of the parent covers the frame there.
+   * With `arm`, arm this document's guard to expect the frame element (mode `owner`).
    */
-  framePoint(element: Element, x: number, y: number): FramePointOutcome;
+  framePoint(element: Element, x: number, y: number, arm?: DeliveryPhase[]): FramePointOutcome;
 }
 
 export type PageMethod =
@@ -206,6 +265,7 @@ export type PageMethod =
   | 'commit'
   | 'resolve'
   | 'prepareClick'
+  | 'deliveryReport'
   | 'fill'
   | 'value'
   | 'select'

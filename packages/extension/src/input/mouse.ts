@@ -20,7 +20,23 @@ export interface ClickOptions {
 /** The `buttons` bit field (which buttons are held) that goes with each button. */
 const BUTTON_BITS: Readonly<Record<MouseButton, number>> = { left: 1, right: 2, middle: 4 };
 
-export async function clickAt(ctx: Pick<ToolContext, 'cdp'>, tabId: number | CdpTarget, x: number, y: number, opts: ClickOptions = {}): Promise<void> {
+export interface ClickHooks {
+  /**
+   * Runs once the first press is acknowledged (the page has dispatched pointerdown/mousedown) and
+   * before the release: the moment to read what the press reached. The release follows whatever
+   * it returns; a check that fails still lets the button go up.
+   */
+  afterPress?: () => Promise<void>;
+}
+
+export async function clickAt(
+  ctx: Pick<ToolContext, 'cdp'>,
+  tabId: number | CdpTarget,
+  x: number,
+  y: number,
+  opts: ClickOptions = {},
+  hooks: ClickHooks = {},
+): Promise<void> {
   const button = opts.button ?? 'left';
   const clickCount = opts.clickCount ?? 1;
   const modifiers = opts.modifiers ?? 0;
@@ -43,6 +59,10 @@ export async function clickAt(ctx: Pick<ToolContext, 'cdp'>, tabId: number | Cdp
       clickCount: count,
       pointerType: 'mouse',
     });
+    if (count === 1 && hooks.afterPress !== undefined) {
+      // Never leave the button held down in the browser, whatever the check found.
+      await hooks.afterPress().catch(() => undefined);
+    }
     await ctx.cdp.send(tabId, 'Input.dispatchMouseEvent', {
       type: 'mouseReleased',
       x,
@@ -57,7 +77,27 @@ export async function clickAt(ctx: Pick<ToolContext, 'cdp'>, tabId: number | Cdp
   await moved;
 }
 
-/** Move the pointer without pressing (hover). */
+/** Move the pointer without pressing (hover). Its ack waits for the page to handle the move: see withUnbufferedInput. */
 export async function moveTo(ctx: Pick<ToolContext, 'cdp'>, tabId: number | CdpTarget, x: number, y: number): Promise<void> {
   await ctx.cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'none', buttons: 0, pointerType: 'mouse' });
+}
+
+/**
+ * Run `work` with the page handling every mouse move as it arrives. Blink queues moves for the
+ * next animation frame and acknowledges them only then; with no press to flush the queue (hover,
+ * the moves of a drag) each ack waited for a frame: ~1 s after a click on a 1,500-row page
+ * (measured, issue 9). Enabling the Overlay domain (which needs DOM) makes Blink deliver input
+ * unbuffered, as it does for DevTools (InspectorOverlayAgent::enable → unbuffered input for the
+ * debugger); disabling it restores the page's normal, frame-aligned input. Nothing is drawn.
+ * `target` is the session of the widget that receives the input (an OOPIF has its own).
+ */
+export async function withUnbufferedInput<T>(ctx: Pick<ToolContext, 'cdp'>, target: number | CdpTarget, work: () => Promise<T>): Promise<T> {
+  await ctx.cdp.send(target, 'DOM.enable');
+  await ctx.cdp.send(target, 'Overlay.enable');
+  try {
+    return await work();
+  } finally {
+    await ctx.cdp.send(target, 'Overlay.disable').catch(() => undefined);
+    await ctx.cdp.send(target, 'DOM.disable').catch(() => undefined);
+  }
 }

@@ -5,7 +5,7 @@
  * parent's session (it accepts an OOPIF's frame id too), resolved into the parent's world.
  */
 import { RelayError } from '@chrome-relay/protocol';
-import type { FramePointOutcome } from '../injected/types.js';
+import type { DeliveryPhase, FramePointOutcome } from '../injected/types.js';
 import type { ToolContext } from '../tools/defineTool.js';
 import { installPageScript } from './pageCall.js';
 import { worldTarget, type PageWorld } from './worlds.js';
@@ -49,9 +49,19 @@ export async function frameSlotOf(ctx: Pick<ToolContext, 'cdp'>, parent: PageWor
   return typeof slot === 'number' && slot >= 0 ? slot : undefined;
 }
 
-/** Map a point of the child frame's viewport into the parent's viewport, hit-testing the owner there. */
-export async function framePointIn(ctx: Pick<ToolContext, 'cdp'>, parent: PageWorld, childFrameId: string, x: number, y: number): Promise<FramePointOutcome> {
-  const outcome = await callOnOwner(ctx, parent, childFrameId, 'api.framePoint(this, args[0], args[1])', [x, y]);
+/**
+ * Map a point of the child frame's viewport into the parent's viewport, hit-testing the owner
+ * there; with `arm`, the parent's delivery guard then expects the pointer on that iframe only.
+ */
+export async function framePointIn(
+  ctx: Pick<ToolContext, 'cdp'>,
+  parent: PageWorld,
+  childFrameId: string,
+  x: number,
+  y: number,
+  arm?: DeliveryPhase[],
+): Promise<FramePointOutcome> {
+  const outcome = await callOnOwner(ctx, parent, childFrameId, 'api.framePoint(this, args[0], args[1], args[2] ?? undefined)', [x, y, arm ?? null]);
   if (typeof outcome !== 'object' || outcome === null) return { status: 'not_visible' };
   return outcome as FramePointOutcome;
 }

@@ -108,6 +108,16 @@ export class FrameSessions {
     return ready;
   }
 
+  /**
+   * Whether the tab has an out-of-process iframe right now. Mouse input is then routed between
+   * processes by what the compositor last drew (see page/paint.ts); without one, the renderer
+   * hit-tests every event itself against its current layout.
+   */
+  async hasOutOfProcessFrames(ctx: Pick<ToolContext, 'cdp'>, tabId: number): Promise<boolean> {
+    await this.ensure(ctx, tabId);
+    return (this.#children.get(tabId)?.size ?? 0) > 0;
+  }
+
   /** Every frame of the tab that can be placed under its parent, main frame first. */
   async list(ctx: Pick<ToolContext, 'cdp'>, tabId: number): Promise<FrameInfo[]> {
     await this.ensure(ctx, tabId);

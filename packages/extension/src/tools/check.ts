@@ -1,17 +1,19 @@
 /**
  * `check` / `uncheck @ref`: reach a checked state, then prove it. Already there → nothing is
- * clicked (changed:false). Otherwise a hit-tested trusted click, then the state is read back
+ * clicked (changed:false). Otherwise a hit-tested, delivery-verified trusted click (refClick.ts),
+ * then the state is read back
  * (frameworks may re-render first, so for a short while); still not there → a closed error, never
  * a success claim.
  */
 import { RelayError, type ToolResult } from '@chrome-relay/protocol';
-import { clickAt } from '../input/mouse.js';
 import type { CheckStateOutcome } from '../injected/types.js';
 import { worlds as defaultWorlds } from '../page/worlds.js';
 import { refRegistry } from '../refs/index.js';
 import { setCurrentTab } from '../targets.js';
 import { defineTool, type ToolContext } from './defineTool.js';
-import { callSite, openRef, pointerTarget, refusedError, unlessStale, type RefDeps, type RefSite } from './refAction.js';
+import { pointerTarget } from './pointerDelivery.js';
+import { callSite, openRef, refusedError, unlessStale, type RefDeps, type RefSite } from './refAction.js';
+import { clickRef } from './refClick.js';
 
 /** How long the state may take to follow a click (an async re-render). */
 export const CHECK_SETTLE_MS = 1000;
@@ -37,8 +39,9 @@ export function createCheckTool(deps: RefDeps, tool: 'check' | 'uncheck', settle
       if (tool === 'uncheck' && before.radio) {
         throw refusedError(tool, params.ref, site.tabId, 'a radio button is unchecked by checking another option of its group');
       }
-      const point = await pointerTarget(ctx, deps, site, tool);
-      await clickAt(ctx, point.input.target, point.input.x, point.input.y);
+      const point = await pointerTarget(ctx, deps, site, tool, 'click');
+      // Only a click the element itself received counts; one that went elsewhere is click_intercepted.
+      await clickRef(ctx, deps, site, point, tool);
       const until = Math.min(Date.now() + settleMs, ctx.deadline);
       let after = await readState(ctx, deps, site, tool);
       while (after.checked !== want && Date.now() < until) {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RelayError } from '@chrome-relay/protocol';
-import type { PrepareClickOutcome } from '../injected/types.js';
+import type { DeliveryArgs, GuardEvent, GuardReport, PrepareClickOutcome } from '../injected/types.js';
 import { FakePages } from '../page/fakePage.js';
 import { Worlds } from '../page/worlds.js';
 import { MemoryStore } from '../refs/memoryStore.js';
@@ -14,7 +14,20 @@ beforeAll(() => {
 
 const record = { ref: 'e5', role: 'button', name: 'Save' };
 
-async function setup(outcome: PrepareClickOutcome | (() => PrepareClickOutcome)) {
+const event = (type: string, phase: GuardEvent['phase'], ok = true): GuardEvent => ({ type, phase, ok });
+/** What the page's guard logs for a click that reached the element. */
+const DELIVERED: GuardEvent[] = [
+  event('pointerover', 'pointer'),
+  event('pointermove', 'pointer'),
+  event('pointerdown', 'press'),
+  event('mousedown', 'press'),
+  event('pointerup', 'release'),
+  event('mouseup', 'release'),
+  event('click', 'release'),
+];
+const ok = (x: number, y: number, healed = false): PrepareClickOutcome => ({ status: 'ok', x, y, healed, hitTest: 'passed', viewport: { width: 800, height: 600 }, token: 't1' });
+
+async function setup(outcome: PrepareClickOutcome | (() => PrepareClickOutcome), report: (args: DeliveryArgs) => GuardReport = () => ({ armed: true, events: DELIVERED })) {
   const env = createFakeEnvironment();
   const pages = new FakePages(env.debugger);
   const session = new MemoryStore();
@@ -22,7 +35,7 @@ async function setup(outcome: PrepareClickOutcome | (() => PrepareClickOutcome))
   const worlds = new Worlds(session);
   const tool = createClickTool({ registry, worlds, navigation: { settleMs: 10, commitMs: 50 } });
   const tabId = env.browser.addTab({ active: true, url: 'https://x.test/' }).id ?? 0;
-  const page = pages.open(tabId, { prepareClick: typeof outcome === 'function' ? outcome : () => outcome });
+  const page = pages.open(tabId, { prepareClick: typeof outcome === 'function' ? outcome : () => outcome, deliveryReport: report });
   page.installed = true;
   await registry.replaceTab(tabId, { frameId: page.frameId, loaderId: page.loaderId }, [record]);
   return { ...env, pages, page, registry, tool, tabId };
@@ -46,7 +59,7 @@ describe('click tool: arguments', () => {
     [{ x: 10 }, 'y'],
     [{ y: 10 }, 'x'],
   ])('%j is invalid_arguments naming %s', async (params, field) => {
-    const { tool, ctx } = await setup({ status: 'ok', x: 1, y: 1, healed: false, hitTest: 'passed' });
+    const { tool, ctx } = await setup(ok(1, 1));
     const error = await failure(tool.handle(params, ctx));
     expect(error.code).toBe('invalid_arguments');
     expect(error.details.field).toBe(field);
@@ -55,7 +68,7 @@ describe('click tool: arguments', () => {
 
 describe('click tool: by ref', () => {
   it('clicks at the point the page proved, with no --tab needed', async () => {
-    const { tool, ctx, tabId, debugger: dbg } = await setup({ status: 'ok', x: 40.5, y: 12, healed: true, hitTest: 'passed' });
+    const { tool, ctx, tabId, debugger: dbg } = await setup(ok(40.5, 12, true));
     const result = await tool.handle({ ref: 'e5' }, ctx);
     expect(result).toEqual({ tabId, ref: 'e5', x: 40.5, y: 12, healed: true, navigated: false, url: 'https://x.test/' });
     const presses = dbg.sent.filter((c) => c.method === 'Input.dispatchMouseEvent').map((c) => c.params);
@@ -89,7 +102,7 @@ describe('click tool: by ref', () => {
   });
 
   it('a different document in the tab makes the ref stale (navigated) without asking the page', async () => {
-    const { tool, ctx, pages, page, tabId, registry } = await setup({ status: 'ok', x: 1, y: 1, healed: false, hitTest: 'passed' });
+    const { tool, ctx, pages, page, tabId, registry } = await setup(ok(1, 1));
     pages.navigate(tabId);
     const error = await failure(tool.handle({ ref: 'e5' }, ctx));
     expect(error.code).toBe('stale_ref');
@@ -99,7 +112,7 @@ describe('click tool: by ref', () => {
   });
 
   it('--tab contradicting the ref’s tab is target_conflict', async () => {
-    const { tool, ctx, browser, tabId } = await setup({ status: 'ok', x: 1, y: 1, healed: false, hitTest: 'passed' });
+    const { tool, ctx, browser, tabId } = await setup(ok(1, 1));
     const other = browser.addTab().id ?? 0;
     const error = await failure(tool.handle({ ref: 'e5', tab: other }, ctx));
     expect(error.code).toBe('target_conflict');
@@ -107,7 +120,7 @@ describe('click tool: by ref', () => {
   });
 
   it('reports navigated and kills the tab’s refs when the click commits a navigation', async () => {
-    const env = await setup({ status: 'ok', x: 1, y: 1, healed: false, hitTest: 'passed' });
+    const env = await setup(ok(1, 1));
     const { tool, ctx, pages, page, tabId, registry, debugger: dbg } = env;
     dbg.handle('Input.dispatchMouseEvent', (params) => {
       if ((params as { type: string }).type === 'mouseReleased') {
@@ -126,9 +139,83 @@ describe('click tool: by ref', () => {
   });
 });
 
+describe('click tool: delivery is verified, not just predicted', () => {
+  const decoy = { tag: 'button', id: 'decoy', className: '', name: 'Decoy' };
+
+  it('arms the guard with the hit-test, reads the press before the release and the whole click after it', async () => {
+    const { tool, ctx, page, debugger: dbg } = await setup(ok(10, 20));
+    const order: string[] = [];
+    dbg.handle('Input.dispatchMouseEvent', (params) => {
+      order.push((params as { type: string }).type);
+      return {};
+    });
+    const calls = page.calls;
+    const original = page.api.deliveryReport;
+    page.api.deliveryReport = (args) => {
+      order.push(`report(disarm=${String(args.disarm)})`);
+      return original === undefined ? { armed: false, events: [] } : original(args);
+    };
+    await tool.handle({ ref: 'e5' }, ctx);
+    expect(calls[0]).toEqual({ method: 'prepareClick', args: { ref: 'e5', arm: ['pointer', 'press', 'release'] } });
+    expect(order).toEqual(['mouseMoved', 'mousePressed', 'report(disarm=false)', 'mouseReleased', 'report(disarm=true)']);
+  });
+
+  it('a press that went to another element is click_intercepted naming it, with when, never a success', async () => {
+    const { tool, ctx } = await setup(ok(10, 20), () => ({
+      armed: true,
+      events: [event('pointerover', 'pointer'), event('pointermove', 'pointer'), event('pointerdown', 'press', false)],
+      interceptor: decoy,
+    }));
+    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    expect(error.code).toBe('click_intercepted');
+    expect(error.details).toMatchObject({ ref: 'e5', when: 'after_pointer', interceptor: decoy, x: 10, y: 20 });
+    expect(error.retryable).toBe(false);
+    expect(error.message).toContain('Decoy');
+  });
+
+  it('a release that went elsewhere after the element got the press is on_press, and says to check the page', async () => {
+    const { tool, ctx } = await setup(ok(10, 20), () => ({
+      armed: true,
+      events: [event('pointerdown', 'press'), event('mousedown', 'press'), event('pointerup', 'release', false)],
+      interceptor: decoy,
+    }));
+    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    expect(error.details).toMatchObject({ when: 'on_press', interceptor: decoy });
+    expect(error.message).toMatch(/check the page/);
+  });
+
+  it('a press the page never saw is not a success: the point is probed to name what is there', async () => {
+    const probed: DeliveryArgs[] = [];
+    const { tool, ctx } = await setup(ok(10, 20), (args) => {
+      probed.push(args);
+      return args.probe === undefined ? { armed: true, events: [] } : { armed: true, events: [], probe: { reaches: false, hovered: false, hit: decoy } };
+    });
+    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    expect(error.code).toBe('click_intercepted');
+    expect(error.details).toMatchObject({ when: 'before_pointer', interceptor: decoy });
+    expect(probed.at(-1)?.probe).toEqual({ x: 10, y: 20 });
+  });
+
+  it('a disabled control is refused before any input (the browser would deliver no press)', async () => {
+    const { tool, ctx, debugger: dbg } = await setup({ status: 'disabled', healed: false });
+    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    expect(error.code).toBe('invalid_arguments');
+    expect(error.message).toMatch(/disabled/);
+    expect(mouse(dbg.methods())).toEqual([]);
+  });
+
+  it('a hit-test refusal says nothing was sent: when before_pointer, phase act', async () => {
+    const interceptor = { tag: 'div', id: 'modal', className: '', name: 'Cookies' };
+    const { tool, ctx } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor });
+    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    expect(error.details).toMatchObject({ when: 'before_pointer', interceptor });
+    expect(error.phase).toBe('act');
+  });
+});
+
 describe('click tool: by coordinates', () => {
   it('clicks the tab at x,y and reports no navigation', async () => {
-    const { tool, ctx, tabId, debugger: dbg } = await setup({ status: 'ok', x: 1, y: 1, healed: false, hitTest: 'passed' });
+    const { tool, ctx, tabId, debugger: dbg } = await setup(ok(1, 1));
     // The dispatcher hands every call the tab it resolved (targeting/resolveCall.ts).
     const result = await tool.handle({ x: 100, y: 200, tab: tabId }, ctx);
     expect(result).toEqual({ tabId, x: 100, y: 200, healed: false, navigated: false, url: 'https://x.test/' });
@@ -136,7 +223,7 @@ describe('click tool: by coordinates', () => {
   });
 
   it('ignores a navigation that only starts in another tab or a child frame', async () => {
-    const env = await setup({ status: 'ok', x: 1, y: 1, healed: false, hitTest: 'passed' });
+    const env = await setup(ok(1, 1));
     const { tool, ctx, tabId, debugger: dbg } = env;
     dbg.handle('Input.dispatchMouseEvent', () => {
       dbg.emit(tabId + 100, 'Page.frameRequestedNavigation', { frameId: 'F', reason: 'anchorClick', url: 'u', disposition: 'currentTab' });

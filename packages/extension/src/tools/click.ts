@@ -1,8 +1,10 @@
 /**
- * `click`: by ref (verify or heal → scroll → hit-test → trusted mouse click) or at viewport
- * coordinates. A ref click is never dispatched unless the page proved, in the same round trip,
- * that the point reaches the ref's element; a covered element is refused (click_intercepted),
- * never clicked through.
+ * `click`: by ref (verify or heal → scroll → hit-test → trusted mouse click → proof of delivery)
+ * or at viewport coordinates. A ref click is never dispatched unless the page proved, in the same
+ * round trip, that the point reaches the ref's element; a covered element is refused
+ * (click_intercepted), never clicked through. And it is a success only when the element itself
+ * received the press and the release (refClick.ts): a press that went elsewhere is cancelled
+ * before the page sees it and reported as click_intercepted with `details.when`.
  *
  * After the mouse is released we watch the main frame briefly (page/navigation.ts) to report
  * `navigated`; a committed navigation kills the tab's refs right away.
@@ -10,18 +12,17 @@
 import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { modifierMask } from '../input/keyboard.js';
 import { clickAt, type ClickOptions } from '../input/mouse.js';
-import { dialogTracker, type Watched } from '../pageState/dialogs.js';
+import { dialogTracker, type DialogInfo } from '../pageState/dialogs.js';
 import { DEFAULT_NAVIGATION_TIMING, watchNavigation, type NavigationTiming } from '../page/navigation.js';
-import { worlds as defaultWorlds, type FrameDocument, type Worlds } from '../page/worlds.js';
+import { worlds as defaultWorlds, type FrameDocument } from '../page/worlds.js';
 import { refRegistry } from '../refs/index.js';
-import type { RefRegistry } from '../refs/registry.js';
 import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool, type ToolContext } from './defineTool.js';
-import { enablePage, openRef, pointerTarget, type PointerInput } from './refAction.js';
+import { pointerTarget, type PointerPoint } from './pointerDelivery.js';
+import { enablePage, openRef, type RefDeps, type RefSite } from './refAction.js';
+import { clickRef } from './refClick.js';
 
-export interface ClickDeps {
-  registry: RefRegistry;
-  worlds: Worlds;
+export interface ClickDeps extends RefDeps {
   navigation: NavigationTiming;
 }
 
@@ -33,7 +34,8 @@ interface ClickPoint {
   x: number;
   y: number;
   healed: boolean;
-  input: PointerInput;
+  /** A ref click: where the ref lives and its armed point; absent for a click at coordinates. */
+  ref?: { site: RefSite; point: PointerPoint };
 }
 
 function invalid(field: string, message: string): RelayError {
@@ -63,8 +65,17 @@ function clickOptions(params: ClickParams): ClickOptions {
 
 async function pointForRef(ctx: ToolContext, deps: ClickDeps, ref: string, requestedTab: number | undefined): Promise<ClickPoint> {
   const site = await openRef(ctx, deps, ref, requestedTab);
-  const point = await pointerTarget(ctx, deps, site, 'click');
-  return { tabId: site.tabId, before: site.before, ...point };
+  const point = await pointerTarget(ctx, deps, site, 'click', 'click');
+  return { tabId: site.tabId, before: site.before, x: point.x, y: point.y, healed: point.healed, ref: { site, point } };
+}
+
+/** Send the click; `{ dialog }` when one opened (the page is then blocked). Ref clicks are verified. */
+async function send(ctx: ToolContext, deps: ClickDeps, point: ClickPoint, options: ClickOptions): Promise<{ dialog?: DialogInfo }> {
+  // A click may open alert/confirm/prompt; the page then blocks, so report it instead of waiting.
+  const watch = (work: () => Promise<void>) => dialogTracker(ctx).watch(point.tabId, work);
+  if (point.ref !== undefined) return clickRef(ctx, deps, point.ref.site, point.ref.point, 'click', options, watch);
+  const clicked = await watch(() => clickAt(ctx, point.tabId, point.x, point.y, options));
+  return 'dialog' in clicked ? { dialog: clicked.dialog } : {};
 }
 
 export function createClickTool(deps: ClickDeps) {
@@ -77,20 +88,19 @@ export function createClickTool(deps: ClickDeps) {
         point = await pointForRef(ctx, deps, wanted.ref, params.tab);
       } else {
         const tabId = await resolveTab(params.tab, ctx);
-        point = { tabId, before: await enablePage(ctx, tabId), x: wanted.x, y: wanted.y, healed: false, input: { target: tabId, x: wanted.x, y: wanted.y } };
+        point = { tabId, before: await enablePage(ctx, tabId), x: wanted.x, y: wanted.y, healed: false };
       }
       const { tabId } = point;
 
       const watch = watchNavigation(ctx, tabId, point.before, deps.navigation);
-      let clicked: Watched<void>;
+      let clicked: { dialog?: DialogInfo };
       try {
-        // A click may open alert/confirm/prompt; the page then blocks, so report it instead of waiting.
-        clicked = await dialogTracker(ctx).watch(tabId, () => clickAt(ctx, point.input.target, point.input.x, point.input.y, clickOptions(params)));
+        clicked = await send(ctx, deps, point, clickOptions(params));
       } catch (error) {
         watch.stop();
         throw error;
       }
-      if ('dialog' in clicked) {
+      if (clicked.dialog !== undefined) {
         watch.stop();
         // The page is blocked by the dialog; the browser still knows the tab's URL.
         const url = (await ctx.browser.getTab(tabId)).url ?? '';

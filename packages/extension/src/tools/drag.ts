@@ -5,6 +5,12 @@
  * in view together: computing the target's point may scroll the page, so the source is
  * re-located afterwards and both must then hold still.
  *
+ * The press is verified like a click's (pointerDelivery.ts): the source itself must receive the
+ * pointer and the press, or the button is let go where it is and the drag is click_intercepted.
+ * After the press nothing more is checked: a dragged element usually follows the pointer, so the
+ * release lands on it rather than on the drop target (Playwright skips its check for drags for
+ * the same reason). The drop target is hit-tested before the drag starts.
+ *
  * HTML5 drag and drop (draggable + dragstart/drop): with Input.setInterceptDrags on, Chrome does
  * not start its own (OS-level) drag session when dragstart fires; it reports the drag
  * (Input.dragIntercepted, with the data the page set) and we deliver dragEnter/dragOver/drop at the
@@ -14,16 +20,19 @@
  */
 import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
+import { withUnbufferedInput } from '../input/mouse.js';
 import { worlds as defaultWorlds } from '../page/worlds.js';
 import { refRegistry } from '../refs/index.js';
 import { setCurrentTab } from '../targets.js';
 import { defineTool, type ToolContext } from './defineTool.js';
-import { openRef, pointerTarget, type RefDeps, type RefSite } from './refAction.js';
+import { classifyDelivery } from './deliveryVerdict.js';
+import { disarm, pointerTarget, readGuards, undeliveredError, type PointerPoint } from './pointerDelivery.js';
+import { openRef, type RefDeps, type RefSite } from './refAction.js';
 
 const STEPS = 8;
 const DRAG_EVENT_GRACE_MS = 50;
 
-type Point = { x: number; y: number; healed: boolean };
+type Point = PointerPoint;
 
 async function mouse(ctx: ToolContext, tabId: number, type: 'mouseMoved' | 'mousePressed' | 'mouseReleased', x: number, y: number, buttons: number): Promise<void> {
   await ctx.cdp.send(tabId, 'Input.dispatchMouseEvent', {
@@ -37,21 +46,52 @@ async function mouse(ctx: ToolContext, tabId: number, type: 'mouseMoved' | 'mous
   });
 }
 
+/**
+ * Both points, the source's guard armed last (each page has one arming at a time, and the
+ * source's is the one the press is checked against; the target's point is only hit-tested).
+ */
 async function locateBoth(ctx: ToolContext, deps: RefDeps, from: RefSite, to: RefSite): Promise<{ from: Point; to: Point }> {
-  const first = await pointerTarget(ctx, deps, from, 'drag');
-  const target = await pointerTarget(ctx, deps, to, 'drag');
-  const source = await pointerTarget(ctx, deps, from, 'drag');
+  const first = await pointerTarget(ctx, deps, from, 'drag', 'press');
+  const target = await pointerTarget(ctx, deps, to, 'drag', 'press');
+  await disarm(ctx, deps, target.guards);
+  const source = await pointerTarget(ctx, deps, from, 'drag', 'press');
   if (source.x === first.x && source.y === first.y) return { from: source, to: target };
   // Bringing the target into view moved the source: both must now be in view and still.
-  const again = await pointerTarget(ctx, deps, to, 'drag');
-  if (again.x !== target.x || again.y !== target.y) {
+  await disarm(ctx, deps, source.guards);
+  const again = await pointerTarget(ctx, deps, to, 'drag', 'press');
+  await disarm(ctx, deps, again.guards);
+  const settled = await pointerTarget(ctx, deps, from, 'drag', 'press');
+  if (again.x !== target.x || again.y !== target.y || settled.x !== source.x || settled.y !== source.y) {
+    await disarm(ctx, deps, settled.guards);
     throw new RelayError('invalid_arguments', `Cannot drag @${from.ref} onto @${to.ref}: they do not fit in the viewport together. Scroll so both are visible (or drag in steps), then retry.`, {
       tool: 'drag',
       phase: 'act',
       details: { field: 'to', from: from.ref, to: to.ref },
     });
   }
-  return { from: source, to: again };
+  return { from: settled, to: again };
+}
+
+/** The pointer onto the source and the button down; click_intercepted (button let go) unless the source got both. */
+async function pressSource(ctx: ToolContext, deps: RefDeps, site: RefSite, tabId: number, a: Point): Promise<void> {
+  await mouse(ctx, tabId, 'mouseMoved', a.x, a.y, 0);
+  await mouse(ctx, tabId, 'mousePressed', a.x, a.y, 1);
+  let verdict;
+  try {
+    const reports = await readGuards(ctx, deps, a, { disarm: false });
+    verdict = classifyDelivery('press', reports.target, reports.above);
+  } catch (error) {
+    await mouse(ctx, tabId, 'mouseReleased', a.x, a.y, 0).catch(() => undefined);
+    throw error;
+  }
+  if (!verdict.delivered) {
+    // Let the button go while still armed: the guard cancels the release too, so the element
+    // that took the press hears nothing of the drag at all.
+    await mouse(ctx, tabId, 'mouseReleased', a.x, a.y, 0);
+  }
+  // From here the drag moves over other elements on purpose: nothing more is checked.
+  await disarm(ctx, deps, a.guards);
+  if (!verdict.delivered) throw undeliveredError('drag', site, a, verdict);
 }
 
 export function createDragTool(deps: RefDeps) {
@@ -76,28 +116,36 @@ export function createDragTool(deps: RefDeps) {
           intercepted = (event.params as Protocol.Input.DragInterceptedEvent).data;
         }
       });
-      await ctx.cdp.send(tabId, 'Input.setInterceptDrags', { enabled: true });
+      try {
+        await ctx.cdp.send(tabId, 'Input.setInterceptDrags', { enabled: true });
+      } catch (error) {
+        // pressSource ends the source's arming on every path it takes; this is the one before it.
+        unsubscribe();
+        await disarm(ctx, deps, points.from.guards);
+        throw error;
+      }
       try {
         const a = points.from;
         const b = points.to;
-        await mouse(ctx, tabId, 'mouseMoved', a.x, a.y, 0);
-        await mouse(ctx, tabId, 'mousePressed', a.x, a.y, 1);
-        for (let step = 1; step <= STEPS; step++) {
-          const x = a.x + ((b.x - a.x) * step) / STEPS;
-          const y = a.y + ((b.y - a.y) * step) / STEPS;
-          await mouse(ctx, tabId, 'mouseMoved', x, y, 1);
-          if (intercepted !== undefined) break;
-        }
-        // The event can trail the move that started the drag by a moment; with interception on,
-        // a drag we missed would never reach the page at all.
-        if (intercepted === undefined) await new Promise((resolve) => setTimeout(resolve, DRAG_EVENT_GRACE_MS));
-        if (intercepted !== undefined) {
-          const data = intercepted;
-          for (const type of ['dragEnter', 'dragOver', 'drop'] as const) {
-            await ctx.cdp.send(tabId, 'Input.dispatchDragEvent', { type, x: b.x, y: b.y, data });
+        await withUnbufferedInput(ctx, tabId, async () => {
+          await pressSource(ctx, deps, from, tabId, a);
+          for (let step = 1; step <= STEPS; step++) {
+            const x = a.x + ((b.x - a.x) * step) / STEPS;
+            const y = a.y + ((b.y - a.y) * step) / STEPS;
+            await mouse(ctx, tabId, 'mouseMoved', x, y, 1);
+            if (intercepted !== undefined) break;
           }
-        }
-        await mouse(ctx, tabId, 'mouseReleased', b.x, b.y, 0);
+          // The event can trail the move that started the drag by a moment; with interception on,
+          // a drag we missed would never reach the page at all.
+          if (intercepted === undefined) await new Promise((resolve) => setTimeout(resolve, DRAG_EVENT_GRACE_MS));
+          if (intercepted !== undefined) {
+            const data = intercepted;
+            for (const type of ['dragEnter', 'dragOver', 'drop'] as const) {
+              await ctx.cdp.send(tabId, 'Input.dispatchDragEvent', { type, x: b.x, y: b.y, data });
+            }
+          }
+          await mouse(ctx, tabId, 'mouseReleased', b.x, b.y, 0);
+        });
       } finally {
         unsubscribe();
         await ctx.cdp.send(tabId, 'Input.setInterceptDrags', { enabled: false }).catch(() => undefined);

@@ -5,22 +5,21 @@
  * page's refusals into the closed codes, all in one place so every element tool says the same.
  */
 import { reasonedError, RelayError, type ToolName } from '@chrome-relay/protocol';
-import type { CdpTarget } from '../cdp/cdpSession.js';
 import type { Interceptor, PageArgs, PageMethod, PageReturn, StaleReason } from '../injected/types.js';
 import type { NavigationTiming } from '../page/navigation.js';
 import { callPage, DocumentChanged } from '../page/pageCall.js';
 import { frameSessions, type FrameInfo, type FrameSessions } from '../page/frames.js';
-import { framePointIn } from '../page/frameOwner.js';
 import { mainFrameDocument, type FrameDocument, type PageWorld, type Worlds } from '../page/worlds.js';
 import { resolveRefTarget, staleRefError } from '../refs/refTarget.js';
 import type { RefRegistry } from '../refs/registry.js';
 import type { ToolContext } from './defineTool.js';
+import type { DeliveryWhen } from './deliveryVerdict.js';
 
 export interface RefDeps {
   registry: RefRegistry;
   worlds: Worlds;
-  /** The tab's frames and their sessions (default: the worker's); only refs inside iframes use it. */
-  frames?: Pick<FrameSessions, 'list'>;
+  /** The tab's frames and their sessions (default: the worker's): refs inside iframes, and pointer actions in tabs with out-of-process frames. */
+  frames?: Pick<FrameSessions, 'list' | 'hasOutOfProcessFrames'>;
 }
 
 export interface ActionDeps extends RefDeps {
@@ -38,7 +37,7 @@ export interface RefSite {
   world: PageWorld;
 }
 
-function framesOf(deps: RefDeps): Pick<FrameSessions, 'list'> {
+export function framesOf(deps: RefDeps): Pick<FrameSessions, 'list' | 'hasOutOfProcessFrames'> {
   return deps.frames ?? frameSessions;
 }
 
@@ -88,17 +87,52 @@ export function unlessStale<T extends { status: string }>(site: RefSite, outcome
   return outcome as Exclude<T, { status: 'stale' }>;
 }
 
-export function interceptedError(tool: ToolName, ref: string, tabId: number, at: { x: number; y: number; healed: boolean; interceptor: Interceptor }): RelayError {
-  const who = at.interceptor;
+/** How far a refused pointer action got, for click_intercepted (see deliveryVerdict.ts). */
+export interface Interception {
+  x: number;
+  y: number;
+  healed: boolean;
+  when: DeliveryWhen;
+  /** Absent when no frame we watch saw where the input went. */
+  interceptor?: Interceptor;
+  /** Whether any input was sent (false: the hit-test refused before the pointer moved). */
+  sent: boolean;
+  /** on_press: the element left the page after taking the press. */
+  gone?: boolean;
+}
+
+function labelOf(who: Interceptor): string {
   // Id and name (and, rarely, the tag) are the page's own strings: quoted, so they cannot pose as the rest of the sentence.
   const tag = /^[a-z][a-z0-9-]*$/.test(who.tag) ? who.tag : JSON.stringify(who.tag);
-  const label = `<${tag}${who.id ? ` id=${JSON.stringify(who.id)}` : ''}>${who.name ? ` ${JSON.stringify(who.name)}` : ''}${who.ref ? ` (@${who.ref})` : ''}`;
+  return `<${tag}${who.id ? ` id=${JSON.stringify(who.id)}` : ''}>${who.name ? ` ${JSON.stringify(who.name)}` : ''}${who.ref ? ` (@${who.ref})` : ''}`;
+}
+
+/** The message for each way a pointer action can miss its element; the move fits the situation. */
+function interceptionMessage(tool: ToolName, ref: string, at: Interception): string {
   const verb = tool === 'hover' ? 'Hover over' : tool === 'drag' ? 'Drag of' : 'Click on';
-  return new RelayError(
-    'click_intercepted',
-    `${verb} @${ref} was not delivered: ${label} covers it at (${at.x}, ${at.y}). Dismiss or close that element, then try @${ref} again.`,
-    { tool, phase: 'act', details: { ref, tab: tabId, interceptor: who, x: at.x, y: at.y, healed: at.healed } },
-  );
+  const where = `(${at.x}, ${at.y})`;
+  if (at.interceptor === undefined) {
+    return `${verb} @${ref} was not delivered: the input sent to ${where} never reached the document @${ref} is in (another frame took it, or a page listener stopped it). Snapshot, then try @${ref} again; if this repeats, the element is not reachable by a pointer.`;
+  }
+  const who = labelOf(at.interceptor);
+  if (!at.sent) return `${verb} @${ref} was not delivered: ${who} covers it at ${where}. Dismiss or close that element, then try @${ref} again.`;
+  switch (at.when) {
+    case 'before_pointer':
+      return `${verb} @${ref} was not delivered: ${who} was at ${where} when the pointer got there (the element moved or was covered after the hit-test); the events it would have received were cancelled. Snapshot, then try @${ref} again.`;
+    case 'after_pointer':
+      return `${verb} @${ref} was not delivered: the pointer reached it, then ${who} took the point ${tool === 'hover' ? '' : 'before the press '}(it appears when the pointer arrives); the events it would have received were cancelled. Dismiss or avoid that element, then try @${ref} again.`;
+    case 'on_press':
+      if (at.gone === true) {
+        return `${verb} @${ref} did not complete as a click: it got the press, then left the page (its own press handler removed or replaced it), and the release went to ${who}, which was cancelled. The press may have done what you wanted: check the page before trying again.`;
+      }
+      return `${verb} @${ref} did not complete: it got the press, but ${who} took the release, which was cancelled. Its press handlers ran, so check the page before trying again.`;
+  }
+}
+
+export function interceptedError(tool: ToolName, ref: string, tabId: number, at: Interception): RelayError {
+  const details: Record<string, unknown> = { ref, tab: tabId, x: at.x, y: at.y, healed: at.healed, when: at.when };
+  if (at.interceptor !== undefined) details.interceptor = at.interceptor;
+  return new RelayError('click_intercepted', interceptionMessage(tool, ref, at), { tool, phase: at.sent ? 'verify' : 'act', details, retryable: false });
 }
 
 export function notVisibleError(tool: ToolName, ref: string, tabId: number): RelayError {
@@ -119,38 +153,6 @@ export function refusedError(tool: ToolName, ref: string, tabId: number, reason:
   });
 }
 
-/** Where mouse input for a point goes: the session of the widget that shows it, in that widget's CSS px. */
-export interface PointerInput {
-  target: number | CdpTarget;
-  x: number;
-  y: number;
-}
-
-/** A ref's point: x/y in the tab's top-level viewport (what results report), `input` for dispatching. */
-export interface PointerPoint {
-  x: number;
-  y: number;
-  healed: boolean;
-  input: PointerInput;
-}
-
-/**
- * Resolve, scroll into view and hit-test the ref's element in one page round trip; the point to
- * put the mouse at, or the closed error (stale, covered, not visible).
- */
-export async function pointerTarget(ctx: ToolContext, deps: RefDeps, site: RefSite, tool: ToolName): Promise<PointerPoint> {
-  const outcome = unlessStale(site, await callSite(ctx, deps, site, 'prepareClick', { ref: site.ref }));
-  switch (outcome.status) {
-    case 'ok':
-      if (site.world.frameId === site.before.frameId) return { x: outcome.x, y: outcome.y, healed: outcome.healed, input: { target: site.tabId, x: outcome.x, y: outcome.y } };
-      return { ...(await toTopViewport(ctx, deps, site, tool, outcome)), healed: outcome.healed };
-    case 'intercepted':
-      throw interceptedError(tool, site.ref, site.tabId, outcome);
-    case 'not_visible':
-      throw notVisibleError(tool, site.ref, site.tabId);
-  }
-}
-
 /** Pure: the frames from `frameId` up to (not including) the main frame, innermost first, each with its parent. */
 export function frameChain(frames: readonly FrameInfo[], frameId: string): { child: FrameInfo; parent: FrameInfo }[] | undefined {
   const byId = new Map(frames.map((frame) => [frame.frameId, frame]));
@@ -163,43 +165,6 @@ export function frameChain(frames: readonly FrameInfo[], frameId: string): { chi
     child = parent;
   }
   return child === undefined ? undefined : chain;
-}
-
-/**
- * A point of an iframe's viewport, in the top-level viewport (reported to the agent) and in the
- * viewport of the widget that takes the input. Each ancestor adds its iframe's content-box
- * position, scrolls the iframe into view if needed, and proves that nothing of its own covers the
- * iframe at that point.
- *
- * Input for an out-of-process frame goes to its own session, in its own widget's coordinates.
- * Observed in Chromium 156 (background tab, headful): a click sent to the tab's session right
- * after the parent scrolled the OOPIF into view was delivered to the parent's <iframe> element,
- * not into the frame (the browser routes by what the compositor last drew, and a hidden tab does
- * not draw); a second click at the same point, with no scroll, landed. Same-process frames share
- * the tab's widget, so their input goes to the tab's session in top-level coordinates.
- */
-async function toTopViewport(ctx: ToolContext, deps: RefDeps, site: RefSite, tool: ToolName, inner: { x: number; y: number; healed: boolean }): Promise<{ x: number; y: number; input: PointerInput }> {
-  const chain = frameChain(await framesOf(deps).list(ctx, site.tabId), site.world.frameId);
-  if (chain === undefined) throw staleRefError(site.ref, 'navigated', site.tabId);
-  let point = { x: inner.x, y: inner.y };
-  const local = site.world.sessionId;
-  let input: PointerInput = local === undefined ? { target: site.tabId, x: point.x, y: point.y } : { target: { tabId: site.tabId, sessionId: local }, x: point.x, y: point.y };
-  for (const { child, parent } of chain) {
-    const parentWorld = await deps.worlds.ensure(ctx, site.tabId, parent);
-    const mapped = await framePointIn(ctx, parentWorld, child.frameId, point.x, point.y);
-    switch (mapped.status) {
-      case 'ok':
-        point = { x: mapped.x, y: mapped.y };
-        // Still inside the widget of the ref's frame's process: its coordinates follow.
-        if (parent.sessionId === local) input = { ...input, x: point.x, y: point.y };
-        break;
-      case 'intercepted':
-        throw interceptedError(tool, site.ref, site.tabId, { x: mapped.x, y: mapped.y, healed: inner.healed, interceptor: mapped.interceptor });
-      case 'not_visible':
-        throw notVisibleError(tool, site.ref, site.tabId);
-    }
-  }
-  return { x: point.x, y: point.y, input };
 }
 
 /**

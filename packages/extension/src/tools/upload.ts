@@ -9,14 +9,15 @@
  */
 import { RelayError, type ToolResult } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
-import { clickAt } from '../input/mouse.js';
 import { pageElementHandle } from '../page/pageCall.js';
 import { worlds as defaultWorlds, worldTarget } from '../page/worlds.js';
 import { refRegistry } from '../refs/index.js';
 import { staleRefError } from '../refs/refTarget.js';
 import { setCurrentTab } from '../targets.js';
 import { defineTool, type ToolContext } from './defineTool.js';
-import { callSite, openRef, pointerTarget, refusedError, unlessStale, type RefDeps, type RefSite } from './refAction.js';
+import { pointerTarget } from './pointerDelivery.js';
+import { callSite, openRef, refusedError, unlessStale, type RefDeps, type RefSite } from './refAction.js';
+import { clickRef } from './refClick.js';
 
 /** How long after the click a file chooser may take to open. */
 export const CHOOSER_WAIT_MS = 3000;
@@ -61,11 +62,11 @@ function nextFileChooser(ctx: ToolContext, tabId: number): { opened: Promise<Pro
 }
 
 async function uploadViaChooser(ctx: ToolContext, deps: RefDeps, site: RefSite, files: string[]): Promise<boolean> {
-  const point = await pointerTarget(ctx, deps, site, 'upload');
+  const point = await pointerTarget(ctx, deps, site, 'upload', 'click');
   await ctx.cdp.send(site.tabId, 'Page.setInterceptFileChooserDialog', { enabled: true });
   const chooser = nextFileChooser(ctx, site.tabId);
   try {
-    await clickAt(ctx, point.input.target, point.input.x, point.input.y);
+    await clickRef(ctx, deps, site, point, 'upload');
     const opened = await chooser.opened;
     if (opened === undefined) {
       throw refusedError('upload', site.ref, site.tabId, `clicking it opened no file chooser within ${CHOOSER_WAIT_MS} ms (give the <input type=file> ref itself, without --via)`);

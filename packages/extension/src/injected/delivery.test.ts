@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { admits, atPoint, GUARDED_EVENTS } from './delivery.js';
+
+describe('admits: the lineage rule of the delivery guard', () => {
+  const all = Object.entries(GUARDED_EVENTS);
+
+  it('in the ref’s frame, every checked event may go to the element (or inside it)', () => {
+    for (const [type, phase] of all) expect(admits('target', type, phase, 'inside'), type).toBe(true);
+  });
+
+  it('in the ref’s frame, nothing may go to an unrelated element', () => {
+    for (const [type, phase] of all) expect(admits('target', type, phase, 'other'), type).toBe(false);
+  });
+
+  it('enter events also fire on the element’s ancestors; nothing else may go there', () => {
+    const allowed = all.filter(([type, phase]) => admits('target', type, phase, 'ancestor')).map(([type]) => type);
+    expect(allowed.sort()).toEqual(['mouseenter', 'pointerenter']);
+  });
+
+  it('in a frame above, the pointer may pass over the iframe, but no press or release belongs there', () => {
+    for (const [type, phase] of all) expect(admits('owner', type, phase, 'inside'), type).toBe(phase === 'pointer');
+    for (const [type, phase] of all) expect(admits('owner', type, phase, 'other'), type).toBe(false);
+  });
+
+  it('does not check out/leave events: they name where the pointer came from', () => {
+    for (const type of ['pointerout', 'pointerleave', 'mouseout', 'mouseleave']) expect(GUARDED_EVENTS[type]).toBeUndefined();
+  });
+});
+
+describe('atPoint: only events at the action’s point are the action’s', () => {
+  it('takes events at the point, within rounding', () => {
+    expect(atPoint(100, 50, { x: 100, y: 50 })).toBe(true);
+    expect(atPoint(101.5, 48.6, { x: 100, y: 50 })).toBe(true);
+  });
+
+  it('ignores events elsewhere (a resting pointer the page moved under)', () => {
+    expect(atPoint(100, 423, { x: 100, y: 50 })).toBe(false);
+    expect(atPoint(140, 50, { x: 100, y: 50 })).toBe(false);
+  });
+});

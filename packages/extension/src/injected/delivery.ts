@@ -1,0 +1,195 @@
+/**
+ * The delivery guard: which element the pointer and the press actually reached. A hit-test before
+ * the action is only a prediction; the page can change between it and the input (an overlay shown
+ * on mouseover, a decoy swapped in on pointermove, a target that moves), so the events themselves
+ * are checked as they fire.
+ *
+ * One set of capture listeners on `window`, registered once when the page script is installed and
+ * dormant until an action arms the guard. Armed, each trusted pointer/mouse event of the armed
+ * phases at the action's point is checked against the expected element at the moment it is
+ * dispatched (events elsewhere are not the action's: the page moving under a resting pointer
+ * fires over/enter events at the pointer's old position); the first one
+ * that goes anywhere else is cancelled (preventDefault + stopImmediatePropagation) before any page
+ * listener on the document or an element sees it, and so is every later event of the action. The
+ * worker reads the log (settle) and decides; see tools/deliveryVerdict.ts.
+ *
+ * Limits, by construction of DOM events: listeners of the page registered on `window` in the
+ * capture phase BEFORE this script was installed run before ours and cannot be stopped. They still
+ * see only what the browser dispatched, and the log still records the wrong target, so the action
+ * is reported as intercepted, never as a success. A page listener that stops the event at that
+ * point hides it from us entirely: the log then lacks the press, which is never read as delivered.
+ *
+ * Our isolated world shares the DOM with the page, so these listeners see the page's events and
+ * their element identity, but nothing we define is visible to the page.
+ */
+import { flatContains, deepElementFromPoint } from './dom.js';
+import { reaches } from './hitTest.js';
+import type { DeliveryPhase, GuardEvent, GuardMode } from './types.js';
+
+/**
+ * The events the guard checks, by phase. Out/leave events are not checked: they name the element
+ * the pointer came from, not where it went.
+ */
+export const GUARDED_EVENTS: Readonly<Record<string, DeliveryPhase>> = {
+  pointerover: 'pointer',
+  pointerenter: 'pointer',
+  mouseover: 'pointer',
+  mouseenter: 'pointer',
+  pointermove: 'pointer',
+  mousemove: 'pointer',
+  pointerdown: 'press',
+  mousedown: 'press',
+  pointerup: 'release',
+  mouseup: 'release',
+  click: 'release',
+  auxclick: 'release',
+  dblclick: 'release',
+  contextmenu: 'release',
+};
+
+/** Where an event's target stands relative to the expected element. */
+export type Relation = 'inside' | 'ancestor' | 'other';
+
+/**
+ * Pure: may this event go ahead? `inside` covers the element itself, its descendants (flat tree),
+ * its shadow host and a label that forwards clicks to it.
+ * - mode `target` (the ref's own frame): every checked event must land inside; enter events also
+ *   fire on each ancestor the pointer entered.
+ * - mode `owner` (a frame above the ref's frame, expecting its <iframe>): the pointer may pass over
+ *   the iframe element, but no press or release belongs to this document at all.
+ */
+export function admits(mode: GuardMode, type: string, phase: DeliveryPhase, relation: Relation): boolean {
+  if (relation === 'inside') return mode === 'target' || phase === 'pointer';
+  if (relation === 'ancestor') return type === 'pointerenter' || type === 'mouseenter';
+  return false;
+}
+
+function relationOf(hit: Element, expected: Element): Relation {
+  if (reaches(hit, expected)) return 'inside';
+  return flatContains(hit, expected) ? 'ancestor' : 'other';
+}
+
+/**
+ * Events further than this (CSS px) from the action's point are not the action's. The browser also
+ * fires over/enter events when the page moves under a resting pointer (after chrome-relay's own
+ * scroll, at the pointer's old position); those say nothing about where this action went.
+ */
+const POINT_SLACK = 2;
+
+/** Pure: is an event at (x, y) one of the action's, sent to `point`? */
+export function atPoint(x: number, y: number, point: { x: number; y: number }): boolean {
+  return Math.abs(x - point.x) <= POINT_SLACK && Math.abs(y - point.y) <= POINT_SLACK;
+}
+
+/** Longest an arming lasts: a worker that died mid-action must not leave the page guarded. */
+const ARM_LIMIT_MS = 5_000;
+/** Events kept per arming (a person moving the mouse meanwhile adds some; ours are a handful). */
+const MAX_EVENTS = 64;
+
+interface Armed {
+  token: string;
+  expected: Element;
+  mode: GuardMode;
+  /** Where the action's input lands, in this document's viewport. */
+  point: { x: number; y: number };
+  phases: readonly DeliveryPhase[];
+  at: number;
+  events: GuardEvent[];
+  /** The element that took the first event outside the lineage; from then on everything is cancelled. */
+  interceptor: Element | null;
+  blocked: boolean;
+  active: boolean;
+  /** The element got the press: the pointer's arrival is over. */
+  pressed: boolean;
+}
+
+export interface GuardState {
+  events: GuardEvent[];
+  interceptor: Element | null;
+  /** The expected element is no longer in the document (its own handlers removed or replaced it). */
+  gone: boolean;
+}
+
+function eventElement(event: Event): Element | null {
+  // At window level the target is retargeted to the outermost shadow host; the composed path
+  // still starts at the innermost element of open shadow trees.
+  const [first] = event.composedPath();
+  if (first instanceof Element) return first;
+  return event.target instanceof Element ? event.target : null;
+}
+
+export class DeliveryGuard {
+  #armed: Armed | undefined;
+  #count = 0;
+
+  constructor(target: Window) {
+    const listener = (event: Event): void => this.#onEvent(event);
+    for (const type of Object.keys(GUARDED_EVENTS)) target.addEventListener(type, listener, { capture: true });
+  }
+
+  /** Arm for one action whose input lands at `point` (replacing any earlier arming); the token names it in read(). */
+  arm(expected: Element, mode: GuardMode, phases: readonly DeliveryPhase[], point: { x: number; y: number }): string {
+    const token = `${Date.now().toString(36)}.${++this.#count}`;
+    this.#armed = { token, expected, mode, point, phases, at: performance.now(), events: [], interceptor: null, blocked: false, active: true, pressed: false };
+    return token;
+  }
+
+  /** What the arming `token` saw so far; `disarm` ends it. undefined when that arming is gone. */
+  read(token: string, disarm: boolean): GuardState | undefined {
+    const armed = this.#armed;
+    if (armed === undefined || armed.token !== token) return undefined;
+    if (disarm) armed.active = false;
+    return { events: [...armed.events], interceptor: armed.interceptor, gone: !armed.expected.isConnected };
+  }
+
+  /**
+   * After the action: what is at the point now (in this document), and whether the pointer is
+   * over the expected element as the browser sees it (:hover, which follows the last dispatched
+   * move). undefined when `token` is not the last arming.
+   */
+  probe(token: string, x: number, y: number): { hit: Element | null; reaches: boolean; hovered: boolean } | undefined {
+    const armed = this.#armed;
+    if (armed === undefined || armed.token !== token) return undefined;
+    const hit = deepElementFromPoint(x, y);
+    const over = hit !== null && reaches(hit, armed.expected);
+    const hovered = armed.expected.matches(':hover') || (over && hit.matches(':hover'));
+    return { hit, reaches: over, hovered };
+  }
+
+  #onEvent(event: Event): void {
+    const armed = this.#armed;
+    if (armed === undefined || !armed.active || !event.isTrusted) return;
+    if (performance.now() - armed.at > ARM_LIMIT_MS) {
+      armed.active = false;
+      return;
+    }
+    const phase = GUARDED_EVENTS[event.type];
+    if (phase === undefined) return;
+    if (armed.blocked) {
+      // The action already went astray: nothing more of it may reach the page.
+      cancel(event);
+      return;
+    }
+    if (!armed.phases.includes(phase)) return;
+    if (event instanceof MouseEvent && !atPoint(event.clientX, event.clientY, armed.point)) return;
+    // Once the element has the press, over/move events only say that the page changed under the
+    // resting pointer (a click handler that scrolls or opens something fires pointerover on
+    // whatever is there now): not where this action went.
+    if (phase === 'pointer' && armed.pressed) return;
+    const hit = eventElement(event);
+    const ok = hit !== null && admits(armed.mode, event.type, phase, relationOf(hit, armed.expected));
+    if (armed.events.length < MAX_EVENTS) armed.events.push({ type: event.type, phase, ok });
+    if (ok) {
+      if (phase === 'press') armed.pressed = true;
+      return;
+    }
+    armed.blocked = true;
+    armed.interceptor = hit;
+    cancel(event);
+  }
+}
+
+function cancel(event: Event): void {
+  event.preventDefault();
+  event.stopImmediatePropagation();
+}

@@ -1,0 +1,74 @@
+/**
+ * Wait until the browser has drawn what the page's DOM now says. The browser routes mouse input
+ * between a tab's out-of-process frames by the hit-test data of the last frame it drew, not by the
+ * DOM: a press sent right after a scroll went to the cross-origin iframe drawn at that point
+ * before the scroll (observed in Chromium 156, issue 9).
+ *
+ * Two steps, both needed (measured, Chromium 156, a same-origin iframe clicked right after the
+ * page scrolled away from a cross-origin one, three clicks per tab):
+ * - waitForPaint: two animation frames in the page, so its renderer has produced a frame with
+ *   the new layout. Alone, it was enough under Xvfb but not headless: 2 of 3 clicks still went
+ *   to the cross-origin frame, whose renderer-side position was current but the browser's
+ *   routing data was not.
+ * - waitForDraw: one screencast frame of the tab. A capture makes the browser draw the tab now,
+ *   and drawing is what refreshes the routing data: with it, 6 of 6 landed. (The screenshot tool
+ *   uses a screencast frame for the same reason: Page.captureScreenshot hangs on hidden tabs.)
+ */
+import type { ToolContext } from '../tools/defineTool.js';
+import { worldTarget, type PageWorld } from './worlds.js';
+
+/**
+ * How long to wait for a frame. A tab that draws (visible, or focus-emulated as our sessions are)
+ * produces one within ~16 ms; one that does not draw at all never will, and waiting longer would
+ * not help it.
+ */
+export const PAINT_LIMIT_MS = 250;
+
+const TWO_FRAMES = 'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))))';
+
+/** Resolves once the world's frame drew twice, or after PAINT_LIMIT_MS; true when it drew. */
+export async function waitForPaint(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, limitMs = PAINT_LIMIT_MS): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), limitMs);
+  });
+  const painted = ctx.cdp
+    .send(worldTarget(world), 'Runtime.evaluate', { expression: TWO_FRAMES, contextId: world.contextId, awaitPromise: true, returnByValue: true, silent: true })
+    .then(
+      () => true,
+      // A world that went away has nothing left to draw; the action's own checks report the change.
+      () => false,
+    );
+  try {
+    return await Promise.race([painted, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * One screencast frame of the tab, acknowledged, then the screencast stopped; true when it came
+ * within `limitMs`. Not while the tab is being recorded: the recording's own screencast would be
+ * reconfigured and stopped (the caller checks).
+ */
+export async function waitForDraw(ctx: Pick<ToolContext, 'cdp'>, tabId: number, limitMs = PAINT_LIMIT_MS): Promise<boolean> {
+  let unsubscribe: () => void = () => undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const framed = new Promise<boolean>((resolve) => {
+    unsubscribe = ctx.cdp.on((event) => {
+      if (event.tabId !== tabId || event.sessionId !== undefined || event.method !== 'Page.screencastFrame') return;
+      const params = event.params as { sessionId: number };
+      void ctx.cdp.send(tabId, 'Page.screencastFrameAck', { sessionId: params.sessionId }).catch(() => undefined);
+      resolve(true);
+    });
+    timer = setTimeout(() => resolve(false), limitMs);
+  });
+  try {
+    await ctx.cdp.send(tabId, 'Page.startScreencast', { format: 'jpeg', quality: 1, maxWidth: 16, maxHeight: 16 });
+    return await framed;
+  } finally {
+    clearTimeout(timer);
+    unsubscribe();
+    await ctx.cdp.send(tabId, 'Page.stopScreencast').catch(() => undefined);
+  }
+}

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import type { GuardEvent, GuardReport } from '../injected/types.js';
+import { classifyDelivery } from './deliveryVerdict.js';
+
+const seen = (type: string, phase: GuardEvent['phase'], ok = true): GuardEvent => ({ type, phase, ok });
+const report = (events: GuardEvent[], extra: Partial<GuardReport> = {}): GuardReport => ({ armed: true, events, ...extra });
+const decoy = { tag: 'button', id: 'decoy', className: '', name: 'Decoy' };
+const pointer = [seen('pointerover', 'pointer'), seen('mouseover', 'pointer'), seen('pointermove', 'pointer'), seen('mousemove', 'pointer')];
+const press = [seen('pointerdown', 'press'), seen('mousedown', 'press')];
+const release = [seen('pointerup', 'release'), seen('mouseup', 'release'), seen('click', 'release')];
+
+describe('classifyDelivery: click', () => {
+  it('is delivered when the element got the press and the release, and nothing went elsewhere', () => {
+    expect(classifyDelivery('click', report([...pointer, ...press, ...release]))).toEqual({ delivered: true });
+  });
+
+  it('is delivered with no pointer events at all (the pointer was already there)', () => {
+    expect(classifyDelivery('click', report([...press, ...release]))).toEqual({ delivered: true });
+  });
+
+  it('before_pointer: the first event already went to something else (the target moved away)', () => {
+    const verdict = classifyDelivery('click', report([seen('pointerover', 'pointer', false)], { interceptor: decoy }));
+    expect(verdict).toEqual({ delivered: false, when: 'before_pointer', interceptor: decoy });
+  });
+
+  it('after_pointer: the pointer reached the element, the press went to a decoy (overlay on hover, swap on move)', () => {
+    const verdict = classifyDelivery('click', report([...pointer, seen('pointerdown', 'press', false)], { interceptor: decoy }));
+    expect(verdict).toEqual({ delivered: false, when: 'after_pointer', interceptor: decoy });
+  });
+
+  it('on_press: the element got the press, the release went elsewhere (overlay on pointerdown)', () => {
+    const verdict = classifyDelivery('click', report([...pointer, ...press, seen('pointerup', 'release', false)], { interceptor: decoy }));
+    expect(verdict).toEqual({ delivered: false, when: 'on_press', interceptor: decoy });
+  });
+
+  it('only events before the first stray one count towards how far it got', () => {
+    // Everything after the stray event is cancelled and logged no further; a later ok entry (a
+    // person's own mouse) must not promote the verdict.
+    const events = [seen('pointerover', 'pointer', false), seen('pointerdown', 'press')];
+    expect(classifyDelivery('click', report(events, { interceptor: decoy }))).toMatchObject({ when: 'before_pointer' });
+  });
+
+  it('is never delivered when the press was not seen at all (it went to another frame, or a page listener ate it)', () => {
+    expect(classifyDelivery('click', report([]))).toEqual({ delivered: false, when: 'before_pointer' });
+    expect(classifyDelivery('click', report(pointer))).toEqual({ delivered: false, when: 'after_pointer' });
+    expect(classifyDelivery('click', report([], { armed: false }))).toEqual({ delivered: false, when: 'before_pointer' });
+  });
+
+  it('is never delivered when the press arrived but no release did', () => {
+    expect(classifyDelivery('click', report([...pointer, ...press]))).toEqual({ delivered: false, when: 'on_press' });
+  });
+
+  it('a frame above the element that saw a press is an interception, named by that frame', () => {
+    const parent = report([seen('pointerdown', 'press', false)], { interceptor: { tag: 'iframe', id: 'ad', className: '', name: 'Ad' } });
+    expect(classifyDelivery('click', report(pointer), [report([]), parent])).toEqual({
+      delivered: false,
+      when: 'after_pointer',
+      interceptor: { tag: 'iframe', id: 'ad', className: '', name: 'Ad' },
+    });
+  });
+
+  it('frames above that only saw the pointer pass over their iframe do not matter', () => {
+    const parent = report([seen('mouseover', 'pointer'), seen('mousemove', 'pointer')]);
+    expect(classifyDelivery('click', report([...press, ...release]), [parent])).toEqual({ delivered: true });
+  });
+});
+
+describe('classifyDelivery: press (a drag source)', () => {
+  it('needs the press only', () => {
+    expect(classifyDelivery('press', report([...pointer, ...press]))).toEqual({ delivered: true });
+    expect(classifyDelivery('press', report(pointer))).toEqual({ delivered: false, when: 'after_pointer' });
+  });
+});
+
+describe('classifyDelivery: hover', () => {
+  it('is delivered when nothing went elsewhere and the pointer is over the element afterwards', () => {
+    expect(classifyDelivery('hover', report(pointer, { probe: { reaches: true, hovered: true } }))).toEqual({ delivered: true });
+  });
+
+  it('is delivered for a repeated hover that produced no events (the browser still has it hovered)', () => {
+    expect(classifyDelivery('hover', report([], { probe: { reaches: true, hovered: true } }))).toEqual({ delivered: true });
+  });
+
+  it('after_pointer: the element got the pointer, then something appeared over the point', () => {
+    const verdict = classifyDelivery('hover', report(pointer, { probe: { reaches: false, hovered: true, hit: decoy } }));
+    expect(verdict).toEqual({ delivered: false, when: 'after_pointer', interceptor: decoy });
+  });
+
+  it('before_pointer: the move went to another element (and was cancelled)', () => {
+    const verdict = classifyDelivery('hover', report([seen('pointerover', 'pointer', false)], { interceptor: decoy, probe: { reaches: false, hovered: false, hit: decoy } }));
+    expect(verdict).toEqual({ delivered: false, when: 'before_pointer', interceptor: decoy });
+  });
+
+  it('is not delivered when the point reaches the element but the browser does not have the pointer on it', () => {
+    expect(classifyDelivery('hover', report([], { probe: { reaches: true, hovered: false } }))).toEqual({ delivered: false, when: 'before_pointer' });
+  });
+});
+
+describe('classifyDelivery: an element that removes itself when pressed', () => {
+  it('is on_press, marked gone, when the release then went to whatever is there now', () => {
+    const verdict = classifyDelivery('click', report([...press, seen('pointerup', 'release', false)], { interceptor: decoy, gone: true }));
+    expect(verdict).toEqual({ delivered: false, when: 'on_press', interceptor: decoy, gone: true });
+  });
+
+  it('gone only qualifies on_press: a pointer that never reached it says nothing about its leaving', () => {
+    const verdict = classifyDelivery('click', report([seen('pointerover', 'pointer', false)], { interceptor: decoy, gone: true }));
+    expect(verdict).toEqual({ delivered: false, when: 'before_pointer', interceptor: decoy });
+  });
+});

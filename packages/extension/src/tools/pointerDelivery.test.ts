@@ -1,0 +1,107 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { FramePointOutcome, GuardReport, PrepareClickOutcome } from '../injected/types.js';
+import { FakePages } from '../page/fakePage.js';
+import type { FrameInfo } from '../page/frames.js';
+import { Worlds } from '../page/worlds.js';
+import { MemoryStore } from '../refs/memoryStore.js';
+import { RefRegistry } from '../refs/registry.js';
+import { createFakeEnvironment } from '../testing/fakeChrome.js';
+import { pointerTarget, sameSize } from './pointerDelivery.js';
+import { openRef } from './refAction.js';
+
+beforeAll(() => {
+  (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
+});
+
+describe('sameSize: has a frame’s layout caught up with its iframe?', () => {
+  it('accepts sizes within a pixel of rounding', () => {
+    expect(sameSize({ width: 420, height: 220 }, { width: 420, height: 220 })).toBe(true);
+    expect(sameSize({ width: 420, height: 220 }, { width: 419.5, height: 220.75 })).toBe(true);
+  });
+
+  it('rejects a frame still laid out at another size (e.g. the 300×150 default before its iframe was sized)', () => {
+    expect(sameSize({ width: 300, height: 150 }, { width: 420, height: 220 })).toBe(false);
+    expect(sameSize({ width: 0, height: 0 }, { width: 420, height: 220 })).toBe(false);
+  });
+});
+
+describe('pointerTarget: a ref inside an iframe', () => {
+  /** A tab whose ref e5 lives in a same-process iframe CHILD; the page API answers for both frames. */
+  async function setup(viewports: { width: number; height: number }[], outOfProcess = false) {
+    const env = createFakeEnvironment();
+    const pages = new FakePages(env.debugger);
+    const session = new MemoryStore();
+    const registry = new RefRegistry(session);
+    const worlds = new Worlds(session);
+    const tabId = env.browser.addTab({ active: true, url: 'https://x.test/' }).id ?? 0;
+    const prepared: PrepareClickOutcome[] = viewports.map((viewport, i) => ({ status: 'ok', x: 50 + i, y: 20, healed: false, hitTest: 'passed', viewport, token: `c${i}` }));
+    let calls = 0;
+    const page = pages.open(tabId, {
+      prepareClick: () => prepared[Math.min(calls++, prepared.length - 1)] ?? { status: 'not_visible', healed: false },
+      deliveryReport: (): GuardReport => ({ armed: true, events: [] }),
+    });
+    page.installed = true;
+    const owner: FramePointOutcome = { status: 'ok', x: 300, y: 400, scrolled: false, content: { width: 420, height: 220 }, token: 'p1' };
+    env.debugger
+      .handle('DOM.getFrameOwner', () => ({ backendNodeId: 7 }))
+      .handle('DOM.resolveNode', () => ({ object: { type: 'object', objectId: 'owner-1' } }))
+      .handle('Runtime.callFunctionOn', () => ({ result: { type: 'object', value: owner } }));
+    const child = { frameId: 'CHILD', loaderId: 'LC' };
+    const frameList: FrameInfo[] = [
+      { frameId: page.frameId, loaderId: page.loaderId, url: 'https://x.test/' },
+      { ...child, url: 'https://y.test/', parentId: page.frameId },
+    ];
+    await registry.replaceTab(tabId, { frameId: page.frameId, loaderId: page.loaderId }, [{ ref: 'e5', role: 'button', name: 'Child', frame: child }]);
+    const deps = { registry, worlds, frames: { list: () => Promise.resolve(frameList), hasOutOfProcessFrames: () => Promise.resolve(outOfProcess) } };
+    // A screencast delivers its first frame at once, as Chrome does for a tab it can draw.
+    env.debugger.handle('Page.startScreencast', (_params, tab) => {
+      setTimeout(() => env.debugger.emit(tab, 'Page.screencastFrame', { data: '', sessionId: 1, metadata: {} }), 1);
+      return {};
+    });
+    const paints = () => env.debugger.sent.filter((c) => c.method === 'Runtime.evaluate' && JSON.stringify(c.params).includes('requestAnimationFrame')).length;
+    const draws = () => env.debugger.methods().filter((m) => m === 'Page.startScreencast').length;
+    return { ...env, page, deps, tabId, paints, draws, prepareCalls: () => calls };
+  }
+
+  it('measures again, a paint apart, while the frame is laid out at another size than its iframe', async () => {
+    const { ctx, deps, prepareCalls, paints } = await setup([
+      { width: 300, height: 150 },
+      { width: 420, height: 220 },
+    ]);
+    const site = await openRef(ctx, deps, 'e5', undefined);
+    const point = await pointerTarget(ctx, deps, site, 'click', 'click');
+    expect(prepareCalls()).toBe(2);
+    // The point of the second, settled measurement; mapped by the parent.
+    expect(point.local).toEqual({ x: 51, y: 20 });
+    expect({ x: point.x, y: point.y }).toEqual({ x: 300, y: 400 });
+    expect(point.guards.map((guard) => guard.token)).toEqual(['c1', 'p1']);
+    // One paint waited for between the two measurements; no out-of-process frame, no other wait.
+    expect(paints()).toBe(1);
+  });
+
+  it('goes ahead after a bounded number of tries when the sizes never agree (the guards still catch a miss)', async () => {
+    const { ctx, deps, prepareCalls } = await setup([{ width: 300, height: 150 }]);
+    const site = await openRef(ctx, deps, 'e5', undefined);
+    await pointerTarget(ctx, deps, site, 'click', 'click');
+    expect(prepareCalls()).toBe(4);
+  });
+
+  it('waits for the page to lay out and the browser to draw it in a tab with an out-of-process frame', async () => {
+    const { ctx, deps, paints, draws, debugger: dbg } = await setup([{ width: 420, height: 220 }], true);
+    const site = await openRef(ctx, deps, 'e5', undefined);
+    await pointerTarget(ctx, deps, site, 'click', 'click');
+    expect(paints()).toBe(1);
+    expect(draws()).toBe(1);
+    // The paint first, then the draw, then the screencast is stopped again.
+    const order = dbg.methods().filter((m) => m === 'Page.startScreencast' || m === 'Page.stopScreencast');
+    expect(order).toEqual(['Page.startScreencast', 'Page.stopScreencast']);
+  });
+
+  it('waits for neither in a tab without one', async () => {
+    const { ctx, deps, paints, draws } = await setup([{ width: 420, height: 220 }]);
+    const site = await openRef(ctx, deps, 'e5', undefined);
+    await pointerTarget(ctx, deps, site, 'click', 'click');
+    expect(paints()).toBe(0);
+    expect(draws()).toBe(0);
+  });
+});

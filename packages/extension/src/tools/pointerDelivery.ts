@@ -1,0 +1,242 @@
+/**
+ * Pointer actions on a ref, delivered and then verified (issue 9). A hit-test before the input is
+ * a prediction; this module adds the proof:
+ * 1. In the ref's frame, one page call resolves the ref, scrolls, hit-tests and arms the delivery
+ *    guard (injected/delivery.ts). For a ref inside iframes, each frame above maps the point,
+ *    hit-tests its <iframe> element and arms its own guard to expect the pointer on that iframe
+ *    only; the innermost frame's viewport must have the size of its iframe's content box (a frame
+ *    that just loaded may still be laid out at another size, and its point would be wrong).
+ * 2. In a tab with out-of-process frames the browser routes input by what the compositor last
+ *    drew, so before any input we wait until the frames showing the point have drawn their
+ *    current layout (page/paint.ts).
+ * 3. The tool sends the input; the guards cancel whatever goes elsewhere at the moment it is
+ *    dispatched, so a decoy's handlers never run.
+ * 4. The guards' logs decide (deliveryVerdict.ts): delivered, or click_intercepted with
+ *    `details.when`.
+ */
+import type { ToolName } from '@chrome-relay/protocol';
+import type { CdpTarget } from '../cdp/cdpSession.js';
+import type { DeliveryPhase, GuardReport, PrepareClickOutcome } from '../injected/types.js';
+import { framePointIn } from '../page/frameOwner.js';
+import { callPage } from '../page/pageCall.js';
+import { waitForDraw, waitForPaint } from '../page/paint.js';
+import type { PageWorld } from '../page/worlds.js';
+import { staleRefError } from '../refs/refTarget.js';
+import type { ToolContext } from './defineTool.js';
+import { recorder } from './observe/record.js';
+import { classifyDelivery, type DeliveryAction, type DeliveryVerdict } from './deliveryVerdict.js';
+import { callSite, frameChain, framesOf, interceptedError, notVisibleError, refusedError, unlessStale, type RefDeps, type RefSite } from './refAction.js';
+
+/** What each action's guards check. */
+export const ACTION_PHASES: Readonly<Record<DeliveryAction, DeliveryPhase[]>> = {
+  click: ['pointer', 'press', 'release'],
+  press: ['pointer', 'press'],
+  hover: ['pointer'],
+};
+
+/** How many times a frame whose layout lags behind its iframe's size is measured again, a paint apart. */
+const GEOMETRY_TRIES = 4;
+/** Sizes this close (CSS px, rounding) are the same. */
+const GEOMETRY_SLACK = 1;
+
+/** Where mouse input for a point goes: the session of the widget that shows it, in that widget's CSS px. */
+export interface PointerInput {
+  target: number | CdpTarget;
+  x: number;
+  y: number;
+}
+
+/** A delivery guard armed for one action in the document of `world`. */
+export interface ArmedGuard {
+  world: PageWorld;
+  token: string;
+}
+
+/** A ref's point: x/y in the tab's top-level viewport (what results report), `input` for dispatching. */
+export interface PointerPoint {
+  x: number;
+  y: number;
+  healed: boolean;
+  input: PointerInput;
+  /** The point in the ref's own frame. */
+  local: { x: number; y: number };
+  /** The guard of the ref's frame first, then one per frame above it, innermost first. */
+  guards: ArmedGuard[];
+}
+
+type Prepared = Extract<PrepareClickOutcome, { status: 'ok' }>;
+
+/**
+ * Resolve, scroll into view, hit-test and arm the guards for `action`; then make sure the browser
+ * routes input by the current layout. The point to put the mouse at, or the closed error (stale,
+ * covered, not visible, disabled).
+ */
+export async function pointerTarget(ctx: ToolContext, deps: RefDeps, site: RefSite, tool: ToolName, action: DeliveryAction): Promise<PointerPoint> {
+  const phases = ACTION_PHASES[action];
+  let point: PointerPoint | undefined;
+  for (let attempt = 1; point === undefined; attempt++) {
+    const prepared = await prepare(ctx, deps, site, tool, phases);
+    const guards = prepared.token === undefined ? [] : [{ world: site.world, token: prepared.token }];
+    const local = { x: prepared.x, y: prepared.y };
+    if (site.world.frameId === site.before.frameId) {
+      point = { x: prepared.x, y: prepared.y, healed: prepared.healed, input: { target: site.tabId, x: prepared.x, y: prepared.y }, local, guards };
+      break;
+    }
+    let mapped: Awaited<ReturnType<typeof toTopViewport>>;
+    try {
+      mapped = await toTopViewport(ctx, deps, site, tool, prepared, phases, guards);
+    } catch (error) {
+      await disarm(ctx, deps, guards);
+      throw error;
+    }
+    if (mapped.settled || attempt >= GEOMETRY_TRIES) {
+      // Unsettled after every try: go ahead; the guards still catch a press that misses.
+      point = { x: mapped.x, y: mapped.y, healed: prepared.healed, input: mapped.input, local, guards };
+    } else {
+      // The frame is still laid out at another size than its iframe's (it just loaded, or its
+      // iframe was just resized): the point it gave may not be where the element will be.
+      await disarm(ctx, deps, guards);
+      await waitForPaint(ctx, site.world);
+    }
+  }
+  try {
+    await drawnAsLaidOut(ctx, deps, site);
+  } catch (error) {
+    await disarm(ctx, deps, point.guards);
+    throw error;
+  }
+  return point;
+}
+
+async function prepare(ctx: ToolContext, deps: RefDeps, site: RefSite, tool: ToolName, arm: DeliveryPhase[]): Promise<Prepared> {
+  const outcome = unlessStale(site, await callSite(ctx, deps, site, 'prepareClick', { ref: site.ref, arm }));
+  switch (outcome.status) {
+    case 'ok':
+      return outcome;
+    case 'intercepted':
+      throw interceptedError(tool, site.ref, site.tabId, { ...outcome, when: 'before_pointer', sent: false });
+    case 'not_visible':
+      throw notVisibleError(tool, site.ref, site.tabId);
+    case 'disabled':
+      throw refusedError(tool, site.ref, site.tabId, 'it is disabled, and a disabled control receives no clicks');
+  }
+}
+
+/**
+ * A point of an iframe's viewport, in the top-level viewport (reported to the agent) and in the
+ * viewport of the widget that takes the input. Each frame above adds its iframe's content-box
+ * position, scrolls the iframe into view if needed, proves that nothing of its own covers the
+ * iframe at that point, and arms its guard (pushed onto `guards`).
+ *
+ * Input for an out-of-process frame goes to its own session, in its own widget's coordinates.
+ * Observed in Chromium 156 (background tab, headful): a click sent to the tab's session right
+ * after the parent scrolled the OOPIF into view was delivered to the parent's <iframe> element,
+ * not into the frame. Same-process frames share the tab's widget, so their input goes to the
+ * tab's session in top-level coordinates.
+ */
+async function toTopViewport(
+  ctx: ToolContext,
+  deps: RefDeps,
+  site: RefSite,
+  tool: ToolName,
+  inner: Prepared,
+  phases: DeliveryPhase[],
+  guards: ArmedGuard[],
+): Promise<{ x: number; y: number; input: PointerInput; settled: boolean }> {
+  const chain = frameChain(await framesOf(deps).list(ctx, site.tabId), site.world.frameId);
+  if (chain === undefined) throw staleRefError(site.ref, 'navigated', site.tabId);
+  let point = { x: inner.x, y: inner.y };
+  let settled = true;
+  const local = site.world.sessionId;
+  let input: PointerInput = local === undefined ? { target: site.tabId, x: point.x, y: point.y } : { target: { tabId: site.tabId, sessionId: local }, x: point.x, y: point.y };
+  for (const [step, { child, parent }] of chain.entries()) {
+    const parentWorld = await deps.worlds.ensure(ctx, site.tabId, parent);
+    const mapped = await framePointIn(ctx, parentWorld, child.frameId, point.x, point.y, phases);
+    switch (mapped.status) {
+      case 'ok':
+        if (mapped.token !== undefined) guards.push({ world: parentWorld, token: mapped.token });
+        if (step === 0) settled = sameSize(inner.viewport, mapped.content);
+        point = { x: mapped.x, y: mapped.y };
+        // Still inside the widget of the ref's frame's process: its coordinates follow.
+        if (parent.sessionId === local) input = { ...input, x: point.x, y: point.y };
+        break;
+      case 'intercepted':
+        throw interceptedError(tool, site.ref, site.tabId, { x: mapped.x, y: mapped.y, healed: inner.healed, interceptor: mapped.interceptor, when: 'before_pointer', sent: false });
+      case 'not_visible':
+        throw notVisibleError(tool, site.ref, site.tabId);
+    }
+  }
+  return { x: point.x, y: point.y, input, settled };
+}
+
+/** Pure: a frame's viewport and its iframe's content box are the same size (the frame's layout caught up). */
+export function sameSize(viewport: { width: number; height: number }, content: { width: number; height: number }): boolean {
+  return Math.abs(viewport.width - content.width) <= GEOMETRY_SLACK && Math.abs(viewport.height - content.height) <= GEOMETRY_SLACK;
+}
+
+/**
+ * In a tab with out-of-process frames, wait until the main frame (and the ref's own frame, when it
+ * is out of process) produced its current layout and the browser drew it: the browser picks the
+ * frame that gets the input by the last drawn frame (see page/paint.ts). A tab without one needs
+ * nothing: its renderer hit-tests each event itself.
+ */
+async function drawnAsLaidOut(ctx: ToolContext, deps: RefDeps, site: RefSite): Promise<void> {
+  if (!(await framesOf(deps).hasOutOfProcessFrames(ctx, site.tabId))) return;
+  const top = site.world.frameId === site.before.frameId ? site.world : await deps.worlds.ensure(ctx, site.tabId, site.before);
+  const worlds = site.world.sessionId === undefined ? [top] : [top, site.world];
+  await Promise.all(worlds.map((world) => waitForPaint(ctx, world)));
+  // A tab being recorded is drawn continuously by the recording's screencast, which ours would stop.
+  if (!recorder.isRecording(site.tabId)) await waitForDraw(ctx, site.tabId);
+}
+
+/** End the armings (best effort: a failed action must not leave a page guarded). */
+export async function disarm(ctx: ToolContext, deps: RefDeps, guards: readonly ArmedGuard[]): Promise<void> {
+  await Promise.all(guards.map((guard) => callPage(ctx, deps.worlds, guard.world, 'deliveryReport', { token: guard.token, disarm: true }).catch(() => undefined)));
+}
+
+export interface GuardReports {
+  target: GuardReport;
+  above: GuardReport[];
+}
+
+/**
+ * The guards' logs. `disarm` ends the armings; `probe` also asks the ref's frame what is at the
+ * point now. Throws DocumentChanged (pageCall.ts) when a frame's document was replaced.
+ */
+export async function readGuards(ctx: ToolContext, deps: RefDeps, point: PointerPoint, options: { disarm: boolean; probe?: boolean }): Promise<GuardReports> {
+  const [first, ...rest] = point.guards;
+  if (first === undefined) return { target: { armed: false, events: [] }, above: [] };
+  const args = { token: first.token, disarm: options.disarm, ...(options.probe === true ? { probe: point.local } : {}) };
+  const [target, ...above] = await Promise.all([
+    callPage(ctx, deps.worlds, first.world, 'deliveryReport', args),
+    ...rest.map((guard) => callPage(ctx, deps.worlds, guard.world, 'deliveryReport', { token: guard.token, disarm: options.disarm })),
+  ]);
+  return { target: target ?? { armed: false, events: [] }, above };
+}
+
+/**
+ * After the input: did it reach the element? Ends the armings. When nothing we watch says where
+ * the input went, the ref's frame is asked what is at the point now, to name it if it is not the
+ * element.
+ */
+export async function verifyDelivery(ctx: ToolContext, deps: RefDeps, point: PointerPoint, action: DeliveryAction): Promise<DeliveryVerdict> {
+  const reports = await readGuards(ctx, deps, point, { disarm: true, probe: action === 'hover' });
+  const verdict = classifyDelivery(action, reports.target, reports.above);
+  if (verdict.delivered || verdict.interceptor !== undefined || action === 'hover') return verdict;
+  const probed = await readGuards(ctx, deps, { ...point, guards: point.guards.slice(0, 1) }, { disarm: true, probe: true });
+  const hit = probed.target.probe?.hit;
+  return hit === undefined ? verdict : { ...verdict, interceptor: hit };
+}
+
+/** The click_intercepted error for a verdict that is not delivered. */
+export function undeliveredError(tool: ToolName, site: RefSite, point: PointerPoint, verdict: Extract<DeliveryVerdict, { delivered: false }>, healed = point.healed) {
+  return interceptedError(tool, site.ref, site.tabId, {
+    x: point.x,
+    y: point.y,
+    healed,
+    when: verdict.when,
+    sent: true,
+    ...(verdict.interceptor === undefined ? {} : { interceptor: verdict.interceptor }),
+    ...(verdict.gone === true ? { gone: true } : {}),
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * The verified click on a ref, shared by click, check/uncheck and upload --via: press and release
+ * at the point pointerDelivery.ts proved, read between the two what the press reached, and after
+ * the release what the whole click reached. Throws click_intercepted when any of it went
+ * elsewhere; returns normally only when the element got the press and the release.
+ */
+import { reasonedError, type ToolName } from '@chrome-relay/protocol';
+import { clickAt, type ClickOptions } from '../input/mouse.js';
+import { DocumentChanged } from '../page/pageCall.js';
+import type { DialogInfo, Watched } from '../pageState/dialogs.js';
+import type { ToolContext } from './defineTool.js';
+import { classifyDelivery } from './deliveryVerdict.js';
+import { disarm, readGuards, undeliveredError, verifyDelivery, type GuardReports, type PointerPoint } from './pointerDelivery.js';
+import type { RefDeps, RefSite } from './refAction.js';
+
+/** Runs the input; the click tool passes the dialog tracker's watch (a click may open alert()). */
+export type InputRunner = (work: () => Promise<void>) => Promise<Watched<void>>;
+
+const direct: InputRunner = async (work) => ({ done: await work() });
+
+/**
+ * Click the ref's element at `point` and prove it got the click. `{ dialog }` when the click
+ * opened a JavaScript dialog (the page is then blocked: only the press could be checked). When the
+ * document was replaced right after the release (the click navigated) before the record could be
+ * read, the press's record decides.
+ */
+export async function clickRef(
+  ctx: ToolContext,
+  deps: RefDeps,
+  site: RefSite,
+  point: PointerPoint,
+  tool: ToolName,
+  options: ClickOptions = {},
+  run: InputRunner = direct,
+): Promise<{ dialog?: DialogInfo }> {
+  let pressed: GuardReports | undefined;
+  const afterPress = async (): Promise<void> => {
+    pressed = await readGuards(ctx, deps, point, { disarm: false });
+  };
+  let clicked: Watched<void>;
+  try {
+    clicked = await run(() => clickAt(ctx, point.input.target, point.input.x, point.input.y, options, { afterPress }));
+  } catch (error) {
+    await disarm(ctx, deps, point.guards);
+    throw error;
+  }
+  const pressVerdict = pressed === undefined ? undefined : classifyDelivery('press', pressed.target, pressed.above);
+  if ('dialog' in clicked) {
+    // The dialog blocks the page: what the press reached is all that can be read. A press that went
+    // astray is the answer (the dialog stays open for the agent); one that reached the element
+    // means the dialog came from the element's own press or click.
+    if (pressVerdict !== undefined && !pressVerdict.delivered) throw undeliveredError(tool, site, point, pressVerdict);
+    return { dialog: clicked.dialog };
+  }
+  try {
+    const verdict = await verifyDelivery(ctx, deps, point, 'click');
+    if (!verdict.delivered) throw undeliveredError(tool, site, point, verdict);
+    return {};
+  } catch (error) {
+    if (!(error instanceof DocumentChanged)) throw error;
+    // The click navigated before its record could be read: the press record decides.
+    if (pressVerdict?.delivered === true) return {};
+    if (pressVerdict !== undefined) throw undeliveredError(tool, site, point, pressVerdict);
+    throw reasonedError(
+      'stale_ref',
+      'navigated',
+      `The document @${site.ref} is in was replaced while it was being clicked, before chrome-relay could check what the click reached: it may have happened. Check the page with \`chrome-relay snapshot\` before clicking again.`,
+      { tool, phase: 'verify', details: { ref: site.ref, tab: site.tabId }, retryable: false },
+    );
+  }
+}
