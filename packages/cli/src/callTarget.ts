@@ -104,9 +104,9 @@ export function targetFlagsByPosition(argv: readonly string[]): { before: CallTa
 }
 
 /** Globals with target and agent resolved; prints the override notice. Returns the tab param too. */
-export function targeted(cmd: Command): { globals: TargetedGlobals; tab: number | undefined } {
+export function targeted(cmd: Command, argv: readonly string[] = process.argv): { globals: TargetedGlobals; tab: number | undefined } {
   const all = cmd.optsWithGlobals();
-  const { before, after } = targetFlagsByPosition(process.argv);
+  const { before, after } = targetFlagsByPosition(argv);
   const resolved = resolveCallTarget(before, after);
   if (resolved.notice) printNotice(resolved.notice);
   const globals: TargetedGlobals = { ...resolveGlobals(all), target: resolved.target };
@@ -117,8 +117,8 @@ export function targeted(cmd: Command): { globals: TargetedGlobals; tab: number 
  * Globals of a command that acts on no tab (tabs, status, workspace/group management): a
  * --tab/--workspace/--group given anyway is invalid_arguments, never silently ignored.
  */
-export function untargeted(cmd: Command): TargetedGlobals {
-  const { before, after } = targetFlagsByPosition(process.argv);
+export function untargeted(cmd: Command, argv: readonly string[] = process.argv): TargetedGlobals {
+  const { before, after } = targetFlagsByPosition(argv);
   const given = setKeys({ ...before, ...after })[0];
   if (given !== undefined) {
     throw cliError('invalid_arguments', `--${given} does not apply to \`${commandPath(cmd)}\`: it acts on no tab. Drop --${given}.`, { field: given });

@@ -51,7 +51,7 @@ function convert(info: ParamInfo, raw: string | readonly string[], field: string
 function set(out: CommandLineParams, param: string, value: unknown, field: string): void {
   const previous = out.fields.get(param);
   if (previous !== undefined && previous !== field) {
-    throw invalidArgument(field, `${previous} and ${field} both give ${param}; give one of them`);
+    throw invalidArgument(field.replace(/^--/, ''), `${previous} and ${field} both give ${param}; give one of them`);
   }
   out.params[param] = value;
   out.fields.set(param, field);
@@ -102,6 +102,6 @@ export function checkParams(spec: CommandSpec, filled: CommandLineParams): Recor
   const issue = parsed.error.issues[0];
   const param = String(issue?.path[0] ?? '');
   const field = param === '' ? 'command' : (filled.fields.get(param)?.replace(/^--/, '') ?? fieldOfParam(spec, param));
-  const message = issue?.code === 'invalid_type' && filled.params[param] === undefined ? 'is required' : (issue?.message ?? 'invalid value');
+  const message = param !== '' && filled.params[param] === undefined && spec.params.has(param) ? 'is required' : (issue?.message ?? 'invalid value');
   throw invalidArgument(field, message, filled.params[param]);
 }

@@ -39,7 +39,7 @@ function cliOf(tool: ToolName): CliShape {
 }
 
 /** Declare the command of `tool` under `program`: `full` when it is the one that runs (or asks for its help). */
-export function declareCommand(program: Command, tool: ToolName, full: boolean): Command {
+export function declareCommand(program: Command, tool: ToolName, full: boolean, argv: readonly string[] = process.argv): Command {
   const cli = cliOf(tool);
   const words = cli.command.split(' ');
   const name = words.at(-1) ?? tool;
@@ -70,31 +70,30 @@ export function declareCommand(program: Command, tool: ToolName, full: boolean):
   }
   OUTPUTS[cli.output ?? 'json'].flags?.(cmd);
   cmd.addHelpText('after', example(cli.examples));
+  // Extra arguments are reported by commandParams.ts (field `command`), with the usage.
+  cmd.allowExcessArguments(true);
   cmd.action(async (...args: unknown[]) => {
     const command = args.at(-1) as Command;
-    const positionals = args
-      .slice(0, spec.positionals.length)
-      .flatMap((value) => (Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)]));
-    await runToolCommand(spec, positionals, command.opts<Opts>(), command);
+    await runToolCommand(spec, command.args, command.opts<Opts>(), command, argv);
   });
   return cmd;
 }
 
 /** The target flags and agent identity → envelope params and the call's globals. */
-function envelopeOf(spec: CommandSpec, params: Record<string, unknown>, cmd: Command): TargetedGlobals {
+function envelopeOf(spec: CommandSpec, params: Record<string, unknown>, cmd: Command, argv: readonly string[]): TargetedGlobals {
   const use = tabUseOf(spec.tool);
   let globals: TargetedGlobals;
   if (use === 'none' && (spec.envelope.has('tab') || spec.envelope.has('workspace'))) {
     // The tab or workspace it manages (a lease), typed before or after the command name.
-    const { globals: all, tab } = targeted(cmd);
+    const { globals: all, tab } = targeted(cmd, argv);
     if (all.target?.group !== undefined) throw invalidArgument('group', 'a lease is on a tab or a workspace, not a group: give --tab <id> or --workspace <name>.');
     if (tab !== undefined) params.tab = tab;
     if (all.target?.workspace !== undefined) params.workspace = all.target.workspace;
     globals = { ...all, target: undefined };
   } else if (use === 'none') {
-    globals = untargeted(cmd);
+    globals = untargeted(cmd, argv);
   } else {
-    const { globals: all, tab } = targeted(cmd);
+    const { globals: all, tab } = targeted(cmd, argv);
     globals = all;
     if (use === 'close') {
       const ids = params.tabs as number[] | undefined;
@@ -114,9 +113,9 @@ function envelopeOf(spec: CommandSpec, params: Record<string, unknown>, cmd: Com
   return globals;
 }
 
-export async function runToolCommand(spec: CommandSpec, positionals: readonly string[], opts: Opts, cmd: Command): Promise<void> {
+export async function runToolCommand(spec: CommandSpec, positionals: readonly string[], opts: Opts, cmd: Command, argv: readonly string[]): Promise<void> {
   const filled = paramsFromCommandLine(spec, positionals, opts);
-  let globals = envelopeOf(spec, filled.params, cmd);
+  let globals = envelopeOf(spec, filled.params, cmd, argv);
   if (spec.cli.budget !== undefined) {
     // --timeout is the tool's own budget; the call's deadline goes around it, leaving time to report.
     filled.params[spec.cli.budget] = globals.timeoutMs;

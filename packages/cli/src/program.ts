@@ -100,11 +100,11 @@ export function buildProgram(argv: readonly string[] = []): Command {
   const firstWordOf = (tool: ToolName): string | undefined => TOOLS[tool].cli?.command.split(' ')[0];
   if (running !== undefined && name !== 'help') {
     // Only the running command's group: its siblings by name (a group's usage lists them).
-    for (const tool of TOOL_COMMANDS) if (firstWordOf(tool) === name) declareCommand(program, tool, tool === running);
+    for (const tool of TOOL_COMMANDS) if (firstWordOf(tool) === name) declareCommand(program, tool, tool === running, argv);
   } else if (handWritten.length > 0) {
     for (const module of handWritten) module.register(program);
   } else {
-    for (const tool of TOOL_COMMANDS) declareCommand(program, tool, tool === running);
+    for (const tool of TOOL_COMMANDS) declareCommand(program, tool, tool === running, argv);
     for (const module of HAND_WRITTEN) module.register(program);
   }
   for (const cmd of program.commands) {
