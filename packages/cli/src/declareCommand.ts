@@ -8,7 +8,7 @@
  * from --tab/--workspace/--group/--agent (callTarget.ts), the schema's check, the output kind's
  * checks, the call, the output kind's rendering (outputs.ts).
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { CLI_GROUPS, reasonedError, tabUseOf, TOOLS, WAIT_REPORT_MS, type CliShape, type ToolName } from '@chrome-relay/protocol';
 import { invalidArgument, parseTab } from './args.js';
 import { targeted, untargeted, type TargetedGlobals } from './callTarget.js';
@@ -39,7 +39,14 @@ function cliOf(tool: ToolName): CliShape {
 }
 
 /** Declare the command of `tool` under `program`: `full` when it is the one that runs (or asks for its help). */
-export function declareCommand(program: Command, tool: ToolName, full: boolean, argv: readonly string[] = process.argv): Command {
+/** What the program was built for: its argv (targets are read by position), and whether to stop after validating. */
+export interface CommandContext {
+  readonly argv: readonly string[];
+  /** Parse, map and check with the schema, then stop before any file is touched or call is made (docsCommands.test.ts). */
+  readonly validateOnly?: boolean;
+}
+
+export function declareCommand(program: Command, tool: ToolName, full: boolean, context: CommandContext = { argv: process.argv }): Command {
   const cli = cliOf(tool);
   const words = cli.command.split(' ');
   const name = words.at(-1) ?? tool;
@@ -74,7 +81,7 @@ export function declareCommand(program: Command, tool: ToolName, full: boolean, 
   cmd.allowExcessArguments(true);
   cmd.action(async (...args: unknown[]) => {
     const command = args.at(-1) as Command;
-    await runToolCommand(spec, command.args, command.opts<Opts>(), command, argv);
+    await runToolCommand(spec, command.args, command.opts<Opts>(), command, context);
   });
   return cmd;
 }
@@ -113,15 +120,16 @@ function envelopeOf(spec: CommandSpec, params: Record<string, unknown>, cmd: Com
   return globals;
 }
 
-export async function runToolCommand(spec: CommandSpec, positionals: readonly string[], opts: Opts, cmd: Command, argv: readonly string[]): Promise<void> {
+async function runToolCommand(spec: CommandSpec, positionals: readonly string[], opts: Opts, cmd: Command, context: CommandContext): Promise<void> {
   const filled = paramsFromCommandLine(spec, positionals, opts);
-  let globals = envelopeOf(spec, filled.params, cmd, argv);
+  let globals = envelopeOf(spec, filled.params, cmd, context.argv);
   if (spec.cli.budget !== undefined) {
     // --timeout is the tool's own budget; the call's deadline goes around it, leaving time to report.
     filled.params[spec.cli.budget] = globals.timeoutMs;
     globals = { ...globals, timeoutMs: globals.timeoutMs + WAIT_REPORT_MS };
   }
   const params = checkParams(spec, filled);
+  if (context.validateOnly === true) return;
   const output = OUTPUTS[spec.cli.output ?? 'json'];
   const prepared = await output.before?.(opts);
   const result = (await runTool(spec.tool, params as never, globals)) as Record<string, unknown>;

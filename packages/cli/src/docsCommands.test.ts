@@ -1,23 +1,22 @@
 /**
  * Every command line a doc or the playbook shows goes through the real program parser: README.md,
  * SKILL.md, AGENTS.md, docs/*.md and each command's --help examples. So no doc can name a command that
- * does not exist, or a flag it does not take, or a value its schema refuses. Tool commands run up to
- * a fake host (which records the request); hand-written commands stop right before their action.
+ * does not exist, or a flag it does not take, or a value its schema refuses. Tool commands are parsed,
+ * mapped and checked by their schema, then stop (validateOnly: no file, no call); hand-written commands
+ * stop right before their action.
  *
  * Lines in code blocks and examples must be complete commands. A command named in prose (`run
  * \`chrome-relay wait --selector\``) must exist with those flags but may leave values out. A syntax
  * line (`chrome-relay fill <ref> <value>`) must be the registry's own syntax of a command.
  */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RelayError, TOOLS } from '@chrome-relay/protocol';
 import { TOOL_COMMANDS } from './commandSpec.js';
 import { buildProgram, HAND_WRITTEN } from './program.js';
 import { commandSyntax, renderSkill } from './skill.js';
-import { startFakeHost, type FakeHost } from './testing/fakeHost.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -128,19 +127,6 @@ function shownLines(markdown: string): ShownLine[] {
 
 class DryRun extends Error {}
 
-let host: FakeHost;
-const savedHome = process.env.CHROME_RELAY_HOME;
-beforeAll(async () => {
-  const home = mkdtempSync(join(tmpdir(), 'cr-docs-home-'));
-  process.env.CHROME_RELAY_HOME = home;
-  host = await startFakeHost({ home, pid: process.pid });
-});
-afterAll(async () => {
-  await host.close();
-  if (savedHome === undefined) delete process.env.CHROME_RELAY_HOME;
-  else process.env.CHROME_RELAY_HOME = savedHome;
-});
-
 const handWritten = new Set(HAND_WRITTEN.flatMap((m) => m.names));
 
 /** What a mention may leave out: values (the command and its flags must exist). */
@@ -149,13 +135,12 @@ const MISSING_VALUE = /is required|required option .* not specified|argument mis
 /** Parse one command line for real; returns why it does not parse, or null. */
 async function problemOf(args: readonly string[], mention = false): Promise<string | null> {
   const argv = ['node', 'chrome-relay', ...args];
-  const program = buildProgram(argv);
+  const program = buildProgram(argv, { validateOnly: true });
   program.hook('preAction', (_program, action) => {
     let top = action;
     while (top.parent && top.parent !== program) top = top.parent;
     if (handWritten.has(top.name())) throw new DryRun();
   });
-  const before = host.requests.length;
   // --help and --version print; keep them off the test output.
   program.configureOutput({ writeOut: () => undefined, writeErr: () => undefined });
   try {
@@ -165,7 +150,6 @@ async function problemOf(args: readonly string[], mention = false): Promise<stri
     if (error instanceof DryRun) return null;
     const code = (error as { code?: unknown }).code;
     if (code === 'commander.helpDisplayed' || code === 'commander.version' || (code === 'commander.help' && (error as { exitCode?: number }).exitCode === 0)) return null;
-    if (host.requests.length > before && error instanceof RelayError && error.code === 'unsupported_tool') return null;
     // A path that exists on the writer's machine (./photo.png, ./downloads) is not the doc's mistake.
     if (error instanceof RelayError && /does not exist/.test(error.message) && ['files', 'dir'].includes(String(error.details.field))) return null;
     const message = error instanceof Error ? error.message : String(error);

@@ -76,7 +76,8 @@ export function toolOf(argv: readonly string[]): string {
   return sub !== undefined && isToolName(`${name}_${sub}`) ? `${name}_${sub}` : name;
 }
 
-export function buildProgram(argv: readonly string[] = []): Command {
+export function buildProgram(argv: readonly string[] = [], options: { validateOnly?: boolean } = {}): Command {
+  const context = { argv, validateOnly: options.validateOnly === true };
   const program = new Command('chrome-relay')
     .description('Drive your real, logged-in Chrome from the shell: snapshot → refs → click.')
     .version(VERSION, '-V, --version')
@@ -100,11 +101,11 @@ export function buildProgram(argv: readonly string[] = []): Command {
   const firstWordOf = (tool: ToolName): string | undefined => TOOLS[tool].cli?.command.split(' ')[0];
   if (running !== undefined && name !== 'help') {
     // Only the running command's group: its siblings by name (a group's usage lists them).
-    for (const tool of TOOL_COMMANDS) if (firstWordOf(tool) === name) declareCommand(program, tool, tool === running, argv);
+    for (const tool of TOOL_COMMANDS) if (firstWordOf(tool) === name) declareCommand(program, tool, tool === running, context);
   } else if (handWritten.length > 0) {
     for (const module of handWritten) module.register(program);
   } else {
-    for (const tool of TOOL_COMMANDS) declareCommand(program, tool, tool === running, argv);
+    for (const tool of TOOL_COMMANDS) declareCommand(program, tool, tool === running, context);
     for (const module of HAND_WRITTEN) module.register(program);
   }
   for (const cmd of program.commands) {

@@ -7,8 +7,11 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { untargeted } from '../callTarget.js';
 import { distDir } from '../paths.js';
+import type { runMcpServer } from '../mcp/main.js';
 
-type McpModule = typeof import('../mcp/main.js');
+interface McpModule {
+  runMcpServer: typeof runMcpServer;
+}
 
 export function registerMcpCommand(program: Command): void {
   program
