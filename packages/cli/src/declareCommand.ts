@@ -20,7 +20,7 @@ import { runTool } from './runTool.js';
 
 type Opts = Record<string, unknown>;
 
-const example = (lines: readonly string[]): string => `\nExample${lines.length > 1 ? 's' : ''}:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+const example = (lines: readonly string[]): string => `\nExample:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 
 /** The parent of a group command (`record` for `record start`), made once. */
 function parentFor(program: Command, path: readonly string[]): Command {

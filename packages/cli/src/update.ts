@@ -11,7 +11,8 @@
  * installed either way (they are what the next browser start uses), and the error says so.
  */
 import { parseResult, reasonedError, RelayError, VERSION, type HostDescriptor } from '@chrome-relay/protocol';
-import { isPidAlive, listDescriptors } from './discovery.js';
+import { isPidAlive } from '@chrome-relay/host-files';
+import { listDescriptors } from './discovery.js';
 import { install } from './install.js';
 import { callSocket } from './socketCall.js';
 
