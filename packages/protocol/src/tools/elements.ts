@@ -218,4 +218,28 @@ export const ELEMENT_TOOLS = {
       }),
     }),
   }),
+  get_box: toolEntry({
+    description:
+      "Where an element is: its box in CSS pixels of its frame's viewport (the tab's viewport unless it sits in an iframe), after scrolling it into view. For coordinates to click (`click --x --y`) or to check layout without a screenshot.",
+    mutates: false,
+    cli: {
+      command: 'get box',
+      summary: 'Print the box (x, y, width, height in CSS px) of an element by ref, scrolled into view.',
+      task: 'read',
+      args: [{ param: 'ref', help: 'element ref from snapshot, e.g. @e12' }],
+      examples: ['chrome-relay get box @e12'],
+    },
+    schemas: () => ({
+      params: refParams,
+      result: z.strictObject({
+        tabId: z.number(),
+        ref: z.string(),
+        x: z.number().describe('Left edge, CSS px from the left of the viewport'),
+        y: z.number().describe('Top edge, CSS px from the top of the viewport'),
+        width: z.number(),
+        height: z.number(),
+        healed,
+      }),
+    }),
+  }),
 } as const;
