@@ -10,7 +10,7 @@
 import { Command } from 'commander';
 import { isToolName, TOOLS, VERSION, type ToolName } from '@chrome-relay/protocol';
 import { parseTab, parseTimeout } from './args.js';
-import { VALUE_OPTIONS } from './callTarget.js';
+import { commandWordsOf } from './argvScan.js';
 import { TOOL_COMMANDS } from './commandSpec.js';
 import { declareCommand } from './declareCommand.js';
 import { registerAliases } from './aliases.js';
@@ -29,22 +29,6 @@ export const HAND_WRITTEN: readonly { readonly names: readonly string[]; readonl
 /** The command name in argv (after any program-level options), if any. */
 export function commandNameOf(argv: readonly string[]): string | undefined {
   return commandWordsOf(argv)[0];
-}
-
-/** The words of argv that are not options (up to `--`), skipping program-level option values. */
-function commandWordsOf(argv: readonly string[]): string[] {
-  const words: string[] = [];
-  for (let i = 2; i < argv.length; i++) {
-    const token = argv[i] ?? '';
-    if (token === '--') break;
-    if (!token.startsWith('-')) {
-      words.push(token);
-      if (words.length === 3) break;
-      continue;
-    }
-    if (words.length === 0 && VALUE_OPTIONS.has(token)) i++;
-  }
-  return words;
 }
 
 /** The tool command argv runs: the longest command path its words start with. */
