@@ -6,4 +6,4 @@
  */
 export { relayHome, runDir } from './home.js';
 export { isPidAlive, probeSocket } from './liveness.js';
-export { sweepStaleHosts, type SweepOptions, type SweepResult } from './sweep.js';
+export { sweepStaleHosts } from './sweep.js';
