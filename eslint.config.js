@@ -22,14 +22,6 @@ export default tseslint.config(
     },
   },
   {
-    files: ['packages/extension/src/injected/**/*.ts'],
-    ignores: ['**/*.test.ts'],
-    rules: {
-      'no-restricted-globals': ['error', { name: 'chrome', message: 'Page-side code runs in the page: no chrome.* (see AGENTS.md).' }, 'process', 'Buffer', 'require'],
-      'no-restricted-imports': ['error', { patterns: [noNode, { group: ['@chrome-relay/*', '../*'], message: 'Page-side code imports only its own folder (it is bundled into the page).' }] }],
-    },
-  },
-  {
     files: ['packages/protocol/src/**/*.ts'],
     ignores: ['**/*.test.ts', '**/testing/**'],
     rules: {
@@ -54,6 +46,15 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [noNode, { group: ['@chrome-relay/cli', '@chrome-relay/native-host', '**/cli/src/**', '**/native-host/src/**'], message: 'The extension never imports the CLI or the host.' }] }],
+    },
+  },
+  // After the extension-wide block: for a rule, the last matching block wins.
+  {
+    files: ['packages/extension/src/injected/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'chrome', message: 'Page-side code runs in the page: no chrome.* (see AGENTS.md).' }, 'process', 'Buffer', 'require'],
+      'no-restricted-imports': ['error', { patterns: [noNode, { regex: '^(@chrome-relay/|\\.\\./)', message: 'Page-side code imports only its own folder (it is bundled into the page).' }] }],
     },
   },
 );
