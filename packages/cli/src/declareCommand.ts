@@ -38,7 +38,6 @@ function cliOf(tool: ToolName): CliShape {
   return cli;
 }
 
-/** Declare the command of `tool` under `program`: `full` when it is the one that runs (or asks for its help). */
 /** What the program was built for: its argv (targets are read by position), and whether to stop after validating. */
 export interface CommandContext {
   readonly argv: readonly string[];
@@ -46,6 +45,7 @@ export interface CommandContext {
   readonly validateOnly?: boolean;
 }
 
+/** Declare the command of `tool` under `program`: `full` when it is the one that runs (or asks for its help). */
 export function declareCommand(program: Command, tool: ToolName, full: boolean, context: CommandContext = { argv: process.argv }): Command {
   const cli = cliOf(tool);
   const words = cli.command.split(' ');
@@ -134,5 +134,5 @@ async function runToolCommand(spec: CommandSpec, positionals: readonly string[],
   const prepared = await output.before?.(opts);
   const result = (await runTool(spec.tool, params as never, globals)) as Record<string, unknown>;
   // Rendering sees the globals of the command (its --json), with the deadline the agent gave.
-  await output.render(result, { opts, params, globals: spec.cli.budget === undefined ? globals : { ...globals, timeoutMs: globals.timeoutMs - WAIT_REPORT_MS }, prepared, tool: spec.tool });
+  await output.render(result, { opts, params, globals: spec.cli.budget === undefined ? globals : { ...globals, timeoutMs: globals.timeoutMs - WAIT_REPORT_MS }, prepared });
 }

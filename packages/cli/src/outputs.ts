@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdtempSync, renameSync, unlinkSync } from 'n
 import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import type { Command } from 'commander';
-import { RelayError, type CliOutput, type ToolName } from '@chrome-relay/protocol';
+import { RelayError, type CliOutput } from '@chrome-relay/protocol';
 import { parseIntArg } from './args.js';
 import { encodeGif, hasFfmpeg } from './gif.js';
 import type { GlobalOptions } from './globalOptions.js';
@@ -25,7 +25,7 @@ interface OutputKind {
   flags?(cmd: Command): void;
   /** Checks before the call; what it returns is handed to render. */
   before?(opts: Opts): Promise<unknown> | unknown;
-  render(result: Result, context: { opts: Opts; params: Readonly<Record<string, unknown>>; globals: GlobalOptions; prepared: unknown; tool: ToolName }): Promise<void> | void;
+  render(result: Result, context: { opts: Opts; params: Readonly<Record<string, unknown>>; globals: GlobalOptions; prepared: unknown }): Promise<void> | void;
 }
 
 const SNAPSHOT_FLAG = 'after the result, print a fresh snapshot of the same tab';

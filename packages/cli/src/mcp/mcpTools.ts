@@ -46,7 +46,8 @@ function inputSchemaOf(tool: ToolName): McpToolInfo['inputSchema'] {
   const properties = { ...((rest.properties as Record<string, unknown> | undefined) ?? {}) };
   for (const hidden of SESSION_PARAMS) delete properties[hidden];
   const required = ((rest.required as string[] | undefined) ?? []).filter((name) => !SESSION_PARAMS.includes(name));
-  return { ...rest, type: 'object', properties, ...(required.length > 0 ? { required } : { required: undefined }) };
+  delete rest.required;
+  return { ...rest, type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
 }
 
 export function mcpToolList(): McpToolInfo[] {
@@ -54,7 +55,6 @@ export function mcpToolList(): McpToolInfo[] {
     const entry = TOOLS[tool];
     const title = entry.cli?.summary ?? tool;
     const inputSchema = inputSchemaOf(tool);
-    if (inputSchema.required === undefined) delete inputSchema.required;
     return {
       name: tool,
       title,
