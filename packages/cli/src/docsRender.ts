@@ -3,7 +3,9 @@
  * zod schema's JSON Schema). Only scripts/gen-docs.mjs imports this; it is not part of the CLI bundle.
  */
 import { ERROR_CODES, ERROR_TABLE, NOTICE_CODES, PHASES, REASONED_CODES, reasonInfo, reasonsOf, TOOLS, type ToolName } from '@chrome-relay/protocol';
+import { Command } from 'commander';
 import { commandSpec, type CommandSpec } from './commandSpec.js';
+import { OUTPUTS } from './outputs.js';
 import { commandSyntax, NOTICE_MEANINGS } from './skill.js';
 
 export const GENERATED_BANNER = (source: string): string =>
@@ -161,6 +163,13 @@ export function commandLineOf(spec: CommandSpec, param: string): string {
   return '';
 }
 
+/** The command's own flags that fill no param (where to write a file, how to print): from its output kind. */
+function outputFlags(spec: CommandSpec): string[] {
+  const cmd = new Command('x');
+  OUTPUTS[spec.cli.output ?? 'json'].flags?.(cmd);
+  return cmd.options.map((o) => `\`${o.flags}\` (${o.description})`);
+}
+
 function renderTool(name: ToolName): string[] {
   const tool = TOOLS[name];
   const spec = tool.cli ? commandSpec(name) : undefined;
@@ -191,6 +200,7 @@ function renderTool(name: ToolName): string[] {
     '',
     ...(paramRows.length > 0 ? [...header, ...paramRows] : ['No parameters.']),
     '',
+    ...(spec && outputFlags(spec).length > 0 ? [`Command line only: ${outputFlags(spec).join('; ')}.`, ''] : []),
     'Result:',
     '',
     ...resultFields,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatErrorForStderr, reasonedError, TOOL_NAMES, TOOLS, WAIT_REPORT_MS } from '@chrome-relay/protocol';
+import { formatErrorForStderr, reasonedError, reasonsOf, TOOL_NAMES, TOOLS, WAIT_REPORT_MS } from '@chrome-relay/protocol';
 import { snapshotText } from '../renderSnapshot.js';
 import { mcpError, mcpResult, mcpToolList, prepareMcpCall } from './mcpTools.js';
 
@@ -33,7 +33,9 @@ describe('MCP results', () => {
     expect(mcpResult('snapshot', {}, snap).content).toEqual([{ type: 'text', text: snapshotText(snap as never) }]);
     const shot = mcpResult('screenshot', {}, { tabId: 4, format: 'png', width: 1, height: 1, scale: 1, data: 'iVBO' });
     expect(shot.content[0]).toEqual({ type: 'image', data: 'iVBO', mimeType: 'image/png' });
-    const error = reasonedError('stale_ref', 'not_issued', 'gone', { tool: 'click', phase: 'resolve' });
+    const [reason] = reasonsOf('stale_ref');
+    if (reason === undefined) throw new Error('stale_ref has reasons');
+    const error = reasonedError('stale_ref', reason, 'gone', { tool: 'click', phase: 'resolve' });
     expect(mcpError(error, 'click')).toEqual({ isError: true, content: [{ type: 'text', text: formatErrorForStderr(error.toData()).trimEnd() }] });
   });
 });
