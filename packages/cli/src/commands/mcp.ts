@@ -17,11 +17,11 @@ export function registerMcpCommand(program: Command): void {
   program
     .command('mcp')
     .description('Serve every chrome-relay tool to an MCP client over stdio (one persistent connection to the browser; this session is one agent for leases).')
-    .addHelpText('after', '\nExample:\n  $ chrome-relay mcp\n  $ chrome-relay mcp --agent planner\n\nMCP client config: {"mcpServers": {"chrome-relay": {"command": "chrome-relay", "args": ["mcp"]}}}\n')
+    .addHelpText('after', '\nExample:\n  $ chrome-relay mcp\n  $ chrome-relay mcp --agent planner --timeout 60000\n\nMCP client config: {"mcpServers": {"chrome-relay": {"command": "chrome-relay", "args": ["mcp"]}}}\n')
     .action(async (_opts: unknown, cmd: Command) => {
       const globals = untargeted(cmd);
       const load = createRequire(import.meta.url);
       const mcp = load(join(distDir(), 'mcp.cjs')) as McpModule;
-      await mcp.runMcpServer({ home: globals.home, profile: globals.profile, agent: globals.agent ?? `mcp-${process.pid}` });
+      await mcp.runMcpServer({ home: globals.home, profile: globals.profile, agent: globals.agent ?? `mcp-${process.pid}`, timeoutMs: globals.timeoutMs });
     });
 }

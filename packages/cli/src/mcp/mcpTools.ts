@@ -72,13 +72,13 @@ export function mcpToolList(): McpToolInfo[] {
 }
 
 /** The call as the host gets it: params with the session's agent, and the call's deadline. */
-export function prepareMcpCall(tool: ToolName, args: Record<string, unknown>, agent: string): { params: Record<string, unknown>; timeoutMs: number } {
+export function prepareMcpCall(tool: ToolName, args: Record<string, unknown>, agent: string, callTimeoutMs: number = DEFAULT_CALL_TIMEOUT_MS): { params: Record<string, unknown>; timeoutMs: number } {
   const params: Record<string, unknown> = { ...args };
   if (Object.prototype.hasOwnProperty.call(TOOLS[tool].params.shape, 'agent')) params.agent = agent;
   const budget = TOOLS[tool].cli?.budget;
-  if (budget === undefined) return { params, timeoutMs: DEFAULT_CALL_TIMEOUT_MS };
+  if (budget === undefined) return { params, timeoutMs: callTimeoutMs };
   // The tool's own budget (wait's timeoutMs): the call's deadline goes around it, as on the command line.
-  const own = typeof params[budget] === 'number' ? (params[budget] as number) : DEFAULT_CALL_TIMEOUT_MS;
+  const own = typeof params[budget] === 'number' ? (params[budget] as number) : callTimeoutMs;
   params[budget] = own;
   return { params, timeoutMs: own + WAIT_REPORT_MS };
 }

@@ -19,6 +19,8 @@ export interface McpServerOptions {
   home: string;
   profile?: string | undefined;
   agent: string;
+  /** Deadline of each call (the global --timeout; default 30000). A tool's own budget (wait) goes inside it. */
+  timeoutMs?: number;
 }
 
 export function createMcpServer(options: McpServerOptions): { server: Server; session: HostSession } {
@@ -37,7 +39,7 @@ export function createMcpServer(options: McpServerOptions): { server: Server; se
     const name = request.params.name;
     if (!isToolName(name) || TOOLS[name].internal === true) return unknownTool(name);
     try {
-      const { params, timeoutMs } = prepareMcpCall(name, request.params.arguments ?? {}, options.agent);
+      const { params, timeoutMs } = prepareMcpCall(name, request.params.arguments ?? {}, options.agent, options.timeoutMs);
       const validated = parseParams(name, params, 'cli') as Record<string, unknown>;
       const response = await session.call(name, validated, timeoutMs, { agent: options.agent });
       if (!response.ok) throw asInterrupted(RelayError.fromData(response.error));
