@@ -12,7 +12,7 @@ import { printJson, printNotice, printText } from './output.js';
 import { snapshotText } from './renderSnapshot.js';
 import { runTool } from './runTool.js';
 
-export function deprecatedNotice(alias: string, replacement: string): Notice {
+function deprecatedNotice(alias: string, replacement: string): Notice {
   return { notice: 'deprecated', message: `\`${alias}\` is deprecated; use \`${replacement}\` (same result).` };
 }
 

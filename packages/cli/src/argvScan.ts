@@ -6,7 +6,7 @@
  */
 
 /** Program options that take a value (so the token after them is not the command name). */
-export const VALUE_OPTIONS: ReadonlySet<string> = new Set(['--profile', '--timeout', '--agent', '--tab', '--workspace', '--group']);
+const VALUE_OPTIONS: ReadonlySet<string> = new Set(['--profile', '--timeout', '--agent', '--tab', '--workspace', '--group']);
 
 /** Index of the command's first word in argv (argv.length when there is none). */
 export function commandIndexOf(argv: readonly string[]): number {

@@ -75,7 +75,7 @@ export interface StepResult {
 }
 
 /** Split one child's stderr into its relayError and relayNotice blocks. */
-export function parseChildStderr(stderr: string): { error?: RelayErrorData; notices: unknown[] } {
+function parseChildStderr(stderr: string): { error?: RelayErrorData; notices: unknown[] } {
   const out: { error?: RelayErrorData; notices: unknown[] } = { notices: [] };
   for (const line of stderr.split('\n')) {
     if (line.startsWith('{"relayError"')) out.error = (JSON.parse(line) as { relayError: RelayErrorData }).relayError;

@@ -25,7 +25,7 @@ export interface TargetedGlobals extends GlobalOptions {
   agent?: string | undefined;
 }
 
-export function cliError(code: 'invalid_arguments', message: string, details: Record<string, unknown>): RelayError {
+function cliError(code: 'invalid_arguments', message: string, details: Record<string, unknown>): RelayError {
   return new RelayError(code, message, { phase: 'cli', details });
 }
 

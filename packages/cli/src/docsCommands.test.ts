@@ -44,7 +44,7 @@ const SAMPLES: Readonly<Record<string, string>> = {
 };
 
 /** Split a shell line into words (quotes, no expansions); null when it is not a plain command. */
-export function shellWords(line: string): string[] | null {
+function shellWords(line: string): string[] | null {
   const words: string[] = [];
   let current = '';
   let quote: '"' | "'" | null = null;
@@ -76,7 +76,7 @@ export function shellWords(line: string): string[] | null {
 }
 
 /** The chrome-relay commands of a shell line: each part of a pipeline or && chain, placeholders filled. */
-export function commandsOf(line: string): string[][] {
+function commandsOf(line: string): string[][] {
   return line
     .split(/\s*(?:&&|\|\||\||;)\s*/)
     .map((part) => part.replace(/^\$\s+/, '').replace(/\s+(?:>|2>)\s*\S+$/, '').trim())
@@ -94,7 +94,7 @@ export function commandsOf(line: string): string[][] {
 }
 
 /** Command lines shown in a markdown text: code spans (`mention`) and code-block lines that start with chrome-relay. */
-export function shownCommands(markdown: string): string[] {
+function shownCommands(markdown: string): string[] {
   return shownLines(markdown).map((l) => l.line);
 }
 

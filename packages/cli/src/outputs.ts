@@ -34,7 +34,7 @@ const SNAPSHOT_FLAG = 'after the result, print a fresh snapshot of the same tab'
  * Print an action's result; with `snapshot`, follow it with a snapshot of the result's tab. A tab
  * blocked by a dialog cannot be snapshotted; that is said instead of failing the action.
  */
-export async function printActionResult(result: Result, snapshot: boolean, globals: GlobalOptions): Promise<void> {
+async function printActionResult(result: Result, snapshot: boolean, globals: GlobalOptions): Promise<void> {
   if (!snapshot || typeof result.tabId !== 'number') {
     printJson(result);
     return;

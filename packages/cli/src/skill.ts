@@ -18,7 +18,7 @@ export const NOTICE_MEANINGS: { readonly [N in NoticeCode]: string } = {
 };
 
 /** One rule per code; a code with reasons gets one sub-rule per `details.reason`. */
-export function errorRules(): string[] {
+function errorRules(): string[] {
   return ERROR_CODES.flatMap((code) => {
     const info = ERROR_TABLE[code];
     const rule = `- \`${code}\` (${info.retryable ? 'retryable' : 'not retryable'}): ${info.move}`;
@@ -27,12 +27,12 @@ export function errorRules(): string[] {
   });
 }
 
-export function noticeRules(): string[] {
+function noticeRules(): string[] {
   return NOTICE_CODES.map((code) => `- \`${code}\`: ${NOTICE_MEANINGS[code]}`);
 }
 
 /** SKILL.md's command sections, in this order; typed over CliTask so a new task needs a title here. */
-export const TASK_TITLES: { readonly [T in CliTask]: string } = {
+const TASK_TITLES: { readonly [T in CliTask]: string } = {
   navigate: 'Open, list and close tabs',
   read: 'Read the page',
   act: 'Act on elements (refs from the latest snapshot)',

@@ -17,7 +17,7 @@ import { install } from './install.js';
 import { callSocket } from './socketCall.js';
 
 /** The tool the extension answers before dropping its port. */
-export const RESTART_HOST_TOOL = 'restart_host';
+const RESTART_HOST_TOOL = 'restart_host';
 
 export interface UpdateOptions {
   home: string;

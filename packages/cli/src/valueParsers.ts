@@ -7,7 +7,7 @@ import { accessSync, constants as fsConstants, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { invalidArgument } from './args.js';
 
-export const CLICK_MODIFIERS = ['Alt', 'Control', 'Meta', 'Shift'] as const;
+const CLICK_MODIFIERS = ['Alt', 'Control', 'Meta', 'Shift'] as const;
 type ClickModifier = (typeof CLICK_MODIFIERS)[number];
 const MODIFIER_ALIASES: Readonly<Record<string, ClickModifier>> = { alt: 'Alt', control: 'Control', ctrl: 'Control', meta: 'Meta', cmd: 'Meta', shift: 'Shift' };
 

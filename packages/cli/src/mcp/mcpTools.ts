@@ -37,7 +37,7 @@ export interface McpCallResult {
 /** Params the session fills itself, hidden from the MCP input schema. */
 const SESSION_PARAMS = ['agent'];
 
-export const MCP_TOOLS: readonly ToolName[] = TOOL_NAMES.filter((name) => TOOLS[name].internal !== true);
+const MCP_TOOLS: readonly ToolName[] = TOOL_NAMES.filter((name) => TOOLS[name].internal !== true);
 
 function inputSchemaOf(tool: ToolName): McpToolInfo['inputSchema'] {
   const params = TOOLS[tool].params as unknown as { toJSONSchema(options: { io: 'input'; unrepresentable: 'any' }): Record<string, unknown> };

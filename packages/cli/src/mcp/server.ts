@@ -23,7 +23,7 @@ export interface McpServerOptions {
   timeoutMs?: number;
 }
 
-export function createMcpServer(options: McpServerOptions): { server: Server; session: HostSession } {
+function createMcpServer(options: McpServerOptions): { server: Server; session: HostSession } {
   const session = new HostSession({ home: options.home, profile: options.profile });
   const server = new Server(
     { name: 'chrome-relay', version: VERSION },
