@@ -8,7 +8,7 @@
  * A command step runs the CLI itself as a child process with the batch's global options in front:
  * the step then behaves byte-for-byte like the command typed alone (notices, files, exit code).
  */
-import { INTERNAL_TOOLS, RelayError, isToolName, type RelayErrorData } from '@chrome-relay/protocol';
+import { isInternalTool, RelayError, isToolName, type RelayErrorData } from '@chrome-relay/protocol';
 import { runTool } from './runTool.js';
 import type { GlobalOptions } from './globalOptions.js';
 
@@ -45,7 +45,7 @@ function parseStep(value: unknown, index: number): BatchStep {
     if (extra.length) throw stepError(index, `has unknown key "${extra[0]}"`);
     if (typeof value.tool !== 'string' || !isToolName(value.tool)) throw stepError(index, `names unknown tool ${JSON.stringify(value.tool)}`);
     // restart_host would cut every agent's calls in flight: only `update` may send it.
-    if (INTERNAL_TOOLS.includes(value.tool)) throw stepError(index, `names ${value.tool}, which only chrome-relay's own commands use`);
+    if (isInternalTool(value.tool)) throw stepError(index, `names ${value.tool}, which only chrome-relay's own commands use`);
     if (value.params !== undefined && !isPlainObject(value.params)) throw stepError(index, 'params must be an object');
     return value.params === undefined ? { tool: value.tool } : { tool: value.tool, params: value.params };
   }
@@ -75,7 +75,7 @@ export interface StepResult {
 }
 
 /** Split one child's stderr into its relayError and relayNotice blocks. */
-export function parseChildStderr(stderr: string): { error?: RelayErrorData; notices: unknown[] } {
+function parseChildStderr(stderr: string): { error?: RelayErrorData; notices: unknown[] } {
   const out: { error?: RelayErrorData; notices: unknown[] } = { notices: [] };
   for (const line of stderr.split('\n')) {
     if (line.startsWith('{"relayError"')) out.error = (JSON.parse(line) as { relayError: RelayErrorData }).relayError;

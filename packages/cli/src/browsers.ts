@@ -58,7 +58,7 @@ export function browserEnvFromProcess(userHome: string, env: NodeJS.ProcessEnv =
   return { platform: process.platform, userHome, xdgConfigHome: env.XDG_CONFIG_HOME };
 }
 
-export function layoutOf(platform: NodeJS.Platform): Layout {
+function layoutOf(platform: NodeJS.Platform): Layout {
   return platform === 'darwin' ? 'darwin' : 'linux';
 }
 

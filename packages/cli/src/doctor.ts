@@ -33,7 +33,7 @@ import { readRecord } from './installRecord.js';
 import { inspectManifest } from './manifestCheck.js';
 import { defaultProfileDir, installedHostDir, runDir } from './paths.js';
 import { callSocket } from './socketCall.js';
-import { sweepStaleHosts } from './staleHosts.js';
+import { sweepStaleHosts } from '@chrome-relay/host-files';
 import { compareVersions, skewNotices } from './versionSkew.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
@@ -302,7 +302,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const ourIds = allowedExtensionIds(options.env ?? process.env, record.kind === 'ok' ? record.record.extensionIds : []);
   const checks: Check[] = [checkHostFiles(options.home), ...manifestChecks(options, ourIds)];
 
-  const swept = await sweepStaleHosts(options.home);
+  const swept = await sweepStaleHosts(runDir(options.home));
   const kept = swept.kept.map((k) => `${k.path} (${k.reason})`);
   checks.push({
     name: 'stale hosts',

@@ -17,7 +17,7 @@ export interface GlobalOptions {
 export const AGENT_ENV = 'CHROME_RELAY_AGENT';
 
 /** --agent, else $CHROME_RELAY_AGENT; empty means none. */
-export function agentOf(raw: { agent?: unknown }, env: NodeJS.ProcessEnv = process.env): string | undefined {
+function agentOf(raw: { agent?: unknown }, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const agent = typeof raw.agent === 'string' ? raw.agent : env[AGENT_ENV];
   return agent === undefined || agent === '' ? undefined : agent;
 }

@@ -20,11 +20,12 @@ export interface CallOptions {
 }
 
 /** How long to wait for a host that is being restarted (service worker waking, extension reconnecting). */
-const RECONNECT_WAIT_MS = 2500;
+export const RECONNECT_WAIT_MS = 2500;
 /** A run dir touched this recently means a host just came or went: worth waiting for. */
 const RECENT_ACTIVITY_MS = 15_000;
 
-function pickHost(home: string, profile: string | undefined, tool: string): HostDescriptor | null {
+/** The host of the browser profile asked for (or the only one); several without --profile is target_conflict. */
+export function pickHost(home: string, profile: string | undefined, tool: string): HostDescriptor | null {
   const live = listDescriptors(home).filter((d) => d.alive);
   const matching = profile ? live.filter((d) => d.descriptor.profile === profile) : live;
   if (matching.length > 1) {
@@ -37,7 +38,7 @@ function pickHost(home: string, profile: string | undefined, tool: string): Host
   return matching[0]?.descriptor ?? null;
 }
 
-function recentlyActive(home: string): boolean {
+export function recentlyActive(home: string): boolean {
   try {
     return Date.now() - statSync(runDir(home)).mtimeMs < RECENT_ACTIVITY_MS;
   } catch {
@@ -45,7 +46,7 @@ function recentlyActive(home: string): boolean {
   }
 }
 
-function notConnected(tool: string, home: string, profile: string | undefined): RelayError {
+export function notConnected(tool: string, home: string, profile: string | undefined): RelayError {
   return reasonedError(
     'extension_not_connected',
     'no_host',

@@ -37,7 +37,7 @@ export interface InstallOptions {
 }
 
 /** Variable the host reads for extension ids beyond the dev id (see native-host/src/origin.ts). */
-export const EXTENSION_IDS_ENV = 'CHROME_RELAY_EXTENSION_IDS';
+const EXTENSION_IDS_ENV = 'CHROME_RELAY_EXTENSION_IDS';
 const EXTENSION_ID = /^[a-p]{32}$/;
 
 export function profileTarget(userDataDir: string): InstallTarget {
@@ -129,7 +129,7 @@ function homeUnwritable(home: string, error: unknown): RelayError {
 }
 
 /** Copy the host bundle into <home>/host and write its launcher; records both. */
-export function installHostFiles(home: string, extensionIds: readonly string[], options: InstallOptions = {}): { launcher: string; hostFile: string; createdDirs: string[] } {
+function installHostFiles(home: string, extensionIds: readonly string[], options: InstallOptions = {}): { launcher: string; hostFile: string; createdDirs: string[] } {
   const source = options.hostSource ?? bundledHostFile();
   if (!existsSync(source)) {
     throw new RelayError('internal_error', `The CLI package is incomplete: ${source} is missing. Reinstall chrome-relay (or run \`node scripts/build.mjs\` in a checkout).`, {
@@ -154,7 +154,7 @@ export function installHostFiles(home: string, extensionIds: readonly string[], 
   }
 }
 
-export function writeManifest(target: InstallTarget, launcher: string, extensionIds: readonly string[]): { file: string; createdDirs: string[] } {
+function writeManifest(target: InstallTarget, launcher: string, extensionIds: readonly string[]): { file: string; createdDirs: string[] } {
   const file = manifestPath(target);
   const createdDirs = makeDirs(target.dir);
   const manifest = {

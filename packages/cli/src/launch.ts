@@ -43,7 +43,7 @@ const BROWSER_CANDIDATES = [
   '/Applications/Chromium.app/Contents/MacOS/Chromium',
 ];
 
-export function findBrowser(explicit: string | undefined): string {
+function findBrowser(explicit: string | undefined): string {
   if (explicit) {
     if (!existsSync(explicit)) {
       throw new RelayError('invalid_arguments', `browser: no executable at ${explicit}.`, { tool: 'launch', phase: 'cli', details: { field: 'browser', value: explicit } });

@@ -41,7 +41,7 @@ function refusal(path: string, error: unknown): string {
 }
 
 /** invalid_arguments naming `field` (an option like `out`, or an environment variable). */
-export function pathError(field: string, path: string, problem: string, extra: Record<string, unknown> = {}): RelayError {
+function pathError(field: string, path: string, problem: string, extra: Record<string, unknown> = {}): RelayError {
   const how = /^[A-Z_]+$/.test(field) ? `set ${field} to a directory you can write` : `pass a writable path to --${field}`;
   return new RelayError('invalid_arguments', `${field}: ${problem}; ${how}.`, { phase: 'cli', details: { field, path, ...extra } });
 }

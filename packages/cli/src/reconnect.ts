@@ -11,7 +11,7 @@ import { parseResult, reasonedError, RelayError, type HostDescriptor } from '@ch
 import { listDescriptors } from './discovery.js';
 import { callSocket } from './socketCall.js';
 
-export const REARM_TOOL = 'rearm';
+const REARM_TOOL = 'rearm';
 
 export interface ReconnectOptions {
   home: string;

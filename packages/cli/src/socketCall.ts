@@ -98,18 +98,3 @@ export function callSocket(socketPath: string, tool: string, params: Record<stri
     });
   });
 }
-
-/** 'dead' only when nothing listens (refused, or the path is gone); anything ambiguous counts as live. */
-export function probeSocket(path: string, timeoutMs = 500): Promise<'live' | 'dead'> {
-  return new Promise((resolve) => {
-    const socket = connect(path);
-    const done = (verdict: 'live' | 'dead'): void => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(verdict);
-    };
-    const timer = setTimeout(() => done('live'), timeoutMs);
-    socket.once('connect', () => done('live'));
-    socket.once('error', (error: NodeJS.ErrnoException) => done(error.code === 'ECONNREFUSED' || error.code === 'ENOENT' ? 'dead' : 'live'));
-  });
-}

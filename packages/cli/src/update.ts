@@ -11,12 +11,13 @@
  * installed either way (they are what the next browser start uses), and the error says so.
  */
 import { parseResult, reasonedError, RelayError, VERSION, type HostDescriptor } from '@chrome-relay/protocol';
-import { isPidAlive, listDescriptors } from './discovery.js';
+import { isPidAlive } from '@chrome-relay/host-files';
+import { listDescriptors } from './discovery.js';
 import { install } from './install.js';
 import { callSocket } from './socketCall.js';
 
 /** The tool the extension answers before dropping its port. */
-export const RESTART_HOST_TOOL = 'restart_host';
+const RESTART_HOST_TOOL = 'restart_host';
 
 export interface UpdateOptions {
   home: string;

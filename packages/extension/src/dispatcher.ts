@@ -19,6 +19,7 @@ import {
   RelayError,
   VERSION,
   parseResult,
+  TOOLS,
   type ExtensionToHost,
   type HostToExtension,
   type ToolName,
@@ -54,11 +55,6 @@ export interface DispatcherDeps {
   readonly targeting: TargetingContext;
 }
 
-/**
- * Tools that deal with dialogs themselves, so the precondition leaves them alone: dialog answers
- * them; close must work on a tab whose dialog is open, and reports beforeunload itself.
- */
-const DIALOG_EXEMPT: ReadonlySet<ToolName> = new Set(['dialog', 'close']);
 
 async function run<T extends ToolName>(tool: ToolDefinition<T>, params: ToolParams<T>, ctx: ToolContext): Promise<unknown> {
   const result = await tool.handle(params, ctx);
@@ -77,7 +73,8 @@ function interruptedByDialog(tabId: number, dialog: DialogInfo, tool: string): R
 }
 
 async function runGuarded<T extends ToolName>(tool: ToolDefinition<T>, params: ToolParams<T>, tabs: CallTabs, ctx: ToolContext): Promise<unknown> {
-  const tabId = tabs.kind === 'tab' && !DIALOG_EXEMPT.has(tool.name) ? tabs.tab : undefined;
+  // A tool whose entry says `dialog: 'self'` deals with dialogs itself (dialog answers them; close reports beforeunload).
+  const tabId = tabs.kind === 'tab' && TOOLS[tool.name].dialog !== 'self' ? tabs.tab : undefined;
   if (tabId === undefined) return run(tool, params, ctx);
   const dialogs = dialogTracker(ctx);
   const open = await dialogs.current(tabId);

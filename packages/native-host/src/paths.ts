@@ -9,7 +9,6 @@
  */
 import { createHash } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { HOME_ENV } from '@chrome-relay/protocol';
 
@@ -19,15 +18,8 @@ import { HOME_ENV } from '@chrome-relay/protocol';
  */
 export const MAX_SOCKET_PATH_BYTES = 100;
 
-export function resolveHome(env: NodeJS.ProcessEnv, userHome: string = homedir()): string {
-  const fromEnv = env[HOME_ENV];
-  // An empty variable is treated as unset: resolving '' would silently mean the current directory.
-  return fromEnv ? resolve(fromEnv) : join(userHome, '.chrome-relay');
-}
-
-export function runDir(home: string): string {
-  return join(home, 'run');
-}
+/** The home and run dir, resolved the same way as the CLI does (@chrome-relay/host-files). */
+export { relayHome as resolveHome, runDir } from '@chrome-relay/host-files';
 
 export function descriptorPath(run: string, pid: number): string {
   return join(run, `host-${pid}.json`);

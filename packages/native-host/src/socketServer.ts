@@ -13,7 +13,7 @@
  *   what to answer before the connection is closed.
  */
 import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
-import { createConnection, createServer, type Socket } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import {
   encodeFrame,
   FrameDecodeError,
@@ -22,6 +22,7 @@ import {
   type ClientResponse,
   type FrameError,
 } from '@chrome-relay/protocol';
+import { probeSocket } from '@chrome-relay/host-files';
 import type { Log } from './log.js';
 import type { ClientPort } from './relay.js';
 
@@ -38,22 +39,7 @@ export interface SocketServer {
   close(graceMs?: number): Promise<void>;
 }
 
-/** 'dead' only when a connection is refused or the path is gone; anything ambiguous counts as live. */
-export function probeSocket(path: string, timeoutMs = 500): Promise<'live' | 'dead'> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ path });
-    const done = (verdict: 'live' | 'dead'): void => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(verdict);
-    };
-    const timer = setTimeout(() => done('live'), timeoutMs);
-    socket.once('connect', () => done('live'));
-    socket.once('error', (error: NodeJS.ErrnoException) => {
-      done(error.code === 'ECONNREFUSED' || error.code === 'ENOENT' ? 'dead' : 'live');
-    });
-  });
-}
+export { probeSocket } from '@chrome-relay/host-files';
 
 export async function listenSocket(path: string, handlers: SocketHandlers, log: Log): Promise<SocketServer> {
   await clearStalePath(path);

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freeName, moveDownload } from './actions.js';
+import { freeName, moveDownload } from './outputs.js';
 
 describe('download moves', () => {
   it('picks a free name the way browsers do', () => {

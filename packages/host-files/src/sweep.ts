@@ -1,17 +1,25 @@
 /**
- * Cleaning up after hosts that died without cleaning up (killed, crashed): their descriptor, its temp file
- * and their socket. A host is dead when its pid is gone, is a zombie (killed, not yet reaped: kill(pid, 0)
- * still succeeds), or when its descriptor names a socket nobody listens on — a host writes its descriptor
- * only after listening, so such a descriptor can only mislead clients (even into target_conflict). A socket
- * is removed only when it is a socket and nothing listens on it (another live host might own the path).
+ * Cleaning up after hosts that died without cleaning up (killed, crashed): their descriptor, its temp
+ * file and their socket. A host is dead when its pid is gone, is a zombie, or when its descriptor
+ * names a socket nobody listens on — a host writes its descriptor only after listening, so such a
+ * descriptor can only mislead clients. A socket is removed only when it is a socket and nothing
+ * listens on it (another live host might own the path); a plain file is removed only when it is a
+ * descriptor or its temp file, so a corrupt descriptor naming some other file can never make us delete it.
  */
 import { lstatSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { isPidAlive } from './discovery.js';
-import { runDir } from './paths.js';
-import { probeSocket } from './socketCall.js';
+import { isPidAlive, probeSocket } from './liveness.js';
 
 const HOST_FILE = /^host-(\d+)\.(json|json\.tmp|sock)$/;
+
+export interface SweepOptions {
+  /** Never sweep this pid's files (the host sweeping at its own start). */
+  selfPid?: number;
+  isAlive?: (pid: number) => boolean;
+  probe?: (path: string) => Promise<'live' | 'dead'>;
+  /** More socket paths a dead host may have used (the host's short /tmp fallback path). */
+  socketsOf?: (pid: number) => readonly string[];
+}
 
 export interface SweepResult {
   removed: string[];
@@ -36,11 +44,9 @@ function isSocket(path: string): boolean | null {
   }
 }
 
-/** Linux: state Z (zombie) or X (dead) in /proc/<pid>/stat; elsewhere unknown, so false. */
-const defaultIsAlive = isPidAlive;
-
-export async function sweepStaleHosts(home: string, isAlive: (pid: number) => boolean = defaultIsAlive): Promise<SweepResult> {
-  const run = runDir(home);
+export async function sweepStaleHosts(run: string, options: SweepOptions = {}): Promise<SweepResult> {
+  const isAlive = options.isAlive ?? isPidAlive;
+  const probe = options.probe ?? ((path: string) => probeSocket(path));
   const result: SweepResult = { removed: [], kept: [] };
   let names: string[];
   try {
@@ -51,38 +57,35 @@ export async function sweepStaleHosts(home: string, isAlive: (pid: number) => bo
   const filesOf = new Map<number, string[]>();
   for (const name of names) {
     const pid = Number(HOST_FILE.exec(name)?.[1]);
-    if (!Number.isSafeInteger(pid) || pid <= 0) continue;
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === options.selfPid) continue;
     filesOf.set(pid, [...(filesOf.get(pid) ?? []), join(run, name)]);
   }
-  const byPid = new Map<number, string[]>();
+  const dead: string[][] = [];
   for (const [pid, files] of filesOf) {
     if (!isAlive(pid)) {
-      byPid.set(pid, files);
+      dead.push([...files, ...(options.socketsOf?.(pid) ?? [])]);
       continue;
     }
     const descriptor = files.find((f) => f.endsWith('.json'));
     const socket = descriptor ? recordedSocket(descriptor) : null;
-    if (socket && (await probeSocket(socket)) === 'dead') byPid.set(pid, files);
+    if (socket && (await probe(socket)) === 'dead') dead.push(files);
   }
-  for (const files of byPid.values()) {
+  for (const files of dead) {
     const paths = new Set(files);
     // The socket may live outside the run dir (a short /tmp path when the home path is long).
     for (const file of files) {
-      if (!file.endsWith('.json')) continue;
-      const socket = recordedSocket(file);
+      const socket = file.endsWith('.json') ? recordedSocket(file) : null;
       if (socket) paths.add(socket);
     }
     for (const path of paths) {
       const socket = isSocket(path);
       if (socket === null) continue; // already gone
-      // Only descriptors and their temp files are removed as plain files; anything else must be a socket,
-      // so a corrupt descriptor naming some other file can never make us delete it.
-      const plainFileOk = files.includes(path) && !path.endsWith('.sock');
+      const plainFileOk = files.includes(path) && (path.endsWith('.json') || path.endsWith('.json.tmp'));
       if (!socket && !plainFileOk) {
         result.kept.push({ path, reason: 'named as a host socket but is not a socket' });
         continue;
       }
-      if (socket && (await probeSocket(path)) === 'live') {
+      if (socket && (await probe(path)) === 'live') {
         result.kept.push({ path, reason: 'its host is gone but something still listens on it' });
         continue;
       }
@@ -90,7 +93,7 @@ export async function sweepStaleHosts(home: string, isAlive: (pid: number) => bo
         unlinkSync(path);
         result.removed.push(path);
       } catch (error) {
-        result.kept.push({ path, reason: (error as Error).message });
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') result.kept.push({ path, reason: (error as Error).message });
       }
     }
   }
