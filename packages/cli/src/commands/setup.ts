@@ -36,6 +36,7 @@ export function registerSetupCommands(program: Command): void {
     .option('--headless', 'run without a window (headless=new)')
     .option('--launch-timeout <ms>', 'how long to wait for the extension to connect (default 30000)', parseTimeout)
     .option('--browser-arg <arg>', 'extra browser flag (repeatable)', collect)
+    .option('--debugger-infobar', 'keep Chrome\'s "started debugging this browser" bar, as your own Chrome shows it')
     .addHelpText('after', example('chrome-relay launch', 'chrome-relay launch --headless https://example.com'))
     .action(async (url: string | undefined, opts: Opts, cmd: Command) => {
       const globals = resolveGlobals(cmd.optsWithGlobals());
@@ -48,6 +49,7 @@ export function registerSetupCommands(program: Command): void {
           url,
           browserArgs: listOption(opts.browserArg),
           timeoutMs: (opts.launchTimeout as number | undefined) ?? 30_000,
+          debuggerInfobar: opts.debuggerInfobar === true,
         }),
       );
     });
