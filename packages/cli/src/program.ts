@@ -20,7 +20,7 @@ export const COMMAND_GROUPS: readonly { readonly names: readonly string[]; reado
   { names: ['tabs', 'navigate', 'snapshot', 'click', 'status'], register: registerBrowserCommands },
   { names: ['keys', 'type', 'back', 'forward', 'reload', 'close', 'wait', 'get', 'js', 'dialog', 'download'], register: registerActionCommands },
   { names: ['fill', 'focus', 'hover', 'check', 'uncheck', 'select', 'scroll', 'drag', 'upload'], register: registerElementCommands },
-  { names: ['launch', 'install', 'uninstall', 'update', 'reconnect', 'doctor', 'skill', 'extension'], register: registerSetupCommands },
+  { names: ['launch', 'setup', 'install', 'uninstall', 'update', 'reconnect', 'doctor', 'skill', 'extension'], register: registerSetupCommands },
   { names: ['screenshot', 'record', 'console', 'network', 'workspace', 'group', 'lease'], register: registerObserveCommands },
   { names: ['batch'], register: registerBatchCommand },
   { names: ['read', 'ax', 'click-ax'], register: registerAliases },

@@ -107,7 +107,7 @@ export class IdleDetacher {
         this.#globalHolds--;
         for (const [tabId, tab] of this.#tabs) {
           // A tab the call used (a tab it opened) counts as used at the call's end.
-          if (tab.lastUse >= since) tab.lastUse = now;
+          if (tab.lastUse > since) tab.lastUse = now;
           this.#schedule(tabId);
         }
         return;
