@@ -14,9 +14,9 @@
  *      that does not know about dialogs (or the refs layer's click) can never hang on one.
  * The tab checked is the one the call was resolved to act on — the same the tool gets.
  *
- * The person's limits (policy/policy.ts) are preconditions here too, in this order: Pause (before
- * anything is looked up), then — once the call's tabs are resolved — the site block list and "agent
- * tabs only". While it runs, the call holds its tabs' debugger sessions (no idle detach under it),
+ * The person's limits (policy/policy.ts) are preconditions here too, in this order: Pause (it wins
+ * over every other failure, and nothing attaches or runs), then — once the call's tabs are resolved —
+ * the site block list and "agent tabs only". While it runs, the call holds its tabs' debugger sessions (no idle detach under it),
  * and the person can still stop it: Pause, or its tab navigating onto a blocked site, answers it at
  * once with that reason. Every call ends in the activity log the popup shows.
  */
@@ -171,10 +171,20 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
           { tool: call.tool, phase: 'dispatch', details: { tool: call.tool, extensionVersion: VERSION } },
         );
       }
-      await deps.policy?.checkPause(tool.name);
+      // The pause is decided first and wins over any other failure; the call is still resolved (it only
+      // reads) so the popup's log can say which tab the refused command was meant for.
+      const pause = deps.policy?.checkPause(tool.name) ?? Promise.resolve();
+      pause.catch(() => undefined);
       const ctx: ToolContext = { cdp: deps.cdp, browser: deps.browser, deadline: now() + call.timeoutMs - DEADLINE_MARGIN_MS };
-      const prepared = await prepareCall(tool.name, { params: call.params, target: call.target, agent: call.agent }, deps.targeting);
+      let prepared: Awaited<ReturnType<typeof prepareCall>>;
+      try {
+        prepared = await prepareCall(tool.name, { params: call.params, target: call.target, agent: call.agent }, deps.targeting);
+      } catch (error) {
+        await pause;
+        throw error;
+      }
       tabs = prepared.tabs;
+      await pause;
       watch?.setTabs(tabsOf(tabs));
       await deps.policy?.checkTabs(tool.name, prepared.params, tabs);
       // A call that resolved to no tab may open one (navigate): hold every session until it ends.

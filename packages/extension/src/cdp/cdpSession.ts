@@ -339,18 +339,17 @@ export class CdpSessions {
    * without activating the tab or raising the window, so agents never steal the human's focus.
    */
   async #prepareSession(tabId: number): Promise<void> {
-    try {
-      await this.#transport.sendCommand({ tabId }, 'Emulation.setFocusEmulationEnabled', { enabled: true });
-    } catch {
+    // Sent together: the session handles them in order anyway, and a re-attach after an idle detach
+    // pays one round trip instead of one per step.
+    const focus = this.#transport.sendCommand({ tabId }, 'Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => {
       // Not fatal: pages that cannot take it (e.g. some internal pages) still work when visible.
-    }
-    for (const preparer of [...this.#preparers]) {
-      try {
-        await preparer(tabId, (method, params) => this.#transport.sendCommand({ tabId }, method, params));
-      } catch (error) {
+    });
+    const preparers = [...this.#preparers].map((preparer) =>
+      preparer(tabId, (method, params) => this.#transport.sendCommand({ tabId }, method, params)).catch((error: unknown) => {
         console.error('chrome-relay: session preparer failed', error);
-      }
-    }
+      }),
+    );
+    await Promise.all([focus, ...preparers]);
   }
 
   /**
