@@ -43,11 +43,26 @@ async function personClicks(page: Page, selector: string): Promise<void> {
 }
 
 /** The popup row of a tab, as the person reads it (null while the popup does not list it). */
-function tabRow(tab: number): Promise<{ text: string; cells: string[] } | null> {
+function tabRow(tab: number): Promise<Row | null> {
   return popup.evaluate((id) => {
     const row = document.querySelector(`#tabs tr[data-tab="${id}"]`);
     return row ? { text: row.textContent ?? '', cells: [...row.querySelectorAll('td')].map((td) => td.textContent ?? '') } : null;
   }, tab);
+}
+
+interface Row {
+  text: string;
+  cells: string[];
+}
+
+/** Wait until the popup's row of a tab passes `test` (the popup refreshes once a second). */
+async function rowWhen(tab: number, test: (row: Row) => boolean, what: string): Promise<Row> {
+  const row = await until(async () => {
+    const found = await tabRow(tab);
+    return found && test(found) ? found : null;
+  }, 5000, what);
+  if (row === null) throw new Error(`no popup row for tab ${tab}`);
+  return row;
 }
 
 function recentRows(): Promise<string[][]> {
@@ -115,10 +130,7 @@ describe('the popup', () => {
     expect(click.code, click.stderr).toBe(0);
     expect(await read(await relay.page(page.path), 'window.clicks')).toBe(1);
 
-    const row = await until(async () => {
-      const found = await tabRow(page.tabId);
-      return found && /click/.test(found.cells[3] ?? '') ? found : null;
-    }, 5000, 'the popup row of the agent tab');
+    const row = await rowWhen(page.tabId, (found) => /click/.test(found.cells[3] ?? ''), 'the popup row of the agent tab');
     expect(row.cells[0]).toContain('Button fixture');
     expect(row.cells[0]).toContain(`#${page.tabId}`);
     expect(row.cells[1]).toBe('attached');
@@ -152,10 +164,7 @@ describe('the popup', () => {
     expect(refused.stderr.split('\n')[0]).toMatch(/^chrome-relay: target_conflict: The person using this browser paused chrome-relay/);
     expect(await read(observed, 'window.clicks')).toBe(0);
     // Every session was detached at once, and the popup says what the agent got.
-    const row = await until(async () => {
-      const found = await tabRow(page.tabId);
-      return found && /paused_by_user/.test(found.cells[3] ?? '') ? found : null;
-    }, 5000, 'the refused click in the popup');
+    const row = await rowWhen(page.tabId, (found) => /paused_by_user/.test(found.cells[3] ?? ''), 'the refused click in the popup');
     expect(row.cells[1]).toBe('detached');
     expect((await recentRows())[0]?.slice(1)).toEqual(['claude', 'click', `#${page.tabId}`, 'target_conflict (paused_by_user)']);
 
@@ -190,10 +199,7 @@ describe('site limits (options page)', () => {
     const mine = await personOpens('other.html');
     const refused = await relay.cli('snapshot', '--tab', String(mine.tabId));
     expect(refused.error).toMatchObject({ code: 'target_conflict', details: { reason: 'site_blocked', rule, tab: mine.tabId } });
-    const row = await until(async () => {
-      const found = await tabRow(mine.tabId);
-      return found && /site_blocked/.test(found.text) ? found : null;
-    }, 5000, "the person's blocked tab in the popup");
+    const row = await rowWhen(mine.tabId, (found) => /site_blocked/.test(found.text), "the person's blocked tab in the popup");
     expect(row.cells[1]).toBe('detached');
     expect(await read(mine.page, 'window.otherClicks ?? 0')).toBe(0);
 
