@@ -70,7 +70,7 @@ function fakeDeps(options: { interactive: boolean; answers?: string[]; connectAf
       { browser: 'chrome', label: 'Google Chrome' },
       { browser: 'chromium', label: 'Chromium' },
     ],
-    open: async (browser, url) => void rec.opened.push(`${browser} ${url}`),
+    openSteps: async (browser) => void rec.opened.push(browser),
     doctor: async () => {
       rec.doctors++;
       return HEALTHY;
@@ -110,7 +110,7 @@ describe('setup without a terminal', () => {
 });
 
 describe('setup on a terminal', () => {
-  it('registers, shows the folder and the three clicks, opens chrome://extensions in the chosen browser, waits, then doctor', async () => {
+  it('registers, shows the folder and the three clicks, opens the steps in the chosen browser, waits, then doctor', async () => {
     const { deps, rec } = fakeDeps({ interactive: true, answers: ['1'], connectAfterMs: 3_000 });
     const result = await runSetup(deps);
     const text = rec.said.join('\n');
@@ -121,7 +121,8 @@ describe('setup on a terminal', () => {
     expect(rec.questions[0]).toContain('[1] Google Chrome');
     // Only browsers just registered are offered.
     expect(rec.questions[0]).not.toContain('Chromium');
-    expect(rec.opened).toEqual([`chrome ${EXTENSIONS_PAGE}`]);
+    expect(rec.opened).toEqual(['chrome']);
+    expect(text).toContain(`paste ${EXTENSIONS_PAGE} into its address bar`);
     expect(rec.progress.at(-1)).toMatch(/Waiting for the extension to connect… 2 s/);
     expect(text).toContain('Connected');
     expect(text).toContain('doctor checklist');

@@ -3,7 +3,8 @@
  * browser, in four steps —
  *   1. register the native host for the detected browsers (install.ts);
  *   2. print the unpacked extension's folder and the three clicks that load it;
- *   3. offer to open chrome://extensions in one of those browsers;
+ *   3. offer to open those steps in one of those browsers (a local page with copy buttons: Chrome
+ *      opens no chrome:// page handed to it by another program, see setupPage.ts);
  *   4. wait, with a live progress line, until the extension connects; then the doctor checklist.
  * Without a terminal nothing is asked and nothing waits: the result is `install`'s (plus the folder
  * and the steps), so scripts and agents can run it. `--wait` adds step 4 there too.
@@ -51,9 +52,10 @@ export interface SetupDeps {
   extensionDir: string;
   /** A connected browser: a live host whose extension greeted it. */
   connected(): HostDescriptor | null;
-  /** Browsers whose executable was found, to open chrome://extensions in. */
+  /** Browsers whose executable was found, to open the steps in. */
   openable(): { browser: string; label: string }[];
-  open(browser: string, url: string): Promise<void>;
+  /** Open the page with the steps (setupPage.ts) in this browser. */
+  openSteps(browser: string): Promise<void>;
   doctor(): Promise<DoctorReport>;
   renderDoctor(report: DoctorReport): string;
   now(): number;
@@ -108,15 +110,15 @@ function describeConnected(found: HostDescriptor): SetupResult['connected'] {
   return { profile: found.profile, browserPid: found.browserPid, extension: found.extension?.version ?? null };
 }
 
-/** Ask which browser gets chrome://extensions; '' (Enter) = none. Returns the browser name or null. */
+/** Ask which browser gets the steps; '' (Enter) = none. Returns the browser name or null. */
 async function chooseBrowser(deps: SetupDeps, candidates: { browser: string; label: string }[]): Promise<string | null> {
   if (candidates.length === 0) {
-    deps.io.say(`  (No browser executable found to open ${EXTENSIONS_PAGE} for you: open it yourself.)`);
+    deps.io.say(`    (No browser command found to open the steps in: open ${EXTENSIONS_PAGE} yourself.)`);
     return null;
   }
   const menu = candidates.map((c, i) => `[${i + 1}] ${c.label}`).join('  ');
   for (;;) {
-    const answer = (await deps.io.ask(`Open ${EXTENSIONS_PAGE} now? ${menu}  [Enter] I'll do it myself: `)).trim();
+    const answer = (await deps.io.ask(`    Open these steps in your browser? ${menu}  [Enter] no: `)).trim();
     if (answer === '') return null;
     const index = Number(answer);
     const picked = Number.isInteger(index) ? candidates[index - 1] : candidates.find((c) => c.browser === answer);
@@ -156,14 +158,14 @@ export async function runSetup(deps: SetupDeps): Promise<SetupResult> {
   const openable = deps.openable();
   const named = openable.filter((c) => registered.has(c.browser));
   const candidates = named.length > 0 ? named : openable;
-  io.say('3/4 Open the extensions page');
+  io.say(`3/4 Chrome lets no other program open ${EXTENSIONS_PAGE}; setup can open a page with these steps and copy buttons.`);
   const chosen = await chooseBrowser(deps, candidates);
   if (chosen !== null) {
     try {
-      await deps.open(chosen, EXTENSIONS_PAGE);
-      io.say(`    Opened ${EXTENSIONS_PAGE} in ${labelOf(chosen)}.`);
+      await deps.openSteps(chosen);
+      io.say(`    Opened the steps in ${labelOf(chosen)}: paste ${EXTENSIONS_PAGE} into its address bar from there.`);
     } catch (error) {
-      io.say(`    Could not open ${labelOf(chosen)} (${error instanceof Error ? error.message : String(error)}): open ${EXTENSIONS_PAGE} yourself.`);
+      io.say(`    Could not start ${labelOf(chosen)} (${error instanceof Error ? error.message : String(error)}): open ${EXTENSIONS_PAGE} yourself.`);
     }
   }
   io.say('');

@@ -80,7 +80,7 @@ export function registerSetupCommands(program: Command): void {
 
   program
     .command('setup')
-    .description('Guided setup for your own browser: register the host, show the extension folder and the three clicks to load it, open chrome://extensions, wait until it connects, then run doctor. Without a terminal: the same result as install (nothing asked).')
+    .description('Guided setup for your own browser: register the host, show the extension folder and the three clicks to load it (and open them in your browser), wait until it connects, then run doctor. Without a terminal: the same result as install (nothing asked).')
     .option('--browser <name>', `only this browser (repeatable): ${browserNames(envOfProcess()).join(', ')}`, collect)
     .option('--user-data-dir <dir>', 'register in this profile directory (a browser started with --user-data-dir reads only its own)')
     .option('--extension-id <id>', 'also allow this extension id, e.g. a store build (repeatable)', collectExtensionId)
