@@ -65,6 +65,11 @@ async function rowWhen(tab: number, test: (row: Row) => boolean, what: string): 
   return row;
 }
 
+/** The toolbar button's badge text, as the person sees it. */
+function badge(): Promise<string> {
+  return popup.evaluate(() => chrome.action.getBadgeText({}));
+}
+
 function recentRows(): Promise<string[][]> {
   return popup.evaluate(() => [...document.querySelectorAll('#recent tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
 }
@@ -129,6 +134,8 @@ describe('the popup', () => {
     const click = await relay.cli('click', ref, '--agent', 'claude');
     expect(click.code, click.stderr).toBe(0);
     expect(await read(await relay.page(page.path), 'window.clicks')).toBe(1);
+    // The toolbar button says an agent is acting (its badge); it goes quiet again a few seconds later (below).
+    await until(async () => (await badge()) === 'ON', 2000, 'the acting badge');
 
     const row = await rowWhen(page.tabId, (found) => /click/.test(found.cells[3] ?? ''), 'the popup row of the agent tab');
     expect(row.cells[0]).toContain('Button fixture');
@@ -137,6 +144,8 @@ describe('the popup', () => {
     expect(row.cells[2]).toBe('claude');
     expect(row.cells[3]).toMatch(/^click ok/);
     expect(row.cells[3]).toContain('claude');
+
+    await until(async () => (await badge()) === '', 10_000, 'the badge gone once agents are quiet');
 
     const recent = await recentRows();
     expect(recent[0]?.slice(1)).toEqual(['claude', 'click', `#${page.tabId}`, 'ok']);
@@ -158,6 +167,7 @@ describe('the popup', () => {
     await personClicks(popup, '#pause');
     await until(async () => (await popup.$eval('#pause', (el) => el.getAttribute('aria-pressed'))) === 'true', 5000, 'paused');
     expect(await popup.$eval('#paused-banner', (el) => (el as HTMLElement).hidden)).toBe(false);
+    await until(async () => (await badge()) === '||', 2000, 'the paused badge');
     const refused = await relay.cli('click', ref, '--agent', 'claude');
     expect(refused.code).toBe(1);
     expect(refused.error).toMatchObject({ code: 'target_conflict', tool: 'click', retryable: false, details: { reason: 'paused_by_user' } });

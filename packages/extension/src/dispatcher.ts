@@ -30,7 +30,7 @@ import {
   type ToolName,
   type ToolParams,
 } from '@chrome-relay/protocol';
-import type { ActivityLog } from './activity/activityLog.js';
+import type { ActivityEntry, ActivityLog } from './activity/activityLog.js';
 import type { BrowserApi } from './browserApi.js';
 import type { CdpSessions } from './cdp/cdpSession.js';
 import { dialogOpenError, dialogTracker, type DialogInfo } from './pageState/dialogs.js';
@@ -88,6 +88,17 @@ function loggedTab(tabs: CallTabs | undefined, result: unknown, fallback: number
  * them; close must work on a tab whose dialog is open, and reports beforeunload itself.
  */
 const DIALOG_EXEMPT: ReadonlySet<ToolName> = new Set(['dialog', 'close']);
+
+/** The popup's record of one answered call: who, what, where, and the code the agent got. */
+function activityEntry(call: CallMessage, at: number, ms: number, tab: number | null, reply: ExtensionToHost): ActivityEntry {
+  const entry: ActivityEntry = { at, ms: Math.max(0, ms), agent: call.agent ?? null, tool: call.tool, tab, outcome: 'ok' };
+  if (reply.type === 'error') {
+    entry.outcome = reply.error.code;
+    if (typeof reply.error.details.reason === 'string') entry.reason = reply.error.details.reason;
+  }
+  if (call.client !== undefined) entry.cli = call.client.version;
+  return entry;
+}
 
 async function run<T extends ToolName>(tool: ToolDefinition<T>, params: ToolParams<T>, ctx: ToolContext): Promise<unknown> {
   const result = await tool.handle(params, ctx);
@@ -204,16 +215,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       watch?.close();
     }
     if (runningId !== undefined) {
-      const entry = {
-        at: startedAt,
-        ms: Math.max(0, now() - startedAt),
-        agent: call.agent ?? null,
-        tool: call.tool,
-        tab: loggedTab(tabs, result, namedTab(call)),
-        outcome: reply.type === 'error' ? reply.error.code : 'ok',
-        ...(reply.type === 'error' && typeof reply.error.details.reason === 'string' ? { reason: reply.error.details.reason } : {}),
-        ...(call.client === undefined ? {} : { cli: call.client.version }),
-      };
+      const entry = activityEntry(call, startedAt, now() - startedAt, loggedTab(tabs, result, namedTab(call)), reply);
       deps.activity?.finish(runningId, entry).catch((error: unknown) => console.error('chrome-relay: recording the call failed', error));
     }
     return reply;
