@@ -2,6 +2,8 @@
  * The embedded default: a dedicated Chromium profile started with our extension loaded and our host
  * registered in that profile, so a newcomer can run `chrome-relay snapshot` right after.
  * Flags follow shared/CHROMIUM.md (seeded developer mode, silent debugger infobar, no background networking).
+ * `debuggerInfobar` keeps Chrome's "started debugging this browser" bar, as a person's own Chrome shows
+ * it: to see what they see (and to test idle detach, which exists to make that bar go away).
  */
 import { closeSync, existsSync, openSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -19,6 +21,8 @@ export interface LaunchOptions {
   url?: string | undefined;
   browserArgs: string[];
   timeoutMs: number;
+  /** Show Chrome's debugger bar (omit --silent-debugger-extension-api). */
+  debuggerInfobar?: boolean | undefined;
 }
 
 export interface LaunchResult {
@@ -113,7 +117,7 @@ export async function launch(options: LaunchOptions): Promise<LaunchResult> {
     '--disable-sync',
     '--disable-quic',
     '--password-store=basic',
-    '--silent-debugger-extension-api',
+    ...(options.debuggerInfobar === true ? [] : ['--silent-debugger-extension-api']),
     `--user-data-dir=${profile}`,
     `--load-extension=${extensionDir}`,
     `--disable-extensions-except=${extensionDir}`,

@@ -1,7 +1,7 @@
 import type { ExtensionHello, ExtensionToHost } from '@chrome-relay/protocol';
 import { describe, expect, it } from 'vitest';
 import type { CallMessage } from './dispatcher.js';
-import { createHostPort, RECONNECT, type NativePort } from './hostPort.js';
+import { createHostPort, RECONNECT, type HostLink, type NativePort } from './hostPort.js';
 
 class FakePort implements NativePort {
   readonly posted: ExtensionToHost[] = [];
@@ -160,5 +160,32 @@ describe('hostPort', () => {
     // No extra backoff reconnect was scheduled by the closed port.
     expect(timers).toHaveLength(0);
     expect(hostPort.isConnected()).toBe(true);
+  });
+});
+
+describe('host status for the toolbar icon', () => {
+  it('connected once the host greets us, not connected when the port goes', () => {
+    const statuses: HostLink[] = [];
+    const ports: FakePort[] = [];
+    const hostPort = createHostPort({
+      connect: () => {
+        const port = new FakePort();
+        ports.push(port);
+        return port;
+      },
+      dispatch: async (call) => ({ type: 'result', id: call.id, ok: true, result: {} }),
+      hello: () => HELLO,
+      setTimer: () => undefined,
+      log: () => undefined,
+      onStatus: (status) => void statuses.push(status),
+    });
+    hostPort.ensureConnected();
+    expect(statuses).toEqual([]);
+    ports[0]?.deliver({ type: 'hello', host: { version: '0.1.0', protocolVersion: 1, pid: 77 } });
+    ports[0]?.drop('Native host has exited.');
+    expect(statuses).toEqual([
+      { connected: true, host: { version: '0.1.0', protocolVersion: 1, pid: 77 } },
+      { connected: false, host: null },
+    ]);
   });
 });

@@ -41,6 +41,14 @@ export interface HostPortDeps {
   readonly now?: () => number;
   readonly setTimer?: (run: () => void, ms: number) => void;
   readonly log?: (message: string) => void;
+  /** Told when a host greets us (connected) and when the port goes away (toolbar icon, popup). */
+  readonly onStatus?: (status: HostLink) => void;
+}
+
+/** The native host as the extension sees it: greeted on the current port, or not. */
+export interface HostLink {
+  connected: boolean;
+  host: { version: string; protocolVersion: number; pid: number } | null;
 }
 
 export interface HostPort {
@@ -107,6 +115,7 @@ export function createHostPort(deps: HostPortDeps): HostPort {
     const envelope = parsed.data;
     if (envelope.type === 'hello') {
       log(`connected to native host ${envelope.host.version} (protocol ${envelope.host.protocolVersion}, pid ${envelope.host.pid})`);
+      if (from === port) deps.onStatus?.({ connected: true, host: { ...envelope.host } });
       return;
     }
     post(from, await deps.dispatch(envelope));
@@ -127,6 +136,7 @@ export function createHostPort(deps: HostPortDeps): HostPort {
     opened.onDisconnect((errorMessage) => {
       if (port !== opened) return;
       port = null;
+      deps.onStatus?.({ connected: false, host: null });
       log(`native host disconnected${errorMessage ? `: ${errorMessage}` : ''}`);
       if (now() - connectedAt >= RECONNECT.resetAfterMs) nextDelay = RECONNECT.initialMs;
       scheduleReconnect();
@@ -146,6 +156,7 @@ export function createHostPort(deps: HostPortDeps): HostPort {
         const old = port;
         // Forget it first so its onDisconnect does not schedule a backoff reconnect as well.
         port = null;
+        deps.onStatus?.({ connected: false, host: null });
         if (old) {
           try {
             old.disconnect();

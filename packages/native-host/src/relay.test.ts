@@ -107,7 +107,8 @@ describe('Relay', () => {
     relay.clientMessage(a, request(1, 'tabs'));
     relay.clientMessage(b, request(1, 'snapshot', { tab: 7 }));
     const [callA, callB] = calls(sent);
-    expect(callA).toMatchObject({ type: 'call', tool: 'tabs', params: {}, timeoutMs: 5000 });
+    // The CLI's version rides along, so the extension can show the person which CLI acts.
+    expect(callA).toMatchObject({ type: 'call', tool: 'tabs', params: {}, timeoutMs: 5000, client: CLIENT });
     expect(callB).toMatchObject({ type: 'call', tool: 'snapshot', params: { tab: 7 } });
     expect(callA?.id).not.toBe(callB?.id);
 

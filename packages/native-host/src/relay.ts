@@ -34,7 +34,7 @@ import {
   type ExtensionToHost,
   type FrameError,
   type HostToExtension,
-  type ToolResult, type CallTarget } from '@chrome-relay/protocol';
+  type ToolResult, type CallTarget, type VersionInfo } from '@chrome-relay/protocol';
 import { ExtensionBreaker } from './breaker.js';
 import type { Log } from './log.js';
 
@@ -214,7 +214,7 @@ export class Relay {
       this.answerRearm(client, request.id, request.params, request.timeoutMs);
       return;
     }
-    this.forward(client, request.id, request.tool, request.params, request.timeoutMs, { target: request.target, agent: request.agent });
+    this.forward(client, request.id, request.tool, request.params, request.timeoutMs, { target: request.target, agent: request.agent, client: request.client });
   }
 
   /** The client's byte stream is corrupt (oversize or non-JSON frame): say why, then hang up on it. */
@@ -260,7 +260,7 @@ export class Relay {
     this.respond(client, { id, ok: true, result, versions: this.versions() }, 'status');
   }
 
-  private forward(client: ClientPort, clientId: number, tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: { target?: CallTarget | undefined; agent?: string | undefined } = {}): void {
+  private forward(client: ClientPort, clientId: number, tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: { target?: CallTarget | undefined; agent?: string | undefined; client?: VersionInfo | undefined } = {}): void {
     if (this.extensionGone) {
       // Never forwarded: phase 'connect' says the call cannot have acted.
       this.respond(client, this.errorResponse(clientId, disconnected(tool, this.exitCause, 'connect')));
@@ -289,6 +289,7 @@ export class Relay {
         timeoutMs,
         ...(envelope.target === undefined ? {} : { target: envelope.target }),
         ...(envelope.agent === undefined ? {} : { agent: envelope.agent }),
+        ...(envelope.client === undefined ? {} : { client: envelope.client }),
       });
     } catch (error) {
       this.respond(client, this.errorResponse(clientId, RelayError.from(error, tool, 'transport')));

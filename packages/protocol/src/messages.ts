@@ -56,6 +56,8 @@ export const HostToExtensionSchema = z.discriminatedUnion('type', [
     timeoutMs: z.number().int().positive(),
     target: CallTargetSchema.optional(),
     agent: AgentSchema.optional(),
+    /** The CLI that made the call (the extension shows it to the person; it decides nothing). */
+    client: VersionInfoSchema.optional(),
   }),
   z.strictObject({ type: z.literal('hello'), host: VersionInfoSchema.extend({ pid: z.number() }) }),
 ]);

@@ -49,6 +49,14 @@ export const ERROR_REASONS = {
       meaning: 'The person using the browser paused chrome-relay from the extension.',
       move: 'Stop and tell the person; commands work again once they press Resume in the extension.',
     },
+    site_blocked: {
+      meaning: "The tab shows (or the command would open) a site on the person's block list in the extension's options; chrome-relay never attaches to it.",
+      move: 'Leave that site alone: work in another tab, or ask the person to remove the rule (details.rule) in the extension options.',
+    },
+    not_agent_tab: {
+      meaning: 'The person allows agents only in tabs chrome-relay opened or that they put into a "chrome-relay" tab group, and this tab is neither.',
+      move: 'Open your own tab with `chrome-relay navigate <url>`, or ask the person to drag this tab into a tab group named "chrome-relay".',
+    },
   },
   stale_ref: {
     unknown_ref: {

@@ -3,6 +3,7 @@ import { NetworkLog } from './networkLog.js';
 import { REDACTED, redactHeaders } from './redact.js';
 import { RingBuffer } from './ringBuffer.js';
 import { atLeast, fromConsoleApi } from './consoleEntry.js';
+import { TabCaptures } from './captures.js';
 
 describe('RingBuffer', () => {
   it('keeps the newest `cap` entries, counts the dropped, and ids survive clear', () => {
@@ -65,5 +66,26 @@ describe('console entries', () => {
     expect(entry).toMatchObject({ level: 'warn', text: 'n = 4 null Object', source: 'console' });
     expect(atLeast('error', 'warn')).toBe(true);
     expect(atLeast('info', 'warn')).toBe(false);
+  });
+});
+
+describe('TabCaptures after a re-attach', () => {
+  const logged = (tabId: number, text: string, timestamp: number) => ({
+    tabId,
+    method: 'Runtime.consoleAPICalled',
+    params: { type: 'log', args: [{ type: 'string', value: text }], timestamp, executionContextId: 1 },
+  });
+
+  it('drops the console messages Runtime.enable replays, keeps those logged while detached', () => {
+    const captures = new TabCaptures();
+    captures.handle(logged(1, 'a', 100));
+    captures.handle(logged(1, 'b', 200));
+    captures.sessionEnded(1);
+    // The new session's Runtime.enable replays the page's stored messages with their own timestamps.
+    captures.handle(logged(1, 'a', 100));
+    captures.handle(logged(1, 'b', 200));
+    captures.handle(logged(1, 'while detached', 300));
+    captures.handle(logged(1, 'c', 400));
+    expect(captures.console(1).since().map((e) => e.value.text)).toEqual(['a', 'b', 'while detached', 'c']);
   });
 });
