@@ -5,10 +5,10 @@
  * without cleaning up (killed, crashed, machine slept through a browser crash).
  */
 import { lstatSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { HostDescriptorSchema, type HostDescriptor } from '@chrome-relay/protocol';
 import type { Log } from './log.js';
-import { socketPath } from './paths.js';
+import { preferredSocketPath, removeOwnSocketDir } from './paths.js';
 
 const HOST_FILE = /^host-(\d+)\.(json|json\.tmp|sock)$/;
 
@@ -48,6 +48,8 @@ export function isProcessAlive(pid: number): boolean {
 
 export interface SweepOptions {
   uid: number;
+  /** Where prepareSocketPath makes per-host directories (default /tmp). */
+  shortRoot?: string;
   selfPid: number;
   isAlive(pid: number): boolean;
   probe(path: string): Promise<'live' | 'dead'>;
@@ -70,7 +72,7 @@ export async function sweepStaleHosts(run: string, options: SweepOptions): Promi
   const removed: string[] = [];
   for (const pid of deadPids) {
     const json = join(run, `host-${pid}.json`);
-    const sockets = new Set([join(run, `host-${pid}.sock`), socketPath(run, pid, options.uid)]);
+    const sockets = new Set([preferredSocketPath(run, pid)]);
     const recorded = readDescriptor(json);
     if (recorded !== null && recorded.pid === pid) sockets.add(recorded.socket);
 
@@ -81,6 +83,8 @@ export async function sweepStaleHosts(run: string, options: SweepOptions): Promi
         continue;
       }
       if (unlinkQuietly(sock)) removed.push(sock);
+      // A socket in a directory made for that host alone (a long home): the directory goes too.
+      if (removeOwnSocketDir(dirname(sock), options.uid, options.shortRoot)) removed.push(dirname(sock));
     }
     for (const file of [json, `${json}.tmp`]) {
       if (unlinkQuietly(file)) removed.push(file);
