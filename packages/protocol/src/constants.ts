@@ -30,3 +30,10 @@ export const WAIT_REPORT_MS = 1_500;
 export const RESTART_DRAIN_MS = 10_000;
 /** Time `update` allows for the restart itself once the host has drained. */
 export const RESTART_ANSWER_MS = 5_000;
+
+/**
+ * Agent identity (--agent, CHROME_RELAY_AGENT): what a lease owner may be called. Plain data so the CLI checks
+ * it before a call without a schema library (messages.ts AgentSchema says the same).
+ */
+export const AGENT_NAME_PATTERN = /^[\w.@-]{1,64}$/;
+export const AGENT_NAME_RULE = '1–64 letters, digits, "_", ".", "@" or "-"';
