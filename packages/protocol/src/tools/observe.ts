@@ -119,7 +119,7 @@ export const OBSERVE_TOOLS = {
     }),
   })),
   console: lazyTool(() => ({
-    description: 'Console messages and uncaught exceptions of the tab, captured since chrome-relay attached to it.',
+    description: 'Console messages and uncaught exceptions of the tab, captured since chrome-relay attached to it; credentials in them (bearer strings, tokens, the tab\'s cookie values) are masked.',
     mutates: false,
     params: z.strictObject({
       tab: tabId.optional(),
@@ -130,14 +130,14 @@ export const OBSERVE_TOOLS = {
     result: z.strictObject({ tabId: z.number(), entries: z.array(ConsoleEntry), dropped: z.number().describe('Entries lost to the buffer cap') }),
   })),
   network: lazyTool(() => ({
-    description: 'Requests of the tab captured since chrome-relay attached to it; sensitive headers are redacted unless rawHeaders.',
+    description: 'Requests of the tab captured since chrome-relay attached to it; credentials in headers and URLs (Cookie, Authorization, token/key/password/sig/code parameters, also in Referer) are redacted unless rawHeaders.',
     mutates: false,
     params: z.strictObject({
       tab: tabId.optional(),
       url: z.string().min(1).optional().describe('Only URLs containing this text'),
       status: z.string().regex(/^([1-5]xx|[1-5][0-9]{2}|failed|pending)$/, 'must be like 404, 4xx, failed or pending').optional().describe('404, 4xx, failed or pending'),
       method: z.string().regex(/^[A-Za-z]+$/, 'must be an HTTP method').optional().describe('HTTP method'),
-      rawHeaders: z.boolean().optional().describe('Do not redact Cookie, Authorization, tokens and the like'),
+      rawHeaders: z.boolean().optional().describe('Do not redact: show Cookie, Authorization, URL tokens and the like as sent'),
     }),
     result: z.strictObject({ tabId: z.number(), requests: z.array(NetworkEntry), dropped: z.number() }),
   })),
@@ -148,9 +148,9 @@ export const OBSERVE_TOOLS = {
     result: z.strictObject({ tabId: z.number(), id: z.string(), mimeType: z.string(), base64Encoded: z.boolean(), body: z.string() }),
   })),
   network_har: lazyTool(() => ({
-    description: 'The captured requests of the tab as a HAR 1.2 log; sensitive headers redacted unless rawHeaders.',
+    description: 'The captured requests of the tab as a HAR 1.2 log; credentials in headers and URLs redacted unless rawHeaders.',
     mutates: false,
-    params: z.strictObject({ tab: tabId.optional(), rawHeaders: z.boolean().optional().describe('Do not redact sensitive headers') }),
+    params: z.strictObject({ tab: tabId.optional(), rawHeaders: z.boolean().optional().describe('Do not redact credentials in headers and URLs') }),
     result: z.strictObject({ tabId: z.number(), entries: z.number(), har: z.record(z.string(), z.unknown()) }),
   })),
   workspace_create: lazyTool(() => ({
