@@ -49,6 +49,10 @@ export const ERROR_REASONS = {
       meaning: 'The person using the browser paused chrome-relay from the extension.',
       move: 'Stop and tell the person; commands work again once they press Resume in the extension.',
     },
+    recording: {
+      meaning: 'The tab is being recorded (`record start`), and this command would change what the recording shows (a --full screenshot resizes the viewport).',
+      move: 'Drop the option that needs it (a plain screenshot comes from the recording), or run `chrome-relay record stop` first.',
+    },
   },
   stale_ref: {
     unknown_ref: {
