@@ -108,7 +108,7 @@ export function hostGone(error: unknown, host: HostDescriptor, alive: (pid: numb
     });
   }
   const next = browserPid === null ? 'If the browser still runs, its extension reconnects and it starts a new host' : `Its browser (pid ${browserPid}) still runs: the extension reconnects and it starts a new host`;
-  return new RelayError(error.code, `${error.message} ${next}, normally within a second.`, {
+  return new RelayError('native_host_disconnected', `${error.message} ${next}, normally within a second.`, {
     tool: error.tool,
     phase: error.phase,
     retryable: error.retryable,
