@@ -25,6 +25,7 @@ import {
   type ToolParams,
 } from '@chrome-relay/protocol';
 import type { BrowserApi } from './browserApi.js';
+import { navigationCut } from './navigationCut.js';
 import type { CdpSessions } from './cdp/cdpSession.js';
 import { dialogOpenError, dialogTracker, type DialogInfo } from './pageState/dialogs.js';
 import { downloadTracker } from './pageState/downloads.js';
@@ -119,6 +120,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
   networkActivity({ cdp: deps.cdp });
 
   return async (call) => {
+    let tabId: number | undefined;
     try {
       const tool = byName.get(call.tool);
       if (!tool) {
@@ -130,11 +132,12 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       }
       const ctx: ToolContext = { cdp: deps.cdp, browser: deps.browser, deadline: now() + call.timeoutMs - DEADLINE_MARGIN_MS };
       const { params, tabs } = await prepareCall(tool.name, { params: call.params, target: call.target, agent: call.agent }, deps.targeting);
+      if (tabs.kind === 'tab') tabId = tabs.tab;
       const result = await runGuarded(tool, params, tabs, ctx);
       return { type: 'result', id: call.id, ok: true, result };
     } catch (error) {
       // A plain Error can only come from inside a handler (a bug there): report it in phase 'act'.
-      return { type: 'error', id: call.id, error: RelayError.from(error, call.tool, 'act').toData() };
+      return { type: 'error', id: call.id, error: RelayError.from(navigationCut(error, call.tool, tabId), call.tool, 'act').toData() };
     }
   };
 }
