@@ -64,7 +64,7 @@ function notConnected(tool: string, home: string, profile: string | undefined): 
   return reasonedError(
     'extension_not_connected',
     'no_host',
-    'No chrome-relay browser is connected. Run `chrome-relay launch` to start one, or `chrome-relay doctor` to see why your browser is not connected.',
+    'No chrome-relay browser is connected. Run `chrome-relay launch` to start one, or `chrome-relay doctor` to see why your browser is not connected. (A running browser whose chrome-relay service worker stopped reconnects by itself: within about a second when `chrome-relay launch` started it, within 30 s for an installed extension — retry then.)',
     { tool, phase: 'connect', details: { home, profile: profile ?? null } },
   );
 }
