@@ -256,6 +256,23 @@ describe('listenSocket limits', () => {
     await server.close();
   });
 
+  it('lets go of a client that leaves its answers unread for idleMs', async () => {
+    const big = 'x'.repeat(256 * 1024);
+    const handlers: SocketHandlers = { onMessage: (client) => client.send(response(1, big)), onFrameFault: () => undefined, onClose: () => undefined };
+    const logs: string[] = [];
+    const run = runDir(home);
+    ensurePrivateDir(run, uid);
+    const server = await listenSocket(preferredSocketPath(run, 9, uid), handlers, (l) => logs.push(l), limits({ writeHighWaterBytes: 512 * 1024, idleMs: 150 }));
+    const client = await connect(server.path);
+    client.socket.pause();
+    const frame = encodeFrame({ tool: 'tabs' }, 100);
+    for (let i = 0; i < 100; i++) client.socket.write(frame);
+    await until(() => server.clientCount === 0, 'the stalled client gone');
+    expect(logs.join()).toMatch(/unread for 150 ms/);
+    client.socket.destroy();
+    await server.close();
+  });
+
   it('closes a connection idle without a frame, and answers one left half-sent', async () => {
     const { handlers, faults } = echo();
     const server = await serve({ idleMs: 100 }, handlers);

@@ -22,7 +22,8 @@
  *   A connection with `maxInFlight` calls in flight, or whose unread responses exceed `writeHighWaterBytes`,
  *   is not read any further until that drops: its requests wait in the kernel, not in our memory.
  * - A connection with nothing in flight that delivers no complete frame for `idleMs` is closed (answered
- *   first when it left half a frame).
+ *   first when it left half a frame); so is one that leaves our answers unread for `idleMs` (dropped: it
+ *   is not reading them anyway).
  */
 import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer, type Socket } from 'node:net';
@@ -197,6 +198,8 @@ function attachClient(socket: Socket, context: ClientContext, forget: () => void
   let held = 0;
   let inFlight = 0;
   let idleTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Runs while our answers wait unread; a peer that reads none of them for idleMs is let go. */
+  let stallTimer: ReturnType<typeof setTimeout> | null = null;
 
   const release = (): void => {
     budget.held -= held;
@@ -268,6 +271,24 @@ function attachClient(socket: Socket, context: ClientContext, forget: () => void
     if (queue.length > 0 || blocked()) socket.pause();
     else socket.resume();
     if (inFlight > 0) clearIdle();
+    watchStall();
+  }
+
+  function watchStall(): void {
+    const unread = socket.writableLength > limits.writeHighWaterBytes;
+    if (!unread) {
+      if (stallTimer !== null) clearTimeout(stallTimer);
+      stallTimer = null;
+      return;
+    }
+    if (stallTimer !== null) return;
+    stallTimer = setTimeout(() => {
+      stallTimer = null;
+      if (socket.writableLength <= limits.writeHighWaterBytes) return;
+      log(`dropping a client that left ${socket.writableLength} bytes of answers unread for ${limits.idleMs} ms`);
+      socket.destroy();
+    }, limits.idleMs);
+    stallTimer.unref();
   }
 
   socket.on('data', (chunk: Buffer) => {
@@ -295,6 +316,7 @@ function attachClient(socket: Socket, context: ClientContext, forget: () => void
   socket.on('close', () => {
     open = false;
     clearIdle();
+    if (stallTimer !== null) clearTimeout(stallTimer);
     release();
     queue.length = 0;
     forget();
