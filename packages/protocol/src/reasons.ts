@@ -153,6 +153,10 @@ export const ERROR_REASONS = {
       meaning: 'A native host runs, but the extension has not greeted it yet (the browser or its service worker is starting).',
       move: 'Retry in a moment; if it persists run `chrome-relay doctor`.',
     },
+    host_not_installed: {
+      meaning: 'The native host is not installed where the browser looks for it (a launcher or host manifest is missing or broken), so the browser cannot start it.',
+      move: 'Run the fix doctor names (`chrome-relay install`, or `chrome-relay update` for a broken launcher), then restart the browser.',
+    },
     circuit_open: {
       meaning: 'The extension stopped answering (several calls in a row timed out), so calls now fail fast.',
       move: 'Run `chrome-relay doctor`; then `chrome-relay reconnect` re-arms the connection without restarting the browser.',
