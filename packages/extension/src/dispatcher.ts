@@ -13,8 +13,15 @@
  *      it itself (keys, type, js, history do) and otherwise answers target_conflict — so a tool
  *      that does not know about dialogs (or the refs layer's click) can never hang on one.
  * The tab checked is the one the call was resolved to act on — the same the tool gets.
+ *
+ * Deadline: a call on a tab answers by ctx.deadline whatever its page does. A page whose main thread is
+ * busy leaves CDP commands unanswered, and a tool waiting on one would otherwise let the host's own
+ * timer fire — reported as the extension not answering (extension_unresponsive), which also counts
+ * towards opening the host's circuit breaker although the extension is fine. So the dispatcher answers
+ * timeout (page_busy) itself, DEADLINE_MARGIN_MS before the host would give up.
  */
 import {
+  asInterrupted,
   reasonedError,
   RelayError,
   VERSION,
@@ -110,6 +117,28 @@ async function runGuarded<T extends ToolName>(tool: ToolDefinition<T>, params: T
   }
 }
 
+/** The handler's outcome, or timeout/page_busy at the deadline when the tab's page never let it finish. */
+async function byDeadline(running: Promise<unknown>, deadline: number, tabId: number, tool: string): Promise<unknown> {
+  running.catch(() => undefined);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const error = reasonedError(
+        'timeout',
+        'page_busy',
+        `Tab ${tabId} did not let ${tool} finish before the deadline: its page is busy (a long-running script) or stuck. Check the tab with \`chrome-relay snapshot\`, then retry.`,
+        { tool, phase: 'act', details: { tab: tabId } },
+      );
+      reject(asInterrupted(error));
+    }, Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([running, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function createDispatcher(deps: DispatcherDeps): Dispatch {
   const byName = new Map<string, AnyToolDefinition>(deps.tools.map((tool) => [tool.name, tool]));
   const now = deps.now ?? Date.now;
@@ -133,7 +162,8 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       const ctx: ToolContext = { cdp: deps.cdp, browser: deps.browser, deadline: now() + call.timeoutMs - DEADLINE_MARGIN_MS };
       const { params, tabs } = await prepareCall(tool.name, { params: call.params, target: call.target, agent: call.agent }, deps.targeting);
       if (tabs.kind === 'tab') tabId = tabs.tab;
-      const result = await runGuarded(tool, params, tabs, ctx);
+      const running = runGuarded(tool, params, tabs, ctx);
+      const result = tabId === undefined ? await running : await byDeadline(running, ctx.deadline, tabId, tool.name);
       return { type: 'result', id: call.id, ok: true, result };
     } catch (error) {
       // A plain Error can only come from inside a handler (a bug there): report it in phase 'act'.
