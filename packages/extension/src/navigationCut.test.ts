@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RelayError } from '@chrome-relay/protocol';
+import { DocumentChanged } from './page/pageCall.js';
 import { navigationCut } from './navigationCut.js';
 
 const cdpError = (cdpMessage: string) => new RelayError('cdp_error', `Runtime.callFunctionOn failed: ${cdpMessage}`, { phase: 'act', details: { method: 'Runtime.callFunctionOn', cdpMessage } });
@@ -16,6 +17,11 @@ describe('navigationCut', () => {
   it('a mutation cut off this way may have acted: not retryable, check the page first', () => {
     const error = navigationCut(cdpError('Execution context was destroyed.'), 'click', 7) as RelayError;
     expect(error.toData()).toMatchObject({ code: 'timeout', retryable: false, details: { reason: 'navigating', mayHaveActed: true } });
+  });
+
+  it('a document change no tool answered for itself is the same timeout/navigating, never internal_error', () => {
+    const error = navigationCut(new DocumentChanged(9), 'scroll', 9) as RelayError;
+    expect(error.toData()).toMatchObject({ code: 'timeout', tool: 'scroll', retryable: false, details: { reason: 'navigating', tab: 9, mayHaveActed: true } });
   });
 
   it('leaves other errors alone', () => {
