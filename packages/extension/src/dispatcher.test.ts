@@ -237,12 +237,9 @@ describe('dispatcher: the deadline of a call on a tab', () => {
   it('answers timeout (page_busy) itself when the page never lets the tool finish, before the host would', async () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab({ url: 'https://a.test/' }).id ?? 0;
-    const stuck = (name: 'get' | 'click') =>
-      defineTool({
-        name,
-        handle: () => new Promise<never>(() => undefined),
-      });
-    const dispatch = createDispatcher({ tools: [stuck('get'), stuck('click')], cdp: env.cdp, browser: env.browser, targeting: targetingOver(env.browser) });
+    const never = (): Promise<never> => new Promise<never>(() => undefined);
+    const tools = [defineTool({ name: 'get', handle: never }), defineTool({ name: 'click', handle: never })];
+    const dispatch = createDispatcher({ tools, cdp: env.cdp, browser: env.browser, targeting: targetingOver(env.browser) });
     const started = Date.now();
     const read = errorOf(await dispatch(call('get', { what: 'title', tab }, DEADLINE_MARGIN_MS + 100)));
     expect(Date.now() - started).toBeLessThan(DEADLINE_MARGIN_MS + 100);
