@@ -10,6 +10,8 @@ export interface RawClient {
   /** Resolves when the host (or we) closed the connection. */
   closed: Promise<void>;
   isClosed(): boolean;
+  /** When the connection closed (epoch ms), or null while open. */
+  closedAt(): number | null;
   write(bytes: Uint8Array | string): void;
   /** The next answer, or null when none comes within `ms`. */
   next(ms: number): Promise<unknown>;
@@ -23,8 +25,10 @@ export function connectRaw(path: string, options: { read?: boolean } = {}): Prom
     const answers: unknown[] = [];
     const waiters: ((answer: unknown) => void)[] = [];
     let closed = false;
+    let closedAt: number | null = null;
     const closedPromise = new Promise<void>((r) => socket.once('close', () => {
       closed = true;
+      closedAt = Date.now();
       for (const waiter of waiters.splice(0)) waiter(null);
       r();
     }));
@@ -51,6 +55,7 @@ export function connectRaw(path: string, options: { read?: boolean } = {}): Prom
       answers,
       closed: closedPromise,
       isClosed: () => closed,
+      closedAt: () => closedAt,
       write: (bytes) => {
         if (!socket.destroyed) socket.write(typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
       },
