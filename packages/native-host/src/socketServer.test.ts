@@ -262,7 +262,7 @@ describe('listenSocket limits', () => {
     const logs: string[] = [];
     const run = runDir(home);
     ensurePrivateDir(run, uid);
-    const server = await listenSocket(preferredSocketPath(run, 9, uid), handlers, (l) => logs.push(l), limits({ writeHighWaterBytes: 512 * 1024, idleMs: 150 }));
+    const server = await listenSocket(preferredSocketPath(run, 9), handlers, (l) => logs.push(l), limits({ writeHighWaterBytes: 512 * 1024, idleMs: 150 }));
     const client = await connect(server.path);
     client.socket.pause();
     const frame = encodeFrame({ tool: 'tabs' }, 100);
