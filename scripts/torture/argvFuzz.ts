@@ -7,7 +7,7 @@
  * Directed cases pin the codes the issue named: --profile, --agent, setup commands in batch, results too
  * big or bigger than Chrome's inbound 1 MiB, requests over 1 MiB, tabs with another extension's frame.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkSnapshotText } from '../../e2e/snapshotGrammar.js';
@@ -21,10 +21,12 @@ const PAGES_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../e2e/pages
 /** Fixture pages a live round opens: plain ones and the hostile ones. */
 const ROUND_PAGES = ['/hostile.html', '/invisible.html', '/button.html', '/form.html', '/overlay.html', '/twins.html'];
 
-/** The delivery fixtures (pointer swaps) when this tree has them. */
+/** The delivery fixtures (pointer swaps, covers that move) when this tree has them: e2e/pages/delivery-*.html. */
 function deliveryPages(): string[] {
-  const names = ['delivery-swap.html', 'delivery-pointer.html', 'delivery-move.html', 'delivery-covered.html'];
-  return names.filter((name) => existsSync(join(PAGES_DIR, name))).map((name) => `/${name}`);
+  return readdirSync(PAGES_DIR)
+    .filter((name) => /^delivery-[\w-]+\.html$/.test(name))
+    .sort()
+    .map((name) => `/${name}`);
 }
 
 function scratchFiles(scratch: string): void {
