@@ -190,7 +190,7 @@ interface ClientContext {
 
 function attachClient(socket: Socket, context: ClientContext, forget: () => void): void {
   const { handlers, log, limits, budget } = context;
-  const decoder = new FrameDecoder(limits.maxRequestBytes, limits.maxRequestDepth);
+  let decoder = new FrameDecoder(limits.maxRequestBytes, limits.maxRequestDepth);
   /** Decoded requests not yet handed to the relay (at most one chunk's worth: reading stops meanwhile). */
   const queue: unknown[] = [];
   let open = true;
@@ -232,6 +232,8 @@ function attachClient(socket: Socket, context: ClientContext, forget: () => void
     corrupt = true;
     queue.length = 0;
     release();
+    // Nothing more is read from this stream: what the old decoder buffered can be collected now.
+    decoder = new FrameDecoder(0);
     handlers.onFrameFault(port, problem);
   };
 
