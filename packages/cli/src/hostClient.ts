@@ -28,7 +28,7 @@ const RECONNECT_WAIT_MS = 2500;
 const RECENT_ACTIVITY_MS = 15_000;
 
 /** A profile as the host reports it (an absolute path), so `--profile ./p` and `--profile /abs/p` agree. */
-const sameProfile = (reported: string | null, asked: string): boolean => reported !== null && resolve(reported) === resolve(asked);
+export const sameProfile = (reported: string | null, asked: string): boolean => reported !== null && resolve(reported) === resolve(asked);
 
 function pickHost(home: string, profile: string | undefined, tool: string): HostDescriptor | null {
   const live = listDescriptors(home).filter((d) => d.alive);
@@ -51,16 +51,24 @@ function recentlyActive(home: string): boolean {
   }
 }
 
-function notConnected(tool: string, home: string, profile: string | undefined): RelayError {
+/**
+ * A --profile that no connected browser runs, while others are connected: target_not_found listing the
+ * connected profiles (saying "no browser is connected" would be false). Null when that is not the case.
+ */
+export function profileNotConnected(tool: string, home: string, profile: string | undefined): RelayError | null {
   const connected = listDescriptors(home).filter((d) => d.alive).map((d) => d.descriptor.profile);
-  if (profile !== undefined && connected.length > 0) {
-    const names = connected.map((p) => p ?? '(the browser\'s default profile)').join(', ');
-    return new RelayError(
-      'target_not_found',
-      `No connected browser runs the profile ${profile}; connected: ${names}. Pass one of those to --profile (or unset CHROME_RELAY_PROFILE), or start that profile with \`chrome-relay launch --user-data-dir ${profile}\`.`,
-      { tool, phase: 'connect', details: { field: 'profile', profile, connectedProfiles: connected } },
-    );
-  }
+  if (profile === undefined || profile === '' || connected.length === 0) return null;
+  const names = connected.map((p) => p ?? "(the browser's default profile)").join(', ');
+  return new RelayError(
+    'target_not_found',
+    `No connected browser runs the profile ${profile}; connected: ${names}. Pass one of those to --profile (or unset CHROME_RELAY_PROFILE), or start that profile with \`chrome-relay launch --user-data-dir ${profile}\`.`,
+    { tool, phase: 'connect', details: { field: 'profile', profile, connectedProfiles: connected } },
+  );
+}
+
+function notConnected(tool: string, home: string, profile: string | undefined): RelayError {
+  const wrongProfile = profileNotConnected(tool, home, profile);
+  if (wrongProfile) return wrongProfile;
   return reasonedError(
     'extension_not_connected',
     'no_host',
