@@ -11,8 +11,8 @@
  * what reproduces it.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, startRelay } from '../../e2e/harness.js';
 import { agents } from './agents.js';
@@ -55,6 +55,21 @@ function chromiumVersion(): string {
     return execFileSync('/usr/lib/chromium/chromium', ['--version'], { encoding: 'utf8', timeout: 20_000 }).trim();
   } catch {
     return 'unknown';
+  }
+}
+
+/**
+ * CPU seconds of this process and of the children it waited for (every CLI process, the hand-run hosts), from
+ * /proc (utime, stime, cutime, cstime in clock ticks of 1/100 s): with the wall time it tells a slow run on a busy
+ * machine from a slow suite. The browser is not counted (launch detaches it).
+ */
+function cpuSeconds(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) / 100;
+  } catch {
+    return null;
   }
 }
 
@@ -136,7 +151,7 @@ const elapsed = (Date.now() - started) / 1000;
 const header = [
   `# chrome-relay torture, seed ${options.seed}${options.quick ? ' (quick)' : ''}`,
   `machine: ${process.platform} ${process.arch}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ${chromiumVersion()} ${options.headless ? 'headless' : 'headful'}`,
-  `cli: ${CLI}; ${suite.workers} CLI processes at a time; total ${elapsed.toFixed(0)} s`,
+  `cli: ${CLI}; ${suite.workers} CLI processes at a time; total ${elapsed.toFixed(0)} s wall, ${cpuSeconds()?.toFixed(0) ?? '?'} s CPU (suite and CLI processes; load average at the end ${loadavg()[0]?.toFixed(1) ?? '?'})`,
 ];
 process.stdout.write(report.render(header));
 log(report.passed ? `passed in ${elapsed.toFixed(0)} s` : `FAILED: ${report.failures.length} failure(s) (seed ${options.seed})`);
