@@ -25,6 +25,12 @@ interface Agent {
 
 type Step = { invocation: Invocation; check?: (ran: Ran) => string | null; onOk?: () => void };
 
+/** The ref of the page's Increment button in a snapshot, as typed on the command line. */
+const incrementRef = (snapshot: string): string | null => {
+  const ref = /button "Increment" \[ref=(e\d+)\]/.exec(snapshot)?.[1];
+  return ref === undefined ? null : `@${ref}`;
+};
+
 export async function agents(suite: LiveSuite): Promise<void> {
   const started = Date.now();
   const { relay, report } = suite;
@@ -79,8 +85,7 @@ export async function agents(suite: LiveSuite): Promise<void> {
           check: (r) => {
             if (r.outcome.code !== 0) return null;
             const header = r.outcome.stdout.split('\n')[0] ?? '';
-            const ref = /button "Increment" \[ref=(e\d+)\]/.exec(r.outcome.stdout)?.[1];
-            if (ref) agent.ref = `@${ref}`;
+            agent.ref = incrementRef(r.outcome.stdout) ?? agent.ref;
             return header.includes(`agent=${agent.marker.slice(6)}`) && header.includes(`[tab=${agent.tab}]`) ? null : `snapshot of another tab: ${header}`;
           },
         });
@@ -113,7 +118,7 @@ export async function agents(suite: LiveSuite): Promise<void> {
       const rng = suite.rng.fork(agent.name);
       // The ref comes from a snapshot first; clicks before one use a ref that must fail cleanly.
       const first = await run({ argv: ['--agent', agent.name, 'snapshot', '--tab', String(agent.tab)] });
-      agent.ref = /button "Increment" \[ref=(e\d+)\]/.exec(first.outcome.stdout)?.[1] ? `@${/button "Increment" \[ref=(e\d+)\]/.exec(first.outcome.stdout)?.[1] ?? ''}` : null;
+      agent.ref = incrementRef(first.outcome.stdout);
       for (const step of steps(agent, rng)) {
         // Click steps read the ref at run time (a later snapshot may have renewed it).
         const argv = step.invocation.argv.map((word) => (word === '@e0' && agent.ref ? agent.ref : word));
