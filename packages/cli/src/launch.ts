@@ -10,8 +10,8 @@ import { join, resolve } from 'node:path';
 import { HOME_ENV, reasonedError, RelayError, type HostDescriptor } from '@chrome-relay/protocol';
 import { listDescriptors } from './discovery.js';
 import { allowedExtensionIds, install, profileTarget } from './install.js';
-import { bundledExtensionDir, defaultProfileDir, logsDir } from './paths.js';
-import { makeDirsFor } from './outputFiles.js';
+import { bundledExtensionDir, defaultProfileDir, logsDir, profilesDir } from './paths.js';
+import { makeDirsFor, makePrivateDirsFor } from './outputFiles.js';
 
 export interface LaunchOptions {
   home: string;
@@ -80,7 +80,9 @@ function liveHostFor(home: string, profile: string): HostDescriptor | null {
 export async function launch(options: LaunchOptions): Promise<LaunchResult> {
   const browser = findBrowser(options.browser);
   const requested = resolve(options.userDataDir ?? defaultProfileDir(options.home));
-  makeDirsFor(options.userDataDir === undefined ? HOME_ENV : 'user-data-dir', requested);
+  // Private from the start: the home and the default profile (cookies, history) are this user's alone.
+  makePrivateDirsFor(HOME_ENV, [options.home, ...(options.userDataDir === undefined ? [profilesDir(options.home), requested] : [])]);
+  if (options.userDataDir !== undefined) makeDirsFor('user-data-dir', requested, 0o700);
   const profile = realpathSync(requested);
 
   const running = liveHostFor(options.home, profile);
@@ -126,9 +128,10 @@ export async function launch(options: LaunchOptions): Promise<LaunchResult> {
     ...options.browserArgs,
     options.url ?? 'about:blank',
   ];
-  makeDirsFor(HOME_ENV, logsDir(options.home));
+  makePrivateDirsFor(HOME_ENV, [logsDir(options.home)]);
   const log = join(logsDir(options.home), `browser-${Date.now()}.log`);
-  const logFd = openSync(log, 'a');
+  // The browser's log names the profile, the socket and every URL it complains about: 0600.
+  const logFd = openSync(log, 'a', 0o600);
   // Loaded on use: child_process costs ~7 ms at start-up, and most CLI runs never spawn anything.
   const { spawn } = await import('node:child_process');
   const child = spawn(browser, args, {

@@ -332,3 +332,20 @@ describe('dispatcher: the person\'s limits and the activity log', () => {
     expect(env.debugger.attached.has(tab)).toBe(false);
   });
 });
+
+describe('dispatcher: the deadline of a call on a tab', () => {
+  it('answers timeout (page_busy) itself when the page never lets the tool finish, before the host would', async () => {
+    const env = createFakeEnvironment();
+    const tab = env.browser.addTab({ url: 'https://a.test/' }).id ?? 0;
+    const never = (): Promise<never> => new Promise<never>(() => undefined);
+    const tools = [defineTool({ name: 'get', handle: never }), defineTool({ name: 'click', handle: never })];
+    const dispatch = createDispatcher({ tools, cdp: env.cdp, browser: env.browser, targeting: targetingOver(env.browser) });
+    const started = Date.now();
+    const read = errorOf(await dispatch(call('get', { what: 'title', tab }, DEADLINE_MARGIN_MS + 100)));
+    expect(Date.now() - started).toBeLessThan(DEADLINE_MARGIN_MS + 100);
+    expect(read).toMatchObject({ code: 'timeout', tool: 'get', retryable: true, details: { reason: 'page_busy', tab } });
+    // A mutation cut off at the deadline may have acted.
+    const click = errorOf(await dispatch(call('click', { x: 1, y: 1, tab }, DEADLINE_MARGIN_MS + 100)));
+    expect(click).toMatchObject({ code: 'timeout', retryable: false, details: { reason: 'page_busy', mayHaveActed: true } });
+  });
+});

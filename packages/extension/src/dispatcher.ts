@@ -19,8 +19,15 @@
  * the site block list and "agent tabs only". While it runs, the call holds its tabs' debugger sessions (no idle detach under it),
  * and the person can still stop it: Pause, or its tab navigating onto a blocked site, answers it at
  * once with that reason. Every call ends in the activity log the popup shows.
+ *
+ * Deadline: a call on a tab answers by ctx.deadline whatever its page does. A page whose main thread is
+ * busy leaves CDP commands unanswered, and a tool waiting on one would otherwise let the host's own
+ * timer fire — reported as the extension not answering (extension_unresponsive), which also counts
+ * towards opening the host's circuit breaker although the extension is fine. So the dispatcher answers
+ * timeout (page_busy) itself, DEADLINE_MARGIN_MS before the host would give up.
  */
 import {
+  asInterrupted,
   reasonedError,
   RelayError,
   VERSION,
@@ -33,6 +40,7 @@ import {
 } from '@chrome-relay/protocol';
 import type { ActivityEntry, ActivityLog } from './activity/activityLog.js';
 import type { BrowserApi } from './browserApi.js';
+import { navigationCut } from './navigationCut.js';
 import type { CdpSessions } from './cdp/cdpSession.js';
 import { dialogOpenError, dialogTracker, type DialogInfo } from './pageState/dialogs.js';
 import { downloadTracker } from './pageState/downloads.js';
@@ -146,6 +154,28 @@ async function runGuarded<T extends ToolName>(tool: ToolDefinition<T>, params: T
   }
 }
 
+/** The handler's outcome, or timeout/page_busy at the deadline when the tab's page never let it finish. */
+async function byDeadline(running: Promise<unknown>, deadline: number, tabId: number, tool: string): Promise<unknown> {
+  running.catch(() => undefined);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const error = reasonedError(
+        'timeout',
+        'page_busy',
+        `Tab ${tabId} did not let ${tool} finish before the deadline: its page is busy (a long-running script) or stuck. Check the tab with \`chrome-relay snapshot\`, then retry.`,
+        { tool, phase: 'act', details: { tab: tabId } },
+      );
+      reject(asInterrupted(error));
+    }, Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([running, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function createDispatcher(deps: DispatcherDeps): Dispatch {
   const byName = new Map<string, AnyToolDefinition>(deps.tools.map((tool) => [tool.name, tool]));
   const now = deps.now ?? Date.now;
@@ -170,6 +200,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
     let tabs: CallTabs | undefined;
     let reply: ExtensionToHost;
     let result: unknown;
+    let tabId: number | undefined;
     try {
       const tool = byName.get(call.tool);
       if (!tool) {
@@ -192,6 +223,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
         throw error;
       }
       tabs = prepared.tabs;
+      if (tabs.kind === 'tab') tabId = tabs.tab;
       await pause;
       watch?.setTabs(tabsOf(tabs));
       await deps.policy?.checkTabs(tool.name, prepared.params, tabs);
@@ -199,14 +231,16 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       release = deps.cdp.hold(tabs.kind === 'none' ? 'all' : tabsOf(tabs));
       // A pause that landed while the call was being resolved: nothing has run yet, say so.
       await deps.policy?.checkPause(tool.name);
-      const running = runGuarded(tool, prepared.params, tabs, ctx);
+      const guarded = runGuarded(tool, prepared.params, tabs, ctx);
+      // A busy page must not leave the host to report the extension unresponsive (see the header).
+      const running = tabId === undefined ? guarded : byDeadline(guarded, ctx.deadline, tabId, tool.name);
       running.catch(() => undefined);
       result = await Promise.race([running, stopped]);
       await deps.policy?.noteResult(tool.name, result);
       reply = { type: 'result', id: call.id, ok: true, result };
     } catch (error) {
       // A plain Error can only come from inside a handler (a bug there): report it in phase 'act'.
-      reply = { type: 'error', id: call.id, error: RelayError.from(error, call.tool, 'act').toData() };
+      reply = { type: 'error', id: call.id, error: RelayError.from(navigationCut(error, call.tool, tabId), call.tool, 'act').toData() };
     } finally {
       release();
       watch?.close();

@@ -7,7 +7,8 @@
  * back to 100 ms once a connection has lived 10 s (a host that crashes at start must not be
  * respawned in a tight loop). Wake-up listeners call ensureConnected(); it respects a pending backoff.
  *
- * Every message from the host is validated here (a process edge); each call gets exactly one reply.
+ * Every message from the host is validated here (a process edge); each call gets exactly one reply, and
+ * that reply is one that can reach the host (answerFit.ts: size and nesting checked before posting).
  */
 import {
   HOST_NAME,
@@ -18,6 +19,7 @@ import {
   type ExtensionHello,
   type ExtensionToHost,
 } from '@chrome-relay/protocol';
+import { fitAnswer } from './answerFit.js';
 import type { Dispatch } from './dispatcher.js';
 
 /** What we need from a chrome.runtime.Port; faked in tests. */
@@ -118,7 +120,7 @@ export function createHostPort(deps: HostPortDeps): HostPort {
       if (from === port) deps.onStatus?.({ connected: true, host: { ...envelope.host } });
       return;
     }
-    post(from, await deps.dispatch(envelope));
+    post(from, fitAnswer(await deps.dispatch(envelope), envelope.tool));
   }
 
   function connect(): void {

@@ -62,6 +62,22 @@ describe('CdpSessions', () => {
     expect(error.details).toEqual({ method: 'DOM.describeNode', cdpMessage: 'Could not find node with given id' });
   });
 
+  it('a tab showing another extension\'s frame: chrome_api_error that names the cause, never a retryable cdp_error', async () => {
+    const { fake, cdp } = setup();
+    fake.handle('Runtime.evaluate', () => {
+      throw protocolError('Cannot access a chrome-extension:// URL of different extension');
+    });
+    const error = await rejection(cdp.send(4, 'Runtime.evaluate', { expression: '1' }));
+    expect(error.toData()).toMatchObject({
+      code: 'chrome_api_error',
+      retryable: false,
+      details: { cause: 'extension_frame', method: 'Runtime.evaluate', tab: 4, restricted: true },
+    });
+    expect(error.message).toMatch(/another extension in a frame .*Use another tab/);
+    fake.unattachable.set(5, 'Cannot access a chrome-extension:// URL of different extension');
+    expect((await rejection(cdp.attach(5))).details).toMatchObject({ cause: 'extension_frame', api: 'chrome.debugger.attach' });
+  });
+
   it('unwraps the JSON text chrome.debugger uses for protocol errors', () => {
     expect(cdpMessageOf(protocolError('boom'))).toBe('boom');
     expect(cdpMessageOf(new Error('plain'))).toBe('plain');

@@ -55,6 +55,13 @@ const ALREADY_ATTACHED = /another debugger is already attached/i;
 const NOT_ATTACHED = /debugger is not attached/i;
 const NO_TAB = /no tab with (given )?id/i;
 const SWAPPING = /^not attached to an active page/i;
+/**
+ * Chrome refuses every command of an extension's debugger session while the tab shows a frame of another
+ * extension (observed in Chromium 156: an iframe of a chrome-extension:// URL — even a blocked one — and
+ * Runtime.evaluate, Page.getFrameTree, Page.getNavigationHistory… all fail with this text until the frame
+ * is gone). chrome.debugger has no way to leave such frames out, so no retry can help: say why, once.
+ */
+const OTHER_EXTENSION_FRAME = /cannot access a chrome-extension:\/\/ url of different extension/i;
 const SWAP_RETRIES = 20;
 const SWAP_RETRY_MS = 25;
 
@@ -76,7 +83,16 @@ export function cdpMessageOf(error: unknown): string {
   return text;
 }
 
+function otherExtensionFrame(tabId: number, api: string, apiMessage: string, method?: string): RelayError {
+  return new RelayError(
+    'chrome_api_error',
+    `Tab ${tabId} shows a page of another extension in a frame (chrome-extension://…), and Chrome lets no extension debug such a tab, so chrome-relay cannot act on it while that frame is there. Use another tab (\`chrome-relay navigate <url>\` opens one); retrying here only helps once the page drops that frame.`,
+    { phase: 'resolve', retryable: false, details: { api, apiMessage, tab: tabId, restricted: true, cause: 'extension_frame', ...(method === undefined ? {} : { method }) } },
+  );
+}
+
 function attachError(tabId: number, apiMessage: string): RelayError {
+  if (OTHER_EXTENSION_FRAME.test(apiMessage)) return otherExtensionFrame(tabId, 'chrome.debugger.attach', apiMessage);
   if (NO_TAB.test(apiMessage)) {
     return new RelayError('target_not_found', `Tab ${tabId} does not exist (it may have been closed); run \`chrome-relay tabs\` to list live tabs.`, {
       phase: 'resolve',
@@ -204,7 +220,7 @@ export class CdpSessions {
           await new Promise((resolve) => setTimeout(resolve, SWAP_RETRY_MS));
           continue;
         }
-        throw this.#commandError(method, error);
+        throw this.#commandError(method, error, resolved.tabId);
       }
     }
   }
@@ -391,9 +407,10 @@ export class CdpSessions {
     });
   }
 
-  #commandError(method: string, error: unknown): RelayError {
+  #commandError(method: string, error: unknown, tabId: number): RelayError {
     if (error instanceof RelayError) return error;
     const cdpMessage = cdpMessageOf(error);
+    if (OTHER_EXTENSION_FRAME.test(cdpMessage)) return otherExtensionFrame(tabId, 'chrome.debugger.sendCommand', cdpMessage, method);
     return new RelayError('cdp_error', `${method} failed: ${cdpMessage}`, {
       phase: 'act',
       details: { method, cdpMessage },
