@@ -80,7 +80,8 @@ function linuxExecutable(pid: number): string | null {
   }
 }
 
-function isExecutable(path: string): boolean {
+/** An executable regular file (setup and doctor look browsers and the host launcher up with it). */
+export function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
     return statSync(path).isFile();

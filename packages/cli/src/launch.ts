@@ -12,6 +12,7 @@ import { listDescriptors } from './discovery.js';
 import { allowedExtensionIds, install, profileTarget } from './install.js';
 import { bundledExtensionDir, defaultProfileDir, logsDir, profilesDir } from './paths.js';
 import { makeDirsFor, makePrivateDirsFor } from './outputFiles.js';
+import { QUIET_BROWSER_FLAGS } from './quietBrowserFlags.js';
 
 export interface LaunchOptions {
   home: string;
@@ -112,13 +113,7 @@ export async function launch(options: LaunchOptions): Promise<LaunchResult> {
 
   const extensionDir = bundledExtensionDir();
   const args = [
-    '--no-first-run',
-    '--no-default-browser-check',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--disable-quic',
-    '--password-store=basic',
+    ...QUIET_BROWSER_FLAGS,
     ...(options.debuggerInfobar === true ? [] : ['--silent-debugger-extension-api']),
     `--user-data-dir=${profile}`,
     `--load-extension=${extensionDir}`,

@@ -1,26 +1,17 @@
 /** The real machine behind setup.ts: the terminal, install, descriptors, doctor, spawning a browser. */
-import { accessSync, constants, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createInterface } from 'node:readline/promises';
 import { RelayError } from '@chrome-relay/protocol';
 import { browserCommand, browserTargets, type BrowserEnv } from './browsers.js';
 import { listDescriptors } from './discovery.js';
-import { renderReport, runDoctor } from './doctor.js';
+import { isExecutable, renderReport, runDoctor } from './doctor.js';
 import { installOrThrow, resolveInstallTargets } from './install.js';
 import { makeDirs } from './outputFiles.js';
 import { bundledExtensionDir } from './paths.js';
 import type { SetupDeps, SetupIO } from './setup.js';
 import { setupPageHtml } from './setupPage.js';
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
 
 /** Prompts and an in-place progress line on a terminal; plain lines on stderr otherwise (stdout is the JSON result). */
 function processIO(interactive: boolean): SetupIO {
