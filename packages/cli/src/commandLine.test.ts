@@ -151,3 +151,13 @@ describe('tool commands send what the schema accepts', () => {
     expect(await field('fill', '@e1', 'a', 'b')).toBe('command');
   });
 });
+
+describe('setup commands act on no tab', () => {
+  it('a program-level --tab, --workspace or --group before them is refused, naming the flag', async () => {
+    for (const [flag, value, command] of [['--tab', '5', 'skill'], ['--workspace', 'w', 'skill'], ['--group', 'g', 'extension']] as const) {
+      const args = command === 'extension' ? [flag, value, 'extension', 'path'] : [flag, value, command];
+      const error = await refused(...args);
+      expect(error.toData(), args.join(' ')).toMatchObject({ code: 'invalid_arguments', tool: command, phase: 'cli', details: { field: flag.slice(2) } });
+    }
+  });
+});

@@ -50,7 +50,32 @@ async function guidedSetup(opts: Opts, cmd: Command): Promise<void> {
   if (failure) throw failure;
 }
 
+const TAB_TARGET_FLAGS = ['tab', 'workspace', 'group'] as const;
+
+/**
+ * Setup commands act on no tab, so a program-level --tab/--workspace/--group before them is a mistake the
+ * agent should hear about (`--tab` means the same wherever it is written), never a flag quietly dropped.
+ */
+function refuseTabTargets(_hooked: Command, running: Command): void {
+  const raw = running.optsWithGlobals();
+  const given = TAB_TARGET_FLAGS.find((flag) => raw[flag] !== undefined);
+  if (given === undefined) return;
+  const name = running.parent?.parent ? `${running.parent.name()} ${running.name()}` : running.name();
+  const tool = name.split(' ')[0] ?? name;
+  throw new RelayError('invalid_arguments', `\`chrome-relay ${name}\` acts on no tab; drop --${given}.`, {
+    tool,
+    phase: 'cli',
+    details: { field: given },
+  });
+}
+
 export function registerSetupCommands(program: Command): void {
+  const before = new Set(program.commands);
+  registerEach(program);
+  for (const command of program.commands) if (!before.has(command)) command.hook('preAction', refuseTabTargets);
+}
+
+function registerEach(program: Command): void {
   program
     .command('launch')
     .description('Start Chromium on a dedicated profile with the chrome-relay extension and host; returns once connected.')
