@@ -1,7 +1,11 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RelayError } from '@chrome-relay/protocol';
-import { OPERATOR_COMMANDS, parseBatch } from './batch.js';
+import { RelayError, WAIT_REPORT_MS } from '@chrome-relay/protocol';
+import { OPERATOR_COMMANDS, parseBatch, processRunner } from './batch.js';
 import { HAND_WRITTEN } from './program.js';
+import { startFakeHost } from './testing/fakeHost.js';
 
 function failure(run: () => unknown): RelayError {
   try {
@@ -31,5 +35,23 @@ describe('parseBatch', () => {
   it('still takes agent commands and tools, and refuses internal tools', () => {
     expect(parseBatch('[{"command":"click","args":["@e1"]},{"tool":"snapshot"}]')).toEqual([{ command: 'click', args: ['@e1'] }, { tool: 'snapshot' }]);
     expect(failure(() => parseBatch('[{"tool":"restart_host"}]')).details).toMatchObject({ field: 'stdin.0' });
+  });
+});
+
+describe('processRunner', () => {
+  it("gives a wait step the call deadline around its own budget, as the wait command has (WAIT_REPORT_MS)", async () => {
+    const home = mkdtempSync(join(tmpdir(), 'cr-batch-home-'));
+    const saved = process.env.CHROME_RELAY_HOME;
+    process.env.CHROME_RELAY_HOME = home;
+    const host = await startFakeHost({ home, pid: process.pid });
+    try {
+      const runner = processRunner('unused', [], { home, profile: undefined, timeoutMs: 30_000, json: false });
+      await runner.runTool('wait', { text: 'Done', timeoutMs: 45_000 }).catch(() => undefined);
+      expect(host.requests.at(-1)).toMatchObject({ tool: 'wait', params: { timeoutMs: 45_000 }, timeoutMs: 45_000 + WAIT_REPORT_MS });
+    } finally {
+      await host.close();
+      if (saved === undefined) delete process.env.CHROME_RELAY_HOME;
+      else process.env.CHROME_RELAY_HOME = saved;
+    }
   });
 });

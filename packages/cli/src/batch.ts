@@ -9,6 +9,7 @@
  * the step then behaves byte-for-byte like the command typed alone (notices, files, exit code).
  */
 import { isInternalTool, RelayError, isToolName, type RelayErrorData } from '@chrome-relay/protocol';
+import { withOwnBudget } from './callBudget.js';
 import { runTool } from './runTool.js';
 import type { GlobalOptions } from './globalOptions.js';
 
@@ -146,7 +147,8 @@ export function processRunner(cliPath: string, globalArgs: readonly string[], gl
     },
     runTool: (tool, params) => {
       if (!isToolName(tool)) throw new RelayError('invalid_arguments', `Unknown tool "${tool}".`, { phase: 'cli', details: { field: 'tool' } });
-      return runTool(tool, params as never, globals);
+      const call = withOwnBudget(tool, params, globals.timeoutMs);
+      return runTool(tool, call.params as never, { ...globals, timeoutMs: call.timeoutMs });
     },
   };
 }

@@ -14,9 +14,9 @@ import {
   toSafeJson,
   TOOL_NAMES,
   TOOLS,
-  WAIT_REPORT_MS,
   type ToolName,
 } from '@chrome-relay/protocol';
+import { withOwnBudget } from '../callBudget.js';
 import { snapshotText } from '../renderSnapshot.js';
 
 export interface McpToolInfo {
@@ -75,12 +75,7 @@ export function mcpToolList(): McpToolInfo[] {
 export function prepareMcpCall(tool: ToolName, args: Record<string, unknown>, agent: string, callTimeoutMs: number = DEFAULT_CALL_TIMEOUT_MS): { params: Record<string, unknown>; timeoutMs: number } {
   const params: Record<string, unknown> = { ...args };
   if (Object.prototype.hasOwnProperty.call(TOOLS[tool].params.shape, 'agent')) params.agent = agent;
-  const budget = TOOLS[tool].cli?.budget;
-  if (budget === undefined) return { params, timeoutMs: callTimeoutMs };
-  // The tool's own budget (wait's timeoutMs): the call's deadline goes around it, as on the command line.
-  const own = typeof params[budget] === 'number' ? (params[budget] as number) : callTimeoutMs;
-  params[budget] = own;
-  return { params, timeoutMs: own + WAIT_REPORT_MS };
+  return withOwnBudget(tool, params, callTimeoutMs);
 }
 
 /** A tool's result as MCP content, by the entry's output kind. */
