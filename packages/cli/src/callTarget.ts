@@ -114,10 +114,13 @@ export function targeted(cmd: Command, argv: readonly string[] = process.argv): 
 export function untargeted(cmd: Command, argv: readonly string[] = process.argv): TargetedGlobals {
   const { before, after } = targetFlagsByPosition(argv);
   const given = setKeys({ ...before, ...after })[0];
-  if (given !== undefined) {
-    throw cliError('invalid_arguments', `--${given} does not apply to \`${commandPath(cmd)}\`: it acts on no tab. Drop --${given}.`, { field: given });
-  }
+  if (given !== undefined) throw targetNotApplicable(cmd, given);
   return resolveGlobals(cmd.optsWithGlobals());
+}
+
+/** A --tab/--workspace/--group given to a command that acts on no tab. */
+export function targetNotApplicable(cmd: Command, given: string): RelayError {
+  return cliError('invalid_arguments', `--${given} does not apply to \`${commandPath(cmd)}\`: it acts on no tab. Drop --${given}.`, { field: given });
 }
 
 function commandPath(cmd: Command): string {

@@ -157,7 +157,8 @@ describe('setup commands act on no tab', () => {
     for (const [flag, value, command] of [['--tab', '5', 'skill'], ['--workspace', 'w', 'skill'], ['--group', 'g', 'extension']] as const) {
       const args = command === 'extension' ? [flag, value, 'extension', 'path'] : [flag, value, command];
       const error = await refused(...args);
-      expect(error.toData(), args.join(' ')).toMatchObject({ code: 'invalid_arguments', tool: command, phase: 'cli', details: { field: flag.slice(2) } });
+      expect(error.toData(), args.join(' ')).toMatchObject({ code: 'invalid_arguments', phase: 'cli', details: { field: flag.slice(2) } });
+      expect(error.message).toContain(`it acts on no tab. Drop ${flag}.`);
     }
   });
 });

@@ -9,7 +9,10 @@ export async function hasFfmpeg(): Promise<boolean> {
   return probe.error === undefined && probe.status === 0;
 }
 
-/** Encode dir/frame-%05d.jpg into dir/recording.gif; progress lines go to stderr. */
+/**
+ * Encode dir/frame-%05d.jpg into dir/recording.gif. A person at a terminal sees progress on one line rewritten in
+ * place; anything else (an agent reading stderr) gets none, so a failure's stderr stays one human line and the block.
+ */
 export async function encodeGif(dir: string, frameCount: number, fps: number): Promise<string> {
   const { spawn } = await import('node:child_process');
   const out = join(dir, 'recording.gif');
@@ -18,14 +21,19 @@ export async function encodeGif(dir: string, frameCount: number, fps: number): P
   return new Promise((resolvePromise, reject) => {
     const child = spawn('ffmpeg', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let errors = '';
+    const progress = process.stderr.isTTY === true;
+    let shown = false;
     child.stdout.on('data', (chunk: Buffer) => {
+      if (!progress) return;
       for (const match of chunk.toString().matchAll(/^frame=(\d+)$/gm)) {
-        process.stderr.write(`chrome-relay: encoding GIF: frame ${match[1]}/${frameCount}\n`);
+        process.stderr.write(`\rchrome-relay: encoding GIF: frame ${match[1]}/${frameCount}`);
+        shown = true;
       }
     });
     child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
     child.on('error', (error) => reject(error));
     child.on('close', (code) => {
+      if (shown) process.stderr.write('\r\x1b[K');
       if (code === 0) resolvePromise(out);
       else reject(new RelayError('external_dependency_missing', `ffmpeg failed to encode the GIF (exit ${code}): ${errors.trim().slice(0, 500)}. The frames are in ${dir}.`, {
         phase: 'cli',

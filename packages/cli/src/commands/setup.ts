@@ -7,6 +7,7 @@ import { RelayError, VERSION } from '@chrome-relay/protocol';
 import { parseTimeout } from '../args.js';
 import { browserEnvFromProcess, browserNames, type BrowserEnv } from '../browsers.js';
 import { renderReport, runDoctor, unhealthyError } from '../doctor.js';
+import { targetNotApplicable } from '../callTarget.js';
 import { resolveGlobals } from '../globalOptions.js';
 import { allowedExtensionIds, installOrThrow, parseExtensionId, resolveInstallTargets } from '../install.js';
 import { launch } from '../launch.js';
@@ -59,14 +60,7 @@ const TAB_TARGET_FLAGS = ['tab', 'workspace', 'group'] as const;
 function refuseTabTargets(_hooked: Command, running: Command): void {
   const raw = running.optsWithGlobals();
   const given = TAB_TARGET_FLAGS.find((flag) => raw[flag] !== undefined);
-  if (given === undefined) return;
-  const name = running.parent?.parent ? `${running.parent.name()} ${running.name()}` : running.name();
-  const tool = name.split(' ')[0] ?? name;
-  throw new RelayError('invalid_arguments', `\`chrome-relay ${name}\` acts on no tab; drop --${given}.`, {
-    tool,
-    phase: 'cli',
-    details: { field: given },
-  });
+  if (given !== undefined) throw targetNotApplicable(running, given);
 }
 
 export function registerSetupCommands(program: Command): void {
