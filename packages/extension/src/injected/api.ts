@@ -5,7 +5,6 @@
 import { Bindings, type Binding } from './bindings.js';
 import { checkState, currentValue, focusElement, isFileInput, planFill, scrollContainer, scrollStep, selectForTyping, selectOptions, setPickerValue } from './actions.js';
 import { DeliveryGuard } from './delivery.js';
-import { deepElementFromPoint } from './dom.js';
 import { describeInterceptor, frameContentBox, locateClick, locateInFrame, scrollIntoViewIfNeeded } from './hitTest.js';
 import { decideHeal, identityKey, placeTwins } from './identity.js';
 import type {
@@ -36,6 +35,7 @@ import type {
   ValueOutcome,
 } from './types.js';
 import { contextOf, Walker, type Actionable } from './walker.js';
+import { deepElementFromPoint } from './dom.js';
 
 type Resolved = { status: 'live'; element: Element; healed: boolean } | Extract<ResolveOutcome, { status: 'stale' }>;
 
