@@ -73,7 +73,7 @@ export type Relation = 'inside' | 'ancestor' | 'other';
  * - mode `owner` (a frame above the ref's frame, expecting its <iframe>): the pointer may pass over
  *   the iframe element, but no press or release belongs to this document at all.
  * - mode `drop` (the end of a drag, expecting the drop target): the release and the HTML5 drop must
- *   land inside; `inside` also covers the dragged element for the release (see DropArming).
+ *   land inside; `inside` also covers the dragged element for the release (Armed.source).
  */
 export function admits(mode: GuardMode, type: string, phase: DeliveryPhase, relation: Relation): boolean {
   if (relation === 'inside') return mode !== 'owner' || phase === 'pointer';
