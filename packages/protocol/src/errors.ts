@@ -44,9 +44,9 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorCodeInfo } = {
   },
   click_intercepted: {
     meaning:
-      'The click, hover or drag did not reach the target: another element (modal, cookie banner, sticky header, an overlay shown on hover or press, a decoy) covered it or took the pointer; whatever went elsewhere was cancelled. details.when: before_pointer (nothing reached the target), after_pointer (the pointer reached it, then something else took the point), on_press (the target got the press but not the release).',
+      'The click, hover or drag did not reach the target: another element (modal, cookie banner, sticky header, an overlay shown on hover or press, a decoy) covered it or took the pointer; whatever went elsewhere was cancelled. details.when: before_pointer (nothing reached the target), after_pointer (the pointer reached it, then something else took the point), on_press (the target got the press but not the release), on_drop (a drag: the source took the press and was dragged, but the release or the drop went to another element).',
     retryable: false,
-    move: 'Dismiss or close the interceptor named in details.interceptor (snapshot to find its ref), then retry the same ref; after when=on_press, check the page first (the target\'s press handlers ran).',
+    move: 'Dismiss or close the interceptor named in details.interceptor (snapshot to find its ref), then retry the same ref; after when=on_press or on_drop, check the page first (the target\'s press handlers ran; a dragged element may have moved).',
   },
   element_not_found: {
     meaning: 'No element matches the selector or query that was given.',

@@ -190,6 +190,15 @@ export const TOOLS = {
         healed: z.boolean(),
         navigated: z.boolean(),
         url: z.string(),
+        target: z
+          .strictObject({
+            tag: z.string(),
+            id: z.string().optional(),
+            name: z.string().describe('Its short accessible name or text (page content)'),
+            ref: z.string().optional().describe('Its ref, or the ref of its nearest ancestor, when a snapshot gave it one'),
+          })
+          .optional()
+          .describe('With x and y: the element at the point, which got the press and the release (for a point over an iframe: the <iframe>)'),
         dialog: DialogInfoSchema.optional().describe('A JavaScript dialog the click opened; answer it with `chrome-relay dialog`'),
       }),
     }),

@@ -8,6 +8,8 @@ import { DeliveryGuard } from './delivery.js';
 import { describeInterceptor, frameContentBox, locateClick, locateInFrame, scrollIntoViewIfNeeded } from './hitTest.js';
 import { decideHeal, identityKey, placeTwins } from './identity.js';
 import type {
+  ArmPointArgs,
+  ArmPointOutcome,
   CheckStateOutcome,
   CommitArgs,
   DeliveryArgs,
@@ -33,6 +35,7 @@ import type {
   ValueOutcome,
 } from './types.js';
 import { contextOf, Walker, type Actionable } from './walker.js';
+import { deepElementFromPoint } from './dom.js';
 
 type Resolved = { status: 'live'; element: Element; healed: boolean } | Extract<ResolveOutcome, { status: 'stale' }>;
 
@@ -211,6 +214,26 @@ export function createPageApi(): PageApi {
     return report;
   }
 
+  function armPoint({ x, y, arm, purpose, ref, sourceRef }: ArmPointArgs): ArmPointOutcome {
+    const viewport = { width: window.innerWidth, height: window.innerHeight };
+    const outside: ArmPointOutcome = { status: 'outside', viewport };
+    if (x < 0 || y < 0 || x >= viewport.width || y >= viewport.height) return outside;
+    let expected = deepElementFromPoint(x, y);
+    if (ref !== undefined) {
+      const resolved = resolveElement(ref);
+      if (resolved.status === 'stale') return resolved;
+      expected = resolved.element;
+    }
+    if (expected === null) return outside;
+    // A point over an iframe: input there goes into the frame's own document, which this one never
+    // sees. Expecting the <iframe> element (mode owner) proves nothing of this document took it.
+    const frame = purpose === 'click' && (expected instanceof HTMLIFrameElement || expected instanceof HTMLFrameElement);
+    const source = sourceRef === undefined ? null : resolveElement(sourceRef);
+    const mode = purpose === 'drop' ? 'drop' : frame ? 'owner' : 'target';
+    const token = guard.arm(expected, mode, arm, { x, y }, source?.status === 'live' ? source.element : null);
+    return { status: 'ok', token, target: interceptorOf(expected), frame };
+  }
+
   /** Resolve a ref and run `act` on its live element; stale outcomes pass through. */
   function withElement<R>(ref: string, act: (element: Element, healed: boolean, role: string) => R): R | Extract<ResolveOutcome, { status: 'stale' }> {
     const resolved = resolveElement(ref);
@@ -324,6 +347,7 @@ export function createPageApi(): PageApi {
     resolve,
     prepareClick,
     deliveryReport,
+    armPoint,
     fill,
     value,
     select,

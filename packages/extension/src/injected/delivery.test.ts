@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admits, atPoint, GUARDED_EVENTS } from './delivery.js';
+import { admits, atPoint, checks, GUARDED_EVENTS } from './delivery.js';
 
 describe('admits: the lineage rule of the delivery guard', () => {
   const all = Object.entries(GUARDED_EVENTS);
@@ -22,8 +22,22 @@ describe('admits: the lineage rule of the delivery guard', () => {
     for (const [type, phase] of all) expect(admits('owner', type, phase, 'other'), type).toBe(false);
   });
 
+  it('at the end of a drag, the release and the drop must land inside the drop target; nothing may go to an ancestor or elsewhere', () => {
+    for (const [type, phase] of all) {
+      expect(admits('drop', type, phase, 'inside'), type).toBe(true);
+      expect(admits('drop', type, phase, 'ancestor'), type).toBe(false);
+      expect(admits('drop', type, phase, 'other'), type).toBe(false);
+    }
+  });
+
+  it('at the end of a drag, click-like events are not checked: they fire where the source and the target meet', () => {
+    for (const type of ['click', 'auxclick', 'dblclick', 'contextmenu']) expect(checks('drop', type), type).toBe(false);
+    for (const type of ['pointerup', 'mouseup', 'dragenter', 'dragover', 'drop']) expect(checks('drop', type), type).toBe(true);
+    for (const [type] of all) expect(checks('target', type), type).toBe(true);
+  });
+
   it('does not check out/leave events: they name where the pointer came from', () => {
-    for (const type of ['pointerout', 'pointerleave', 'mouseout', 'mouseleave']) expect(GUARDED_EVENTS[type]).toBeUndefined();
+    for (const type of ['pointerout', 'pointerleave', 'mouseout', 'mouseleave', 'dragleave']) expect(GUARDED_EVENTS[type]).toBeUndefined();
   });
 });
 

@@ -45,7 +45,22 @@ export const GUARDED_EVENTS: Readonly<Record<string, DeliveryPhase>> = {
   auxclick: 'release',
   dblclick: 'release',
   contextmenu: 'release',
+  // Dispatched at the drop point of an HTML5 drag (Input.dispatchDragEvent): where the drop went.
+  dragenter: 'drop',
+  dragover: 'drop',
+  drop: 'drop',
 };
+
+/**
+ * Fired after a release on the common ancestor of where the press and the release went: at the end
+ * of a drag that is wherever the source and the drop target meet, which says nothing about the drop.
+ */
+const AFTER_RELEASE = new Set(['click', 'auxclick', 'dblclick', 'contextmenu']);
+
+/** Pure: does the guard of `mode` check this event type at all? */
+export function checks(mode: GuardMode, type: string): boolean {
+  return GUARDED_EVENTS[type] !== undefined && !(mode === 'drop' && AFTER_RELEASE.has(type));
+}
 
 /** Where an event's target stands relative to the expected element. */
 export type Relation = 'inside' | 'ancestor' | 'other';
@@ -57,15 +72,17 @@ export type Relation = 'inside' | 'ancestor' | 'other';
  *   fire on each ancestor the pointer entered.
  * - mode `owner` (a frame above the ref's frame, expecting its <iframe>): the pointer may pass over
  *   the iframe element, but no press or release belongs to this document at all.
+ * - mode `drop` (the end of a drag, expecting the drop target): the release and the HTML5 drop must
+ *   land inside; `inside` also covers the dragged element for the release (Armed.source).
  */
 export function admits(mode: GuardMode, type: string, phase: DeliveryPhase, relation: Relation): boolean {
-  if (relation === 'inside') return mode === 'target' || phase === 'pointer';
-  if (relation === 'ancestor') return type === 'pointerenter' || type === 'mouseenter';
+  if (relation === 'inside') return mode !== 'owner' || phase === 'pointer';
+  if (relation === 'ancestor') return mode !== 'drop' && (type === 'pointerenter' || type === 'mouseenter');
   return false;
 }
 
-function relationOf(hit: Element, expected: Element): Relation {
-  if (reaches(hit, expected)) return 'inside';
+function relationOf(hit: Element, expected: Element, also: Element | null): Relation {
+  if (reaches(hit, expected) || (also !== null && reaches(hit, also))) return 'inside';
   return flatContains(hit, expected) ? 'ancestor' : 'other';
 }
 
@@ -101,6 +118,10 @@ interface Armed {
   active: boolean;
   /** The element got the press: the pointer's arrival is over. */
   pressed: boolean;
+  /** Mode drop: the dragged element, which may take the release (it often follows the pointer). */
+  source: Element | null;
+  /** Mode drop: the element the page captured the pointer to, which took the pointerup (its mouseup follows). */
+  captured: Element | null;
 }
 
 export interface GuardState {
@@ -127,10 +148,27 @@ export class DeliveryGuard {
     for (const type of Object.keys(GUARDED_EVENTS)) target.addEventListener(type, listener, { capture: true });
   }
 
-  /** Arm for one action whose input lands at `point` (replacing any earlier arming); the token names it in read(). */
-  arm(expected: Element, mode: GuardMode, phases: readonly DeliveryPhase[], point: { x: number; y: number }): string {
+  /**
+   * Arm for one action whose input lands at `point` (replacing any earlier arming); the token names
+   * it in read(). `source`: mode drop only, the dragged element.
+   */
+  arm(expected: Element, mode: GuardMode, phases: readonly DeliveryPhase[], point: { x: number; y: number }, source: Element | null = null): string {
     const token = `${Date.now().toString(36)}.${++this.#count}`;
-    this.#armed = { token, expected, mode, point, phases, at: performance.now(), events: [], interceptor: null, blocked: false, active: true, pressed: false };
+    this.#armed = {
+      token,
+      expected,
+      mode,
+      point,
+      phases,
+      at: performance.now(),
+      events: [],
+      interceptor: null,
+      blocked: false,
+      active: true,
+      pressed: false,
+      source: mode === 'drop' ? source : null,
+      captured: null,
+    };
     return token;
   }
 
@@ -170,14 +208,14 @@ export class DeliveryGuard {
       cancel(event);
       return;
     }
-    if (!armed.phases.includes(phase)) return;
+    if (!armed.phases.includes(phase) || !checks(armed.mode, event.type)) return;
     if (event instanceof MouseEvent && !atPoint(event.clientX, event.clientY, armed.point)) return;
     // Once the element has the press, over/move events only say that the page changed under the
     // resting pointer (a click handler that scrolls or opens something fires pointerover on
     // whatever is there now): not where this action went.
     if (phase === 'pointer' && armed.pressed) return;
     const hit = eventElement(event);
-    const ok = hit !== null && admits(armed.mode, event.type, phase, relationOf(hit, armed.expected));
+    const ok = hit !== null && (admits(armed.mode, event.type, phase, relationOf(hit, armed.expected, phase === 'release' ? armed.source : null)) || capturedRelease(armed, event, hit));
     if (armed.events.length < MAX_EVENTS) armed.events.push({ type: event.type, phase, ok });
     if (ok) {
       if (phase === 'press') armed.pressed = true;
@@ -189,7 +227,23 @@ export class DeliveryGuard {
   }
 }
 
+/**
+ * Mode drop: a release the page itself sent elsewhere by capturing the pointer (setPointerCapture:
+ * sliders, drag libraries) is where the page wants it, not a misdirected one. The pointerup goes to
+ * the capturing element while the capture holds; the mouseup after it, to the same element.
+ */
+function capturedRelease(armed: Armed, event: Event, hit: Element): boolean {
+  if (armed.mode !== 'drop' || GUARDED_EVENTS[event.type] !== 'release') return false;
+  if (event instanceof PointerEvent && hit.hasPointerCapture(event.pointerId)) {
+    armed.captured = hit;
+    return true;
+  }
+  return event.type === 'mouseup' && hit === armed.captured;
+}
+
 function cancel(event: Event): void {
-  event.preventDefault();
+  // Cancelling dragenter/dragover would accept the drop for the element that got them; stopping
+  // them alone leaves it refused, so no drop follows at all.
+  if (event.type !== 'dragenter' && event.type !== 'dragover') event.preventDefault();
   event.stopImmediatePropagation();
 }

@@ -97,12 +97,15 @@ export interface Interceptor {
 /**
  * Which parts of a pointer action the delivery guard checks (injected/delivery.ts): the pointer
  * arriving (over/enter/move), the press (pointerdown/mousedown), the release and what follows it
- * (pointerup/mouseup/click/auxclick/dblclick/contextmenu).
+ * (pointerup/mouseup/click/auxclick/dblclick/contextmenu), and an HTML5 drop (dragenter/dragover/drop).
  */
-export type DeliveryPhase = 'pointer' | 'press' | 'release';
+export type DeliveryPhase = 'pointer' | 'press' | 'release' | 'drop';
 
-/** `target`: the ref's own document, expecting the element; `owner`: a frame above it, expecting the <iframe>. */
-export type GuardMode = 'target' | 'owner';
+/**
+ * `target`: the ref's own document, expecting the element; `owner`: a frame above it, expecting
+ * the <iframe>; `drop`: the end of a drag, expecting the drop target to get the release or the drop.
+ */
+export type GuardMode = 'target' | 'owner' | 'drop';
 
 /** One trusted event the armed guard checked, in dispatch order. */
 export interface GuardEvent {
@@ -133,6 +136,27 @@ export interface GuardReport {
   /** At `probe`: whether the point reaches the element now, whether the pointer is over it (:hover), and what is there otherwise. */
   probe?: { reaches: boolean; hovered: boolean; hit?: Interceptor };
 }
+
+/** Arm the guard for an action aimed at a point rather than at a ref's proven point (coordinate clicks, the drop of a drag). */
+export interface ArmPointArgs {
+  /** CSS px in this document's viewport. */
+  x: number;
+  y: number;
+  arm: DeliveryPhase[];
+  /** `click`: expect the deepest element at the point; `drop`: expect the drop target (mode `drop`). */
+  purpose: 'click' | 'drop';
+  /** drop: the drop target's ref; without it, the deepest element at the point. */
+  ref?: string;
+  /** drop: the dragged element's ref, in this document; the release may go to it (it often follows the pointer). */
+  sourceRef?: string;
+}
+
+export type ArmPointOutcome =
+  /** `target`: what the guard expects (described like an interceptor); `frame`: it is an iframe (mode owner). */
+  | { status: 'ok'; token: string; target: Interceptor; frame: boolean }
+  /** The point is not inside this document's viewport: nothing can be there. */
+  | { status: 'outside'; viewport: { width: number; height: number } }
+  | { status: 'stale'; reason: StaleReason };
 
 export interface PrepareClickArgs {
   ref: string;
@@ -238,6 +262,8 @@ export interface PageApi {
   prepareClick(args: PrepareClickArgs): PrepareClickOutcome;
   /** Read (and with `disarm`, end) the delivery guard's record of the action armed as `token`. */
   deliveryReport(args: DeliveryArgs): GuardReport;
+  /** Find what an action aimed at a point expects there and arm the guard for it (no scrolling, no refusal). */
+  armPoint(args: ArmPointArgs): ArmPointOutcome;
   fill(args: { ref: string; value: string }): FillOutcome;
   value(args: RefArgs): ValueOutcome;
   select(args: { ref: string; values: string[] }): SelectOutcome;
@@ -266,6 +292,7 @@ export type PageMethod =
   | 'resolve'
   | 'prepareClick'
   | 'deliveryReport'
+  | 'armPoint'
   | 'fill'
   | 'value'
   | 'select'

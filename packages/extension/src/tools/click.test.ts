@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RelayError } from '@chrome-relay/protocol';
-import type { DeliveryArgs, GuardEvent, GuardReport, PrepareClickOutcome } from '../injected/types.js';
+import type { ArmPointOutcome, DeliveryArgs, GuardEvent, GuardReport, PrepareClickOutcome } from '../injected/types.js';
 import { FakePages } from '../page/fakePage.js';
 import { Worlds } from '../page/worlds.js';
 import { MemoryStore } from '../refs/memoryStore.js';
@@ -214,16 +214,44 @@ describe('click tool: delivery is verified, not just predicted', () => {
 });
 
 describe('click tool: by coordinates', () => {
-  it('clicks the tab at x,y and reports no navigation', async () => {
-    const { tool, ctx, tabId, debugger: dbg } = await setup(ok(1, 1));
+  const button = { tag: 'button', id: 'save', className: '', name: 'Save', ref: 'e5' };
+  const armed: ArmPointOutcome = { status: 'ok', token: 'p1', target: button, frame: false };
+
+  async function atPoint(arm: ArmPointOutcome = armed, report?: (args: DeliveryArgs) => GuardReport) {
+    const env = await setup(ok(1, 1), report);
+    env.page.api.armPoint = () => arm;
+    return env;
+  }
+
+  it('clicks the tab at x,y, proves what was there got it, and names it', async () => {
+    const { tool, ctx, tabId, page, debugger: dbg } = await atPoint();
     // The dispatcher hands every call the tab it resolved (targeting/resolveCall.ts).
     const result = await tool.handle({ x: 100, y: 200, tab: tabId }, ctx);
-    expect(result).toEqual({ tabId, x: 100, y: 200, healed: false, navigated: false, url: 'https://x.test/' });
+    expect(result).toEqual({ tabId, x: 100, y: 200, healed: false, navigated: false, url: 'https://x.test/', target: { tag: 'button', id: 'save', name: 'Save', ref: 'e5' } });
     expect(mouse(dbg.methods(tabId))).toHaveLength(3);
+    expect(page.calls.find((call) => call.method === 'armPoint')?.args).toEqual({ x: 100, y: 200, arm: ['pointer', 'press', 'release'], purpose: 'click' });
+  });
+
+  it('is click_intercepted, never a success, when the press went to something else', async () => {
+    const overlay = { tag: 'div', id: 'gate', className: '', name: 'Interstitial ad' };
+    const { tool, ctx, tabId } = await atPoint(armed, () => ({ armed: true, events: [event('pointerover', 'pointer'), event('pointerdown', 'press', false)], interceptor: overlay }));
+    const error = await failure(tool.handle({ x: 100, y: 200, tab: tabId }, ctx));
+    expect(error.code).toBe('click_intercepted');
+    expect(error.details).toMatchObject({ when: 'after_pointer', interceptor: overlay, target: button, x: 100, y: 200 });
+    expect(error.message).toMatch(/^Click at \(100, 200\) was not delivered: it was aimed at <button id="save"> "Save" \(@e5\), but <div id="gate"> "Interstitial ad" took the point/);
+  });
+
+  it('a point outside the viewport is invalid_arguments naming the coordinate, and nothing is sent', async () => {
+    const { tool, ctx, tabId, debugger: dbg } = await atPoint({ status: 'outside', viewport: { width: 800, height: 600 } });
+    const error = await failure(tool.handle({ x: 900, y: 10, tab: tabId }, ctx));
+    expect(error).toMatchObject({ code: 'invalid_arguments', details: { field: 'x' } });
+    expect(mouse(dbg.methods(tabId))).toHaveLength(0);
+    const below = await failure(tool.handle({ x: 10, y: 600, tab: tabId }, ctx));
+    expect(below).toMatchObject({ code: 'invalid_arguments', details: { field: 'y' } });
   });
 
   it('ignores a navigation that only starts in another tab or a child frame', async () => {
-    const env = await setup(ok(1, 1));
+    const env = await atPoint();
     const { tool, ctx, tabId, debugger: dbg } = env;
     dbg.handle('Input.dispatchMouseEvent', () => {
       dbg.emit(tabId + 100, 'Page.frameRequestedNavigation', { frameId: 'F', reason: 'anchorClick', url: 'u', disposition: 'currentTab' });

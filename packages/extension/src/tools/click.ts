@@ -1,6 +1,7 @@
 /**
  * `click`: by ref (verify or heal → scroll → hit-test → trusted mouse click → proof of delivery)
- * or at viewport coordinates. A ref click is never dispatched unless the page proved, in the same
+ * or at viewport coordinates (the element there is found and the click proven to reach it the same
+ * way: pointClick.ts). A ref click is never dispatched unless the page proved, in the same
  * round trip, that the point reaches the ref's element; a covered element is refused
  * (click_intercepted), never clicked through. And it is a success only when the element itself
  * received the press and the release (refClick.ts): a press that went elsewhere is cancelled
@@ -11,7 +12,7 @@
  */
 import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { modifierMask } from '../input/keyboard.js';
-import { clickAt, type ClickOptions } from '../input/mouse.js';
+import type { ClickOptions } from '../input/mouse.js';
 import { dialogTracker, type DialogInfo } from '../pageState/dialogs.js';
 import { DEFAULT_NAVIGATION_TIMING, watchNavigation, type NavigationTiming } from '../page/navigation.js';
 import { worlds as defaultWorlds, type FrameDocument } from '../page/worlds.js';
@@ -19,6 +20,7 @@ import { refRegistry } from '../refs/index.js';
 import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool, type ToolContext } from './defineTool.js';
 import { pointerTarget, type PointerPoint } from './pointerDelivery.js';
+import { armPointClick, clickPoint, type ArmedPoint } from './pointClick.js';
 import { enablePage, openRef, type RefDeps, type RefSite } from './refAction.js';
 import { clickRef } from './refClick.js';
 
@@ -36,6 +38,8 @@ interface ClickPoint {
   healed: boolean;
   /** A ref click: where the ref lives and its armed point; absent for a click at coordinates. */
   ref?: { site: RefSite; point: PointerPoint };
+  /** A click at coordinates: the guard armed for what is there. */
+  spot?: ArmedPoint;
 }
 
 function invalid(field: string, message: string): RelayError {
@@ -69,13 +73,19 @@ async function pointForRef(ctx: ToolContext, deps: ClickDeps, ref: string, reque
   return { tabId: site.tabId, before: site.before, x: point.x, y: point.y, healed: point.healed, ref: { site, point } };
 }
 
-/** Send the click; `{ dialog }` when one opened (the page is then blocked). Ref clicks are verified. */
+/** Send the click; `{ dialog }` when one opened (the page is then blocked). Both kinds are verified. */
 async function send(ctx: ToolContext, deps: ClickDeps, point: ClickPoint, options: ClickOptions): Promise<{ dialog?: DialogInfo }> {
   // A click may open alert/confirm/prompt; the page then blocks, so report it instead of waiting.
   const watch = (work: () => Promise<void>) => dialogTracker(ctx).watch(point.tabId, work);
   if (point.ref !== undefined) return clickRef(ctx, deps, point.ref.site, point.ref.point, 'click', options, watch);
-  const clicked = await watch(() => clickAt(ctx, point.tabId, point.x, point.y, options));
-  return 'dialog' in clicked ? { dialog: clicked.dialog } : {};
+  if (point.spot !== undefined) return clickPoint(ctx, deps, point.spot, options, watch);
+  throw new RelayError('internal_error', 'click: neither a ref nor a point was armed', { tool: 'click', phase: 'act' });
+}
+
+/** What the result says was clicked at coordinates (page strings, capped in the page). */
+function clickedTarget(spot: ArmedPoint): NonNullable<ToolResult<'click'>['target']> {
+  const { tag, id, name, ref } = spot.target;
+  return { tag, ...(id === '' ? {} : { id }), name, ...(ref === undefined ? {} : { ref }) };
 }
 
 export function createClickTool(deps: ClickDeps) {
@@ -88,7 +98,9 @@ export function createClickTool(deps: ClickDeps) {
         point = await pointForRef(ctx, deps, wanted.ref, params.tab);
       } else {
         const tabId = await resolveTab(params.tab, ctx);
-        point = { tabId, before: await enablePage(ctx, tabId), x: wanted.x, y: wanted.y, healed: false };
+        const before = await enablePage(ctx, tabId);
+        const spot = await armPointClick(ctx, deps, tabId, before, wanted.x, wanted.y);
+        point = { tabId, before, x: wanted.x, y: wanted.y, healed: false, spot };
       }
       const { tabId } = point;
 
@@ -106,6 +118,7 @@ export function createClickTool(deps: ClickDeps) {
         const url = (await ctx.browser.getTab(tabId)).url ?? '';
         const result: ToolResult<'click'> = { tabId, x: point.x, y: point.y, healed: point.healed, navigated: false, url, dialog: clicked.dialog };
         if ('ref' in wanted) result.ref = wanted.ref;
+        if (point.spot !== undefined) result.target = clickedTarget(point.spot);
         return result;
       }
       const navigation = await watch.settle();
@@ -123,6 +136,7 @@ export function createClickTool(deps: ClickDeps) {
         url: navigation.url,
       };
       if ('ref' in wanted) result.ref = wanted.ref;
+      if (point.spot !== undefined) result.target = clickedTarget(point.spot);
       return result;
     },
   });

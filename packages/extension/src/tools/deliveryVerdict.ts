@@ -36,7 +36,7 @@ function reached(events: readonly GuardEvent[], phase: GuardEvent['phase']): boo
 }
 
 /** How far the action got in the ref's frame, from the events before the first one that went astray. */
-function progress(events: readonly GuardEvent[]): DeliveryWhen {
+export function progress(events: readonly GuardEvent[]): DeliveryWhen {
   const astray = events.findIndex((event) => !event.ok);
   const before = astray < 0 ? events : events.slice(0, astray);
   if (reached(before, 'press')) return 'on_press';

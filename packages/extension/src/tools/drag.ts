@@ -7,9 +7,10 @@
  *
  * The press is verified like a click's (pointerDelivery.ts): the source itself must receive the
  * pointer and the press, or the button is let go where it is and the drag is click_intercepted.
- * After the press nothing more is checked: a dragged element usually follows the pointer, so the
- * release lands on it rather than on the drop target (Playwright skips its check for drags for
- * the same reason). The drop target is hit-tested before the drag starts.
+ * The moves in between go over other elements on purpose and are not checked; the drop side is
+ * (dropDelivery.ts): the release, and for an HTML5 drag the drop, must reach the drop target (or
+ * the dragged element, which often follows the pointer), else click_intercepted with when on_drop.
+ * The drop target is also hit-tested before the drag starts.
  *
  * HTML5 drag and drop (draggable + dragstart/drop): with Input.setInterceptDrags on, Chrome does
  * not start its own (OS-level) drag session when dragstart fires; it reports the drag
@@ -26,6 +27,7 @@ import { refRegistry } from '../refs/index.js';
 import { setCurrentTab } from '../targets.js';
 import { defineTool, type ToolContext } from './defineTool.js';
 import { classifyDelivery } from './deliveryVerdict.js';
+import { verifiedDrop } from './dropDelivery.js';
 import { disarm, pointerTarget, readGuards, undeliveredError, type PointerPoint } from './pointerDelivery.js';
 import { openRef, type RefDeps, type RefSite } from './refAction.js';
 
@@ -89,7 +91,7 @@ async function pressSource(ctx: ToolContext, deps: RefDeps, site: RefSite, tabId
     // that took the press hears nothing of the drag at all.
     await mouse(ctx, tabId, 'mouseReleased', a.x, a.y, 0);
   }
-  // From here the drag moves over other elements on purpose: nothing more is checked.
+  // The moves go over other elements on purpose; the drop side is checked on its own (dropDelivery.ts).
   await disarm(ctx, deps, a.guards);
   if (!verdict.delivered) throw undeliveredError('drag', site, a, verdict);
 }
@@ -129,22 +131,25 @@ export function createDragTool(deps: RefDeps) {
         const b = points.to;
         await withUnbufferedInput(ctx, tabId, async () => {
           await pressSource(ctx, deps, from, tabId, a);
-          for (let step = 1; step <= STEPS; step++) {
-            const x = a.x + ((b.x - a.x) * step) / STEPS;
-            const y = a.y + ((b.y - a.y) * step) / STEPS;
-            await mouse(ctx, tabId, 'mouseMoved', x, y, 1);
-            if (intercepted !== undefined) break;
-          }
-          // The event can trail the move that started the drag by a moment; with interception on,
-          // a drag we missed would never reach the page at all.
-          if (intercepted === undefined) await new Promise((resolve) => setTimeout(resolve, DRAG_EVENT_GRACE_MS));
-          if (intercepted !== undefined) {
-            const data = intercepted;
-            for (const type of ['dragEnter', 'dragOver', 'drop'] as const) {
-              await ctx.cdp.send(tabId, 'Input.dispatchDragEvent', { type, x: b.x, y: b.y, data });
+          const letGo = () => mouse(ctx, tabId, 'mouseReleased', a.x, a.y, 0);
+          await verifiedDrop(ctx, deps, { source: from, target: to, point: b }, async () => {
+            for (let step = 1; step <= STEPS; step++) {
+              const x = a.x + ((b.x - a.x) * step) / STEPS;
+              const y = a.y + ((b.y - a.y) * step) / STEPS;
+              await mouse(ctx, tabId, 'mouseMoved', x, y, 1);
+              if (intercepted !== undefined) break;
             }
-          }
-          await mouse(ctx, tabId, 'mouseReleased', b.x, b.y, 0);
+            // The event can trail the move that started the drag by a moment; with interception on,
+            // a drag we missed would never reach the page at all.
+            if (intercepted === undefined) await new Promise((resolve) => setTimeout(resolve, DRAG_EVENT_GRACE_MS));
+            if (intercepted !== undefined) {
+              const data = intercepted;
+              for (const type of ['dragEnter', 'dragOver', 'drop'] as const) {
+                await ctx.cdp.send(tabId, 'Input.dispatchDragEvent', { type, x: b.x, y: b.y, data });
+              }
+            }
+            await mouse(ctx, tabId, 'mouseReleased', b.x, b.y, 0);
+          }, letGo);
         });
       } finally {
         unsubscribe();

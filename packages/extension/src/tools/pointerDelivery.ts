@@ -180,7 +180,7 @@ export function sameSize(viewport: { width: number; height: number }, content: {
  * frame that gets the input by the last drawn frame (see page/paint.ts). A tab without one needs
  * nothing: its renderer hit-tests each event itself.
  */
-async function drawnAsLaidOut(ctx: ToolContext, deps: RefDeps, site: RefSite): Promise<void> {
+export async function drawnAsLaidOut(ctx: ToolContext, deps: RefDeps, site: Pick<RefSite, 'tabId' | 'before' | 'world'>): Promise<void> {
   if (!(await framesOf(deps).hasOutOfProcessFrames(ctx, site.tabId))) return;
   const top = site.world.frameId === site.before.frameId ? site.world : await deps.worlds.ensure(ctx, site.tabId, site.before);
   const worlds = site.world.sessionId === undefined ? [top] : [top, site.world];

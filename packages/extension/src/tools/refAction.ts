@@ -101,7 +101,7 @@ export interface Interception {
   gone?: boolean;
 }
 
-function labelOf(who: Interceptor): string {
+export function labelOf(who: Interceptor): string {
   // Id and name (and, rarely, the tag) are the page's own strings: quoted, so they cannot pose as the rest of the sentence.
   const tag = /^[a-z][a-z0-9-]*$/.test(who.tag) ? who.tag : JSON.stringify(who.tag);
   return `<${tag}${who.id ? ` id=${JSON.stringify(who.id)}` : ''}>${who.name ? ` ${JSON.stringify(who.name)}` : ''}${who.ref ? ` (@${who.ref})` : ''}`;

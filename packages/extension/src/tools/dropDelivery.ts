@@ -1,0 +1,130 @@
+/**
+ * The drop side of `drag`, verified (issue 9). Once the source took the press, the delivery guard
+ * of the drop target's document is armed in mode `drop` (injected/delivery.ts): the release at the
+ * drop point (pointerup/mouseup) and, for an HTML5 drag, the drop events (dragenter/dragover/drop)
+ * must land on the drop target. One that goes anywhere else (an overlay shown when a drag reaches
+ * the target, a decoy swapped in) is stopped before the page sees it — a drop that is never
+ * accepted never happens — and the drag is click_intercepted with `details.when: on_drop`.
+ *
+ * Two elements besides the target may take the release, because pages send it there themselves:
+ * the dragged element (it often follows the pointer, so the release lands on it) and an element
+ * the page captured the pointer to (setPointerCapture). A drag library whose ghost image follows
+ * the pointer without `pointer-events: none` is refused: from the page's events it cannot be told
+ * apart from an overlay that covered the target.
+ *
+ * drag.ts calls verifiedDrop once, around the moves, the drop and the release.
+ */
+import { reasonedError, RelayError } from '@chrome-relay/protocol';
+import type { GuardReport, Interceptor } from '../injected/types.js';
+import { callPage, DocumentChanged } from '../page/pageCall.js';
+import type { PageWorld } from '../page/worlds.js';
+import type { ToolContext } from './defineTool.js';
+import { callSite, labelOf, unlessStale, type RefDeps, type RefSite } from './refAction.js';
+
+/** The drop target: a ref's site, or a point/selector of the source's top document. */
+export type DropTargetSite = RefSite | { x: number; y: number } | { selector: string };
+
+/** Where the drop lands: the top viewport (`x`, `y`) and, for a ref in an iframe, its own frame's viewport. */
+export interface DropPoint {
+  x: number;
+  y: number;
+  local?: { x: number; y: number };
+}
+
+interface ArmedDrop {
+  world: PageWorld;
+  token: string;
+  local: { x: number; y: number };
+  target: Interceptor;
+}
+
+export type DropVerdict = { delivered: true } | { delivered: false; interceptor?: Interceptor };
+
+/**
+ * Pure: did the drop reach its target? Nothing went elsewhere, and something of the drop (the
+ * release, or the drop events) arrived there; a report with no event at all proves nothing.
+ */
+export function classifyDrop(report: GuardReport): DropVerdict {
+  if (report.interceptor !== undefined) return { delivered: false, interceptor: report.interceptor };
+  if (report.events.some((event) => event.ok)) return { delivered: true };
+  const hit = report.probe?.hit;
+  return hit === undefined ? { delivered: false } : { delivered: false, interceptor: hit };
+}
+
+async function armDrop(ctx: ToolContext, deps: RefDeps, source: RefSite, target: DropTargetSite, point: DropPoint): Promise<ArmedDrop> {
+  const arm = { arm: ['release' as const, 'drop' as const], purpose: 'drop' as const };
+  let site: RefSite;
+  let args;
+  if ('world' in target) {
+    site = target;
+    const local = point.local ?? { x: point.x, y: point.y };
+    // The dragged element can only take a release in its own document.
+    args = { ...local, ...arm, ref: target.ref, ...(target.world.frameId === source.world.frameId ? { sourceRef: source.ref } : {}) };
+  } else {
+    // A point or a selector: the element at the point in the top document, as the drag found it.
+    site = { ...source, world: await deps.worlds.ensure(ctx, source.tabId, source.before) };
+    args = { x: point.x, y: point.y, ...arm, ...(source.world.frameId === source.before.frameId ? { sourceRef: source.ref } : {}) };
+  }
+  const outcome = unlessStale(site, await callSite(ctx, deps, site, 'armPoint', args));
+  if (outcome.status === 'outside') {
+    throw new RelayError('invalid_arguments', `Cannot drag @${source.ref} there: the drop point (${point.x}, ${point.y}) is outside the viewport. Scroll so the drop target is visible, then retry.`, {
+      tool: 'drag',
+      phase: 'act',
+      details: { field: 'to', from: source.ref, x: point.x, y: point.y },
+    });
+  }
+  return { world: site.world, token: outcome.token, local: { x: args.x, y: args.y }, target: outcome.target };
+}
+
+function undeliveredDrop(source: RefSite, armed: ArmedDrop, point: DropPoint, verdict: Extract<DropVerdict, { delivered: false }>): RelayError {
+  const aimed = labelOf(armed.target);
+  const where = `(${point.x}, ${point.y})`;
+  const message =
+    verdict.interceptor === undefined
+      ? `Drag of @${source.ref} did not complete: the drag began, but the drop at ${where} never reached ${aimed} (another frame took it, or a page listener stopped it). The dragged element may have moved: check the page with \`chrome-relay snapshot\` before trying again.`
+      : `Drag of @${source.ref} did not complete: the drag began, but ${labelOf(verdict.interceptor)} took the drop at ${where} instead of ${aimed}; it was cancelled. The dragged element may have moved: check the page with \`chrome-relay snapshot\` before trying again.`;
+  const details: Record<string, unknown> = { ref: source.ref, tab: source.tabId, x: point.x, y: point.y, when: 'on_drop', target: armed.target };
+  if (verdict.interceptor !== undefined) details.interceptor = verdict.interceptor;
+  return new RelayError('click_intercepted', message, { tool: 'drag', phase: 'verify', details, retryable: false });
+}
+
+/**
+ * Arm the drop target's guard, run `drop` (the moves, the HTML5 drop, the release), then prove the
+ * drop reached the target. The source's press is already verified and its arming ended. If arming
+ * fails, the button is let go by `release` before the error goes up.
+ */
+export async function verifiedDrop(
+  ctx: ToolContext,
+  deps: RefDeps,
+  drag: { source: RefSite; target: DropTargetSite; point: DropPoint },
+  drop: () => Promise<void>,
+  release: () => Promise<void>,
+): Promise<void> {
+  let armed: ArmedDrop;
+  try {
+    armed = await armDrop(ctx, deps, drag.source, drag.target, drag.point);
+  } catch (error) {
+    await release().catch(() => undefined);
+    throw error;
+  }
+  const report = async (): Promise<GuardReport> => callPage(ctx, deps.worlds, armed.world, 'deliveryReport', { token: armed.token, disarm: true, probe: armed.local });
+  try {
+    await drop();
+  } catch (error) {
+    await report().catch(() => undefined);
+    throw error;
+  }
+  let verdict: DropVerdict;
+  try {
+    verdict = classifyDrop(await report());
+  } catch (error) {
+    if (!(error instanceof DocumentChanged)) throw error;
+    throw reasonedError(
+      'stale_ref',
+      'navigated',
+      `The document was replaced right after @${drag.source.ref} was dropped, before chrome-relay could check where the drop went: it may have happened. Check the page with \`chrome-relay snapshot\` before dragging again.`,
+      { tool: 'drag', phase: 'verify', details: { ref: drag.source.ref, tab: drag.source.tabId }, retryable: false },
+    );
+  }
+  if (!verdict.delivered) throw undeliveredDrop(drag.source, armed, drag.point, verdict);
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import type { GuardEvent, GuardReport } from '../injected/types.js';
+import { classifyPointClick } from './pointClick.js';
+
+const seen = (type: string, phase: GuardEvent['phase'], ok = true): GuardEvent => ({ type, phase, ok });
+const report = (events: GuardEvent[], extra: Partial<GuardReport> = {}): GuardReport => ({ armed: true, events, ...extra });
+const overlay = { tag: 'div', id: 'gate', className: '', name: 'Interstitial ad' };
+const over = [seen('pointerover', 'pointer'), seen('mouseover', 'pointer')];
+const press = [seen('pointerdown', 'press'), seen('mousedown', 'press')];
+const release = [seen('pointerup', 'release'), seen('mouseup', 'release'), seen('click', 'release')];
+
+describe('classifyPointClick: over an element (what was at the point must get the click)', () => {
+  it('is delivered when the element got the press and the release', () => {
+    expect(classifyPointClick(false, report([...over, ...press, ...release]))).toEqual({ delivered: true });
+  });
+
+  it('after_pointer: an overlay shown on mouseover took the press', () => {
+    expect(classifyPointClick(false, report([...over, seen('pointerdown', 'press', false)], { interceptor: overlay }))).toEqual({
+      delivered: false,
+      when: 'after_pointer',
+      interceptor: overlay,
+    });
+  });
+
+  it('is not delivered when nothing reached the element (no record proves a click)', () => {
+    expect(classifyPointClick(false, report([])).delivered).toBe(false);
+    expect(classifyPointClick(false, report([...over, ...press])).delivered).toBe(false);
+  });
+});
+
+describe('classifyPointClick: over an iframe (the top document must take none of it)', () => {
+  it('is delivered when the top document saw the pointer pass over the iframe and nothing else', () => {
+    expect(classifyPointClick(true, report(over))).toEqual({ delivered: true });
+    expect(classifyPointClick(true, report([]))).toEqual({ delivered: true });
+  });
+
+  it('is intercepted when an element of the top document took the press', () => {
+    expect(classifyPointClick(true, report([...over, seen('pointerdown', 'press', false)], { interceptor: overlay }))).toEqual({
+      delivered: false,
+      when: 'after_pointer',
+      interceptor: overlay,
+    });
+  });
+});

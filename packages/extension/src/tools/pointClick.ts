@@ -1,0 +1,138 @@
+/**
+ * `click --x --y`: a click at a point of the viewport, verified like a ref click (issue 9). With no
+ * ref there is no element to prove a point for, so right before the input the page says what is at
+ * the point (the deepest element, through open shadow roots) and arms the delivery guard to expect
+ * it there (injected/delivery.ts). The press and the release must then reach that element; whatever
+ * else takes them (an overlay shown on mouseover, a decoy swapped in on pointermove) is cancelled
+ * before the page sees it, and the click is click_intercepted naming it.
+ *
+ * A point over an iframe expects the <iframe> element in the top document (guard mode owner): the
+ * guard proves nothing of the top document took the input, which is then the frame's. That is
+ * enough here: the agent named a point, not an element inside the frame, so the top document's
+ * lineage is all there is to verify (a ref inside a frame is verified frame by frame instead, see
+ * pointerDelivery.ts).
+ */
+import { reasonedError, RelayError } from '@chrome-relay/protocol';
+import type { GuardReport, Interceptor } from '../injected/types.js';
+import { clickAt, type ClickOptions } from '../input/mouse.js';
+import { callPage, DocumentChanged } from '../page/pageCall.js';
+import type { DialogInfo, Watched } from '../pageState/dialogs.js';
+import type { FrameDocument } from '../page/worlds.js';
+import type { ToolContext } from './defineTool.js';
+import { classifyDelivery, progress, type DeliveryVerdict } from './deliveryVerdict.js';
+import { ACTION_PHASES, disarm, drawnAsLaidOut, readGuards, type GuardReports, type PointerPoint } from './pointerDelivery.js';
+import { labelOf, type RefDeps } from './refAction.js';
+import type { InputRunner } from './refClick.js';
+
+/** A point with the guard armed for it, and what it expects there. */
+export interface ArmedPoint {
+  tabId: number;
+  point: PointerPoint;
+  target: Interceptor;
+  /** The point is over an iframe: the guard expects the <iframe> (mode owner). */
+  frame: boolean;
+}
+
+/**
+ * Pure: did the click at a point reach what was there? Over an element, as for a ref (the press and
+ * the release reached it); over an iframe, nothing of the top document may have taken any of it.
+ */
+export function classifyPointClick(frame: boolean, report: GuardReport): DeliveryVerdict {
+  if (!frame) return classifyDelivery('click', report);
+  if (report.interceptor === undefined) return { delivered: true };
+  return { delivered: false, when: progress(report.events), interceptor: report.interceptor };
+}
+
+function outsideError(x: number, y: number, viewport: { width: number; height: number }): RelayError {
+  const field = x >= viewport.width ? 'x' : 'y';
+  const value = field === 'x' ? x : y;
+  return new RelayError(
+    'invalid_arguments',
+    `Invalid arguments for click: ${field}=${value} is outside the viewport (${viewport.width}×${viewport.height} CSS px). Give a point inside it (a screenshot shows the viewport), or click a ref from \`chrome-relay snapshot\`.`,
+    { tool: 'click', phase: 'validate', details: { field, x, y, viewport } },
+  );
+}
+
+/** Find what is at (x, y) in the tab's top document and arm the guard for it; invalid_arguments when the point is off the viewport. */
+export async function armPointClick(ctx: ToolContext, deps: RefDeps, tabId: number, before: FrameDocument, x: number, y: number): Promise<ArmedPoint> {
+  const world = await deps.worlds.ensure(ctx, tabId, before);
+  const outcome = await callPage(ctx, deps.worlds, world, 'armPoint', { x, y, arm: ACTION_PHASES.click, purpose: 'click' });
+  if (outcome.status === 'outside') throw outsideError(x, y, outcome.viewport);
+  if (outcome.status === 'stale') throw new RelayError('internal_error', 'armPoint answered stale for a point (no ref was given)', { tool: 'click', phase: 'act' });
+  const point: PointerPoint = { x, y, healed: false, input: { target: tabId, x, y }, local: { x, y }, guards: [{ world, token: outcome.token }] };
+  try {
+    await drawnAsLaidOut(ctx, deps, { tabId, before, world });
+  } catch (error) {
+    await disarm(ctx, deps, point.guards);
+    throw error;
+  }
+  return { tabId, point, target: outcome.target, frame: outcome.frame };
+}
+
+function undelivered(armed: ArmedPoint, verdict: Extract<DeliveryVerdict, { delivered: false }>): RelayError {
+  const { x, y } = armed.point;
+  const aimed = labelOf(armed.target);
+  const who = verdict.interceptor === undefined ? undefined : labelOf(verdict.interceptor);
+  let message: string;
+  if (who === undefined) {
+    message = `Click at (${x}, ${y}) was not delivered: it was aimed at ${aimed}, which was there, but the input never reached it (another frame took it, or a page listener stopped it). Take a screenshot, then try again.`;
+  } else if (verdict.when === 'on_press') {
+    message = `Click at (${x}, ${y}) did not complete: ${aimed} got the press, but ${who} took the release, which was cancelled. Its press handlers ran, so check the page before trying again.`;
+  } else {
+    const moment = verdict.when === 'after_pointer' ? 'after the pointer arrived (it appears on hover)' : 'when the pointer got there';
+    message = `Click at (${x}, ${y}) was not delivered: it was aimed at ${aimed}, but ${who} took the point ${moment}; the events it would have received were cancelled. Dismiss or avoid that element, then try again.`;
+  }
+  const details: Record<string, unknown> = { tab: armed.tabId, x, y, when: verdict.when, target: armed.target };
+  if (verdict.interceptor !== undefined) details.interceptor = verdict.interceptor;
+  return new RelayError('click_intercepted', message, { tool: 'click', phase: 'verify', details, retryable: false });
+}
+
+async function verdictAfter(ctx: ToolContext, deps: RefDeps, armed: ArmedPoint): Promise<DeliveryVerdict> {
+  const reports = await readGuards(ctx, deps, armed.point, { disarm: true, probe: true });
+  const verdict = classifyPointClick(armed.frame, reports.target);
+  if (verdict.delivered || verdict.interceptor !== undefined) return verdict;
+  // Nothing we watch says where it went: name what is at the point now, if it is something else.
+  const hit = reports.target.probe?.hit;
+  return hit === undefined ? verdict : { ...verdict, interceptor: hit };
+}
+
+/**
+ * Click at the armed point and prove what was there got the click. `{ dialog }` when the click
+ * opened a JavaScript dialog (only the press could be checked then). When the click replaced the
+ * document before its record could be read, the press's record decides.
+ */
+export async function clickPoint(ctx: ToolContext, deps: RefDeps, armed: ArmedPoint, options: ClickOptions, run: InputRunner): Promise<{ dialog?: DialogInfo }> {
+  const { point } = armed;
+  let pressed: GuardReports | undefined;
+  const afterPress = async (): Promise<void> => {
+    pressed = await readGuards(ctx, deps, point, { disarm: false });
+  };
+  let clicked: Watched<void>;
+  try {
+    clicked = await run(() => clickAt(ctx, point.input.target, point.input.x, point.input.y, options, { afterPress }));
+  } catch (error) {
+    await disarm(ctx, deps, point.guards);
+    throw error;
+  }
+  // An element gets the press; over an iframe the top document sees no press at all, so only its verdict counts.
+  const pressVerdict = pressed === undefined ? undefined : armed.frame ? classifyPointClick(true, pressed.target) : classifyDelivery('press', pressed.target);
+  if ('dialog' in clicked) {
+    if (pressVerdict !== undefined && !pressVerdict.delivered) throw undelivered(armed, pressVerdict);
+    return { dialog: clicked.dialog };
+  }
+  try {
+    const verdict = await verdictAfter(ctx, deps, armed);
+    if (!verdict.delivered) throw undelivered(armed, verdict);
+    return {};
+  } catch (error) {
+    if (!(error instanceof DocumentChanged)) throw error;
+    if (pressVerdict?.delivered === true) return {};
+    if (pressVerdict !== undefined) throw undelivered(armed, pressVerdict);
+    throw reasonedError(
+      'timeout',
+      'navigating',
+      `Tab ${armed.tabId} replaced its document while the click at (${point.x}, ${point.y}) was sent, before chrome-relay could check what it reached: it may have happened. Check the page (\`chrome-relay snapshot\`) before clicking again.`,
+      { tool: 'click', phase: 'verify', details: { tab: armed.tabId, x: point.x, y: point.y }, retryable: false },
+    );
+  }
+}
