@@ -128,4 +128,13 @@ describe('drag: the drop side is verified', () => {
     expect(pointer.code, pointer.stderr).toBe(0);
     expect(await read(page, 'window.record')).toEqual({ drops: ['card'], releases: ['zone'], decoy: [] });
   });
+
+  it("a pointer drag whose ghost follows the pointer and takes the release (as drag libraries do): the drop lands and succeeds", async () => {
+    const { tabId, page } = await fixture('/delivery-ghost.html');
+    const snap = await snapshot(relay, tabId);
+    const result = await run(tabId, 'drag', refFor(snap, /button "Item"/), refFor(snap, /button "Drop zone"/));
+    expect(result.code, result.stderr).toBe(0);
+    // The ghost under the pointer got the release and the page ended the drag over the zone.
+    expect(await read(page, 'window.record')).toEqual({ drops: ['item'], ghostReleases: 1 });
+  });
 });

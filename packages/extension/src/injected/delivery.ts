@@ -22,7 +22,7 @@
  * Our isolated world shares the DOM with the page, so these listeners see the page's events and
  * their element identity, but nothing we define is visible to the page.
  */
-import { flatContains, deepElementFromPoint } from './dom.js';
+import { deepElementFromPoint, flatContains, flatParent } from './dom.js';
 import { reaches } from './hitTest.js';
 import type { DeliveryPhase, GuardEvent, GuardMode } from './types.js';
 
@@ -122,6 +122,10 @@ interface Armed {
   source: Element | null;
   /** Mode drop: the element the page captured the pointer to, which took the pointerup (its mouseup follows). */
   captured: Element | null;
+  /** Mode drop: the element that took the release's pointerup (the mouseup after it is the same release). */
+  released: Element | null;
+  /** Mode drop: where elements under the moving pointer were first seen (a drag library's ghost moves with it). */
+  firstSeen: Map<Element, { left: number; top: number }>;
 }
 
 export interface GuardState {
@@ -168,6 +172,8 @@ export class DeliveryGuard {
       pressed: false,
       source: mode === 'drop' ? source : null,
       captured: null,
+      released: null,
+      firstSeen: new Map(),
     };
     return token;
   }
@@ -203,6 +209,7 @@ export class DeliveryGuard {
     }
     const phase = GUARDED_EVENTS[event.type];
     if (phase === undefined) return;
+    if (armed.mode === 'drop' && (event.type === 'pointermove' || event.type === 'mousemove')) noteUnderPointer(armed, event);
     if (armed.blocked) {
       // The action already went astray: nothing more of it may reach the page.
       cancel(event);
@@ -215,10 +222,16 @@ export class DeliveryGuard {
     // whatever is there now): not where this action went.
     if (phase === 'pointer' && armed.pressed) return;
     const hit = eventElement(event);
-    const ok = hit !== null && (admits(armed.mode, event.type, phase, relationOf(hit, armed.expected, phase === 'release' ? armed.source : null)) || capturedRelease(armed, event, hit));
+    const ok =
+      hit !== null &&
+      (admits(armed.mode, event.type, phase, relationOf(hit, armed.expected, phase === 'release' ? armed.source : null)) ||
+        capturedRelease(armed, event, hit) ||
+        followerRelease(armed, event, hit) ||
+        sameRelease(armed, event, hit));
     if (armed.events.length < MAX_EVENTS) armed.events.push({ type: event.type, phase, ok });
     if (ok) {
       if (phase === 'press') armed.pressed = true;
+      if (armed.mode === 'drop' && event.type === 'pointerup') armed.released = hit;
       return;
     }
     armed.blocked = true;
@@ -239,6 +252,59 @@ function capturedRelease(armed: Armed, event: Event, hit: Element): boolean {
     return true;
   }
   return event.type === 'mouseup' && hit === armed.captured;
+}
+
+/**
+ * Mode drop: the mouseup of a release whose pointerup went where it should. It goes to the same element,
+ * or — when the page's pointerup handler removed that element (a ghost, a drop zone that closes) — to
+ * whatever ancestor is still in the document: the same release either way.
+ */
+function sameRelease(armed: Armed, event: Event, hit: Element): boolean {
+  if (armed.mode !== 'drop' || event.type !== 'mouseup' || armed.released === null) return false;
+  return hit === armed.released || !armed.released.isConnected;
+}
+
+/** How far up from the element under the pointer a ghost's box is looked for (its content is what gets hit). */
+const FOLLOW_DEPTH = 4;
+/** Elements remembered per drag (the pointer crosses a handful). */
+const MAX_SEEN = 64;
+/** A box that moved this far (CSS px) during the drag moved with the pointer. */
+const FOLLOW_MIN_PX = 3;
+
+function* upFrom(element: Element): Generator<Element> {
+  let current: Element | null = element;
+  for (let depth = 0; current !== null && depth < FOLLOW_DEPTH; depth++, current = flatParent(current)) {
+    if (current === document.body || current === document.documentElement) return;
+    yield current;
+  }
+}
+
+function noteUnderPointer(armed: Armed, event: Event): void {
+  const hit = eventElement(event);
+  if (hit === null) return;
+  for (const element of upFrom(hit)) {
+    if (armed.firstSeen.has(element) || armed.firstSeen.size >= MAX_SEEN) continue;
+    const box = element.getBoundingClientRect();
+    armed.firstSeen.set(element, { left: box.left, top: box.top });
+  }
+}
+
+/**
+ * Mode drop: a release on a drag's ghost — a copy of the dragged item that a pointer-driven drag library
+ * moves with the pointer, under it, and that takes the release unless the page made it `pointer-events:
+ * none` — is where the page wants it: the library ends the drag from the pointer's position, not from the
+ * element hit. Told from an overlay that covers the target by motion: the ghost's box was under the
+ * pointer during the drag and has moved since; an overlay that appears over the target stays put.
+ */
+function followerRelease(armed: Armed, event: Event, hit: Element): boolean {
+  if (armed.mode !== 'drop' || GUARDED_EVENTS[event.type] !== 'release') return false;
+  for (const element of upFrom(hit)) {
+    const first = armed.firstSeen.get(element);
+    if (first === undefined) continue;
+    const box = element.getBoundingClientRect();
+    if (Math.hypot(box.left - first.left, box.top - first.top) >= FOLLOW_MIN_PX) return true;
+  }
+  return false;
 }
 
 function cancel(event: Event): void {

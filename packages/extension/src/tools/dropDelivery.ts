@@ -6,11 +6,10 @@
  * the target, a decoy swapped in) is stopped before the page sees it — a drop that is never
  * accepted never happens — and the drag is click_intercepted with `details.when: on_drop`.
  *
- * Two elements besides the target may take the release, because pages send it there themselves:
- * the dragged element (it often follows the pointer, so the release lands on it) and an element
- * the page captured the pointer to (setPointerCapture). A drag library whose ghost image follows
- * the pointer without `pointer-events: none` is refused: from the page's events it cannot be told
- * apart from an overlay that covered the target.
+ * Elements besides the target may take the release, because pages send it there themselves: the
+ * dragged element (it often follows the pointer, so the release lands on it), an element the page
+ * captured the pointer to (setPointerCapture), and a drag library's ghost that moved with the
+ * pointer (injected/delivery.ts, followerRelease: told from a covering overlay by motion).
  *
  * drag.ts calls verifiedDrop once, around the moves, the drop and the release.
  */
