@@ -25,6 +25,11 @@ type WaitUntil = 'commit' | 'domcontentloaded' | 'load' | 'none';
 const example = (...lines: string[]): string => `\nExample:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 const tabOption = 'tab to act in (default: the tab chrome-relay last used)';
 const snapshotOption = 'after the result, print a fresh snapshot of the same tab';
+const frameOption = 'run inside this iframe: its ref from a snapshot, e.g. @e12 (same- or cross-origin)';
+
+function frameParam(opts: Opts): string | undefined {
+  return opts.frame === undefined ? undefined : parseRefArg(String(opts.frame), 'frame');
+}
 
 /**
  * Print an action's result; with `snapshot`, follow it with a snapshot of the result's tab. A tab
@@ -168,6 +173,7 @@ export function registerActionCommands(program: Command): void {
     .option('--fn <js>', 'this JavaScript expression is truthy (page main world)')
     .option('--selector <css>', 'an element matching this CSS selector is visible')
     .option('--download', 'the next download of the tab has completed (moved into the `download --dir` directory)')
+    .option('--frame <ref>', frameOption)
     .option('--tab <id>', tabOption, parseTab)
     .option('--snapshot', snapshotOption)
     .addHelpText(
@@ -176,6 +182,7 @@ export function registerActionCommands(program: Command): void {
         'chrome-relay wait --text "Order placed"',
         'chrome-relay wait --url "**/checkout/done" --timeout 60000',
         'chrome-relay wait --selector "#results li" --snapshot',
+        'chrome-relay wait --text "Paid" --frame @e12   # inside an iframe',
         'chrome-relay download --dir ./out && chrome-relay click @e9 && chrome-relay wait --download',
       ),
     )
@@ -184,7 +191,8 @@ export function registerActionCommands(program: Command): void {
       const condition = waitCondition(opts as WaitFlags);
       // --timeout is the wait's own budget; the call's deadline goes around it, leaving time to report the page state.
       const budget = globals.timeoutMs;
-      const result: ToolResult<'wait'> = await runTool('wait', { ...condition, tab, timeoutMs: budget }, { ...globals, timeoutMs: budget + WAIT_REPORT_MS });
+      const frame = frameParam(opts);
+      const result: ToolResult<'wait'> = await runTool('wait', { ...condition, frame, tab, timeoutMs: budget }, { ...globals, timeoutMs: budget + WAIT_REPORT_MS });
       const download = result.download;
       if (download?.dir) {
         const moved = moveDownload(download.path, download.dir);
@@ -199,24 +207,26 @@ export function registerActionCommands(program: Command): void {
     .description('Read one value without a snapshot: title, url, or text/value/attr/count of a CSS selector.')
     .argument('<what>', 'title | url | text | value | attr | count')
     .argument('[attribute]', 'attribute name, for get attr')
-    .option('-s, --selector <css>', 'CSS selector (text, value and attr need exactly one match)')
+    .option('-s, --selector <css>', 'CSS selector, open shadow roots searched too (text, value and attr need exactly one match)')
+    .option('--frame <ref>', frameOption)
     .option('--tab <id>', tabOption, parseTab)
-    .addHelpText('after', example('chrome-relay get title', 'chrome-relay get text -s "h1"', 'chrome-relay get attr href -s "a.next"', 'chrome-relay get count -s ".result"'))
+    .addHelpText('after', example('chrome-relay get title', 'chrome-relay get text -s "h1"', 'chrome-relay get attr href -s "a.next"', 'chrome-relay get count -s ".result"', 'chrome-relay get value -s "#card" --frame @e12'))
     .action(async (what: string, attribute: string | undefined, opts: Opts, cmd: Command) => {
       const params = getParams(what, attribute, opts.selector as string | undefined);
       const { globals, tab } = targeted(cmd);
-      printJson(await runTool('get', { ...params, tab }, globals));
+      printJson(await runTool('get', { ...params, frame: frameParam(opts), tab }, globals));
     });
 
   program
     .command('js')
     .description("Evaluate JavaScript in the page's main world (await allowed) and print the value as JSON.")
     .argument('<expression>', 'JavaScript; the value of the last expression is returned')
+    .option('--frame <ref>', frameOption)
     .option('--tab <id>', tabOption, parseTab)
     .addHelpText('after', example('chrome-relay js "document.title"', "chrome-relay js \"[...document.querySelectorAll('a')].map(a => a.href)\"", 'chrome-relay js "await fetch(\'/api/me\').then(r => r.json())"'))
     .action(async (expression: string, opts: Opts, cmd: Command) => {
       const { globals, tab } = targeted(cmd);
-      printJson(await runTool('js', { expression, tab }, globals));
+      printJson(await runTool('js', { expression, frame: frameParam(opts), tab }, globals));
     });
 
   program

@@ -84,11 +84,12 @@ export function registerBrowserCommands(program: Command): void {
     .option('--x <px>', 'viewport x (CSS px), with --y, instead of a ref', parseNumberArg('x', { min: 0 }))
     .option('--y <px>', 'viewport y (CSS px)', parseNumberArg('y', { min: 0 }))
     .option('--double', 'double click')
+    .option('--triple', 'triple click (selects a paragraph or a field\'s text)')
     .option('--button <button>', 'left | right | middle (default left)', parseChoice('button', ['left', 'right', 'middle'] as const))
     .option('--modifiers <keys>', 'keys held during the click, e.g. Shift or Control,Shift', parseModifiers)
     .addHelpText(
       'after',
-      example('chrome-relay click @e12', 'chrome-relay click @e12 --double', 'chrome-relay click @e5 --button right --modifiers Shift', 'chrome-relay click --x 120 --y 340   # see docs/clicking-strategies.md'),
+      example('chrome-relay click @e12', 'chrome-relay click @e12 --double', 'chrome-relay click @e7 --triple', 'chrome-relay click @e5 --button right --modifiers Shift', 'chrome-relay click --x 120 --y 340   # see docs/clicking-strategies.md'),
     )
     .action(async (refArg: string | undefined, opts: Opts, cmd: Command) => {
       const x = opts.x as number | undefined;
@@ -102,6 +103,9 @@ export function registerBrowserCommands(program: Command): void {
       if (refArg !== undefined && (x !== undefined || y !== undefined)) {
         throw new RelayError('invalid_arguments', 'ref: give either a ref or --x/--y, not both.', { phase: 'cli', details: { field: 'ref' } });
       }
+      if (opts.double === true && opts.triple === true) {
+        throw new RelayError('invalid_arguments', 'clickCount: give --double or --triple, not both.', { phase: 'cli', details: { field: 'clickCount' } });
+      }
       const ref = refArg === undefined ? undefined : parseRefArg(refArg);
       const { globals, tab } = targeted(cmd);
       const params = {
@@ -109,7 +113,7 @@ export function registerBrowserCommands(program: Command): void {
         x,
         y,
         button: opts.button as 'left' | 'right' | 'middle' | undefined,
-        clickCount: opts.double === true ? 2 : undefined,
+        clickCount: opts.triple === true ? 3 : opts.double === true ? 2 : undefined,
         modifiers: opts.modifiers as ReturnType<typeof parseModifiers> | undefined,
         tab,
       };

@@ -5,7 +5,7 @@
  * prints a fresh snapshot of the same tab after the result.
  */
 import type { Command } from 'commander';
-import { parseRefArg } from '../args.js';
+import { parseNumberArg, parseRefArg } from '../args.js';
 import { targetOptions, targeted } from '../callTarget.js';
 import { scrollParams, uploadParams } from '../elementArgs.js';
 import { runTool } from '../runTool.js';
@@ -75,14 +75,25 @@ export function registerElementCommands(program: Command): void {
     });
 
   targetOptions(program.command('drag'))
-    .description('Drag one element onto another with trusted mouse events (HTML5 drag and drop included).')
+    .description('Drag one element onto another with trusted mouse events (HTML5 drag and drop included); the target may also be a CSS selector or a viewport point.')
     .argument('<from>', 'ref of the element to drag')
-    .argument('<to>', 'ref of the element to drop on')
+    .argument('[to]', 'ref of the element to drop on')
+    .option('--to-selector <css>', 'drop on the first visible element matching this CSS selector (instead of a ref)')
+    .option('--to-x <px>', 'drop at this viewport x (CSS px), with --to-y', parseNumberArg('toX', { min: 0 }))
+    .option('--to-y <px>', 'drop at this viewport y (CSS px), with --to-x', parseNumberArg('toY', { min: 0 }))
     .option('--snapshot', snapshotOption)
-    .addHelpText('after', example('chrome-relay drag @e3 @e8'))
-    .action(async (from: string, to: string, opts: Opts, cmd: Command) => {
+    .addHelpText('after', example('chrome-relay drag @e3 @e8', 'chrome-relay drag @e3 --to-selector "#trash"', 'chrome-relay drag @e3 --to-x 640 --to-y 300'))
+    .action(async (from: string, to: string | undefined, opts: Opts, cmd: Command) => {
       const { globals, tab } = targeted(cmd);
-      const result = await runTool('drag', { from: parseRefArg(from, 'from'), to: parseRefArg(to, 'to'), tab }, globals);
+      const params = {
+        from: parseRefArg(from, 'from'),
+        to: to === undefined ? undefined : parseRefArg(to, 'to'),
+        toSelector: opts.toSelector as string | undefined,
+        toX: opts.toX as number | undefined,
+        toY: opts.toY as number | undefined,
+        tab,
+      };
+      const result = await runTool('drag', params, globals);
       await printActionResult(result, opts.snapshot === true, globals);
     });
 

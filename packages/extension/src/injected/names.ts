@@ -101,6 +101,8 @@ function nativeName(element: Element, labelsOf: LabelLookup): string {
         return type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '';
       }
       if (type === 'image') return normalizeText(element.alt || element.getAttribute('value') || 'Submit');
+      // Its button's own caption, as Chrome names an unlabelled file input (English UI).
+      if (type === 'file') return labelsName(element, labelsOf) || (element.multiple ? 'Choose Files' : 'Choose File');
       return labelsName(element, labelsOf);
     }
     case 'select':
@@ -169,6 +171,8 @@ export function controlValue(element: Element, role: string): string | undefined
       return element instanceof HTMLTextAreaElement ? element.value : undefined;
     case 'input':
       if (!(element instanceof HTMLInputElement)) return undefined;
+      // The chosen files are what an agent needs to see after `upload` (Chrome shows only a count).
+      if (element.type === 'file') return element.files === null || element.files.length === 0 ? 'No file chosen' : [...element.files].map((file) => file.name).join(', ');
       if (role === 'textbox' || role === 'searchbox' || role === 'spinbutton' || role === 'slider' || role === 'combobox') {
         // Never echo a password into a snapshot that ends up in an agent's transcript.
         if (element.type === 'password') return element.value === '' ? '' : '••••••';

@@ -56,7 +56,7 @@ const TAB_USE_EXCEPTIONS: { readonly [T in ToolName]?: TabUse } = {
 };
 
 /** Params that hold refs; each carries the tab it was issued in. */
-export const REF_PARAMS = ['ref', 'scopeRef', 'from', 'to'] as const;
+export const REF_PARAMS = ['ref', 'scopeRef', 'from', 'to', 'frame'] as const;
 
 export function paramKeys(tool: string): ReadonlySet<string> {
   if (!isToolName(tool)) return new Set();

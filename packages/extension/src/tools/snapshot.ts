@@ -14,6 +14,7 @@ import type { PageNode, PageSnapshot, SnapshotArgs } from '../injected/types.js'
 import { callPage, DocumentChanged } from '../page/pageCall.js';
 import { frameSessions, type FrameInfo, type FrameSessions } from '../page/frames.js';
 import { frameSlotOf } from '../page/frameOwner.js';
+import { scanListeners } from '../page/listeners.js';
 import { graftFrames, type FrameShot } from '../page/frameTree.js';
 import { mainFrameDocument, worlds as defaultWorlds, type PageWorld, type Worlds } from '../page/worlds.js';
 import type { RefCounter } from '../refs/counter.js';
@@ -31,6 +32,8 @@ export interface SnapshotDeps {
   worlds: Worlds;
   history: SnapshotHistory;
   frames: Pick<FrameSessions, 'list'>;
+  /** Hand the page the elements with action listeners (page/listeners.ts); a no-op in unit tests. */
+  scan?: (ctx: ToolContext, world: PageWorld) => Promise<void>;
 }
 
 /** Every ref in the tree with its role and name (each ref sits on exactly one node). */
@@ -50,7 +53,10 @@ interface FrameRun {
   frame: FrameInfo;
   world: PageWorld;
   page: PageSnapshot;
+  /** The refs in the tree. */
   refs: RefSummary[];
+  /** Refs the page keeps for hidden elements (not in the tree, still routed to this frame). */
+  hidden: RefSummary[];
   slot?: number;
 }
 
@@ -68,6 +74,7 @@ async function scopeFrameId(deps: SnapshotDeps, tabId: number, mainFrameId: stri
 async function snapshotFrame(ctx: ToolContext, deps: SnapshotDeps, tabId: number, frame: FrameInfo, args: SnapshotArgs, isMain: boolean): Promise<FrameRun | undefined> {
   try {
     const world = await deps.worlds.ensure(ctx, tabId, frame);
+    await deps.scan?.(ctx, world);
     const page = await callPage(ctx, deps.worlds, world, 'snapshot', args);
     // Refs are read before frames are grafted together, so each frame's refs are its own.
     const refs: RefSummary[] = page.refs?.map(([ref, role, name]) => ({ ref, role, name })) ?? refsInTree(page.tree);
@@ -77,8 +84,9 @@ async function snapshotFrame(ctx: ToolContext, deps: SnapshotDeps, tabId: number
         details: { tab: tabId, frame: frame.frameId },
       });
     }
-    if (!isMain) for (const record of refs) record.frame = { frameId: frame.frameId, loaderId: frame.loaderId };
-    return { frame, world, page, refs };
+    const hidden: RefSummary[] = page.hidden?.map(([ref, role, name]) => ({ ref, role, name })) ?? [];
+    if (!isMain) for (const record of [...refs, ...hidden]) record.frame = { frameId: frame.frameId, loaderId: frame.loaderId };
+    return { frame, world, page, refs, hidden };
   } catch (error) {
     if (isMain) throw error;
     if (error instanceof DocumentChanged) return undefined;
@@ -134,7 +142,7 @@ async function snapshotDocument(ctx: ToolContext, deps: SnapshotDeps, tabId: num
     const kept = runs.filter((run) => reachable.has(run.frame.frameId));
     await allocation.advanceTo(nextRef);
     const refs = kept.flatMap((run) => run.refs);
-    await deps.registry.replaceTab(tabId, main, refs);
+    await deps.registry.replaceTab(tabId, main, [...refs, ...kept.flatMap((run) => run.hidden)]);
     for (const run of kept) {
       const isMain = run.frame.frameId === main.frameId;
       let committed: boolean;
@@ -217,4 +225,5 @@ export const snapshotTool = createSnapshotTool({
   worlds: defaultWorlds,
   history: new SnapshotHistory(chromeSessionStore),
   frames: frameSessions,
+  scan: scanListeners,
 });

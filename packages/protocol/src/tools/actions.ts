@@ -12,6 +12,10 @@ import * as z from 'zod';
 import { lazyTool } from '../toolSpec.js';
 
 const tabId = z.number().int().positive().describe('Tab id (from `chrome-relay tabs`); default: the tab chrome-relay last used');
+const frameRef = z
+  .string()
+  .regex(/^e[1-9][0-9]*$/, 'must be a ref like e12 (written @e12 on the command line)')
+  .describe("Run inside this iframe: its ref from a snapshot (same-origin or cross-origin); the ref carries the tab");
 const waitUntil = z.enum(['commit', 'domcontentloaded', 'load', 'none']);
 const readinessTimeout = z.number().int().positive().max(120_000).describe('How long to wait for readiness before answering ready:false');
 
@@ -59,13 +63,14 @@ export type GetWhat = (typeof GET_WHAT)[number];
 
 const waitParams = z
   .strictObject({
-    text: z.string().min(1).optional().describe('Wait until the page text (document.body.innerText) contains this, case-sensitive'),
+    text: z.string().min(1).optional().describe('Wait until the rendered page text (open shadow roots included) contains this, case-sensitive'),
     url: z.string().min(1).optional().describe('Wait until the tab URL matches this glob (`*` = anything but "/", `**` = anything)'),
     load: z.literal(true).optional().describe('Wait until the current document has fired load (readyState complete)'),
     networkIdle: z.literal(true).optional().describe('Wait until the tab made no network request for 500 ms'),
     fn: z.string().min(1).optional().describe('Wait until this JavaScript expression (page main world) is truthy'),
-    selector: z.string().min(1).optional().describe('Wait until an element matching this CSS selector is visible'),
+    selector: z.string().min(1).optional().describe('Wait until an element matching this CSS selector (searched in open shadow roots too) is visible'),
     download: z.literal(true).optional().describe('Wait for the next download of the tab to complete; returns its path'),
+    frame: frameRef.optional(),
     tab: tabId.optional(),
     timeoutMs: z.number().int().positive().optional().describe('Give up after this long; the CLI sets the call deadline WAIT_REPORT_MS above it (a shorter call deadline cuts the wait)'),
   })
@@ -82,9 +87,10 @@ const waitParams = z
 
 const getParams = z
   .strictObject({
-    what: z.enum(GET_WHAT).describe('What to read: title, url (of the tab), or text, value, attr, count (of --selector)'),
-    selector: z.string().min(1).optional().describe('CSS selector of the element (required for text, value, attr, count)'),
+    what: z.enum(GET_WHAT).describe('What to read: title, url (of the tab, or of --frame), or text, value, attr, count (of --selector)'),
+    selector: z.string().min(1).optional().describe('CSS selector of the element, matched in open shadow roots too (required for text, value, attr, count)'),
     name: z.string().min(1).optional().describe('Attribute name (required for attr)'),
+    frame: frameRef.optional(),
     tab: tabId.optional(),
   })
   .superRefine((params, ctx) => {
@@ -188,6 +194,7 @@ export const ACTION_TOOLS = {
     mutates: true,
     params: z.strictObject({
       expression: z.string().min(1).max(1_000_000).describe('JavaScript to evaluate; the value of the last expression is returned'),
+      frame: frameRef.optional(),
       tab: tabId.optional(),
     }),
     result: z.strictObject({
