@@ -57,36 +57,110 @@ export function pickListenerNodes(listeners: readonly Pick<Protocol.DOMDebugger.
 
 const NOTE = 'function (...elements) { const api = globalThis.__chromeRelay; return api === undefined ? -1 : api.noteListeners(elements); }';
 
+/** One frame's document and our world in it. */
+export interface ScanSite {
+  world: PageWorld;
+  frameId: string;
+  parentId?: string;
+}
+
+type Listener = Pick<Protocol.DOMDebugger.EventListener, 'type' | 'backendNodeId'>;
+
 /**
- * Give the page script of `world` the elements with such listeners (replacing the last set). Best effort: a frame
- * that goes away meanwhile is the snapshot's business (its own call reports it), so CDP failures end the scan.
+ * Pure: each frame's own listeners. `pierce` also reports the listeners of same-process child frames, and a node
+ * must only ever be resolved in the world of its own document (resolving it in a parent's world makes the browser
+ * create that world in the child frame, beside ours). Backend node ids are unique per session, so a node reported
+ * by several frames of one session belongs to the deepest of them.
  */
-export async function scanListeners(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld): Promise<void> {
-  const target = worldTarget(world);
-  try {
-    const doc = await ctx.cdp.send(target, 'Runtime.evaluate', { expression: 'document', contextId: world.contextId, objectGroup: GROUP, silent: true });
-    const documentId = doc.result.objectId;
-    if (documentId === undefined) return;
-    const { listeners } = await ctx.cdp.send(target, 'DOMDebugger.getEventListeners', { objectId: documentId, depth: -1, pierce: true });
-    const nodes = pickListenerNodes(listeners);
-    const resolved = await Promise.all(
-      nodes.map((backendNodeId) =>
-        ctx.cdp
-          .send(target, 'DOM.resolveNode', { backendNodeId, executionContextId: world.contextId, objectGroup: GROUP })
-          .then((reply) => reply.object.objectId)
-          // A node of another document (pierce enters same-process iframes) does not resolve here.
-          .catch(() => undefined),
-      ),
-    );
-    const args = resolved.filter((id): id is string => id !== undefined).map((objectId) => ({ objectId }));
-    const note = () => ctx.cdp.send(target, 'Runtime.callFunctionOn', { objectId: documentId, functionDeclaration: NOTE, arguments: args, returnByValue: true, silent: true });
-    if ((await note()).result.value === -1) {
-      await installPageScript(ctx, world);
-      await note();
+export function ownListeners(sites: readonly ScanSite[], reported: ReadonlyMap<string, readonly Listener[]>): Map<string, Listener[]> {
+  const byId = new Map(sites.map((site) => [site.frameId, site]));
+  const depth = (site: ScanSite): number => {
+    let levels = 0;
+    for (let parent = site.parentId; parent !== undefined && levels <= sites.length; parent = byId.get(parent)?.parentId) levels++;
+    return levels;
+  };
+  const owner = new Map<string, { frameId: string; depth: number }>();
+  for (const site of sites) {
+    const level = depth(site);
+    for (const listener of reported.get(site.frameId) ?? []) {
+      if (listener.backendNodeId === undefined) continue;
+      const node = `${site.world.sessionId ?? ''}:${listener.backendNodeId}`;
+      const known = owner.get(node);
+      if (known === undefined || known.depth < level) owner.set(node, { frameId: site.frameId, depth: level });
     }
-  } catch (error) {
-    if (!(error instanceof RelayError) || error.code !== 'cdp_error') throw error;
+  }
+  const own = new Map<string, Listener[]>();
+  for (const site of sites) {
+    own.set(
+      site.frameId,
+      (reported.get(site.frameId) ?? []).filter((listener) => listener.backendNodeId !== undefined && owner.get(`${site.world.sessionId ?? ''}:${listener.backendNodeId}`)?.frameId === site.frameId),
+    );
+  }
+  return own;
+}
+
+/**
+ * A world of its own for the read. Observed in Chromium 156: DOMDebugger.getEventListeners with `pierce` gives
+ * nodes that have listeners, and no wrapper yet in the world of the object it was called on, a wrapper there whose
+ * prototype comes from another context (`input instanceof HTMLInputElement` is then false in that world, and the
+ * walker would call a checkbox a textbox). So it is called on the document of a scratch world, never ours.
+ */
+const SCAN_WORLD = 'chrome-relay-listener-scan';
+
+async function readListeners(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld): Promise<Listener[]> {
+  const target = worldTarget(world);
+  const scratch = await ctx.cdp.send(target, 'Page.createIsolatedWorld', { frameId: world.frameId, worldName: SCAN_WORLD, grantUniveralAccess: false });
+  const doc = await ctx.cdp.send(target, 'Runtime.evaluate', { expression: 'document', contextId: scratch.executionContextId, objectGroup: GROUP, silent: true });
+  if (doc.result.objectId === undefined) return [];
+  const { listeners } = await ctx.cdp.send(target, 'DOMDebugger.getEventListeners', { objectId: doc.result.objectId, depth: -1, pierce: true });
+  return listeners;
+}
+
+/** Resolve the picked nodes into the frame's world and hand them to its page script (replacing the last set). */
+async function note(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, nodes: readonly number[]): Promise<void> {
+  const target = worldTarget(world);
+  const resolved = await Promise.all(
+    nodes.map((backendNodeId) =>
+      ctx.cdp
+        .send(target, 'DOM.resolveNode', { backendNodeId, executionContextId: world.contextId, objectGroup: GROUP })
+        .then((reply) => reply.object.objectId)
+        // Gone since the read: nothing to hint.
+        .catch(() => undefined),
+    ),
+  );
+  const args = resolved.filter((id): id is string => id !== undefined).map((objectId) => ({ objectId }));
+  const call = () => ctx.cdp.send(target, 'Runtime.callFunctionOn', { executionContextId: world.contextId, functionDeclaration: NOTE, arguments: args, returnByValue: true, silent: true });
+  if ((await call()).result.value === -1) {
+    await installPageScript(ctx, world);
+    await call();
+  }
+}
+
+const isCdpError = (error: unknown): boolean => error instanceof RelayError && error.code === 'cdp_error';
+
+/**
+ * Give the page script of each frame the elements of its document with such listeners. Best effort: a frame that
+ * goes away meanwhile is the snapshot's business (its own page call reports it), so CDP failures skip that frame.
+ */
+export async function scanListeners(ctx: Pick<ToolContext, 'cdp'>, sites: readonly ScanSite[]): Promise<void> {
+  const reported = new Map<string, Listener[]>();
+  const read: ScanSite[] = [];
+  try {
+    for (const site of sites) {
+      try {
+        reported.set(site.frameId, await readListeners(ctx, site.world));
+        read.push(site);
+      } catch (error) {
+        if (!isCdpError(error)) throw error;
+      }
+    }
+    const own = ownListeners(read, reported);
+    for (const site of read) {
+      await note(ctx, site.world, pickListenerNodes(own.get(site.frameId) ?? [])).catch((error: unknown) => {
+        if (!isCdpError(error)) throw error;
+      });
+    }
   } finally {
-    ctx.cdp.send(target, 'Runtime.releaseObjectGroup', { objectGroup: GROUP }).catch(() => undefined);
+    for (const site of sites) ctx.cdp.send(worldTarget(site.world), 'Runtime.releaseObjectGroup', { objectGroup: GROUP }).catch(() => undefined);
   }
 }

@@ -14,7 +14,7 @@ import type { PageNode, PageSnapshot, SnapshotArgs } from '../injected/types.js'
 import { callPage, DocumentChanged } from '../page/pageCall.js';
 import { frameSessions, type FrameInfo, type FrameSessions } from '../page/frames.js';
 import { frameSlotOf } from '../page/frameOwner.js';
-import { scanListeners } from '../page/listeners.js';
+import { scanListeners, type ScanSite } from '../page/listeners.js';
 import { graftFrames, type FrameShot } from '../page/frameTree.js';
 import { mainFrameDocument, worlds as defaultWorlds, type PageWorld, type Worlds } from '../page/worlds.js';
 import type { RefCounter } from '../refs/counter.js';
@@ -32,8 +32,8 @@ export interface SnapshotDeps {
   worlds: Worlds;
   history: SnapshotHistory;
   frames: Pick<FrameSessions, 'list'>;
-  /** Hand the page the elements with action listeners (page/listeners.ts); a no-op in unit tests. */
-  scan?: (ctx: ToolContext, world: PageWorld) => Promise<void>;
+  /** Hand each frame's page script the elements with action listeners (page/listeners.ts); absent in unit tests. */
+  scan?: (ctx: ToolContext, sites: readonly ScanSite[]) => Promise<void>;
 }
 
 /** Every ref in the tree with its role and name (each ref sits on exactly one node). */
@@ -74,7 +74,6 @@ async function scopeFrameId(deps: SnapshotDeps, tabId: number, mainFrameId: stri
 async function snapshotFrame(ctx: ToolContext, deps: SnapshotDeps, tabId: number, frame: FrameInfo, args: SnapshotArgs, isMain: boolean): Promise<FrameRun | undefined> {
   try {
     const world = await deps.worlds.ensure(ctx, tabId, frame);
-    await deps.scan?.(ctx, world);
     const page = await callPage(ctx, deps.worlds, world, 'snapshot', args);
     // Refs are read before frames are grafted together, so each frame's refs are its own.
     const refs: RefSummary[] = page.refs?.map(([ref, role, name]) => ({ ref, role, name })) ?? refsInTree(page.tree);
@@ -101,6 +100,7 @@ async function snapshotDocument(ctx: ToolContext, deps: SnapshotDeps, tabId: num
   const main = await mainFrameDocument(ctx, tabId);
   const frames = (await deps.frames.list(ctx, tabId)).filter((frame) => frame.frameId !== main.frameId);
   const scoped = await scopeFrameId(deps, tabId, main.frameId, scope);
+  if (deps.scan !== undefined) await deps.scan(ctx, await scanSites(ctx, deps, tabId, [{ ...main }, ...frames]));
   return deps.counter.run(ctx.deadline, async (allocation) => {
     let nextRef = allocation.next;
     const runs: FrameRun[] = [];
@@ -160,6 +160,20 @@ async function snapshotDocument(ctx: ToolContext, deps: SnapshotDeps, tabId: num
     // Like a scoped page snapshot, refCount counts every ref issued, shown in the tree or not.
     return { ...root.page, nextRef, refCount: refs.length };
   });
+}
+
+/** Our world in each frame, for the listener scan; a child frame gone meanwhile is left out (the snapshot sees it too). */
+async function scanSites(ctx: ToolContext, deps: SnapshotDeps, tabId: number, frames: readonly FrameInfo[]): Promise<ScanSite[]> {
+  const sites: ScanSite[] = [];
+  for (const frame of frames) {
+    try {
+      const world = await deps.worlds.ensure(ctx, tabId, frame);
+      sites.push({ world, frameId: frame.frameId, ...(frame.parentId === undefined ? {} : { parentId: frame.parentId }) });
+    } catch (error) {
+      if (frame.parentId === undefined || !(error instanceof RelayError) || error.code !== 'cdp_error') throw error;
+    }
+  }
+  return sites;
 }
 
 /** Frames reachable from the main frame through found slots (the ones whose refs the tab now holds). */
