@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Run a TypeScript script (benchmarks, generators) by bundling it with esbuild first: no extra runtime needed.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -23,8 +23,19 @@ await build({
   target: 'node20',
   outfile,
   packages: 'external',
-  // Keep import.meta.url-relative paths working: resolve them against the original file.
-  define: { 'import.meta.url': JSON.stringify(pathToFileURL(resolve(entry)).href) },
+  // Keep import.meta.url-relative paths working: each file's resolves against that file (e2e/fixtureServer.ts finds
+  // e2e/pages/ from its own location, whatever script imports it).
+  plugins: [
+    {
+      name: 'own-import-meta-url',
+      setup(pluginBuild) {
+        pluginBuild.onLoad({ filter: /\.ts$/ }, (args) => ({
+          contents: readFileSync(args.path, 'utf8').replace(/\bimport\.meta\.url\b/g, JSON.stringify(pathToFileURL(args.path).href)),
+          loader: 'ts',
+        }));
+      },
+    },
+  ],
   logLevel: 'warning',
 });
 process.argv = [process.argv[0], entry, ...args];

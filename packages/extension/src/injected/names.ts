@@ -7,15 +7,18 @@ import { getElementByIdInScope, normalizeText } from './dom.js';
 
 const SKIPPED_IN_LABEL_TEXT = new Set(['script', 'style', 'template', 'select', 'textarea', 'input', 'button']);
 
-/** Plain rendered-ish text of a subtree, skipping `skip` (the labelled control) and other controls. */
-function plainText(node: Node, skip: Element | null): string {
+/**
+ * Plain rendered-ish text of a subtree, skipping `skip` (the labelled control) and controls inside it (a
+ * referenced element that is itself a control, like a button naming itself through aria-labelledby, still counts).
+ */
+function plainText(node: Node, skip: Element | null, root = true): string {
   if (node instanceof Text) return node.data;
   if (!(node instanceof Element)) return '';
-  if (node === skip || SKIPPED_IN_LABEL_TEXT.has(node.localName)) return '';
+  if (node === skip || (!root && SKIPPED_IN_LABEL_TEXT.has(node.localName))) return '';
   const label = node.getAttribute('aria-label');
   if (label !== null && label.trim() !== '') return ` ${label} `;
   let text = '';
-  for (const child of node.childNodes) text += plainText(child, skip);
+  for (const child of node.childNodes) text += plainText(child, skip, false);
   return ` ${text} `;
 }
 

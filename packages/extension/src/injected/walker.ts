@@ -429,9 +429,9 @@ export class Walker {
 
   /** Walks the rendered children; returns their PAINTED / HIDDEN_TEXT flags combined. */
   #walkChildren(element: Element, tag: string, role: string, children: Children): number {
-    // SVG internals are drawing primitives; a textarea's children are its initial value, and a
-    // contenteditable textbox's children are its value.
-    if (tag === 'svg' || tag === 'textarea') return 0;
+    // SVG internals are drawing primitives (unless they hold a link); a textarea's children are its initial
+    // value, and a contenteditable textbox's children are its value.
+    if ((tag === 'svg' && element.querySelector('a') === null) || tag === 'textarea') return 0;
     if (role === 'textbox' && element instanceof HTMLElement && element.isContentEditable) return 0;
     if (tag === 'details' && element instanceof HTMLDetailsElement && !element.open) {
       // A closed <details> renders only its summary.
