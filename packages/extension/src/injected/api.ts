@@ -92,6 +92,7 @@ export function createPageApi(): PageApi {
       return { token: '', url: location.href, title: document.title, tree: [], nextRef: args.nextRef, refCount: 0, scopeMissing: scoped };
     }
     const walk = walker().walkDocument();
+    hints.shadowRoots = walk.shadowRoots;
     const keys = walk.actionables.map(keyOf);
     const placements = placeTwins(keys);
     const assignment = assignRefs(
@@ -370,6 +371,10 @@ export function createPageApi(): PageApi {
     return elements.length;
   }
 
+  function listenersStale(): boolean {
+    return hints.stale();
+  }
+
   function frameSlot(frame: Element): number {
     return frames.findIndex((candidate) => candidate.deref() === frame);
   }
@@ -408,6 +413,7 @@ export function createPageApi(): PageApi {
     locateSelector,
     element,
     noteListeners,
+    listenersStale,
     frameSlot,
     framePoint,
   };

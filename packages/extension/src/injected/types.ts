@@ -274,6 +274,8 @@ export interface PageApi {
    * (tools/listenerScan.ts); later walks of this document count them as actionable. Returns how many it kept.
    */
   noteListeners(elements: Element[]): number;
+  /** Whether elements came or went since the last noteListeners (or there are shadow roots it cannot watch). */
+  listenersStale(): boolean;
   /** Not JSON (called on a RemoteObject): the frameSlot the last snapshot gave this frame element, or -1. */
   frameSlot(element: Element): number;
   /**

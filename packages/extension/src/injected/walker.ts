@@ -89,6 +89,8 @@ export interface WalkResult {
   actionables: Actionable[];
   /** Visible frame elements, in document order. */
   frames: FramePlaceholder[];
+  /** The walk entered an open shadow root. */
+  shadowRoots: boolean;
 }
 
 interface Inherited {
@@ -133,6 +135,7 @@ function isInlineDisplay(display: string): boolean {
 export class Walker {
   readonly #actionables: Actionable[] = [];
   readonly #frames: FramePlaceholder[] = [];
+  #shadowRoots = false;
   readonly #labelsOf: LabelLookup = createLabelIndex();
   readonly #hints: ListenerHints;
   /** The element with keyboard focus (read once: nothing moves focus during a walk). */
@@ -154,14 +157,14 @@ export class Walker {
     const out: Item[] = [];
     const root = document.body ?? document.documentElement;
     if (root !== null) this.#walkElement(root, this.#rootFor(root), out, [], false, false);
-    return { tree: mergeItems(out), actionables: this.#actionables, frames: this.#frames };
+    return { tree: mergeItems(out), actionables: this.#actionables, frames: this.#frames, shadowRoots: this.#shadowRoots };
   }
 
   /** Walk one element's subtree (a snapshot scope); the element itself is included. */
   walkSubtree(element: Element): WalkResult {
     const out: Item[] = [];
     this.#walkElement(element, this.#rootFor(element), out, [], false, false);
-    return { tree: mergeItems(out), actionables: this.#actionables, frames: this.#frames };
+    return { tree: mergeItems(out), actionables: this.#actionables, frames: this.#frames, shadowRoots: this.#shadowRoots };
   }
 
   /** Where a walk starting at `element` begins: what its ancestors (e.g. an <html> at opacity 0) let through. */
@@ -453,6 +456,7 @@ export class Walker {
     // Light-DOM children of a host render only through its slots, which the shadow tree visits.
     // firstChild/nextSibling: iterating childNodes costs several times more on big pages.
     const parent: Node = element.shadowRoot ?? element;
+    if (parent !== element) this.#shadowRoots = true;
     for (let child = parent.firstChild; child !== null; child = child.nextSibling) children.flags |= this.#walkNode(child, children);
     return children.flags;
   }

@@ -138,13 +138,35 @@ async function note(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, nodes: read
 
 const isCdpError = (error: unknown): boolean => error instanceof RelayError && error.code === 'cdp_error';
 
+/** Whether the frame's page script wants a fresh read (no script yet, or elements came or went since). */
+async function isStale(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld): Promise<boolean> {
+  try {
+    const reply = await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', { expression: 'globalThis.__chromeRelay?.listenersStale() ?? true', contextId: world.contextId, returnByValue: true, silent: true });
+    return reply.result.value !== false;
+  } catch (error) {
+    if (!isCdpError(error)) throw error;
+    return true;
+  }
+}
+
 /**
  * Give the page script of each frame the elements of its document with such listeners. Best effort: a frame that
  * goes away meanwhile is the snapshot's business (its own page call reports it), so CDP failures skip that frame.
  */
-export async function scanListeners(ctx: Pick<ToolContext, 'cdp'>, sites: readonly ScanSite[]): Promise<void> {
+export async function scanListeners(ctx: Pick<ToolContext, 'cdp'>, allSites: readonly ScanSite[]): Promise<void> {
   const reported = new Map<string, Listener[]>();
   const read: ScanSite[] = [];
+  // A frame's own set stays valid while no element came or went in it (listenerHints.ts). A parent's read also
+  // reports its same-process children's nodes, which only their own reads can take back from it (ownListeners):
+  // so with a parent, its same-process children are read again too. (Sites come parents first.)
+  const stale = new Set<string>();
+  for (const site of allSites) {
+    const parent = allSites.find((candidate) => candidate.frameId === site.parentId);
+    const withParent = parent !== undefined && stale.has(parent.frameId) && parent.world.sessionId === site.world.sessionId;
+    if (withParent || (await isStale(ctx, site.world))) stale.add(site.frameId);
+  }
+  const sites = allSites.filter((site) => stale.has(site.frameId));
+  if (sites.length === 0) return;
   try {
     for (const site of sites) {
       try {
