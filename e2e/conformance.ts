@@ -143,6 +143,8 @@ function refsOf(tree: SnapshotJson['tree'], out: (Seen & { ref: string })[] = []
 const WHY_HIDDEN = `function () {
   const el = this;
   if (!(el instanceof Element)) return 'not an element';
+  const select = el.localName === 'option' ? el.closest('select') : null;
+  if (select !== null && !select.multiple && select.size <= 1) return 'choice of a closed dropdown';
   if (!el.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true })) return 'not rendered';
   let opacity = 1;
   const root = el.getRootNode();
@@ -407,7 +409,7 @@ export function renderReport(reports: readonly PageReport[], when: string): stri
   lines.push(
     `## Not compared (${excluded.length})`,
     '',
-    "Chrome's interactive nodes that are not something a person acts on: controls a person cannot see (transparent, clipped away, off-screen, too small, in a hidden frame) — the snapshot leaves them out, refs included, so a page cannot plant an invisible button for the agent (docs/refs.md) — and the parts of a native control (a date input's day, month and year fields), which the control's one ref covers (`fill` sets the whole date).",
+    "Chrome's interactive nodes that are not something a person acts on in the page: controls a person cannot see (transparent, clipped away, off-screen, too small, in a hidden frame) — the snapshot leaves them out, refs included, so a page cannot plant an invisible button for the agent (docs/refs.md); the parts of a native control (a date input's day, month and year fields), which the control's one ref covers (`fill` sets the whole date); and the choices of a closed native dropdown, which draw only in the browser's popup where no page pointer event reaches — the snapshot lists them under the dropdown, and `select @ref \"Peru\"` picks one.",
     '',
     ...excluded.map((d) => `- ${d.page} ${d.where}: Chrome ${d.chrome === undefined ? 'none' : `${d.chrome.role} ${JSON.stringify(d.chrome.name)}`}`),
     '',

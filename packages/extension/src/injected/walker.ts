@@ -295,7 +295,9 @@ export class Walker {
     }
 
     const role = visible ? computeRole(element, inherited, bare) : 'none';
-    const interactive = INTERACTIVE_ROLES.has(role);
+    // The options of a closed native dropdown draw only in the browser's popup, which no pointer event of the page
+    // reaches: they are its listed choices (`select @ref "Germany"` picks one), not refs of their own.
+    const interactive = INTERACTIVE_ROLES.has(role) && !(tag === 'option' && inDropdown(element));
     // Inside an interactive element everything is part of it, so its descendants count as having a
     // pointer parent whatever their cursor; and its own cursor need not be read (a style lookup).
     const pointer = interactive || style.cursor === 'pointer';
@@ -492,6 +494,13 @@ function isClickable(element: Element, tag: string, bare: boolean, pointer: bool
     if (element.hasAttribute('tabindex') && element instanceof HTMLElement && element.tabIndex >= 0) return true;
   }
   return pointer && !parentPointer;
+}
+
+/** An <option> of a <select> that shows as a dropdown (not a list box). */
+function inDropdown(option: Element): boolean {
+  const parent = option.parentElement;
+  const select = parent?.localName === 'optgroup' ? parent.parentElement : parent;
+  return select instanceof HTMLSelectElement && !select.multiple && select.size <= 1;
 }
 
 /** Inside a row, list item… (HOVER_ROLES): a hidden control there is probably shown on hover. */

@@ -93,3 +93,23 @@ describe('shapeTree --interactive context', () => {
     expect(shapeTree([heading], { interactive: true })).toEqual(expected);
   });
 });
+
+describe('a dropdown in --interactive', () => {
+  it('lists its other choices (no refs: a native popup takes no page pointer events) under its value', () => {
+    const dropdown: SnapshotNode = {
+      role: 'combobox',
+      name: 'Country',
+      ref: 'e5',
+      value: 'Chile',
+      children: [
+        { role: 'option', name: 'Chile', selected: true },
+        { role: 'option', name: 'Peru' },
+      ],
+    };
+    expect(shapeTree([{ role: 'form', name: 'Order', children: [dropdown] }], { interactive: true })).toEqual([
+      { role: 'form', name: 'Order', children: [{ role: 'combobox', name: 'Country', ref: 'e5', value: 'Chile', children: [{ role: 'option', name: 'Peru' }] }] },
+    ]);
+    // The full snapshot keeps every option.
+    expect(shapeTree([dropdown], {})[0]?.children).toHaveLength(2);
+  });
+});

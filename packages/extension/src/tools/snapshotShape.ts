@@ -10,7 +10,9 @@
  *     `button "Open" [ref=e43]` reads as belonging to "Item 5";
  *   - one holding several controls, one of which cannot be told apart by its own name, stays unnamed to group them;
  *   - other unnamed wrappers (cells, rows, list items, lists, tables, generic boxes) give way to their content.
- * A container named exactly like its only child, a ref (a heading around its link), drops the repeated name.
+ * A dropdown's choices (options without refs: no pointer reaches a native dropdown's popup) are listed under it,
+ * except the one its value already names. A container named exactly like its only child, a ref (a heading around its
+ * link), drops the repeated name.
  *
  * Elision is deliberately narrow: only siblings whose subtrees are identical in everything the
  * agent would read (role, name, value, states, url, children), refs excepted, are elided — the
@@ -40,7 +42,9 @@ const CONTEXT_ROLES = new Set(['row', 'listitem', 'article', 'group', 'treeitem'
 /** Unnamed wrappers --interactive replaces by their content. */
 const WRAPPER_ROLES = new Set(['row', 'listitem', 'article', 'group', 'treeitem', 'cell', 'gridcell', 'rowgroup', 'generic', 'none', 'paragraph', 'list', 'table']);
 /** Characters of a context summary. */
-export const SUMMARY_CAP = 40;
+export const SUMMARY_CAP = 32;
+/** Containers that must look alike before each gets a summary. */
+const MIN_LOOK_ALIKES = 2;
 
 /** What one shaping run knows: fingerprints, and which names are summaries (elision may ignore those). */
 interface Shaping {
@@ -104,15 +108,15 @@ function groupByCombo(nodes: readonly SnapshotNode[], groups: Map<string, Snapsh
 
 /**
  * For each group of look-alike containers, each one's summary: the shortest run of leading words of its own text
- * (at least two) that no other container of the group starts with, within SUMMARY_CAP characters ("Item 5" of
- * "Item 5 185").
+ * (at least two) that no other container of the group starts with ("Item 5" of "Item 5 185"), within about
+ * SUMMARY_CAP characters; none when that much does not tell it apart.
  */
 function lookAlikeSummaries(tree: readonly SnapshotNode[]): Map<SnapshotNode, string> {
   const groups = new Map<string, SnapshotNode[]>();
   groupByCombo(tree, groups);
   const out = new Map<SnapshotNode, string>();
   for (const group of groups.values()) {
-    if (group.length < 2) continue;
+    if (group.length < MIN_LOOK_ALIKES) continue;
     const words = group.map((node) => summaryOf(node.children ?? []).split(' ').filter((word) => word !== ''));
     const longest = Math.max(...words.map((list) => list.length));
     const settled = new Array<boolean>(group.length).fill(false);
@@ -123,11 +127,14 @@ function lookAlikeSummaries(tree: readonly SnapshotNode[]): Map<SnapshotNode, st
       prefixes.forEach((prefix, i) => {
         const node = group[i];
         if (settled[i] === true || node === undefined) return;
+        const unique = counts.get(prefix) === 1;
         const whole = k >= (words[i]?.length ?? 0);
-        if (counts.get(prefix) === 1 || whole || prefix.length >= SUMMARY_CAP) {
-          settled[i] = true;
-          if (prefix !== '') out.set(node, prefix.length > SUMMARY_CAP ? `${prefix.slice(0, SUMMARY_CAP - 1)}…` : prefix);
-        }
+        if (!unique && !whole && prefix.length < SUMMARY_CAP) return;
+        settled[i] = true;
+        // A long start that still does not tell it apart is left out: it would cost tokens and say nothing. (Whole
+        // texts that are the same are kept: they say what the rows are, and that they are twins.)
+        if (prefix === '' || (!unique && !whole)) return;
+        out.set(node, prefix.length > SUMMARY_CAP ? `${prefix.slice(0, SUMMARY_CAP - 1)}…` : prefix);
       });
     }
   }
@@ -207,11 +214,20 @@ function elideRuns(nodes: SnapshotNode[], shaping: Shaping, loose: boolean): Sna
   return out;
 }
 
-function shapeNodes(nodes: readonly SnapshotNode[], options: ShapeOptions, depth: number, shaping: Shaping): SnapshotNode[] {
+/** A dropdown's choices (its options, in groups): listed under it in --interactive, though they have no refs. */
+const CHOICE_ROLES = new Set(['option', 'group']);
+
+/**
+ * `choices`: the nodes are a dropdown's (its value: the selected option's name, already on the dropdown's own line,
+ * so --interactive lists only the other choices).
+ */
+function shapeNodes(nodes: readonly SnapshotNode[], options: ShapeOptions, depth: number, shaping: Shaping, choices?: { value: string }): SnapshotNode[] {
   let out: SnapshotNode[] = [];
   for (const node of nodes) {
     const children = node.children ?? [];
-    if (options.interactive && node.ref === undefined) {
+    const choice = choices !== undefined && CHOICE_ROLES.has(node.role);
+    if (options.interactive && choice && node.selected === true && node.ref === undefined && node.name === choices?.value) continue;
+    if (options.interactive && node.ref === undefined && !choice) {
       if (countRefs(children) === 0) continue;
       const unnamed = node.name === undefined || node.name === '';
       const summary = unnamed ? shaping.summaryOfContainer.get(node) : undefined;
@@ -246,7 +262,8 @@ function withChildren(copy: SnapshotNode, children: readonly SnapshotNode[], opt
     const refs = countRefs(children);
     copy.children = [marker(`${children.length} children below --depth ${options.depth}${refs > 0 ? ` (${refs} refs)` : ''}; raise --depth or use --scope`)];
   } else {
-    const shaped = shapeNodes(children, options, depth + 1, shaping);
+    const dropdown = copy.role === 'combobox' || (copy.role === 'group' && copy.ref === undefined);
+    const shaped = shapeNodes(children, options, depth + 1, shaping, dropdown ? { value: copy.value ?? '' } : undefined);
     if (shaped.length > 0) copy.children = shaped;
   }
   return copy;
