@@ -16,6 +16,7 @@
  * DELIBERATE (a difference on purpose, with its reason); anything else is unexplained and fails the e2e.
  */
 import type { CDPSession, Page } from 'puppeteer-core';
+import { quote } from '../packages/protocol/src/escape.js';
 import type { Relay } from './harness.js';
 
 /** Chrome's role names → ours. */
@@ -411,7 +412,7 @@ export function renderReport(reports: readonly PageReport[], when: string): stri
     '',
     "Chrome's interactive nodes that are not something a person acts on in the page: controls a person cannot see (transparent, clipped away, off-screen, too small, in a hidden frame) — the snapshot leaves them out, refs included, so a page cannot plant an invisible button for the agent (docs/refs.md); the parts of a native control (a date input's day, month and year fields), which the control's one ref covers (`fill` sets the whole date); and the choices of a closed native dropdown, which draw only in the browser's popup where no page pointer event reaches — the snapshot lists them under the dropdown, and `select @ref \"Peru\"` picks one.",
     '',
-    ...excluded.map((d) => `- ${d.page} ${d.where}: Chrome ${d.chrome === undefined ? 'none' : `${d.chrome.role} ${JSON.stringify(d.chrome.name)}`}`),
+    ...excluded.map((d) => `- ${d.page} ${d.where}: Chrome ${d.chrome === undefined ? 'none' : `${d.chrome.role} ${quote(d.chrome.name)}`}`),
     '',
   );
   lines.push('## Pages left out', '', ...Object.entries(LEFT_OUT).map(([page, why]) => `- /${page}: ${why}`), '');
@@ -419,6 +420,7 @@ export function renderReport(reports: readonly PageReport[], when: string): stri
 }
 
 function describe(d: Difference): string {
-  const side = (seen: Seen | undefined): string => (seen === undefined ? 'none' : `${seen.role} ${JSON.stringify(seen.name)}`);
+  // Page strings (a hostile fixture's names among them) are quoted the way the snapshot quotes them.
+  const side = (seen: Seen | undefined): string => (seen === undefined ? 'none' : `${seen.role} ${quote(seen.name)}`);
   return `ours ${side(d.ours)}, Chrome ${side(d.chrome)}`;
 }
