@@ -285,3 +285,27 @@ describe('shadow DOM and type -s', () => {
     expect(badTarget.error).toMatchObject({ code: 'invalid_arguments', details: { field: 'target' } });
   });
 });
+
+describe('get box', () => {
+  it('prints the element box the page itself measures, scrolled into view; a stale ref is stale_ref', async () => {
+    const tab = await open(relay, '/scroller.html');
+    const snap = await snapshot(relay, tab.tabId);
+    // Row 30 is below the fold of its scrolled container: get box scrolls it into view first.
+    const ref = refFor(snap, /button "Row 30"/);
+    const box = await ok('get', 'box', ref);
+    const page = await relay.page(tab.path);
+    // The page's own measure, after chrome-relay scrolled the element into view.
+    const measured = await read<{ x: number; y: number; width: number; height: number; vw: number; vh: number }>(
+      page,
+      `(() => { const el = document.querySelectorAll('#box button')[29]; const r = el.getBoundingClientRect(); return { x: r.left, y: r.top, width: r.width, height: r.height, vw: innerWidth, vh: innerHeight }; })()`,
+    );
+    expect(box).toMatchObject({ tabId: tab.tabId, ref: ref.slice(1), healed: false });
+    for (const key of ['x', 'y', 'width', 'height'] as const) expect(box[key] as number).toBeCloseTo(measured[key], 0);
+    expect(measured.y).toBeGreaterThanOrEqual(0);
+    expect(measured.y + measured.height).toBeLessThanOrEqual(measured.vh);
+
+    await page.evaluate("document.body.innerHTML = '<p>gone</p>'");
+    const stale = await relay.cli('get', 'box', ref);
+    expect(stale.error).toMatchObject({ code: 'stale_ref', tool: 'get_box' });
+  });
+});

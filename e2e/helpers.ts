@@ -38,7 +38,19 @@ export function allRefs(text: string): number[] {
   return [...text.matchAll(/\[ref=e(\d+)\]/g)].map((m) => Number(m[1]));
 }
 
-/** Read a value the page itself keeps (observation only). */
-export function read<T>(page: Page, expression: string): Promise<T> {
-  return page.evaluate(expression) as Promise<T>;
+/**
+ * Read a value the page itself keeps (observation only). Right after a navigation chrome-relay reported
+ * as done, the observer's own connection may still hold the old document's context for a moment
+ * ("Execution context was destroyed"): that is the observer lagging, so ask again, briefly.
+ */
+export async function read<T>(page: Page, expression: string): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return (await page.evaluate(expression)) as T;
+    } catch (error) {
+      const lagging = error instanceof Error && /Execution context was destroyed|Cannot find context/.test(error.message);
+      if (!lagging || attempt >= 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
 }

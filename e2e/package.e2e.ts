@@ -9,6 +9,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
 import { parseCliOutput, type CliResult } from './harness.js';
@@ -74,11 +76,27 @@ afterAll(async () => {
 });
 
 describe('the packed CLI package', () => {
-  it('ships only the bundles, README, LICENSE and SKILL.md, and depends on nothing', async () => {
+  it('ships only the bundles (the extension with its popup, options page and icons), README, LICENSE and SKILL.md, and depends on nothing', async () => {
     const listing = await run('tar', ['-tzf', tarball]);
     const files = listing.stdout.trim().split('\n').sort();
     expect(files).toEqual(
-      ['LICENSE', 'README.md', 'SKILL.md', 'dist/chrome-relay.cjs', 'dist/extension/background.js', 'dist/extension/manifest.json', 'dist/host/host.mjs', 'package.json'].map((f) => `package/${f}`),
+      [
+        'LICENSE',
+        'README.md',
+        'SKILL.md',
+        'dist/chrome-relay.cjs',
+        'dist/extension/background.js',
+        ...[16, 32, 48, 128].flatMap((size) => [`dist/extension/icons/icon${size}-grey.png`, `dist/extension/icons/icon${size}.png`]).sort(),
+        'dist/extension/manifest.json',
+        'dist/extension/options.html',
+        'dist/extension/options.js',
+        'dist/extension/popup.html',
+        'dist/extension/popup.js',
+        'dist/extension/ui.css',
+        'dist/host/host.mjs',
+        'dist/mcp.cjs',
+        'package.json',
+      ].map((f) => `package/${f}`),
     );
     const manifest = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'])).stdout) as Record<string, unknown>;
     expect(manifest).toMatchObject({ name: 'chrome-relay', license: 'MIT', bin: { 'chrome-relay': 'dist/chrome-relay.cjs' }, engines: { node: '>=20' } });
@@ -113,6 +131,18 @@ describe('the packed CLI package', () => {
     expect(clicks.json).toMatchObject({ value: 1 });
     const text = await run(bin, ['get', 'text', '-s', '#out', '--tab', tab], { env });
     expect(text.stdout).toContain('Clicked 1');
+
+    // The MCP server ships inside the package too (the SDK is bundled into dist/mcp.cjs).
+    const client = new Client({ name: 'package-e2e', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: bin, args: ['mcp'], env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)) }));
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('snapshot');
+      const read = await client.callTool({ name: 'get', arguments: { what: 'text', selector: '#out', tab: Number(tab) } });
+      expect(read.isError).not.toBe(true);
+      expect(JSON.stringify(read.content)).toContain('Clicked 1');
+    } finally {
+      await client.close();
+    }
   });
 
   it('runs straight from the tarball with npx', async () => {

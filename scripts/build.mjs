@@ -2,6 +2,8 @@
 // Builds every bundle with esbuild. The CLI package is self-contained after this:
 //   packages/cli/dist/chrome-relay.cjs   the CLI (one file; startup time matters: agents call it per action —
 //                                        CommonJS because Node 20's ESM loader adds ~15 ms per start)
+//   packages/cli/dist/mcp.cjs            `chrome-relay mcp` with the MCP SDK, loaded by that command only, so
+//                                        no other command reads or parses the SDK at start-up
 //   packages/cli/dist/host/host.mjs      the native host (copied into $CHROME_RELAY_HOME/host by install/launch)
 //   packages/cli/dist/extension/         the unpacked MV3 extension (manifest key → stable dev id)
 import { chmodSync, mkdirSync, rmSync } from 'node:fs';
@@ -41,6 +43,14 @@ await Promise.all([
     // The sources use import.meta.url (to find dist/host and dist/extension); CommonJS has __filename.
     define: { 'import.meta.url': '__relayImportMetaUrl' },
     banner: { js: `#!/usr/bin/env node\nconst __relayImportMetaUrl = require('node:url').pathToFileURL(__filename).href;` },
+  }),
+  build({
+    ...common,
+    format: 'cjs',
+    entryPoints: [join(root, 'packages/cli/src/mcp/main.ts')],
+    outfile: join(dist, 'mcp.cjs'),
+    define: { 'import.meta.url': '__relayImportMetaUrl' },
+    banner: { js: `const __relayImportMetaUrl = require('node:url').pathToFileURL(__filename).href;` },
   }),
   build({
     ...common,

@@ -32,6 +32,8 @@ const bundle = await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
+  // commander is CommonJS (docsRender reads the CLI's output flags through it): give the bundle a real require.
+  banner: { js: `import { createRequire as __relayCreateRequire } from 'node:module'; const require = __relayCreateRequire(${JSON.stringify(join(root, 'package.json'))});` },
   write: false,
   logLevel: 'warning',
 });

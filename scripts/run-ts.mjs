@@ -22,22 +22,33 @@ await build({
   format: 'esm',
   target: 'node20',
   outfile,
-  packages: 'external',
-  // Keep import.meta.url-relative paths working: each file's resolves against that file (e2e/fixtureServer.ts finds
-  // e2e/pages/ from its own location, whatever script imports it).
-  plugins: [
-    {
-      name: 'own-import-meta-url',
-      setup(pluginBuild) {
-        pluginBuild.onLoad({ filter: /\.ts$/ }, (args) => ({
-          contents: readFileSync(args.path, 'utf8').replace(/\bimport\.meta\.url\b/g, JSON.stringify(pathToFileURL(args.path).href)),
-          loader: 'ts',
-        }));
-      },
-    },
-  ],
+  // The root's own packages stay external (resolved from its node_modules at run time); a workspace
+  // package's dependencies (zod under packages/protocol) are bundled, as Node could not find them from here.
+  external: rootPackages(),
+  // Keep import.meta.url-relative paths working: each file gets its own original URL (a global define would give
+  // every module the entry's URL, so e2e/harness.ts would look for the CLI and pages beside the script instead).
+  plugins: [ownImportMetaUrl()],
   logLevel: 'warning',
 });
+
+function rootPackages() {
+  const manifest = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../package.json'), 'utf8'));
+  return Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((name) => !name.startsWith('@chrome-relay/'));
+}
+
+/** Replace `import.meta.url` in each TypeScript source with that file's own URL. */
+function ownImportMetaUrl() {
+  return {
+    name: 'own-import-meta-url',
+    setup(pluginBuild) {
+      pluginBuild.onLoad({ filter: /\.ts$/ }, (args) => ({
+        contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
+        loader: 'ts',
+      }));
+    },
+  };
+}
+
 process.argv = [process.argv[0], entry, ...args];
 try {
   await import(pathToFileURL(outfile).href);

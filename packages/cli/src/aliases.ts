@@ -9,10 +9,10 @@ import type { Notice } from '@chrome-relay/protocol';
 import { parseRefArg } from './args.js';
 import { targetOptions, targeted } from './callTarget.js';
 import { printJson, printNotice, printText } from './output.js';
-import { renderSnapshot, renderSnapshotHeader } from './renderSnapshot.js';
+import { snapshotText } from './renderSnapshot.js';
 import { runTool } from './runTool.js';
 
-export function deprecatedNotice(alias: string, replacement: string): Notice {
+function deprecatedNotice(alias: string, replacement: string): Notice {
   return { notice: 'deprecated', message: `\`${alias}\` is deprecated; use \`${replacement}\` (same result).` };
 }
 
@@ -25,7 +25,7 @@ export function registerAliases(program: Command): void {
         const { globals, tab } = targeted(cmd);
         const result = await runTool('snapshot', { tab }, globals);
         if (json || globals.json) printJson(result);
-        else printText(`${renderSnapshotHeader(result)}\n${renderSnapshot(result.tree)}`);
+        else printText(snapshotText(result));
       });
   };
   snapshotAlias('read', false);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { invalidField as fieldOf } from '@chrome-relay/protocol/src/testing/invalidField.js';
-import { parseChoice, parseIntArg, parseRefArg, parseTab } from './args.js';
-
+import { parseIntArg, parseNumberText, parseRefArg, parseTab } from './args.js';
 
 describe('argument parsers', () => {
   it('accepts refs with or without @ and rejects anything else naming the field', () => {
@@ -18,9 +17,12 @@ describe('argument parsers', () => {
     expect(fieldOf(() => parseTab('x'))).toBe('tab');
   });
 
-  it('bounds integers and checks choices', () => {
+  it('bounds integers; numbers as typed, whole ones for integer params', () => {
     expect(fieldOf(() => parseIntArg('timeout', { max: 10 })('11'))).toBe('timeout');
-    expect(parseChoice('wait', ['load', 'none'] as const)('none')).toBe('none');
-    expect(fieldOf(() => parseChoice('wait', ['load', 'none'] as const)('idle'))).toBe('wait');
+    expect(parseNumberText('x', '12.5', false)).toBe(12.5);
+    expect(parseNumberText('depth', '-3', true)).toBe(-3);
+    expect(fieldOf(() => parseNumberText('depth', '1.5', true))).toBe('depth');
+    expect(fieldOf(() => parseNumberText('x', '12px', false))).toBe('x');
+    expect(fieldOf(() => parseNumberText('x', '', false))).toBe('x');
   });
 });

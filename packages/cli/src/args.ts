@@ -1,42 +1,42 @@
-/** Parsers for CLI arguments. Bad input becomes invalid_arguments naming the field, never a crash. */
+/**
+ * Turning command-line strings into values. Bad input becomes invalid_arguments naming the field (the
+ * flag or argument as the agent typed it), never a crash. Ranges and choices of tool params are the
+ * schema's job (commandParams.ts validates with it); these only convert text.
+ */
 import { parseRef, RelayError } from '@chrome-relay/protocol';
 
-function invalid(field: string, message: string, value: unknown): RelayError {
-  return new RelayError('invalid_arguments', `${field}: ${message}`, { phase: 'cli', details: { field, value } });
+/** The one invalid_arguments of the command line: `field: message`, details.field naming the flag or argument. */
+export function invalidArgument(field: string, message: string, value?: unknown): RelayError {
+  return new RelayError('invalid_arguments', `${field}: ${message}`, { phase: 'cli', details: value === undefined ? { field } : { field, value } });
 }
 
 export function parseIntArg(field: string, options: { min?: number; max?: number } = {}) {
   return (raw: string): number => {
     const value = Number(raw);
-    if (!/^-?\d+$/.test(raw.trim()) || !Number.isSafeInteger(value)) throw invalid(field, `must be a whole number, got "${raw}"`, raw);
-    if (options.min !== undefined && value < options.min) throw invalid(field, `must be at least ${options.min}, got ${value}`, raw);
-    if (options.max !== undefined && value > options.max) throw invalid(field, `must be at most ${options.max}, got ${value}`, raw);
+    if (!/^-?\d+$/.test(raw.trim()) || !Number.isSafeInteger(value)) throw invalidArgument(field, `must be a whole number, got "${raw}"`, raw);
+    if (options.min !== undefined && value < options.min) throw invalidArgument(field, `must be at least ${options.min}, got ${value}`, raw);
+    if (options.max !== undefined && value > options.max) throw invalidArgument(field, `must be at most ${options.max}, got ${value}`, raw);
     return value;
   };
 }
 
-export function parseNumberArg(field: string, options: { min?: number } = {}) {
-  return (raw: string): number => {
-    const value = Number(raw);
-    if (raw.trim() === '' || !Number.isFinite(value)) throw invalid(field, `must be a number, got "${raw}"`, raw);
-    if (options.min !== undefined && value < options.min) throw invalid(field, `must be at least ${options.min}, got ${value}`, raw);
-    return value;
-  };
+/** A number as typed (range checks are the schema's): whole numbers for integer params. */
+export function parseNumberText(field: string, raw: string, integer: boolean): number {
+  const text = raw.trim();
+  const value = Number(text);
+  const shape = integer ? /^-?\d+$/ : /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+  if (!shape.test(text) || !Number.isFinite(value) || (integer && !Number.isSafeInteger(value))) {
+    throw invalidArgument(field, `must be a ${integer ? 'whole number' : 'number'}, got "${raw}"`, raw);
+  }
+  return value;
 }
 
 export const parseTab = parseIntArg('tab', { min: 1 });
+/** The call deadline, --timeout (the host refuses more than 10 minutes). */
 export const parseTimeout = parseIntArg('timeout', { min: 1, max: 600_000 });
 
 export function parseRefArg(raw: string, field = 'ref'): string {
   const ref = parseRef(raw);
-  if (!ref) throw invalid(field, `must be a ref like @e12 from \`chrome-relay snapshot\`, got "${raw}"`, raw);
+  if (!ref) throw invalidArgument(field, `must be a ref like @e12 from \`chrome-relay snapshot\`, got "${raw}"`, raw);
   return ref;
-}
-
-export function parseChoice<T extends string>(field: string, choices: readonly T[]) {
-  return (raw: string): T => {
-    const found = choices.find((c) => c === raw);
-    if (!found) throw invalid(field, `must be one of ${choices.join(', ')}, got "${raw}"`, raw);
-    return found;
-  };
 }

@@ -8,13 +8,20 @@
  * A command step runs the CLI itself as a child process with the batch's global options in front:
  * the step then behaves byte-for-byte like the command typed alone (notices, files, exit code).
  */
-import { INTERNAL_TOOLS, RelayError, isToolName, type RelayErrorData } from '@chrome-relay/protocol';
+import { isInternalTool, RelayError, isToolName, type RelayErrorData } from '@chrome-relay/protocol';
 import { runTool } from './runTool.js';
 import type { GlobalOptions } from './globalOptions.js';
 
 export type BatchStep = { command: string; args?: string[] } | { tool: string; params?: Record<string, unknown> };
 
 const MAX_STEPS = 100;
+
+/**
+ * Setup and operator commands: they start browsers, write or remove installs, swap hosts, diagnose. A batch
+ * is a sequence of agent actions read from stdin (often generated); none of these belongs in one — `launch`
+ * from stdin JSON starts a browser with whatever flags the JSON carries. Run them by themselves.
+ */
+export const OPERATOR_COMMANDS: readonly string[] = ['launch', 'setup', 'install', 'uninstall', 'update', 'reconnect', 'doctor', 'skill', 'extension', 'mcp'];
 
 function stepError(index: number, message: string): RelayError {
   return new RelayError(
@@ -37,6 +44,7 @@ function parseStep(value: unknown, index: number): BatchStep {
     if (extra.length) throw stepError(index, `has unknown key "${extra[0]}"`);
     if (typeof value.command !== 'string' || !/^[a-z][a-z-]*$/.test(value.command)) throw stepError(index, 'command must be a command name like "click"');
     if (value.command === 'batch') throw stepError(index, 'cannot be another batch');
+    if (OPERATOR_COMMANDS.includes(value.command)) throw stepError(index, `names \`${value.command}\`, a setup command: run \`chrome-relay ${value.command}\` by itself, not in a batch`);
     if (value.args !== undefined && !(Array.isArray(value.args) && value.args.every((a) => typeof a === 'string'))) throw stepError(index, 'args must be an array of strings');
     return value.args === undefined ? { command: value.command } : { command: value.command, args: value.args as string[] };
   }
@@ -45,7 +53,7 @@ function parseStep(value: unknown, index: number): BatchStep {
     if (extra.length) throw stepError(index, `has unknown key "${extra[0]}"`);
     if (typeof value.tool !== 'string' || !isToolName(value.tool)) throw stepError(index, `names unknown tool ${JSON.stringify(value.tool)}`);
     // restart_host would cut every agent's calls in flight: only `update` may send it.
-    if (INTERNAL_TOOLS.includes(value.tool)) throw stepError(index, `names ${value.tool}, which only chrome-relay's own commands use`);
+    if (isInternalTool(value.tool)) throw stepError(index, `names ${value.tool}, which only chrome-relay's own commands use`);
     if (value.params !== undefined && !isPlainObject(value.params)) throw stepError(index, 'params must be an object');
     return value.params === undefined ? { tool: value.tool } : { tool: value.tool, params: value.params };
   }
@@ -75,7 +83,7 @@ export interface StepResult {
 }
 
 /** Split one child's stderr into its relayError and relayNotice blocks. */
-export function parseChildStderr(stderr: string): { error?: RelayErrorData; notices: unknown[] } {
+function parseChildStderr(stderr: string): { error?: RelayErrorData; notices: unknown[] } {
   const out: { error?: RelayErrorData; notices: unknown[] } = { notices: [] };
   for (const line of stderr.split('\n')) {
     if (line.startsWith('{"relayError"')) out.error = (JSON.parse(line) as { relayError: RelayErrorData }).relayError;

@@ -9,6 +9,7 @@
 import type { Command } from 'commander';
 import { reasonedError, RelayError, type Notice } from '@chrome-relay/protocol';
 import { parseTab } from './args.js';
+import { commandIndexOf, optionAt } from './argvScan.js';
 import { resolveGlobals, type GlobalOptions } from './globalOptions.js';
 import { printNotice } from './output.js';
 
@@ -24,7 +25,7 @@ export interface TargetedGlobals extends GlobalOptions {
   agent?: string | undefined;
 }
 
-export function cliError(code: 'invalid_arguments', message: string, details: Record<string, unknown>): RelayError {
+function cliError(code: 'invalid_arguments', message: string, details: Record<string, unknown>): RelayError {
   return new RelayError(code, message, { phase: 'cli', details });
 }
 
@@ -68,8 +69,6 @@ export function resolveCallTarget(program: CallTarget, sub: CallTarget): { tab?:
   return out;
 }
 
-/** Program options that take a value (so the token after them is not the command name). */
-export const VALUE_OPTIONS = new Set(['--profile', '--timeout', '--agent', '--tab', '--workspace', '--group']);
 const TARGET_FLAGS = ['tab', 'workspace', 'group'] as const;
 
 /**
@@ -80,33 +79,28 @@ const TARGET_FLAGS = ['tab', 'workspace', 'group'] as const;
 export function targetFlagsByPosition(argv: readonly string[]): { before: CallTarget; after: CallTarget } {
   const before: CallTarget = {};
   const after: CallTarget = {};
-  let seenCommand = false;
-  for (let i = 2; i < argv.length; i++) {
-    const token = argv[i] ?? '';
-    if (token === '--') break;
-    const [flag, inline] = token.startsWith('--') ? (token.includes('=') ? [token.slice(0, token.indexOf('=')), token.slice(token.indexOf('=') + 1)] : [token, undefined]) : [token, undefined];
+  const commandAt = commandIndexOf(argv);
+  for (let i = 2; i < argv.length; ) {
+    if (argv[i] === '--') break;
+    const { flag, value, next } = optionAt(argv, i);
     const key = TARGET_FLAGS.find((k) => flag === `--${k}`);
-    if (key) {
-      const value = inline ?? argv[++i];
-      if (value === undefined) continue; // commander reports the missing value itself
-      const target = seenCommand ? after : before;
-      if (key === 'tab') target.tab = parseTab(value);
-      else target[key] = value;
-      continue;
-    }
-    if (!seenCommand && VALUE_OPTIONS.has(flag) && inline === undefined) {
+    if (key === undefined) {
       i++;
       continue;
     }
-    if (!token.startsWith('-')) seenCommand = true;
+    const target = i < commandAt ? before : after;
+    i = next;
+    if (value === undefined) continue; // commander reports the missing value itself
+    if (key === 'tab') target.tab = parseTab(value);
+    else target[key] = value;
   }
   return { before, after };
 }
 
 /** Globals with target and agent resolved; prints the override notice. Returns the tab param too. */
-export function targeted(cmd: Command): { globals: TargetedGlobals; tab: number | undefined } {
+export function targeted(cmd: Command, argv: readonly string[] = process.argv): { globals: TargetedGlobals; tab: number | undefined } {
   const all = cmd.optsWithGlobals();
-  const { before, after } = targetFlagsByPosition(process.argv);
+  const { before, after } = targetFlagsByPosition(argv);
   const resolved = resolveCallTarget(before, after);
   if (resolved.notice) printNotice(resolved.notice);
   const globals: TargetedGlobals = { ...resolveGlobals(all), target: resolved.target };
@@ -117,8 +111,8 @@ export function targeted(cmd: Command): { globals: TargetedGlobals; tab: number 
  * Globals of a command that acts on no tab (tabs, status, workspace/group management): a
  * --tab/--workspace/--group given anyway is invalid_arguments, never silently ignored.
  */
-export function untargeted(cmd: Command): TargetedGlobals {
-  const { before, after } = targetFlagsByPosition(process.argv);
+export function untargeted(cmd: Command, argv: readonly string[] = process.argv): TargetedGlobals {
+  const { before, after } = targetFlagsByPosition(argv);
   const given = setKeys({ ...before, ...after })[0];
   if (given !== undefined) {
     throw cliError('invalid_arguments', `--${given} does not apply to \`${commandPath(cmd)}\`: it acts on no tab. Drop --${given}.`, { field: given });

@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isPidAlive } from '@chrome-relay/host-files';
 import { HostDescriptorSchema, type HostDescriptor } from '@chrome-relay/protocol';
 import { runDir } from './paths.js';
 
@@ -12,28 +13,6 @@ export interface FoundDescriptor {
   file: string;
   descriptor: HostDescriptor;
   alive: boolean;
-}
-
-/** A killed host stays a zombie until its parent (the browser) reaps it: it answers kill(0) but is dead. */
-export function isZombie(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name in parentheses may contain spaces or ')'; the state letter follows the last ')'.
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state === 'Z' || state === 'X';
-  } catch {
-    return false;
-  }
-}
-
-export function isPidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    // EPERM means it exists but belongs to someone else: alive, not ours to talk to, but alive.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  return !isZombie(pid);
 }
 
 export function listDescriptors(home: string): FoundDescriptor[] {

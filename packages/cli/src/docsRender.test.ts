@@ -33,11 +33,24 @@ describe('generated docs', () => {
   it('tools.md documents every tool with its parameter descriptions', () => {
     const doc = renderToolsDoc();
     for (const name of Object.keys(TOOLS)) expect(doc).toContain(`## \`${name}\``);
-    expect(doc).toContain('| `url` | string non-empty | yes | Absolute URL to open |');
-    expect(doc).toContain('| `wait` | "commit" \\| "domcontentloaded" \\| "load" \\| "none" | no | Readiness to wait for (default load) |');
+    expect(doc).toContain('| `url` | `<url>` | string non-empty | yes | Absolute URL to open |');
+    expect(doc).toContain('| `wait` | `--wait` | "commit" \\| "domcontentloaded" \\| "load" \\| "none" | no | Readiness to wait for (default load) |');
+    expect(doc).toContain('Command: `chrome-relay group create <name> <tabs...>`');
     expect(doc).toContain('Answered by: the native host');
     expect(doc.split('## `click`')[1]?.split('\n## ')[0]).toContain('Mutates: yes');
     expect(doc.split('## `snapshot`')[1]?.split('\n## ')[0]).toContain('Mutates: no');
+  });
+
+  it('tools.md says how each param is given on the command line, including the ones that are not 1:1', () => {
+    const doc = renderToolsDoc();
+    const section = (name: string): string => doc.split(`## \`${name}\``)[1]?.split('\n## ')[0] ?? '';
+    expect(section('click')).toContain('| `clickCount` | `--double` (= 2), `--triple` (= 3) |');
+    expect(section('navigate')).toContain('| `timeoutMs` | `--wait-timeout` |');
+    expect(section('network')).toContain('| `rawHeaders` | `--raw-headers` |');
+    expect(section('wait')).toContain('| `timeoutMs` | `--timeout` |');
+    expect(section('snapshot')).toContain('| `scopeSelector` | `-s, --scope` |');
+    expect(section('lease_claim')).toContain('| `agent` | `--agent` / $CHROME_RELAY_AGENT |');
+    expect(doc).not.toContain('1:1');
   });
 
   it('describes JSON Schema types briefly', () => {

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { DEV_EXTENSION_ID, HOME_ENV, HOST_NAME, RelayError, VERSION } from '@chrome-relay/protocol';
 import { browserTarget, browserTargets, type BrowserEnv } from './browsers.js';
 import { mergeRecords, readRecord, recordPath, writeRecord, type InstallRecord } from './installRecord.js';
-import { makeDirs } from './outputFiles.js';
+import { makeDirs, makePrivateDirsFor } from './outputFiles.js';
 import { bundledHostFile, installedHostDir } from './paths.js';
 
 export interface InstallTarget {
@@ -37,7 +37,7 @@ export interface InstallOptions {
 }
 
 /** Variable the host reads for extension ids beyond the dev id (see native-host/src/origin.ts). */
-export const EXTENSION_IDS_ENV = 'CHROME_RELAY_EXTENSION_IDS';
+const EXTENSION_IDS_ENV = 'CHROME_RELAY_EXTENSION_IDS';
 const EXTENSION_ID = /^[a-p]{32}$/;
 
 export function profileTarget(userDataDir: string): InstallTarget {
@@ -129,7 +129,7 @@ function homeUnwritable(home: string, error: unknown): RelayError {
 }
 
 /** Copy the host bundle into <home>/host and write its launcher; records both. */
-export function installHostFiles(home: string, extensionIds: readonly string[], options: InstallOptions = {}): { launcher: string; hostFile: string; createdDirs: string[] } {
+function installHostFiles(home: string, extensionIds: readonly string[], options: InstallOptions = {}): { launcher: string; hostFile: string; createdDirs: string[] } {
   const source = options.hostSource ?? bundledHostFile();
   if (!existsSync(source)) {
     throw new RelayError('internal_error', `The CLI package is incomplete: ${source} is missing. Reinstall chrome-relay (or run \`node scripts/build.mjs\` in a checkout).`, {
@@ -144,6 +144,8 @@ export function installHostFiles(home: string, extensionIds: readonly string[], 
   try {
     // makeDirs reports which directories it created, so uninstall removes exactly those.
     const createdDirs = makeDirs(dir, 0o700);
+    // A home an older version made 0755 is tightened: it names sockets and profiles.
+    makePrivateDirsFor(HOME_ENV, [home, dir]);
     const tmp = `${hostFile}.${process.pid}.tmp`;
     copyFileSync(source, tmp);
     renameSync(tmp, hostFile);
@@ -154,7 +156,7 @@ export function installHostFiles(home: string, extensionIds: readonly string[], 
   }
 }
 
-export function writeManifest(target: InstallTarget, launcher: string, extensionIds: readonly string[]): { file: string; createdDirs: string[] } {
+function writeManifest(target: InstallTarget, launcher: string, extensionIds: readonly string[]): { file: string; createdDirs: string[] } {
   const file = manifestPath(target);
   const createdDirs = makeDirs(target.dir);
   const manifest = {

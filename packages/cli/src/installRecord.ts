@@ -25,7 +25,7 @@ export interface InstallRecord {
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 
 /** Hand-checked (the CLI has no zod of its own); returns the first problem, or null when the shape is right. */
-export function recordProblem(value: unknown): string | null {
+function recordProblem(value: unknown): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not an object';
   const r = value as Record<string, unknown>;
   for (const key of ['cliVersion', 'updatedAt', 'launcher'] as const) if (typeof r[key] !== 'string') return `${key} must be a string`;

@@ -55,3 +55,15 @@ describe('batch', () => {
     expect((await runBatch(steps, false, runner)).results).toHaveLength(3);
   });
 });
+
+describe('argv positions', () => {
+  it('the command starts after program options and their values, for every reader alike', async () => {
+    const { commandIndexOf, commandWordsOf } = await import('./argvScan.js');
+    const argv = ['node', 'cli', '--group', 'batch', '--timeout', '5000', 'batch', '--no-bail'];
+    // A group named "batch" is not the batch command: the steps get `--group batch --timeout 5000`.
+    expect(commandIndexOf(argv)).toBe(6);
+    expect(commandWordsOf(argv)).toEqual(['batch']);
+    expect(targetFlagsByPosition(argv)).toEqual({ before: { group: 'batch' }, after: {} });
+    expect(targetFlagsByPosition(['node', 'cli', 'click', '@e1', '--tab=3'])).toEqual({ before: {}, after: { tab: 3 } });
+  });
+});

@@ -1,22 +1,37 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram, commandNameOf, COMMAND_GROUPS, toolOf } from './program.js';
+import { TOOLS } from '@chrome-relay/protocol';
+import { TOOL_COMMANDS } from './commandSpec.js';
+import { buildProgram, commandNameOf, HAND_WRITTEN, toolCommandOf, toolOf } from './program.js';
 
 const argv = (...args: string[]): string[] => ['node', 'chrome-relay', ...args];
 
 describe('lazy command registration', () => {
-  it('the group table lists exactly the commands each group registers', () => {
-    for (const group of COMMAND_GROUPS) {
+  it('the hand-written table lists exactly the commands each module registers', () => {
+    for (const module of HAND_WRITTEN) {
       const program = new Command('t');
-      group.register(program);
-      expect(program.commands.map((c) => c.name()).sort()).toEqual([...group.names].sort());
+      module.register(program);
+      expect(program.commands.map((c) => c.name()).sort()).toEqual([...module.names].sort());
     }
+  });
+
+  it('no hand-written command shadows a tool command', () => {
+    const toolWords = new Set(TOOL_COMMANDS.map((tool) => TOOLS[tool].cli?.command.split(' ')[0]));
+    for (const name of HAND_WRITTEN.flatMap((m) => m.names)) expect(toolWords.has(name), name).toBe(false);
   });
 
   it('finds the command name after program-level options, skipping their values', () => {
     expect(commandNameOf(argv('--tab', '12', '--json', 'click', '@e1'))).toBe('click');
     expect(commandNameOf(argv('--profile', '/p', 'doctor'))).toBe('doctor');
     expect(commandNameOf(argv('--version'))).toBeUndefined();
+  });
+
+  it('finds the tool command of a group by its longest path', () => {
+    expect(toolCommandOf(argv('network', 'body', '12'))).toBe('network_body');
+    expect(toolCommandOf(argv('network', '--url', 'api'))).toBe('network');
+    expect(toolCommandOf(argv('--json', 'record', 'stop', '--out', 'x'))).toBe('record_stop');
+    expect(toolCommandOf(argv('help', 'lease', 'claim'))).toBe('lease_claim');
+    expect(toolCommandOf(argv('lease'))).toBeUndefined();
   });
 
   it('names the tool of an error block even when options come first, group commands by their protocol tool', () => {
@@ -28,10 +43,16 @@ describe('lazy command registration', () => {
     expect(toolOf(argv('--tab', '5'))).toBe('');
   });
 
-  it('registers only the needed group, and everything for help or an unknown command', () => {
-    expect(buildProgram(argv('click', '@e1')).commands.map((c) => c.name()).sort()).toEqual(['click', 'navigate', 'snapshot', 'status', 'tabs']);
-    const all = COMMAND_GROUPS.flatMap((g) => g.names).length;
-    expect(buildProgram(argv('--help')).commands).toHaveLength(all);
-    expect(buildProgram(argv('clik')).commands).toHaveLength(all);
+  it('declares only the running command in full, and every command by name for help or an unknown one', () => {
+    const click = buildProgram(argv('click', '@e1'));
+    expect(click.commands.map((c) => c.name())).toEqual(['click']);
+    expect(click.commands[0]?.options.map((o) => o.long)).toContain('--double');
+    const lease = buildProgram(argv('lease', 'claim'));
+    const claim = lease.commands[0]?.commands.find((c) => c.name() === 'claim');
+    expect(claim?.options.map((o) => o.long)).toContain('--ttl');
+    expect(lease.commands[0]?.commands.find((c) => c.name() === 'list')?.options).toEqual([]);
+    const everything = new Set([...TOOL_COMMANDS.map((t) => TOOLS[t].cli?.command.split(' ')[0]), ...HAND_WRITTEN.flatMap((m) => m.names)]);
+    expect(buildProgram(argv('--help')).commands).toHaveLength(everything.size);
+    expect(buildProgram(argv('clik')).commands).toHaveLength(everything.size);
   });
 });

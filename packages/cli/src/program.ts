@@ -1,40 +1,50 @@
-/** The command tree. Commands live in commands/<group>.ts; this file only assembles them. */
-import { Command } from 'commander';
-import { isToolName, VERSION } from '@chrome-relay/protocol';
-import { parseTab, parseTimeout } from './args.js';
-import { VALUE_OPTIONS } from './callTarget.js';
-import { registerActionCommands } from './commands/actions.js';
-import { registerBrowserCommands } from './commands/browser.js';
-import { registerElementCommands } from './commands/elements.js';
-import { registerSetupCommands } from './commands/setup.js';
-import { registerObserveCommands } from './commands/observe.js';
-import { registerBatchCommand } from './commands/batch.js';
-import { registerAliases } from './aliases.js';
-
 /**
- * Which top-level commands each group registers. A run registers only the group its command belongs to:
- * building all ~50 commands with commander cost ~12 ms of every start-up. `--help`, no command or an unknown
- * one registers everything (so help and "unknown command" list it all). program.test.ts keeps this in sync.
+ * The command tree: one command per tool entry of the registry (declareCommand.ts), plus the few
+ * hand-written commands that are more than a tool call (commands/*.ts).
+ *
+ * Start-up stays lazy (agents run the CLI once per action): only the command that runs is declared in
+ * full — its schema read for its flags — and only if argv names no tool command are the hand-written
+ * ones registered. `--help`, no command or an unknown one declares every tool command by name and
+ * summary only (so help and "unknown command" list them all).
  */
-export const COMMAND_GROUPS: readonly { readonly names: readonly string[]; readonly register: (program: Command) => void }[] = [
-  { names: ['tabs', 'navigate', 'snapshot', 'click', 'status'], register: registerBrowserCommands },
-  { names: ['keys', 'type', 'back', 'forward', 'reload', 'close', 'wait', 'get', 'js', 'dialog', 'download'], register: registerActionCommands },
-  { names: ['fill', 'focus', 'hover', 'check', 'uncheck', 'select', 'scroll', 'drag', 'upload'], register: registerElementCommands },
-  { names: ['launch', 'install', 'uninstall', 'update', 'reconnect', 'doctor', 'skill', 'extension'], register: registerSetupCommands },
-  { names: ['screenshot', 'record', 'console', 'network', 'workspace', 'group', 'lease'], register: registerObserveCommands },
+import { Command } from 'commander';
+import { isToolName, TOOLS, VERSION, type ToolName } from '@chrome-relay/protocol';
+import { parseTab, parseTimeout } from './args.js';
+import { commandWordsOf } from './argvScan.js';
+import { TOOL_COMMANDS } from './commandSpec.js';
+import { declareCommand } from './declareCommand.js';
+import { registerAliases } from './aliases.js';
+import { registerBatchCommand } from './commands/batch.js';
+import { registerMcpCommand } from './commands/mcp.js';
+import { registerSetupCommands } from './commands/setup.js';
+
+/** The hand-written commands, by module: what each registers (program.test.ts keeps this in sync). */
+export const HAND_WRITTEN: readonly { readonly names: readonly string[]; readonly register: (program: Command) => void }[] = [
+  { names: ['launch', 'setup', 'install', 'uninstall', 'update', 'reconnect', 'doctor', 'skill', 'extension'], register: registerSetupCommands },
   { names: ['batch'], register: registerBatchCommand },
+  { names: ['mcp'], register: registerMcpCommand },
   { names: ['read', 'ax', 'click-ax'], register: registerAliases },
 ];
 
 /** The command name in argv (after any program-level options), if any. */
 export function commandNameOf(argv: readonly string[]): string | undefined {
-  for (let i = 2; i < argv.length; i++) {
-    const token = argv[i] ?? '';
-    if (token === '--') return undefined;
-    if (!token.startsWith('-')) return token;
-    if (VALUE_OPTIONS.has(token)) i++;
+  return commandWordsOf(argv)[0];
+}
+
+/** The tool command argv runs: the longest command path its words start with. */
+export function toolCommandOf(argv: readonly string[]): ToolName | undefined {
+  let words = commandWordsOf(argv);
+  if (words[0] === 'help') words = words.slice(1);
+  let best: ToolName | undefined;
+  let bestLength = 0;
+  for (const tool of TOOL_COMMANDS) {
+    const path = TOOLS[tool].cli?.command.split(' ') ?? [];
+    if (path.length > bestLength && path.every((word, i) => words[i] === word)) {
+      best = tool;
+      bestLength = path.length;
+    }
   }
-  return undefined;
+  return best;
 }
 
 /**
@@ -44,11 +54,14 @@ export function commandNameOf(argv: readonly string[]): string | undefined {
 export function toolOf(argv: readonly string[]): string {
   const name = commandNameOf(argv);
   if (name === undefined) return '';
-  const sub = argv[argv.indexOf(name, 2) + 1];
+  const tool = toolCommandOf(argv);
+  if (tool !== undefined && TOOLS[tool].cli?.command.split(' ')[0] === name) return tool;
+  const sub = commandWordsOf(argv)[1];
   return sub !== undefined && isToolName(`${name}_${sub}`) ? `${name}_${sub}` : name;
 }
 
-export function buildProgram(argv: readonly string[] = []): Command {
+export function buildProgram(argv: readonly string[] = [], options: { validateOnly?: boolean } = {}): Command {
+  const context = { argv, validateOnly: options.validateOnly === true };
   const program = new Command('chrome-relay')
     .description('Drive your real, logged-in Chrome from the shell: snapshot → refs → click.')
     .version(VERSION, '-V, --version')
@@ -56,9 +69,9 @@ export function buildProgram(argv: readonly string[] = []): Command {
     .option('--timeout <ms>', 'deadline for the whole call (default 30000)', parseTimeout)
     .option('--json', 'JSON output everywhere (snapshot prints text otherwise)')
     .option('--agent <name>', 'agent identity for leases (default: $CHROME_RELAY_AGENT)')
-    .option('--tab <id>', 'act in this tab (a command\'s own --tab replaces it)', parseTab)
-    .option('--workspace <name>', 'act in this workspace\'s tab')
-    .option('--group <name>', 'act in this tab group\'s tab')
+    .option('--tab <id>', "act in this tab (a command's own --tab replaces it)", parseTab)
+    .option('--workspace <name>', "act in this workspace's tab")
+    .option('--group <name>', "act in this tab group's tab")
     .showHelpAfterError(false)
     // Commander's own "error: …" line would precede our one-line contract; main.ts prints the error instead.
     // The only other thing commander writes to stderr is the usage of a level given no command: it goes to
@@ -67,8 +80,21 @@ export function buildProgram(argv: readonly string[] = []): Command {
     .configureOutput({ outputError: () => undefined, writeErr: (text) => process.stdout.write(text) })
     .exitOverride();
   const name = commandNameOf(argv);
-  const needed = COMMAND_GROUPS.filter((group) => name !== undefined && group.names.includes(name));
-  for (const group of needed.length > 0 ? needed : COMMAND_GROUPS) group.register(program);
-  for (const cmd of program.commands) cmd.exitOverride();
+  const running = toolCommandOf(argv);
+  const handWritten = HAND_WRITTEN.filter((module) => name !== undefined && module.names.includes(name));
+  const firstWordOf = (tool: ToolName): string | undefined => TOOLS[tool].cli?.command.split(' ')[0];
+  if (running !== undefined && name !== 'help') {
+    // Only the running command's group: its siblings by name (a group's usage lists them).
+    for (const tool of TOOL_COMMANDS) if (firstWordOf(tool) === name) declareCommand(program, tool, tool === running, context);
+  } else if (handWritten.length > 0) {
+    for (const module of handWritten) module.register(program);
+  } else {
+    for (const tool of TOOL_COMMANDS) declareCommand(program, tool, tool === running, context);
+    for (const module of HAND_WRITTEN) module.register(program);
+  }
+  for (const cmd of program.commands) {
+    cmd.exitOverride();
+    for (const sub of cmd.commands) sub.exitOverride();
+  }
   return program;
 }

@@ -177,3 +177,13 @@ export function renderSnapshotDiff(previous: readonly SnapshotNode[] | null, cur
   }
   return out.join('\n');
 }
+
+/** What `chrome-relay snapshot` prints (and the MCP server returns): the header, then the tree, its diff, or a cut of it. */
+export function snapshotText(
+  result: SnapshotHeading & { tree: readonly SnapshotNode[]; previous?: readonly SnapshotNode[] | null | undefined },
+  options: RenderOptions & { diff?: boolean; maxChars?: number | undefined } = {},
+): string {
+  const render = { urls: options.urls === true };
+  const body = options.diff === true ? renderSnapshotDiff(result.previous ?? null, result.tree, render) : renderSnapshot(result.tree, render);
+  return `${renderSnapshotHeader(result)}\n${options.maxChars === undefined ? body : truncateSnapshot(body, options.maxChars)}`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, ERROR_TABLE, INTERNAL_TOOLS, NOTICE_CODES, REASONED_CODES, reasonInfo, reasonsOf, TOOLS, VERSION, type ToolName } from '@chrome-relay/protocol';
+import { ERROR_CODES, ERROR_TABLE, NOTICE_CODES, REASONED_CODES, reasonInfo, reasonsOf, TOOL_NAMES, TOOLS, VERSION } from '@chrome-relay/protocol';
 import { renderSkill } from './skill.js';
 
 describe('skill', () => {
@@ -33,10 +33,18 @@ describe('skill', () => {
     }
   });
 
-  it('lists the commands of the tool registry, but not housekeeping tools', () => {
-    const internal = (name: string): boolean => INTERNAL_TOOLS.includes(name as ToolName);
-    for (const name of Object.keys(TOOLS).filter((n) => !internal(n))) expect(skill).toContain(`- \`chrome-relay ${name}\` — `);
-    for (const name of INTERNAL_TOOLS) expect(skill).not.toContain(`chrome-relay ${name}`);
+  it('lists every command of the registry by its real syntax with one example, and no wire name as a command', () => {
+    for (const name of TOOL_NAMES) {
+      const cli = TOOLS[name].cli;
+      if (cli === undefined) {
+        expect(skill, name).not.toContain(`chrome-relay ${name}`);
+        continue;
+      }
+      const line = skill.split('\n').find((l) => l.startsWith(`- \`chrome-relay ${cli.command}`) && l.includes(` Example: \`${cli.examples[0]}\``));
+      expect(line, name).toBeDefined();
+      // group_create, record_start, network_har…: wire names, not commands.
+      if (name.includes('_')) expect(skill, name).not.toContain(`chrome-relay ${name}`);
+    }
     expect(skill).toContain('`chrome-relay reconnect`');
   });
 });

@@ -3,7 +3,8 @@
  * so `chrome-relay skill` always describes the version that prints it; scripts/gen-docs.mjs writes the
  * repository's SKILL.md from this same function (and fails the check when it is stale).
  */
-import { ERROR_CODES, ERROR_TABLE, INTERNAL_TOOLS, isReasonedCode, NOTICE_CODES, reasonInfo, reasonsOf, TOOLS, VERSION, type NoticeCode, type ToolName } from '@chrome-relay/protocol';
+import { ERROR_CODES, ERROR_TABLE, isReasonedCode, NOTICE_CODES, reasonInfo, reasonsOf, TOOLS, VERSION, type CliTask, type NoticeCode } from '@chrome-relay/protocol';
+import { commandSpec, TOOL_COMMANDS, usageOf } from './commandSpec.js';
 
 /**
  * What each notice means and what to do. Typed over NoticeCode, so adding a notice to the protocol
@@ -17,7 +18,7 @@ export const NOTICE_MEANINGS: { readonly [N in NoticeCode]: string } = {
 };
 
 /** One rule per code; a code with reasons gets one sub-rule per `details.reason`. */
-export function errorRules(): string[] {
+function errorRules(): string[] {
   return ERROR_CODES.flatMap((code) => {
     const info = ERROR_TABLE[code];
     const rule = `- \`${code}\` (${info.retryable ? 'retryable' : 'not retryable'}): ${info.move}`;
@@ -26,14 +27,44 @@ export function errorRules(): string[] {
   });
 }
 
-export function noticeRules(): string[] {
+function noticeRules(): string[] {
   return NOTICE_CODES.map((code) => `- \`${code}\`: ${NOTICE_MEANINGS[code]}`);
 }
 
-function toolLines(): string[] {
-  return Object.entries(TOOLS)
-    .filter(([name]) => !INTERNAL_TOOLS.includes(name as ToolName))
-    .map(([name, tool]) => `- \`chrome-relay ${name}\` — ${tool.description}`);
+/** SKILL.md's command sections, in this order; typed over CliTask so a new task needs a title here. */
+const TASK_TITLES: { readonly [T in CliTask]: string } = {
+  navigate: 'Open, list and close tabs',
+  read: 'Read the page',
+  act: 'Act on elements (refs from the latest snapshot)',
+  keyboard: 'Keyboard',
+  page: 'Wait, dialogs, downloads, JavaScript',
+  observe: 'Screenshots, recordings, console and network',
+  organize: 'Workspaces and tab groups',
+  leases: 'Leases (when several agents share the browser)',
+  setup: 'Status',
+};
+
+/** The command's syntax as typed: `chrome-relay group create <name> <tabs...>`. */
+export function commandSyntax(tool: Parameters<typeof commandSpec>[0]): string {
+  const spec = commandSpec(tool);
+  return `chrome-relay ${spec.cli.command} ${usageOf(spec)}`.trim();
+}
+
+/** One section per task: each command with its syntax, what it does, and one example. */
+function commandSections(): string[] {
+  return (Object.keys(TASK_TITLES) as CliTask[]).flatMap((task) => {
+    const tools = TOOL_COMMANDS.filter((tool) => TOOLS[tool].cli?.task === task);
+    if (tools.length === 0) return [];
+    return [
+      `### ${TASK_TITLES[task]}`,
+      '',
+      ...tools.map((tool) => {
+        const cli = TOOLS[tool].cli;
+        return `- \`${commandSyntax(tool)}\` — ${cli?.summary ?? ''} Example: \`${cli?.examples[0] ?? ''}\``;
+      }),
+      '',
+    ];
+  });
 }
 
 export function renderSkill(version: string = VERSION): string {
@@ -73,9 +104,9 @@ export function renderSkill(version: string = VERSION): string {
     '',
     '## Commands',
     '',
-    ...toolLines(),
+    'Each command explains its flags with examples: `chrome-relay <command> --help`. `--tab <id>` works on every command that acts in a tab.',
     '',
-    'Each command explains its flags with an example: `chrome-relay <command> --help`.',
+    ...commandSections(),
     '',
     '## Output contract',
     '',

@@ -78,7 +78,8 @@ export function callSocket(socketPath: string, tool: string, params: Record<stri
           finish(() => reject(new RelayError('internal_error', `The host at ${socketPath} sent a response this CLI cannot read (version skew?); run \`chrome-relay update\`.`, { tool, phase: 'transport' })));
           return;
         }
-        if (parsed.data.id === request.id) finish(() => resolve(parsed.data));
+        // id 0 is the host's answer to a request it could not read (relay.ts clientFrameFault): ours.
+        if (parsed.data.id === request.id || (parsed.data.id === 0 && !parsed.data.ok)) finish(() => resolve(parsed.data));
       }
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
@@ -89,27 +90,13 @@ export function callSocket(socketPath: string, tool: string, params: Record<stri
     });
     // A host that exits on purpose answers first (relay.ts); a bare close means it died (killed, crashed).
     socket.on('close', () => {
-      const error = new RelayError('native_host_disconnected', `The native host went away during ${tool} without answering (it was killed or crashed); the browser starts a new one within a second.`, {
+      // Whether a new host comes depends on the browser: hostClient.ts says which when it knows the browser.
+      const error = new RelayError('native_host_disconnected', `The native host went away during ${tool} without answering (it was killed or crashed, or its browser exited).`, {
         tool,
         phase: 'transport',
         details: { socket: socketPath, cause: 'host_died' },
       });
       finish(() => reject(asInterrupted(error)));
     });
-  });
-}
-
-/** 'dead' only when nothing listens (refused, or the path is gone); anything ambiguous counts as live. */
-export function probeSocket(path: string, timeoutMs = 500): Promise<'live' | 'dead'> {
-  return new Promise((resolve) => {
-    const socket = connect(path);
-    const done = (verdict: 'live' | 'dead'): void => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(verdict);
-    };
-    const timer = setTimeout(() => done('live'), timeoutMs);
-    socket.once('connect', () => done('live'));
-    socket.once('error', (error: NodeJS.ErrnoException) => done(error.code === 'ECONNREFUSED' || error.code === 'ENOENT' ? 'dead' : 'live'));
   });
 }

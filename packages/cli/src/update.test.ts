@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RelayError, VERSION } from '@chrome-relay/protocol';
-import { isPidAlive } from './discovery.js';
+import { isPidAlive } from '@chrome-relay/host-files';
 import { allowedExtensionIds } from './install.js';
 import { readRecord } from './installRecord.js';
 import { spawnFakeHostProcess, type FakeHostProcess } from './testing/fakeHost.js';

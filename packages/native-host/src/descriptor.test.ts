@@ -62,7 +62,9 @@ describe('sweepStaleHosts', () => {
     writeDescriptor(join(run, 'host-200.json'), descriptor(200));
     writeFileSync(join(run, 'host-200.json.tmp'), '{');
     writeFileSync(join(run, 'host-200.sock'), 'not a socket');
-    // Live host 100 and our own pid 300 are untouched.
+    // Live host 100 (listening) and our own pid 300 are untouched.
+    const live100 = createServer();
+    await new Promise<void>((r) => live100.listen(join(run, 'host-100.sock'), r));
     writeDescriptor(join(run, 'host-100.json'), descriptor(100));
     writeDescriptor(join(run, 'host-300.json'), descriptor(300));
     // Dead host 400 whose socket is, surprisingly, still served: keep the socket, drop the descriptor.
@@ -85,12 +87,19 @@ describe('sweepStaleHosts', () => {
       expect(removed.sort()).toEqual(
         [join(run, 'host-200.json'), join(run, 'host-200.json.tmp'), join(run, 'host-400.json'), join(run, 'host-500.json')].sort(),
       );
-      expect(readdirSync(run).sort()).toEqual(['host-100.json', 'host-200.sock', 'host-300.json', 'host-400.sock']);
+      expect(readdirSync(run).sort()).toEqual(['host-100.json', 'host-100.sock', 'host-200.sock', 'host-300.json', 'host-400.sock']);
       expect(readFileSync(join(run, 'host-200.sock'), 'utf8')).toBe('not a socket');
       expect(logs.join('\n')).toMatch(/keeping .*host-400\.sock/);
     } finally {
       await new Promise<void>((r) => server.close(() => r()));
+      await new Promise<void>((r) => live100.close(() => r()));
     }
+  });
+
+  it('a live pid whose descriptor names a socket nobody listens on is stale too (it can only mislead clients)', async () => {
+    writeDescriptor(join(run, 'host-800.json'), descriptor(800));
+    const removed = await sweepStaleHosts(run, { uid: 0, selfPid: 1, isAlive: () => true, probe: (p) => probeSocket(p), log: () => {} });
+    expect(removed).toEqual([join(run, 'host-800.json')]);
   });
 
   it('unlinks a dead socket of a dead host', async () => {
@@ -106,5 +115,21 @@ describe('sweepStaleHosts', () => {
     const removed = await sweepStaleHosts(run, { uid: 0, selfPid: 1, isAlive: () => false, probe: (p) => probeSocket(p), log: () => {} });
     expect(removed.sort()).toEqual([join(run, 'host-700.json'), sock].sort());
     expect(readdirSync(run)).toEqual([]);
+  });
+
+  it('removes the private directory a dead host with a long home made for its socket', async () => {
+    const uid = process.getuid?.() ?? 0;
+    const own = mkdtempSync(join(run, `chrome-relay-${uid}-`));
+    const sock = join(own, 'abc.sock');
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(sock, r));
+    renameSync(sock, `${sock}.aside`);
+    await new Promise<void>((r) => server.close(() => r()));
+    renameSync(`${sock}.aside`, sock);
+    writeDescriptor(join(run, 'host-701.json'), descriptor(701, sock));
+
+    const removed = await sweepStaleHosts(run, { uid, shortRoot: run, selfPid: 1, isAlive: () => false, probe: (p) => probeSocket(p), log: () => {} });
+    expect(removed.sort()).toEqual([join(run, 'host-701.json'), own, sock].sort());
+    expect(existsSync(own)).toBe(false);
   });
 });

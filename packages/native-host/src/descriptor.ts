@@ -4,13 +4,12 @@
  * never sees half a file), removed only by their own host, and swept at startup when their host died
  * without cleaning up (killed, crashed, machine slept through a browser crash).
  */
-import { lstatSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { sweepStaleHosts as sweepFiles } from '@chrome-relay/host-files';
 import { HostDescriptorSchema, type HostDescriptor } from '@chrome-relay/protocol';
 import type { Log } from './log.js';
-import { socketPath } from './paths.js';
-
-const HOST_FILE = /^host-(\d+)\.(json|json\.tmp|sock)$/;
+import { preferredSocketPath, removeOwnSocketDir } from './paths.js';
 
 export function writeDescriptor(path: string, descriptor: HostDescriptor): void {
   // The .tmp name does not match the CLI's host-*.json pattern, so readers only ever see whole files.
@@ -36,18 +35,12 @@ export function removeDescriptorIfOurs(path: string, pid: number): boolean {
   return true;
 }
 
-/** process.kill(pid, 0): ESRCH means gone; EPERM means alive but someone else's. */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-}
+export { isPidAlive as isProcessAlive } from '@chrome-relay/host-files';
 
 export interface SweepOptions {
   uid: number;
+  /** Where prepareSocketPath makes per-host directories (default /tmp). */
+  shortRoot?: string;
   selfPid: number;
   isAlive(pid: number): boolean;
   probe(path: string): Promise<'live' | 'dead'>;
@@ -55,55 +48,20 @@ export interface SweepOptions {
 }
 
 /**
- * Remove the descriptors, temp files and sockets of hosts whose process is gone. A socket is removed
- * only when it is a socket and a probe proves nobody listens on it. Returns the paths removed.
+ * Remove the descriptors, temp files and sockets of dead hosts (the rules are shared with the CLI's
+ * doctor: @chrome-relay/host-files). Returns the paths removed.
  */
 export async function sweepStaleHosts(run: string, options: SweepOptions): Promise<string[]> {
-  const deadPids = new Set<number>();
-  for (const name of safeReaddir(run)) {
-    const match = HOST_FILE.exec(name);
-    if (!match?.[1]) continue;
-    const pid = Number(match[1]);
-    if (pid !== options.selfPid && !options.isAlive(pid)) deadPids.add(pid);
+  const result = await sweepFiles(run, { selfPid: options.selfPid, isAlive: options.isAlive, probe: options.probe, socketsOf: (pid) => [preferredSocketPath(run, pid)] });
+  const removed = [...result.removed];
+  // A socket in a directory made for that host alone (a long home, see paths.ts): the directory goes too.
+  for (const path of result.removed) {
+    const dir = dirname(path);
+    if (dir !== run && removeOwnSocketDir(dir, options.uid, options.shortRoot)) removed.push(dir);
   }
-
-  const removed: string[] = [];
-  for (const pid of deadPids) {
-    const json = join(run, `host-${pid}.json`);
-    const sockets = new Set([join(run, `host-${pid}.sock`), socketPath(run, pid, options.uid)]);
-    const recorded = readDescriptor(json);
-    if (recorded !== null && recorded.pid === pid) sockets.add(recorded.socket);
-
-    for (const sock of sockets) {
-      if (!isSocket(sock)) continue;
-      if ((await options.probe(sock)) === 'live') {
-        options.log(`keeping ${sock}: its host pid ${pid} is gone but something still listens on it`);
-        continue;
-      }
-      if (unlinkQuietly(sock)) removed.push(sock);
-    }
-    for (const file of [json, `${json}.tmp`]) {
-      if (unlinkQuietly(file)) removed.push(file);
-    }
-  }
+  for (const kept of result.kept) options.log(`keeping ${kept.path}: ${kept.reason}`);
   if (removed.length > 0) options.log(`removed stale host files: ${removed.join(', ')}`);
   return removed;
-}
-
-function safeReaddir(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
-
-function isSocket(path: string): boolean {
-  try {
-    return lstatSync(path).isSocket();
-  } catch {
-    return false;
-  }
 }
 
 function unlinkQuietly(path: string): boolean {

@@ -6,6 +6,7 @@
  *   CLI ◀─ClientResponse── host ◀─ExtensionToHost(result)── extension
  */
 import * as z from 'zod';
+import { AGENT_NAME_PATTERN, AGENT_NAME_RULE } from './constants.js';
 import { RelayErrorDataSchema } from './errors.js';
 
 export const VersionInfoSchema = z.strictObject({
@@ -22,7 +23,7 @@ export const CallTargetSchema = z.strictObject({
 });
 export type CallTarget = z.infer<typeof CallTargetSchema>;
 /** Agent identity for leases (--agent or CHROME_RELAY_AGENT). */
-export const AgentSchema = z.string().min(1).max(64).regex(/^[\w.@-]+$/);
+export const AgentSchema = z.string().regex(AGENT_NAME_PATTERN, `must be ${AGENT_NAME_RULE}`);
 
 export const ClientRequestSchema = z.strictObject({
   id: z.number().int().nonnegative(),
@@ -56,6 +57,8 @@ export const HostToExtensionSchema = z.discriminatedUnion('type', [
     timeoutMs: z.number().int().positive(),
     target: CallTargetSchema.optional(),
     agent: AgentSchema.optional(),
+    /** The CLI that made the call (the extension shows it to the person; it decides nothing). */
+    client: VersionInfoSchema.optional(),
   }),
   z.strictObject({ type: z.literal('hello'), host: VersionInfoSchema.extend({ pid: z.number() }) }),
 ]);

@@ -1,12 +1,28 @@
 /**
- * A tool's wire contract, built on first use. The CLI starts once per agent action, and building
- * every tool's zod schemas at start-up cost ~40 ms (more than Node's own start on these machines);
- * one call needs one tool's schemas. The getters keep each entry's exact static type.
+ * A tool entry is the whole description of a tool: its wire contract (params and result as zod),
+ * who answers it, the policies the extension applies around it, and its command-line shape. The
+ * CLI, the MCP server, `--help`, docs/tools.md and SKILL.md are all generated from these entries,
+ * and the extension's dispatcher reads its policies from them: nothing is described twice.
+ *
+ * The schemas are built on first use. The CLI starts once per agent action, and building every
+ * tool's zod schemas at start-up cost ~40 ms (more than Node's own start on these machines); one call
+ * needs one tool's schemas. Everything else on the entry is plain static data, cheap to read.
  */
 import type * as z from 'zod';
+import type { CliShape } from './cliShape.js';
 
-export interface ToolSpec<P extends z.ZodType, R extends z.ZodType> {
-  readonly description: string;
+/**
+ * How a tool uses tabs:
+ * - page: acts in one tab; without one, the remembered tab;
+ * - page_or_new: the same, but without one it opens a new tab (navigate);
+ * - close: closes `tabs`; without them, the remembered tab;
+ * - none: acts in no tab. Its `tab` param, if any, names what it manages (a lease), so it is never
+ *   filled in by default.
+ * Default (tabUseOf): `page` when the params have a `tab`, else `none`.
+ */
+export type TabUse = 'page' | 'page_or_new' | 'close' | 'none';
+
+export interface ToolPolicy {
   /**
    * Whether the tool changes the page or the browser (input, navigation, tabs, dialogs, leases…).
    * A mutating call cut off by `timeout` or `native_host_disconnected` may or may not have acted, so
@@ -14,20 +30,50 @@ export interface ToolSpec<P extends z.ZodType, R extends z.ZodType> {
    * retryable. Required, so every new tool decides.
    */
   readonly mutates: boolean;
+  /** Destroys something that cannot be brought back by the agent (closes tabs, windows): MCP's destructiveHint. */
+  readonly destructive?: true;
+  /** The native host answers it itself, without the extension (works with no browser connected). */
+  readonly answeredBy?: 'host';
+  /**
+   * Sent by chrome-relay's own commands only (doctor, update, reconnect): no command of its name, not
+   * in SKILL.md or the MCP tool list, refused as a batch step.
+   */
+  readonly internal?: true;
+  /** How it uses tabs, when the convention (a `tab` param means `page`) is not it. */
+  readonly tabUse?: TabUse;
+  /**
+   * `self`: the tool deals with an open JavaScript dialog itself, so the dispatcher's dialog
+   * precondition leaves it alone (dialog answers it; close must work on a tab whose dialog is open).
+   */
+  readonly dialog?: 'self';
+  /** `exempt`: reads only chrome-relay's bookkeeping, or checks leases itself; no lease check before it. */
+  readonly leases?: 'exempt';
+}
+
+export interface ToolSchemas<P extends z.ZodType, R extends z.ZodType> {
   readonly params: P;
   readonly result: R;
 }
 
-export function lazyTool<P extends z.ZodType, R extends z.ZodType>(build: () => ToolSpec<P, R>): ToolSpec<P, R> {
-  let built: ToolSpec<P, R> | undefined;
-  const spec = (): ToolSpec<P, R> => (built ??= build());
+export interface ToolSpec<P extends z.ZodType, R extends z.ZodType> extends ToolPolicy, ToolSchemas<P, R> {
+  /** What the tool does, for an agent: docs, MCP and the protocol tool list. */
+  readonly description: string;
+  /** Its command line; absent only for internal tools. */
+  readonly cli?: CliShape;
+}
+
+type EntryInput<P extends z.ZodType, R extends z.ZodType> = ToolPolicy & {
+  readonly description: string;
+  readonly schemas: () => ToolSchemas<P, R>;
+} & ({ readonly internal: true; readonly cli?: undefined } | { readonly internal?: undefined; readonly cli: CliShape });
+
+/** Declare a tool entry; the schemas are built the first time params or result is read. */
+export function toolEntry<P extends z.ZodType, R extends z.ZodType>(input: EntryInput<P, R>): ToolSpec<P, R> {
+  const { schemas, ...rest } = input;
+  let built: ToolSchemas<P, R> | undefined;
+  const spec = (): ToolSchemas<P, R> => (built ??= schemas());
   return {
-    get description() {
-      return spec().description;
-    },
-    get mutates() {
-      return spec().mutates;
-    },
+    ...rest,
     get params() {
       return spec().params;
     },

@@ -1,19 +1,17 @@
 /**
- * Every tool's wire shape, written once: params and result as zod schemas, plus a description
- * that feeds `--help` and docs/tools.md. Params are flat (strings, numbers, enums, refs) so they
- * map 1:1 onto CLI flags. Unknown keys are an error (strictObject).
+ * Every tool, written once: an entry per tool (toolSpec.ts) with its wire shape (params and result
+ * as zod), policies and command-line shape. Params are flat (strings, numbers, enums, refs); unknown
+ * keys are an error (strictObject). The CLI, MCP server, help and docs are generated from here.
  */
 import * as z from 'zod';
-import { lazyTool } from './toolSpec.js';
+import { RefField, TabIdField, ReadinessTimeoutField, WaitUntilField } from './fields.js';
+import { toolEntry, type TabUse } from './toolSpec.js';
 import { snapshotTreeProblem, type SnapshotNode } from './snapshotNode.js';
 
 export type { SnapshotNode } from './snapshotNode.js';
 import { ACTION_TOOLS, DialogInfoSchema } from './tools/actions.js';
 import { OBSERVE_TOOLS } from './tools/observe.js';
 import { ELEMENT_TOOLS } from './tools/elements.js';
-
-const tabId = z.number().int().positive().describe('Tab id (from `chrome-relay tabs`)');
-const ref = z.string().regex(/^e[1-9][0-9]*$/, 'must be a ref like e12 (written @e12 on the command line)').describe('Element ref from a snapshot');
 
 const TabInfo = z.strictObject({
   id: z.number(),
@@ -40,128 +38,215 @@ export const SnapshotTreeSchema: z.ZodType<SnapshotNode[]> = z.custom<SnapshotNo
   if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
 });
 
-const waitUntil = z.enum(['commit', 'domcontentloaded', 'load', 'none']);
-
 export const TOOLS = {
-  status: lazyTool(() => ({
+  status: toolEntry({
     description: 'Report the host, extension and browser this CLI is talking to (answered by the host).',
     mutates: false,
-    params: z.strictObject({}),
-    result: z.strictObject({
-      host: z.strictObject({ version: z.string(), protocolVersion: z.number(), pid: z.number(), socket: z.string() }),
-      extension: z.strictObject({ id: z.string(), version: z.string(), protocolVersion: z.number() }).nullable(),
-      browser: z.strictObject({ userAgent: z.string(), pid: z.number().nullable() }).nullable(),
-      profile: z.string().nullable(),
+    answeredBy: 'host',
+    leases: 'exempt',
+    cli: {
+      command: 'status',
+      summary: 'Show which host, extension and browser profile this CLI reaches.',
+      task: 'setup',
+      examples: ['chrome-relay status'],
+    },
+    schemas: () => ({
+      params: z.strictObject({}),
+      result: z.strictObject({
+        host: z.strictObject({ version: z.string(), protocolVersion: z.number(), pid: z.number(), socket: z.string() }),
+        extension: z.strictObject({ id: z.string(), version: z.string(), protocolVersion: z.number() }).nullable(),
+        browser: z.strictObject({ userAgent: z.string(), pid: z.number().nullable() }).nullable(),
+        profile: z.string().nullable(),
+      }),
     }),
-  })),
-  tabs: lazyTool(() => ({
+  }),
+  tabs: toolEntry({
     description: 'List windows and their tabs.',
     mutates: false,
-    params: z.strictObject({}),
-    result: z.strictObject({ windows: z.array(WindowInfo) }),
-  })),
-  navigate: lazyTool(() => ({
+    leases: 'exempt',
+    cli: { command: 'tabs', summary: 'List windows and tabs (ids for --tab).', task: 'navigate', examples: ['chrome-relay tabs'] },
+    schemas: () => ({
+      params: z.strictObject({}),
+      result: z.strictObject({ windows: z.array(WindowInfo) }),
+    }),
+  }),
+  navigate: toolEntry({
     description: 'Open a URL in a new background tab (default) or in --tab, and wait until the real document is ready.',
     mutates: true,
-    params: z.strictObject({
-      url: z.string().min(1).describe('Absolute URL to open'),
-      tab: tabId.optional(),
-      wait: waitUntil.optional().describe('Readiness to wait for (default load)'),
-      timeoutMs: z.number().int().positive().max(120_000).optional().describe('How long to wait for readiness'),
+    tabUse: 'page_or_new',
+    cli: {
+      command: 'navigate',
+      summary: 'Open a URL in a new background tab (or --tab) and wait for the real document.',
+      task: 'navigate',
+      args: [{ param: 'url' }],
+      flags: [{ flag: '--wait-timeout', param: 'timeoutMs' }],
+      examples: ['chrome-relay navigate https://example.com', 'chrome-relay navigate https://example.com --tab 123 --wait domcontentloaded'],
+    },
+    schemas: () => ({
+      params: z.strictObject({
+        url: z.string().min(1).describe('Absolute URL to open'),
+        tab: TabIdField.optional(),
+        wait: WaitUntilField.optional(),
+        timeoutMs: ReadinessTimeoutField.optional(),
+      }),
+      result: z.strictObject({
+        tabId: z.number(),
+        url: z.string(),
+        title: z.string(),
+        ready: z.boolean(),
+        newTab: z.boolean(),
+      }),
     }),
-    result: z.strictObject({
-      tabId: z.number(),
-      url: z.string(),
-      title: z.string(),
-      ready: z.boolean(),
-      newTab: z.boolean(),
-    }),
-  })),
-  snapshot: lazyTool(() => ({
+  }),
+  snapshot: toolEntry({
     description: 'Compact accessibility tree of the tab; every actionable element gets a ref.',
     mutates: false,
-    params: z.strictObject({
-      tab: tabId.optional(),
-      interactive: z.literal(true).optional().describe('Only actionable elements (and the ancestors that give them context)'),
-      depth: z.number().int().nonnegative().max(1000).optional().describe('Cut the tree below this depth (0 = top level only)'),
-      scopeRef: ref.optional().describe('Only the subtree of this element (refs of the whole page stay valid)'),
-      scopeSelector: z.string().min(1).optional().describe('Only the subtree of the first element matching this CSS selector'),
-      diff: z.literal(true).optional().describe("Also return this tab's previous snapshot (shaped the same way) so the caller can show what changed"),
-      noElide: z.literal(true).optional().describe('Keep long runs of identical siblings instead of eliding them'),
+    cli: {
+      command: 'snapshot',
+      summary: 'Print the page as a compact accessibility tree; actionable elements get refs like [ref=e12].',
+      task: 'read',
+      output: 'snapshot',
+      flags: [
+        { flag: '-i, --interactive', param: 'interactive' },
+        { flag: '-d, --depth', param: 'depth' },
+        { flag: '-s, --scope', param: 'scopeRef', parse: 'refOrSelector', otherwise: 'scopeSelector', placeholder: '<ref|css>', help: 'only the subtree of this element: a ref (@e12) or a CSS selector' },
+        { flag: '--no-elide', param: 'noElide', value: true, help: 'keep long runs of identical siblings (elided by default)' },
+        { flag: '--diff', param: 'diff', help: "print only what changed since this tab's previous snapshot" },
+      ],
+      examples: [
+        'chrome-relay snapshot',
+        'chrome-relay snapshot -i --max-chars 8000',
+        'chrome-relay snapshot -s "form#checkout" --urls',
+        'chrome-relay snapshot --diff',
+        'chrome-relay snapshot --json',
+      ],
+    },
+    schemas: () => ({
+      params: z.strictObject({
+        tab: TabIdField.optional(),
+        interactive: z.literal(true).optional().describe('Only actionable elements (and the ancestors that give them context)'),
+        depth: z.number().int().nonnegative().max(1000).optional().describe('Cut the tree below this depth (0 = top level only)'),
+        scopeRef: RefField.optional().describe('Only the subtree of this element (refs of the whole page stay valid)'),
+        scopeSelector: z.string().min(1).optional().describe('Only the subtree of the first element matching this CSS selector'),
+        diff: z.literal(true).optional().describe("Also return this tab's previous snapshot (shaped the same way) so the caller can show what changed"),
+        noElide: z.literal(true).optional().describe('Keep long runs of identical siblings instead of eliding them'),
+      }),
+      result: z.strictObject({
+        tabId: z.number(),
+        url: z.string(),
+        title: z.string(),
+        refCount: z.number(),
+        tree: SnapshotTreeSchema,
+        previous: SnapshotTreeSchema.nullable().optional().describe('With diff: the previous snapshot of this tab (null when there was none)'),
+      }),
     }),
-    result: z.strictObject({
-      tabId: z.number(),
-      url: z.string(),
-      title: z.string(),
-      refCount: z.number(),
-      tree: SnapshotTreeSchema,
-      previous: SnapshotTreeSchema.nullable().optional().describe('With diff: the previous snapshot of this tab (null when there was none)'),
-    }),
-  })),
-  click: lazyTool(() => ({
+  }),
+  click: toolEntry({
     description: 'Click an element by ref (scroll into view, refuse if covered, trusted mouse events), or at viewport coordinates.',
     mutates: true,
-    params: z.strictObject({
-      ref: ref.optional(),
-      x: z.number().nonnegative().optional().describe('Viewport x in CSS pixels (with y, instead of a ref)'),
-      y: z.number().nonnegative().optional().describe('Viewport y in CSS pixels'),
-      button: z.enum(['left', 'right', 'middle']).optional().describe('Mouse button (default left)'),
-      clickCount: z.number().int().min(1).max(3).optional().describe('2 = double click, 3 = triple click'),
-      modifiers: z.array(z.enum(['Alt', 'Control', 'Meta', 'Shift'])).optional().describe('Keys held during the click'),
-      tab: tabId.optional(),
+    cli: {
+      command: 'click',
+      summary: 'Click an element by ref (refuses if something covers it), or at viewport coordinates.',
+      task: 'act',
+      output: 'action',
+      args: [{ param: 'ref', optional: true, help: 'element ref from snapshot, e.g. @e12' }],
+      flags: [
+        { flag: '--x', param: 'x', placeholder: '<px>' },
+        { flag: '--y', param: 'y', placeholder: '<px>' },
+        { flag: '--double', param: 'clickCount', value: 2, help: 'double click' },
+        { flag: '--triple', param: 'clickCount', value: 3, help: "triple click (selects a paragraph or a field's text)" },
+        { flag: '--modifiers', param: 'modifiers', parse: 'modifiers', placeholder: '<keys>', help: 'keys held during the click, e.g. Shift or Control,Shift' },
+      ],
+      examples: [
+        'chrome-relay click @e12',
+        'chrome-relay click @e12 --double',
+        'chrome-relay click @e7 --triple',
+        'chrome-relay click @e5 --button right --modifiers Shift',
+        'chrome-relay click --x 120 --y 340',
+      ],
+    },
+    schemas: () => ({
+      params: z
+        .strictObject({
+          ref: RefField.optional(),
+          x: z.number().nonnegative().optional().describe('Viewport x in CSS pixels (with y, instead of a ref)'),
+          y: z.number().nonnegative().optional().describe('Viewport y in CSS pixels'),
+          button: z.enum(['left', 'right', 'middle']).optional().describe('Mouse button (default left)'),
+          clickCount: z.number().int().min(1).max(3).optional().describe('2 = double click, 3 = triple click'),
+          modifiers: z.array(z.enum(['Alt', 'Control', 'Meta', 'Shift'])).optional().describe('Keys held during the click'),
+          tab: TabIdField.optional(),
+        })
+        .superRefine((params, ctx) => {
+          // Name what is missing: with one coordinate given, that is the other one.
+          const { ref, x, y } = params;
+          if (ref !== undefined && (x !== undefined || y !== undefined)) ctx.addIssue({ code: 'custom', path: ['ref'], message: 'give either a ref or x and y, not both' });
+          else if (ref === undefined && x === undefined && y === undefined) ctx.addIssue({ code: 'custom', path: ['ref'], message: 'give a ref (e.g. @e12) or both x and y' });
+          else if (ref === undefined && x === undefined) ctx.addIssue({ code: 'custom', path: ['x'], message: 'y was given without x; give both, or a ref instead' });
+          else if (ref === undefined && y === undefined) ctx.addIssue({ code: 'custom', path: ['y'], message: 'x was given without y; give both, or a ref instead' });
+        }),
+      result: z.strictObject({
+        tabId: z.number(),
+        ref: z.string().optional(),
+        x: z.number(),
+        y: z.number(),
+        healed: z.boolean(),
+        navigated: z.boolean(),
+        url: z.string(),
+        dialog: DialogInfoSchema.optional().describe('A JavaScript dialog the click opened; answer it with `chrome-relay dialog`'),
+      }),
     }),
-    result: z.strictObject({
-      tabId: z.number(),
-      ref: z.string().optional(),
-      x: z.number(),
-      y: z.number(),
-      healed: z.boolean(),
-      navigated: z.boolean(),
-      url: z.string(),
-      dialog: DialogInfoSchema.optional().describe('A JavaScript dialog the click opened; answer it with `chrome-relay dialog`'),
-    }),
-  })),
-  rearm: lazyTool(() => ({
+  }),
+  rearm: toolEntry({
     description:
       'Re-arm the connection to the extension after it stopped answering (calls failing with extension_not_connected, reason circuit_open): the host pings the extension now and forwards calls again once it answers. Restarts nothing and cuts no call in flight; fails while the extension still does not answer. `chrome-relay reconnect` sends it to every connected browser.',
     // Re-arms the host's breaker only; no page or browser state changes.
     mutates: false,
-    params: z.strictObject({}),
-    result: z.strictObject({
-      wasOpen: z.boolean().describe('Whether the host was failing calls fast (circuit open) before this re-arm'),
-      roundTripMs: z.number().int().nonnegative().describe('How long the extension took to answer the ping'),
+    answeredBy: 'host',
+    internal: true,
+    schemas: () => ({
+      params: z.strictObject({}),
+      result: z.strictObject({
+        wasOpen: z.boolean().describe('Whether the host was failing calls fast (circuit open) before this re-arm'),
+        roundTripMs: z.number().int().nonnegative().describe('How long the extension took to answer the ping'),
+      }),
     }),
-  })),
-  ping: lazyTool(() => ({
+  }),
+  ping: toolEntry({
     description: 'Round trip to the extension (answered by its service worker, not the host) and, with page, a trivial evaluation in the tab chrome-relay last worked on; `chrome-relay doctor` uses it.',
     mutates: false,
-    params: z.strictObject({
-      page: z.literal(true).optional().describe('Also evaluate `1` in the tab chrome-relay last worked on, if it is still open'),
+    internal: true,
+    schemas: () => ({
+      params: z.strictObject({
+        page: z.literal(true).optional().describe('Also evaluate `1` in the tab chrome-relay last worked on, if it is still open'),
+      }),
+      result: z.strictObject({
+        extensionVersion: z.string(),
+        page: z
+          .strictObject({
+            tabId: z.number(),
+            url: z.string(),
+            answered: z.boolean().describe('Whether the page evaluated the expression before the deadline'),
+            ms: z.number().int().nonnegative().describe('Time spent on the page'),
+            problem: z.string().optional().describe('Why the page did not answer'),
+          })
+          .nullable()
+          .optional()
+          .describe('With page: the tab check (null when chrome-relay has no open tab)'),
+      }),
     }),
-    result: z.strictObject({
-      extensionVersion: z.string(),
-      page: z
-        .strictObject({
-          tabId: z.number(),
-          url: z.string(),
-          answered: z.boolean().describe('Whether the page evaluated the expression before the deadline'),
-          ms: z.number().int().nonnegative().describe('Time spent on the page'),
-          problem: z.string().optional().describe('Why the page did not answer'),
-        })
-        .nullable()
-        .optional()
-        .describe('With page: the tab check (null when chrome-relay has no open tab)'),
-    }),
-  })),
-  restart_host: lazyTool(() => ({
+  }),
+  restart_host: toolEntry({
     description: 'Drop the native-messaging port and connect again, so Chrome stops this host and starts the installed one (only `chrome-relay update` uses it: it cuts every call in flight). Answers before the port closes.',
     // Touches neither page nor browser state; repeating it only reconnects once more.
     mutates: false,
-    params: z.strictObject({}),
-    result: z.strictObject({
-      reconnectInMs: z.number().int().nonnegative().describe('Delay after this answer before the extension closes its port'),
+    internal: true,
+    schemas: () => ({
+      params: z.strictObject({}),
+      result: z.strictObject({
+        reconnectInMs: z.number().int().nonnegative().describe('Delay after this answer before the extension closes its port'),
+      }),
     }),
-  })),
+  }),
   ...ACTION_TOOLS,
   ...OBSERVE_TOOLS,
   ...ELEMENT_TOOLS,
@@ -175,13 +260,28 @@ export function isToolName(name: string): name is ToolName {
   return Object.prototype.hasOwnProperty.call(TOOLS, name);
 }
 
-/** Tools the host answers itself, without the extension. */
-export const HOST_TOOLS: readonly ToolName[] = ['status', 'rearm'];
+export const TOOL_NAMES = Object.keys(TOOLS) as ToolName[];
+
 /**
- * Tools the CLI sends for its own commands, not commands an agent runs by their name: no
- * `chrome-relay <name>` command, not in SKILL.md, refused as batch steps. `restart_host` cuts every
- * agent's call in flight, so only `update` sends it; `ping` is doctor's round trip; `rearm` is what
- * `chrome-relay reconnect` sends. (The swap was once called `reconnect` on the wire: that name is
- * retired, so a host or extension from before cannot mistake the harmless re-arm for the swap.)
+ * Not an agent's command (entry `internal`): no `chrome-relay <name>` command, not in SKILL.md or the
+ * MCP tool list, refused as batch steps. `restart_host` cuts every agent's call in flight, so only
+ * `update` sends it; `ping` is doctor's round trip; `rearm` is what `chrome-relay reconnect` sends.
+ * (The swap was once called `reconnect` on the wire: that name is retired, so a host or extension
+ * from before cannot mistake the harmless re-arm for the swap.)
  */
-export const INTERNAL_TOOLS: readonly ToolName[] = ['restart_host', 'ping', 'rearm'];
+export function isInternalTool(name: string): boolean {
+  return isToolName(name) && TOOLS[name].internal === true;
+}
+
+/** Answered by the native host itself (entry `answeredBy`), without the extension. */
+export function isHostTool(name: string): boolean {
+  return isToolName(name) && TOOLS[name].answeredBy === 'host';
+}
+
+/** The entry's tabUse, else the convention: a tool with a `tab` param acts in a tab (builds the params schema). */
+export function tabUseOf(name: string): TabUse {
+  if (!isToolName(name)) return 'none';
+  const declared = TOOLS[name].tabUse;
+  if (declared !== undefined) return declared;
+  return Object.prototype.hasOwnProperty.call(TOOLS[name].params.shape, 'tab') ? 'page' : 'none';
+}

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { RelayError } from '@chrome-relay/protocol';
 import { parseBatch, processRunner, runBatch } from '../batch.js';
+import { commandIndexOf } from '../argvScan.js';
 import { targetFlagsByPosition } from '../callTarget.js';
 import { resolveGlobals } from '../globalOptions.js';
 import { printJson } from '../output.js';
@@ -14,8 +15,7 @@ async function readStdin(): Promise<string> {
 
 /** The global options typed before `batch`, handed to every step. */
 function globalArgsBefore(argv: readonly string[]): string[] {
-  const at = argv.indexOf('batch', 2);
-  return at < 0 ? [] : argv.slice(2, at);
+  return argv.slice(2, commandIndexOf(argv));
 }
 
 export function registerBatchCommand(program: Command): void {

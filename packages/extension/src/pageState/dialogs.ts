@@ -19,7 +19,8 @@
  * One tracker per CdpSessions (the worker has one; tests make their own). createDispatcher creates
  * the worker's at its top level, so events that wake the worker find the listener in place.
  */
-import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
+import { reasonedError, type ToolResult } from '@chrome-relay/protocol';
+import type { RelayError } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import type { CdpEvent, CdpSessions } from '../cdp/cdpSession.js';
 import type { ToolContext } from '../tools/defineTool.js';

@@ -29,4 +29,3 @@ onTabClosed((tabId) => {
   leaseStore.dropTab(tabId).catch((error: unknown) => console.error('chrome-relay: dropping the leases of a closed tab failed', error));
 });
 
-export { prepareCall, type TargetedCall } from './prepareCall.js';

@@ -8,7 +8,7 @@
  *      measures is whether the agent is still alive, and an attempt proves that as well as a success;
  *   4. the params the tool runs with: the resolved tab filled in.
  */
-import { parseParams, RelayError, type ToolName, type ToolParams } from '@chrome-relay/protocol';
+import { parseParams, RelayError, TOOLS, type ToolName, type ToolParams } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import { leaseConflict, type LeaseInfo, type LeaseStore } from './leases.js';
 import type { OrganizeApi } from './organizeApi.js';
@@ -28,9 +28,6 @@ export interface TargetedCall {
   agent?: string | undefined;
 }
 
-/** Tools that only read chrome-relay's own bookkeeping, or check leases themselves. */
-const LEASE_EXEMPT: ReadonlySet<string> = new Set(['status', 'tabs', 'lease_claim', 'lease_list', 'lease_release', 'workspace_list', 'group_list', 'workspace_create']);
-
 export interface PreparedCall<T extends ToolName> {
   params: ToolParams<T>;
   tabs: CallTabs;
@@ -41,7 +38,8 @@ export async function prepareCall<T extends ToolName>(tool: T, call: TargetedCal
   // Validated before anything is looked up: a wrong `tab` type must be invalid_arguments.
   const params = parseParams(tool, merged.params) as Record<string, unknown>;
   const tabs = await resolveCallTabs(tool, params, merged.scope, ctx);
-  if (!LEASE_EXEMPT.has(tool)) await enforceLeases(tool, params, tabs, call.agent, ctx);
+  // Entry `leases: 'exempt'`: the tool only reads chrome-relay's own bookkeeping, or checks leases itself.
+  if (TOOLS[tool].leases !== 'exempt') await enforceLeases(tool, params, tabs, call.agent, ctx);
   return { params: withCallTabs(tool, params, tabs) as ToolParams<T>, tabs };
 }
 

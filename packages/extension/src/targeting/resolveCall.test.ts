@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RelayError } from '@chrome-relay/protocol';
 import { SESSION_KEYS } from '../state/storage.js';
-import { mergeEnvelope, resolveCallTabs, tabUseOf, withCallTabs, type RefTab, type ResolveContext, type Scope, type ScopeTabs } from './resolveCall.js';
+import { tabUseOf } from '@chrome-relay/protocol';
+import { mergeEnvelope, resolveCallTabs, withCallTabs, type RefTab, type ResolveContext, type Scope, type ScopeTabs } from './resolveCall.js';
 
 /** A browser that is only a set of live tab ids and a session store; refs and scopes as plain maps. */
 function world(options: { tabs: number[]; remembered?: number; refs?: Record<string, RefTab>; scopes?: Record<string, ScopeTabs> }) {

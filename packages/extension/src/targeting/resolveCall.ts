@@ -21,7 +21,7 @@
  * (--tab, close <ids>, a workspace or group name), or the tab of a ref issued for one of those:
  * the browser's active tab is never a default.
  */
-import { RelayError, TOOLS, isToolName, reasonedError, type ToolName } from '@chrome-relay/protocol';
+import { RelayError, REF_PARAMS, TOOLS, isToolName, reasonedError, tabUseOf } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import { noRememberedTab, readRememberedTab, tabExists } from '../targets.js';
 
@@ -38,38 +38,9 @@ export interface Scope {
   name: string;
 }
 
-/**
- * How a tool uses tabs:
- * - page: acts in one tab; without one, the remembered tab;
- * - page_or_new: the same, but without one it opens a new tab (navigate);
- * - close: closes `tabs`; without them, the remembered tab;
- * - none: acts in no tab. Its `tab` param, if any, names what it manages (a lease), so it is never
- *   filled in by default.
- */
-export type TabUse = 'page' | 'page_or_new' | 'close' | 'none';
-
-const TAB_USE_EXCEPTIONS: { readonly [T in ToolName]?: TabUse } = {
-  navigate: 'page_or_new',
-  close: 'close',
-  lease_claim: 'none',
-  lease_release: 'none',
-};
-
-/** Params that hold refs; each carries the tab it was issued in. */
-export const REF_PARAMS = ['ref', 'scopeRef', 'from', 'to', 'frame'] as const;
-
 export function paramKeys(tool: string): ReadonlySet<string> {
   if (!isToolName(tool)) return new Set();
   return new Set(Object.keys(TOOLS[tool].params.shape));
-}
-
-/** A tool with a `tab` param acts in a tab unless listed otherwise; tools added later default to that. */
-export function tabUseOf(tool: string): TabUse {
-  if (isToolName(tool)) {
-    const listed = TAB_USE_EXCEPTIONS[tool];
-    if (listed !== undefined) return listed;
-  }
-  return paramKeys(tool).has('tab') ? 'page' : 'none';
 }
 
 function conflict(reason: 'multiple_targets' | 'ref_tab_mismatch' | 'agent_mismatch', message: string, details: Record<string, unknown>): RelayError {

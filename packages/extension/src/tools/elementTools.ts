@@ -1,13 +1,30 @@
-/** The element-addressed tools (part of TOOL_REGISTRY, spread in by tools/index.ts). */
+/** The element-addressed tools (part of TOOL_REGISTRY, spread in by tools/index.ts), and the small read `get box`. */
+import { worlds } from '../page/worlds.js';
+import { refRegistry } from '../refs/index.js';
+import { setCurrentTab } from '../targets.js';
 import { checkTool, uncheckTool } from './check.js';
-import type { AnyToolDefinition } from './defineTool.js';
+import { defineTool, type AnyToolDefinition } from './defineTool.js';
 import { dragTool } from './drag.js';
 import { fillTool } from './fill.js';
 import { focusTool } from './focus.js';
 import { hoverTool } from './hover.js';
 import { scrollTool } from './scroll.js';
 import { selectTool } from './select.js';
+import { callSite, notVisibleError, openRef, unlessStale } from './refAction.js';
 import { uploadTool } from './upload.js';
+
+/** `get box @ref`: the element's box after the same resolve/heal/navigation checks as every ref action. */
+const getBoxTool = defineTool({
+  name: 'get_box',
+  async handle(params, ctx) {
+    const deps = { registry: refRegistry, worlds };
+    const site = await openRef(ctx, deps, params.ref, params.tab);
+    const outcome = unlessStale(site, await callSite(ctx, deps, site, 'box', { ref: params.ref }));
+    if (outcome.status === 'not_visible') throw notVisibleError('get_box', params.ref, site.tabId);
+    await setCurrentTab(site.tabId, ctx.browser);
+    return { tabId: site.tabId, ref: params.ref, x: outcome.x, y: outcome.y, width: outcome.width, height: outcome.height, healed: outcome.healed };
+  },
+});
 
 export const ELEMENT_TOOL_REGISTRY: readonly AnyToolDefinition[] = [
   fillTool,
@@ -19,4 +36,5 @@ export const ELEMENT_TOOL_REGISTRY: readonly AnyToolDefinition[] = [
   scrollTool,
   dragTool,
   uploadTool,
+  getBoxTool,
 ];

@@ -1,4 +1,4 @@
-/** Every tool the extension answers. The host answers HOST_TOOLS itself; anything else is unsupported_tool. */
+/** Every tool the extension answers. The host answers the entries with `answeredBy: 'host'` itself; anything else is unsupported_tool. */
 import type { AnyToolDefinition } from './defineTool.js';
 import { clickTool } from './click.js';
 import { closeTool } from './close.js';

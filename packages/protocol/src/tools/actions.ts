@@ -1,23 +1,15 @@
 /**
- * Wire shapes of the page actions that need no ref: keys, type, back/forward/reload, close, wait,
- * get, js, dialog, download. Same shape as the TOOLS entries they are spread into (tools.ts).
- *
- * This module cannot import from tools.ts (tools.ts imports it), so the few shared field schemas
- * are declared again here, identically.
- *
- * Seams for part B (ref-addressed actions): `type` and `wait` gain an optional `ref`, `get` a `ref`
- * alternative to `selector`; nothing here pretends to accept a ref today.
+ * Entries of the page actions that need no ref: keys, type, back/forward/reload, close, wait, get,
+ * js, dialog, download. Same shape as the TOOLS entries they are spread into (tools.ts).
  */
 import * as z from 'zod';
-import { lazyTool } from '../toolSpec.js';
+import { RefField, ReadinessTimeoutField, TabIdField, WaitUntilField } from '../fields.js';
+import { toolEntry } from '../toolSpec.js';
+import type { CliShape } from '../cliShape.js';
 
-const tabId = z.number().int().positive().describe('Tab id (from `chrome-relay tabs`); default: the tab chrome-relay last used');
-const frameRef = z
-  .string()
-  .regex(/^e[1-9][0-9]*$/, 'must be a ref like e12 (written @e12 on the command line)')
-  .describe("Run inside this iframe: its ref from a snapshot (same-origin or cross-origin); the ref carries the tab");
-const waitUntil = z.enum(['commit', 'domcontentloaded', 'load', 'none']);
-const readinessTimeout = z.number().int().positive().max(120_000).describe('How long to wait for readiness before answering ready:false');
+const tabId = TabIdField;
+/** `--frame @e12`: a ref param (cliShape REF_PARAMS), so the ref's own tab is the call's. */
+const frameRef = RefField.describe('Run inside this iframe: its ref from a snapshot (same-origin or cross-origin); the ref carries the tab');
 
 /** A JavaScript dialog (alert/confirm/prompt/beforeunload) as the page opened it. */
 export const DialogInfoSchema = z.strictObject({
@@ -42,8 +34,17 @@ const historyResult = z.strictObject({
 
 const historyParams = z.strictObject({
   tab: tabId.optional(),
-  wait: waitUntil.optional().describe('Readiness to wait for (default load)'),
-  timeoutMs: readinessTimeout.optional(),
+  wait: WaitUntilField.optional(),
+  timeoutMs: ReadinessTimeoutField.optional(),
+});
+
+const historyCli = (command: 'back' | 'forward' | 'reload', summary: string): CliShape => ({
+  command,
+  summary,
+  task: 'navigate',
+  output: 'action',
+  flags: [{ flag: '--wait-timeout', param: 'timeoutMs' }],
+  examples: [`chrome-relay ${command}`, `chrome-relay ${command} --tab 123 --wait domcontentloaded --snapshot`],
 });
 
 export const WAIT_CONDITIONS = ['text', 'url', 'load', 'networkIdle', 'fn', 'selector', 'download'] as const;
@@ -110,124 +111,213 @@ const getParams = z
   });
 
 export const ACTION_TOOLS = {
-  keys: lazyTool(() => ({
+  keys: toolEntry({
     description: 'Press keys or key combinations in the tab, as trusted keyboard events (e.g. Enter, Shift+Tab, Control+a).',
     mutates: true,
-    params: z.strictObject({
-      keys: z.array(z.string().min(1)).min(1).max(100).describe('Keys pressed in order; a combination joins modifiers with + (Shift, Control, Alt, Meta, ControlOrMeta)'),
-      tab: tabId.optional(),
+    cli: {
+      command: 'keys',
+      summary: 'Press keys or combinations as trusted keyboard events, in order.',
+      task: 'keyboard',
+      output: 'action',
+      args: [{ param: 'keys', help: 'keys like Enter, Tab, Escape, ArrowDown, a, A, or combinations like Shift+Tab, Control+a, ControlOrMeta+Enter' }],
+      examples: ['chrome-relay keys Enter', 'chrome-relay keys Control+a Backspace', 'chrome-relay keys Shift+Tab --snapshot'],
+    },
+    schemas: () => ({
+      params: z.strictObject({
+        keys: z.array(z.string().refine((key) => key.trim() !== '', 'a key cannot be empty; write e.g. Enter, Tab, Shift+Tab, Control+a')).min(1, 'give at least one key, e.g. Enter or Control+a').max(100).describe('Keys pressed in order; a combination joins modifiers with + (Shift, Control, Alt, Meta, ControlOrMeta)'),
+        tab: tabId.optional(),
+      }),
+      result: z.strictObject({
+        tabId: z.number(),
+        pressed: z.array(z.string()).describe('The combinations pressed, in canonical spelling'),
+        dialog: dialogOpened,
+      }),
     }),
-    result: z.strictObject({
-      tabId: z.number(),
-      pressed: z.array(z.string()).describe('The combinations pressed, in canonical spelling'),
-      dialog: dialogOpened,
-    }),
-  })),
-  type: lazyTool(() => ({
+  }),
+  type: toolEntry({
     description:
       'Type text into the focused editable element: a trusted key press per character a US keyboard has (keydown, beforeinput, input, keyup), Input.insertText for the rest; works with contenteditable and beforeinput-based editors. Nothing editable focused is element_not_found.',
     mutates: true,
-    params: z.strictObject({
-      text: z.string().min(1).max(100_000).describe('Text to type; characters without a key on a US keyboard are inserted as text input'),
-      ref: z.string().regex(/^e[1-9][0-9]*$/, 'must be a ref like e12 (written @e12 on the command line)').optional().describe('Focus this element first (-s @e12)'),
-      tab: tabId.optional(),
+    cli: {
+      command: 'type',
+      summary: 'Type text into the focused field as trusted key events (contenteditable and rich editors included).',
+      task: 'keyboard',
+      output: 'action',
+      args: [{ param: 'text', help: 'text to type (a newline presses Enter)' }],
+      flags: [{ flag: '-s, --target', param: 'ref', help: 'focus this element (a ref like @e7) first' }],
+      examples: ['chrome-relay type "hello" -s @e7', 'chrome-relay type "Ünïcode ✓" --tab 123'],
+    },
+    schemas: () => ({
+      params: z.strictObject({
+        text: z.string().min(1, 'give the text to type (use `chrome-relay keys` for Enter, Tab and shortcuts)').max(100_000).describe('Text to type; characters without a key on a US keyboard are inserted as text input'),
+        ref: RefField.optional().describe('Focus this element first (-s @e12)'),
+        tab: tabId.optional(),
+      }),
+      result: z.strictObject({
+        tabId: z.number(),
+        typed: z.number().describe('Characters typed'),
+        into: z.string().describe('The focused element that received the text, e.g. input#email[type=email]'),
+        dialog: dialogOpened,
+      }),
     }),
-    result: z.strictObject({
-      tabId: z.number(),
-      typed: z.number().describe('Characters typed'),
-      into: z.string().describe('The focused element that received the text, e.g. input#email[type=email]'),
-      dialog: dialogOpened,
-    }),
-  })),
-  back: lazyTool(() => ({
+  }),
+  back: toolEntry({
     description: "Go back one entry in the tab's history and wait for that document.",
     mutates: true,
-    params: historyParams,
-    result: historyResult,
-  })),
-  forward: lazyTool(() => ({
+    cli: historyCli('back', "Go back in the tab's history and wait for that page."),
+    schemas: () => ({ params: historyParams, result: historyResult }),
+  }),
+  forward: toolEntry({
     description: "Go forward one entry in the tab's history and wait for that document.",
     mutates: true,
-    params: historyParams,
-    result: historyResult,
-  })),
-  reload: lazyTool(() => ({
+    cli: historyCli('forward', "Go forward in the tab's history and wait for that page."),
+    schemas: () => ({ params: historyParams, result: historyResult }),
+  }),
+  reload: toolEntry({
     description: 'Reload the tab and wait for the new document.',
     mutates: true,
-    params: historyParams,
-    result: historyResult,
-  })),
-  close: lazyTool(() => ({
+    cli: historyCli('reload', 'Reload the tab and wait for the new document.'),
+    schemas: () => ({ params: historyParams, result: historyResult }),
+  }),
+  close: toolEntry({
     description: 'Close tabs, all or none: if any id does not exist, or another agent leases one, nothing is closed. Without ids, closes the tab chrome-relay last used (target_not_found when that one is gone).',
     mutates: true,
-    params: z.strictObject({
-      tabs: z.array(z.number().int().positive()).min(1).max(500).optional().describe('Tab ids to close (from `chrome-relay tabs`)'),
+    destructive: true,
+    tabUse: 'close',
+    dialog: 'self',
+    cli: {
+      command: 'close',
+      summary: 'Close tabs, all or none (a missing id closes nothing). Without ids: --tab, else the tab chrome-relay last used.',
+      task: 'navigate',
+      args: [{ param: 'tabs', help: 'tab ids from `chrome-relay tabs`' }],
+      examples: ['chrome-relay close', 'chrome-relay close 123 456', 'chrome-relay --tab 123 close'],
+    },
+    schemas: () => ({
+      params: z.strictObject({
+        tabs: z.array(z.number().int().positive()).min(1).max(500).optional().describe('Tab ids to close (from `chrome-relay tabs`)'),
+      }),
+      result: z.strictObject({ closed: z.array(z.number()) }),
     }),
-    result: z.strictObject({ closed: z.array(z.number()) }),
-  })),
-  wait: lazyTool(() => ({
+  }),
+  wait: toolEntry({
     description:
       'Wait for one condition in the tab: text, URL glob, load, network idle, a JS expression, a visible selector, or a download. On timeout: `timeout` with details {url, readyState, targetExists?}; a dialog opening meanwhile: target_conflict.',
     mutates: false,
-    params: waitParams,
-    result: z.strictObject({
-      tabId: z.number(),
-      condition: z.enum(WAIT_CONDITIONS),
-      elapsedMs: z.number(),
-      url: z.string().describe('Tab URL when the condition was met'),
-      download: DownloadInfoSchema.optional(),
+    cli: {
+      command: 'wait',
+      summary: 'Wait for one condition in the tab for up to --timeout ms (default 30000); fails with `timeout` (and the page state) when it runs out.',
+      task: 'page',
+      output: 'download',
+      budget: 'timeoutMs',
+      flags: [{ flag: '--networkidle', param: 'networkIdle', help: 'no network request for 500 ms' }],
+      examples: [
+        'chrome-relay wait --text "Order placed"',
+        'chrome-relay wait --url "**/checkout/done" --timeout 60000',
+        'chrome-relay wait --selector "#results li" --snapshot',
+        'chrome-relay wait --text "Paid" --frame @e12',
+        'chrome-relay wait --download',
+      ],
+    },
+    schemas: () => ({
+      params: waitParams,
+      result: z.strictObject({
+        tabId: z.number(),
+        condition: z.enum(WAIT_CONDITIONS),
+        elapsedMs: z.number(),
+        url: z.string().describe('Tab URL when the condition was met'),
+        download: DownloadInfoSchema.optional(),
+      }),
     }),
-  })),
-  get: lazyTool(() => ({
+  }),
+  get: toolEntry({
     description: 'Read one small value without a snapshot: the tab title or URL, or the text, value, attribute or match count of a CSS selector.',
     mutates: false,
-    params: getParams,
-    result: z.strictObject({
-      tabId: z.number(),
-      what: z.enum(GET_WHAT),
-      value: z.union([z.string(), z.number(), z.null()]).describe('null only for an attribute the element does not have'),
+    cli: {
+      command: 'get',
+      summary: 'Read one value without a snapshot: title, url, or text/value/attr/count of a CSS selector.',
+      task: 'read',
+      args: [{ param: 'what' }, { param: 'name', label: 'attribute', help: 'attribute name, for get attr' }],
+      flags: [{ flag: '-s, --selector', param: 'selector' }],
+      examples: ['chrome-relay get title', 'chrome-relay get text -s "h1"', 'chrome-relay get attr href -s "a.next"', 'chrome-relay get count -s ".result"', 'chrome-relay get value -s "#card" --frame @e12'],
+    },
+    schemas: () => ({
+      params: getParams,
+      result: z.strictObject({
+        tabId: z.number(),
+        what: z.enum(GET_WHAT),
+        value: z.union([z.string(), z.number(), z.null()]).describe('null only for an attribute the element does not have'),
+      }),
     }),
-  })),
-  js: lazyTool(() => ({
+  }),
+  js: toolEntry({
     description:
       "Evaluate JavaScript in the page's main world (top-level await allowed; a returned promise is awaited) and return its value as JSON. Code that does not compile is invalid_arguments and never runs. Once it has run: a page exception or rejected promise is cdp_error (retryable false, details.exception); a value JSON cannot carry without loss (DOM node, function, Map, NaN, a cycle) is partial_success_disallowed (retryable false) naming what to return instead.",
     mutates: true,
-    params: z.strictObject({
-      expression: z.string().min(1).max(1_000_000).describe('JavaScript to evaluate; the value of the last expression is returned'),
-      frame: frameRef.optional(),
-      tab: tabId.optional(),
+    cli: {
+      command: 'js',
+      summary: "Evaluate JavaScript in the page's main world (await allowed) and print the value as JSON.",
+      task: 'page',
+      args: [{ param: 'expression' }],
+      examples: ['chrome-relay js "document.title"', "chrome-relay js \"[...document.querySelectorAll('a')].map(a => a.href)\"", "chrome-relay js \"await fetch('/api/me').then(r => r.json())\"", 'chrome-relay js "location.href" --frame @e12'],
+    },
+    schemas: () => ({
+      params: z.strictObject({
+        expression: z.string().min(1).max(1_000_000).describe('JavaScript to evaluate; the value of the last expression is returned'),
+        frame: frameRef.optional(),
+        tab: tabId.optional(),
+      }),
+      result: z.strictObject({
+        tabId: z.number(),
+        value: z.json().optional().describe('The result as JSON; absent when it is undefined or when a dialog interrupted the evaluation'),
+        dialog: dialogOpened,
+      }),
     }),
-    result: z.strictObject({
-      tabId: z.number(),
-      value: z.json().optional().describe('The result as JSON; absent when it is undefined or when a dialog interrupted the evaluation'),
-      dialog: dialogOpened,
-    }),
-  })),
-  dialog: lazyTool(() => ({
+  }),
+  dialog: toolEntry({
     description: 'Accept or dismiss the JavaScript dialog (alert, confirm, prompt, beforeunload) open in the tab.',
     mutates: true,
-    params: z.strictObject({
-      action: z.enum(['accept', 'dismiss']),
-      text: z.string().optional().describe('Text to enter into a prompt before accepting'),
-      tab: tabId.optional(),
+    dialog: 'self',
+    cli: {
+      command: 'dialog',
+      summary: 'Accept or dismiss the alert/confirm/prompt/beforeunload dialog open in the tab.',
+      task: 'page',
+      output: 'action',
+      args: [{ param: 'action' }],
+      examples: ['chrome-relay dialog accept', 'chrome-relay dialog accept --text "Ada"', 'chrome-relay dialog dismiss --tab 123'],
+    },
+    schemas: () => ({
+      params: z.strictObject({
+        action: z.enum(['accept', 'dismiss']).describe('accept or dismiss'),
+        text: z.string().optional().describe('Text to enter into a prompt before accepting'),
+        tab: tabId.optional(),
+      }),
+      result: z.strictObject({
+        tabId: z.number(),
+        action: z.enum(['accept', 'dismiss']),
+        dialog: DialogInfoSchema.nullable().describe('The dialog that was answered (null if it opened before chrome-relay watched the tab)'),
+      }),
     }),
-    result: z.strictObject({
-      tabId: z.number(),
-      action: z.enum(['accept', 'dismiss']),
-      dialog: DialogInfoSchema.nullable().describe('The dialog that was answered (null if it opened before chrome-relay watched the tab)'),
-    }),
-  })),
-  download: lazyTool(() => ({
+  }),
+  download: toolEntry({
     description: "Arm the tab's downloads: `wait --download` then reports each completed file, moved into --dir.",
     mutates: true,
-    params: z.strictObject({
-      dir: z
-        .string()
-        .min(1)
-        .refine((dir) => dir.startsWith('/'), 'must be an absolute directory path')
-        .describe('Absolute directory the CLI moves completed downloads into'),
-      tab: tabId.optional(),
+    cli: {
+      command: 'download',
+      summary: "Arm the tab's downloads: `wait --download` then moves each finished file into --dir and prints its path.",
+      task: 'page',
+      flags: [{ flag: '--dir', param: 'dir', parse: 'dir', placeholder: '<dir>', help: 'existing directory for the downloaded files' }],
+      examples: ['chrome-relay download --dir ./downloads', 'chrome-relay download --dir /tmp --tab 123'],
+    },
+    schemas: () => ({
+      params: z.strictObject({
+        dir: z
+          .string()
+          .min(1)
+          .refine((dir) => dir.startsWith('/'), 'must be an absolute directory path')
+          .describe('Absolute directory the CLI moves completed downloads into'),
+        tab: tabId.optional(),
+      }),
+      result: z.strictObject({ tabId: z.number(), dir: z.string(), armed: z.literal(true) }),
     }),
-    result: z.strictObject({ tabId: z.number(), dir: z.string(), armed: z.literal(true) }),
-  })),
+  }),
 } as const;

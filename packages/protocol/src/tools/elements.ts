@@ -1,158 +1,258 @@
 /**
- * Wire shapes of the element-addressed actions: fill, focus, hover, select, check, uncheck,
- * scroll, drag, upload. Same shape as the TOOLS entries they are spread into (tools.ts).
+ * Entries of the element-addressed actions: fill, focus, hover, select, check, uncheck, scroll,
+ * drag, upload. Same shape as the TOOLS entries they are spread into (tools.ts).
  *
  * Every one takes a ref from a snapshot; a ref carries its tab, so `tab` is only a cross-check
  * (a contradiction is target_conflict). `healed` says the ref's element had been re-rendered and
  * was re-found by identity (role + name + context) before acting.
- *
- * This module cannot import from tools.ts (tools.ts imports it), so the shared field schemas are
- * declared again here, identically.
  */
 import * as z from 'zod';
-import { lazyTool } from '../toolSpec.js';
+import { HealedField, RefField, TabIdField } from '../fields.js';
+import type { CliShape } from '../cliShape.js';
+import { toolEntry } from '../toolSpec.js';
 
-const tabId = z.number().int().positive().describe('Tab id (from `chrome-relay tabs`); only a cross-check for a ref, which carries its tab');
-const ref = z.string().regex(/^e[1-9][0-9]*$/, 'must be a ref like e12 (written @e12 on the command line)').describe('Element ref from a snapshot');
-const healed = z.boolean().describe('The element had been re-rendered and was re-found by identity before acting');
+const tabId = TabIdField;
+const ref = RefField;
+const healed = HealedField;
 
 const refParams = z.strictObject({ ref, tab: tabId.optional() });
+
+/** The common shape: `<name> <ref>`. */
+const refCli = (command: 'focus' | 'hover' | 'check' | 'uncheck', summary: string, example: string): CliShape => ({
+  command,
+  summary,
+  task: 'act',
+  output: 'action',
+  args: [{ param: 'ref', help: 'element ref from snapshot, e.g. @e12' }],
+  examples: [example],
+});
 
 export const SCROLL_DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
 
 export const ELEMENT_TOOLS = {
-  fill: lazyTool(() => ({
+  fill: toolEntry({
     description:
       'Replace the value of an input, textarea, contenteditable or <select> (by option value or visible text). Text is typed with trusted input so frameworks (React…) see it; no hit-test (a covered field can still be filled).',
     mutates: true,
-    params: z.strictObject({
-      ref,
-      value: z.string().describe('The new value ("" clears the field)'),
-      tab: tabId.optional(),
+    cli: {
+      command: 'fill',
+      summary: 'Replace the value of an input, textarea, contenteditable or <select> (works even when the field is covered).',
+      task: 'act',
+      output: 'action',
+      args: [{ param: 'ref', help: 'element ref from snapshot, e.g. @e12' }, { param: 'value', help: 'the new value ("" clears it); for a <select>, an option value or its visible text' }],
+      examples: ['chrome-relay fill @e4 "ada@example.com"', 'chrome-relay fill @e9 "Germany"', 'chrome-relay fill @e4 ""'],
+    },
+    schemas: () => ({
+      params: z.strictObject({
+        ref,
+        value: z.string().describe('The new value ("" clears the field)'),
+        tab: tabId.optional(),
+      }),
+      result: z.strictObject({
+        tabId: z.number(),
+        ref: z.string(),
+        value: z.string().describe('What the element holds afterwards (verified equal to the request)'),
+        healed,
+      }),
     }),
-    result: z.strictObject({
-      tabId: z.number(),
-      ref: z.string(),
-      value: z.string().describe('What the element holds afterwards (verified equal to the request)'),
-      healed,
-    }),
-  })),
-  focus: lazyTool(() => ({
+  }),
+  focus: toolEntry({
     description: 'Give an element keyboard focus (e.g. before `keys` or `type`).',
     mutates: true,
-    params: refParams,
-    result: z.strictObject({ tabId: z.number(), ref: z.string(), healed }),
-  })),
-  hover: lazyTool(() => ({
+    cli: refCli('focus', 'Give an element keyboard focus (then use `keys` or `type`).', 'chrome-relay focus @e4'),
+    schemas: () => ({ params: refParams, result: z.strictObject({ tabId: z.number(), ref: z.string(), healed }) }),
+  }),
+  hover: toolEntry({
     description: 'Move the mouse over an element (scroll into view, refuse if covered, trusted mouse move).',
     mutates: true,
-    params: refParams,
-    result: z.strictObject({ tabId: z.number(), ref: z.string(), x: z.number(), y: z.number(), healed }),
-  })),
-  select: lazyTool(() => ({
+    cli: refCli('hover', 'Move the mouse over an element (refuses if something covers it).', 'chrome-relay hover @e7 --snapshot'),
+    schemas: () => ({ params: refParams, result: z.strictObject({ tabId: z.number(), ref: z.string(), x: z.number(), y: z.number(), healed }) }),
+  }),
+  select: toolEntry({
     description: 'Select options of a <select> by value or visible text (several only for <select multiple>); fires input and change.',
     mutates: true,
-    params: z.strictObject({
-      ref,
-      values: z.array(z.string()).min(1).describe('Option values or visible texts'),
-      tab: tabId.optional(),
+    cli: {
+      command: 'select',
+      summary: 'Select options of a <select> by value or visible text (several only for <select multiple>).',
+      task: 'act',
+      output: 'action',
+      args: [{ param: 'ref', help: 'the <select> ref from snapshot' }, { param: 'values', label: 'options', help: 'option values or visible texts' }],
+      examples: ['chrome-relay select @e9 "Germany"', 'chrome-relay select @e10 red blue'],
+    },
+    schemas: () => ({
+      params: z.strictObject({
+        ref,
+        values: z.array(z.string()).min(1).describe('Option values or visible texts'),
+        tab: tabId.optional(),
+      }),
+      result: z.strictObject({
+        tabId: z.number(),
+        ref: z.string(),
+        selected: z.array(z.string()).describe('Values of the options selected afterwards'),
+        healed,
+      }),
     }),
-    result: z.strictObject({
-      tabId: z.number(),
-      ref: z.string(),
-      selected: z.array(z.string()).describe('Values of the options selected afterwards'),
-      healed,
-    }),
-  })),
-  check: lazyTool(() => ({
+  }),
+  check: toolEntry({
     description: 'Make a checkbox, radio or switch checked: click it only if needed, then verify the new state.',
     mutates: true,
-    params: refParams,
-    result: z.strictObject({
-      tabId: z.number(),
-      ref: z.string(),
-      checked: z.boolean(),
-      changed: z.boolean().describe('false when it already was in the requested state (nothing was clicked)'),
-      healed,
+    cli: refCli('check', 'Check a checkbox, radio or switch; clicks only if needed and verifies the result.', 'chrome-relay check @e5'),
+    schemas: () => ({
+      params: refParams,
+      result: z.strictObject({
+        tabId: z.number(),
+        ref: z.string(),
+        checked: z.boolean(),
+        changed: z.boolean().describe('false when it already was in the requested state (nothing was clicked)'),
+        healed,
+      }),
     }),
-  })),
-  uncheck: lazyTool(() => ({
+  }),
+  uncheck: toolEntry({
     description: 'Make a checkbox or switch unchecked: click it only if needed, then verify the new state.',
     mutates: true,
-    params: refParams,
-    result: z.strictObject({
-      tabId: z.number(),
-      ref: z.string(),
-      checked: z.boolean(),
-      changed: z.boolean().describe('false when it already was in the requested state (nothing was clicked)'),
-      healed,
+    cli: refCli('uncheck', 'Uncheck a checkbox or switch; clicks only if needed and verifies the result.', 'chrome-relay uncheck @e5'),
+    schemas: () => ({
+      params: refParams,
+      result: z.strictObject({
+        tabId: z.number(),
+        ref: z.string(),
+        checked: z.boolean(),
+        changed: z.boolean().describe('false when it already was in the requested state (nothing was clicked)'),
+        healed,
+      }),
     }),
-  })),
-  scroll: lazyTool(() => ({
+  }),
+  scroll: toolEntry({
     description:
       'Scroll the page, or the scroll container of a ref, in a direction (default: most of a screen), or bring a ref into view (intoView).',
     mutates: true,
-    params: z.strictObject({
-      direction: z.enum(SCROLL_DIRECTIONS).optional().describe('up, down, left or right'),
-      amount: z.number().int().positive().max(100_000).optional().describe('CSS pixels (default 85% of the visible size)'),
-      ref: ref.optional().describe('Scroll the container this element is in (with direction), or bring it into view (with intoView)'),
-      intoView: z.literal(true).optional().describe('Scroll until the ref is centred in view'),
-      tab: tabId.optional(),
+    cli: {
+      command: 'scroll',
+      summary: 'Scroll the page (or the container of --in @ref) up/down/left/right, or bring a ref into view.',
+      task: 'act',
+      output: 'action',
+      args: [{ param: 'direction' }, { param: 'amount' }],
+      flags: [
+        { flag: '--in', param: 'ref', help: 'scroll the scroll container this element is in instead of the page' },
+        { flag: '--into-view', param: 'ref', also: { intoView: true }, help: 'scroll until this element is centred in view' },
+      ],
+      examples: ['chrome-relay scroll down', 'chrome-relay scroll down 300 --in @e12', 'chrome-relay scroll --into-view @e40'],
+    },
+    schemas: () => ({
+      params: z
+        .strictObject({
+          direction: z.enum(SCROLL_DIRECTIONS).optional().describe('up, down, left or right'),
+          amount: z.number().int().positive().max(100_000).optional().describe('CSS pixels (default 85% of the visible size)'),
+          ref: ref.optional().describe('Scroll the container this element is in (with direction), or bring it into view (with intoView)'),
+          intoView: z.literal(true).optional().describe('Scroll until the ref is centred in view'),
+          tab: tabId.optional(),
+        })
+        .superRefine((params, ctx) => {
+          if (params.intoView === true && params.direction !== undefined) ctx.addIssue({ code: 'custom', path: ['direction'], message: 'give either intoView (--into-view @ref) or a direction, not both' });
+          if (params.intoView === undefined && params.direction === undefined) ctx.addIssue({ code: 'custom', path: ['direction'], message: 'give a direction (up, down, left, right) or intoView with a ref (--into-view @ref)' });
+          if (params.intoView === true && params.ref === undefined) ctx.addIssue({ code: 'custom', path: ['ref'], message: 'intoView needs the ref to bring into view' });
+        }),
+      result: z.strictObject({
+        tabId: z.number(),
+        ref: z.string().optional(),
+        container: z.enum(['page', 'element']).describe('What scrolled'),
+        before: z.strictObject({ x: z.number(), y: z.number() }).optional(),
+        after: z.strictObject({ x: z.number(), y: z.number() }).optional(),
+        moved: z.boolean().describe('false when it was already at the edge (or already in view)'),
+        healed,
+      }),
     }),
-    result: z.strictObject({
-      tabId: z.number(),
-      ref: z.string().optional(),
-      container: z.enum(['page', 'element']).describe('What scrolled'),
-      before: z.strictObject({ x: z.number(), y: z.number() }).optional(),
-      after: z.strictObject({ x: z.number(), y: z.number() }).optional(),
-      moved: z.boolean().describe('false when it was already at the edge (or already in view)'),
-      healed,
-    }),
-  })),
-  drag: lazyTool(() => ({
+  }),
+  drag: toolEntry({
     description:
       'Drag one element onto another with trusted mouse press, moves and release (HTML5 drag and drop included). The drop target is a ref, or where no ref fits, the first visible element matching a CSS selector (hit-tested like a ref), or a point of the viewport.',
     mutates: true,
-    params: z
-      .strictObject({
-        from: ref.describe('Element to drag'),
-        to: ref.optional().describe('Element to drop on'),
-        toSelector: z.string().min(1).optional().describe('Drop on the first visible element matching this CSS selector (in the dragged element\'s page; open shadow roots searched)'),
-        toX: z.number().nonnegative().optional().describe('Drop at this viewport x in CSS pixels (with toY)'),
-        toY: z.number().nonnegative().optional().describe('Drop at this viewport y in CSS pixels (with toX)'),
-        tab: tabId.optional(),
-      })
-      .superRefine((params, ctx) => {
-        const point = params.toX !== undefined || params.toY !== undefined;
-        const given = [params.to !== undefined, params.toSelector !== undefined, point].filter(Boolean).length;
-        if (given !== 1) ctx.addIssue({ code: 'custom', path: ['to'], message: 'give one drop target: a ref, a CSS selector (toSelector), or toX and toY' });
-        else if (point && (params.toX === undefined || params.toY === undefined)) {
-          ctx.addIssue({ code: 'custom', path: [params.toX === undefined ? 'toX' : 'toY'], message: 'toX and toY go together' });
-        }
+    cli: {
+      command: 'drag',
+      summary: 'Drag one element onto another with trusted mouse events (HTML5 drag and drop included); the target may also be a CSS selector or a viewport point.',
+      task: 'act',
+      output: 'action',
+      args: [{ param: 'from', help: 'ref of the element to drag' }, { param: 'to', help: 'ref of the element to drop on' }],
+      examples: ['chrome-relay drag @e3 @e8', 'chrome-relay drag @e3 --to-selector "#trash"', 'chrome-relay drag @e3 --to-x 640 --to-y 300'],
+    },
+    schemas: () => ({
+      params: z
+        .strictObject({
+          from: ref.describe('Element to drag'),
+          to: ref.optional().describe('Element to drop on'),
+          toSelector: z.string().min(1).optional().describe("Drop on the first visible element matching this CSS selector (in the dragged element's page; open shadow roots searched)"),
+          toX: z.number().nonnegative().optional().describe('Drop at this viewport x in CSS pixels (with toY)'),
+          toY: z.number().nonnegative().optional().describe('Drop at this viewport y in CSS pixels (with toX)'),
+          tab: tabId.optional(),
+        })
+        .superRefine((params, ctx) => {
+          const point = params.toX !== undefined || params.toY !== undefined;
+          const given = [params.to !== undefined, params.toSelector !== undefined, point].filter(Boolean).length;
+          if (given !== 1) ctx.addIssue({ code: 'custom', path: ['to'], message: 'give one drop target: a ref, a CSS selector (toSelector), or toX and toY' });
+          else if (point && (params.toX === undefined || params.toY === undefined)) {
+            ctx.addIssue({ code: 'custom', path: [params.toX === undefined ? 'toX' : 'toY'], message: 'toX and toY go together' });
+          }
+        }),
+      result: z.strictObject({
+        tabId: z.number(),
+        from: z.strictObject({ ref: z.string(), x: z.number(), y: z.number() }),
+        to: z.strictObject({ ref: z.string().optional(), selector: z.string().optional(), x: z.number(), y: z.number() }),
+        healed,
       }),
-    result: z.strictObject({
-      tabId: z.number(),
-      from: z.strictObject({ ref: z.string(), x: z.number(), y: z.number() }),
-      to: z.strictObject({ ref: z.string().optional(), selector: z.string().optional(), x: z.number(), y: z.number() }),
-      healed,
     }),
-  })),
-  upload: lazyTool(() => ({
+  }),
+  upload: toolEntry({
     description:
       'Set files on an <input type=file> (hidden inputs too) without a file dialog; with via, click the ref (a button that opens a file chooser) and answer the chooser instead.',
     mutates: true,
-    params: z.strictObject({
-      ref,
-      files: z.array(z.string().min(1)).min(1).describe('Absolute paths of existing files'),
-      via: z.literal(true).optional().describe('The ref is a button that opens a file chooser when clicked'),
-      tab: tabId.optional(),
+    cli: {
+      command: 'upload',
+      summary: 'Set files on an <input type=file> (hidden ones too) without a dialog; --via clicks a button that opens a file chooser and answers it.',
+      task: 'act',
+      output: 'action',
+      args: [{ param: 'ref', optional: true, help: 'the file input ref (not with --via)' }, { param: 'files', parse: 'files', help: 'files to set' }],
+      flags: [{ flag: '--via', param: 'ref', also: { via: true }, help: 'a button that opens a file chooser when clicked' }],
+      examples: ['chrome-relay upload @e7 ./photo.png', 'chrome-relay upload --via @e8 a.pdf b.pdf'],
+    },
+    schemas: () => ({
+      params: z.strictObject({
+        ref,
+        files: z.array(z.string().min(1)).min(1).describe('Absolute paths of existing files'),
+        via: z.literal(true).optional().describe('The ref is a button that opens a file chooser when clicked'),
+        tab: tabId.optional(),
+      }),
+      result: z.strictObject({
+        tabId: z.number(),
+        ref: z.string(),
+        files: z.array(z.string()),
+        via: z.enum(['input', 'chooser']),
+        healed,
+      }),
     }),
-    result: z.strictObject({
-      tabId: z.number(),
-      ref: z.string(),
-      files: z.array(z.string()),
-      via: z.enum(['input', 'chooser']),
-      healed,
+  }),
+  get_box: toolEntry({
+    description:
+      "Where an element is: its box in CSS pixels of its frame's viewport (the tab's viewport unless it sits in an iframe), after scrolling it into view. For coordinates to click (`click --x --y`) or to check layout without a screenshot.",
+    mutates: false,
+    cli: {
+      command: 'get box',
+      summary: 'Print the box (x, y, width, height in CSS px) of an element by ref, scrolled into view.',
+      task: 'read',
+      args: [{ param: 'ref', help: 'element ref from snapshot, e.g. @e12' }],
+      examples: ['chrome-relay get box @e12'],
+    },
+    schemas: () => ({
+      params: refParams,
+      result: z.strictObject({
+        tabId: z.number(),
+        ref: z.string(),
+        x: z.number().describe('Left edge, CSS px from the left of the viewport'),
+        y: z.number().describe('Top edge, CSS px from the top of the viewport'),
+        width: z.number(),
+        height: z.number(),
+        healed,
+      }),
     }),
-  })),
+  }),
 } as const;

@@ -1,30 +1,18 @@
 /**
- * Wire shapes of the observation and organisation tools: screenshots, screencast recording, console
+ * Entries of the observation and organisation tools: screenshots, screencast recording, console
  * and network buffers, workspaces (named unfocused windows), native tab groups and per-agent leases.
  * Same shape as the TOOLS entries they are spread into (tools.ts).
- *
- * This module cannot import from tools.ts (tools.ts imports it), so the tab field is declared again
- * here, identically.
  *
  * Binary payloads (screenshots, frames) travel base64 in the result; the CLI writes the files. That
  * direction (extension → host → CLI) allows 64 MiB per message, which the frame caps stay under.
  */
 import * as z from 'zod';
-import { lazyTool } from '../toolSpec.js';
+import { AgentField, NameField, RefField, TabIdField } from '../fields.js';
+import { toolEntry } from '../toolSpec.js';
 
-const tabId = z.number().int().positive().describe('Tab id (from `chrome-relay tabs`); default: the tab chrome-relay last used');
-const name = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[\w.-]+$/, 'must be letters, digits, "_", "." or "-"')
-  .describe('Name (letters, digits, _ . -)');
-const agent = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[\w.@-]+$/, 'must be letters, digits, "_", ".", "@" or "-"')
-  .describe('Agent identity (--agent or CHROME_RELAY_AGENT)');
+const tabId = TabIdField;
+const name = NameField;
+const agent = AgentField;
 const tabList = z.array(tabId).min(1).max(100).describe('Tab ids');
 const allowPartial = z.boolean().optional().describe('Apply what can be applied and list what failed, instead of partial_success_disallowed');
 
@@ -76,153 +64,302 @@ const Lease = z.strictObject({
 export type LeaseInfo = z.infer<typeof Lease>;
 
 export const OBSERVE_TOOLS = {
-  screenshot: lazyTool(() => ({
+  screenshot: toolEntry({
     description: 'Capture the tab (viewport, --full page, or one element by ref or --selector) as PNG or JPEG, without activating it.',
     mutates: false,
-    params: z.strictObject({
-      tab: tabId.optional(),
-      full: z.boolean().optional().describe('Whole scrollable page instead of the viewport'),
-      ref: z.string().regex(/^e[1-9][0-9]*$/, 'must be a ref like e12 (written @e12 on the command line)').optional().describe('Element ref to capture (scrolled into view first; it carries its tab)'),
-      selector: z.string().min(1).optional().describe('CSS selector of one element to capture (scrolled into view first)'),
-      maxEdge: z.number().int().min(16).max(16_384).optional().describe('Scale down so the longer edge is at most this many pixels'),
-      format: z.enum(['png', 'jpeg']).optional().describe('Image format (default png)'),
-      quality: z.number().int().min(0).max(100).optional().describe('JPEG quality 0–100 (jpeg only)'),
+    cli: {
+      command: 'screenshot',
+      summary: 'Capture the tab (or --full page, or one element by ref or --selector) to a PNG/JPEG file; prints the path.',
+      task: 'observe',
+      output: 'image',
+      args: [{ param: 'ref', label: 'element', optional: true, help: 'element ref from snapshot (@e12), scrolled into view' }],
+      examples: ['chrome-relay screenshot', 'chrome-relay screenshot @e12 --out shot.png', 'chrome-relay screenshot --full --format jpeg --quality 70'],
+    },
+    schemas: () => ({
+      params: z.strictObject({
+        tab: tabId.optional(),
+        full: z.boolean().optional().describe('Whole scrollable page instead of the viewport'),
+        ref: RefField.optional().describe('Element ref to capture (scrolled into view first; it carries its tab)'),
+        selector: z.string().min(1).optional().describe('CSS selector of one element to capture (scrolled into view first)'),
+        maxEdge: z.number().int().min(16).max(16_384).optional().describe('Scale down so the longer edge is at most this many pixels'),
+        format: z.enum(['png', 'jpeg']).optional().describe('Image format (default png)'),
+        quality: z.number().int().min(0).max(100).optional().describe('JPEG quality 0–100 (jpeg only)'),
+      }),
+      result: z.strictObject({
+        tabId: z.number(),
+        format: z.enum(['png', 'jpeg']),
+        width: z.number().describe('CSS pixels of the captured area'),
+        height: z.number(),
+        scale: z.number().describe('Image pixels per CSS pixel'),
+        data: z.string().describe('Base64 image bytes (the CLI writes them to a file)'),
+      }),
     }),
-    result: z.strictObject({
-      tabId: z.number(),
-      format: z.enum(['png', 'jpeg']),
-      width: z.number().describe('CSS pixels of the captured area'),
-      height: z.number(),
-      scale: z.number().describe('Image pixels per CSS pixel'),
-      data: z.string().describe('Base64 image bytes (the CLI writes them to a file)'),
-    }),
-  })),
-  record_start: lazyTool(() => ({
+  }),
+  record_start: toolEntry({
     description: 'Start recording the tab as screencast frames (kept in the extension, capped).',
     mutates: true,
-    params: z.strictObject({
-      tab: tabId.optional(),
-      maxFrames: z.number().int().min(1).max(1000).optional().describe('Frames kept (oldest dropped beyond it; default 300)'),
-      quality: z.number().int().min(1).max(100).optional().describe('JPEG quality of each frame (default 70)'),
-      maxEdge: z.number().int().min(16).max(4096).optional().describe('Scale frames so the longer edge is at most this (default 1280)'),
+    cli: {
+      command: 'record start',
+      summary: 'Start recording the tab (frames are kept in the browser until `record stop`).',
+      task: 'observe',
+      examples: ['chrome-relay record start', 'chrome-relay record start --max-frames 100 --quality 50'],
+    },
+    schemas: () => ({
+      params: z.strictObject({
+        tab: tabId.optional(),
+        maxFrames: z.number().int().min(1).max(1000).optional().describe('Frames kept (oldest dropped beyond it; default 300)'),
+        quality: z.number().int().min(1).max(100).optional().describe('JPEG quality of each frame (default 70)'),
+        maxEdge: z.number().int().min(16).max(4096).optional().describe('Scale frames so the longer edge is at most this (default 1280)'),
+      }),
+      result: z.strictObject({ tabId: z.number(), recording: z.literal(true) }),
     }),
-    result: z.strictObject({ tabId: z.number(), recording: z.literal(true) }),
-  })),
-  record_stop: lazyTool(() => ({
+  }),
+  record_stop: toolEntry({
     description: 'Stop recording the tab and return its frames (JPEG, base64, with timestamps).',
     mutates: true,
-    params: z.strictObject({ tab: tabId.optional() }),
-    result: z.strictObject({
-      tabId: z.number(),
-      frames: z.array(z.strictObject({ data: z.string(), timestamp: z.number().describe('Seconds, from the screencast') })),
-      dropped: z.number().describe('Frames discarded because the cap was reached'),
+    cli: {
+      command: 'record stop',
+      summary: 'Stop recording and write frame-NNNNN.jpg files to --out; --gif also encodes recording.gif with ffmpeg.',
+      task: 'observe',
+      output: 'frames',
+      examples: ['chrome-relay record stop --out ./frames', 'chrome-relay record stop --out ./frames --gif --fps 5'],
+    },
+    schemas: () => ({
+      params: z.strictObject({ tab: tabId.optional() }),
+      result: z.strictObject({
+        tabId: z.number(),
+        frames: z.array(z.strictObject({ data: z.string(), timestamp: z.number().describe('Seconds, from the screencast') })),
+        dropped: z.number().describe('Frames discarded because the cap was reached'),
+      }),
     }),
-  })),
-  console: lazyTool(() => ({
-    description: 'Console messages and uncaught exceptions of the tab, captured since chrome-relay attached to it.',
+  }),
+  console: toolEntry({
+    description: 'Console messages and uncaught exceptions of the tab, captured since chrome-relay attached to it; credentials in them (bearer strings, tokens, the tab\'s cookie values) are masked.',
     mutates: false,
-    params: z.strictObject({
-      tab: tabId.optional(),
-      level: z.enum(CONSOLE_LEVELS).optional().describe('Only this level and more severe'),
-      since: z.number().int().nonnegative().optional().describe('Only entries with a larger id'),
-      clear: z.boolean().optional().describe('Empty the buffer after reading'),
+    cli: {
+      command: 'console',
+      summary: 'Console messages and uncaught exceptions of the tab (captured since chrome-relay attached to it).',
+      task: 'observe',
+      examples: ['chrome-relay console', 'chrome-relay console --level warn --since 12', 'chrome-relay console --clear'],
+    },
+    schemas: () => ({
+      params: z.strictObject({
+        tab: tabId.optional(),
+        level: z.enum(CONSOLE_LEVELS).optional().describe('Only this level and more severe'),
+        since: z.number().int().nonnegative().optional().describe('Only entries with a larger id'),
+        clear: z.boolean().optional().describe('Empty the buffer after reading'),
+      }),
+      result: z.strictObject({ tabId: z.number(), entries: z.array(ConsoleEntry), dropped: z.number().describe('Entries lost to the buffer cap') }),
     }),
-    result: z.strictObject({ tabId: z.number(), entries: z.array(ConsoleEntry), dropped: z.number().describe('Entries lost to the buffer cap') }),
-  })),
-  network: lazyTool(() => ({
-    description: 'Requests of the tab captured since chrome-relay attached to it; sensitive headers are redacted unless rawHeaders.',
+  }),
+  network: toolEntry({
+    description: 'Requests of the tab captured since chrome-relay attached to it; credentials in headers and URLs (Cookie, Authorization, token/key/password/sig/code parameters, also in Referer) are redacted unless rawHeaders.',
     mutates: false,
-    params: z.strictObject({
-      tab: tabId.optional(),
-      url: z.string().min(1).optional().describe('Only URLs containing this text'),
-      status: z.string().regex(/^([1-5]xx|[1-5][0-9]{2}|failed|pending)$/, 'must be like 404, 4xx, failed or pending').optional().describe('404, 4xx, failed or pending'),
-      method: z.string().regex(/^[A-Za-z]+$/, 'must be an HTTP method').optional().describe('HTTP method'),
-      rawHeaders: z.boolean().optional().describe('Do not redact Cookie, Authorization, tokens and the like'),
+    cli: {
+      command: 'network',
+      summary: 'Requests of the tab (captured since chrome-relay attached to it); sensitive headers redacted.',
+      task: 'observe',
+      examples: ['chrome-relay network', 'chrome-relay network --url api --status 4xx', 'chrome-relay network --method POST --raw-headers'],
+    },
+    schemas: () => ({
+      params: z.strictObject({
+        tab: tabId.optional(),
+        url: z.string().min(1).optional().describe('Only URLs containing this text'),
+        status: z.string().regex(/^([1-5]xx|[1-5][0-9]{2}|failed|pending)$/, 'must be like 404, 4xx, failed or pending').optional().describe('404, 4xx, failed or pending'),
+        method: z.string().regex(/^[A-Za-z]+$/, 'must be an HTTP method').optional().describe('HTTP method'),
+        rawHeaders: z.boolean().optional().describe('Do not redact: show Cookie, Authorization, URL tokens and the like as sent'),
+      }),
+      result: z.strictObject({ tabId: z.number(), requests: z.array(NetworkEntry), dropped: z.number() }),
     }),
-    result: z.strictObject({ tabId: z.number(), requests: z.array(NetworkEntry), dropped: z.number() }),
-  })),
-  network_body: lazyTool(() => ({
+  }),
+  network_body: toolEntry({
     description: 'Response body of one captured request.',
     mutates: false,
-    params: z.strictObject({ tab: tabId.optional(), id: z.string().min(1).describe('Request id from `chrome-relay network`') }),
-    result: z.strictObject({ tabId: z.number(), id: z.string(), mimeType: z.string(), base64Encoded: z.boolean(), body: z.string() }),
-  })),
-  network_har: lazyTool(() => ({
-    description: 'The captured requests of the tab as a HAR 1.2 log; sensitive headers redacted unless rawHeaders.',
+    cli: {
+      command: 'network body',
+      summary: 'Response body of one captured request (id from `chrome-relay network`).',
+      task: 'observe',
+      output: 'body',
+      args: [{ param: 'id' }],
+      examples: ['chrome-relay network body 1234.5', 'chrome-relay network body 1234.5 --out body.json'],
+    },
+    schemas: () => ({
+      params: z.strictObject({ tab: tabId.optional(), id: z.string().min(1).describe('Request id from `chrome-relay network`') }),
+      result: z.strictObject({ tabId: z.number(), id: z.string(), mimeType: z.string(), base64Encoded: z.boolean(), body: z.string() }),
+    }),
+  }),
+  network_har: toolEntry({
+    description: 'The captured requests of the tab as a HAR 1.2 log; credentials in headers and URLs redacted unless rawHeaders.',
     mutates: false,
-    params: z.strictObject({ tab: tabId.optional(), rawHeaders: z.boolean().optional().describe('Do not redact sensitive headers') }),
-    result: z.strictObject({ tabId: z.number(), entries: z.number(), har: z.record(z.string(), z.unknown()) }),
-  })),
-  workspace_create: lazyTool(() => ({
+    cli: {
+      command: 'network har',
+      summary: 'Write the captured requests as a HAR 1.2 file.',
+      task: 'observe',
+      output: 'har',
+      examples: ['chrome-relay network har --out requests.har'],
+    },
+    schemas: () => ({
+      params: z.strictObject({ tab: tabId.optional(), rawHeaders: z.boolean().optional().describe('Do not redact credentials in headers and URLs') }),
+      result: z.strictObject({ tabId: z.number(), entries: z.number(), har: z.record(z.string(), z.unknown()) }),
+    }),
+  }),
+  workspace_create: toolEntry({
     description: 'Open a named, unfocused window (a workspace) for an agent; it never takes focus from the human.',
     mutates: true,
-    params: z.strictObject({ name, url: z.string().min(1).optional().describe('First URL (default about:blank)'), agent: agent.optional() }),
-    result: z.strictObject({ name: z.string(), windowId: z.number(), tabId: z.number(), owner: z.string().nullable() }),
-  })),
-  workspace_list: lazyTool(() => ({
+    leases: 'exempt',
+    cli: {
+      command: 'workspace create',
+      summary: 'Open an unfocused window named <name>; with an agent identity, it is leased to that agent.',
+      task: 'organize',
+      args: [{ param: 'name' }],
+      examples: ['chrome-relay workspace create research --url https://example.com'],
+    },
+    schemas: () => ({
+      params: z.strictObject({ name, url: z.string().min(1).optional().describe('First URL (default about:blank)'), agent: agent.optional() }),
+      result: z.strictObject({ name: z.string(), windowId: z.number(), tabId: z.number(), owner: z.string().nullable() }),
+    }),
+  }),
+  workspace_list: toolEntry({
     description: 'List workspaces that still have a window.',
     mutates: false,
-    params: z.strictObject({}),
-    result: z.strictObject({ workspaces: z.array(Workspace) }),
-  })),
-  workspace_close: lazyTool(() => ({
+    leases: 'exempt',
+    cli: { command: 'workspace list', summary: 'List live workspaces.', task: 'organize', examples: ['chrome-relay workspace list'] },
+    schemas: () => ({
+      params: z.strictObject({}),
+      result: z.strictObject({ workspaces: z.array(Workspace) }),
+    }),
+  }),
+  workspace_close: toolEntry({
     description: 'Close a workspace window and its tabs.',
     mutates: true,
-    params: z.strictObject({ name, agent: agent.optional() }),
-    result: z.strictObject({ name: z.string(), windowId: z.number(), closedTabs: z.array(z.number()) }),
-  })),
-  group_create: lazyTool(() => ({
+    destructive: true,
+    cli: {
+      command: 'workspace close',
+      summary: 'Close the workspace window and its tabs.',
+      task: 'organize',
+      args: [{ param: 'name' }],
+      examples: ['chrome-relay workspace close research'],
+    },
+    schemas: () => ({
+      params: z.strictObject({ name, agent: agent.optional() }),
+      result: z.strictObject({ name: z.string(), windowId: z.number(), closedTabs: z.array(z.number()) }),
+    }),
+  }),
+  group_create: toolEntry({
     description: 'Put tabs into a new native tab group with a name and colour (all or nothing unless allowPartial).',
     mutates: true,
-    params: z.strictObject({ name, tabs: tabList, color: z.enum(GROUP_COLORS).optional(), allowPartial, agent: agent.optional() }),
-    result: z.strictObject({ name: z.string(), groupId: z.number(), ...Applied }),
-  })),
-  group_add: lazyTool(() => ({
+    cli: {
+      command: 'group create',
+      summary: 'Group tabs under a new name (all or nothing unless --allow-partial).',
+      task: 'organize',
+      args: [{ param: 'name' }, { param: 'tabs' }],
+      examples: ['chrome-relay group create checkout 123 456 --color blue'],
+    },
+    schemas: () => ({
+      params: z.strictObject({ name, tabs: tabList, color: z.enum(GROUP_COLORS).optional().describe('Group colour'), allowPartial, agent: agent.optional() }),
+      result: z.strictObject({ name: z.string(), groupId: z.number(), ...Applied }),
+    }),
+  }),
+  group_add: toolEntry({
     description: 'Add tabs to an existing named group (all or nothing unless allowPartial).',
     mutates: true,
-    params: z.strictObject({ name, tabs: tabList, allowPartial, agent: agent.optional() }),
-    result: z.strictObject({ name: z.string(), groupId: z.number(), ...Applied }),
-  })),
-  group_list: lazyTool(() => ({
+    cli: {
+      command: 'group add',
+      summary: 'Add tabs to a named group (all or nothing unless --allow-partial).',
+      task: 'organize',
+      args: [{ param: 'name' }, { param: 'tabs' }],
+      examples: ['chrome-relay group add checkout 789'],
+    },
+    schemas: () => ({
+      params: z.strictObject({ name, tabs: tabList, allowPartial, agent: agent.optional() }),
+      result: z.strictObject({ name: z.string(), groupId: z.number(), ...Applied }),
+    }),
+  }),
+  group_list: toolEntry({
     description: 'List named tab groups.',
     mutates: false,
-    params: z.strictObject({}),
-    result: z.strictObject({ groups: z.array(Group) }),
-  })),
-  group_close: lazyTool(() => ({
+    leases: 'exempt',
+    cli: { command: 'group list', summary: 'List tab groups.', task: 'organize', examples: ['chrome-relay group list'] },
+    schemas: () => ({
+      params: z.strictObject({}),
+      result: z.strictObject({ groups: z.array(Group) }),
+    }),
+  }),
+  group_close: toolEntry({
     description: 'Close every tab of a named group (all or nothing unless allowPartial).',
     mutates: true,
-    params: z.strictObject({ name, allowPartial, agent: agent.optional() }),
-    result: z.strictObject({ name: z.string(), groupId: z.number(), ...Applied }),
-  })),
-  lease_claim: lazyTool(() => ({
+    destructive: true,
+    cli: {
+      command: 'group close',
+      summary: 'Close every tab of the group (all or nothing unless --allow-partial).',
+      task: 'organize',
+      args: [{ param: 'name' }],
+      examples: ['chrome-relay group close checkout'],
+    },
+    schemas: () => ({
+      params: z.strictObject({ name, allowPartial, agent: agent.optional() }),
+      result: z.strictObject({ name: z.string(), groupId: z.number(), ...Applied }),
+    }),
+  }),
+  lease_claim: toolEntry({
     description: 'Claim a tab or workspace for an agent; others acting there get target_conflict until it is released or idle past its ttl.',
     mutates: true,
-    params: z.strictObject({
-      agent,
-      tab: tabId.optional(),
-      workspace: name.optional(),
-      ttlSec: z.number().int().min(1).max(86_400).optional().describe('Idle seconds before the lease expires (default 600)'),
+    tabUse: 'none',
+    leases: 'exempt',
+    cli: {
+      command: 'lease claim',
+      summary: 'Claim a tab or workspace for your agent (--agent or CHROME_RELAY_AGENT).',
+      task: 'leases',
+      flags: [{ flag: '--ttl', param: 'ttlSec', placeholder: '<seconds>' }],
+      examples: ['chrome-relay --agent planner lease claim --tab 123', 'chrome-relay --agent planner lease claim --workspace research --ttl 900'],
+    },
+    schemas: () => ({
+      params: z.strictObject({
+        agent,
+        tab: tabId.optional().describe('Tab to lease'),
+        workspace: name.optional().describe('Workspace to lease'),
+        ttlSec: z.number().int().min(1).max(86_400).optional().describe('Idle seconds before the lease expires (default 600)'),
+      }),
+      result: z.strictObject({ lease: Lease }),
     }),
-    result: z.strictObject({ lease: Lease }),
-  })),
-  lease_list: lazyTool(() => ({
+  }),
+  lease_list: toolEntry({
     description: 'List live (unexpired) leases.',
     mutates: false,
-    params: z.strictObject({}),
-    result: z.strictObject({ leases: z.array(Lease) }),
-  })),
-  lease_release: lazyTool(() => ({
+    leases: 'exempt',
+    cli: { command: 'lease list', summary: 'List live leases.', task: 'leases', examples: ['chrome-relay lease list'] },
+    schemas: () => ({
+      params: z.strictObject({}),
+      result: z.strictObject({ leases: z.array(Lease) }),
+    }),
+  }),
+  lease_release: toolEntry({
     description:
       "Release an agent's lease on a tab or workspace, or all of its leases. With force, release the lease on a tab or workspace whoever holds it (a person freeing a stuck agent's tab); no agent identity needed.",
     mutates: true,
-    params: z.strictObject({
-      agent: agent.optional(),
-      tab: tabId.optional(),
-      workspace: name.optional(),
-      all: z.boolean().optional().describe('Every lease of this agent'),
-      force: z.boolean().optional().describe('Release it whoever holds it (with tab or workspace)'),
+    tabUse: 'none',
+    leases: 'exempt',
+    cli: {
+      command: 'lease release',
+      summary: "Release your lease on a tab or workspace, or all of them; --force frees another agent's.",
+      task: 'leases',
+      examples: ['chrome-relay --agent planner lease release --all', 'chrome-relay lease release --tab 123 --force'],
+    },
+    schemas: () => ({
+      params: z
+        .strictObject({
+          agent: agent.optional(),
+          tab: tabId.optional().describe('Tab to release'),
+          workspace: name.optional().describe('Workspace to release'),
+          all: z.boolean().optional().describe('Every lease of this agent'),
+          force: z.boolean().optional().describe('Release it whoever holds it (with tab or workspace)'),
+        })
+        .superRefine((params, ctx) => {
+          if (params.force !== true && params.agent === undefined) {
+            ctx.addIssue({ code: 'custom', path: ['agent'], message: 'releasing a lease needs an agent identity (--agent NAME or CHROME_RELAY_AGENT), or force to free it whoever holds it' });
+          }
+        }),
+      result: z.strictObject({ released: z.array(Lease) }),
     }),
-    result: z.strictObject({ released: z.array(Lease) }),
-  })),
+  }),
 } as const;

@@ -1,0 +1,60 @@
+// Lint and package boundaries, by config (run by `pnpm test` through scripts/lint.mjs):
+// - typescript-eslint: no floating promises, type-only imports marked, no `any`;
+// - boundaries: page-side code (extension/src/injected) uses no chrome.* and no Node; the protocol imports
+//   nothing Node- or chrome-specific; the CLI never imports the host (nor the host the CLI), and neither
+//   imports the extension.
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'net', 'child_process', 'crypto', 'url', 'module'];
+const noNode = { group: nodeBuiltins, message: 'This code must not depend on Node.' };
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'e2e/**', 'scripts/**', '**/*.mjs', 'eslint.config.js', 'vitest.*'] },
+  {
+    files: ['packages/*/src/**/*.ts'],
+    extends: [tseslint.configs.base],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'separate-type-imports' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    files: ['packages/protocol/src/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/testing/**'],
+    rules: {
+      'no-restricted-globals': ['error', 'chrome', 'process', 'Buffer', 'require', '__dirname'],
+      'no-restricted-imports': ['error', { patterns: [noNode, { group: ['@chrome-relay/*'], message: 'The protocol is the bottom layer: it imports no other package.' }] }],
+    },
+  },
+  {
+    files: ['packages/cli/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@chrome-relay/native-host', '@chrome-relay/extension', '**/native-host/**', '**/extension/src/**'], message: 'The CLI never imports the host or the extension: they talk over the socket.' }] }],
+    },
+  },
+  {
+    files: ['packages/native-host/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@chrome-relay/cli', '@chrome-relay/extension', '**/cli/src/**', '**/extension/src/**'], message: 'The host never imports the CLI or the extension.' }] }],
+    },
+  },
+  {
+    files: ['packages/extension/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [noNode, { group: ['@chrome-relay/cli', '@chrome-relay/native-host', '**/cli/src/**', '**/native-host/src/**'], message: 'The extension never imports the CLI or the host.' }] }],
+    },
+  },
+  // After the extension-wide block: for a rule, the last matching block wins.
+  {
+    files: ['packages/extension/src/injected/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'chrome', message: 'Page-side code runs in the page: no chrome.* (see AGENTS.md).' }, 'process', 'Buffer', 'require'],
+      'no-restricted-imports': ['error', { patterns: [noNode, { regex: '^(@chrome-relay/|\\.\\./)', message: 'Page-side code imports only its own folder (it is bundled into the page).' }] }],
+    },
+  },
+);

@@ -1,0 +1,172 @@
+/**
+ * One persistent socket to the host, for a long-lived client (the MCP server): calls are multiplexed
+ * on it by id (the host answers each id once, in any order), so a call costs a frame each way instead
+ * of a process start and a connect. The host is found the way every CLI call finds it (hostClient.ts)
+ * on the first call and again after its socket closed — a browser that restarted or a host that was
+ * replaced is picked up by the next call, with no restart of the client.
+ *
+ * Failures map onto the same closed codes as a CLI call: no host → extension_not_connected; the host
+ * went away with calls in flight → native_host_disconnected (mutating calls non-retryable, interrupted.ts);
+ * no answer in time → timeout.
+ */
+import { connect, type Socket } from 'node:net';
+import {
+  asInterrupted,
+  ClientResponseSchema,
+  encodeFrame,
+  FrameDecoder,
+  MAX_SOCKET_FRAME_BYTES,
+  PROTOCOL_VERSION,
+  reasonedError,
+  RelayError,
+  VERSION,
+  type ClientResponse,
+} from '@chrome-relay/protocol';
+import { notConnected, pickHost, RECONNECT_WAIT_MS, recentlyActive } from '../hostClient.js';
+import type { CallEnvelope } from '../socketCall.js';
+
+interface Pending {
+  tool: string;
+  resolve(response: ClientResponse): void;
+  reject(error: unknown): void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+interface Connection {
+  socket: Socket;
+  path: string;
+  decoder: FrameDecoder;
+}
+
+export interface HostSessionOptions {
+  home: string;
+  profile?: string | undefined;
+}
+
+export class HostSession {
+  private connection: Promise<Connection> | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+
+  constructor(private readonly options: HostSessionOptions) {}
+
+  async call(tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: CallEnvelope = {}): Promise<ClientResponse> {
+    const connection = await this.connected(tool);
+    const id = this.nextId++;
+    const request = {
+      id,
+      tool,
+      params,
+      timeoutMs,
+      client: { version: VERSION, protocolVersion: PROTOCOL_VERSION },
+      ...(envelope.target === undefined ? {} : { target: envelope.target }),
+      ...(envelope.agent === undefined ? {} : { agent: envelope.agent }),
+    };
+    return new Promise<ClientResponse>((resolve, reject) => {
+      // The host enforces timeoutMs itself; the margin lets its own timeout answer arrive first.
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        const error = reasonedError('timeout', 'host_unresponsive', `The host at ${connection.path} did not answer ${tool} within ${timeoutMs} ms; run \`chrome-relay doctor\`.`, {
+          tool,
+          phase: 'transport',
+          details: { socket: connection.path, timeoutMs },
+        });
+        reject(asInterrupted(error));
+      }, timeoutMs + 1000);
+      this.pending.set(id, { tool, resolve, reject, timer });
+      try {
+        connection.socket.write(encodeFrame(request, MAX_SOCKET_FRAME_BYTES));
+      } catch (error) {
+        clearTimeout(timer);
+        this.pending.delete(id);
+        reject(RelayError.from(error, tool, 'transport'));
+      }
+    });
+  }
+
+  close(): void {
+    void this.connection?.then((c) => c.socket.destroy(), () => undefined);
+    this.connection = undefined;
+  }
+
+  private connected(tool: string): Promise<Connection> {
+    this.connection ??= this.open(tool).catch((error: unknown) => {
+      this.connection = undefined;
+      throw error;
+    });
+    return this.connection;
+  }
+
+  /** Find the host (waiting briefly while one is being restarted, like a CLI call) and connect to it. */
+  private async open(tool: string): Promise<Connection> {
+    const giveUpAt = Date.now() + (recentlyActive(this.options.home) ? RECONNECT_WAIT_MS : 0);
+    for (;;) {
+      const host = pickHost(this.options.home, this.options.profile, tool);
+      if (host) {
+        const socket = await connectTo(host.socket);
+        if (socket) return this.attach(socket, host.socket);
+      }
+      if (Date.now() >= giveUpAt) throw notConnected(tool, this.options.home, this.options.profile);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  private attach(socket: Socket, path: string): Connection {
+    const connection: Connection = { socket, path, decoder: new FrameDecoder(MAX_SOCKET_FRAME_BYTES) };
+    socket.on('data', (chunk: Buffer) => {
+      let messages: unknown[];
+      try {
+        messages = connection.decoder.push(chunk);
+      } catch (error) {
+        this.fail(connection, (tool) => new RelayError('internal_error', `Malformed frame from the host at ${path}: ${(error as Error).message}`, { tool, phase: 'transport' }));
+        return;
+      }
+      for (const message of messages) {
+        const parsed = ClientResponseSchema.safeParse(message);
+        if (!parsed.success) continue;
+        const call = this.pending.get(parsed.data.id);
+        if (!call) continue;
+        this.pending.delete(parsed.data.id);
+        clearTimeout(call.timer);
+        call.resolve(parsed.data);
+      }
+    });
+    socket.on('error', () => undefined); // 'close' follows and reports it
+    // A host that exits on purpose answers first (relay.ts); a bare close means it died (killed, crashed).
+    socket.on('close', () =>
+      this.fail(connection, (tool) =>
+        asInterrupted(
+          new RelayError('native_host_disconnected', `The native host went away during ${tool} without answering (it was killed or crashed); the browser starts a new one within a second.`, {
+            tool,
+            phase: 'transport',
+            details: { socket: path, cause: 'host_died' },
+          }),
+        ),
+      ),
+    );
+    return connection;
+  }
+
+  /** The connection is done: every call on it fails, and the next call looks for the host again. */
+  private fail(connection: Connection, error: (tool: string) => RelayError): void {
+    connection.socket.destroy();
+    this.connection = undefined;
+    for (const [id, call] of this.pending) {
+      this.pending.delete(id);
+      clearTimeout(call.timer);
+      call.reject(error(call.tool));
+    }
+  }
+}
+
+/** A connected socket, or null when nothing listens there (a host that just died). */
+function connectTo(path: string): Promise<Socket | null> {
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    socket.once('connect', () => {
+      socket.removeAllListeners('error');
+      resolve(socket);
+    });
+    socket.once('error', () => resolve(null));
+  });
+}
