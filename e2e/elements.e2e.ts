@@ -218,7 +218,7 @@ describe('snapshot options', () => {
     const tab = await open(relay, '/snapshot-options.html');
     const text = await snapshot(relay, tab.tabId);
     expect(text.match(/button "Add"/g)?.length).toBe(12);
-    expect(text).toMatch(/… 18 more listitem items identical to the ones around them \(18 refs not shown; --no-elide shows them\)/);
+    expect(text).toMatch(/… 18 more listitem items identical to these \(18 refs not shown; --no-elide shows them\)/);
     for (let i = 1; i <= 30; i++) expect(text).toContain(`Item ${i}`);
     const all = await ok2('snapshot', '--tab', String(tab.tabId), '--no-elide');
     expect(all.match(/button "Add"/g)?.length).toBe(30);

@@ -155,9 +155,10 @@ describe('content a person cannot see is left out', () => {
     expect(text.stdout).toMatch(/- heading "Visible heading" \[level=1\]/);
     expect(text.stdout).toMatch(/- heading \[level=2\]:\n\s+- text "Heading"/);
     // A frame nobody can see is left out with its content; a visible one is there.
-    expect(text.stdout).toMatch(/- iframe "Shown frame":\n\s+- button "Framed button" \[ref=e\d+\]/);
+    expect(text.stdout).toMatch(/- iframe "Shown frame" \[ref=e\d+\]:\n\s+- button "Framed button" \[ref=e\d+\]/);
     const refs = refsOf((JSON.parse(json.stdout) as SnapshotJson).tree);
-    expect(refs).toHaveLength(6);
+    // Five controls, the framed button, and the shown frame itself (its ref is what --frame takes).
+    expect(refs).toHaveLength(7);
 
     // Visible controls work: an icon button named by sr-only text, a custom checkbox behind its label, and
     // buttons merely scrolled out of view (page and scroller).

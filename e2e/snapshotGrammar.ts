@@ -11,7 +11,7 @@
 
 /** A JSON string literal with no raw control or line separator inside. */
 const STRING = String.raw`"(?:[^"\\\u0000-\u001f\u007f-\u009f\u2028\u2029]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"`;
-const STATE = String.raw`\[(?:level=\d+|checked|checked=mixed|disabled|expanded|collapsed|selected|ref=e[1-9]\d*)\]`;
+const STATE = String.raw`\[(?:level=\d+|checked|checked=mixed|disabled|expanded|collapsed|selected|pressed|pressed=mixed|required|multiline|richtext|focused|ref=e[1-9]\d*)\]`;
 const HEADER = new RegExp(String.raw`^# (?:\(untitled\)|(${STRING})) — (${STRING}) \[tab=\d+\]$`);
 const NODE = new RegExp(String.raw`^((?:  )*)- ([a-z]+|${STRING})(?: (${STRING}))?((?: ${STATE})*)(?:: (${STRING}))?(?: -> (${STRING}))?(:?)$`);
 const MARKER = /^((?: {2})*)- … \d+ [^"[\]\\]*$/;

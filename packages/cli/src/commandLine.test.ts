@@ -87,6 +87,21 @@ describe('tool commands send what the schema accepts', () => {
     expect((await sent('network', 'body', 'r1')).params).toEqual({ id: 'r1' });
   });
 
+  it('fidelity flags: --triple, --frame @ref on readers, drag to a selector or a point', async () => {
+    expect((await sent('click', '@e4', '--triple')).params).toEqual({ ref: 'e4', clickCount: 3 });
+    expect((await refused('click', '@e4', '--double', '--triple')).toData()).toMatchObject({ code: 'invalid_arguments', details: { field: 'triple' } });
+    expect((await sent('get', 'value', '-s', '#card', '--frame', '@e12')).params).toEqual({ what: 'value', selector: '#card', frame: 'e12' });
+    expect((await sent('js', 'location.href', '--frame', '@e3')).params).toEqual({ expression: 'location.href', frame: 'e3' });
+    expect((await sent('wait', '--text', 'Paid', '--frame', '@e5')).params).toMatchObject({ text: 'Paid', frame: 'e5' });
+    expect((await refused('get', 'title', '--frame', 'iframe')).details.field).toBe('frame');
+    expect((await sent('drag', '@e3', '@e8')).params).toEqual({ from: 'e3', to: 'e8' });
+    expect((await sent('drag', '@e3', '--to-selector', '#trash')).params).toEqual({ from: 'e3', toSelector: '#trash' });
+    expect((await sent('drag', '@e3', '--to-x', '640', '--to-y', '300')).params).toEqual({ from: 'e3', toX: 640, toY: 300 });
+    expect((await refused('drag', '@e3')).details.field).toBe('to');
+    expect((await refused('drag', '@e3', '@e8', '--to-selector', '#trash')).details.field).toBe('to');
+    expect((await refused('drag', '@e3', '--to-x', '5')).details.field).toBe('to-y');
+  });
+
   it('upload: a ref then files, or --via and only files (absolute)', async () => {
     const file = join(files, 'a.txt');
     expect((await sent('upload', '@e7', file)).params).toEqual({ ref: 'e7', files: [file] });

@@ -44,7 +44,7 @@ describe('generated docs', () => {
   it('tools.md says how each param is given on the command line, including the ones that are not 1:1', () => {
     const doc = renderToolsDoc();
     const section = (name: string): string => doc.split(`## \`${name}\``)[1]?.split('\n## ')[0] ?? '';
-    expect(section('click')).toContain('| `clickCount` | `--double` (= 2) |');
+    expect(section('click')).toContain('| `clickCount` | `--double` (= 2), `--triple` (= 3) |');
     expect(section('navigate')).toContain('| `timeoutMs` | `--wait-timeout` |');
     expect(section('network')).toContain('| `rawHeaders` | `--raw-headers` |');
     expect(section('wait')).toContain('| `timeoutMs` | `--timeout` |');

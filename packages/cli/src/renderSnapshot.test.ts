@@ -30,6 +30,27 @@ describe('renderSnapshot', () => {
     );
   });
 
+  it('renders the states an agent needs, one bracket each, before the ref', () => {
+    const text = renderSnapshot([
+      { role: 'button', name: 'Bold', pressed: 'true', ref: 'e1' },
+      { role: 'button', name: 'Mixed', pressed: 'mixed', ref: 'e2' },
+      { role: 'button', name: 'Italic', pressed: 'false', ref: 'e3' },
+      { role: 'textbox', name: 'Email', required: true, focused: true, ref: 'e4' },
+      { role: 'textbox', multiline: true, ref: 'e5' },
+      { role: 'textbox', richtext: true, ref: 'e6' },
+      { role: 'button', name: 'Attachment', value: 'invoice.pdf', ref: 'e7' },
+    ]);
+    expect(text.split('\n')).toEqual([
+      '- button "Bold" [pressed] [ref=e1]',
+      '- button "Mixed" [pressed=mixed] [ref=e2]',
+      '- button "Italic" [ref=e3]',
+      '- textbox "Email" [required] [focused] [ref=e4]',
+      '- textbox [multiline] [ref=e5]',
+      '- textbox [richtext] [ref=e6]',
+      '- button "Attachment" [ref=e7]: "invoice.pdf"',
+    ]);
+  });
+
   it('adds link targets only when asked', () => {
     expect(renderSnapshot([{ role: 'link', name: 'Home', ref: 'e3', url: '/home' }], { urls: true })).toBe('- link "Home" [ref=e3] -> "/home"');
   });

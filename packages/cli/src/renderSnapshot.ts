@@ -39,6 +39,12 @@ function attributes(node: SnapshotNode): string {
   if (node.disabled) parts.push('[disabled]');
   if (node.expanded !== undefined) parts.push(node.expanded ? '[expanded]' : '[collapsed]');
   if (node.selected) parts.push('[selected]');
+  if (node.pressed === 'true') parts.push('[pressed]');
+  else if (node.pressed === 'mixed') parts.push('[pressed=mixed]');
+  if (node.required) parts.push('[required]');
+  if (node.multiline) parts.push('[multiline]');
+  if (node.richtext) parts.push('[richtext]');
+  if (node.focused) parts.push('[focused]');
   if (node.ref) parts.push(`[ref=${node.ref}]`);
   return parts.length ? ` ${parts.join(' ')}` : '';
 }

@@ -15,7 +15,7 @@
  */
 
 /** Params that hold refs (`@e12` on the command line, `e12` on the wire); each carries the tab it was issued in. */
-export const REF_PARAMS = ['ref', 'scopeRef', 'from', 'to'] as const;
+export const REF_PARAMS = ['ref', 'scopeRef', 'from', 'to', 'frame'] as const;
 
 /** Params the CLI fills from the call's target and identity, never from a flag of their own name. */
 export const ENVELOPE_PARAMS = ['tab', 'workspace', 'group', 'agent'] as const;

@@ -17,6 +17,8 @@ describe('snapshot tree validation', () => {
     expect(snapshotTreeProblem([{ role: 'button', ref: '@e1' }])).toBe('tree.0.ref: invalid value');
     expect(snapshotTreeProblem([{ role: 'checkbox', checked: true }])).toBe('tree.0.checked: invalid value');
     expect(snapshotTreeProblem([{ role: 'list', children: 'nope' }])).toBe('tree.0.children: invalid value');
+    expect(snapshotTreeProblem([{ role: 'button', pressed: 'yes' }])).toBe('tree.0.pressed: invalid value');
+    expect(snapshotTreeProblem([{ role: 'textbox', required: true, focused: true, multiline: true, richtext: false, pressed: 'mixed' }])).toBeNull();
   });
 
   it('is what the snapshot result schema enforces', () => {

@@ -16,6 +16,15 @@ export interface SnapshotNode {
   disabled?: boolean | undefined;
   expanded?: boolean | undefined;
   selected?: boolean | undefined;
+  /** aria-pressed of a toggle button ('false' = a toggle that is off). */
+  pressed?: 'true' | 'false' | 'mixed' | undefined;
+  required?: boolean | undefined;
+  /** Keyboard focus is here (the deepest focused element of its document). */
+  focused?: boolean | undefined;
+  /** A text field that takes several lines (a textarea). */
+  multiline?: boolean | undefined;
+  /** A rich-text editing host (contenteditable). */
+  richtext?: boolean | undefined;
   children?: SnapshotNode[] | undefined;
 }
 
@@ -35,6 +44,11 @@ const FIELDS: Readonly<Record<string, FieldCheck>> = {
   disabled: isBoolean,
   expanded: isBoolean,
   selected: isBoolean,
+  pressed: (v) => v === 'true' || v === 'false' || v === 'mixed',
+  required: isBoolean,
+  focused: isBoolean,
+  multiline: isBoolean,
+  richtext: isBoolean,
   children: Array.isArray,
 };
 

@@ -154,11 +154,13 @@ export const TOOLS = {
         { flag: '--x', param: 'x', placeholder: '<px>' },
         { flag: '--y', param: 'y', placeholder: '<px>' },
         { flag: '--double', param: 'clickCount', value: 2, help: 'double click' },
+        { flag: '--triple', param: 'clickCount', value: 3, help: "triple click (selects a paragraph or a field's text)" },
         { flag: '--modifiers', param: 'modifiers', parse: 'modifiers', placeholder: '<keys>', help: 'keys held during the click, e.g. Shift or Control,Shift' },
       ],
       examples: [
         'chrome-relay click @e12',
         'chrome-relay click @e12 --double',
+        'chrome-relay click @e7 --triple',
         'chrome-relay click @e5 --button right --modifiers Shift',
         'chrome-relay click --x 120 --y 340',
       ],

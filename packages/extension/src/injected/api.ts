@@ -5,8 +5,11 @@
 import { Bindings, type Binding } from './bindings.js';
 import { checkState, currentValue, focusElement, isFileInput, planFill, scrollContainer, scrollStep, selectForTyping, selectOptions, setPickerValue } from './actions.js';
 import { DeliveryGuard } from './delivery.js';
+import { deepQuery } from './dom.js';
 import { describeInterceptor, frameContentBox, locateClick, locateInFrame, scrollIntoViewIfNeeded } from './hitTest.js';
 import { decideHeal, identityKey, placeTwins } from './identity.js';
+import { ListenerHintSet } from './listenerHints.js';
+import { assignRefs, type Vanished } from './refAssignment.js';
 import type {
   ArmPointArgs,
   ArmPointOutcome,
@@ -31,6 +34,7 @@ import type {
   ScrollArgs,
   ScrollOutcome,
   SelectOutcome,
+  SelectorPointOutcome,
   SnapshotArgs,
   ValueOutcome,
 } from './types.js';
@@ -48,8 +52,21 @@ function isRendered(element: Element): boolean {
   return element.checkVisibility({ checkVisibilityCSS: true, visibilityProperty: true } as CheckVisibilityOptions);
 }
 
+/** Shown now: rendered, not transparent, with a box (what a hidden ref waits for). */
+function isShown(element: Element): boolean {
+  if (!element.checkVisibility({ checkVisibilityCSS: true, visibilityProperty: true, opacityProperty: true } as CheckVisibilityOptions)) return false;
+  const box = element.getBoundingClientRect();
+  return box.width > 0 && box.height > 0;
+}
+
+/** Refs kept for hidden elements, at most (the oldest go first): an app that hides rather than removes must not grow this forever. */
+const MAX_HIDDEN_REFS = 2000;
+
 export function createPageApi(): PageApi {
   const bindings = new Bindings();
+  const hints = new ListenerHintSet();
+  /** Every walk of this document sees the same listener hints (snapshot and heal must agree on the twin domain). */
+  const walker = (): Walker => new Walker(hints);
   const guard = new DeliveryGuard(window);
   const interceptorOf = (element: Element) => describeInterceptor(element, (candidate) => bindings.refOf(candidate));
   let pending: { token: string; bindings: Binding[] } | undefined;
@@ -77,39 +94,44 @@ export function createPageApi(): PageApi {
     if (typeof scoped === 'string') {
       return { token: '', url: location.href, title: document.title, tree: [], nextRef: args.nextRef, refCount: 0, scopeMissing: scoped };
     }
-    const walk = new Walker().walkDocument();
+    const walk = walker().walkDocument();
+    hints.shadowRoots = walk.shadowRoots;
     const keys = walk.actionables.map(keyOf);
     const placements = placeTwins(keys);
-
-    let nextRef = args.nextRef;
+    const assignment = assignRefs(
+      walk.actionables.map((actionable, i) => ({ element: actionable.element, role: actionable.role, name: actionable.name, key: keys[i] ?? '' })),
+      (element) => {
+        const ref = bindings.refOf(element);
+        const record = ref === undefined ? undefined : bindings.get(ref)?.record;
+        return ref === undefined || record === undefined ? undefined : { ref, role: record.role, name: record.name };
+      },
+      vanishedRefs(),
+      args.nextRef,
+    );
+    const nextRef = assignment.nextRef;
     const records: RefRecord[] = [];
     const fresh: Binding[] = [];
     walk.actionables.forEach((actionable, i) => {
       const placement = placements[i] ?? { twinIndex: 0, twinCount: 1 };
-      // A ref is reused only while role and name still match: a ref must keep meaning what the
-      // agent saw ("Follow" turning into "Following" is a new ref, not the old one).
-      const existing = bindings.refOf(actionable.element);
-      const previous = existing === undefined ? undefined : bindings.get(existing);
-      const ref =
-        existing !== undefined && previous !== undefined && previous.record.role === actionable.role && previous.record.name === actionable.name
-          ? existing
-          : `e${nextRef++}`;
+      const ref = assignment.refs[i] ?? '';
       actionable.node.ref = ref;
       const record: RefRecord = { ref, role: actionable.role, name: actionable.name, context: contextOf(actionable), ...placement };
       records.push(record);
       fresh.push({ record, element: new WeakRef(actionable.element) });
     });
+    const kept = keptHidden(new Set(walk.actionables.map((actionable) => actionable.element)), new Set(assignment.carried));
     walk.frames.forEach((frame, slot) => {
       frame.node.frameSlot = slot;
     });
     frames = walk.frames.map((frame) => new WeakRef(frame.element));
     const token = `${Date.now().toString(36)}.${++tokens}`;
-    pending = { token, bindings: fresh };
+    pending = { token, bindings: [...fresh, ...kept] };
     const result: PageSnapshot = { token, url: location.href, title: document.title, tree: walk.tree, nextRef, refCount: records.length };
+    if (kept.length > 0) result.hidden = kept.map(({ record }) => [record.ref, record.role, record.name]);
     if (scoped !== undefined) {
       // Walk the scope again for its tree alone; its actionables take the refs just computed.
       const refOf = new Map(walk.actionables.map((actionable) => [actionable.element, actionable.node.ref]));
-      const part = new Walker().walkSubtree(scoped);
+      const part = walker().walkSubtree(scoped);
       for (const actionable of part.actionables) {
         const ref = refOf.get(actionable.element);
         if (ref !== undefined) actionable.node.ref = ref;
@@ -124,6 +146,30 @@ export function createPageApi(): PageApi {
     return result;
   }
 
+  /** Refs whose element left the page since they were issued: candidates to carry over to a re-rendered copy. */
+  function vanishedRefs(): Vanished[] {
+    const gone: Vanished[] = [];
+    for (const { record, element } of bindings.all()) {
+      const live = element.deref();
+      if (live === undefined || !live.isConnected) gone.push({ ref: record.ref, key: identityKey(record.role, record.name, record.context), twinCount: record.twinCount });
+    }
+    return gone;
+  }
+
+  /**
+   * Bindings of elements this snapshot did not show because they are hidden right now (still in the page, not
+   * shown): kept, marked hidden, so their refs say `hidden` instead of dying as unknown. Newest last, bounded.
+   */
+  function keptHidden(shown: ReadonlySet<Element>, carried: ReadonlySet<string>): Binding[] {
+    const kept: Binding[] = [];
+    for (const binding of bindings.all()) {
+      const element = binding.element.deref();
+      if (element === undefined || !element.isConnected || shown.has(element) || carried.has(binding.record.ref)) continue;
+      if (!isShown(element)) kept.push({ record: binding.record, element: binding.element, hidden: true });
+    }
+    return kept.slice(-MAX_HIDDEN_REFS);
+  }
+
   function commit({ token }: CommitArgs): { committed: boolean } {
     if (pending === undefined || pending.token !== token) return { committed: false };
     bindings.replaceAll(pending.bindings);
@@ -136,11 +182,13 @@ export function createPageApi(): PageApi {
     if (binding === undefined) return { status: 'stale', reason: 'unknown_ref' };
     const element = binding.element.deref();
     if (element !== undefined && element.isConnected) {
+      // Hidden at the last snapshot: usable again once it shows (and is still what the agent saw).
+      if (binding.hidden === true && !isShown(element)) return { status: 'stale', reason: 'hidden' };
       // Still the very element: it is the ref's element unless it stopped being what the agent saw.
       // A hidden element cannot be described reliably (its text is hidden too); it stays "live"
       // and the click path reports it as not visible.
       if (!isRendered(element)) return { status: 'live', element, healed: false };
-      const now = new Walker().describe(element);
+      const now = walker().describe(element);
       if (now.role === binding.record.role && now.name === binding.record.name) return { status: 'live', element, healed: false };
       return { status: 'stale', reason: 'changed' };
     }
@@ -150,7 +198,7 @@ export function createPageApi(): PageApi {
   function heal(ref: string, binding: Binding): Resolved {
     const { record } = binding;
     const wanted = identityKey(record.role, record.name, record.context);
-    const matches = new Walker()
+    const matches = walker()
       .walkDocument()
       .actionables.filter((actionable) => keyOf(actionable) === wanted)
       .map((actionable) => actionable.element);
@@ -316,9 +364,38 @@ export function createPageApi(): PageApi {
     });
   }
 
+  function locateSelector({ selector }: { selector: string }): SelectorPointOutcome {
+    const matches: Element[] = [];
+    try {
+      matches.push(...deepQuery(document, selector));
+    } catch (error) {
+      return { status: 'bad_selector', message: error instanceof Error ? error.message : String(error) };
+    }
+    const target = matches.find((candidate) => isShown(candidate));
+    if (target === undefined) return { status: 'none', matched: matches.length };
+    const located = locateClick(target);
+    switch (located.status) {
+      case 'ok':
+        return { status: 'ok', x: located.point.x, y: located.point.y, hitTest: located.hitTest };
+      case 'intercepted':
+        return { status: 'intercepted', x: located.point.x, y: located.point.y, interceptor: interceptorOf(located.interceptor) };
+      case 'not_visible':
+        return { status: 'none', matched: matches.length };
+    }
+  }
+
   function element({ ref }: RefArgs): Element | null {
     const resolved = resolveElement(ref);
     return resolved.status === 'live' ? resolved.element : null;
+  }
+
+  function noteListeners(elements: Element[]): number {
+    hints.replace(elements);
+    return elements.length;
+  }
+
+  function listenersStale(): boolean {
+    return hints.stale();
   }
 
   function frameSlot(frame: Element): number {
@@ -357,7 +434,10 @@ export function createPageApi(): PageApi {
     scrollIntoView,
     box,
     fileInput,
+    locateSelector,
     element,
+    noteListeners,
+    listenersStale,
     frameSlot,
     framePoint,
   };

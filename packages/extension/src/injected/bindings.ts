@@ -7,6 +7,12 @@ import type { RefRecord } from './types.js';
 export interface Binding {
   record: RefRecord;
   element: WeakRef<Element>;
+  /**
+   * The last snapshot did not show the element, but it is still in the page, hidden (a closed menu, a collapsed
+   * section, a list being re-rendered): the ref is kept, answers stale_ref `hidden` while it stays hidden, and
+   * works again once it shows.
+   */
+  hidden?: true;
 }
 
 export class Bindings {
@@ -17,6 +23,11 @@ export class Bindings {
     return this.#byRef.get(ref);
   }
 
+  /** Every binding, in the order they were made. */
+  all(): IterableIterator<Binding> {
+    return this.#byRef.values();
+  }
+
   /** The ref currently naming this element, if any. */
   refOf(element: Element): string | undefined {
     const ref = this.#refOf.get(element);
@@ -24,8 +35,8 @@ export class Bindings {
   }
 
   /**
-   * A new snapshot replaces every binding: refs of elements it did not see die here, so the
-   * world's registry always equals the last snapshot's (plus heals since).
+   * A new snapshot replaces every binding: refs of elements it did not see die here (except those it keeps as
+   * hidden), so the world's registry always equals the last snapshot's (plus heals since).
    */
   replaceAll(bindings: readonly Binding[]): void {
     for (const old of this.#byRef.values()) {
@@ -46,6 +57,7 @@ export class Bindings {
     if (binding === undefined) return;
     const previous = binding.element.deref();
     if (previous !== undefined) this.#refOf.delete(previous);
+    // A ref healed onto a shown element is no longer a hidden one.
     this.#byRef.set(ref, { record: binding.record, element: new WeakRef(element) });
     this.#refOf.set(element, ref);
   }

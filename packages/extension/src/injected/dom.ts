@@ -65,3 +65,20 @@ export function getElementByIdInScope(element: Element, id: string): Element | n
   if (root instanceof Document || root instanceof ShadowRoot) return root.getElementById(id);
   return null;
 }
+
+/** The deepest focused element of a document (through open shadow roots); null when nothing but the body has focus. */
+export function deepActiveElement(doc: Document): Element | null {
+  let active = doc.activeElement;
+  if (active === null || active === doc.body || active === doc.documentElement) return null;
+  while (active.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active;
+}
+
+/** Elements matching `selector` in `root` and in every open shadow root below it (each scope searched on its own). Throws on a bad selector. */
+export function deepQuery(root: Document | ShadowRoot, selector: string): Element[] {
+  const found = [...root.querySelectorAll(selector)];
+  for (const element of root.querySelectorAll('*')) {
+    if (element.shadowRoot !== null) found.push(...deepQuery(element.shadowRoot, selector));
+  }
+  return found;
+}

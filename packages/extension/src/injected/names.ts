@@ -7,15 +7,18 @@ import { getElementByIdInScope, normalizeText } from './dom.js';
 
 const SKIPPED_IN_LABEL_TEXT = new Set(['script', 'style', 'template', 'select', 'textarea', 'input', 'button']);
 
-/** Plain rendered-ish text of a subtree, skipping `skip` (the labelled control) and other controls. */
-function plainText(node: Node, skip: Element | null): string {
+/**
+ * Plain rendered-ish text of a subtree, skipping `skip` (the labelled control) and controls inside it (a
+ * referenced element that is itself a control, like a button naming itself through aria-labelledby, still counts).
+ */
+function plainText(node: Node, skip: Element | null, root = true): string {
   if (node instanceof Text) return node.data;
   if (!(node instanceof Element)) return '';
-  if (node === skip || SKIPPED_IN_LABEL_TEXT.has(node.localName)) return '';
+  if (node === skip || (!root && SKIPPED_IN_LABEL_TEXT.has(node.localName))) return '';
   const label = node.getAttribute('aria-label');
   if (label !== null && label.trim() !== '') return ` ${label} `;
   let text = '';
-  for (const child of node.childNodes) text += plainText(child, skip);
+  for (const child of node.childNodes) text += plainText(child, skip, false);
   return ` ${text} `;
 }
 
@@ -101,6 +104,8 @@ function nativeName(element: Element, labelsOf: LabelLookup): string {
         return type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '';
       }
       if (type === 'image') return normalizeText(element.alt || element.getAttribute('value') || 'Submit');
+      // Its button's own caption, as Chrome names an unlabelled file input (English UI).
+      if (type === 'file') return labelsName(element, labelsOf) || (element.multiple ? 'Choose Files' : 'Choose File');
       return labelsName(element, labelsOf);
     }
     case 'select':
@@ -169,6 +174,8 @@ export function controlValue(element: Element, role: string): string | undefined
       return element instanceof HTMLTextAreaElement ? element.value : undefined;
     case 'input':
       if (!(element instanceof HTMLInputElement)) return undefined;
+      // The chosen files are what an agent needs to see after `upload` (Chrome shows only a count).
+      if (element.type === 'file') return element.files === null || element.files.length === 0 ? 'No file chosen' : [...element.files].map((file) => file.name).join(', ');
       if (role === 'textbox' || role === 'searchbox' || role === 'spinbutton' || role === 'slider' || role === 'combobox') {
         // Never echo a password into a snapshot that ends up in an agent's transcript.
         if (element.type === 'password') return element.value === '' ? '' : '••••••';

@@ -17,6 +17,11 @@ export interface PageNode {
   disabled?: boolean;
   expanded?: boolean;
   selected?: boolean;
+  pressed?: 'true' | 'false' | 'mixed';
+  required?: boolean;
+  focused?: boolean;
+  multiline?: boolean;
+  richtext?: boolean;
   children?: PageNode[];
   /**
    * Internal, iframe nodes only: the frame's index among the snapshot's frame elements, so the
@@ -65,6 +70,8 @@ export interface PageSnapshot {
   refCount: number;
   /** With a scope, the tree shows only part of the refs: all of them as [ref, role, name]. */
   refs?: [string, string, string][];
+  /** Refs kept for elements hidden right now (not in the tree): [ref, role, name]. They answer stale_ref `hidden` until shown. */
+  hidden?: [string, string, string][];
   /** The scope matched nothing (or its ref is stale); nothing was computed. */
   scopeMissing?: string;
 }
@@ -75,8 +82,10 @@ export interface PageSnapshot {
  * ambiguous: several elements could be the replacement; picking one could hit the wrong one.
  * changed: the element is still there but its role or name changed, so it no longer is what the
  *   agent saw (e.g. "Follow" became "Following").
+ * hidden: the last snapshot left the element out because it is hidden (a closed menu, a row's hover
+ *   controls); it is still in the page and its ref works again once it shows.
  */
-export type StaleReason = 'unknown_ref' | 'vanished' | 'ambiguous' | 'changed';
+export type StaleReason = 'unknown_ref' | 'vanished' | 'ambiguous' | 'changed' | 'hidden';
 
 export type ResolveOutcome = { status: 'live'; healed: boolean } | { status: 'stale'; reason: StaleReason };
 
@@ -244,6 +253,14 @@ export type FramePointOutcome =
   /** The frame element has no box (hidden) or is no longer in this document. */
   | { status: 'not_visible' };
 
+/** Where a drop target given as a CSS selector is (the first visible match, open shadow roots searched). */
+export type SelectorPointOutcome =
+  | { status: 'ok'; x: number; y: number; hitTest: 'passed' | 'skipped' }
+  | { status: 'intercepted'; x: number; y: number; interceptor: Interceptor }
+  | { status: 'bad_selector'; message: string }
+  /** Nothing matches, or nothing that matches has a box. */
+  | { status: 'none'; matched: number };
+
 export interface CommitArgs {
   token: string;
 }
@@ -274,8 +291,17 @@ export interface PageApi {
   /** Scroll the element into view if needed and return its box in viewport CSS px (element screenshots). */
   box(args: RefArgs): BoxOutcome;
   fileInput(args: RefArgs): FileInputOutcome;
+  /** Scroll the first visible element matching `selector` into view and hit-test it (drag targets given as CSS). */
+  locateSelector(args: { selector: string }): SelectorPointOutcome;
   /** The live element of a ref (not JSON: used to get a RemoteObject for DOM.* calls), or null. */
   element(args: RefArgs): Element | null;
+  /**
+   * Not JSON (called with RemoteObjects): the elements that have page listeners for actions a person performs
+   * (tools/listenerScan.ts); later walks of this document count them as actionable. Returns how many it kept.
+   */
+  noteListeners(elements: Element[]): number;
+  /** Whether elements came or went since the last noteListeners (or there are shadow roots it cannot watch). */
+  listenersStale(): boolean;
   /** Not JSON (called on a RemoteObject): the frameSlot the last snapshot gave this frame element, or -1. */
   frameSlot(element: Element): number;
   /**
@@ -301,6 +327,7 @@ export type PageMethod =
   | 'scroll'
   | 'scrollIntoView'
   | 'box'
-  | 'fileInput';
+  | 'fileInput'
+  | 'locateSelector';
 export type PageArgs<M extends PageMethod> = Parameters<PageApi[M]>[0];
 export type PageReturn<M extends PageMethod> = ReturnType<PageApi[M]>;

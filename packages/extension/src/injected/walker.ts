@@ -12,12 +12,14 @@
  * away, off-screen, painting nothing) is left out too, refs included: see visibility.ts. Its text still
  * counts in the name of a visible control, as in the accessibility tree.
  */
-import { cap, flatParent, normalizeText } from './dom.js';
+import { cap, deepActiveElement, flatParent, normalizeText } from './dom.js';
+import { pseudoText } from './generatedContent.js';
+import { NO_HINTS, type ListenerHints } from './listenerHints.js';
 import { contextSignature, isIdentifyingAncestor, type ContextSource } from './identity.js';
 import { controlValue, createLabelIndex, explicitName, fallbackName, type LabelLookup } from './names.js';
 import { computeRole, INTERACTIVE_ROLES, NAME_FROM_CONTENT_ROLES, TRANSPARENT_ROLES } from './roles.js';
 import type { PageNode } from './types.js';
-import { bigEnough, FULL_SIGHT, labelShows, legibleFont, offScreen, paintsItself, readReach, sightOf, type Reach, type Sight } from './visibility.js';
+import { bigEnough, FULL_SIGHT, labelShows, legibleFont, MIN_OPACITY, offScreen, paintsItself, readReach, sightOf, type Reach, type Sight } from './visibility.js';
 
 const SKIPPED_TAGS = new Set(['script', 'style', 'template', 'head', 'noscript', 'meta', 'link', 'title', 'base']);
 
@@ -31,11 +33,29 @@ const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbo
 const FORM_CONTROL_TAGS = new Set(['button', 'input', 'select', 'textarea', 'option', 'optgroup', 'fieldset']);
 
 const TEXT_CAP = 100;
+/** Descendants of an unnamed control whose generated content may name it (icons are its first few elements). */
+const MAX_ICON_ELEMENTS = 8;
 const URL_CAP = 300;
 
-/** What a walked subtree reports up: it showed something a person can see / it holds text a person cannot see. */
+/**
+ * What a walked subtree reports up: it showed something a person can see / it holds text a person cannot see /
+ * it holds a control that is hidden now (a row's buttons that only show on hover).
+ */
 const PAINTED = 1;
 const HIDDEN_TEXT = 2;
+const HIDDEN_CONTROL = 4;
+
+/**
+ * Containers a person points at to reveal controls inside them (`li:hover .destroy { display: block }`): one that
+ * holds a control hidden now gets a ref of its own, so `hover` can target it.
+ */
+const HOVER_ROLES = new Set(['row', 'listitem', 'article', 'treeitem']);
+
+/** Inline handler attributes of a pointer action a person performs on the element (not hover or focus). */
+const ACTION_HANDLERS = new Set(['onclick', 'ondblclick', 'onmousedown', 'onmouseup', 'onpointerdown', 'onpointerup', 'oncontextmenu', 'ondragstart', 'ondragover', 'ondrop']);
+
+/** A control's tag or role, for a hidden one the walker skips (its role is not computed). */
+const CONTROL_SELECTOR = 'button, a[href], input:not([type=hidden]), select, textarea, [role=button], [role=link], [role=checkbox], [role=menuitem], [onclick]';
 
 /** Labelable form controls: hidden behind a visible <label>, they are still operated through it. */
 const LABELABLE_TAGS = new Set(['input', 'select', 'textarea', 'meter', 'progress', 'output', 'button']);
@@ -69,6 +89,8 @@ export interface WalkResult {
   actionables: Actionable[];
   /** Visible frame elements, in document order. */
   frames: FramePlaceholder[];
+  /** The walk entered an open shadow root. */
+  shadowRoots: boolean;
 }
 
 interface Inherited {
@@ -113,24 +135,36 @@ function isInlineDisplay(display: string): boolean {
 export class Walker {
   readonly #actionables: Actionable[] = [];
   readonly #frames: FramePlaceholder[] = [];
+  #shadowRoots = false;
   readonly #labelsOf: LabelLookup = createLabelIndex();
+  readonly #hints: ListenerHints;
+  /** The element with keyboard focus (read once: nothing moves focus during a walk). */
+  readonly #focused: Element | null = deepActiveElement(document);
   #reached: Reach | undefined;
   /** The document's scrollable area, read on first need (once per walk: nothing scrolls meanwhile). */
   readonly #reach = (): Reach => (this.#reached ??= readReach());
+
+  /**
+   * `hints`: elements with listeners a person triggers (dblclick, drop…), as the worker read them for this document.
+   * Every walk of a document (snapshot and heal) must get the same hints: they are part of which elements count.
+   */
+  constructor(hints: ListenerHints = NO_HINTS) {
+    this.#hints = hints;
+  }
 
   /** Walk the whole document. */
   walkDocument(): WalkResult {
     const out: Item[] = [];
     const root = document.body ?? document.documentElement;
     if (root !== null) this.#walkElement(root, this.#rootFor(root), out, [], false, false);
-    return { tree: mergeItems(out), actionables: this.#actionables, frames: this.#frames };
+    return { tree: mergeItems(out), actionables: this.#actionables, frames: this.#frames, shadowRoots: this.#shadowRoots };
   }
 
   /** Walk one element's subtree (a snapshot scope); the element itself is included. */
   walkSubtree(element: Element): WalkResult {
     const out: Item[] = [];
     this.#walkElement(element, this.#rootFor(element), out, [], false, false);
-    return { tree: mergeItems(out), actionables: this.#actionables, frames: this.#frames };
+    return { tree: mergeItems(out), actionables: this.#actionables, frames: this.#frames, shadowRoots: this.#shadowRoots };
   }
 
   /** Where a walk starting at `element` begins: what its ancestors (e.g. an <html> at opacity 0) let through. */
@@ -174,6 +208,30 @@ export class Walker {
   }
 
   /**
+   * A control made transparent over something a person can see, which takes their clicks there: the toggle of a
+   * TodoMVC item (an `opacity: 0` checkbox laid over its label's drawn circle), a styled file input. Its own opacity
+   * (not an ancestor's) hides it, it overlaps a visible sibling, and — where that can be checked, in the viewport —
+   * nothing else is on top of it.
+   */
+  #operableWhileTransparent(element: Element, style: CSSStyleDeclaration, inherited: Inherited): boolean {
+    if (!inherited.sight.shown || inherited.sight.opacity * parseFloat(style.opacity) >= MIN_OPACITY) return false;
+    const box = element.getBoundingClientRect();
+    if (!bigEnough(box)) return false;
+    const overlaps = (sibling: Element | null): boolean => {
+      if (sibling === null || !sibling.checkVisibility({ opacityProperty: true, visibilityProperty: true } as CheckVisibilityOptions)) return false;
+      const other = sibling.getBoundingClientRect();
+      return bigEnough(other) && other.left < box.right && box.left < other.right && other.top < box.bottom && box.top < other.bottom;
+    };
+    if (!overlaps(element.previousElementSibling) && !overlaps(element.nextElementSibling)) return false;
+    const x = box.left + box.width / 2;
+    const y = box.top + box.height / 2;
+    if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) return true;
+    const root = element.getRootNode();
+    const hit = root instanceof Document || root instanceof ShadowRoot ? root.elementFromPoint(x, y) : null;
+    return hit === element;
+  }
+
+  /**
    * One child of `parent`. Text nodes have no style of their own: the parent's font decides whether they can be
    * read (read once, and only for a parent with text). Returns PAINTED / HIDDEN_TEXT flags.
    */
@@ -213,8 +271,10 @@ export class Walker {
     }
     const style = getComputedStyle(element);
     const display = style.display;
-    if (display === 'none' && !forced) return 0;
+    if (display === 'none' && !forced) return revealedOnHover(inherited) && holdsControl(element) ? HIDDEN_CONTROL : 0;
     const visible = forced || style.visibility === 'visible';
+    // A control hidden now inside a row: the row is what a person hovers to show it (reported up, see HOVER_ROLES).
+    let hiddenControl = !visible && revealedOnHover(inherited) && element.matches(CONTROL_SELECTOR) ? HIDDEN_CONTROL : 0;
     const sight = sightOf(element, style, display, inherited.sight, this.#reach, (tag === 'body' || tag === 'html') && isViewportOwner(element));
     const seen = forced || sight.seen;
 
@@ -223,8 +283,11 @@ export class Walker {
       // worker hangs that tree under this node, matched through the element (see api.frameSlot).
       // A frame nobody can see is left out with everything in it.
       if (visible && seen && (forced || paintsItself(element, tag, style))) {
-        const node = withName({ role: 'iframe' }, cap(explicitName(element, this.#labelsOf, bare)));
+        const name = cap(explicitName(element, this.#labelsOf, bare));
+        const node = withName({ role: 'iframe' }, name);
         this.#frames.push({ element, node });
+        // The frame's ref names it for `--frame @ref` (reads and js inside it) and for pointer actions on it.
+        this.#actionables.push({ element, role: 'iframe', name, holder: inherited.holder, node });
         out.push(node);
         return PAINTED;
       }
@@ -232,11 +295,17 @@ export class Walker {
     }
 
     const role = visible ? computeRole(element, inherited, bare) : 'none';
-    const interactive = INTERACTIVE_ROLES.has(role);
+    // The options of a closed native dropdown draw only in the browser's popup, which no pointer event of the page
+    // reaches: they are its listed choices (`select @ref "Germany"` picks one), not refs of their own.
+    const interactive = INTERACTIVE_ROLES.has(role) && !(tag === 'option' && inDropdown(element));
     // Inside an interactive element everything is part of it, so its descendants count as having a
     // pointer parent whatever their cursor; and its own cursor need not be read (a style lookup).
     const pointer = interactive || style.cursor === 'pointer';
-    const actionable = forced || (visible && (interactive || isClickable(element, tag, bare, pointer, inherited.pointer)));
+    const clickable = visible && !interactive && isClickable(element, tag, bare, pointer, inherited.pointer);
+    // Only a page listener says it is clickable: a container whose descendants are controls is probably
+    // delegating their events (`$(list).on('dblclick', 'label', …)`), so it keeps a ref only without them.
+    const listened = visible && !interactive && !clickable && !forced && tag !== 'body' && tag !== 'html' && this.#hints.has(element);
+    let actionable = forced || (visible && (interactive || clickable || listened));
     const explicit = visible ? explicitName(element, this.#labelsOf, bare) : '';
     const ownHolder: ContextHolder | null =
       visible && isIdentifyingAncestor(role, explicit) ? { role, explicitName: cap(explicit), text: '' } : null;
@@ -250,7 +319,6 @@ export class Walker {
       this.#actionables.push(entry);
     }
 
-    const transparent = !visible || (TRANSPARENT_ROLES.has(role) && !actionable && explicit === '');
     const childOut: Item[] = [];
     const childText: string[] = [];
     const holder = ownHolder ?? inherited.holder;
@@ -262,8 +330,24 @@ export class Walker {
         ? inherited
         : { pointer, holder, visible, inGrid, sight: inside };
     // An element that shows up as a node must know whether it paints; a transparent one only when asked.
-    const wantPaint = askPaint || !transparent;
+    const wantPaint = askPaint || !(!visible || (TRANSPARENT_ROLES.has(role) && !actionable && explicit === ''));
     const below = this.#walkChildren(element, tag, role, { inherited: passed, out: childOut, text: childText, style, askPaint: wantPaint, flags: 0 });
+
+    if (listened && this.#actionables.length > actionablesBefore + 1) {
+      this.#actionables.splice(actionablesBefore, 1);
+      entry = undefined;
+      actionable = false;
+    }
+    const hover = HOVER_ROLES.has(role);
+    if (hover && !actionable && visible && (below & HIDDEN_CONTROL) !== 0) {
+      entry = { element, role, name: '', holder: inherited.holder, node: { role } };
+      this.#actionables.splice(actionablesBefore, 0, entry);
+      actionable = true;
+    }
+    // A row takes the hidden controls inside it as its own; outside it they no longer count.
+    if (!hover) hiddenControl |= below & HIDDEN_CONTROL;
+    const transparent = !visible || (TRANSPARENT_ROLES.has(role) && !actionable && explicit === '');
+
     const joined = childText.join('');
     // Normalizing is a regex pass over the whole subtree's text: only pay for it where it is used.
     let content: string | undefined;
@@ -279,36 +363,48 @@ export class Walker {
     let flags = (painted ? PAINTED : 0) | (below & HIDDEN_TEXT);
     if (!transparent && !painted && contribution.trim() !== '') flags |= HIDDEN_TEXT;
 
-    if (!transparent && !forced && !painted && !(entry !== undefined && visible && this.#operableThroughLabel(element, tag))) {
+    if (
+      !transparent &&
+      !forced &&
+      !painted &&
+      !(entry !== undefined && visible && (this.#operableThroughLabel(element, tag) || this.#operableWhileTransparent(element, style, inherited)))
+    ) {
       // Nobody can see it: no node, no ref, nothing inside either (its text may still name an enclosing control).
       this.#actionables.length = actionablesBefore;
       this.#frames.length = framesBefore;
-      return flags;
+      // A control faded out inside a row is one it shows on hover.
+      if (entry !== undefined && revealedOnHover(inherited)) hiddenControl = HIDDEN_CONTROL;
+      return flags | hiddenControl;
     }
 
     if (transparent && element instanceof HTMLLabelElement && element.control !== null) {
       // The label's text is already the control's name; keep only the non-text items (the control).
       const kept = childOut.filter((item) => item === BREAK || item.role !== 'text');
       out.push(BREAK, ...kept, BREAK);
-      return flags;
+      return flags | hiddenControl;
     }
     if (transparent) {
       if (block) out.push(BREAK, ...childOut, BREAK);
       else out.push(...childOut);
-      return flags;
+      return flags | hiddenControl;
     }
 
     const contentNamed = NAME_FROM_CONTENT_ROLES.has(role) || (actionable && !INTERACTIVE_ROLES.has(role));
     let name = explicit;
     // Only a control's name includes text nobody sees (sr-only labels of icon buttons); a heading or cell with
     // hidden text inside is not named from content: its visible text stays as its children.
-    if (name === '' && contentNamed && (actionable || (below & HIDDEN_TEXT) === 0)) name = content ?? normalizeText(joined);
+    if (name === '' && contentNamed && (actionable || (below & HIDDEN_TEXT) === 0)) {
+      name = content ?? normalizeText(joined);
+      // CSS generated content is part of a control's name (an icon button whose label is `::after { content: "×" }`).
+      if (actionable) name = withGeneratedContent(element, name);
+    }
     if (name === '' && !bare) name = fallbackName(element);
     name = cap(name);
 
     const node: PageNode = entry?.node ?? { role };
     if (name !== '') node.name = name;
     addStates(node, element, role, bare);
+    if (element === this.#focused && tag !== 'body' && tag !== 'html') node.focused = true;
 
     let children = mergeItems(childOut);
     // The content already is the name; repeating it as text children only costs tokens.
@@ -320,10 +416,10 @@ export class Walker {
     if (entry !== undefined) {
       entry.name = name;
     } else if (node.name === undefined && node.children === undefined && node.value === undefined) {
-      return flags; // An empty list, row, unnamed image…: nothing an agent can read or use.
+      return flags | hiddenControl; // An empty list, row, unnamed image…: nothing an agent can read or use.
     }
     out.push(node);
-    return flags;
+    return flags | hiddenControl;
   }
 
   /** Whether an element that can be seen shows anything (see visibility.ts); `below` is what its children showed. */
@@ -338,9 +434,9 @@ export class Walker {
 
   /** Walks the rendered children; returns their PAINTED / HIDDEN_TEXT flags combined. */
   #walkChildren(element: Element, tag: string, role: string, children: Children): number {
-    // SVG internals are drawing primitives; a textarea's children are its initial value, and a
-    // contenteditable textbox's children are its value.
-    if (tag === 'svg' || tag === 'textarea') return 0;
+    // SVG internals are drawing primitives (unless they hold a link); a textarea's children are its initial
+    // value, and a contenteditable textbox's children are its value.
+    if ((tag === 'svg' && element.querySelector('a') === null) || tag === 'textarea') return 0;
     if (role === 'textbox' && element instanceof HTMLElement && element.isContentEditable) return 0;
     if (tag === 'details' && element instanceof HTMLDetailsElement && !element.open) {
       // A closed <details> renders only its summary.
@@ -362,6 +458,7 @@ export class Walker {
     // Light-DOM children of a host render only through its slots, which the shadow tree visits.
     // firstChild/nextSibling: iterating childNodes costs several times more on big pages.
     const parent: Node = element.shadowRoot ?? element;
+    if (parent !== element) this.#shadowRoots = true;
     for (let child = parent.firstChild; child !== null; child = child.nextSibling) children.flags |= this.#walkNode(child, children);
     return children.flags;
   }
@@ -373,23 +470,61 @@ export class Walker {
     if (ariaLabel !== null && ariaLabel.trim() !== '') return ariaLabel;
     const value = controlValue(element, role);
     if (value !== undefined) return value;
-    if (role === 'img' || !element.hasChildNodes()) return explicit;
+    // A slot's text is its assigned nodes', a shadow host's its shadow tree's: neither are child nodes.
+    if (role === 'img' || (!element.hasChildNodes() && element.shadowRoot === null && element.localName !== 'slot')) return explicit;
     return childText;
   }
 }
 
 /**
- * A non-ARIA element an agent could click, found without touching the page: an onclick attribute,
- * an explicit tabindex >= 0, or a pointer cursor its parent does not have (cursor is inherited, so
- * only the outermost pointer element of a clickable area gets a ref, not each descendant).
+ * A non-ARIA element a person can act on, found without touching the page: an inline handler of a pointer action
+ * (onclick, ondblclick, ondrop…), an explicit tabindex >= 0, `draggable="true"`, or a pointer cursor its parent
+ * does not have (cursor is inherited, so only the outermost pointer element of a clickable area gets a ref, not
+ * each descendant). Listeners added with addEventListener come from the worker (listenerHints.ts).
  */
 function isClickable(element: Element, tag: string, bare: boolean, pointer: boolean, parentPointer: boolean): boolean {
   if (tag === 'html' || tag === 'body') return false;
   if (!bare) {
-    if (element.hasAttribute('onclick')) return true;
+    // One pass over the attributes (most elements have one or two) instead of a lookup per handler name.
+    for (const attribute of element.attributes) {
+      const name = attribute.name;
+      if (name.charCodeAt(0) === 111 /* o */ && name.charCodeAt(1) === 110 /* n */ && ACTION_HANDLERS.has(name)) return true;
+      if (name === 'draggable' && attribute.value === 'true') return true;
+    }
     if (element.hasAttribute('tabindex') && element instanceof HTMLElement && element.tabIndex >= 0) return true;
   }
   return pointer && !parentPointer;
+}
+
+/** An <option> of a <select> that shows as a dropdown (not a list box). */
+function inDropdown(option: Element): boolean {
+  const parent = option.parentElement;
+  const select = parent?.localName === 'optgroup' ? parent.parentElement : parent;
+  return select instanceof HTMLSelectElement && !select.multiple && select.size <= 1;
+}
+
+/** Inside a row, list item… (HOVER_ROLES): a hidden control there is probably shown on hover. */
+function revealedOnHover(inherited: Inherited): boolean {
+  return inherited.holder !== null && HOVER_ROLES.has(inherited.holder.role);
+}
+
+/** The element is a control or holds one (it is hidden, so its content was not walked). */
+function holdsControl(element: Element): boolean {
+  return element.matches(CONTROL_SELECTOR) || element.querySelector(CONTROL_SELECTOR) !== null;
+}
+
+/** A name from content with the element's own ::before/::after text, or, when still empty, its descendants'. */
+function withGeneratedContent(element: Element, name: string): string {
+  const own = normalizeText(`${pseudoText(element, '::before')}${name}${pseudoText(element, '::after')}`);
+  if (own !== '') return own;
+  // An icon element inside an otherwise empty control (`<button><i class="icon-close"></i></button>`).
+  let found = '';
+  const icons = element.querySelectorAll('*');
+  for (let i = 0; i < icons.length && i < MAX_ICON_ELEMENTS && found === ''; i++) {
+    const icon = icons[i];
+    if (icon !== undefined) found = normalizeText(`${pseudoText(icon, '::before')}${pseudoText(icon, '::after')}`);
+  }
+  return found;
 }
 
 /** <html>, and the document's <body>: their overflow belongs to the viewport. */
@@ -432,6 +567,18 @@ function addStates(node: PageNode, element: Element, role: string, bare: boolean
   if (expanded === 'true' || expanded === 'false') node.expanded = expanded === 'true';
   else if (element.localName === 'summary' && element.parentElement instanceof HTMLDetailsElement) node.expanded = element.parentElement.open;
   if (element instanceof HTMLOptionElement ? element.selected : !bare && element.getAttribute('aria-selected') === 'true') node.selected = true;
+  if (role === 'textbox') {
+    if (element.localName === 'textarea' || (!bare && element.getAttribute('aria-multiline') === 'true')) node.multiline = true;
+    else if (element instanceof HTMLElement && element.isContentEditable) node.richtext = true;
+  }
+  if (bare) return;
+  if (role === 'button') {
+    const pressed = element.getAttribute('aria-pressed');
+    if (pressed === 'true' || pressed === 'false' || pressed === 'mixed') node.pressed = pressed;
+  }
+  if (element.getAttribute('aria-required') === 'true' || ((element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement) && element.required)) {
+    node.required = true;
+  }
 }
 
 /** Merge adjacent text items (not across block boundaries), normalize and cap them, drop BREAKs. */

@@ -12,16 +12,34 @@
  *
  * The functions passed in are serialised with Function.prototype.toString, so they must be
  * self-contained: no imports, no closures over module variables.
+ *
+ * A read may also run in one child frame (`--frame @ref`): the world is then made in that frame, on the session
+ * that owns it (the tab's for a same-process iframe, the frame's own for an out-of-process one).
  */
 import { RelayError } from '@chrome-relay/protocol';
+import type { CdpTarget } from '../cdp/cdpSession.js';
 import type { ToolContext } from '../tools/defineTool.js';
+
+/** A frame of a tab to read in; a bare tab id means its main frame. */
+export interface FrameScope {
+  tabId: number;
+  frameId: string;
+  /** The out-of-process frame's own session. */
+  sessionId?: string;
+}
 
 const WORLD_NAME = 'chrome-relay-reads';
 const LOST_CONTEXT = /cannot find context|execution context was destroyed|context with specified id|inspected target navigated/i;
 
-async function createWorld(ctx: Pick<ToolContext, 'cdp'>, tabId: number): Promise<number> {
-  const tree = await ctx.cdp.send(tabId, 'Page.getFrameTree');
-  const world = await ctx.cdp.send(tabId, 'Page.createIsolatedWorld', { frameId: tree.frameTree.frame.id, worldName: WORLD_NAME });
+export function scopeTarget(where: number | FrameScope): number | CdpTarget {
+  if (typeof where === 'number') return where;
+  return where.sessionId === undefined ? where.tabId : { tabId: where.tabId, sessionId: where.sessionId };
+}
+
+async function createWorld(ctx: Pick<ToolContext, 'cdp'>, where: number | FrameScope): Promise<number> {
+  const target = scopeTarget(where);
+  const frameId = typeof where === 'number' ? (await ctx.cdp.send(target, 'Page.getFrameTree')).frameTree.frame.id : where.frameId;
+  const world = await ctx.cdp.send(target, 'Page.createIsolatedWorld', { frameId, worldName: WORLD_NAME });
   return world.executionContextId;
 }
 
@@ -31,19 +49,19 @@ function cdpMessage(error: unknown): string {
 }
 
 /**
- * Call `fn(...args)` in the reads world of the tab's main frame and return its JSON value. An
+ * Call `fn(...args)` in the reads world of the tab's main frame (or of `where`'s frame) and return its JSON value. An
  * exception inside `fn` is a bug of ours (the functions guard their own inputs): internal_error.
  */
 export async function callInPage<Args extends unknown[], R>(
   ctx: Pick<ToolContext, 'cdp'>,
-  tabId: number,
+  where: number | FrameScope,
   fn: (...args: Args) => R,
   ...args: Args
 ): Promise<Awaited<R>> {
   for (let attempt = 1; ; attempt++) {
-    const contextId = await createWorld(ctx, tabId);
+    const contextId = await createWorld(ctx, where);
     try {
-      const reply = await ctx.cdp.send(tabId, 'Runtime.callFunctionOn', {
+      const reply = await ctx.cdp.send(scopeTarget(where), 'Runtime.callFunctionOn', {
         functionDeclaration: fn.toString(),
         executionContextId: contextId,
         arguments: args.map((value) => ({ value })),

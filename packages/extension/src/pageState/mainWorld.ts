@@ -17,7 +17,15 @@
  */
 import { RelayError } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
+import type { CdpTarget } from '../cdp/cdpSession.js';
 import type { ToolContext } from '../tools/defineTool.js';
+
+/** Where agent code runs: a tab (its main frame), or a session and, for a frame that is not its top, a context. */
+export type MainWorldSite = number | { target: number | CdpTarget; contextId?: number };
+
+function siteOf(at: MainWorldSite): { target: number | CdpTarget; contextId?: number } {
+  return typeof at === 'number' ? { target: at } : at;
+}
 
 export interface Evaluation {
   /** Deep-serialized result (see jsonValue.ts). */
@@ -34,12 +42,14 @@ function exceptionText(details: Protocol.Runtime.ExceptionDetails): string {
 
 export async function evaluateInMainWorld(
   ctx: Pick<ToolContext, 'cdp'>,
-  tabId: number,
+  at: MainWorldSite,
   expression: string,
   where: { tool: string; field: string; maxDepth: number },
 ): Promise<Evaluation> {
-  const reply = await ctx.cdp.send(tabId, 'Runtime.evaluate', {
+  const { target, contextId } = siteOf(at);
+  const reply = await ctx.cdp.send(target, 'Runtime.evaluate', {
     expression,
+    ...(contextId === undefined ? {} : { contextId }),
     replMode: true,
     awaitPromise: true,
     userGesture: true,
@@ -47,7 +57,7 @@ export async function evaluateInMainWorld(
   });
   const details = reply.exceptionDetails;
   if (!details && reply.result.subtype === 'promise' && reply.result.objectId !== undefined) {
-    return settle(ctx, tabId, reply.result.objectId, where);
+    return settle(ctx, target, reply.result.objectId, where);
   }
   if (details) {
     const text = exceptionText(details);
@@ -77,9 +87,9 @@ function pageThrew(where: { tool: string; field: string }, method: string, text:
  * Await the promise the code returned and serialize what it settles to. The code has run by now, so
  * a rejection is the page's exception (cdp_error), never invalid_arguments — whatever its class.
  */
-async function settle(ctx: Pick<ToolContext, 'cdp'>, tabId: number, promiseId: string, where: { tool: string; field: string; maxDepth: number }): Promise<Evaluation> {
+async function settle(ctx: Pick<ToolContext, 'cdp'>, target: number | CdpTarget, promiseId: string, where: { tool: string; field: string; maxDepth: number }): Promise<Evaluation> {
   try {
-    const reply = await ctx.cdp.send(tabId, 'Runtime.callFunctionOn', {
+    const reply = await ctx.cdp.send(target, 'Runtime.callFunctionOn', {
       functionDeclaration: 'function () { return this; }',
       objectId: promiseId,
       awaitPromise: true,
@@ -89,7 +99,7 @@ async function settle(ctx: Pick<ToolContext, 'cdp'>, tabId: number, promiseId: s
     return { deep: reply.result.deepSerializedValue, remote: reply.result };
   } finally {
     // The page keeps the promise alive for us until released; nobody needs it after this.
-    ctx.cdp.send(tabId, 'Runtime.releaseObject', { objectId: promiseId }).catch(() => undefined);
+    ctx.cdp.send(target, 'Runtime.releaseObject', { objectId: promiseId }).catch(() => undefined);
   }
 }
 

@@ -26,6 +26,7 @@ const STALE_EXPLANATION: Readonly<Record<RefStaleReason, string>> = {
   vanished: 'its element left the page and nothing provably the same replaced it',
   ambiguous: 'its element was re-rendered and several elements could be its copy, so picking one could hit the wrong one',
   changed: 'its element is still there but its role or name changed, so it is no longer what the snapshot showed',
+  hidden: 'its element is still in the page but hidden right now (the last snapshot left it out)',
 };
 
 /** The move that fits each reason, in context (the reason table in protocol says the same generically). */
@@ -35,6 +36,7 @@ const STALE_MOVE: Readonly<Record<RefStaleReason, string>> = {
   vanished: 'Run `chrome-relay snapshot`; the element may be gone for good.',
   ambiguous: 'Run `chrome-relay snapshot` and pick the right one of the new refs.',
   changed: 'Run `chrome-relay snapshot` and check that it is still the element you want.',
+  hidden: 'Reveal it (hover its row or menu, expand its section) or `chrome-relay wait` for it, then use the same ref.',
 };
 
 export function staleRefError(ref: string, reason: RefStaleReason, tabId?: number): RelayError {

@@ -1,5 +1,8 @@
 /**
- * `drag @from @to`: trusted press on the source, moves in steps, release on the target.
+ * `drag @from @to`: trusted press on the source, moves in steps, release on the target. Where no ref
+ * fits the drop target (a drop zone the snapshot shows only as text, a spot on a canvas), it may be
+ * the first visible element matching a CSS selector in the source's page (hit-tested like a ref), or
+ * a point of the viewport (used as given, like `click --x --y`).
  *
  * Both points are hit-tested (a covered source or target is refused, as for click) and must be
  * in view together: computing the target's point may scroll the page, so the source is
@@ -19,7 +22,7 @@
  * data. Plain mouse-driven drags (pointer events, sliders, sortable lists without draggable) take
  * the press/move/release, also covered by the e2e.
  */
-import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
 import { withUnbufferedInput } from '../input/mouse.js';
 import { worlds as defaultWorlds } from '../page/worlds.js';
@@ -29,7 +32,7 @@ import { defineTool, type ToolContext } from './defineTool.js';
 import { classifyDelivery } from './deliveryVerdict.js';
 import { verifiedDrop } from './dropDelivery.js';
 import { disarm, pointerTarget, readGuards, undeliveredError, type PointerPoint } from './pointerDelivery.js';
-import { openRef, type RefDeps, type RefSite } from './refAction.js';
+import { callSite, interceptedError, openRef, type RefDeps, type RefSite } from './refAction.js';
 
 const STEPS = 8;
 const DRAG_EVENT_GRACE_MS = 50;
@@ -48,12 +51,63 @@ async function mouse(ctx: ToolContext, tabId: number, type: 'mouseMoved' | 'mous
   });
 }
 
+/** The drop target as the agent gave it. */
+type DropTarget = { ref: string } | { selector: string } | { x: number; y: number };
+
+function dropTargetOf(params: ToolParams<'drag'>): DropTarget {
+  if (params.to !== undefined) return { ref: params.to };
+  if (params.toSelector !== undefined) return { selector: params.toSelector };
+  return { x: params.toX ?? 0, y: params.toY ?? 0 };
+}
+
+/** Where a drop target given as a CSS selector is, in the source's frame (which must be the tab's top frame). */
+async function selectorPoint(ctx: ToolContext, deps: RefDeps, from: RefSite, selector: string): Promise<{ x: number; y: number }> {
+  const invalid = (message: string, details: Record<string, unknown> = {}) =>
+    new RelayError('invalid_arguments', `Invalid arguments for drag: ${message}`, { tool: 'drag', phase: 'resolve', details: { field: 'toSelector', selector, ...details } });
+  if (from.world.frameId !== from.before.frameId) throw invalid(`@${from.ref} is inside an iframe; a drop target there must be a ref (from a snapshot), not a selector.`);
+  const outcome = await callSite(ctx, deps, from, 'locateSelector', { selector });
+  switch (outcome.status) {
+    case 'ok':
+      return { x: outcome.x, y: outcome.y };
+    case 'bad_selector':
+      throw invalid(`"${selector}" is not valid CSS: ${outcome.message}.`);
+    case 'none':
+      throw reasonedError('element_not_found', outcome.matched === 0 ? 'no_match' : 'not_visible', outcome.matched === 0 ? `No element in tab ${from.tabId} matches "${selector}"; check it against a fresh \`chrome-relay snapshot\`.` : `The ${outcome.matched} element(s) matching "${selector}" are not visible now; reveal one, then retry.`, {
+        tool: 'drag',
+        phase: 'resolve',
+        details: { selector, tab: from.tabId, matched: outcome.matched },
+      });
+    case 'intercepted':
+      throw interceptedError('drag', from.ref, from.tabId, { x: outcome.x, y: outcome.y, healed: false, interceptor: outcome.interceptor, when: 'before_pointer', sent: false });
+  }
+}
+
 /**
  * Both points, the source's guard armed last (each page has one arming at a time, and the
  * source's is the one the press is checked against; the target's point is only hit-tested).
  */
-async function locateBoth(ctx: ToolContext, deps: RefDeps, from: RefSite, to: RefSite): Promise<{ from: Point; to: Point }> {
+async function locateBoth(ctx: ToolContext, deps: RefDeps, from: RefSite, to: RefSite | Exclude<DropTarget, { ref: string }>): Promise<{ from: Point; to: { x: number; y: number } }> {
   const first = await pointerTarget(ctx, deps, from, 'drag', 'press');
+  if (!('world' in to)) {
+    // A point needs nothing located; a selector is located once the source is armed and in view.
+    if ('x' in to) return { from: first, to };
+    await disarm(ctx, deps, first.guards);
+    const point = await selectorPoint(ctx, deps, from, to.selector);
+    const source = await pointerTarget(ctx, deps, from, 'drag', 'press');
+    if (source.x === first.x && source.y === first.y) return { from: source, to: point };
+    await disarm(ctx, deps, source.guards);
+    const again = await selectorPoint(ctx, deps, from, to.selector);
+    const settled = await pointerTarget(ctx, deps, from, 'drag', 'press');
+    if (again.x !== point.x || again.y !== point.y || settled.x !== source.x || settled.y !== source.y) {
+      await disarm(ctx, deps, settled.guards);
+      throw new RelayError('invalid_arguments', `Cannot drag @${from.ref} onto "${to.selector}": they do not fit in the viewport together. Scroll so both are visible, then retry.`, {
+        tool: 'drag',
+        phase: 'act',
+        details: { field: 'toSelector', from: from.ref, selector: to.selector },
+      });
+    }
+    return { from: settled, to: again };
+  }
   const target = await pointerTarget(ctx, deps, to, 'drag', 'press');
   await disarm(ctx, deps, target.guards);
   const source = await pointerTarget(ctx, deps, from, 'drag', 'press');
@@ -101,12 +155,13 @@ export function createDragTool(deps: RefDeps) {
     name: 'drag',
     async handle(params, ctx): Promise<ToolResult<'drag'>> {
       const from = await openRef(ctx, deps, params.from, params.tab);
-      const to = await openRef(ctx, deps, params.to, params.tab);
-      if (from.tabId !== to.tabId) {
-        throw reasonedError('target_conflict', 'multiple_targets', `@${params.from} is in tab ${from.tabId} but @${params.to} is in tab ${to.tabId}; drag works within one tab.`, {
+      const drop = dropTargetOf(params);
+      const to = 'ref' in drop ? await openRef(ctx, deps, drop.ref, params.tab) : drop;
+      if ('world' in to && from.tabId !== to.tabId) {
+        throw reasonedError('target_conflict', 'multiple_targets', `@${params.from} is in tab ${from.tabId} but @${to.ref} is in tab ${to.tabId}; drag works within one tab.`, {
           tool: 'drag',
           phase: 'resolve',
-          details: { from: params.from, to: params.to, fromTab: from.tabId, toTab: to.tabId },
+          details: { from: params.from, to: to.ref, fromTab: from.tabId, toTab: to.tabId },
         });
       }
       const tabId = from.tabId;
@@ -156,11 +211,12 @@ export function createDragTool(deps: RefDeps) {
         await ctx.cdp.send(tabId, 'Input.setInterceptDrags', { enabled: false }).catch(() => undefined);
       }
       await setCurrentTab(tabId, ctx.browser);
+      const healed = points.from.healed || ('healed' in points.to && points.to.healed === true);
       return {
         tabId,
         from: { ref: params.from, x: points.from.x, y: points.from.y },
-        to: { ref: params.to, x: points.to.x, y: points.to.y },
-        healed: points.from.healed || points.to.healed,
+        to: { ...('ref' in drop ? { ref: drop.ref } : 'selector' in drop ? { selector: drop.selector } : {}), x: points.to.x, y: points.to.y },
+        healed,
       };
     },
   });

@@ -3,7 +3,9 @@
  *
  * title and url come from the tab's current history entry (browser side: includes pushState
  * URLs). Element reads run in an isolated world (pageState/isolatedWorld.ts), so page scripts
- * cannot alter what querySelectorAll, innerText or value return.
+ * cannot alter what querySelectorAll, innerText or value return. A selector matches inside open
+ * shadow roots too (each tree scope is searched, as the snapshot sees them); `--frame @ref` reads
+ * inside that iframe instead (title and url are then the frame document's).
  *
  * Strict like a locator: text/value/attr need exactly one match — zero is element_not_found,
  * several is invalid_arguments on the selector (say which one you mean; `get count` tells how
@@ -12,10 +14,14 @@
  * to --selector; it will resolve to the element and share readElement's per-kind logic.
  */
 import { reasonedError, RelayError, type ToolParams } from '@chrome-relay/protocol';
-import { callInPage } from '../pageState/isolatedWorld.js';
+import { worlds as defaultWorlds } from '../page/worlds.js';
+import { callInPage, type FrameScope } from '../pageState/isolatedWorld.js';
 import { currentEntry } from '../pageState/readiness.js';
+import { refRegistry } from '../refs/index.js';
 import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
+import { resolveFrameRef } from './frameRef.js';
+import type { RefDeps } from './refAction.js';
 
 type GetWhat = ToolParams<'get'>['what'];
 
@@ -28,9 +34,19 @@ export type ReadResult =
 
 /** Runs in the page (isolated world). Self-contained. */
 export function readElement(what: string, selector: string, name: string): ReadResult {
-  let matches: NodeListOf<Element>;
+  if (what === 'title') return { status: 'ok', value: document.title };
+  if (what === 'url') return { status: 'ok', value: location.href };
+  // Matches in the document and in every open shadow root (each scope searched on its own), in tree order.
+  const matches: Element[] = [];
   try {
-    matches = document.querySelectorAll(selector);
+    const search = (root: Document | ShadowRoot): void => {
+      for (const element of root.querySelectorAll('*')) {
+        if (element.matches(selector)) matches.push(element);
+        if (element.shadowRoot !== null) search(element.shadowRoot);
+      }
+    };
+    document.querySelector(selector);
+    search(document);
   } catch (error) {
     return { status: 'bad_selector', message: error instanceof Error ? error.message : String(error) };
   }
@@ -58,32 +74,45 @@ function invalidSelector(what: GetWhat, selector: string, why: string): RelayErr
   });
 }
 
-export const getTool = defineTool({
-  name: 'get',
-  async handle(params, ctx) {
-    const tabId = await resolveTab(params.tab, ctx);
-    if (params.what === 'title' || params.what === 'url') {
-      const entry = await currentEntry(ctx, tabId);
-      return { tabId, what: params.what, value: params.what === 'title' ? entry.title : entry.url };
-    }
-    // The schema guarantees a selector for these, and a name for attr.
-    const selector = params.selector ?? '';
-    const read = await callInPage(ctx, tabId, readElement, params.what, selector, params.name ?? '');
-    switch (read.status) {
-      case 'ok':
-        return { tabId, what: params.what, value: read.value };
-      case 'bad_selector':
-        throw invalidSelector(params.what, selector, `"${selector}" is not valid CSS: ${read.message}`);
-      case 'many':
-        throw invalidSelector(params.what, selector, `"${selector}" matches ${read.count} elements; make it match exactly one (e.g. add an id, attribute or :nth-of-type)`);
-      case 'no_value':
-        throw invalidSelector(params.what, selector, `"${selector}" is a <${read.tag}>, which has no value (use get text, or select an input, textarea or select)`);
-      case 'none':
-        throw reasonedError('element_not_found', 'no_match', `No element in tab ${tabId} matches "${selector}"; check it against a fresh \`chrome-relay snapshot\`, or \`chrome-relay wait --selector\` for it.`, {
-          tool: 'get',
-          phase: 'resolve',
-          details: { selector, tab: tabId },
-        });
-    }
-  },
-});
+export function createGetTool(deps: RefDeps) {
+  return defineTool({
+    name: 'get',
+    async handle(params, ctx) {
+      let tabId: number;
+      let where: number | FrameScope;
+      if (params.frame !== undefined) {
+        const frame = await resolveFrameRef(ctx, deps, 'get', params.frame, params.tab);
+        tabId = frame.tabId;
+        where = frame.scope;
+      } else {
+        tabId = await resolveTab(params.tab, ctx);
+        where = tabId;
+        if (params.what === 'title' || params.what === 'url') {
+          const entry = await currentEntry(ctx, tabId);
+          return { tabId, what: params.what, value: params.what === 'title' ? entry.title : entry.url };
+        }
+      }
+      // The schema guarantees a selector for element reads, and a name for attr.
+      const selector = params.selector ?? '';
+      const read = await callInPage(ctx, where, readElement, params.what, selector, params.name ?? '');
+      switch (read.status) {
+        case 'ok':
+          return { tabId, what: params.what, value: read.value };
+        case 'bad_selector':
+          throw invalidSelector(params.what, selector, `"${selector}" is not valid CSS: ${read.message}`);
+        case 'many':
+          throw invalidSelector(params.what, selector, `"${selector}" matches ${read.count} elements; make it match exactly one (e.g. add an id, attribute or :nth-of-type)`);
+        case 'no_value':
+          throw invalidSelector(params.what, selector, `"${selector}" is a <${read.tag}>, which has no value (use get text, or select an input, textarea or select)`);
+        case 'none':
+          throw reasonedError('element_not_found', 'no_match', `No element in tab ${tabId}${params.frame === undefined ? '' : ` (frame @${params.frame})`} matches "${selector}"; check it against a fresh \`chrome-relay snapshot\`, or \`chrome-relay wait --selector\` for it.`, {
+            tool: 'get',
+            phase: 'resolve',
+            details: { selector, tab: tabId, ...(params.frame === undefined ? {} : { frame: params.frame }) },
+          });
+      }
+    },
+  });
+}
+
+export const getTool = createGetTool({ registry: refRegistry, worlds: defaultWorlds });

@@ -10,32 +10,50 @@
  *   only the value is missing, so it must not read as "bad arguments, nothing happened".
  * An expression that opens a dialog (alert()) is suspended until the dialog is answered; the
  * call returns at once with `dialog` and no value.
+ * `--frame @ref` evaluates in the main world of that iframe's document (same- or cross-origin, see frameRef.ts).
  */
 import { RelayError } from '@chrome-relay/protocol';
 import { dialogTracker } from '../pageState/dialogs.js';
 import { fromDeepSerialized } from '../pageState/jsonValue.js';
-import { evaluateInMainWorld } from '../pageState/mainWorld.js';
+import { worlds as defaultWorlds } from '../page/worlds.js';
+import { evaluateInMainWorld, type MainWorldSite } from '../pageState/mainWorld.js';
+import { refRegistry } from '../refs/index.js';
 import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
+import { resolveFrameRef } from './frameRef.js';
+import type { RefDeps } from './refAction.js';
 
 export const JS_MAX_DEPTH = 20;
 
-export const jsTool = defineTool({
-  name: 'js',
-  async handle(params, ctx) {
-    const tabId = await resolveTab(params.tab, ctx);
-    const outcome = await dialogTracker(ctx).watch(tabId, () =>
-      evaluateInMainWorld(ctx, tabId, params.expression, { tool: 'js', field: 'expression', maxDepth: JS_MAX_DEPTH }),
-    );
-    if ('dialog' in outcome) return { tabId, dialog: outcome.dialog };
-    const converted = fromDeepSerialized(outcome.done.deep);
-    if (!converted.ok) {
-      throw new RelayError(
-        'partial_success_disallowed',
-        `The expression ran, but its value cannot be returned as JSON: ${converted.path} is ${converted.why}. Whatever it did in the page has happened; to read a value, evaluate an expression that returns plain data (check the page before re-running one that changes it).`,
-        { tool: 'js', phase: 'verify', retryable: false, details: { field: 'expression', path: converted.path, applied: ['evaluated'], failed: ['value'] } },
+export function createJsTool(deps: RefDeps) {
+  return defineTool({
+    name: 'js',
+    async handle(params, ctx) {
+      let tabId: number;
+      let site: MainWorldSite;
+      if (params.frame === undefined) {
+        tabId = await resolveTab(params.tab, ctx);
+        site = tabId;
+      } else {
+        const frame = await resolveFrameRef(ctx, deps, 'js', params.frame, params.tab);
+        tabId = frame.tabId;
+        site = frame.main;
+      }
+      const outcome = await dialogTracker(ctx).watch(tabId, () =>
+        evaluateInMainWorld(ctx, site, params.expression, { tool: 'js', field: 'expression', maxDepth: JS_MAX_DEPTH }),
       );
-    }
-    return converted.value === undefined ? { tabId } : { tabId, value: converted.value };
-  },
-});
+      if ('dialog' in outcome) return { tabId, dialog: outcome.dialog };
+      const converted = fromDeepSerialized(outcome.done.deep);
+      if (!converted.ok) {
+        throw new RelayError(
+          'partial_success_disallowed',
+          `The expression ran, but its value cannot be returned as JSON: ${converted.path} is ${converted.why}. Whatever it did in the page has happened; to read a value, evaluate an expression that returns plain data (check the page before re-running one that changes it).`,
+          { tool: 'js', phase: 'verify', retryable: false, details: { field: 'expression', path: converted.path, applied: ['evaluated'], failed: ['value'] } },
+        );
+      }
+      return converted.value === undefined ? { tabId } : { tabId, value: converted.value };
+    },
+  });
+}
+
+export const jsTool = createJsTool({ registry: refRegistry, worlds: defaultWorlds });

@@ -14,6 +14,7 @@ import type { PageNode, PageSnapshot, SnapshotArgs } from '../injected/types.js'
 import { callPage, DocumentChanged } from '../page/pageCall.js';
 import { frameSessions, type FrameInfo, type FrameSessions } from '../page/frames.js';
 import { frameSlotOf } from '../page/frameOwner.js';
+import { scanListeners, type ScanSite } from '../page/listeners.js';
 import { graftFrames, type FrameShot } from '../page/frameTree.js';
 import { mainFrameDocument, worlds as defaultWorlds, type PageWorld, type Worlds } from '../page/worlds.js';
 import type { RefCounter } from '../refs/counter.js';
@@ -31,6 +32,8 @@ export interface SnapshotDeps {
   worlds: Worlds;
   history: SnapshotHistory;
   frames: Pick<FrameSessions, 'list'>;
+  /** Hand each frame's page script the elements with action listeners (page/listeners.ts); absent in unit tests. */
+  scan?: (ctx: ToolContext, sites: readonly ScanSite[]) => Promise<void>;
 }
 
 /** Every ref in the tree with its role and name (each ref sits on exactly one node). */
@@ -50,7 +53,10 @@ interface FrameRun {
   frame: FrameInfo;
   world: PageWorld;
   page: PageSnapshot;
+  /** The refs in the tree. */
   refs: RefSummary[];
+  /** Refs the page keeps for hidden elements (not in the tree, still routed to this frame). */
+  hidden: RefSummary[];
   slot?: number;
 }
 
@@ -77,8 +83,9 @@ async function snapshotFrame(ctx: ToolContext, deps: SnapshotDeps, tabId: number
         details: { tab: tabId, frame: frame.frameId },
       });
     }
-    if (!isMain) for (const record of refs) record.frame = { frameId: frame.frameId, loaderId: frame.loaderId };
-    return { frame, world, page, refs };
+    const hidden: RefSummary[] = page.hidden?.map(([ref, role, name]) => ({ ref, role, name })) ?? [];
+    if (!isMain) for (const record of [...refs, ...hidden]) record.frame = { frameId: frame.frameId, loaderId: frame.loaderId };
+    return { frame, world, page, refs, hidden };
   } catch (error) {
     if (isMain) throw error;
     if (error instanceof DocumentChanged) return undefined;
@@ -93,6 +100,7 @@ async function snapshotDocument(ctx: ToolContext, deps: SnapshotDeps, tabId: num
   const main = await mainFrameDocument(ctx, tabId);
   const frames = (await deps.frames.list(ctx, tabId)).filter((frame) => frame.frameId !== main.frameId);
   const scoped = await scopeFrameId(deps, tabId, main.frameId, scope);
+  if (deps.scan !== undefined) await deps.scan(ctx, await scanSites(ctx, deps, tabId, [{ ...main }, ...frames]));
   return deps.counter.run(ctx.deadline, async (allocation) => {
     let nextRef = allocation.next;
     const runs: FrameRun[] = [];
@@ -134,7 +142,7 @@ async function snapshotDocument(ctx: ToolContext, deps: SnapshotDeps, tabId: num
     const kept = runs.filter((run) => reachable.has(run.frame.frameId));
     await allocation.advanceTo(nextRef);
     const refs = kept.flatMap((run) => run.refs);
-    await deps.registry.replaceTab(tabId, main, refs);
+    await deps.registry.replaceTab(tabId, main, [...refs, ...kept.flatMap((run) => run.hidden)]);
     for (const run of kept) {
       const isMain = run.frame.frameId === main.frameId;
       let committed: boolean;
@@ -152,6 +160,20 @@ async function snapshotDocument(ctx: ToolContext, deps: SnapshotDeps, tabId: num
     // Like a scoped page snapshot, refCount counts every ref issued, shown in the tree or not.
     return { ...root.page, nextRef, refCount: refs.length };
   });
+}
+
+/** Our world in each frame, for the listener scan; a child frame gone meanwhile is left out (the snapshot sees it too). */
+async function scanSites(ctx: ToolContext, deps: SnapshotDeps, tabId: number, frames: readonly FrameInfo[]): Promise<ScanSite[]> {
+  const sites: ScanSite[] = [];
+  for (const frame of frames) {
+    try {
+      const world = await deps.worlds.ensure(ctx, tabId, frame);
+      sites.push({ world, frameId: frame.frameId, ...(frame.parentId === undefined ? {} : { parentId: frame.parentId }) });
+    } catch (error) {
+      if (frame.parentId === undefined || !(error instanceof RelayError) || error.code !== 'cdp_error') throw error;
+    }
+  }
+  return sites;
 }
 
 /** Frames reachable from the main frame through found slots (the ones whose refs the tab now holds). */
@@ -217,4 +239,5 @@ export const snapshotTool = createSnapshotTool({
   worlds: defaultWorlds,
   history: new SnapshotHistory(chromeSessionStore),
   frames: frameSessions,
+  scan: scanListeners,
 });

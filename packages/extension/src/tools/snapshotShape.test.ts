@@ -39,3 +39,77 @@ describe('shapeTree', () => {
     ]);
   });
 });
+
+describe('shapeTree --interactive context', () => {
+  const row = (i: number, ref: string): SnapshotNode => ({
+    role: 'row',
+    children: [
+      { role: 'cell', name: `Item ${i}` },
+      { role: 'cell', name: String(i * 37) },
+      { role: 'cell', children: [{ role: 'button', name: 'Open', ref }] },
+    ],
+  });
+
+  it('names rows whose controls look alike by the shortest start of their own text, and elides them loosely', () => {
+    const table: SnapshotNode = { role: 'table', children: Array.from({ length: 30 }, (_, i) => row(i + 1, `e${i + 1}`)) };
+    const shaped = shapeTree([table], { interactive: true });
+    // The unnamed table and the cells give way to their content; each row keeps a summary.
+    expect(shaped[0]).toEqual({ role: 'row', name: 'Item 1', children: [{ role: 'button', name: 'Open', ref: 'e1' }] });
+    expect(shaped[9]?.name).toBe('Item 10');
+    expect(shaped[10]).toEqual({ role: 'elided', name: '18 more row items like these but for their text (18 refs not shown; --no-elide shows them)' });
+    expect(shaped).toHaveLength(13);
+    expect(shapeTree([table], { interactive: true, elide: false })).toHaveLength(30);
+  });
+
+  it('keeps an unnamed item only to group controls one of which is ambiguous; unique controls stand alone', () => {
+    const list: SnapshotNode = {
+      role: 'list',
+      children: [
+        { role: 'listitem', children: [{ role: 'link', name: 'Home', ref: 'e1' }] },
+        { role: 'listitem', children: [{ role: 'link', name: '^', ref: 'e2' }, { role: 'text', name: 'Hale (2011).' }, { role: 'link', name: 'Floods', ref: 'e3' }] },
+        { role: 'listitem', children: [{ role: 'link', name: '^', ref: 'e4' }, { role: 'text', name: 'Marsh (1994).' }, { role: 'link', name: 'Weirs', ref: 'e5' }] },
+      ],
+    };
+    expect(shapeTree([list], { interactive: true })).toEqual([
+      { role: 'link', name: 'Home', ref: 'e1' },
+      { role: 'listitem', children: [{ role: 'link', name: '^', ref: 'e2' }, { role: 'link', name: 'Floods', ref: 'e3' }] },
+      { role: 'listitem', children: [{ role: 'link', name: '^', ref: 'e4' }, { role: 'link', name: 'Weirs', ref: 'e5' }] },
+    ]);
+  });
+
+  it('an unnamed checkbox in each item reads as belonging to it', () => {
+    const item = (title: string, ref: string): SnapshotNode => ({ role: 'listitem', children: [{ role: 'checkbox', ref }, { role: 'text', name: title }] });
+    const shaped = shapeTree([{ role: 'list', children: [item('Write report', 'e1'), item('Buy milk', 'e2')] }], { interactive: true });
+    expect(shaped).toEqual([
+      { role: 'listitem', name: 'Write report', children: [{ role: 'checkbox', ref: 'e1' }] },
+      { role: 'listitem', name: 'Buy milk', children: [{ role: 'checkbox', ref: 'e2' }] },
+    ]);
+  });
+
+  it('a heading named like its only child, a link, does not repeat the name (full snapshots too)', () => {
+    const heading: SnapshotNode = { role: 'heading', name: 'Headline', level: 3, children: [{ role: 'link', name: 'Headline', ref: 'e1' }] };
+    const expected = [{ role: 'heading', level: 3, children: [{ role: 'link', name: 'Headline', ref: 'e1' }] }];
+    expect(shapeTree([heading], {})).toEqual(expected);
+    expect(shapeTree([heading], { interactive: true })).toEqual(expected);
+  });
+});
+
+describe('a dropdown in --interactive', () => {
+  it('lists its other choices (no refs: a native popup takes no page pointer events) under its value', () => {
+    const dropdown: SnapshotNode = {
+      role: 'combobox',
+      name: 'Country',
+      ref: 'e5',
+      value: 'Chile',
+      children: [
+        { role: 'option', name: 'Chile', selected: true },
+        { role: 'option', name: 'Peru' },
+      ],
+    };
+    expect(shapeTree([{ role: 'form', name: 'Order', children: [dropdown] }], { interactive: true })).toEqual([
+      { role: 'form', name: 'Order', children: [{ role: 'combobox', name: 'Country', ref: 'e5', value: 'Chile', children: [{ role: 'option', name: 'Peru' }] }] },
+    ]);
+    // The full snapshot keeps every option.
+    expect(shapeTree([dropdown], {})[0]?.children).toHaveLength(2);
+  });
+});

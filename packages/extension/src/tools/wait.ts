@@ -3,7 +3,11 @@
  *
  * - text / selector / load: polled every 100 ms in an isolated world (page scripts cannot fake or
  *   hide the answer). "Visible" = checkVisibility() and a non-empty box; any one matching element
- *   counts. text is case-sensitive, against document.body.innerText (rendered text).
+ *   counts. text is case-sensitive, against the rendered text (document.body.innerText, plus the
+ *   rendered text of every open shadow root, which innerText leaves out); a selector matches inside
+ *   open shadow roots too (each tree scope searched on its own).
+ * - `--frame @ref`: text, selector, load, url and fn are checked inside that iframe's document
+ *   (url = the frame's own URL); networkIdle and download belong to the tab and take no frame.
  * - url: the tab's current history entry (includes pushState), against a glob (pageState/urlGlob.ts).
  * - fn: an expression evaluated in the main world (it wants page globals), truthy ends the wait;
  *   a compile error is invalid_arguments (field fn), a throw is cdp_error (use optional chaining
@@ -19,13 +23,17 @@
 import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { dialogOpenError, dialogTracker } from '../pageState/dialogs.js';
 import { armedDir, downloadTracker, toDownloadInfo, type DownloadInfo } from '../pageState/downloads.js';
-import { callInPage } from '../pageState/isolatedWorld.js';
-import { evaluateInMainWorld, isTruthy } from '../pageState/mainWorld.js';
+import { worlds as defaultWorlds } from '../page/worlds.js';
+import { callInPage, type FrameScope } from '../pageState/isolatedWorld.js';
+import { evaluateInMainWorld, isTruthy, type MainWorldSite } from '../pageState/mainWorld.js';
 import { networkActivity } from '../pageState/networkIdle.js';
 import { currentEntry } from '../pageState/readiness.js';
 import { urlMatches } from '../pageState/urlGlob.js';
+import { refRegistry } from '../refs/index.js';
 import { resolveTab } from '../targets.js';
 import { defineTool, type ToolContext } from './defineTool.js';
+import { resolveFrameRef } from './frameRef.js';
+import type { RefDeps } from './refAction.js';
 
 export const POLL_MS = 100;
 /** Kept back from the call deadline for the timeout's diagnostics and the reply. */
@@ -38,12 +46,36 @@ type Check = { met: true; download?: DownloadInfo } | { met: false };
 type Outcome = { check: Check; detail: Record<string, unknown> };
 
 /** Runs in the page (isolated world). Self-contained. */
-export function pageConditions(kind: string, arg: string): { status: 'ok'; met: boolean; exists?: boolean } | { status: 'bad_selector'; message: string } {
+export function pageConditions(kind: string, arg: string): { status: 'ok'; met: boolean; exists?: boolean; url?: string } | { status: 'bad_selector'; message: string } {
   if (kind === 'load') return { status: 'ok', met: document.readyState === 'complete' };
-  if (kind === 'text') return { status: 'ok', met: (document.body?.innerText ?? '').includes(arg) };
-  let matches: NodeListOf<Element>;
+  if (kind === 'url') return { status: 'ok', met: false, url: location.href };
+  const roots: ShadowRoot[] = [];
+  const collect = (root: Document | ShadowRoot): void => {
+    for (const element of root.querySelectorAll('*')) {
+      if (element.shadowRoot !== null) {
+        roots.push(element.shadowRoot);
+        collect(element.shadowRoot);
+      }
+    }
+  };
+  if (kind === 'text') {
+    if ((document.body?.innerText ?? '').includes(arg)) return { status: 'ok', met: true };
+    // innerText leaves shadow trees out: read each open shadow root's rendered children.
+    collect(document);
+    for (const root of roots) {
+      if (!root.host.checkVisibility()) continue;
+      for (const child of root.childNodes) {
+        const text = child instanceof HTMLElement ? (child.checkVisibility() ? child.innerText : '') : child.nodeType === Node.TEXT_NODE ? (child.textContent ?? '') : '';
+        if (text.includes(arg)) return { status: 'ok', met: true };
+      }
+    }
+    return { status: 'ok', met: false };
+  }
+  const matches: Element[] = [];
   try {
-    matches = document.querySelectorAll(arg);
+    matches.push(...document.querySelectorAll(arg));
+    collect(document);
+    for (const root of roots) matches.push(...root.querySelectorAll(arg));
   } catch (error) {
     return { status: 'bad_selector', message: error instanceof Error ? error.message : String(error) };
   }
@@ -164,65 +196,100 @@ async function waitForNetworkIdle(ctx: ToolContext, tabId: number, by: number): 
   return { check: result.check, detail: { requestsInFlight: activity.requests(tabId).count } };
 }
 
-export const waitTool = defineTool({
-  name: 'wait',
-  async handle(params, ctx) {
+/** Where the page conditions are checked: the tab's main frame, or the frame of `--frame @ref`. */
+interface WaitSite {
+  tabId: number;
+  reads: number | FrameScope;
+  main: MainWorldSite;
+  frame?: string;
+}
+
+async function waitSite(ctx: ToolContext, deps: RefDeps, params: ToolParams<'wait'>, condition: WaitCondition): Promise<WaitSite> {
+  if (params.frame === undefined) {
     const tabId = await resolveTab(params.tab, ctx);
-    const started = Date.now();
-    const condition = conditionOf(params);
-    const cap = ctx.deadline - DIAGNOSTICS_RESERVE_MS;
-    const by = Math.min(params.timeoutMs === undefined ? cap : started + params.timeoutMs, cap);
+    return { tabId, reads: tabId, main: tabId };
+  }
+  if (condition === 'networkIdle' || condition === 'download') {
+    throw new RelayError('invalid_arguments', `Invalid arguments for wait: --frame does not apply to ${condition === 'download' ? '--download' : '--networkidle'}, which watches the whole tab; drop --frame.`, {
+      tool: 'wait',
+      phase: 'validate',
+      details: { field: 'frame', condition },
+    });
+  }
+  const frame = await resolveFrameRef(ctx, deps, 'wait', params.frame, params.tab);
+  return { tabId: frame.tabId, reads: frame.scope, main: frame.main, frame: params.frame };
+}
 
-    let outcome: Outcome;
-    switch (condition) {
-      case 'download':
-        outcome = await waitForDownload(ctx, tabId, by);
-        break;
-      case 'networkIdle':
-        outcome = await waitForNetworkIdle(ctx, tabId, by);
-        break;
-      case 'url': {
-        const glob = params.url ?? '';
-        outcome = await pollUntil(ctx, tabId, by, async () => ({ met: urlMatches(glob, (await currentEntry(ctx, tabId)).url) }));
-        break;
-      }
-      case 'fn': {
-        const fn = params.fn ?? '';
-        outcome = await pollUntil(ctx, tabId, by, async () => {
-          const evaluation = await evaluateInMainWorld(ctx, tabId, fn, { tool: 'wait', field: 'fn', maxDepth: 0 });
-          return { met: isTruthy(evaluation.deep) };
-        });
-        break;
-      }
-      default: {
-        const arg = condition === 'text' ? (params.text ?? '') : (params.selector ?? '');
-        outcome = await pollUntil(ctx, tabId, by, async () => {
-          const answer = await callInPage(ctx, tabId, pageConditions, condition, arg);
-          if (answer.status === 'bad_selector') {
-            throw new RelayError('invalid_arguments', `Invalid arguments for wait: selector "${arg}" is not valid CSS: ${answer.message}.`, {
-              tool: 'wait',
-              phase: 'validate',
-              details: { field: 'selector', selector: arg },
-            });
-          }
-          return answer.exists === undefined ? { met: answer.met } : { met: answer.met, exists: answer.exists };
-        });
-      }
-    }
+export function createWaitTool(deps: RefDeps) {
+  return defineTool({
+    name: 'wait',
+    async handle(params, ctx) {
+      const condition = conditionOf(params);
+      const started = Date.now();
+      const site = await waitSite(ctx, deps, params, condition);
+      const tabId = site.tabId;
+      const cap = ctx.deadline - DIAGNOSTICS_RESERVE_MS;
+      const by = Math.min(params.timeoutMs === undefined ? cap : started + params.timeoutMs, cap);
 
-    if (outcome.check.met) {
-      const url = (await currentEntry(ctx, tabId)).url;
-      const result = { tabId, condition, elapsedMs: Date.now() - started, url };
-      return outcome.check.download ? { ...result, download: outcome.check.download } : result;
-    }
-    const waited = Date.now() - started;
-    const extra: Record<string, unknown> = { condition, waitedMs: waited, ...outcome.detail };
-    const capped = params.timeoutMs !== undefined && by < started + params.timeoutMs;
-    throw reasonedError(
-      'timeout',
-      'condition_not_met',
-      `Waited ${waited} ms for ${describe(condition, params)} in tab ${tabId}; it did not happen${capped ? ' (the wait was cut to fit the call deadline: raise --timeout)' : ''}. Check the page with \`chrome-relay snapshot\`; retry with a larger --timeout if it is merely slow.`,
-      { tool: 'wait', phase: 'wait', details: await diagnostics(ctx, tabId, extra) },
-    );
-  },
-});
+      let outcome: Outcome;
+      switch (condition) {
+        case 'download':
+          outcome = await waitForDownload(ctx, tabId, by);
+          break;
+        case 'networkIdle':
+          outcome = await waitForNetworkIdle(ctx, tabId, by);
+          break;
+        case 'url': {
+          const glob = params.url ?? '';
+          // The tab's URL comes from its history entry (pushState included); a frame's from its document.
+          const urlNow = async (): Promise<string> => {
+            if (site.frame === undefined) return (await currentEntry(ctx, tabId)).url;
+            const answer = await callInPage(ctx, site.reads, pageConditions, 'url', '');
+            return answer.status === 'ok' ? (answer.url ?? '') : '';
+          };
+          outcome = await pollUntil(ctx, tabId, by, async () => ({ met: urlMatches(glob, await urlNow()) }));
+          break;
+        }
+        case 'fn': {
+          const fn = params.fn ?? '';
+          outcome = await pollUntil(ctx, tabId, by, async () => {
+            const evaluation = await evaluateInMainWorld(ctx, site.main, fn, { tool: 'wait', field: 'fn', maxDepth: 0 });
+            return { met: isTruthy(evaluation.deep) };
+          });
+          break;
+        }
+        default: {
+          const arg = condition === 'text' ? (params.text ?? '') : (params.selector ?? '');
+          outcome = await pollUntil(ctx, tabId, by, async () => {
+            const answer = await callInPage(ctx, site.reads, pageConditions, condition, arg);
+            if (answer.status === 'bad_selector') {
+              throw new RelayError('invalid_arguments', `Invalid arguments for wait: selector "${arg}" is not valid CSS: ${answer.message}.`, {
+                tool: 'wait',
+                phase: 'validate',
+                details: { field: 'selector', selector: arg },
+              });
+            }
+            return answer.exists === undefined ? { met: answer.met } : { met: answer.met, exists: answer.exists };
+          });
+        }
+      }
+
+      if (outcome.check.met) {
+        const url = (await currentEntry(ctx, tabId)).url;
+        const result = { tabId, condition, elapsedMs: Date.now() - started, url };
+        return outcome.check.download ? { ...result, download: outcome.check.download } : result;
+      }
+      const waited = Date.now() - started;
+      const extra: Record<string, unknown> = { condition, waitedMs: waited, ...outcome.detail, ...(site.frame === undefined ? {} : { frame: site.frame }) };
+      const capped = params.timeoutMs !== undefined && by < started + params.timeoutMs;
+      throw reasonedError(
+        'timeout',
+        'condition_not_met',
+        `Waited ${waited} ms for ${describe(condition, params)} in tab ${tabId}; it did not happen${capped ? ' (the wait was cut to fit the call deadline: raise --timeout)' : ''}. Check the page with \`chrome-relay snapshot\`; retry with a larger --timeout if it is merely slow.`,
+        { tool: 'wait', phase: 'wait', details: await diagnostics(ctx, tabId, extra) },
+      );
+    },
+  });
+}
+
+export const waitTool = createWaitTool({ registry: refRegistry, worlds: defaultWorlds });

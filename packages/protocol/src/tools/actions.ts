@@ -8,6 +8,8 @@ import { toolEntry } from '../toolSpec.js';
 import type { CliShape } from '../cliShape.js';
 
 const tabId = TabIdField;
+/** `--frame @e12`: a ref param (cliShape REF_PARAMS), so the ref's own tab is the call's. */
+const frameRef = RefField.describe('Run inside this iframe: its ref from a snapshot (same-origin or cross-origin); the ref carries the tab');
 
 /** A JavaScript dialog (alert/confirm/prompt/beforeunload) as the page opened it. */
 export const DialogInfoSchema = z.strictObject({
@@ -62,13 +64,14 @@ export type GetWhat = (typeof GET_WHAT)[number];
 
 const waitParams = z
   .strictObject({
-    text: z.string().min(1).optional().describe('Wait until the page text (document.body.innerText) contains this, case-sensitive'),
+    text: z.string().min(1).optional().describe('Wait until the rendered page text (open shadow roots included) contains this, case-sensitive'),
     url: z.string().min(1).optional().describe('Wait until the tab URL matches this glob (`*` = anything but "/", `**` = anything)'),
     load: z.literal(true).optional().describe('Wait until the current document has fired load (readyState complete)'),
     networkIdle: z.literal(true).optional().describe('Wait until the tab made no network request for 500 ms'),
     fn: z.string().min(1).optional().describe('Wait until this JavaScript expression (page main world) is truthy'),
-    selector: z.string().min(1).optional().describe('Wait until an element matching this CSS selector is visible'),
+    selector: z.string().min(1).optional().describe('Wait until an element matching this CSS selector (searched in open shadow roots too) is visible'),
     download: z.literal(true).optional().describe('Wait for the next download of the tab to complete; returns its path'),
+    frame: frameRef.optional(),
     tab: tabId.optional(),
     timeoutMs: z.number().int().positive().optional().describe('Give up after this long; the CLI sets the call deadline WAIT_REPORT_MS above it (a shorter call deadline cuts the wait)'),
   })
@@ -85,9 +88,10 @@ const waitParams = z
 
 const getParams = z
   .strictObject({
-    what: z.enum(GET_WHAT).describe('What to read: title, url (of the tab), or text, value, attr, count (of --selector)'),
-    selector: z.string().min(1).optional().describe('CSS selector of the element (required for text, value, attr, count)'),
+    what: z.enum(GET_WHAT).describe('What to read: title, url (of the tab, or of --frame), or text, value, attr, count (of --selector)'),
+    selector: z.string().min(1).optional().describe('CSS selector of the element, matched in open shadow roots too (required for text, value, attr, count)'),
     name: z.string().min(1).optional().describe('Attribute name (required for attr)'),
+    frame: frameRef.optional(),
     tab: tabId.optional(),
   })
   .superRefine((params, ctx) => {
@@ -210,6 +214,7 @@ export const ACTION_TOOLS = {
         'chrome-relay wait --text "Order placed"',
         'chrome-relay wait --url "**/checkout/done" --timeout 60000',
         'chrome-relay wait --selector "#results li" --snapshot',
+        'chrome-relay wait --text "Paid" --frame @e12',
         'chrome-relay wait --download',
       ],
     },
@@ -233,7 +238,7 @@ export const ACTION_TOOLS = {
       task: 'read',
       args: [{ param: 'what' }, { param: 'name', label: 'attribute', help: 'attribute name, for get attr' }],
       flags: [{ flag: '-s, --selector', param: 'selector' }],
-      examples: ['chrome-relay get title', 'chrome-relay get text -s "h1"', 'chrome-relay get attr href -s "a.next"', 'chrome-relay get count -s ".result"'],
+      examples: ['chrome-relay get title', 'chrome-relay get text -s "h1"', 'chrome-relay get attr href -s "a.next"', 'chrome-relay get count -s ".result"', 'chrome-relay get value -s "#card" --frame @e12'],
     },
     schemas: () => ({
       params: getParams,
@@ -253,11 +258,12 @@ export const ACTION_TOOLS = {
       summary: "Evaluate JavaScript in the page's main world (await allowed) and print the value as JSON.",
       task: 'page',
       args: [{ param: 'expression' }],
-      examples: ['chrome-relay js "document.title"', "chrome-relay js \"[...document.querySelectorAll('a')].map(a => a.href)\"", "chrome-relay js \"await fetch('/api/me').then(r => r.json())\""],
+      examples: ['chrome-relay js "document.title"', "chrome-relay js \"[...document.querySelectorAll('a')].map(a => a.href)\"", "chrome-relay js \"await fetch('/api/me').then(r => r.json())\"", 'chrome-relay js "location.href" --frame @e12'],
     },
     schemas: () => ({
       params: z.strictObject({
         expression: z.string().min(1).max(1_000_000).describe('JavaScript to evaluate; the value of the last expression is returned'),
+        frame: frameRef.optional(),
         tab: tabId.optional(),
       }),
       result: z.strictObject({

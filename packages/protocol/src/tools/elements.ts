@@ -165,26 +165,39 @@ export const ELEMENT_TOOLS = {
     }),
   }),
   drag: toolEntry({
-    description: 'Drag one element onto another with trusted mouse press, moves and release (HTML5 drag and drop included).',
+    description:
+      'Drag one element onto another with trusted mouse press, moves and release (HTML5 drag and drop included). The drop target is a ref, or where no ref fits, the first visible element matching a CSS selector (hit-tested like a ref), or a point of the viewport.',
     mutates: true,
     cli: {
       command: 'drag',
-      summary: 'Drag one element onto another with trusted mouse events (HTML5 drag and drop included).',
+      summary: 'Drag one element onto another with trusted mouse events (HTML5 drag and drop included); the target may also be a CSS selector or a viewport point.',
       task: 'act',
       output: 'action',
       args: [{ param: 'from', help: 'ref of the element to drag' }, { param: 'to', help: 'ref of the element to drop on' }],
-      examples: ['chrome-relay drag @e3 @e8'],
+      examples: ['chrome-relay drag @e3 @e8', 'chrome-relay drag @e3 --to-selector "#trash"', 'chrome-relay drag @e3 --to-x 640 --to-y 300'],
     },
     schemas: () => ({
-      params: z.strictObject({
-        from: ref.describe('Element to drag'),
-        to: ref.describe('Element to drop on'),
-        tab: tabId.optional(),
-      }),
+      params: z
+        .strictObject({
+          from: ref.describe('Element to drag'),
+          to: ref.optional().describe('Element to drop on'),
+          toSelector: z.string().min(1).optional().describe("Drop on the first visible element matching this CSS selector (in the dragged element's page; open shadow roots searched)"),
+          toX: z.number().nonnegative().optional().describe('Drop at this viewport x in CSS pixels (with toY)'),
+          toY: z.number().nonnegative().optional().describe('Drop at this viewport y in CSS pixels (with toX)'),
+          tab: tabId.optional(),
+        })
+        .superRefine((params, ctx) => {
+          const point = params.toX !== undefined || params.toY !== undefined;
+          const given = [params.to !== undefined, params.toSelector !== undefined, point].filter(Boolean).length;
+          if (given !== 1) ctx.addIssue({ code: 'custom', path: ['to'], message: 'give one drop target: a ref, a CSS selector (toSelector), or toX and toY' });
+          else if (point && (params.toX === undefined || params.toY === undefined)) {
+            ctx.addIssue({ code: 'custom', path: [params.toX === undefined ? 'toX' : 'toY'], message: 'toX and toY go together' });
+          }
+        }),
       result: z.strictObject({
         tabId: z.number(),
         from: z.strictObject({ ref: z.string(), x: z.number(), y: z.number() }),
-        to: z.strictObject({ ref: z.string(), x: z.number(), y: z.number() }),
+        to: z.strictObject({ ref: z.string().optional(), selector: z.string().optional(), x: z.number(), y: z.number() }),
         healed,
       }),
     }),
