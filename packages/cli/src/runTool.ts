@@ -1,25 +1,46 @@
 /**
- * The CLI edge of every browser tool: validate params locally (fast invalid_arguments without a round trip),
- * call the host, validate the result, surface version-skew notices.
+ * The CLI edge of every browser tool: call the host, read the answer, surface version-skew notices.
+ *
+ * Params are checked by the extension, first thing, against the tool's schema; a result is checked
+ * against it here only when it comes from another build (sameBuild.ts). So a call builds no schema
+ * on its way, which at start-up cost more than the call itself. When a call fails and the params
+ * do not pass the schema, that is reported instead (invalid_arguments), also when no browser is
+ * connected: bad input is always said to be bad input.
  */
-import { asInterrupted, parseParams, parseResult, RelayError, type ToolName, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { asInterrupted, isHostTool, parseParams, parseResult, RelayError, type ToolName, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { callHost } from './hostClient.js';
 import { printNotice } from './output.js';
+import { isSameBuild } from './sameBuild.js';
 import { skewNotices } from './versionSkew.js';
 import type { GlobalOptions } from './globalOptions.js';
 
+/** The params' own error when they do not pass the schema, else `error`. */
+function invalidOr(tool: ToolName, params: Record<string, unknown>, error: unknown): unknown {
+  try {
+    parseParams(tool, params, 'cli');
+  } catch (invalid) {
+    return invalid;
+  }
+  return error;
+}
+
 export async function runTool<T extends ToolName>(tool: T, params: ToolParams<T>, globals: GlobalOptions): Promise<ToolResult<T>> {
   const clean = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
-  const validated = parseParams(tool, clean, 'cli');
-  const response = await callHost(tool, validated as Record<string, unknown>, {
-    home: globals.home,
-    profile: globals.profile,
-    timeoutMs: globals.timeoutMs,
-    target: globals.target,
-    agent: globals.agent,
-  });
+  let response: Awaited<ReturnType<typeof callHost>>;
+  try {
+    response = await callHost(tool, clean, {
+      home: globals.home,
+      profile: globals.profile,
+      timeoutMs: globals.timeoutMs,
+      target: globals.target,
+      agent: globals.agent,
+    });
+  } catch (error) {
+    throw invalidOr(tool, clean, error);
+  }
   for (const notice of skewNotices(response.versions.extension?.version ?? null)) printNotice(notice);
   // An extension-side timeout of a mutating tool may have acted too (a page that stopped answering mid-click).
-  if (!response.ok) throw asInterrupted(RelayError.fromData(response.error));
-  return parseResult(tool, response.result);
+  if (!response.ok) throw invalidOr(tool, clean, asInterrupted(RelayError.fromData(response.error)));
+  const producer = isHostTool(tool) ? response.versions.host : response.versions.extension;
+  return isSameBuild(producer) ? (response.result as ToolResult<T>) : parseResult(tool, response.result);
 }

@@ -18,11 +18,21 @@ import {
   encodeFrame,
   type ClientResponse,
 } from '@chrome-relay/protocol';
+import { isRecord, isSameBuild } from './sameBuild.js';
 
 /** Envelope fields beside the params (targeting and the agent identity for leases). */
 export interface CallEnvelope {
   target?: { tab?: number | undefined; workspace?: string | undefined; group?: string | undefined } | undefined;
   agent?: string | undefined;
+}
+
+/** The host's answer: as is from a host of this build, else checked by the schema (sameBuild.ts); undefined when unreadable. */
+function readResponse(message: unknown): ClientResponse | undefined {
+  if (isRecord(message) && isRecord(message.versions) && isSameBuild(message.versions.host) && typeof message.id === 'number' && typeof message.ok === 'boolean') {
+    return message as ClientResponse;
+  }
+  const parsed = ClientResponseSchema().safeParse(message);
+  return parsed.success ? parsed.data : undefined;
 }
 
 export function callSocket(socketPath: string, tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: CallEnvelope = {}): Promise<ClientResponse> {
@@ -73,12 +83,12 @@ export function callSocket(socketPath: string, tool: string, params: Record<stri
         return;
       }
       for (const message of messages) {
-        const parsed = ClientResponseSchema.safeParse(message);
-        if (!parsed.success) {
+        const response = readResponse(message);
+        if (response === undefined) {
           finish(() => reject(new RelayError('internal_error', `The host at ${socketPath} sent a response this CLI cannot read (version skew?); run \`chrome-relay update\`.`, { tool, phase: 'transport' })));
           return;
         }
-        if (parsed.data.id === request.id) finish(() => resolve(parsed.data));
+        if (response.id === request.id) finish(() => resolve(response));
       }
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {

@@ -25,7 +25,7 @@ class FakeClient implements ClientPort {
   constructor(private readonly maxBytes = Infinity) {}
   send(response: ClientResponse): void {
     // Every response must be a valid envelope: check it where it is produced.
-    ClientResponseSchema.parse(response);
+    ClientResponseSchema().parse(response);
     encodeFrame(response, this.maxBytes === Infinity ? Number.MAX_SAFE_INTEGER : this.maxBytes);
     this.received.push(response);
   }

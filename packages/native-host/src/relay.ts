@@ -184,7 +184,7 @@ export class Relay {
   }
 
   clientMessage(client: ClientPort, raw: unknown): void {
-    const parsed = ClientRequestSchema.safeParse(raw);
+    const parsed = ClientRequestSchema().safeParse(raw);
     if (!parsed.success) {
       const { field, message } = describeIssues(parsed.error);
       const tool = stringField(raw, 'tool') ?? '';

@@ -63,7 +63,7 @@ export function createStdioChannel(input: Readable, output: Writable, handlers: 
       return;
     }
     for (const raw of messages) {
-      const parsed = ExtensionToHostSchema.safeParse(raw);
+      const parsed = ExtensionToHostSchema().safeParse(raw);
       if (parsed.success) handlers.onMessage(parsed.data);
       else handlers.onInvalid(raw, parsed.error.issues[0]?.message ?? 'invalid message');
     }
