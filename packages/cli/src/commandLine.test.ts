@@ -91,6 +91,20 @@ describe('tool commands send what the schema accepts', () => {
     expect((await sent('network', 'body', 'r1')).params).toEqual({ id: 'r1' });
   });
 
+  it("an action's --snapshot travels with its call, shaped by -i, -d, -s (--scope where the command has its own -s)", async () => {
+    const click = await sent('click', '@e4', '--snapshot', '-i', '-d', '2');
+    expect(click.params).toEqual({ ref: 'e4' });
+    expect(click.snapshot).toEqual({ interactive: true, depth: 2 });
+    expect((await sent('navigate', 'https://example.com', '--snapshot', '-s', '@e3')).snapshot).toEqual({ scopeRef: 'e3' });
+    const typed = await sent('type', 'hi', '-s', '@e7', '--snapshot', '--scope', 'form');
+    expect(typed.params).toEqual({ text: 'hi', ref: 'e7' });
+    expect(typed.snapshot).toEqual({ scopeSelector: 'form' });
+    expect(await sent('click', '@e4')).not.toHaveProperty('snapshot');
+    const stray = await refused('click', '@e4', '-i');
+    expect(stray.toData()).toMatchObject({ code: 'invalid_arguments', details: { field: 'interactive' } });
+    expect((await refused('click', '@e4', '--max-chars', '500')).toData()).toMatchObject({ code: 'invalid_arguments', details: { field: 'max-chars' } });
+  });
+
   it('upload: a ref then files, or --via and only files (absolute)', async () => {
     const file = join(files, 'a.txt');
     expect((await sent('upload', '@e7', file)).params).toEqual({ ref: 'e7', files: [file] });

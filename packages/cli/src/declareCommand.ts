@@ -9,14 +9,14 @@
  * checks, the call, the output kind's rendering (outputs.ts).
  */
 import type { Command } from 'commander';
-import { CLI_GROUPS, reasonedError, RelayError, TOOLS, WAIT_REPORT_MS, type CliShape, type ToolName } from '@chrome-relay/protocol';
+import { CLI_GROUPS, reasonedError, RelayError, TOOLS, WAIT_REPORT_MS, type AfterSnapshot, type CliShape, type ToolName } from '@chrome-relay/protocol';
 import { invalidArgument, parseTab } from './args.js';
 import { targeted, untargeted, type TargetedGlobals } from './callTarget.js';
 import { checkParams, paramsFromCommandLine, type CommandLineParams } from './commandParams.js';
 import { commandSpec, usageOf, type CommandSpec } from './commandSpec.js';
 import { AGENT_ENV } from './globalOptions.js';
 import { OUTPUTS } from './outputs.js';
-import { runTool } from './runTool.js';
+import { runTool, runToolThenSnapshot } from './runTool.js';
 
 type Opts = Record<string, unknown>;
 
@@ -143,21 +143,24 @@ async function runToolCommand(spec: CommandSpec, positionals: readonly string[],
     filled.params[spec.cli.budget] = globals.timeoutMs;
     globals = { ...globals, timeoutMs: globals.timeoutMs + WAIT_REPORT_MS };
   }
+  const output = OUTPUTS[spec.cli.output ?? 'json'];
+  const snapshot = output.snapshotAfter?.(opts);
   if (context.validateOnly === true) {
     checkParams(spec, filled);
     return;
   }
-  const output = OUTPUTS[spec.cli.output ?? 'json'];
   const prepared = await output.before?.(opts);
   let result: Record<string, unknown>;
+  let after: AfterSnapshot | undefined;
   try {
     // The params are checked by the extension, first thing (and by the schema here on failure only:
     // building it costs more at start-up than the whole call).
-    result = (await runTool(spec.tool, filled.params as never, globals)) as Record<string, unknown>;
+    if (snapshot === undefined) result = (await runTool(spec.tool, filled.params as never, globals)) as Record<string, unknown>;
+    else ({ result, snapshot: after } = (await runToolThenSnapshot(spec.tool, filled.params as never, globals, snapshot)) as { result: Record<string, unknown>; snapshot: AfterSnapshot });
   } catch (error) {
     throw commandLineError(spec, filled, error);
   }
   const params = filled.params;
   // Rendering sees the globals of the command (its --json), with the deadline the agent gave.
-  await output.render(result, { opts, params, globals: spec.cli.budget === undefined ? globals : { ...globals, timeoutMs: globals.timeoutMs - WAIT_REPORT_MS }, prepared });
+  await output.render(result, { tool: spec.tool, opts, params, globals: spec.cli.budget === undefined ? globals : { ...globals, timeoutMs: globals.timeoutMs - WAIT_REPORT_MS }, prepared, after });
 }

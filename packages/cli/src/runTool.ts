@@ -7,7 +7,7 @@
  * do not pass the schema, that is reported instead (invalid_arguments), also when no browser is
  * connected: bad input is always said to be bad input.
  */
-import { asInterrupted, isHostTool, parseParams, parseResult, RelayError, type ToolName, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { asInterrupted, isHostTool, parseParams, parseResult, RelayError, type AfterSnapshot, type ClientResponse, type ToolName, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { callHost } from './hostClient.js';
 import { printNotice } from './output.js';
 import { isSameBuild } from './sameBuild.js';
@@ -24,9 +24,9 @@ function invalidOr(tool: ToolName, params: Record<string, unknown>, error: unkno
   return error;
 }
 
-export async function runTool<T extends ToolName>(tool: T, params: ToolParams<T>, globals: GlobalOptions): Promise<ToolResult<T>> {
+async function call<T extends ToolName>(tool: T, params: ToolParams<T>, globals: GlobalOptions, snapshot?: Record<string, unknown>): Promise<{ result: ToolResult<T>; response: Extract<ClientResponse, { ok: true }> }> {
   const clean = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
-  let response: Awaited<ReturnType<typeof callHost>>;
+  let response: ClientResponse;
   try {
     response = await callHost(tool, clean, {
       home: globals.home,
@@ -34,6 +34,7 @@ export async function runTool<T extends ToolName>(tool: T, params: ToolParams<T>
       timeoutMs: globals.timeoutMs,
       target: globals.target,
       agent: globals.agent,
+      snapshot,
     });
   } catch (error) {
     throw invalidOr(tool, clean, error);
@@ -42,5 +43,32 @@ export async function runTool<T extends ToolName>(tool: T, params: ToolParams<T>
   // An extension-side timeout of a mutating tool may have acted too (a page that stopped answering mid-click).
   if (!response.ok) throw invalidOr(tool, clean, asInterrupted(RelayError.fromData(response.error)));
   const producer = isHostTool(tool) ? response.versions.host : response.versions.extension;
-  return isSameBuild(producer) ? (response.result as ToolResult<T>) : parseResult(tool, response.result);
+  return { result: isSameBuild(producer) ? (response.result as ToolResult<T>) : parseResult(tool, response.result), response };
+}
+
+export async function runTool<T extends ToolName>(tool: T, params: ToolParams<T>, globals: GlobalOptions): Promise<ToolResult<T>> {
+  return (await call(tool, params, globals)).result;
+}
+
+/**
+ * Run `tool`, then a snapshot of the tab its result names with `snapshot` params (an action's
+ * --snapshot). One call, answered with both, when the host and extension are of this build; else
+ * the snapshot is a call of its own. The snapshot's failure is returned, not thrown: the action
+ * happened all the same.
+ */
+export async function runToolThenSnapshot<T extends ToolName>(
+  tool: T,
+  params: ToolParams<T>,
+  globals: GlobalOptions,
+  snapshot: Record<string, unknown>,
+): Promise<{ result: ToolResult<T>; snapshot: AfterSnapshot }> {
+  const { result, response } = await call(tool, params, globals, snapshot);
+  if (response.snapshot !== undefined) return { result, snapshot: response.snapshot };
+  const tabId = (result as { tabId?: unknown }).tabId;
+  try {
+    if (typeof tabId !== 'number') throw new RelayError('invalid_arguments', `${tool} names no tab to snapshot after it.`, { tool: 'snapshot', phase: 'cli', details: { field: 'snapshot' } });
+    return { result, snapshot: { ok: true, result: await runTool('snapshot', { ...snapshot, tab: tabId } as ToolParams<'snapshot'>, globals) } };
+  } catch (error) {
+    return { result, snapshot: { ok: false, error: RelayError.from(error, 'snapshot', 'cli').toData() } };
+  }
 }

@@ -24,6 +24,8 @@ import { isRecord, isSameBuild } from './sameBuild.js';
 export interface CallEnvelope {
   target?: { tab?: number | undefined; workspace?: string | undefined; group?: string | undefined } | undefined;
   agent?: string | undefined;
+  /** A snapshot right after the tool, in the same call (protocol messages.ts). */
+  snapshot?: Record<string, unknown> | undefined;
 }
 
 /** The host's answer: as is from a host of this build, else checked by the schema (sameBuild.ts); undefined when unreadable. */
@@ -44,6 +46,7 @@ export function callSocket(socketPath: string, tool: string, params: Record<stri
     client: { version: VERSION, protocolVersion: PROTOCOL_VERSION },
     ...(envelope.target === undefined ? {} : { target: envelope.target }),
     ...(envelope.agent === undefined ? {} : { agent: envelope.agent }),
+    ...(envelope.snapshot === undefined ? {} : { snapshot: envelope.snapshot }),
   };
   return new Promise<ClientResponse>((resolve, reject) => {
     const socket = connect(socketPath);

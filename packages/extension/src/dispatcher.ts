@@ -30,6 +30,7 @@ import type { CdpSessions } from './cdp/cdpSession.js';
 import { dialogOpenError, dialogTracker, type DialogInfo } from './pageState/dialogs.js';
 import { downloadTracker } from './pageState/downloads.js';
 import { networkActivity } from './pageState/networkIdle.js';
+import { snapshotAfter } from './snapshotAfter.js';
 import { prepareCall, type TargetingContext } from './targeting/prepareCall.js';
 import type { CallTabs } from './targeting/resolveCall.js';
 import type { AnyToolDefinition, ToolContext, ToolDefinition } from './tools/defineTool.js';
@@ -106,6 +107,13 @@ async function runGuarded<T extends ToolName>(tool: ToolDefinition<T>, params: T
   }
 }
 
+/** The registry's snapshot tool (the one a call's `snapshot` runs). */
+function snapshotTool(byName: ReadonlyMap<string, AnyToolDefinition>): ToolDefinition<'snapshot'> {
+  const tool = byName.get('snapshot');
+  if (tool === undefined || tool.name !== 'snapshot') throw new RelayError('unsupported_tool', 'This extension has no snapshot tool.', { tool: 'snapshot', phase: 'dispatch' });
+  return tool;
+}
+
 export function createDispatcher(deps: DispatcherDeps): Dispatch {
   const byName = new Map<string, AnyToolDefinition>(deps.tools.map((tool) => [tool.name, tool]));
   const now = deps.now ?? Date.now;
@@ -128,7 +136,13 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       const ctx: ToolContext = { cdp: deps.cdp, browser: deps.browser, deadline: now() + call.timeoutMs - DEADLINE_MARGIN_MS };
       const { params, tabs } = await prepareCall(tool.name, { params: call.params, target: call.target, agent: call.agent }, deps.targeting);
       const result = await runGuarded(tool, params, tabs, ctx);
-      return { type: 'result', id: call.id, ok: true, result };
+      if (call.snapshot === undefined) return { type: 'result', id: call.id, ok: true, result };
+      // The CLI's --snapshot: the tab the result names, right after, as a snapshot call of its own would run.
+      const snapshot = await snapshotAfter(ctx, tool.name, result, call.snapshot, async (snapshotParams) => {
+        const prepared = await prepareCall('snapshot', { params: snapshotParams, agent: call.agent }, deps.targeting);
+        return runGuarded(snapshotTool(byName), prepared.params, prepared.tabs, ctx);
+      });
+      return { type: 'result', id: call.id, ok: true, result, snapshot };
     } catch (error) {
       // A plain Error can only come from inside a handler (a bug there): report it in phase 'act'.
       return { type: 'error', id: call.id, error: RelayError.from(error, call.tool, 'act').toData() };

@@ -130,7 +130,8 @@ export class Relay {
         return;
       case 'result':
         if (this.settleHostPing(message.id)) return;
-        this.settle(message.id, (call) => ({ id: call.clientId, ok: true, result: message.result, versions: this.versions() }));
+        // The snapshot after the tool (a call's `snapshot`) travels back beside its result, untouched.
+        this.settle(message.id, (call) => ({ id: call.clientId, ok: true, result: message.result, ...(message.snapshot === undefined ? {} : { snapshot: message.snapshot }), versions: this.versions() }));
         return;
       case 'error':
         if (this.settleHostPing(message.id)) return;
@@ -214,7 +215,7 @@ export class Relay {
       this.answerRearm(client, request.id, request.params, request.timeoutMs);
       return;
     }
-    this.forward(client, request.id, request.tool, request.params, request.timeoutMs, { target: request.target, agent: request.agent });
+    this.forward(client, request.id, request.tool, request.params, request.timeoutMs, { target: request.target, agent: request.agent, snapshot: request.snapshot });
   }
 
   /** The client's byte stream is corrupt (oversize or non-JSON frame): say why, then hang up on it. */
@@ -260,7 +261,14 @@ export class Relay {
     this.respond(client, { id, ok: true, result, versions: this.versions() }, 'status');
   }
 
-  private forward(client: ClientPort, clientId: number, tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: { target?: CallTarget | undefined; agent?: string | undefined } = {}): void {
+  private forward(
+    client: ClientPort,
+    clientId: number,
+    tool: string,
+    params: Record<string, unknown>,
+    timeoutMs: number,
+    envelope: { target?: CallTarget | undefined; agent?: string | undefined; snapshot?: Record<string, unknown> | undefined } = {},
+  ): void {
     if (this.extensionGone) {
       // Never forwarded: phase 'connect' says the call cannot have acted.
       this.respond(client, this.errorResponse(clientId, disconnected(tool, this.exitCause, 'connect')));
@@ -289,6 +297,7 @@ export class Relay {
         timeoutMs,
         ...(envelope.target === undefined ? {} : { target: envelope.target }),
         ...(envelope.agent === undefined ? {} : { agent: envelope.agent }),
+        ...(envelope.snapshot === undefined ? {} : { snapshot: envelope.snapshot }),
       });
     } catch (error) {
       this.respond(client, this.errorResponse(clientId, RelayError.from(error, tool, 'transport')));

@@ -4,7 +4,11 @@
  *
  *   CLI ──ClientRequest──▶ host ──HostToExtension(call)──▶ extension
  *   CLI ◀─ClientResponse── host ◀─ExtensionToHost(result)── extension
-
+ *
+ * A call may ask for a snapshot after its tool (`snapshot`: the CLI's `--snapshot` on an action):
+ * the extension runs the tool, then a snapshot of the tab the result names, back to back in the
+ * same call, and answers both (`snapshot` on the result). The snapshot params travel opaque like
+ * `params`; the extension validates them against TOOLS.snapshot.
  */
 import * as z from 'zod';
 import { RelayErrorDataSchema } from './errors.js';
@@ -30,6 +34,15 @@ export type CallTarget = z.infer<ReturnType<typeof CallTargetSchema>>;
 /** Agent identity for leases (--agent or CHROME_RELAY_AGENT). */
 export const AgentSchema = lazy(() => z.string().min(1).max(64).regex(/^[\w.@-]+$/));
 
+/** Snapshot params (without `tab`: the result's tab) for a snapshot right after the tool. */
+const SnapshotAfterSchema = lazy(() => z.record(z.string(), z.unknown()));
+
+/** How the snapshot after the tool went: its result, or its own failure (the tool's result still stands). */
+export const AfterSnapshotSchema = lazy(() =>
+  z.discriminatedUnion('ok', [z.strictObject({ ok: z.literal(true), result: z.unknown() }), z.strictObject({ ok: z.literal(false), error: RelayErrorDataSchema() })]),
+);
+export type AfterSnapshot = z.infer<ReturnType<typeof AfterSnapshotSchema>>;
+
 export const ClientRequestSchema = lazy(() =>
   z.strictObject({
     id: z.number().int().nonnegative(),
@@ -39,6 +52,7 @@ export const ClientRequestSchema = lazy(() =>
     client: VersionInfoSchema(),
     target: CallTargetSchema().optional(),
     agent: AgentSchema().optional(),
+    snapshot: SnapshotAfterSchema().optional(),
   }),
 );
 export type ClientRequest = z.infer<ReturnType<typeof ClientRequestSchema>>;
@@ -52,7 +66,7 @@ const VersionsSchema = lazy(() =>
 
 export const ClientResponseSchema = lazy(() =>
   z.discriminatedUnion('ok', [
-    z.strictObject({ id: z.number(), ok: z.literal(true), result: z.unknown(), versions: VersionsSchema() }),
+    z.strictObject({ id: z.number(), ok: z.literal(true), result: z.unknown(), snapshot: AfterSnapshotSchema().optional(), versions: VersionsSchema() }),
     z.strictObject({ id: z.number(), ok: z.literal(false), error: RelayErrorDataSchema(), versions: VersionsSchema() }),
   ]),
 );
@@ -69,7 +83,8 @@ export const HostToExtensionSchema = lazy(() =>
       timeoutMs: z.number().int().positive(),
       target: CallTargetSchema().optional(),
       agent: AgentSchema().optional(),
-      }),
+      snapshot: SnapshotAfterSchema().optional(),
+    }),
     z.strictObject({ type: z.literal('hello'), host: VersionInfoSchema().extend({ pid: z.number() }) }),
   ]),
 );
@@ -87,7 +102,7 @@ export type ExtensionHello = z.infer<ReturnType<typeof ExtensionHelloSchema>>;
 export const ExtensionToHostSchema = lazy(() =>
   z.discriminatedUnion('type', [
     ExtensionHelloSchema(),
-    z.strictObject({ type: z.literal('result'), id: z.number().int(), ok: z.literal(true), result: z.unknown() }),
+    z.strictObject({ type: z.literal('result'), id: z.number().int(), ok: z.literal(true), result: z.unknown(), snapshot: AfterSnapshotSchema().optional() }),
     z.strictObject({ type: z.literal('error'), id: z.number().int(), error: RelayErrorDataSchema() }),
   ]),
 );

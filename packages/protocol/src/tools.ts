@@ -85,9 +85,10 @@ export const TOOLS = {
       command: 'navigate',
       summary: 'Open a URL in a new background tab (or --tab) and wait for the real document.',
       task: 'navigate',
+      output: 'action',
       args: [{ param: 'url' }],
       flags: [{ flag: '--wait-timeout', param: 'timeoutMs' }],
-      examples: ['chrome-relay navigate https://example.com', 'chrome-relay navigate https://example.com --tab 123 --wait domcontentloaded'],
+      examples: ['chrome-relay navigate https://example.com', 'chrome-relay navigate https://example.com --snapshot -i', 'chrome-relay navigate https://example.com --tab 123 --wait domcontentloaded'],
     },
     schemas: () => ({
       params: z.strictObject({
@@ -165,6 +166,7 @@ export const TOOLS = {
       ],
       examples: [
         'chrome-relay click @e12',
+        'chrome-relay click @e12 --snapshot -i',
         'chrome-relay click @e12 --double',
         'chrome-relay click @e5 --button right --modifiers Shift',
         'chrome-relay click --x 120 --y 340',
