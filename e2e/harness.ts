@@ -88,7 +88,14 @@ export interface Relay {
   stop(): Promise<void>;
 }
 
-export async function startRelay(options: { headless?: boolean; browserArgs?: string[] } = {}): Promise<Relay> {
+export interface RelayOptions {
+  headless?: boolean;
+  browserArgs?: string[];
+  /** Keep Chrome's "started debugging this browser" bar, as in a person's own Chrome (launch --debugger-infobar). */
+  debuggerInfobar?: boolean;
+}
+
+export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   const headless = options.headless ?? process.env.E2E_HEADLESS === '1';
   const root = mkdtempSync(join(tmpdir(), 'cr-e2e-'));
   const home = join(root, 'home');
@@ -105,7 +112,15 @@ export async function startRelay(options: { headless?: boolean; browserArgs?: st
   };
   const server = await startFixtureServer();
   const launched = await runCli(
-    ['launch', '--user-data-dir', profile, '--browser-arg=--remote-debugging-port=0', ...(options.browserArgs ?? []).map((a) => `--browser-arg=${a}`), ...(headless ? ['--headless'] : [])],
+    [
+      'launch',
+      '--user-data-dir',
+      profile,
+      '--browser-arg=--remote-debugging-port=0',
+      ...(options.browserArgs ?? []).map((a) => `--browser-arg=${a}`),
+      ...(headless ? ['--headless'] : []),
+      ...(options.debuggerInfobar === true ? ['--debugger-infobar'] : []),
+    ],
     env,
     60_000,
   );

@@ -217,6 +217,37 @@ describe('console and network', () => {
     expect(text).not.toContain('s3cret-token');
     expect(text).not.toContain('topsecret-cookie-value');
   });
+
+  it('masks tokens in URLs (query, Referer, HAR) and in console text (bearer strings, the tab\'s cookies) unless raw', async () => {
+    const tab = await open(relay, '/observe.html');
+    const t = String(tab.tabId);
+    const secrets = ['url-secret-1', 'cookie-secret-value-2', 'bearer-secret-3', 'ref-secret-4'];
+    const acted = await relay.cli('js', '--tab', t, [
+      "await fetch('/api/secret?access_token=url-secret-1&x=1')",
+      "document.cookie = 'pref=cookie-secret-value-2'",
+      "console.log('sent Bearer bearer-secret-3 with', document.cookie)",
+      "history.replaceState(null, '', location.pathname + '?code=ref-secret-4')",
+      "await fetch('/api/secret?y=2')",
+      '1',
+    ].join('; '));
+    expect(acted.code, acted.stderr).toBe(0);
+    const network = await until(async () => {
+      const r = await relay.cli('network', '--tab', t, '--url', '/api/secret');
+      return (r.json as { requests: unknown[] } | undefined)?.requests.length === 3 ? r : null;
+    }, 10_000, 'both fetches');
+    const harFile = join(relay.root, 'tokens.har');
+    expect((await relay.cli('network', 'har', '--tab', t, '-o', harFile)).code).toBe(0);
+    const consoleOut = await relay.cli('console', '--tab', t);
+    for (const text of [network.stdout, readFileSync(harFile, 'utf8'), consoleOut.stdout]) {
+      for (const secret of secrets) expect(text).not.toContain(secret);
+    }
+    expect(network.stdout).toContain('access_token=[redacted]&x=1');
+    expect(network.stdout).toMatch(/"Referer": "http:\/\/127\.0\.0\.1:\d+\/observe\.html\?code=\[redacted\]"/);
+    expect(consoleOut.stdout).toContain('sent Bearer [redacted] with');
+    // The filter matches what the page really asked for; --raw-headers shows it.
+    const raw = await relay.cli('network', '--tab', t, '--url', 'access_token=url-secret-1', '--raw-headers');
+    expect(raw.stdout).toContain('access_token=url-secret-1');
+  });
 });
 
 describe('record', () => {
@@ -235,6 +266,27 @@ describe('record', () => {
     expect(readdirSync(dir).filter((f) => f.endsWith('.jpg'))).toHaveLength(result.frames);
     expect(readFileSync(result.gif).subarray(0, 6).toString()).toBe('GIF89a');
     expect(stop.stderr).toMatch(/encoding GIF: frame \d+\/\d+/);
+  });
+
+  it('a screenshot while recording comes from the recording (never stopping it); --full is refused naming the move', async () => {
+    const tab = await open(relay, '/observe.html');
+    const t = String(tab.tabId);
+    const page = await relay.page(tab.path);
+    await page.evaluate(() => (window as unknown as { animate(): void }).animate());
+    expect((await relay.cli('record', 'start', '--tab', t)).code).toBe(0);
+    const shot = await relay.cli('screenshot', '--tab', t);
+    expect(shot.code, shot.stderr).toBe(0);
+    const file = (shot.json as { path: string }).path;
+    expect(readFileSync(file).subarray(1, 4).toString()).toBe('PNG');
+    const full = await relay.cli('screenshot', '--tab', t, '--full');
+    expect(full.error).toMatchObject({ code: 'target_conflict', retryable: false, details: { reason: 'recording', field: 'full' } });
+    expect(full.error?.message).toContain('record stop');
+    await new Promise((r) => setTimeout(r, 1000));
+    const dir = mkdtempSync(join(tmpdir(), 'cr-rec-'));
+    const stop = await relay.cli('record', 'stop', '--tab', t, '--out', dir);
+    expect(stop.code, stop.stderr).toBe(0);
+    // Still recording after the screenshot: frames kept coming.
+    expect((stop.json as { frames: number }).frames).toBeGreaterThanOrEqual(3);
   });
 
   it('without ffmpeg, --gif is external_dependency_missing and the recording keeps running', async () => {

@@ -77,11 +77,28 @@ afterAll(async () => {
 });
 
 describe('the packed CLI package', () => {
-  it('ships only the bundles, README, LICENSE and SKILL.md, and depends on nothing', async () => {
+  it('ships only the bundles (the extension with its popup, options page and icons), README, LICENSE and SKILL.md, and depends on nothing', async () => {
     const listing = await run('tar', ['-tzf', tarball]);
     const files = listing.stdout.trim().split('\n').sort();
     expect(files).toEqual(
-      ['LICENSE', 'README.md', 'SKILL.md', 'dist/chrome-relay.cjs', 'dist/cli.cjs', 'dist/extension/background.js', 'dist/extension/manifest.json', 'dist/host/host.mjs', 'dist/mcp.cjs', 'package.json'].map((f) => `package/${f}`),
+      [
+        'LICENSE',
+        'README.md',
+        'SKILL.md',
+        'dist/chrome-relay.cjs',
+        'dist/cli.cjs',
+        'dist/extension/background.js',
+        ...[16, 32, 48, 128].flatMap((size) => [`dist/extension/icons/icon${size}-grey.png`, `dist/extension/icons/icon${size}.png`]).sort(),
+        'dist/extension/manifest.json',
+        'dist/extension/options.html',
+        'dist/extension/options.js',
+        'dist/extension/popup.html',
+        'dist/extension/popup.js',
+        'dist/extension/ui.css',
+        'dist/host/host.mjs',
+        'dist/mcp.cjs',
+        'package.json',
+      ].map((f) => `package/${f}`),
     );
     const manifest = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'])).stdout) as Record<string, unknown>;
     expect(manifest).toMatchObject({ name: 'chrome-relay', license: 'MIT', bin: { 'chrome-relay': 'dist/chrome-relay.cjs' }, engines: { node: '>=20' } });

@@ -1,5 +1,6 @@
 /**
- * Builds the unpacked extension: outDir/background.js + outDir/manifest.json.
+ * Builds the unpacked extension: outDir/background.js, the person's pages (popup.html, options.html
+ * with their scripts and ui.css), the icons (icons.mjs draws them) and outDir/manifest.json.
  *
  * The page script (src/injected) is bundled first, to a string, and baked into the worker as the
  * constant __PAGE_SCRIPT__: the worker injects it into an isolated world through CDP, so the page
@@ -9,10 +10,11 @@
  *
  * --no-key (withKey:false) drops the dev `key` from the manifest: a store build gets its own id.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { writeIcons } from './icons.mjs';
 
 const packageDir = dirname(fileURLToPath(import.meta.url));
 const TARGET = 'chrome120';
@@ -49,6 +51,20 @@ export async function buildExtension({ outDir, withKey = true, injectedEntry = j
     minify: true,
     logLevel: 'silent',
   });
+
+  // The popup and options pages: plain scripts (no framework), talking to the worker by messages.
+  await esbuild.build({
+    entryPoints: { popup: join(packageDir, 'src/ui/popup.ts'), options: join(packageDir, 'src/ui/options.ts') },
+    outdir: outDir,
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: TARGET,
+    minify: true,
+    logLevel: 'silent',
+  });
+  for (const file of ['popup.html', 'options.html', 'ui.css']) await copyFile(join(packageDir, 'src/ui', file), join(outDir, file));
+  await writeIcons(outDir);
 
   const manifest = JSON.parse(await readFile(join(packageDir, 'manifest.json'), 'utf8'));
   if (!withKey) delete manifest.key;

@@ -4,18 +4,13 @@
  * prints those differences rather than hiding them.
  */
 import { readFileSync } from 'node:fs';
+import { QUIET_BROWSER_FLAGS } from '../../packages/cli/src/quietBrowserFlags.js';
 
 export const CHROMIUM = process.env.BENCH_CHROMIUM ?? '/usr/lib/chromium/chromium';
 
 export function commonFlags(headful: boolean): string[] {
   return [
-    '--no-first-run',
-    '--no-default-browser-check',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--disable-quic',
-    '--password-store=basic',
+    ...QUIET_BROWSER_FLAGS,
     '--window-size=1280,720',
     ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
     ...(headful ? [] : ['--headless=new', '--disable-gpu']),

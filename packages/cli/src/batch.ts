@@ -16,6 +16,13 @@ export type BatchStep = { command: string; args?: string[] } | { tool: string; p
 
 const MAX_STEPS = 100;
 
+/**
+ * Setup and operator commands: they start browsers, write or remove installs, swap hosts, diagnose. A batch
+ * is a sequence of agent actions read from stdin (often generated); none of these belongs in one — `launch`
+ * from stdin JSON starts a browser with whatever flags the JSON carries. Run them by themselves.
+ */
+export const OPERATOR_COMMANDS: readonly string[] = ['launch', 'setup', 'install', 'uninstall', 'update', 'reconnect', 'doctor', 'skill', 'extension', 'mcp'];
+
 function stepError(index: number, message: string): RelayError {
   return new RelayError(
     'invalid_arguments',
@@ -37,6 +44,7 @@ function parseStep(value: unknown, index: number): BatchStep {
     if (extra.length) throw stepError(index, `has unknown key "${extra[0]}"`);
     if (typeof value.command !== 'string' || !/^[a-z][a-z-]*$/.test(value.command)) throw stepError(index, 'command must be a command name like "click"');
     if (value.command === 'batch') throw stepError(index, 'cannot be another batch');
+    if (OPERATOR_COMMANDS.includes(value.command)) throw stepError(index, `names \`${value.command}\`, a setup command: run \`chrome-relay ${value.command}\` by itself, not in a batch`);
     if (value.args !== undefined && !(Array.isArray(value.args) && value.args.every((a) => typeof a === 'string'))) throw stepError(index, 'args must be an array of strings');
     return value.args === undefined ? { command: value.command } : { command: value.command, args: value.args as string[] };
   }

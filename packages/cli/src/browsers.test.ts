@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RelayError } from '@chrome-relay/protocol';
-import { browserOfExecutable, browserTarget, browserTargets, type BrowserEnv } from './browsers.js';
+import { browserCommand, browserOfExecutable, browserTarget, browserTargets, type BrowserEnv } from './browsers.js';
 import { resolveInstallTargets } from './install.js';
 
 let userHome = '';
@@ -101,5 +101,14 @@ describe('browser detection', () => {
     expect(browserOfExecutable('/Applications/Google Chrome.app/Contents/MacOS/Google Chrome')).toBe('chrome');
     expect(browserOfExecutable('/Applications/Arc.app/Contents/MacOS/Arc')).toBe('arc');
     expect(browserOfExecutable('/usr/bin/node')).toBeNull();
+  });
+
+  it('finds a browser\'s command on PATH on Linux (setup opens chrome://extensions with it), none on macOS', () => {
+    const present = new Set(['/opt/bin/google-chrome-stable', '/usr/bin/chromium']);
+    const isExecutable = (path: string): boolean => present.has(path);
+    expect(browserCommand('chrome', linux(), isExecutable, '/usr/bin:/opt/bin')).toBe('/opt/bin/google-chrome-stable');
+    expect(browserCommand('chromium', linux(), isExecutable, '/usr/bin:/opt/bin')).toBe('/usr/bin/chromium');
+    expect(browserCommand('brave', linux(), isExecutable, '/usr/bin:/opt/bin')).toBeNull();
+    expect(browserCommand('chrome', { platform: 'darwin', userHome }, () => true, '/usr/bin')).toBeNull();
   });
 });

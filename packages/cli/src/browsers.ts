@@ -21,18 +21,20 @@ interface BrowserSpec {
   readonly darwin?: string;
   /** Matches the browser executable's path, to name the browser a running host belongs to. */
   readonly executable: RegExp;
+  /** Command names on Linux (looked up on PATH), to open a page in it (`setup`). */
+  readonly commands?: readonly string[];
 }
 
 const BROWSERS: readonly BrowserSpec[] = [
-  { name: 'chrome', label: 'Google Chrome', linux: 'google-chrome', darwin: 'Google/Chrome', executable: /google\/chrome\/|google-chrome(?!-)|Google Chrome(?! (?:Beta|Dev|Canary))/ },
-  { name: 'chrome-beta', label: 'Google Chrome Beta', linux: 'google-chrome-beta', darwin: 'Google/Chrome Beta', executable: /chrome-beta\/|Google Chrome Beta/ },
-  { name: 'chrome-dev', label: 'Google Chrome Dev', linux: 'google-chrome-unstable', darwin: 'Google/Chrome Dev', executable: /chrome-unstable\/|Google Chrome Dev/ },
+  { name: 'chrome', label: 'Google Chrome', linux: 'google-chrome', darwin: 'Google/Chrome', executable: /google\/chrome\/|google-chrome(?!-)|Google Chrome(?! (?:Beta|Dev|Canary))/, commands: ['google-chrome', 'google-chrome-stable'] },
+  { name: 'chrome-beta', label: 'Google Chrome Beta', linux: 'google-chrome-beta', darwin: 'Google/Chrome Beta', executable: /chrome-beta\/|Google Chrome Beta/, commands: ['google-chrome-beta'] },
+  { name: 'chrome-dev', label: 'Google Chrome Dev', linux: 'google-chrome-unstable', darwin: 'Google/Chrome Dev', executable: /chrome-unstable\/|Google Chrome Dev/, commands: ['google-chrome-unstable'] },
   { name: 'chrome-canary', label: 'Google Chrome Canary', linux: 'google-chrome-canary', darwin: 'Google/Chrome Canary', executable: /chrome-canary\/|Google Chrome Canary/ },
-  { name: 'chromium', label: 'Chromium', linux: 'chromium', darwin: 'Chromium', executable: /chromium/i },
-  { name: 'brave', label: 'Brave', linux: 'BraveSoftware/Brave-Browser', darwin: 'BraveSoftware/Brave-Browser', executable: /brave/i },
-  { name: 'edge', label: 'Microsoft Edge', linux: 'microsoft-edge', darwin: 'Microsoft Edge', executable: /msedge|microsoft-edge|Microsoft Edge/ },
-  { name: 'vivaldi', label: 'Vivaldi', linux: 'vivaldi', darwin: 'Vivaldi', executable: /vivaldi/i },
-  { name: 'opera', label: 'Opera', linux: 'opera', darwin: 'com.operasoftware.Opera', executable: /opera/i },
+  { name: 'chromium', label: 'Chromium', linux: 'chromium', darwin: 'Chromium', executable: /chromium/i, commands: ['chromium', 'chromium-browser'] },
+  { name: 'brave', label: 'Brave', linux: 'BraveSoftware/Brave-Browser', darwin: 'BraveSoftware/Brave-Browser', executable: /brave/i, commands: ['brave-browser', 'brave'] },
+  { name: 'edge', label: 'Microsoft Edge', linux: 'microsoft-edge', darwin: 'Microsoft Edge', executable: /msedge|microsoft-edge|Microsoft Edge/, commands: ['microsoft-edge', 'microsoft-edge-stable'] },
+  { name: 'vivaldi', label: 'Vivaldi', linux: 'vivaldi', darwin: 'Vivaldi', executable: /vivaldi/i, commands: ['vivaldi', 'vivaldi-stable'] },
+  { name: 'opera', label: 'Opera', linux: 'opera', darwin: 'com.operasoftware.Opera', executable: /opera/i, commands: ['opera'] },
   { name: 'arc', label: 'Arc', darwin: 'Arc/User Data', executable: /Arc\.app/ },
 ];
 
@@ -101,4 +103,18 @@ export function browserTarget(name: string, env: BrowserEnv): BrowserTarget {
 /** Name the browser from its executable path (e.g. /opt/brave.com/brave/brave → brave); null when unknown. */
 export function browserOfExecutable(executable: string): string | null {
   return BROWSERS.find((spec) => spec.executable.test(executable))?.name ?? null;
+}
+
+/** The browser's command on PATH (Linux only: elsewhere there is no command to find), or null. */
+export function browserCommand(name: string, env: BrowserEnv, isExecutable: (path: string) => boolean, pathEnv: string | undefined): string | null {
+  if (layoutOf(env.platform) !== 'linux') return null;
+  const spec = BROWSERS.find((b) => b.name === name);
+  for (const command of spec?.commands ?? []) {
+    for (const dir of (pathEnv ?? '').split(':')) {
+      if (dir === '') continue;
+      const candidate = join(dir, command);
+      if (isExecutable(candidate)) return candidate;
+    }
+  }
+  return null;
 }

@@ -115,6 +115,9 @@ describe('doctor', () => {
     const report = await doctor();
     expect(failing(report)).toEqual(['installed host', 'host manifest (chromium)', 'extension connected']);
     expect(named(report, 'installed host').fix).toBe('chrome-relay install');
+    // Every failing check of a reasoned code carries its reason, and so does the command's error.
+    for (const check of report.checks.filter((c) => c.status === 'fail')) expect(check.reason, check.name).toBeDefined();
+    expect(unhealthyError(report)?.details.reason).toBe('host_not_installed');
   });
 
   it('only warns about a detected browser the user chose not to install for', async () => {
@@ -143,7 +146,7 @@ describe('doctor', () => {
     await fakeHost({ extension: null });
     const report = await doctor();
     expect(named(report, 'host reachable').status).toBe('ok');
-    expect(named(report, 'extension connected')).toMatchObject({ status: 'fail', code: 'extension_not_connected' });
+    expect(named(report, 'extension connected')).toMatchObject({ status: 'fail', code: 'extension_not_connected', reason: 'starting' });
   });
 
   it('does a real round trip: fails when the extension never answers, even though its hello is cached', async () => {

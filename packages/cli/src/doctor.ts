@@ -80,7 +80,8 @@ function linuxExecutable(pid: number): string | null {
   }
 }
 
-function isExecutable(path: string): boolean {
+/** An executable regular file (setup and doctor look browsers and the host launcher up with it). */
+export function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
     return statSync(path).isFile();
@@ -93,7 +94,7 @@ function checkHostFiles(home: string): Check {
   const launcher = join(installedHostDir(home), 'chrome-relay-host');
   const name = 'installed host';
   if (!existsSync(launcher)) {
-    return { name, status: 'fail', detail: `no launcher at ${launcher}`, fix: 'chrome-relay install', code: 'extension_not_connected' };
+    return { name, status: 'fail', detail: `no launcher at ${launcher}`, fix: 'chrome-relay install', code: 'extension_not_connected', reason: 'host_not_installed' };
   }
   let targets: ReturnType<typeof launcherTargets> = null;
   try {
@@ -102,14 +103,14 @@ function checkHostFiles(home: string): Check {
     targets = null;
   }
   if (!targets) {
-    return { name, status: 'fail', detail: `${launcher} is not an executable chrome-relay launcher`, fix: 'chrome-relay update', code: 'extension_not_connected' };
+    return { name, status: 'fail', detail: `${launcher} is not an executable chrome-relay launcher`, fix: 'chrome-relay update', code: 'extension_not_connected', reason: 'host_not_installed' };
   }
   // A node upgraded or removed since install (nvm, brew) leaves a launcher Chrome cannot start.
   if (!isExecutable(targets.node)) {
-    return { name, status: 'fail', detail: `${launcher} runs ${targets.node}, which no longer exists`, fix: 'chrome-relay update (rewrites the launcher for the current node)', code: 'extension_not_connected' };
+    return { name, status: 'fail', detail: `${launcher} runs ${targets.node}, which no longer exists`, fix: 'chrome-relay update (rewrites the launcher for the current node)', code: 'extension_not_connected', reason: 'host_not_installed' };
   }
   if (!existsSync(targets.hostFile)) {
-    return { name, status: 'fail', detail: `${launcher} runs ${targets.hostFile}, which is missing`, fix: 'chrome-relay update', code: 'extension_not_connected' };
+    return { name, status: 'fail', detail: `${launcher} runs ${targets.hostFile}, which is missing`, fix: 'chrome-relay update', code: 'extension_not_connected', reason: 'host_not_installed' };
   }
   return { name, status: 'ok', detail: `${launcher} → ${targets.node} ${targets.hostFile}` };
 }
@@ -152,9 +153,9 @@ function manifestChecks(options: DoctorOptions, ourIds: readonly string[]): Chec
     if (state.kind === 'ok') {
       checks.push({ name, status: 'ok', detail: `${t.file} → ${state.launcher}` });
     } else if (state.kind === 'broken') {
-      checks.push({ name, status: 'fail', detail: `${t.file}: ${state.problem}`, fix: t.fix, code: 'extension_not_connected' });
+      checks.push({ name, status: 'fail', detail: `${t.file}: ${state.problem}`, fix: t.fix, code: 'extension_not_connected', reason: 'host_not_installed' });
     } else if (t.recorded || record === null) {
-      checks.push({ name, status: 'fail', detail: `missing: ${t.file}`, fix: t.fix, code: 'extension_not_connected' });
+      checks.push({ name, status: 'fail', detail: `missing: ${t.file}`, fix: t.fix, code: 'extension_not_connected', reason: 'host_not_installed' });
     } else {
       checks.push({ name, status: 'warn', detail: `not registered (${t.file} does not exist); chrome-relay cannot reach ${t.label}`, fix: `${t.fix} (only if you want chrome-relay in ${t.label})` });
     }
@@ -222,7 +223,7 @@ async function hostChecks(options: DoctorOptions, descriptor: HostDescriptor): P
   }
   const checks: Check[] = [{ name: `host reachable ${suffix}`, status: 'ok', detail: `socket ${status.host.socket} (0600, dir 0700), host ${status.host.version}` }];
   if (!status.extension) {
-    checks.push({ name: `extension connected ${suffix}`, status: 'fail', detail: 'the host runs but has not heard from the extension', fix: 'reload chrome-relay in chrome://extensions', code: 'extension_not_connected' });
+    checks.push({ name: `extension connected ${suffix}`, status: 'fail', detail: 'the host runs but has not heard from the extension', fix: 'reload chrome-relay in chrome://extensions', code: 'extension_not_connected', reason: 'starting' });
     return checks;
   }
   const browser = browserLabel(descriptor, status.browser?.userAgent ?? null, executableOf);

@@ -1,5 +1,5 @@
 /** Options every command accepts, resolved once. */
-import { DEFAULT_CALL_TIMEOUT_MS } from '@chrome-relay/protocol';
+import { AGENT_NAME_PATTERN, AGENT_NAME_RULE, DEFAULT_CALL_TIMEOUT_MS, RelayError } from '@chrome-relay/protocol';
 import { relayHome } from './paths.js';
 
 export interface GlobalOptions {
@@ -16,10 +16,23 @@ export interface GlobalOptions {
 /** Environment variable naming the agent when --agent is not given. */
 export const AGENT_ENV = 'CHROME_RELAY_AGENT';
 
-/** --agent, else $CHROME_RELAY_AGENT; empty means none. */
-function agentOf(raw: { agent?: unknown }, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const agent = typeof raw.agent === 'string' ? raw.agent : env[AGENT_ENV];
-  return agent === undefined || agent === '' ? undefined : agent;
+/**
+ * --agent, else $CHROME_RELAY_AGENT; empty means none. Checked here, where the flag or variable that gave it
+ * can still be named (the host would only see a malformed request).
+ */
+export function agentOf(raw: { agent?: unknown }, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const flag = typeof raw.agent === 'string' ? raw.agent : undefined;
+  const fromFlag = flag !== undefined;
+  const agent = flag ?? env[AGENT_ENV];
+  if (agent === undefined || agent === '') return undefined;
+  if (!AGENT_NAME_PATTERN.test(agent)) {
+    const source = fromFlag ? '--agent' : AGENT_ENV;
+    throw new RelayError('invalid_arguments', `${source} must be ${AGENT_NAME_RULE}, got ${JSON.stringify(agent.slice(0, 80))}.`, {
+      phase: 'cli',
+      details: { field: fromFlag ? 'agent' : AGENT_ENV, value: agent.slice(0, 200) },
+    });
+  }
+  return agent;
 }
 
 export function resolveGlobals(raw: { profile?: string; timeout?: number; json?: boolean; agent?: unknown }): GlobalOptions {

@@ -1,11 +1,15 @@
 /**
  * One request to the host of a browser profile over its Unix socket, with a deadline.
- * Transport failures become closed codes here: nothing reachable → extension_not_connected; the host vanished
- * mid-call → native_host_disconnected (retryable for read-only tools: the browser restarts a host within a second;
- * not for mutating ones, which may have acted — protocol interrupted.ts).
+ * Transport failures become closed codes here: nothing reachable → extension_not_connected; a --profile no
+ * connected browser runs → target_not_found listing the ones that are; the host vanished mid-call →
+ * native_host_disconnected, saying whether a new host can come: while its browser runs, the extension
+ * reconnects and the browser starts one (retryable for read-only tools; not for mutating ones, which may
+ * have acted — protocol interrupted.ts); when the browser itself is gone, nothing restarts it.
  */
 import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { reasonedError, RelayError, type ClientResponse, type HostDescriptor } from '@chrome-relay/protocol';
+import { isPidAlive } from '@chrome-relay/host-files';
 import { listDescriptors } from './discovery.js';
 import { runDir } from './paths.js';
 import { isSameBuild } from './sameBuild.js';
@@ -30,10 +34,13 @@ export const RECONNECT_WAIT_MS = 2500;
 /** A run dir touched this recently means a host just came or went: worth waiting for. */
 const RECENT_ACTIVITY_MS = 15_000;
 
+/** A profile as the host reports it (an absolute path), so `--profile ./p` and `--profile /abs/p` agree. */
+export const sameProfile = (reported: string | null, asked: string): boolean => reported !== null && resolve(reported) === resolve(asked);
+
 /** The host of the browser profile asked for (or the only one); several without --profile is target_conflict. */
 export function pickHost(home: string, profile: string | undefined, tool: string): HostDescriptor | null {
   const live = listDescriptors(home).filter((d) => d.alive);
-  const matching = profile ? live.filter((d) => d.descriptor.profile === profile) : live;
+  const matching = profile ? live.filter((d) => sameProfile(d.descriptor.profile, profile)) : live;
   if (matching.length > 1) {
     throw reasonedError('target_conflict', 'ambiguous_name', `${matching.length} browser profiles are connected; pass --profile <user-data-dir> to choose one.`, {
       tool,
@@ -52,11 +59,28 @@ export function recentlyActive(home: string): boolean {
   }
 }
 
+/**
+ * A --profile that no connected browser runs, while others are connected: target_not_found listing the
+ * connected profiles (saying "no browser is connected" would be false). Null when that is not the case.
+ */
+export function profileNotConnected(tool: string, home: string, profile: string | undefined): RelayError | null {
+  const connected = listDescriptors(home).filter((d) => d.alive).map((d) => d.descriptor.profile);
+  if (profile === undefined || profile === '' || connected.length === 0) return null;
+  const names = connected.map((p) => p ?? "(the browser's default profile)").join(', ');
+  return new RelayError(
+    'target_not_found',
+    `No connected browser runs the profile ${profile}; connected: ${names}. Pass one of those to --profile (or unset CHROME_RELAY_PROFILE), or start that profile with \`chrome-relay launch --user-data-dir ${profile}\`.`,
+    { tool, phase: 'connect', details: { field: 'profile', profile, connectedProfiles: connected } },
+  );
+}
+
 export function notConnected(tool: string, home: string, profile: string | undefined): RelayError {
+  const wrongProfile = profileNotConnected(tool, home, profile);
+  if (wrongProfile) return wrongProfile;
   return reasonedError(
     'extension_not_connected',
     'no_host',
-    'No chrome-relay browser is connected. Run `chrome-relay launch` to start one, or `chrome-relay doctor` to see why your browser is not connected.',
+    'No chrome-relay browser is connected. Run `chrome-relay launch` to start one, or `chrome-relay doctor` to see why your browser is not connected. (A running browser whose chrome-relay service worker stopped reconnects by itself: within about a second when `chrome-relay launch` started it, within 30 s for an installed extension — retry then.)',
     { tool, phase: 'connect', details: { home, profile: profile ?? null } },
   );
 }
@@ -78,10 +102,33 @@ export async function callHost(tool: string, params: Record<string, unknown>, op
         return await callSocket(host.socket, tool, params, options.timeoutMs, { target: options.target, agent: options.agent, snapshot });
       } catch (error) {
         const refused = error instanceof RelayError && error.code === 'extension_not_connected' && error.phase === 'connect';
-        if (!refused) throw error;
+        if (!refused) throw hostGone(error, host);
       }
     }
     if (Date.now() >= giveUpAt) throw notConnected(tool, options.home, options.profile);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** A host that died mid-call: say whether its browser is still there to start another one. */
+export function hostGone(error: unknown, host: HostDescriptor, alive: (pid: number) => boolean = isPidAlive): unknown {
+  if (!(error instanceof RelayError) || error.code !== 'native_host_disconnected' || error.details.cause !== 'host_died') return error;
+  const browserPid = host.browserPid;
+  if (browserPid !== null && !alive(browserPid)) {
+    const relaunch = host.profile === null ? 'start it again' : `start it again (\`chrome-relay launch --user-data-dir ${host.profile}\` for a profile chrome-relay launched)`;
+    return new RelayError('native_host_disconnected', `${error.message} Its browser (pid ${browserPid}) has exited too, so nothing will start a new host: ${relaunch}.`, {
+      tool: error.tool,
+      phase: error.phase,
+      // Repeating the call cannot succeed until a person or agent starts the browser again.
+      retryable: false,
+      details: { ...error.details, cause: 'browser_exited', browserPid },
+    });
+  }
+  const next = browserPid === null ? 'If the browser still runs, its extension reconnects and it starts a new host' : `Its browser (pid ${browserPid}) still runs: the extension reconnects and it starts a new host`;
+  return new RelayError('native_host_disconnected', `${error.message} ${next}, normally within a second.`, {
+    tool: error.tool,
+    phase: error.phase,
+    retryable: error.retryable,
+    details: error.details,
+  });
 }

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { DEV_EXTENSION_ID, HOME_ENV, HOST_NAME, RelayError, VERSION } from '@chrome-relay/protocol';
 import { browserTarget, browserTargets, type BrowserEnv } from './browsers.js';
 import { mergeRecords, readRecord, recordPath, writeRecord, type InstallRecord } from './installRecord.js';
-import { makeDirs } from './outputFiles.js';
+import { makeDirs, makePrivateDirsFor } from './outputFiles.js';
 import { bundledHostFile, installedHostDir } from './paths.js';
 
 export interface InstallTarget {
@@ -144,6 +144,8 @@ function installHostFiles(home: string, extensionIds: readonly string[], options
   try {
     // makeDirs reports which directories it created, so uninstall removes exactly those.
     const createdDirs = makeDirs(dir, 0o700);
+    // A home an older version made 0755 is tightened: it names sockets and profiles.
+    makePrivateDirsFor(HOME_ENV, [home, dir]);
     const tmp = `${hostFile}.${process.pid}.tmp`;
     copyFileSync(source, tmp);
     renameSync(tmp, hostFile);

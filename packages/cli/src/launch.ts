@@ -2,14 +2,17 @@
  * The embedded default: a dedicated Chromium profile started with our extension loaded and our host
  * registered in that profile, so a newcomer can run `chrome-relay snapshot` right after.
  * Flags follow shared/CHROMIUM.md (seeded developer mode, silent debugger infobar, no background networking).
+ * `debuggerInfobar` keeps Chrome's "started debugging this browser" bar, as a person's own Chrome shows
+ * it: to see what they see (and to test idle detach, which exists to make that bar go away).
  */
 import { closeSync, existsSync, openSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { HOME_ENV, reasonedError, RelayError, type HostDescriptor } from '@chrome-relay/protocol';
 import { listDescriptors } from './discovery.js';
 import { allowedExtensionIds, install, profileTarget } from './install.js';
-import { bundledExtensionDir, defaultProfileDir, logsDir } from './paths.js';
-import { makeDirsFor } from './outputFiles.js';
+import { bundledExtensionDir, defaultProfileDir, logsDir, profilesDir } from './paths.js';
+import { makeDirsFor, makePrivateDirsFor } from './outputFiles.js';
+import { QUIET_BROWSER_FLAGS } from './quietBrowserFlags.js';
 
 export interface LaunchOptions {
   home: string;
@@ -19,6 +22,8 @@ export interface LaunchOptions {
   url?: string | undefined;
   browserArgs: string[];
   timeoutMs: number;
+  /** Show Chrome's debugger bar (omit --silent-debugger-extension-api). */
+  debuggerInfobar?: boolean | undefined;
 }
 
 export interface LaunchResult {
@@ -76,7 +81,9 @@ function liveHostFor(home: string, profile: string): HostDescriptor | null {
 export async function launch(options: LaunchOptions): Promise<LaunchResult> {
   const browser = findBrowser(options.browser);
   const requested = resolve(options.userDataDir ?? defaultProfileDir(options.home));
-  makeDirsFor(options.userDataDir === undefined ? HOME_ENV : 'user-data-dir', requested);
+  // Private from the start: the home and the default profile (cookies, history) are this user's alone.
+  makePrivateDirsFor(HOME_ENV, [options.home, ...(options.userDataDir === undefined ? [profilesDir(options.home), requested] : [])]);
+  if (options.userDataDir !== undefined) makeDirsFor('user-data-dir', requested, 0o700);
   const profile = realpathSync(requested);
 
   const running = liveHostFor(options.home, profile);
@@ -106,14 +113,8 @@ export async function launch(options: LaunchOptions): Promise<LaunchResult> {
 
   const extensionDir = bundledExtensionDir();
   const args = [
-    '--no-first-run',
-    '--no-default-browser-check',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--disable-quic',
-    '--password-store=basic',
-    '--silent-debugger-extension-api',
+    ...QUIET_BROWSER_FLAGS,
+    ...(options.debuggerInfobar === true ? [] : ['--silent-debugger-extension-api']),
     `--user-data-dir=${profile}`,
     `--load-extension=${extensionDir}`,
     `--disable-extensions-except=${extensionDir}`,
@@ -122,9 +123,10 @@ export async function launch(options: LaunchOptions): Promise<LaunchResult> {
     ...options.browserArgs,
     options.url ?? 'about:blank',
   ];
-  makeDirsFor(HOME_ENV, logsDir(options.home));
+  makePrivateDirsFor(HOME_ENV, [logsDir(options.home)]);
   const log = join(logsDir(options.home), `browser-${Date.now()}.log`);
-  const logFd = openSync(log, 'a');
+  // The browser's log names the profile, the socket and every URL it complains about: 0600.
+  const logFd = openSync(log, 'a', 0o600);
   // Loaded on use: child_process costs ~7 ms at start-up, and most CLI runs never spawn anything.
   const { spawn } = await import('node:child_process');
   const child = spawn(browser, args, {

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RelayError } from '@chrome-relay/protocol';
-import { checkOutFile, makeDirs, makeDirsFor, prepareOutDir, writeOutFile } from './outputFiles.js';
+import { checkOutFile, makeDirs, makeDirsFor, makePrivateDirsFor, prepareOutDir, writeOutFile } from './outputFiles.js';
 
 let scratch = '';
 beforeEach(() => {
@@ -88,5 +88,21 @@ describe('prepareOutDir and makeDirs', () => {
     mkdirSync(dir);
     rmSync(dir, { recursive: true });
     expect(failure(() => writeOutFile(join(dir, 'x'), 'data')).toData()).toMatchObject({ code: 'invalid_arguments', details: { field: 'out' } });
+  });
+});
+
+describe('makePrivateDirsFor', () => {
+  it('makes the home, its logs and the default profile 0700, tightening ones an older version left 0755', () => {
+    const home = join(scratch, 'home');
+    mkdirSync(home, { mode: 0o755 });
+    chmodSync(home, 0o755);
+    const profile = join(home, 'profiles', 'default');
+    makePrivateDirsFor('CHROME_RELAY_HOME', [home, join(home, 'profiles'), profile, join(home, 'logs')]);
+    for (const dir of [home, join(home, 'profiles'), profile, join(home, 'logs')]) expect(statSync(dir).mode & 0o777).toBe(0o700);
+  });
+
+  it('names the field when a directory cannot be made', () => {
+    writeFileSync(join(scratch, 'file'), '');
+    expect(failure(() => makePrivateDirsFor('CHROME_RELAY_HOME', [join(scratch, 'file', 'logs')])).details).toMatchObject({ field: 'CHROME_RELAY_HOME' });
   });
 });

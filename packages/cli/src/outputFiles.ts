@@ -8,7 +8,7 @@
  * that exists (procfs: `/proc/x`; a dangling symlink) — it keeps re-creating the parent. Here a child
  * that still cannot be made once its parent exists is final.
  */
-import { closeSync, mkdirSync, openSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { RelayError } from '@chrome-relay/protocol';
 
@@ -85,6 +85,24 @@ export function makeDirsFor(field: string, dir: string, mode?: number): string[]
     return makeDirs(dir, mode);
   } catch (error) {
     throw pathError(field, dir, refusal(dir, error), { errno: errnoOf(error) });
+  }
+}
+
+/**
+ * makeDirsFor, and every directory of `dirs` that this user owns made 0700 — created that way, or tightened
+ * when an older version left it 0755. chrome-relay's home, logs and default profile hold socket and profile
+ * paths, cookies and history: nobody else on the machine may list them. (A directory someone else owns is
+ * left alone; chmod would fail on it anyway.)
+ */
+export function makePrivateDirsFor(field: string, dirs: readonly string[]): void {
+  for (const dir of dirs) {
+    makeDirsFor(field, dir, 0o700);
+    try {
+      const stat = lstatSync(dir);
+      if (stat.isDirectory() && stat.uid === process.getuid?.() && (stat.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+    } catch (error) {
+      throw pathError(field, dir, refusal(dir, error), { errno: errnoOf(error) });
+    }
   }
 }
 

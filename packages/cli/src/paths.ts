@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 export { relayHome, runDir } from '@chrome-relay/host-files';
 export const installedHostDir = (home: string): string => join(home, 'host');
-export const defaultProfileDir = (home: string): string => join(home, 'profiles', 'default');
+export const profilesDir = (home: string): string => join(home, 'profiles');
+export const defaultProfileDir = (home: string): string => join(profilesDir(home), 'default');
 export const logsDir = (home: string): string => join(home, 'logs');
 
 /** Directory of the running bundle (dist/), where build.mjs puts host/ and extension/. */

@@ -46,11 +46,11 @@ describe('reconnect', () => {
     expect(error.toData()).toMatchObject({ code: 'extension_not_connected', tool: 'reconnect', details: { reason: 'circuit_open', hostPid: process.pid } });
   });
 
-  it('fails with no_host when no browser is connected (or none for --profile)', async () => {
+  it('fails with no_host when no browser is connected; a --profile no connected browser runs is target_not_found listing those that are', async () => {
     expect((await failure(reconnect({ home, timeoutMs: 100 }))).toData()).toMatchObject({ code: 'extension_not_connected', details: { reason: 'no_host' } });
     await fakeHost({ profile: '/profiles/a' });
     const other = await failure(reconnect({ home, profile: '/profiles/b', timeoutMs: 100 }));
-    expect(other.toData()).toMatchObject({ code: 'extension_not_connected', details: { reason: 'no_host', profile: '/profiles/b' } });
+    expect(other.toData()).toMatchObject({ code: 'target_not_found', tool: 'reconnect', details: { field: 'profile', profile: '/profiles/b', connectedProfiles: ['/profiles/a'] } });
     expect((await reconnect({ home, profile: '/profiles/a', timeoutMs: 100 })).hosts).toHaveLength(1);
   });
 

@@ -9,6 +9,7 @@
  */
 import { parseResult, reasonedError, RelayError, type HostDescriptor } from '@chrome-relay/protocol';
 import { listDescriptors } from './discovery.js';
+import { profileNotConnected, sameProfile } from './hostClient.js';
 import { callSocket } from './socketCall.js';
 
 const REARM_TOOL = 'rearm';
@@ -55,9 +56,11 @@ async function rearmOne(host: HostDescriptor, timeoutMs: number): Promise<Rearme
 
 export async function reconnect(options: ReconnectOptions): Promise<{ hosts: RearmedHost[] }> {
   const connected = listDescriptors(options.home)
-    .filter((d) => d.alive && (!options.profile || d.descriptor.profile === options.profile))
+    .filter((d) => d.alive && (!options.profile || sameProfile(d.descriptor.profile, options.profile)))
     .map((d) => d.descriptor);
   if (connected.length === 0) {
+    const wrongProfile = profileNotConnected('reconnect', options.home, options.profile);
+    if (wrongProfile) throw wrongProfile;
     throw reasonedError(
       'extension_not_connected',
       'no_host',

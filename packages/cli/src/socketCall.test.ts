@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RelayError } from '@chrome-relay/protocol';
+import { encodeFrame, PROTOCOL_VERSION, RelayError, VERSION } from '@chrome-relay/protocol';
 import { callSocket } from './socketCall.js';
 
 let server: Server | undefined;
@@ -14,13 +14,20 @@ afterEach(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A host that takes the request, then dies without answering ('die') or never answers ('hang'). */
-async function host(behaviour: 'die' | 'hang'): Promise<string> {
+/**
+ * A host that takes the request, then dies without answering ('die'), never answers ('hang'), or answers
+ * as the host does a request it could not read ('unreadable': an error for id 0, then it hangs up).
+ */
+async function host(behaviour: 'die' | 'hang' | 'unreadable'): Promise<string> {
   dir = mkdtempSync(join(tmpdir(), 'cr-sock-'));
   const path = join(dir, 'h.sock');
   server = createServer((socket) => {
     socket.once('data', () => {
       if (behaviour === 'die') socket.destroy();
+      if (behaviour === 'unreadable') {
+        const error = { code: 'invalid_arguments', message: 'Request nests too deep.', tool: '', phase: 'transport', details: {}, retryable: false };
+        socket.end(encodeFrame({ id: 0, ok: false, error, versions: { host: { version: VERSION, protocolVersion: PROTOCOL_VERSION }, extension: null } }, 4096));
+      }
     });
   });
   await new Promise<void>((resolve) => server?.listen(path, resolve));
@@ -48,5 +55,11 @@ describe('callSocket failures', () => {
     const path = await host('hang');
     const error = await failure(callSocket(path, 'snapshot', {}, 50));
     expect(error.toData()).toMatchObject({ code: 'timeout', retryable: true, details: { reason: 'host_unresponsive', timeoutMs: 50 } });
+  });
+
+  it('a request the host could not read: its id-0 answer is this call\'s answer, not "the host went away"', async () => {
+    const path = await host('unreadable');
+    const response = await callSocket(path, 'tabs', {}, 5000);
+    expect(response).toMatchObject({ id: 0, ok: false, error: { code: 'invalid_arguments' } });
   });
 });

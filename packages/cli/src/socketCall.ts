@@ -91,7 +91,8 @@ export function callSocket(socketPath: string, tool: string, params: Record<stri
           finish(() => reject(new RelayError('internal_error', `The host at ${socketPath} sent a response this CLI cannot read (version skew?); run \`chrome-relay update\`.`, { tool, phase: 'transport' })));
           return;
         }
-        if (response.id === request.id) finish(() => resolve(response));
+        // id 0 is the host's answer to a request it could not read (relay.ts clientFrameFault): ours.
+        if (response.id === request.id || (response.id === 0 && !response.ok)) finish(() => resolve(response));
       }
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
@@ -102,7 +103,8 @@ export function callSocket(socketPath: string, tool: string, params: Record<stri
     });
     // A host that exits on purpose answers first (relay.ts); a bare close means it died (killed, crashed).
     socket.on('close', () => {
-      const error = new RelayError('native_host_disconnected', `The native host went away during ${tool} without answering (it was killed or crashed); the browser starts a new one within a second.`, {
+      // Whether a new host comes depends on the browser: hostClient.ts says which when it knows the browser.
+      const error = new RelayError('native_host_disconnected', `The native host went away during ${tool} without answering (it was killed or crashed, or its browser exited).`, {
         tool,
         phase: 'transport',
         details: { socket: socketPath, cause: 'host_died' },

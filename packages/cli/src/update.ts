@@ -10,7 +10,7 @@
  * browser is connected and reports this CLI's version. Anything less fails the command; the new files stay
  * installed either way (they are what the next browser start uses), and the error says so.
  */
-import { parseResult, reasonedError, RelayError, VERSION, type HostDescriptor } from '@chrome-relay/protocol';
+import { parseResult, reasonedError, RelayError, RESTART_ANSWER_MS, RESTART_DRAIN_MS, VERSION, type HostDescriptor } from '@chrome-relay/protocol';
 import { isPidAlive } from '@chrome-relay/host-files';
 import { listDescriptors } from './discovery.js';
 import { install } from './install.js';
@@ -87,7 +87,8 @@ function restartRefused(error: RelayError): RelayError {
 }
 
 async function reconnectOne(old: HostDescriptor, oldPids: ReadonlySet<number>, options: UpdateOptions): Promise<ReconnectedHost> {
-  const response = await callSocket(old.socket, RESTART_HOST_TOOL, {}, 5000);
+  // The host first lets every call in flight finish (at most RESTART_DRAIN_MS), then answers.
+  const response = await callSocket(old.socket, RESTART_HOST_TOOL, {}, RESTART_DRAIN_MS + RESTART_ANSWER_MS);
   if (!response.ok) throw restartRefused(RelayError.fromData(response.error));
   const { reconnectInMs: delay } = parseResult(RESTART_HOST_TOOL, response.result);
   const successor = await waitForSuccessor(old, oldPids, options, Date.now() + delay + options.timeoutMs);

@@ -5,22 +5,39 @@
  * event with a top-level listener brings it and a new host back). State that must outlive the
  * worker is in chrome.storage.session, never here.
  */
+import { ActivityLog } from './activity/activityLog.js';
+import { chromeActionApi, Indicator } from './activity/indicator.js';
 import { chromeBrowserApi } from './browserApi.js';
 import { cdp } from './cdp/cdpSession.js';
 import { createDispatcher } from './dispatcher.js';
-import { chromeHello, connectChromeNative, createHostPort } from './hostPort.js';
+import { chromeHello, connectChromeNative, createHostPort, type HostLink } from './hostPort.js';
+import { dialogTracker } from './pageState/dialogs.js';
+import { downloadTracker } from './pageState/downloads.js';
+import { agentTabs, pauseStore, policy, settingsStore } from './policy/index.js';
 import { notifyTabClosed } from './targets.js';
 import { TOOL_REGISTRY } from './tools/index.js';
-import { targetingContext } from './targeting/index.js';
+import { leaseStore, targetingContext } from './targeting/index.js';
 import { captures } from './observe/captures.js';
+import { recorder } from './tools/observe/record.js';
 import { setRestartHostHandler } from './tools/restartHost.js';
+import { createUiService } from './ui/uiService.js';
+import { uiMessageListener } from './ui/uiMessages.js';
+import { armWatchdog, chromeWatchdogApis } from './watchdog.js';
 
-const WATCHDOG_ALARM = 'watchdog';
+const logError = (what: string) => (error: unknown) => console.error(`chrome-relay: ${what}`, error);
+
+const activity = new ActivityLog(chromeBrowserApi);
+const indicator = new Indicator(chromeActionApi);
+let hostLink: HostLink = { connected: false, host: null };
 
 const hostPort = createHostPort({
   connect: connectChromeNative,
-  dispatch: createDispatcher({ tools: TOOL_REGISTRY, cdp, browser: chromeBrowserApi, targeting: targetingContext }),
+  dispatch: createDispatcher({ tools: TOOL_REGISTRY, cdp, browser: chromeBrowserApi, targeting: targetingContext, policy, activity }),
   hello: chromeHello,
+  onStatus: (status) => {
+    hostLink = status;
+    indicator.update({ connected: status.connected });
+  },
 });
 const wake = (): void => hostPort.ensureConnected();
 setRestartHostHandler((delayMs) => hostPort.reconnect(delayMs));
@@ -30,24 +47,56 @@ cdp.start();
 cdp.onSessionPrepare((tabId, send) => captures.arm(tabId, send));
 cdp.on(wake);
 cdp.onDetached(wake);
+// The person's limits: no session while paused or on a blocked site, whoever asks for one.
+cdp.setAttachGuard((tabId) => policy.guardAttach(tabId));
+// Idle detach must not drop a session something still needs (cdp/idleDetach.ts).
+cdp.keepAttachedIf(async (tabId) => {
+  if (recorder.isRecording(tabId)) return true;
+  if (downloadTracker({ cdp }).nextUnreported(tabId)?.state === 'inProgress') return true;
+  return (await dialogTracker({ cdp, browser: chromeBrowserApi }).current(tabId)) !== undefined;
+});
+// Loading the settings applies the idle time (policy listens) and the icon shows a standing pause.
+settingsStore.get().catch(logError('reading the settings failed'));
+pauseStore.onChange((state) => indicator.update({ paused: state.paused }));
+pauseStore.get().then((state) => indicator.update({ paused: state.paused }), logError('reading the pause state failed'));
+activity.onFinish(() => indicator.update({ lastActivityAt: activity.lastActivityAt() }));
+indicator.update({ connected: false });
 
-chrome.tabs.onUpdated.addListener(wake);
+const ui = createUiService({
+  browser: chromeBrowserApi,
+  sessions: cdp,
+  leases: leaseStore,
+  activity,
+  policy,
+  pause: pauseStore,
+  settings: settingsStore,
+  hostStatus: () => hostLink,
+  agentTabs: () => agentTabs.list(),
+});
+chrome.runtime.onMessage.addListener(uiMessageListener(() => chrome.runtime.id, () => chrome.runtime.getURL(''), ui));
+
+chrome.tabs.onCreated.addListener((tab) => {
+  // A tab an agent's tab opened (target=_blank) belongs to the agent too.
+  if (tab.id !== undefined) agentTabs.addIfOpenedByAgentTab(tab.id, tab.openerTabId).catch(logError('recording an agent tab failed'));
+});
+chrome.tabs.onUpdated.addListener((tabId, change) => {
+  if (change.url !== undefined) policy.tabUrlChanged(tabId, change.url).catch(logError('checking a navigation against the block list failed'));
+  wake();
+});
 chrome.tabs.onActivated.addListener(wake);
 chrome.tabs.onRemoved.addListener((tabId) => {
   // Chrome also fires debugger.onDetach for attached tabs, but not for tabs we merely remember.
   cdp.forgetTab(tabId);
   notifyTabClosed(tabId);
+  agentTabs.remove(tabId).catch(logError('forgetting a closed agent tab failed'));
+  activity.forgetTab(tabId).catch(logError('forgetting a closed tab in the activity log failed'));
   wake();
 });
 chrome.runtime.onStartup.addListener(wake);
 chrome.runtime.onInstalled.addListener(wake);
 
-// The alarm is the wake-up of last resort (≥ 30 s, the minimum period) when nothing else happens.
+// The alarm is the wake-up of last resort when nothing else happens (watchdog.ts: 1 s unpacked, 30 s packed).
 chrome.alarms.onAlarm.addListener(wake);
-void chrome.alarms.get(WATCHDOG_ALARM).then((existing) => {
-  // Re-creating an existing alarm would push its next firing back on every wake-up.
-  if (!existing) return chrome.alarms.create(WATCHDOG_ALARM, { periodInMinutes: 0.5 });
-  return undefined;
-});
+void armWatchdog(chromeWatchdogApis).catch((error: unknown) => console.error('chrome-relay: could not arm the watchdog alarm', error));
 
 hostPort.ensureConnected();

@@ -8,6 +8,11 @@ import { createTargetingContext, type TargetingParts } from './targeting/context
 import { createFakeEnvironment, type FakeBrowser } from './testing/fakeChrome.js';
 import { fakeOrganize } from './testing/fakeOrganize.js';
 import { defineTool, type AnyToolDefinition, type ToolContext } from './tools/defineTool.js';
+import { ActivityLog } from './activity/activityLog.js';
+import { AgentTabs } from './policy/agentTabs.js';
+import { PauseStore } from './policy/pause.js';
+import { Policy } from './policy/policy.js';
+import { SettingsStore, type Settings } from './policy/settings.js';
 
 const NOW = 1_000_000;
 
@@ -296,5 +301,117 @@ describe('dispatcher: a snapshot after the tool (the CLI’s --snapshot)', () =>
     const tabs = defineTool({ name: 'tabs', async handle() { return emptyTabs; } });
     const noTab = await dispatcherWith(tabs)({ ...call('tabs'), snapshot: {} });
     expect(noTab).toMatchObject({ ok: true, result: emptyTabs, snapshot: { ok: false, error: { code: 'invalid_arguments', details: { field: 'snapshot' } } } });
+  });
+});
+
+describe('dispatcher: the person\'s limits and the activity log', () => {
+  async function limited(settings: Partial<Settings> = {}) {
+    const env = createFakeEnvironment();
+    const organize = fakeOrganize(env.browser);
+    const store = new SettingsStore(env.browser);
+    await store.save({ blockedSites: [], agentTabsOnly: false, idleDetachSeconds: 15, ...settings });
+    const pause = new PauseStore(env.browser);
+    const agentTabs = new AgentTabs(env.browser);
+    const policy = new Policy({ browser: env.browser, organize, sessions: env.cdp, settings: store, pause, agentTabs });
+    env.cdp.setAttachGuard((tabId) => policy.guardAttach(tabId));
+    const activity = new ActivityLog(env.browser);
+    const tab = env.browser.addTab({ url: 'https://a.test/' }).id ?? 0;
+    const ran = { count: 0 };
+    let gate: Promise<void> = Promise.resolve();
+    const get = defineTool({
+      name: 'get',
+      async handle(params, ctx) {
+        ran.count++;
+        await ctx.cdp.send(params.tab ?? 0, 'Runtime.evaluate', { expression: 'document.title' });
+        await gate;
+        return { tabId: params.tab ?? 0, what: params.what, value: 'T' };
+      },
+    });
+    const dispatch = createDispatcher({ tools: [get], cdp: env.cdp, browser: env.browser, targeting: targetingOver(env.browser), policy, activity });
+    const hold = (): (() => void) => {
+      let open: () => void = () => undefined;
+      gate = new Promise((resolve) => (open = resolve));
+      return open;
+    };
+    return { env, policy, activity, tab, ran, dispatch, hold };
+  }
+
+  it('while paused, refuses before the handler runs or anything attaches; works again after Resume', async () => {
+    const { env, policy, tab, ran, dispatch } = await limited();
+    await policy.setPaused(true);
+    const error = errorOf(await dispatch({ ...call('get', { what: 'title', tab }), agent: 'claude' }));
+    expect(error).toMatchObject({ code: 'target_conflict', tool: 'get', retryable: false, details: { reason: 'paused_by_user' } });
+    expect(ran.count).toBe(0);
+    expect(env.debugger.attachCalls).toBe(0);
+    await policy.setPaused(false);
+    expect((await dispatch(call('get', { what: 'title', tab }))).type).toBe('result');
+  });
+
+  it('a pause during a call answers it at once with the paused reason, saying it may have acted', async () => {
+    const { env, policy, tab, dispatch, hold } = await limited();
+    hold();
+    const pending = dispatch(call('get', { what: 'title', tab }));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(env.debugger.attached.has(tab)).toBe(true);
+    await policy.setPaused(true);
+    const error = errorOf(await pending);
+    expect(error).toMatchObject({ code: 'target_conflict', phase: 'act', retryable: false, details: { reason: 'paused_by_user', interrupted: true } });
+    expect(env.debugger.attached.has(tab)).toBe(false);
+  });
+
+  it('refuses a blocked site and a person\'s tab in "agent tabs only" without attaching', async () => {
+    const blocked = await limited({ blockedSites: ['a.test'] });
+    const error = errorOf(await blocked.dispatch(call('get', { what: 'title', tab: blocked.tab })));
+    expect(error.details).toMatchObject({ reason: 'site_blocked', rule: 'a.test' });
+    expect(blocked.env.debugger.attachCalls).toBe(0);
+
+    const only = await limited({ agentTabsOnly: true });
+    expect(errorOf(await only.dispatch(call('get', { what: 'title', tab: only.tab }))).details['reason']).toBe('not_agent_tab');
+    expect(only.env.debugger.attachCalls).toBe(0);
+  });
+
+  it('records every call: agent, tool, tab, outcome code and reason, CLI version', async () => {
+    const { policy, activity, tab, dispatch } = await limited();
+    await dispatch({ ...call('get', { what: 'title', tab }), agent: 'claude', client: { version: '9.9.9', protocolVersion: 1 } });
+    await policy.setPaused(true);
+    await dispatch({ ...call('get', { what: 'title', tab }), agent: 'codex' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const recent = await activity.recent();
+    expect(recent.map((e) => [e.agent, e.tool, e.tab, e.outcome, e.reason])).toEqual([
+      ['codex', 'get', tab, 'target_conflict', 'paused_by_user'],
+      ['claude', 'get', tab, 'ok', undefined],
+    ]);
+    expect(recent[1]?.cli).toBe('9.9.9');
+    expect((await activity.lastByTab()).get(tab)?.agent).toBe('codex');
+  });
+
+  it('holds the tab for the whole call: no idle detach under a running call', async () => {
+    const { env, tab, dispatch, hold } = await limited();
+    env.cdp.setIdleDetachMs(1);
+    const open = hold();
+    const pending = dispatch(call('get', { what: 'title', tab }));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(env.debugger.attached.has(tab)).toBe(true);
+    open();
+    expect((await pending).type).toBe('result');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(env.debugger.attached.has(tab)).toBe(false);
+  });
+});
+
+describe('dispatcher: the deadline of a call on a tab', () => {
+  it('answers timeout (page_busy) itself when the page never lets the tool finish, before the host would', async () => {
+    const env = createFakeEnvironment();
+    const tab = env.browser.addTab({ url: 'https://a.test/' }).id ?? 0;
+    const never = (): Promise<never> => new Promise<never>(() => undefined);
+    const tools = [defineTool({ name: 'get', handle: never }), defineTool({ name: 'click', handle: never })];
+    const dispatch = createDispatcher({ tools, cdp: env.cdp, browser: env.browser, targeting: targetingOver(env.browser) });
+    const started = Date.now();
+    const read = errorOf(await dispatch(call('get', { what: 'title', tab }, DEADLINE_MARGIN_MS + 100)));
+    expect(Date.now() - started).toBeLessThan(DEADLINE_MARGIN_MS + 100);
+    expect(read).toMatchObject({ code: 'timeout', tool: 'get', retryable: true, details: { reason: 'page_busy', tab } });
+    // A mutation cut off at the deadline may have acted.
+    const click = errorOf(await dispatch(call('click', { x: 1, y: 1, tab }, DEADLINE_MARGIN_MS + 100)));
+    expect(click).toMatchObject({ code: 'timeout', retryable: false, details: { reason: 'page_busy', mayHaveActed: true } });
   });
 });

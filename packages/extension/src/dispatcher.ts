@@ -13,8 +13,21 @@
  *      it itself (keys, type, js, history do) and otherwise answers target_conflict — so a tool
  *      that does not know about dialogs (or the refs layer's click) can never hang on one.
  * The tab checked is the one the call was resolved to act on — the same the tool gets.
+ *
+ * The person's limits (policy/policy.ts) are preconditions here too, in this order: Pause (it wins
+ * over every other failure, and nothing attaches or runs), then — once the call's tabs are resolved —
+ * the site block list and "agent tabs only". While it runs, the call holds its tabs' debugger sessions (no idle detach under it),
+ * and the person can still stop it: Pause, or its tab navigating onto a blocked site, answers it at
+ * once with that reason. Every call ends in the activity log the popup shows.
+ *
+ * Deadline: a call on a tab answers by ctx.deadline whatever its page does. A page whose main thread is
+ * busy leaves CDP commands unanswered, and a tool waiting on one would otherwise let the host's own
+ * timer fire — reported as the extension not answering (extension_unresponsive), which also counts
+ * towards opening the host's circuit breaker although the extension is fine. So the dispatcher answers
+ * timeout (page_busy) itself, DEADLINE_MARGIN_MS before the host would give up.
  */
 import {
+  asInterrupted,
   reasonedError,
   RelayError,
   VERSION,
@@ -25,14 +38,17 @@ import {
   type ToolName,
   type ToolParams,
 } from '@chrome-relay/protocol';
+import type { ActivityEntry, ActivityLog } from './activity/activityLog.js';
 import type { BrowserApi } from './browserApi.js';
+import { navigationCut } from './navigationCut.js';
 import type { CdpSessions } from './cdp/cdpSession.js';
 import { dialogOpenError, dialogTracker, type DialogInfo } from './pageState/dialogs.js';
 import { downloadTracker } from './pageState/downloads.js';
 import { networkActivity } from './pageState/networkIdle.js';
 import { snapshotAfter } from './snapshotAfter.js';
 import { prepareCall, type TargetingContext } from './targeting/prepareCall.js';
-import type { CallTabs } from './targeting/resolveCall.js';
+import { tabsOf, type CallTabs } from './targeting/resolveCall.js';
+import type { Policy } from './policy/policy.js';
 import type { AnyToolDefinition, ToolContext, ToolDefinition } from './tools/defineTool.js';
 
 export type CallMessage = Extract<HostToExtension, { type: 'call' }>;
@@ -54,8 +70,40 @@ export interface DispatcherDeps {
   readonly now?: () => number;
   /** Envelope targeting, tab resolution and leases (the worker's: targeting/index.ts; tests pass fakes). */
   readonly targeting: TargetingContext;
+  /** The person's limits (pause, block list, agent tabs only); absent in tests that do not need them. */
+  readonly policy?: Pick<Policy, 'checkPause' | 'checkTabs' | 'watch' | 'noteResult'>;
+  /** Where every call is recorded for the popup. */
+  readonly activity?: Pick<ActivityLog, 'start' | 'finish'>;
 }
 
+/** Calls the popup's history leaves out: health checks and host plumbing, not agent actions. */
+const NOT_LOGGED: ReadonlySet<string> = new Set(['ping', 'restart_host']);
+
+/** The tab a call names before resolution (for the log of a call refused early). */
+function namedTab(call: CallMessage): number | null {
+  if (call.target?.tab !== undefined) return call.target.tab;
+  return typeof call.params.tab === 'number' ? call.params.tab : null;
+}
+
+/** The tab a call acted on, for the log: the resolved one, or the one its result names (a new tab). */
+function loggedTab(tabs: CallTabs | undefined, result: unknown, fallback: number | null): number | null {
+  const first = tabs === undefined ? undefined : tabsOf(tabs)[0];
+  if (first !== undefined) return first;
+  if (typeof result === 'object' && result !== null && 'tabId' in result && typeof result.tabId === 'number') return result.tabId;
+  return fallback;
+}
+
+
+/** The popup's record of one answered call: who, what, where, and the code the agent got. */
+function activityEntry(call: CallMessage, at: number, ms: number, tab: number | null, reply: ExtensionToHost): ActivityEntry {
+  const entry: ActivityEntry = { at, ms: Math.max(0, ms), agent: call.agent ?? null, tool: call.tool, tab, outcome: 'ok' };
+  if (reply.type === 'error') {
+    entry.outcome = reply.error.code;
+    if (typeof reply.error.details.reason === 'string') entry.reason = reply.error.details.reason;
+  }
+  if (call.client !== undefined) entry.cli = call.client.version;
+  return entry;
+}
 
 async function run<T extends ToolName>(tool: ToolDefinition<T>, params: ToolParams<T>, ctx: ToolContext): Promise<unknown> {
   const result = await tool.handle(params, ctx);
@@ -114,6 +162,28 @@ function snapshotTool(byName: ReadonlyMap<string, AnyToolDefinition>): ToolDefin
   return tool;
 }
 
+/** The handler's outcome, or timeout/page_busy at the deadline when the tab's page never let it finish. */
+async function byDeadline(running: Promise<unknown>, deadline: number, tabId: number, tool: string): Promise<unknown> {
+  running.catch(() => undefined);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const error = reasonedError(
+        'timeout',
+        'page_busy',
+        `Tab ${tabId} did not let ${tool} finish before the deadline: its page is busy (a long-running script) or stuck. Check the tab with \`chrome-relay snapshot\`, then retry.`,
+        { tool, phase: 'act', details: { tab: tabId } },
+      );
+      reject(asInterrupted(error));
+    }, Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([running, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function createDispatcher(deps: DispatcherDeps): Dispatch {
   const byName = new Map<string, AnyToolDefinition>(deps.tools.map((tool) => [tool.name, tool]));
   const now = deps.now ?? Date.now;
@@ -124,6 +194,21 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
   networkActivity({ cdp: deps.cdp });
 
   return async (call) => {
+    const startedAt = now();
+    const logged = deps.activity !== undefined && !NOT_LOGGED.has(call.tool);
+    const runningId = logged ? deps.activity?.start({ at: startedAt, agent: call.agent ?? null, tool: call.tool, tab: namedTab(call) }) : undefined;
+    let stopCall: (error: RelayError) => void = () => undefined;
+    const stopped = new Promise<never>((_resolve, reject) => {
+      stopCall = reject;
+    });
+    stopped.catch(() => undefined);
+    // Subscribed before the pause check, so a pause landing in between still stops this call.
+    const watch = deps.policy?.watch(call.tool, (error) => stopCall(error));
+    let release: () => void = () => undefined;
+    let tabs: CallTabs | undefined;
+    let reply: ExtensionToHost;
+    let result: unknown;
+    let tabId: number | undefined;
     try {
       const tool = byName.get(call.tool);
       if (!tool) {
@@ -133,19 +218,67 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
           { tool: call.tool, phase: 'dispatch', details: { tool: call.tool, extensionVersion: VERSION } },
         );
       }
+      // The pause is decided first and wins over any other failure; the call is still resolved (it only
+      // reads) so the popup's log can say which tab the refused command was meant for.
+      const pause = deps.policy?.checkPause(tool.name) ?? Promise.resolve();
+      pause.catch(() => undefined);
       const ctx: ToolContext = { cdp: deps.cdp, browser: deps.browser, deadline: now() + call.timeoutMs - DEADLINE_MARGIN_MS };
-      const { params, tabs } = await prepareCall(tool.name, { params: call.params, target: call.target, agent: call.agent }, deps.targeting);
-      const result = await runGuarded(tool, params, tabs, ctx);
-      if (call.snapshot === undefined) return { type: 'result', id: call.id, ok: true, result };
-      // The CLI's --snapshot: the tab the result names, right after, as a snapshot call of its own would run.
-      const snapshot = await snapshotAfter(ctx, tool.name, result, call.snapshot, async (snapshotParams) => {
-        const prepared = await prepareCall('snapshot', { params: snapshotParams, agent: call.agent }, deps.targeting);
-        return runGuarded(snapshotTool(byName), prepared.params, prepared.tabs, ctx);
-      });
-      return { type: 'result', id: call.id, ok: true, result, snapshot };
+      let prepared: Awaited<ReturnType<typeof prepareCall>>;
+      try {
+        prepared = await prepareCall(tool.name, { params: call.params, target: call.target, agent: call.agent }, deps.targeting);
+      } catch (error) {
+        await pause;
+        throw error;
+      }
+      tabs = prepared.tabs;
+      if (tabs.kind === 'tab') tabId = tabs.tab;
+      await pause;
+      watch?.setTabs(tabsOf(tabs));
+      await deps.policy?.checkTabs(tool.name, prepared.params, tabs);
+      // A call that resolved to no tab may open one (navigate): hold every session until it ends.
+      release = deps.cdp.hold(tabs.kind === 'none' ? 'all' : tabsOf(tabs));
+      // A pause that landed while the call was being resolved: nothing has run yet, say so.
+      await deps.policy?.checkPause(tool.name);
+      const guarded = runGuarded(tool, prepared.params, tabs, ctx);
+      // A busy page must not leave the host to report the extension unresponsive (see the header).
+      const running = tabId === undefined ? guarded : byDeadline(guarded, ctx.deadline, tabId, tool.name);
+      running.catch(() => undefined);
+      result = await Promise.race([running, stopped]);
+      await deps.policy?.noteResult(tool.name, result);
+      if (call.snapshot === undefined) reply = { type: 'result', id: call.id, ok: true, result };
+      else {
+        // The CLI's --snapshot: the tab the result names, right after, as a snapshot call of its own
+        // would run (the person's limits, the tab's hold, the dialog precondition, the deadline).
+        const snapshot = await snapshotAfter(ctx, tool.name, result, call.snapshot, async (snapshotParams, settle) => {
+          const after = await prepareCall('snapshot', { params: snapshotParams, agent: call.agent }, deps.targeting);
+          await deps.policy?.checkPause('snapshot');
+          await deps.policy?.checkTabs('snapshot', after.params, after.tabs);
+          watch?.setTabs(tabsOf(after.tabs));
+          const releaseAfter = deps.cdp.hold(tabsOf(after.tabs));
+          try {
+            await settle();
+            const guardedSnapshot = runGuarded(snapshotTool(byName), after.params, after.tabs, ctx);
+            const snapshotTab = after.tabs.kind === 'tab' ? after.tabs.tab : undefined;
+            const runningSnapshot = snapshotTab === undefined ? guardedSnapshot : byDeadline(guardedSnapshot, ctx.deadline, snapshotTab, 'snapshot');
+            runningSnapshot.catch(() => undefined);
+            return await Promise.race([runningSnapshot, stopped]);
+          } finally {
+            releaseAfter();
+          }
+        });
+        reply = { type: 'result', id: call.id, ok: true, result, snapshot };
+      }
     } catch (error) {
       // A plain Error can only come from inside a handler (a bug there): report it in phase 'act'.
-      return { type: 'error', id: call.id, error: RelayError.from(error, call.tool, 'act').toData() };
+      reply = { type: 'error', id: call.id, error: RelayError.from(navigationCut(error, call.tool, tabId), call.tool, 'act').toData() };
+    } finally {
+      release();
+      watch?.close();
     }
+    if (runningId !== undefined) {
+      const entry = activityEntry(call, startedAt, now() - startedAt, loggedTab(tabs, result, namedTab(call)), reply);
+      deps.activity?.finish(runningId, entry).catch((error: unknown) => console.error('chrome-relay: recording the call failed', error));
+    }
+    return reply;
   };
 }

@@ -1,7 +1,7 @@
 import type { ExtensionHello, ExtensionToHost } from '@chrome-relay/protocol';
 import { describe, expect, it } from 'vitest';
 import type { CallMessage } from './dispatcher.js';
-import { createHostPort, RECONNECT, type NativePort } from './hostPort.js';
+import { createHostPort, RECONNECT, type HostLink, type NativePort } from './hostPort.js';
 
 class FakePort implements NativePort {
   readonly posted: ExtensionToHost[] = [];
@@ -38,7 +38,7 @@ const HELLO: ExtensionHello = {
   userAgent: 'test',
 };
 
-function setup() {
+function setup(resultFor: (tool: string) => unknown = (tool) => ({ echoed: tool })) {
   const ports: FakePort[] = [];
   const timers: Array<{ ms: number; run: () => void }> = [];
   const calls: CallMessage[] = [];
@@ -52,7 +52,7 @@ function setup() {
     },
     dispatch: async (call) => {
       calls.push(call);
-      return { type: 'result', id: call.id, ok: true, result: { echoed: call.tool } };
+      return { type: 'result', id: call.id, ok: true, result: resultFor(call.tool) };
     },
     hello: () => HELLO,
     now: () => clock,
@@ -88,6 +88,15 @@ describe('hostPort', () => {
     await flush();
     expect(calls.map((c) => c.id)).toEqual([5]);
     expect(port?.posted[1]).toEqual({ type: 'result', id: 5, ok: true, result: { echoed: 'tabs' } });
+  });
+
+  it('replies to a call whose result Chrome could not carry with an error naming the limit, at once', async () => {
+    const { hostPort, ports } = setup(() => 'x'.repeat(70_000_000));
+    hostPort.ensureConnected();
+    const port = ports[0];
+    port?.deliver({ type: 'call', id: 8, tool: 'js', params: { code: "'x'.repeat(7e7)" }, timeoutMs: 30_000 });
+    await flush();
+    expect(port?.posted[1]).toMatchObject({ type: 'error', id: 8, error: { code: 'invalid_arguments', tool: 'js', retryable: false, details: { bytes: expect.any(Number), mayHaveActed: true } } });
   });
 
   it('ignores the host hello and answers a malformed call with internal_error', async () => {
@@ -160,5 +169,32 @@ describe('hostPort', () => {
     // No extra backoff reconnect was scheduled by the closed port.
     expect(timers).toHaveLength(0);
     expect(hostPort.isConnected()).toBe(true);
+  });
+});
+
+describe('host status for the toolbar icon', () => {
+  it('connected once the host greets us, not connected when the port goes', () => {
+    const statuses: HostLink[] = [];
+    const ports: FakePort[] = [];
+    const hostPort = createHostPort({
+      connect: () => {
+        const port = new FakePort();
+        ports.push(port);
+        return port;
+      },
+      dispatch: async (call) => ({ type: 'result', id: call.id, ok: true, result: {} }),
+      hello: () => HELLO,
+      setTimer: () => undefined,
+      log: () => undefined,
+      onStatus: (status) => void statuses.push(status),
+    });
+    hostPort.ensureConnected();
+    expect(statuses).toEqual([]);
+    ports[0]?.deliver({ type: 'hello', host: { version: '0.1.0', protocolVersion: 1, pid: 77 } });
+    ports[0]?.drop('Native host has exited.');
+    expect(statuses).toEqual([
+      { connected: true, host: { version: '0.1.0', protocolVersion: 1, pid: 77 } },
+      { connected: false, host: null },
+    ]);
   });
 });

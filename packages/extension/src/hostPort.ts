@@ -7,7 +7,8 @@
  * back to 100 ms once a connection has lived 10 s (a host that crashes at start must not be
  * respawned in a tight loop). Wake-up listeners call ensureConnected(); it respects a pending backoff.
  *
- * Every message from the host is validated here (a process edge); each call gets exactly one reply.
+ * Every message from the host is validated here (a process edge); each call gets exactly one reply, and
+ * that reply is one that can reach the host (answerFit.ts: size and nesting checked before posting).
  */
 import {
   HOST_NAME,
@@ -18,6 +19,7 @@ import {
   type ExtensionHello,
   type ExtensionToHost,
 } from '@chrome-relay/protocol';
+import { fitAnswer } from './answerFit.js';
 import type { Dispatch } from './dispatcher.js';
 
 /** What we need from a chrome.runtime.Port; faked in tests. */
@@ -41,6 +43,14 @@ export interface HostPortDeps {
   readonly now?: () => number;
   readonly setTimer?: (run: () => void, ms: number) => void;
   readonly log?: (message: string) => void;
+  /** Told when a host greets us (connected) and when the port goes away (toolbar icon, popup). */
+  readonly onStatus?: (status: HostLink) => void;
+}
+
+/** The native host as the extension sees it: greeted on the current port, or not. */
+export interface HostLink {
+  connected: boolean;
+  host: { version: string; protocolVersion: number; pid: number } | null;
 }
 
 export interface HostPort {
@@ -107,9 +117,10 @@ export function createHostPort(deps: HostPortDeps): HostPort {
     const envelope = parsed.data;
     if (envelope.type === 'hello') {
       log(`connected to native host ${envelope.host.version} (protocol ${envelope.host.protocolVersion}, pid ${envelope.host.pid})`);
+      if (from === port) deps.onStatus?.({ connected: true, host: { ...envelope.host } });
       return;
     }
-    post(from, await deps.dispatch(envelope));
+    post(from, fitAnswer(await deps.dispatch(envelope), envelope.tool));
   }
 
   function connect(): void {
@@ -127,6 +138,7 @@ export function createHostPort(deps: HostPortDeps): HostPort {
     opened.onDisconnect((errorMessage) => {
       if (port !== opened) return;
       port = null;
+      deps.onStatus?.({ connected: false, host: null });
       log(`native host disconnected${errorMessage ? `: ${errorMessage}` : ''}`);
       if (now() - connectedAt >= RECONNECT.resetAfterMs) nextDelay = RECONNECT.initialMs;
       scheduleReconnect();
@@ -146,6 +158,7 @@ export function createHostPort(deps: HostPortDeps): HostPort {
         const old = port;
         // Forget it first so its onDisconnect does not schedule a backoff reconnect as well.
         port = null;
+        deps.onStatus?.({ connected: false, host: null });
         if (old) {
           try {
             old.disconnect();

@@ -43,4 +43,10 @@ describe('manifest.json', () => {
     expect(manifest['web_accessible_resources']).toBeUndefined();
     expect(manifest['externally_connectable']).toBeUndefined();
   });
+
+  it('has a toolbar popup and an options page that are the extension\'s own files', async () => {
+    const manifest = await readManifest();
+    expect(manifest['action']).toMatchObject({ default_popup: 'popup.html' });
+    expect(manifest['options_ui']).toMatchObject({ page: 'options.html' });
+  });
 });

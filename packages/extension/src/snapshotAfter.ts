@@ -19,8 +19,11 @@ import type { ToolContext } from './tools/defineTool.js';
 /** Longest wait for a document being parsed before the snapshot takes what is there. */
 export const PARSED_LIMIT_MS = 5_000;
 
-/** Runs the snapshot tool with these params as a call of its own would run (dispatcher.ts). */
-export type SnapshotRunner = (params: Record<string, unknown>) => Promise<unknown>;
+/**
+ * Runs the snapshot tool with these params as a call of its own would run (dispatcher.ts), calling
+ * `settle` once the call's preconditions passed and before the tool runs.
+ */
+export type SnapshotRunner = (params: Record<string, unknown>, settle: () => Promise<void>) => Promise<unknown>;
 
 /** Runs in the page (isolated world): resolves once the document has been parsed. Self-contained. */
 export function documentParsed(): Promise<boolean> {
@@ -65,8 +68,8 @@ export async function snapshotAfter(ctx: Pick<ToolContext, 'cdp' | 'deadline'>, 
     }
     // With a dialog open the page answers nothing: the snapshot's own precondition says so at once.
     const dialogOpen = typeof result === 'object' && result !== null && (result as { dialog?: unknown }).dialog !== undefined;
-    if (!dialogOpen) await untilParsed(ctx, tabId);
-    return { ok: true, result: await run({ ...params, tab: tabId }) };
+    const settle = dialogOpen ? () => Promise.resolve() : () => untilParsed(ctx, tabId);
+    return { ok: true, result: await run({ ...params, tab: tabId }, settle) };
   } catch (error) {
     return { ok: false, error: RelayError.from(error, 'snapshot', 'act').toData() };
   }

@@ -116,4 +116,20 @@ describe('sweepStaleHosts', () => {
     expect(removed.sort()).toEqual([join(run, 'host-700.json'), sock].sort());
     expect(readdirSync(run)).toEqual([]);
   });
+
+  it('removes the private directory a dead host with a long home made for its socket', async () => {
+    const uid = process.getuid?.() ?? 0;
+    const own = mkdtempSync(join(run, `chrome-relay-${uid}-`));
+    const sock = join(own, 'abc.sock');
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(sock, r));
+    renameSync(sock, `${sock}.aside`);
+    await new Promise<void>((r) => server.close(() => r()));
+    renameSync(`${sock}.aside`, sock);
+    writeDescriptor(join(run, 'host-701.json'), descriptor(701, sock));
+
+    const removed = await sweepStaleHosts(run, { uid, shortRoot: run, selfPid: 1, isAlive: () => false, probe: (p) => probeSocket(p), log: () => {} });
+    expect(removed.sort()).toEqual([join(run, 'host-701.json'), own, sock].sort());
+    expect(existsSync(own)).toBe(false);
+  });
 });

@@ -5,10 +5,11 @@
  * without cleaning up (killed, crashed, machine slept through a browser crash).
  */
 import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { sweepStaleHosts as sweepFiles } from '@chrome-relay/host-files';
 import { HostDescriptorSchema, type HostDescriptor } from '@chrome-relay/protocol';
 import type { Log } from './log.js';
-import { socketPath } from './paths.js';
+import { preferredSocketPath, removeOwnSocketDir } from './paths.js';
 
 export function writeDescriptor(path: string, descriptor: HostDescriptor): void {
   // The .tmp name does not match the CLI's host-*.json pattern, so readers only ever see whole files.
@@ -38,6 +39,8 @@ export { isPidAlive as isProcessAlive } from '@chrome-relay/host-files';
 
 export interface SweepOptions {
   uid: number;
+  /** Where prepareSocketPath makes per-host directories (default /tmp). */
+  shortRoot?: string;
   selfPid: number;
   isAlive(pid: number): boolean;
   probe(path: string): Promise<'live' | 'dead'>;
@@ -49,10 +52,16 @@ export interface SweepOptions {
  * doctor: @chrome-relay/host-files). Returns the paths removed.
  */
 export async function sweepStaleHosts(run: string, options: SweepOptions): Promise<string[]> {
-  const result = await sweepFiles(run, { selfPid: options.selfPid, isAlive: options.isAlive, probe: options.probe, socketsOf: (pid) => [socketPath(run, pid, options.uid)] });
+  const result = await sweepFiles(run, { selfPid: options.selfPid, isAlive: options.isAlive, probe: options.probe, socketsOf: (pid) => [preferredSocketPath(run, pid)] });
+  const removed = [...result.removed];
+  // A socket in a directory made for that host alone (a long home, see paths.ts): the directory goes too.
+  for (const path of result.removed) {
+    const dir = dirname(path);
+    if (dir !== run && removeOwnSocketDir(dir, options.uid, options.shortRoot)) removed.push(dir);
+  }
   for (const kept of result.kept) options.log(`keeping ${kept.path}: ${kept.reason}`);
-  if (result.removed.length > 0) options.log(`removed stale host files: ${result.removed.join(', ')}`);
-  return result.removed;
+  if (removed.length > 0) options.log(`removed stale host files: ${removed.join(', ')}`);
+  return removed;
 }
 
 function unlinkQuietly(path: string): boolean {

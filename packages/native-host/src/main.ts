@@ -3,13 +3,12 @@
  * we greet the extension over stdio, and once it greets back we open the socket and publish the
  * descriptor — so "descriptor exists" means "extension connected". We exit when Chrome closes stdin.
  */
-import { dirname } from 'node:path';
 import { PROTOCOL_VERSION, VERSION, type ExtensionHello, type HostDescriptor } from '@chrome-relay/protocol';
 import { detectBrowser, linuxProc } from './browserInfo.js';
 import { isProcessAlive, removeDescriptorIfOurs, sweepStaleHosts, writeDescriptor } from './descriptor.js';
 import { stderrLog as log } from './log.js';
-import { allowedExtensionIds, checkOrigin } from './origin.js';
-import { descriptorPath, ensurePrivateDir, resolveHome, runDir, socketPath } from './paths.js';
+import { allowedExtensionIds, checkHello, checkOrigin } from './origin.js';
+import { descriptorPath, ensurePrivateDir, prepareSocketPath, removeOwnSocketDir, resolveHome, runDir, type SocketLocation } from './paths.js';
 import { Relay, type HostExit } from './relay.js';
 import { listenSocket, probeSocket, type SocketServer } from './socketServer.js';
 import { createStdioChannel } from './stdioChannel.js';
@@ -27,19 +26,24 @@ function main(): void {
   const pid = process.pid;
   // getuid is absent only on Windows, which this host does not support (Unix sockets, /proc).
   const uid = process.getuid?.() ?? 0;
-  const run = runDir(resolveHome(process.env));
-  const socket = socketPath(run, pid, uid);
+  const home = resolveHome(process.env);
+  const run = runDir(home);
   const descriptorFile = descriptorPath(run, pid);
   const browser = detectBrowser(process.ppid, linuxProc, process.cwd());
   const startedAt = new Date().toISOString();
 
+  let location: SocketLocation;
   try {
+    // The home and everything under it hold socket and profile paths: this user's eyes only.
+    ensurePrivateDir(home, uid);
     ensurePrivateDir(run, uid);
-    if (dirname(socket) !== run) ensurePrivateDir(dirname(socket), uid);
+    location = prepareSocketPath(run, pid, uid, process.env);
   } catch (error) {
     log(`cannot prepare ${run}: ${errorText(error)}`);
     process.exit(1);
   }
+  const socket = location.path;
+  const ownSocketDir = location.ownDir;
   const swept = sweepStaleHosts(run, { uid, selfPid: pid, isAlive: isProcessAlive, probe: (path) => probeSocket(path), log }).catch(
     (error: unknown) => log(`could not sweep stale hosts: ${errorText(error)}`),
   );
@@ -74,9 +78,6 @@ function main(): void {
 
   const onHello = (hello: ExtensionHello): void => {
     clearTimeout(helloWarning);
-    if (hello.extension.id !== check.id) {
-      log(`extension hello names id ${hello.extension.id} but Chrome started us for ${check.id}`);
-    }
     if (server !== null) {
       writeDescriptor(descriptorFile, describe(hello));
       return;
@@ -97,6 +98,15 @@ function main(): void {
 
   const channel = createStdioChannel(process.stdin, process.stdout, {
     onMessage: (message) => {
+      if (message.type === 'hello') {
+        const greeted = checkHello(message, check.id);
+        if (!greeted.ok) {
+          // Before the relay records it: no descriptor or status may ever publish that identity.
+          log(`refusing the hello: ${greeted.reason}; exiting`);
+          void shutdown(1, 'failed');
+          return;
+        }
+      }
       relay.extensionMessage(message);
       if (message.type === 'hello') onHello(message);
     },
@@ -119,6 +129,7 @@ function main(): void {
     try {
       await opening;
       await server?.close();
+      if (ownSocketDir !== null) removeOwnSocketDir(ownSocketDir, uid);
       removeDescriptorIfOurs(descriptorFile, pid);
     } catch (error) {
       log(`cleanup failed: ${errorText(error)}`);

@@ -3,7 +3,7 @@
  * gate; this repeats the check in the host itself, so a manifest edited by mistake (or a host started
  * by hand) cannot hand the browser-control socket to an unknown extension.
  */
-import { DEV_EXTENSION_ID } from '@chrome-relay/protocol';
+import { DEV_EXTENSION_ID, type ExtensionHello } from '@chrome-relay/protocol';
 
 /** Extra ids (e.g. a store build) come from this comma-separated variable, set by `install`. */
 export const EXTENSION_IDS_ENV = 'CHROME_RELAY_EXTENSION_IDS';
@@ -37,4 +37,14 @@ export function checkOrigin(origin: string | undefined, allowed: ReadonlySet<str
     };
   }
   return { ok: true, id };
+}
+
+/**
+ * The hello on stdin must name the extension Chrome started us for (argv). Chrome only lets that extension
+ * write to our stdin, so a different id is a bug or a lie — either way the descriptor would publish the
+ * wrong identity to every CLI, so the host refuses it instead of only logging it.
+ */
+export function checkHello(hello: ExtensionHello, startedFor: string): OriginCheck {
+  if (hello.extension.id === startedFor) return { ok: true, id: startedFor };
+  return { ok: false, reason: `the extension's hello names id ${JSON.stringify(hello.extension.id)}, but Chrome started this host for ${startedFor}` };
 }

@@ -4,12 +4,13 @@ import {
   encodeFrame,
   MAX_TO_EXTENSION_BYTES,
   parseResult,
+  RESTART_DRAIN_MS,
   type ClientResponse,
   type ExtensionHello,
   type HostToExtension,
 } from '@chrome-relay/protocol';
 import { BREAKER_THRESHOLD } from './breaker.js';
-import { MAX_TIMEOUT_MS, PROBE_EVERY_MS, Relay, type ClientPort } from './relay.js';
+import { MAX_TIMEOUT_MS, PROBE_EVERY_MS, Relay, RESTART_GIVE_UP_MS, type ClientPort } from './relay.js';
 
 const HELLO: ExtensionHello = {
   type: 'hello',
@@ -107,7 +108,8 @@ describe('Relay', () => {
     relay.clientMessage(a, request(1, 'tabs'));
     relay.clientMessage(b, request(1, 'snapshot', { tab: 7 }));
     const [callA, callB] = calls(sent);
-    expect(callA).toMatchObject({ type: 'call', tool: 'tabs', params: {}, timeoutMs: 5000 });
+    // The CLI's version rides along, so the extension can show the person which CLI acts.
+    expect(callA).toMatchObject({ type: 'call', tool: 'tabs', params: {}, timeoutMs: 5000, client: CLIENT });
     expect(callB).toMatchObject({ type: 'call', tool: 'snapshot', params: { tab: 7 } });
     expect(callA?.id).not.toBe(callB?.id);
 
@@ -299,6 +301,31 @@ describe('Relay', () => {
     expect(relay.pendingCount).toBe(0);
   });
 
+  it('names each limit a client connection broke, with the code that fits', () => {
+    const answerFor = (fault: Parameters<Relay['clientFrameFault']>[1]) => {
+      const { relay } = setup();
+      const client = new FakeClient();
+      relay.clientFrameFault(client, fault);
+      expect(client.closed).toBe(true);
+      return client.received[0];
+    };
+    expect(answerFor({ kind: 'too_deep', limit: 64 })).toMatchObject({ id: 0, error: { code: 'invalid_arguments', message: expect.stringMatching(/deeper than 64 levels/), retryable: false } });
+    expect(answerFor({ kind: 'bad_json', text: '{' })).toMatchObject({ error: { code: 'invalid_arguments', details: { original: '{' } } });
+    expect(answerFor({ kind: 'idle', idleMs: 30_000, pendingBytes: 9 })).toMatchObject({ error: { code: 'invalid_arguments', message: expect.stringMatching(/incomplete after 30000 ms/) } });
+    // Not the client's fault: it never started, so it may simply retry.
+    expect(answerFor({ kind: 'overloaded', pendingBytes: 20, limit: 10 })).toMatchObject({
+      error: { code: 'native_host_disconnected', phase: 'connect', retryable: true, details: { cause: 'overloaded' } },
+    });
+  });
+
+  it('survives a malformed extension message too deep to print', () => {
+    const { relay, logs } = setup();
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(() => relay.extensionInvalid(deep, 'too deep')).not.toThrow();
+    expect(logs.at(-1)).toMatch(/unprintable/);
+  });
+
   it('fails the matching call with internal_error when the extension sends a malformed answer', () => {
     const { relay, sent, logs } = setup();
     const client = new FakeClient();
@@ -488,5 +515,95 @@ describe('Relay circuit breaker', () => {
     timers.advance(10 * PROBE_EVERY_MS);
     expect(calls(sent).filter((c) => c.tool === 'ping')).toEqual([]);
     expect(timers.count).toBe(0);
+  });
+});
+
+describe('Relay restart_host (what `update` sends)', () => {
+  const restart = (id = 9, timeoutMs = RESTART_DRAIN_MS + 5000) => request(id, 'restart_host', {}, timeoutMs);
+  const ok = (relay: Relay, id: number | undefined, result: unknown) => relay.extensionMessage({ type: 'result', id: id ?? -1, ok: true, result });
+
+  it('lets the calls in flight finish first, refusing new ones meanwhile as never started', () => {
+    const { relay, sent, timers } = setup();
+    const agent = new FakeClient();
+    const updater = new FakeClient();
+    const late = new FakeClient();
+    relay.clientMessage(agent, request(1, 'click', { ref: 'e1' }));
+    relay.clientMessage(updater, restart());
+    expect(calls(sent).map((c) => c.tool)).toEqual(['click']);
+
+    relay.clientMessage(late, request(2, 'snapshot'));
+    expect(late.received).toMatchObject([{ id: 2, ok: false, error: { code: 'native_host_disconnected', phase: 'connect', retryable: true, details: { cause: 'replacing' } } }]);
+    // status is still answered: the host is alive.
+    relay.clientMessage(late, request(3, 'status'));
+    expect(late.received[1]).toMatchObject({ id: 3, ok: true });
+
+    timers.advance(1000);
+    ok(relay, calls(sent)[0]?.id, { clicked: true });
+    expect(agent.received).toMatchObject([{ id: 1, ok: true, result: { clicked: true } }]);
+    // The click is done: now the swap goes out, and its answer reaches update.
+    expect(calls(sent).map((c) => c.tool)).toEqual(['click', 'restart_host']);
+    ok(relay, calls(sent)[1]?.id, { reconnectInMs: 50 });
+    expect(updater.received).toMatchObject([{ id: 9, ok: true, result: { reconnectInMs: 50 } }]);
+    // The browser then closes its side: that is the swap, and the message says so.
+    relay.clientMessage(late, request(4, 'tabs'));
+    relay.extensionClosed('browser_closed');
+    relay.clientMessage(late, request(5, 'tabs'));
+    expect(late.received.at(-1)).toMatchObject({ id: 5, error: { code: 'native_host_disconnected', message: expect.stringMatching(/update` replaced/) } });
+  });
+
+  it('goes ahead after RESTART_DRAIN_MS when a call outlasts it; that call hears why it was cut', () => {
+    const { relay, sent, timers } = setup();
+    const agent = new FakeClient();
+    const updater = new FakeClient();
+    relay.clientMessage(agent, request(1, 'wait', {}, 120_000));
+    relay.clientMessage(updater, restart());
+    timers.advance(RESTART_DRAIN_MS - 1);
+    expect(calls(sent).map((c) => c.tool)).toEqual(['wait']);
+    timers.advance(1);
+    expect(calls(sent).map((c) => c.tool)).toEqual(['wait', 'restart_host']);
+    ok(relay, calls(sent)[1]?.id, { reconnectInMs: 50 });
+    relay.extensionClosed('browser_closed');
+    expect(agent.received).toMatchObject([{ id: 1, ok: false, error: { code: 'native_host_disconnected', details: { cause: 'replaced' } } }]);
+  });
+
+  it('keeps within the deadline of an older update that allows only 5 s, and goes at once when idle', () => {
+    const { relay, sent, timers } = setup();
+    relay.clientMessage(new FakeClient(), request(1, 'wait', {}, 120_000));
+    relay.clientMessage(new FakeClient(), restart(9, 5000));
+    timers.advance(3000);
+    expect(calls(sent).map((c) => c.tool)).toEqual(['wait', 'restart_host']);
+
+    const idle = setup();
+    idle.relay.clientMessage(new FakeClient(), restart());
+    expect(calls(idle.sent).map((c) => c.tool)).toEqual(['restart_host']);
+  });
+
+  it('accepts calls again when the extension refuses the swap, or when the swap never happens', () => {
+    const { relay, sent, timers } = setup();
+    const updater = new FakeClient();
+    relay.clientMessage(updater, restart());
+    relay.extensionMessage({ type: 'error', id: calls(sent)[0]?.id ?? -1, error: { code: 'unsupported_tool', message: 'no', tool: 'restart_host', phase: 'dispatch', details: {}, retryable: false } });
+    expect(updater.received).toMatchObject([{ ok: false, error: { code: 'unsupported_tool' } }]);
+    relay.clientMessage(new FakeClient(), request(2, 'tabs'));
+    expect(calls(sent).map((c) => c.tool)).toEqual(['restart_host', 'tabs']);
+
+    const stuck = setup();
+    stuck.relay.clientMessage(new FakeClient(), restart());
+    ok(stuck.relay, calls(stuck.sent)[0]?.id, { reconnectInMs: 50 });
+    const refused = new FakeClient();
+    stuck.relay.clientMessage(refused, request(2, 'tabs'));
+    expect(refused.received).toMatchObject([{ error: { code: 'native_host_disconnected', details: { cause: 'replacing' } } }]);
+    stuck.timers.advance(RESTART_GIVE_UP_MS);
+    stuck.relay.clientMessage(refused, request(3, 'tabs'));
+    expect(calls(stuck.sent).map((c) => c.tool)).toEqual(['restart_host', 'tabs']);
+  });
+
+  it('a second restart_host while one is under way is refused, not queued', () => {
+    const { relay } = setup();
+    relay.clientMessage(new FakeClient(), request(1, 'wait', {}, 120_000));
+    relay.clientMessage(new FakeClient(), restart(8));
+    const second = new FakeClient();
+    relay.clientMessage(second, restart(9));
+    expect(second.received).toMatchObject([{ id: 9, error: { code: 'native_host_disconnected', details: { cause: 'replacing' } } }]);
   });
 });

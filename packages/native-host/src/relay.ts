@@ -17,6 +17,14 @@
  *   `ping` is always forwarded (it is doctor's round trip). `rearm` (`chrome-relay reconnect`) is answered
  *   here: it pings the extension now and reports whether it answered — it restarts nothing and cuts no
  *   call in flight.
+ * - `restart_host` (only `chrome-relay update` sends it: the extension drops its port so Chrome starts
+ *   the newly installed host) cuts every call in flight, and any same-user process can send it — nothing
+ *   between two processes of one user can prove which program a request came from (a secret `update`
+ *   could show is readable by that same user, and a peer's pid or command line is theirs to fake). So the
+ *   host makes it harmless instead: it first lets the calls in flight finish (up to RESTART_DRAIN_MS),
+ *   refusing new ones meanwhile with native_host_disconnected at phase connect (they never started; retry
+ *   in a second), and only then forwards it. If the extension refuses, or the host is still alive a while
+ *   after the swap should have happened, calls are accepted again.
  * - Tool params and results are not validated here (the extension and the CLI own that); only the
  *   envelope is.
  */
@@ -26,6 +34,7 @@ import {
   describeIssues,
   parseParams,
   PROTOCOL_VERSION,
+  RESTART_DRAIN_MS,
   reasonedError,
   RelayError,
   VERSION,
@@ -34,7 +43,7 @@ import {
   type ExtensionToHost,
   type FrameError,
   type HostToExtension,
-  type ToolResult, type CallTarget } from '@chrome-relay/protocol';
+  type ToolResult, type CallTarget, type VersionInfo } from '@chrome-relay/protocol';
 import { ExtensionBreaker } from './breaker.js';
 import type { Log } from './log.js';
 
@@ -75,6 +84,21 @@ export const PROBE_EVERY_MS = 5_000;
 
 /** The extension tool the host pings: answered by the service worker itself, cheap, no page. */
 const PING_TOOL = 'ping';
+/** The swap `update` asks for (see the rules above). */
+const RESTART_TOOL = 'restart_host';
+/**
+ * After the extension accepted restart_host it closes its port within a moment (which ends this host). Still
+ * being alive this long after means the swap did not happen: accept calls again rather than refuse forever.
+ */
+export const RESTART_GIVE_UP_MS = 5_000;
+/** Leave restart_host's own answer this much of its deadline after draining. */
+const RESTART_ANSWER_RESERVE_MS = 2_000;
+
+/** Why a client connection must end before its bytes make a request (socketServer.ts decides when). */
+export type ClientFault =
+  | FrameError
+  | { kind: 'overloaded'; pendingBytes: number; limit: number }
+  | { kind: 'idle'; idleMs: number; pendingBytes: number };
 
 interface PendingCall {
   client: ClientPort;
@@ -102,6 +126,8 @@ export class Relay {
   private readonly hostPings = new Map<number, HostPing>();
   /** Cancels the next half-open probe; set only while the circuit is open. */
   private cancelProbe: (() => void) | null = null;
+  /** Set while restart_host waits for calls in flight (or for the swap): new calls are refused meanwhile. */
+  private replacing: { finishDrain: () => void } | null = null;
 
   constructor(
     private readonly ports: RelayPorts,
@@ -168,7 +194,9 @@ export class Relay {
    */
   extensionClosed(why: HostExit = 'browser_closed'): void {
     this.extensionGone = true;
-    this.exitCause = why;
+    // The browser closing its side right after a restart_host is the swap itself, not a browser exit.
+    this.exitCause = why === 'browser_closed' && this.replacing !== null ? 'replaced' : why;
+    why = this.exitCause;
     const calls = [...this.pending.values()];
     this.pending.clear();
     for (const call of calls) {
@@ -215,22 +243,16 @@ export class Relay {
       this.answerRearm(client, request.id, request.params, request.timeoutMs);
       return;
     }
-    this.forward(client, request.id, request.tool, request.params, request.timeoutMs, { target: request.target, agent: request.agent, snapshot: request.snapshot });
+    if (request.tool === RESTART_TOOL) {
+      this.drainThenRestart(client, request.id, request.params, request.timeoutMs);
+      return;
+    }
+    this.forward(client, request.id, request.tool, request.params, request.timeoutMs, { target: request.target, agent: request.agent, client: request.client, snapshot: request.snapshot });
   }
 
-  /** The client's byte stream is corrupt (oversize or non-JSON frame): say why, then hang up on it. */
-  clientFrameFault(client: ClientPort, fault: FrameError): void {
-    const error =
-      fault.kind === 'oversize'
-        ? new RelayError('invalid_arguments', `Request of ${fault.bytes} bytes exceeds the ${fault.limit}-byte socket frame limit; send less data per call.`, {
-            phase: 'transport',
-            details: { bytes: fault.bytes, limit: fault.limit },
-          })
-        : new RelayError('invalid_arguments', 'Request frame is not valid UTF-8 JSON.', {
-            phase: 'transport',
-            details: { original: fault.text },
-          });
-    this.respond(client, this.errorResponse(0, error));
+  /** The client's connection cannot go on (corrupt stream, over a limit, idle mid-frame): say why, then hang up. */
+  clientFrameFault(client: ClientPort, fault: ClientFault): void {
+    this.respond(client, this.errorResponse(0, clientFaultError(fault)));
     this.clientClosed(client);
     client.close();
   }
@@ -242,6 +264,7 @@ export class Relay {
       call.cancelTimer();
       this.pending.delete(callId);
     }
+    this.callSettled();
   }
 
   private answerStatus(client: ClientPort, id: number, params: Record<string, unknown>): void {
@@ -267,11 +290,16 @@ export class Relay {
     tool: string,
     params: Record<string, unknown>,
     timeoutMs: number,
-    envelope: { target?: CallTarget | undefined; agent?: string | undefined; snapshot?: Record<string, unknown> | undefined } = {},
+    envelope: { target?: CallTarget | undefined; agent?: string | undefined; client?: VersionInfo | undefined; snapshot?: Record<string, unknown> | undefined } = {},
+    restarting = false,
   ): void {
     if (this.extensionGone) {
       // Never forwarded: phase 'connect' says the call cannot have acted.
       this.respond(client, this.errorResponse(clientId, disconnected(tool, this.exitCause, 'connect')));
+      return;
+    }
+    if (this.replacing !== null && !restarting) {
+      this.respond(client, this.errorResponse(clientId, this.replacingError(tool)));
       return;
     }
     if (this.hello === null) {
@@ -297,6 +325,7 @@ export class Relay {
         timeoutMs,
         ...(envelope.target === undefined ? {} : { target: envelope.target }),
         ...(envelope.agent === undefined ? {} : { agent: envelope.agent }),
+        ...(envelope.client === undefined ? {} : { client: envelope.client }),
         ...(envelope.snapshot === undefined ? {} : { snapshot: envelope.snapshot }),
       });
     } catch (error) {
@@ -312,8 +341,73 @@ export class Relay {
       });
       this.respond(client, this.errorResponse(clientId, asInterrupted(error)));
       this.extensionTimedOut();
+      this.callSettled();
     });
     this.pending.set(callId, { client, clientId, tool, cancelTimer });
+  }
+
+  /**
+   * restart_host: refuse new calls, wait for those in flight (bounded), then forward it. The bound leaves
+   * the request's own answer time to arrive, so a CLI that allows only a few seconds still hears back.
+   */
+  private drainThenRestart(client: ClientPort, id: number, params: Record<string, unknown>, timeoutMs: number): void {
+    const unavailable = this.unavailable(RESTART_TOOL);
+    if (unavailable) {
+      this.respond(client, this.errorResponse(id, unavailable));
+      return;
+    }
+    if (this.replacing !== null) {
+      this.respond(client, this.errorResponse(id, this.replacingError(RESTART_TOOL)));
+      return;
+    }
+    const drainMs = Math.min(RESTART_DRAIN_MS, Math.max(0, timeoutMs - RESTART_ANSWER_RESERVE_MS));
+    const started = this.ports.now();
+    let cancelDrain: () => void = () => undefined;
+    const finishDrain = (): void => {
+      if (this.replacing?.finishDrain !== finishDrain) return;
+      cancelDrain();
+      this.replacing = { finishDrain: () => undefined };
+      const left = this.pending.size;
+      if (left > 0) this.ports.log(`restart_host: ${left} call(s) still in flight after ${drainMs} ms; restarting anyway`);
+      this.forwardRestart(client, id, params, Math.max(1, timeoutMs - (this.ports.now() - started)));
+    };
+    this.replacing = { finishDrain };
+    this.ports.log(`restart_host: refusing new calls; waiting up to ${drainMs} ms for ${this.pending.size} call(s) in flight`);
+    cancelDrain = this.ports.setTimer(drainMs, finishDrain);
+    if (this.pending.size === 0) finishDrain();
+  }
+
+  private forwardRestart(client: ClientPort, id: number, params: Record<string, unknown>, timeoutMs: number): void {
+    // A proxy client: the extension's answer decides whether the swap goes ahead.
+    const proxy: ClientPort = {
+      send: (response) => {
+        if (!response.ok) {
+          this.replacing = null;
+        } else {
+          this.ports.setTimer(RESTART_GIVE_UP_MS, () => {
+            if (this.extensionGone) return;
+            this.ports.log(`restart_host: still connected ${RESTART_GIVE_UP_MS} ms after the extension accepted the swap; accepting calls again`);
+            this.replacing = null;
+          });
+        }
+        client.send(response);
+      },
+      close: () => client.close(),
+    };
+    this.forward(proxy, id, RESTART_TOOL, params, timeoutMs, {}, true);
+  }
+
+  private replacingError(tool: string): RelayError {
+    return new RelayError('native_host_disconnected', `${tool} was not started: \`chrome-relay update\` is replacing the native host right now; retry in a few seconds.`, {
+      tool,
+      phase: 'connect',
+      details: { cause: 'replacing' },
+    });
+  }
+
+  /** A call that settled: if restart_host is waiting for the last one, it may go now. */
+  private callSettled(): void {
+    if (this.pending.size === 0) this.replacing?.finishDrain();
   }
 
   /**
@@ -447,6 +541,7 @@ export class Relay {
     this.pending.delete(callId);
     call.cancelTimer();
     this.respond(call.client, build(call), call.tool);
+    this.callSettled();
   }
 
   private respond(client: ClientPort, response: ClientResponse, tool = ''): void {
@@ -482,13 +577,42 @@ export class Relay {
 }
 
 /** Why the host is going away: it decides what native_host_disconnected may claim. */
-export type HostExit = 'browser_closed' | 'stopped' | 'failed';
+export type HostExit = 'browser_closed' | 'stopped' | 'failed' | 'replaced';
 
 const EXIT_CAUSE: Readonly<Record<HostExit, string>> = {
   browser_closed: 'the browser closed its connection to the native host (the extension reloaded, or the browser is closing)',
   stopped: 'the native host was stopped by a signal',
   failed: 'the native host failed (see its log) and is exiting',
+  replaced: '`chrome-relay update` replaced the native host with the installed one (this call outlasted the wait for calls in flight)',
 };
+
+/** What a client hears before the host hangs up on its connection. */
+function clientFaultError(fault: ClientFault): RelayError {
+  switch (fault.kind) {
+    case 'oversize':
+      return new RelayError('invalid_arguments', `Request of ${fault.bytes} bytes exceeds the ${fault.limit}-byte request limit (Chrome carries at most 1 MiB to the extension); send less data per call.`, {
+        phase: 'transport',
+        details: { bytes: fault.bytes, limit: fault.limit },
+      });
+    case 'bad_json':
+      return new RelayError('invalid_arguments', 'Request frame is not valid UTF-8 JSON.', { phase: 'transport', details: { original: fault.text } });
+    case 'too_deep':
+      return new RelayError('invalid_arguments', `Request nests arrays/objects deeper than ${fault.limit} levels; tool params are flat (see \`chrome-relay <command> --help\`).`, {
+        phase: 'transport',
+        details: { limit: fault.limit },
+      });
+    case 'overloaded':
+      return new RelayError('native_host_disconnected', `The native host is holding ${fault.pendingBytes} bytes of unfinished requests (limit ${fault.limit}), so it closed this connection before reading its request; retry in a moment.`, {
+        phase: 'connect',
+        details: { cause: 'overloaded', pendingBytes: fault.pendingBytes, limit: fault.limit },
+      });
+    case 'idle':
+      return new RelayError('invalid_arguments', `The request frame was still incomplete after ${fault.idleMs} ms (${fault.pendingBytes} bytes of it arrived), so the host closed the connection; send each request whole.`, {
+        phase: 'transport',
+        details: { idleMs: fault.idleMs, pendingBytes: fault.pendingBytes },
+      });
+  }
+}
 
 function disconnected(tool: string, why: HostExit, phase: 'host' | 'connect'): RelayError {
   const error = new RelayError('native_host_disconnected', `${tool} did not finish: ${EXIT_CAUSE[why]}; the browser starts a new host when it can.`, {
@@ -512,5 +636,10 @@ function stringField(raw: unknown, key: string): string | undefined {
 }
 
 function preview(raw: unknown): string {
-  return (JSON.stringify(raw) ?? String(raw)).slice(0, 200);
+  try {
+    return (JSON.stringify(raw) ?? String(raw)).slice(0, 200);
+  } catch (error) {
+    // Too deep to stringify (or a cycle): say so instead of taking the host down.
+    return `(unprintable: ${error instanceof Error ? error.message : String(error)})`;
+  }
 }

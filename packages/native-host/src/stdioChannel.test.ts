@@ -60,6 +60,27 @@ describe('stdio channel', () => {
     expect(events).toEqual(['fault:oversize']);
   });
 
+  it('reports a frame nested too deep without parsing it, and goes on with the next frames', async () => {
+    const { input, events, messages } = setup();
+    const body = Buffer.from(`{"type":"result","id":1,"ok":true,"result":${'['.repeat(200_000)}${']'.repeat(200_000)}}`);
+    const header = Buffer.alloc(4);
+    header.writeUInt32LE(body.length);
+    input.write(Buffer.concat([header, body, encodeFrame({ type: 'result', id: 2, ok: true, result: 2 }, 100)]));
+    await tick();
+    expect(events).toEqual(['invalid:Frame nests arrays/objects deeper than 2048 levels']);
+    expect(messages).toMatchObject([{ id: 2 }]);
+  });
+
+  it('treats a malformed frame as fatal even when it is deeply nested', async () => {
+    const { input, events } = setup();
+    const body = Buffer.from('['.repeat(1000));
+    const header = Buffer.alloc(4);
+    header.writeUInt32LE(body.length);
+    input.write(Buffer.concat([header, body]));
+    await tick();
+    expect(events).toEqual(['fault:bad_json']);
+  });
+
   it('reports the end of stdin once', async () => {
     const { input, output, events } = setup();
     input.end();

@@ -10,12 +10,15 @@
  * - A framing fault on input (oversize length, bad JSON) is fatal: the stream can no longer be
  *   trusted, so the caller exits and the extension reconnects to a fresh host.
  * - A frame that is valid JSON but not an ExtensionToHost message is reported, not fatal: the stream
- *   is still in sync and one bad message must not take every other call down.
+ *   is still in sync and one bad message must not take every other call down. So is a frame nested
+ *   deeper than MAX_JSON_DEPTH (never parsed: walking it could overflow the stack); the extension
+ *   checks its own answers against that limit, so this only guards against a bug.
  * - `onEnd` fires exactly once: stdin closed (browser exited or port disconnected), stdin failed, or
  *   stdout failed (nobody is reading us any more).
  */
 import type { Readable, Writable } from 'node:stream';
 import {
+  describeFrameError,
   encodeFrame,
   ExtensionToHostSchema,
   FrameDecodeError,
@@ -52,20 +55,20 @@ export function createStdioChannel(input: Readable, output: Writable, handlers: 
 
   input.on('data', (chunk: Buffer) => {
     if (finished) return;
-    let messages: unknown[];
-    try {
-      messages = decoder.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    } catch (error) {
-      if (!(error instanceof FrameDecodeError)) throw error;
-      finished = true;
-      input.pause();
-      handlers.onFault(error);
-      return;
-    }
-    for (const raw of messages) {
-      const parsed = ExtensionToHostSchema().safeParse(raw);
+    for (const frame of decoder.decode(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))) {
+      if ('fault' in frame) {
+        if (frame.fault.kind === 'too_deep') {
+          handlers.onInvalid(undefined, describeFrameError(frame.fault));
+          continue;
+        }
+        finished = true;
+        input.pause();
+        handlers.onFault(new FrameDecodeError(frame.fault));
+        return;
+      }
+      const parsed = ExtensionToHostSchema().safeParse(frame.message);
       if (parsed.success) handlers.onMessage(parsed.data);
-      else handlers.onInvalid(raw, parsed.error.issues[0]?.message ?? 'invalid message');
+      else handlers.onInvalid(frame.message, parsed.error.issues[0]?.message ?? 'invalid message');
     }
   });
   input.on('end', () => finish('stdin closed'));

@@ -21,3 +21,19 @@ export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
  * DIAGNOSTICS_RESERVE_MS, the dispatcher DEADLINE_MARGIN_MS; a unit test keeps them inside it).
  */
 export const WAIT_REPORT_MS = 1_500;
+
+/**
+ * How long the host lets calls in flight finish before it swaps itself out for `restart_host` (what
+ * `chrome-relay update` sends): calls that started earlier are not cut unless they outlast this. `update`
+ * waits this long plus RESTART_ANSWER_MS for the answer.
+ */
+export const RESTART_DRAIN_MS = 10_000;
+/** Time `update` allows for the restart itself once the host has drained. */
+export const RESTART_ANSWER_MS = 5_000;
+
+/**
+ * Agent identity (--agent, CHROME_RELAY_AGENT): what a lease owner may be called. Plain data so the CLI checks
+ * it before a call without a schema library (messages.ts AgentSchema says the same).
+ */
+export const AGENT_NAME_PATTERN = /^[\w.@-]{1,64}$/;
+export const AGENT_NAME_RULE = '1–64 letters, digits, "_", ".", "@" or "-"';

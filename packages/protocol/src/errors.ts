@@ -55,7 +55,7 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorCodeInfo } = {
     move: 'Check the selector against a fresh `chrome-relay snapshot`, or wait for the element with `chrome-relay wait`.',
   },
   target_conflict: {
-    meaning: 'The targets given contradict each other (e.g. a ref from one tab with --tab naming another), or the target is leased by another agent.',
+    meaning: 'The targets given contradict each other (e.g. a ref from one tab with --tab naming another), the target is leased by another agent, or the person refuses it (paused, a blocked site, not an agent tab); details.reason says which.',
     retryable: false,
     move: 'Drop the contradicting flag: a ref already carries its tab. See details for both targets.',
   },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeFrame, FrameDecoder, FrameDecodeError, MAX_TO_EXTENSION_BYTES } from './framing.js';
+import { encodeFrame, FrameDecoder, FrameDecodeError, jsonDepthExceeds, MAX_JSON_DEPTH, MAX_REQUEST_DEPTH, MAX_SOCKET_REQUEST_BYTES, MAX_TO_EXTENSION_BYTES } from './framing.js';
 import { RelayError } from './errors.js';
 
 function concat(...parts: Uint8Array[]): Uint8Array {
@@ -78,5 +78,54 @@ describe('framing cost', () => {
     for (let i = 0; i < frame.length; i += 65536) out = out.concat(decoder.push(frame.subarray(i, i + 65536)));
     expect(out).toHaveLength(1);
     expect(decoder.pendingBytes).toBe(0);
+  });
+});
+
+describe('framing limits', () => {
+  const frameOf = (text: string): Uint8Array => {
+    const body = new TextEncoder().encode(text);
+    const header = new Uint8Array(4);
+    new DataView(header.buffer).setUint32(0, body.length, true);
+    return concat(header, body);
+  };
+
+  it('reports a frame nested deeper than the limit before parsing it, and keeps the frames around it', () => {
+    const deep = `{"a":${'['.repeat(65)}${']'.repeat(65)}}`;
+    const decoder = new FrameDecoder(1 << 20, 64);
+    const frames = decoder.decode(concat(frameOf('{"id":1}'), frameOf(deep), frameOf('{"id":2}')));
+    expect(frames).toEqual([{ message: { id: 1 } }, { fault: { kind: 'too_deep', limit: 64 } }, { message: { id: 2 } }]);
+    expect(decoder.pendingBytes).toBe(0);
+    // Exactly at the limit is fine.
+    expect(decoder.decode(frameOf(`${'['.repeat(64)}${']'.repeat(64)}`))).toHaveLength(1);
+    expect(() => new FrameDecoder(1 << 20, 64).push(frameOf(deep))).toThrowError(/deeper than 64/);
+  });
+
+  it('counts brackets inside strings as text, escapes included', () => {
+    expect(jsonDepthExceeds(new TextEncoder().encode(JSON.stringify({ s: '[[[[{{{{\\"[[[[', t: ['"]]]"'] })), 3)).toBe(false);
+    expect(jsonDepthExceeds(new TextEncoder().encode('[[["\\\\"],[[[1]]]]]'), 4)).toBe(true);
+    expect(jsonDepthExceeds(new TextEncoder().encode('[[["\\\\"],[[[1]]]]]'), 5)).toBe(false);
+    expect(jsonDepthExceeds(new TextEncoder().encode('"unterminated [[[['), 1)).toBe(false);
+  });
+
+  it('decodes malformed deep input as a fault, never a stack overflow (200,000 levels)', () => {
+    const decoder = new FrameDecoder(1 << 20);
+    expect(decoder.decode(frameOf('['.repeat(200_000)))).toEqual([{ fault: { kind: 'too_deep', limit: MAX_JSON_DEPTH } }]);
+    expect(decoder.decode(frameOf('{"ok":true}'))).toEqual([{ message: { ok: true } }]);
+  });
+
+  it('stops for good after an oversize length and lets go of what it buffered', () => {
+    const decoder = new FrameDecoder(16);
+    expect(decoder.decode(concat(frameOf('{"a":1}'), new Uint8Array([100, 0, 0, 0, 1, 2, 3])))).toEqual([
+      { message: { a: 1 } },
+      { fault: { kind: 'oversize', bytes: 100, limit: 16 } },
+    ]);
+    expect(decoder.pendingBytes).toBe(0);
+    expect(decoder.decode(frameOf('{"b":2}'))).toEqual([{ fault: { kind: 'oversize', bytes: 100, limit: 16 } }]);
+    expect(decoder.pendingBytes).toBe(0);
+  });
+
+  it('lets a request reach the exact "over Chrome\'s 1 MiB" answer, and nests requests shallowly', () => {
+    expect(MAX_SOCKET_REQUEST_BYTES).toBeGreaterThan(MAX_TO_EXTENSION_BYTES);
+    expect(MAX_REQUEST_DEPTH).toBeLessThan(MAX_JSON_DEPTH);
   });
 });

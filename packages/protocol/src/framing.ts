@@ -10,6 +10,10 @@
  *   so a hostile or corrupt peer cannot make us allocate unbounded memory.
  * - Chrome kills the port if a host → extension message exceeds 1 MiB, so encodeFrame checks the
  *   caller's limit and throws a RelayError(invalid_arguments) instead of sending it.
+ * - Nesting is bounded too (maxDepth): JSON.parse copes with any depth, but the first recursive walk
+ *   after it (JSON.stringify when a message is forwarded, a validator, a renderer) overflows the stack
+ *   somewhere below 5,000 levels. A deeper frame is reported as a fault before it is parsed, and the
+ *   stream stays in sync: only an oversize length leaves the decoder unable to go on.
  */
 import { RelayError } from './errors.js';
 
@@ -19,6 +23,19 @@ export const MAX_TO_EXTENSION_BYTES = 1024 * 1024;
 export const MAX_FROM_EXTENSION_BYTES = 64 * 1024 * 1024;
 /** Our limit for one frame on the local socket, either direction. */
 export const MAX_SOCKET_FRAME_BYTES = 64 * 1024 * 1024;
+/**
+ * The host's limit for one request frame from a client. A request is forwarded to the extension, where
+ * Chrome allows 1 MiB, so a larger one can never succeed; the margin lets such a request reach the exact
+ * "exceeds Chrome's 1 MiB" answer instead of a bare transport refusal.
+ */
+export const MAX_SOCKET_REQUEST_BYTES = MAX_TO_EXTENSION_BYTES + 64 * 1024;
+/**
+ * Deepest nesting of arrays and objects a frame may carry. Results are nested (a snapshot tree takes two
+ * levels per element), so this is generous; it stays well below where Node's JSON.stringify overflows.
+ */
+export const MAX_JSON_DEPTH = 2048;
+/** Requests carry flat params (AGENTS.md): a client request never needs more than a few levels. */
+export const MAX_REQUEST_DEPTH = 64;
 
 const HEADER_BYTES = 4;
 
@@ -40,28 +57,59 @@ export function encodeFrame(message: unknown, maxBytes: number): Uint8Array {
   return frame;
 }
 
-export type FrameError = { kind: 'oversize'; bytes: number; limit: number } | { kind: 'bad_json'; text: string };
+export type FrameError =
+  | { kind: 'oversize'; bytes: number; limit: number }
+  | { kind: 'bad_json'; text: string }
+  | { kind: 'too_deep'; limit: number };
+
+/** One frame taken off the stream: its message, or why it has none. */
+export type DecodedFrame = { message: unknown } | { fault: FrameError };
 
 export class FrameDecoder {
   // Chunks are kept as a list and joined only once a whole frame has arrived, so a large frame delivered in
   // many small chunks costs one copy, not one copy per chunk (which grows with the square of its size).
   private chunks: Uint8Array[] = [];
   private total = 0;
+  /** Set by an oversize length: the stream cannot be re-synchronised, so nothing more is decoded. */
+  private stuck: FrameError | null = null;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(
+    private readonly maxBytes: number,
+    private readonly maxDepth: number = MAX_JSON_DEPTH,
+  ) {}
 
-  /** Feed a chunk; returns every complete message. Throws a FrameDecodeError on a fatal framing fault. */
+  /** Feed a chunk; returns every complete message. Throws a FrameDecodeError on the first faulty frame. */
   push(chunk: Uint8Array): unknown[] {
+    const messages: unknown[] = [];
+    for (const frame of this.decode(chunk)) {
+      if ('fault' in frame) throw new FrameDecodeError(frame.fault);
+      messages.push(frame.message);
+    }
+    return messages;
+  }
+
+  /**
+   * Feed a chunk; returns every complete frame in order, faulty ones included, so a caller can answer a
+   * bad frame and keep the good ones around it. After an `oversize` fault nothing more is decoded (the
+   * fault is returned again on every call).
+   */
+  decode(chunk: Uint8Array): DecodedFrame[] {
+    if (this.stuck) return [{ fault: this.stuck }];
     if (chunk.length > 0) {
       this.chunks.push(chunk);
       this.total += chunk.length;
     }
-    const messages: unknown[] = [];
+    const frames: DecodedFrame[] = [];
     while (this.total >= HEADER_BYTES) {
       const header = this.peek(HEADER_BYTES);
       const length = new DataView(header.buffer, header.byteOffset, HEADER_BYTES).getUint32(0, true);
       if (length > this.maxBytes) {
-        throw new FrameDecodeError({ kind: 'oversize', bytes: length, limit: this.maxBytes });
+        this.stuck = { kind: 'oversize', bytes: length, limit: this.maxBytes };
+        // What is buffered can never become a frame: let it go.
+        this.chunks = [];
+        this.total = 0;
+        frames.push({ fault: this.stuck });
+        break;
       }
       if (this.total < HEADER_BYTES + length) break;
       const joined = this.flatten();
@@ -69,15 +117,20 @@ export class FrameDecoder {
       const rest = joined.subarray(HEADER_BYTES + length);
       this.chunks = rest.length > 0 ? [rest] : [];
       this.total = rest.length;
-      let text = '';
-      try {
-        text = decoder.decode(bytes);
-        messages.push(JSON.parse(text));
-      } catch {
-        throw new FrameDecodeError({ kind: 'bad_json', text: text.slice(0, 200) });
-      }
+      frames.push(this.parse(bytes));
     }
-    return messages;
+    return frames;
+  }
+
+  private parse(bytes: Uint8Array): DecodedFrame {
+    if (jsonDepthExceeds(bytes, this.maxDepth)) return { fault: { kind: 'too_deep', limit: this.maxDepth } };
+    let text = '';
+    try {
+      text = decoder.decode(bytes);
+      return { message: JSON.parse(text) };
+    } catch {
+      return { fault: { kind: 'bad_json', text: text.slice(0, 200) } };
+    }
   }
 
   /** Bytes of an incomplete frame still waiting for more data. */
@@ -105,10 +158,60 @@ export class FrameDecoder {
   }
 }
 
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_ARRAY = 0x5b;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_ARRAY = 0x5d;
+const CLOSE_OBJECT = 0x7d;
+
+/**
+ * Whether UTF-8 JSON bytes nest arrays/objects deeper than `limit`, without parsing them. Bytes, not
+ * text: no byte of a multi-byte UTF-8 sequence is ASCII, so quotes and brackets are found exactly.
+ * Strings are skipped with a native indexOf, so a large payload (mostly string) costs little.
+ * Malformed input is not judged here (JSON.parse does that next).
+ */
+export function jsonDepthExceeds(bytes: Uint8Array, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i] ?? 0;
+    if (byte === QUOTE) {
+      i = closingQuote(bytes, i + 1);
+      if (i < 0) return false;
+    } else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
+      if (++depth > limit) return true;
+    } else if (byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** Index of the quote that ends a string whose content starts at `from`, or -1 if it never ends. */
+function closingQuote(bytes: Uint8Array, from: number): number {
+  for (let at = bytes.indexOf(QUOTE, from); at >= 0; at = bytes.indexOf(QUOTE, at + 1)) {
+    let backslashes = 0;
+    while (at - 1 - backslashes >= from && bytes[at - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return at;
+  }
+  return -1;
+}
+
 export class FrameDecodeError extends Error {
   constructor(readonly fault: FrameError) {
-    super(fault.kind === 'oversize' ? `Frame of ${fault.bytes} bytes exceeds the ${fault.limit}-byte limit` : `Frame is not valid JSON: ${fault.text}`);
+    super(describeFrameError(fault));
     this.name = 'FrameDecodeError';
+  }
+}
+
+export function describeFrameError(fault: FrameError): string {
+  switch (fault.kind) {
+    case 'oversize':
+      return `Frame of ${fault.bytes} bytes exceeds the ${fault.limit}-byte limit`;
+    case 'bad_json':
+      return `Frame is not valid JSON: ${fault.text}`;
+    case 'too_deep':
+      return `Frame nests arrays/objects deeper than ${fault.limit} levels`;
   }
 }
 

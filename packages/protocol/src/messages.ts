@@ -11,6 +11,7 @@
  * `params`; the extension validates them against TOOLS.snapshot.
  */
 import * as z from 'zod';
+import { AGENT_NAME_PATTERN, AGENT_NAME_RULE } from './constants.js';
 import { RelayErrorDataSchema } from './errors.js';
 import { lazy } from './lazy.js';
 
@@ -32,7 +33,7 @@ export const CallTargetSchema = lazy(() =>
 );
 export type CallTarget = z.infer<ReturnType<typeof CallTargetSchema>>;
 /** Agent identity for leases (--agent or CHROME_RELAY_AGENT). */
-export const AgentSchema = lazy(() => z.string().min(1).max(64).regex(/^[\w.@-]+$/));
+export const AgentSchema = lazy(() => z.string().regex(AGENT_NAME_PATTERN, `must be ${AGENT_NAME_RULE}`));
 
 /** Snapshot params (without `tab`: the result's tab) for a snapshot right after the tool. */
 const SnapshotAfterSchema = lazy(() => z.record(z.string(), z.unknown()));
@@ -84,6 +85,8 @@ export const HostToExtensionSchema = lazy(() =>
       target: CallTargetSchema().optional(),
       agent: AgentSchema().optional(),
       snapshot: SnapshotAfterSchema().optional(),
+      /** The CLI that made the call (the extension shows it to the person; it decides nothing). */
+      client: VersionInfoSchema().optional(),
     }),
     z.strictObject({ type: z.literal('hello'), host: VersionInfoSchema().extend({ pid: z.number() }) }),
   ]),

@@ -49,6 +49,18 @@ export const ERROR_REASONS = {
       meaning: 'The person using the browser paused chrome-relay from the extension.',
       move: 'Stop and tell the person; commands work again once they press Resume in the extension.',
     },
+    site_blocked: {
+      meaning: "The tab shows (or the command would open) a site on the person's block list in the extension's options; chrome-relay never attaches to it.",
+      move: 'Leave that site alone: work in another tab, or ask the person to remove the rule (details.rule) in the extension options.',
+    },
+    not_agent_tab: {
+      meaning: 'The person allows agents only in tabs chrome-relay opened or that they put into a "chrome-relay" tab group, and this tab is neither.',
+      move: 'Open your own tab with `chrome-relay navigate <url>`, or ask the person to drag this tab into a tab group named "chrome-relay".',
+    },
+    recording: {
+      meaning: 'The tab is being recorded (`record start`), and this command would change what the recording shows (a --full screenshot resizes the viewport).',
+      move: 'Drop the option that needs it (a plain screenshot comes from the recording), or run `chrome-relay record stop` first.',
+    },
   },
   stale_ref: {
     unknown_ref: {
@@ -148,6 +160,10 @@ export const ERROR_REASONS = {
     starting: {
       meaning: 'A native host runs, but the extension has not greeted it yet (the browser or its service worker is starting).',
       move: 'Retry in a moment; if it persists run `chrome-relay doctor`.',
+    },
+    host_not_installed: {
+      meaning: 'The native host is not installed where the browser looks for it (a launcher or host manifest is missing or broken), so the browser cannot start it.',
+      move: 'Run the fix doctor names (`chrome-relay install`, or `chrome-relay update` for a broken launcher), then restart the browser.',
     },
     circuit_open: {
       meaning: 'The extension stopped answering (several calls in a row timed out), so calls now fail fast.',

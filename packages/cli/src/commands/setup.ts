@@ -1,4 +1,4 @@
-/** Commands for humans setting up and maintaining: launch, install, uninstall, update, reconnect, doctor, skill, extension path. */
+/** Commands for humans setting up and maintaining: launch, setup, install, uninstall, update, reconnect, doctor, skill, extension path. */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,8 @@ import { bundledExtensionDir } from '../paths.js';
 import { renderSkill } from '../skill.js';
 import { uninstall } from '../uninstall.js';
 import { reconnect } from '../reconnect.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, runSetup, type SetupResult } from '../setup.js';
+import { realSetupDeps } from '../setupRuntime.js';
 import { update } from '../update.js';
 
 type Opts = Record<string, unknown>;
@@ -25,6 +27,28 @@ const collectExtensionId = (value: string, previous: string[] | undefined): stri
 const listOption = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 const envOfProcess = (): BrowserEnv => browserEnvFromProcess(homedir());
 const REARM_TIMEOUT_MS = 5000;
+const onTerminal = (): boolean => process.stdin.isTTY === true && process.stdout.isTTY === true;
+
+/** Guided setup (setup.ts): a terminal gets the walk-through; anything else the JSON result. */
+async function guidedSetup(opts: Opts, cmd: Command): Promise<void> {
+  const globals = resolveGlobals(cmd.optsWithGlobals());
+  const interactive = onTerminal() && !globals.json;
+  const result: SetupResult = await runSetup(
+    realSetupDeps({
+      home: globals.home,
+      browsers: listOption(opts.browser),
+      userDataDir: opts.userDataDir as string | undefined,
+      extensionIds: allowedExtensionIds(process.env, listOption(opts.extensionId)),
+      browserEnv: envOfProcess(),
+      wait: opts.wait === true,
+      timeoutMs: (opts.connectTimeout as number | undefined) ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      interactive,
+    }),
+  );
+  if (!interactive) printJson(result);
+  const failure = result.doctor ? unhealthyError(result.doctor) : null;
+  if (failure) throw failure;
+}
 
 export function registerSetupCommands(program: Command): void {
   program
@@ -36,6 +60,7 @@ export function registerSetupCommands(program: Command): void {
     .option('--headless', 'run without a window (headless=new)')
     .option('--launch-timeout <ms>', 'how long to wait for the extension to connect (default 30000)', parseTimeout)
     .option('--browser-arg <arg>', 'extra browser flag (repeatable)', collect)
+    .option('--debugger-infobar', 'keep Chrome\'s "started debugging this browser" bar, as your own Chrome shows it')
     .addHelpText('after', example('chrome-relay launch', 'chrome-relay launch --headless https://example.com'))
     .action(async (url: string | undefined, opts: Opts, cmd: Command) => {
       const globals = resolveGlobals(cmd.optsWithGlobals());
@@ -48,9 +73,21 @@ export function registerSetupCommands(program: Command): void {
           url,
           browserArgs: listOption(opts.browserArg),
           timeoutMs: (opts.launchTimeout as number | undefined) ?? 30_000,
+          debuggerInfobar: opts.debuggerInfobar === true,
         }),
       );
     });
+
+  program
+    .command('setup')
+    .description('Guided setup for your own browser: register the host, show the extension folder and the three clicks to load it (and open them in your browser), wait until it connects, then run doctor. Without a terminal: the same result as install (nothing asked).')
+    .option('--browser <name>', `only this browser (repeatable): ${browserNames(envOfProcess()).join(', ')}`, collect)
+    .option('--user-data-dir <dir>', 'register in this profile directory (a browser started with --user-data-dir reads only its own)')
+    .option('--extension-id <id>', 'also allow this extension id, e.g. a store build (repeatable)', collectExtensionId)
+    .option('--wait', 'without a terminal, also wait for the extension to connect and run doctor')
+    .option('--connect-timeout <ms>', `how long to wait for the extension (default ${DEFAULT_CONNECT_TIMEOUT_MS})`, parseTimeout)
+    .addHelpText('after', example('chrome-relay setup', 'chrome-relay setup --browser chrome', 'chrome-relay setup --user-data-dir ~/relay-profile --wait --json'))
+    .action(guidedSetup);
 
   program
     .command('install')
@@ -59,8 +96,10 @@ export function registerSetupCommands(program: Command): void {
     .option('--user-data-dir <dir>', 'register in this profile directory (a browser started with --user-data-dir reads only its own)')
     .option('--extension-id <id>', 'also allow this extension id, e.g. a store build (repeatable)', collectExtensionId)
     .addHelpText('after', example('chrome-relay install', 'chrome-relay install --browser brave --browser chrome', 'chrome-relay install --user-data-dir ~/relay-profile'))
-    .action((opts: Opts, cmd: Command) => {
+    .action(async (opts: Opts, cmd: Command) => {
       const globals = resolveGlobals(cmd.optsWithGlobals());
+      // A person at a terminal who typed just `install` gets the guided setup.
+      if (Object.keys(opts).length === 0 && onTerminal() && !globals.json) return guidedSetup(opts, cmd);
       const targets = resolveInstallTargets({ browsers: listOption(opts.browser), userDataDir: opts.userDataDir as string | undefined }, envOfProcess());
       printJson(installOrThrow(globals.home, targets, allowedExtensionIds(process.env, listOption(opts.extensionId))));
     });

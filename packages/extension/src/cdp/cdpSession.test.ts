@@ -1,6 +1,7 @@
 import { RelayError } from '@chrome-relay/protocol';
 import { describe, expect, it } from 'vitest';
 import { FakeDebugger, protocolError } from '../testing/fakeChrome.js';
+import { FakeClock, settle } from '../testing/fakeClock.js';
 import { CdpSessions, cdpMessageOf, RELAY_DETACH_REASON, type CdpEvent } from './cdpSession.js';
 
 function setup(): { fake: FakeDebugger; cdp: CdpSessions } {
@@ -59,6 +60,22 @@ describe('CdpSessions', () => {
     expect(error.code).toBe('cdp_error');
     expect(error.message).toBe('DOM.describeNode failed: Could not find node with given id');
     expect(error.details).toEqual({ method: 'DOM.describeNode', cdpMessage: 'Could not find node with given id' });
+  });
+
+  it('a tab showing another extension\'s frame: chrome_api_error that names the cause, never a retryable cdp_error', async () => {
+    const { fake, cdp } = setup();
+    fake.handle('Runtime.evaluate', () => {
+      throw protocolError('Cannot access a chrome-extension:// URL of different extension');
+    });
+    const error = await rejection(cdp.send(4, 'Runtime.evaluate', { expression: '1' }));
+    expect(error.toData()).toMatchObject({
+      code: 'chrome_api_error',
+      retryable: false,
+      details: { cause: 'extension_frame', method: 'Runtime.evaluate', tab: 4, restricted: true },
+    });
+    expect(error.message).toMatch(/another extension in a frame .*Use another tab/);
+    fake.unattachable.set(5, 'Cannot access a chrome-extension:// URL of different extension');
+    expect((await rejection(cdp.attach(5))).details).toMatchObject({ cause: 'extension_frame', api: 'chrome.debugger.attach' });
   });
 
   it('unwraps the JSON text chrome.debugger uses for protocol errors', () => {
@@ -175,3 +192,109 @@ describe('CdpSessions', () => {
   });
 });
 
+describe('CdpSessions: idle detach, attach guard, pause', () => {
+  function withClock(idleMs = 15_000) {
+    const fake = new FakeDebugger();
+    const clock = new FakeClock();
+    const cdp = new CdpSessions(fake, { clock });
+    cdp.start();
+    cdp.setIdleDetachMs(idleMs);
+    return { fake, clock, cdp };
+  }
+
+  it('detaches a tab idle for the configured time and re-attaches on the next command', async () => {
+    const { fake, clock, cdp } = withClock();
+    const reasons: string[] = [];
+    cdp.onDetached((_tab, reason) => reasons.push(reason));
+    await cdp.send(3, 'Page.enable');
+    await clock.advance(15_000);
+    expect(fake.attached.has(3)).toBe(false);
+    expect(cdp.isAttached(3)).toBe(false);
+    expect(reasons).toEqual([RELAY_DETACH_REASON]);
+    await cdp.send(3, 'Runtime.evaluate', { expression: '1' });
+    expect(fake.attachCalls).toBe(2);
+    expect(fake.methods(3)).toEqual([FOCUS, 'Page.enable', FOCUS, 'Runtime.evaluate']);
+  });
+
+  it('keeps a session while a command is in flight on it', async () => {
+    const { fake, clock, cdp } = withClock(1_000);
+    let release: (() => void) | undefined;
+    fake.handle('Runtime.evaluate', () => new Promise<void>((resolve) => (release = resolve)));
+    const pending = cdp.send(3, 'Runtime.evaluate', { expression: 'slow()' });
+    await clock.advance(5_000);
+    expect(fake.attached.has(3)).toBe(true);
+    release?.();
+    await pending;
+  });
+
+  it('keeps a session a keeper needs (an open dialog, a recording)', async () => {
+    const { fake, clock, cdp } = withClock(1_000);
+    let needed = true;
+    cdp.keepAttachedIf((tabId) => tabId === 3 && needed);
+    await cdp.attach(3);
+    await clock.advance(10_000);
+    expect(fake.attached.has(3)).toBe(true);
+    needed = false;
+    await clock.advance(1_000);
+    expect(fake.attached.has(3)).toBe(false);
+  });
+
+  it('a held tab keeps its session for the whole call', async () => {
+    const { fake, clock, cdp } = withClock(1_000);
+    await cdp.attach(3);
+    const release = cdp.hold([3]);
+    await clock.advance(10_000);
+    expect(fake.attached.has(3)).toBe(true);
+    release();
+    await clock.advance(1_000);
+    expect(fake.attached.has(3)).toBe(false);
+  });
+
+  it('the attach guard refuses before chrome.debugger.attach is called', async () => {
+    const { fake, cdp } = withClock();
+    cdp.setAttachGuard(async (tabId) => {
+      if (tabId === 9) throw new RelayError('target_conflict', 'blocked', { details: { reason: 'site_blocked' } });
+    });
+    const error = await rejection(cdp.send(9, 'Page.enable'));
+    expect(error.details['reason']).toBe('site_blocked');
+    expect(fake.attachCalls).toBe(0);
+    expect(cdp.isAttached(9)).toBe(false);
+    await cdp.send(8, 'Page.enable');
+    expect(fake.attached.has(8)).toBe(true);
+  });
+
+  it('detachAll ends every session and cuts the commands in flight', async () => {
+    const { fake, cdp } = withClock();
+    fake.handle('Runtime.evaluate', () => new Promise(() => undefined));
+    await cdp.attach(1);
+    await cdp.attach(2);
+    const pending = cdp.send(1, 'Runtime.evaluate', { expression: 'wait()' });
+    await settle();
+    await cdp.detachAll();
+    expect([...fake.attached]).toEqual([]);
+    expect(cdp.attachedTabs()).toEqual([]);
+    expect((await rejection(pending)).code).toBe('cdp_error');
+  });
+
+  it('an attach during a detach waits for it, then attaches afresh', async () => {
+    const { fake, cdp } = withClock();
+    await cdp.attach(4);
+    const detaching = cdp.detach(4);
+    const sending = cdp.send(4, 'Page.enable');
+    await detaching;
+    await sending;
+    expect(fake.attached.has(4)).toBe(true);
+    expect(cdp.isAttached(4)).toBe(true);
+    expect(fake.attachCalls).toBe(2);
+  });
+
+  it('after a person presses Cancel on the debugging bar, the next command attaches again', async () => {
+    const { fake, cdp } = withClock();
+    await cdp.send(5, 'Page.enable');
+    fake.detachByChrome(5, 'canceled_by_user');
+    expect(cdp.isAttached(5)).toBe(false);
+    await cdp.send(5, 'Page.enable');
+    expect(fake.attached.has(5)).toBe(true);
+    expect(fake.attachCalls).toBe(2);
+  });
+});

@@ -10,15 +10,19 @@
  *   away (onDetach, tab closed, our own detach), so no caller waits for an answer that cannot come.
  * - Sessions outlive the service worker (CHROMIUM.md): after a restart our own old session shows up
  *   as "Another debugger is already attached"; we probe it before throwing it away.
+ * - Every attach first passes the attach guard (the person's pause and site block list, policy/), so
+ *   a paused extension or a blocked site never gets a session, whatever code path asks for one.
+ * - Attach and detach of one tab never overlap: an attach waits for a detach in progress.
  *
- * TODO(infobar): in a user's own Chrome (no --silent-debugger-extension-api) an attached tab shows
- * "chrome-relay started debugging this browser" and loses 56 px of viewport until ~5 s after the
- * last detach. Detaching tabs idle for > 30 s would hide it, but would also drop the isolated worlds
- * and lifecycle state the ref layer relies on between commands; decide once refs can re-create them
- * cheaply on re-attach.
+ * In a person's own Chrome (no --silent-debugger-extension-api) an attached tab shows "chrome-relay
+ * started debugging this browser" and loses 56 px of viewport until ≈ 5 s after the last detach, so
+ * sessions are detached when idle (idleDetach.ts) and re-attached by the next command. A person who
+ * presses Cancel on that bar detaches every session (onDetach reason canceled_by_user): in-flight
+ * commands fail, and the next command attaches again.
  */
 import type ProtocolMapping from 'devtools-protocol/types/protocol-mapping.js';
 import { RelayError } from '@chrome-relay/protocol';
+import { IdleDetacher, type IdleClock } from './idleDetach.js';
 
 type Commands = ProtocolMapping.Commands;
 
@@ -51,6 +55,13 @@ const ALREADY_ATTACHED = /another debugger is already attached/i;
 const NOT_ATTACHED = /debugger is not attached/i;
 const NO_TAB = /no tab with (given )?id/i;
 const SWAPPING = /^not attached to an active page/i;
+/**
+ * Chrome refuses every command of an extension's debugger session while the tab shows a frame of another
+ * extension (observed in Chromium 156: an iframe of a chrome-extension:// URL — even a blocked one — and
+ * Runtime.evaluate, Page.getFrameTree, Page.getNavigationHistory… all fail with this text until the frame
+ * is gone). chrome.debugger has no way to leave such frames out, so no retry can help: say why, once.
+ */
+const OTHER_EXTENSION_FRAME = /cannot access a chrome-extension:\/\/ url of different extension/i;
 const SWAP_RETRIES = 20;
 const SWAP_RETRY_MS = 25;
 
@@ -72,7 +83,16 @@ export function cdpMessageOf(error: unknown): string {
   return text;
 }
 
+function otherExtensionFrame(tabId: number, api: string, apiMessage: string, method?: string): RelayError {
+  return new RelayError(
+    'chrome_api_error',
+    `Tab ${tabId} shows a page of another extension in a frame (chrome-extension://…), and Chrome lets no extension debug such a tab, so chrome-relay cannot act on it while that frame is there. Use another tab (\`chrome-relay navigate <url>\` opens one); retrying here only helps once the page drops that frame.`,
+    { phase: 'resolve', retryable: false, details: { api, apiMessage, tab: tabId, restricted: true, cause: 'extension_frame', ...(method === undefined ? {} : { method }) } },
+  );
+}
+
 function attachError(tabId: number, apiMessage: string): RelayError {
+  if (OTHER_EXTENSION_FRAME.test(apiMessage)) return otherExtensionFrame(tabId, 'chrome.debugger.attach', apiMessage);
   if (NO_TAB.test(apiMessage)) {
     return new RelayError('target_not_found', `Tab ${tabId} does not exist (it may have been closed); run \`chrome-relay tabs\` to list live tabs.`, {
       phase: 'resolve',
@@ -108,10 +128,17 @@ function detachedError(method: string, tabId: number, reason: string): RelayErro
   });
 }
 
+/** Throws (a RelayError) when the tab must not get a debugger session now. */
+export type AttachGuard = (tabId: number) => Promise<void>;
+
 export class CdpSessions {
   readonly #transport: DebuggerTransport;
   readonly #attached = new Set<number>();
   readonly #attaching = new Map<number, Promise<void>>();
+  readonly #detaching = new Map<number, Promise<void>>();
+  readonly #idle: IdleDetacher;
+  readonly #keepers = new Set<(tabId: number) => boolean | Promise<boolean>>();
+  #guard: AttachGuard | undefined;
   /** Per tab: how to reject each in-flight command when the session goes away. */
   readonly #pending = new Map<number, Set<(reason: string) => void>>();
   readonly #eventListeners = new Set<(event: CdpEvent) => void>();
@@ -119,8 +146,13 @@ export class CdpSessions {
   #started = false;
   readonly #preparers = new Set<(tabId: number, send: (method: string, params?: object) => Promise<unknown>) => Promise<void>>();
 
-  constructor(transport: DebuggerTransport) {
+  constructor(transport: DebuggerTransport, options: { clock?: IdleClock } = {}) {
     this.#transport = transport;
+    this.#idle = new IdleDetacher({
+      detach: (tabId) => this.detach(tabId),
+      keep: (tabId) => this.#needed(tabId),
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+    });
   }
 
   /** Wire the transport's events. Call once, synchronously, at the top level of the worker. */
@@ -138,10 +170,12 @@ export class CdpSessions {
    * our own earlier session: probe it and keep it if it answers, else detach and attach afresh.
    */
   attach(tabId: number): Promise<void> {
-    if (this.#attached.has(tabId)) return Promise.resolve();
     const inflight = this.#attaching.get(tabId);
     if (inflight) return inflight;
-    const attempt = this.#attachNow(tabId).finally(() => {
+    const detaching = this.#detaching.get(tabId);
+    // A session being detached (idle, pause) is no session: wait for the detach, then attach afresh.
+    if (this.#attached.has(tabId) && !detaching) return Promise.resolve();
+    const attempt = (detaching ? detaching.catch(() => undefined).then(() => this.#attachNow(tabId)) : this.#attachNow(tabId)).finally(() => {
       if (this.#attaching.get(tabId) === attempt) this.#attaching.delete(tabId);
     });
     this.#attaching.set(tabId, attempt);
@@ -164,6 +198,7 @@ export class CdpSessions {
     const resolved: CdpTarget = typeof target === 'number' ? { tabId: target } : target;
     const commandParams: object | undefined = params[0];
     await this.attach(resolved.tabId);
+    this.#idle.used(resolved.tabId);
     let reattached = false;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -185,7 +220,7 @@ export class CdpSessions {
           await new Promise((resolve) => setTimeout(resolve, SWAP_RETRY_MS));
           continue;
         }
-        throw this.#commandError(method, error);
+        throw this.#commandError(method, error, resolved.tabId);
       }
     }
   }
@@ -211,7 +246,59 @@ export class CdpSessions {
     return () => this.#detachListeners.delete(listener);
   }
 
-  async detach(tabId: number): Promise<void> {
+  detach(tabId: number): Promise<void> {
+    const running = this.#detaching.get(tabId);
+    if (running) return running;
+    const attempt = this.#detachNow(tabId).finally(() => {
+      if (this.#detaching.get(tabId) === attempt) this.#detaching.delete(tabId);
+    });
+    this.#detaching.set(tabId, attempt);
+    return attempt;
+  }
+
+  /** Detach every session (the person paused chrome-relay). Failures of single tabs are logged. */
+  async detachAll(): Promise<void> {
+    const tabs = new Set([...this.#attached, ...this.#attaching.keys()]);
+    await Promise.all(
+      [...tabs].map((tabId) =>
+        this.detach(tabId).catch((error: unknown) => console.error(`chrome-relay: detaching tab ${tabId} failed`, error)),
+      ),
+    );
+  }
+
+  /** Tabs with a session of ours right now. */
+  attachedTabs(): number[] {
+    return [...this.#attached];
+  }
+
+  /** Refuse attaching when `guard` throws (policy: pause, site block list). One guard; a new one replaces it. */
+  setAttachGuard(guard: AttachGuard | undefined): void {
+    this.#guard = guard;
+  }
+
+  /** Idle time after which an unused session is detached; 0 keeps sessions. */
+  setIdleDetachMs(ms: number): void {
+    this.#idle.setIdleMs(ms);
+  }
+
+  /** Keep the tab's session while a call runs ('all': a call that may open a tab). Returns the release. */
+  hold(tabs: readonly number[] | 'all'): () => void {
+    return this.#idle.hold(tabs);
+  }
+
+  /** Never idle-detach a tab while `needed` says its session is in use (a dialog, a recording…). */
+  keepAttachedIf(needed: (tabId: number) => boolean | Promise<boolean>): () => void {
+    this.#keepers.add(needed);
+    return () => this.#keepers.delete(needed);
+  }
+
+  async #needed(tabId: number): Promise<boolean> {
+    if ((this.#pending.get(tabId)?.size ?? 0) > 0 || this.#attaching.has(tabId)) return true;
+    for (const needed of [...this.#keepers]) if (await needed(tabId)) return true;
+    return false;
+  }
+
+  async #detachNow(tabId: number): Promise<void> {
     const inflight = this.#attaching.get(tabId);
     if (inflight) await inflight.catch(() => undefined);
     if (!this.#attached.has(tabId)) return;
@@ -235,6 +322,7 @@ export class CdpSessions {
   }
 
   async #attachNow(tabId: number): Promise<void> {
+    if (this.#guard) await this.#guard(tabId);
     try {
       await this.#transport.attach(tabId);
     } catch (error) {
@@ -255,6 +343,7 @@ export class CdpSessions {
       }
     }
     this.#attached.add(tabId);
+    this.#idle.attached(tabId);
     await this.#prepareSession(tabId);
   }
 
@@ -266,18 +355,17 @@ export class CdpSessions {
    * without activating the tab or raising the window, so agents never steal the human's focus.
    */
   async #prepareSession(tabId: number): Promise<void> {
-    try {
-      await this.#transport.sendCommand({ tabId }, 'Emulation.setFocusEmulationEnabled', { enabled: true });
-    } catch {
+    // Sent together: the session handles them in order anyway, and a re-attach after an idle detach
+    // pays one round trip instead of one per step.
+    const focus = this.#transport.sendCommand({ tabId }, 'Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => {
       // Not fatal: pages that cannot take it (e.g. some internal pages) still work when visible.
-    }
-    for (const preparer of [...this.#preparers]) {
-      try {
-        await preparer(tabId, (method, params) => this.#transport.sendCommand({ tabId }, method, params));
-      } catch (error) {
+    });
+    const preparers = [...this.#preparers].map((preparer) =>
+      preparer(tabId, (method, params) => this.#transport.sendCommand({ tabId }, method, params)).catch((error: unknown) => {
         console.error('chrome-relay: session preparer failed', error);
-      }
-    }
+      }),
+    );
+    await Promise.all([focus, ...preparers]);
   }
 
   /**
@@ -319,9 +407,10 @@ export class CdpSessions {
     });
   }
 
-  #commandError(method: string, error: unknown): RelayError {
+  #commandError(method: string, error: unknown, tabId: number): RelayError {
     if (error instanceof RelayError) return error;
     const cdpMessage = cdpMessageOf(error);
+    if (OTHER_EXTENSION_FRAME.test(cdpMessage)) return otherExtensionFrame(tabId, 'chrome.debugger.sendCommand', cdpMessage, method);
     return new RelayError('cdp_error', `${method} failed: ${cdpMessage}`, {
       phase: 'act',
       details: { method, cdpMessage },
@@ -330,6 +419,7 @@ export class CdpSessions {
 
   #forget(tabId: number, reason: string): void {
     const wasKnown = this.#attached.delete(tabId);
+    this.#idle.forgotten(tabId);
     const pending = this.#pending.get(tabId);
     this.#pending.delete(tabId);
     if (pending) for (const cutOff of pending) cutOff(reason);

@@ -9,6 +9,11 @@
  * The buffers live in worker memory, capped per tab (CONSOLE_CAP, NETWORK_CAP), and are dropped when
  * the tab closes or the worker restarts: they are a recent-activity window, not a durable log.
  * Navigation does not clear them (an agent usually asks about the load it just caused).
+ *
+ * Re-attach (after an idle detach or Cancel on the debugging bar): Runtime.enable on the new session
+ * replays the page's stored console messages with their original timestamps (observed in Chromium
+ * 156). Those already buffered are dropped by timestamp; those logged while detached are kept, so
+ * the console has no gap. Network events are not replayed: requests made while detached are missing.
  */
 import type { CdpEvent } from '../cdp/cdpSession.js';
 import { atLeast, fromConsoleApi, fromException, type ConsoleRecord } from './consoleEntry.js';
@@ -33,6 +38,9 @@ export class TabCaptures {
   readonly #tabs = new Map<number, TabCapture>();
   /** Tabs whose current debugger session has Runtime+Network enabled by us. */
   readonly #armed = new Set<number>();
+  /** Per tab: the newest console timestamp buffered, and (after a session ended) the replay cut-off. */
+  readonly #newest = new Map<number, number>();
+  readonly #replayedUpTo = new Map<number, number>();
 
   /** Enable the domains on a session. Idempotent per session; `sessionEnded` resets it. */
   async arm(tabId: number, send: RawSend): Promise<void> {
@@ -52,21 +60,25 @@ export class TabCaptures {
   /** The session went away (detach): domains must be enabled again on the next one; buffers stay. */
   sessionEnded(tabId: number): void {
     this.#armed.delete(tabId);
+    const newest = this.#newest.get(tabId);
+    if (newest !== undefined) this.#replayedUpTo.set(tabId, newest);
   }
 
   /** The tab closed: nothing to keep. */
   forget(tabId: number): void {
     this.#armed.delete(tabId);
     this.#tabs.delete(tabId);
+    this.#newest.delete(tabId);
+    this.#replayedUpTo.delete(tabId);
   }
 
   handle(event: CdpEvent): void {
     // Child sessions (out-of-process iframes) are not attached yet; only the tab's own session counts.
     if (event.sessionId !== undefined) return;
     if (event.method === 'Runtime.consoleAPICalled') {
-      this.#tab(event.tabId).console.push(fromConsoleApi(event.params as Protocol.Runtime.ConsoleAPICalledEvent));
+      this.#pushConsole(event.tabId, fromConsoleApi(event.params as Protocol.Runtime.ConsoleAPICalledEvent));
     } else if (event.method === 'Runtime.exceptionThrown') {
-      this.#tab(event.tabId).console.push(fromException(event.params as Protocol.Runtime.ExceptionThrownEvent));
+      this.#pushConsole(event.tabId, fromException(event.params as Protocol.Runtime.ExceptionThrownEvent));
     } else if (event.method.startsWith('Network.')) {
       this.#tab(event.tabId).network.handle(event.method, event.params);
     }
@@ -78,6 +90,13 @@ export class TabCaptures {
 
   network(tabId: number): NetworkLog {
     return this.#tab(tabId).network;
+  }
+
+  #pushConsole(tabId: number, record: ConsoleRecord): void {
+    const replayedUpTo = this.#replayedUpTo.get(tabId);
+    if (replayedUpTo !== undefined && record.timestamp <= replayedUpTo) return;
+    this.#tab(tabId).console.push(record);
+    this.#newest.set(tabId, Math.max(record.timestamp, this.#newest.get(tabId) ?? record.timestamp));
   }
 
   #tab(tabId: number): TabCapture {

@@ -2,9 +2,9 @@
  * HAR 1.2 from captured requests. Timings are not broken down (CDP's per-phase timing is not kept),
  * so each entry carries its total duration as `wait` and -1 for the phases we did not measure, as
  * the HAR spec allows. Bodies are not embedded: `network body <id>` fetches one on demand.
+ * Entries come in already redacted (or raw, as asked): the query list is derived from the URL as given.
  */
 import type { ToolResult } from '@chrome-relay/protocol';
-import { redactHeaders } from './redact.js';
 
 type NetworkEntry = ToolResult<'network'>['requests'][number];
 
@@ -13,19 +13,33 @@ interface HarHeader {
   value: string;
 }
 
-function headerList(headers: Record<string, string>, raw: boolean): HarHeader[] {
-  return Object.entries(redactHeaders(headers, raw)).map(([name, value]) => ({ name, value }));
+function headerList(headers: Record<string, string>): HarHeader[] {
+  return Object.entries(headers).map(([name, value]) => ({ name, value }));
 }
 
+/** The query as name/value pairs, split by hand: URLSearchParams would decode a redaction marker's brackets. */
 function queryOf(url: string): HarHeader[] {
+  const query = /\?([^#]*)/.exec(url)?.[1];
+  if (!query) return [];
+  return query
+    .split('&')
+    .filter((part) => part !== '')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      const [name, value] = eq < 0 ? [part, ''] : [part.slice(0, eq), part.slice(eq + 1)];
+      return { name: decodeLoosely(name), value: decodeLoosely(value) };
+    });
+}
+
+function decodeLoosely(text: string): string {
   try {
-    return [...new URL(url).searchParams].map(([name, value]) => ({ name, value }));
+    return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
-    return [];
+    return text;
   }
 }
 
-export function buildHar(entries: readonly NetworkEntry[], raw: boolean, creatorVersion: string): Record<string, unknown> {
+export function buildHar(entries: readonly NetworkEntry[], creatorVersion: string): Record<string, unknown> {
   return {
     log: {
       version: '1.2',
@@ -41,7 +55,7 @@ export function buildHar(entries: readonly NetworkEntry[], raw: boolean, creator
             url: entry.url,
             httpVersion: 'HTTP/1.1',
             cookies: [],
-            headers: headerList(entry.requestHeaders, raw),
+            headers: headerList(entry.requestHeaders),
             queryString: queryOf(entry.url),
             headersSize: -1,
             bodySize: -1,
@@ -51,7 +65,7 @@ export function buildHar(entries: readonly NetworkEntry[], raw: boolean, creator
             statusText: entry.failed ?? entry.statusText,
             httpVersion: 'HTTP/1.1',
             cookies: [],
-            headers: headerList(entry.responseHeaders, raw),
+            headers: headerList(entry.responseHeaders),
             content: { size: entry.encodedBytes, mimeType: entry.mimeType || 'x-unknown' },
             redirectURL: entry.responseHeaders.location ?? entry.responseHeaders.Location ?? '',
             headersSize: -1,

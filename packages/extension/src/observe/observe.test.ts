@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { NetworkLog } from './networkLog.js';
-import { REDACTED, redactHeaders } from './redact.js';
 import { RingBuffer } from './ringBuffer.js';
 import { atLeast, fromConsoleApi } from './consoleEntry.js';
+import { TabCaptures } from './captures.js';
 
 describe('RingBuffer', () => {
   it('keeps the newest `cap` entries, counts the dropped, and ids survive clear', () => {
@@ -15,14 +15,6 @@ describe('RingBuffer', () => {
     expect(buffer.since(2).map((i) => i.value)).toEqual(['c']);
     buffer.clear();
     expect(buffer.push('d')).toBe(4);
-  });
-});
-
-describe('redactHeaders', () => {
-  it('masks credentials by exact name and by token/secret/key patterns, case-insensitively', () => {
-    const out = redactHeaders({ Cookie: 'a', 'set-cookie': 'b', Authorization: 'c', 'X-CSRF-Token': 'd', 'x-goog-api-key': 'e', 'Content-Type': 'text/html' }, false);
-    expect(out).toEqual({ Cookie: REDACTED, 'set-cookie': REDACTED, Authorization: REDACTED, 'X-CSRF-Token': REDACTED, 'x-goog-api-key': REDACTED, 'Content-Type': 'text/html' });
-    expect(redactHeaders({ Cookie: 'a' }, true)).toEqual({ Cookie: 'a' });
   });
 });
 
@@ -65,5 +57,26 @@ describe('console entries', () => {
     expect(entry).toMatchObject({ level: 'warn', text: 'n = 4 null Object', source: 'console' });
     expect(atLeast('error', 'warn')).toBe(true);
     expect(atLeast('info', 'warn')).toBe(false);
+  });
+});
+
+describe('TabCaptures after a re-attach', () => {
+  const logged = (tabId: number, text: string, timestamp: number) => ({
+    tabId,
+    method: 'Runtime.consoleAPICalled',
+    params: { type: 'log', args: [{ type: 'string', value: text }], timestamp, executionContextId: 1 },
+  });
+
+  it('drops the console messages Runtime.enable replays, keeps those logged while detached', () => {
+    const captures = new TabCaptures();
+    captures.handle(logged(1, 'a', 100));
+    captures.handle(logged(1, 'b', 200));
+    captures.sessionEnded(1);
+    // The new session's Runtime.enable replays the page's stored messages with their own timestamps.
+    captures.handle(logged(1, 'a', 100));
+    captures.handle(logged(1, 'b', 200));
+    captures.handle(logged(1, 'while detached', 300));
+    captures.handle(logged(1, 'c', 400));
+    expect(captures.console(1).since().map((e) => e.value.text)).toEqual(['a', 'b', 'while detached', 'c']);
   });
 });

@@ -141,7 +141,7 @@ export const OBSERVE_TOOLS = {
     }),
   }),
   console: toolEntry({
-    description: 'Console messages and uncaught exceptions of the tab, captured since chrome-relay attached to it.',
+    description: 'Console messages and uncaught exceptions of the tab, captured since chrome-relay attached to it; credentials in them (bearer strings, tokens, the tab\'s cookie values) are masked.',
     mutates: false,
     cli: {
       command: 'console',
@@ -160,7 +160,7 @@ export const OBSERVE_TOOLS = {
     }),
   }),
   network: toolEntry({
-    description: 'Requests of the tab captured since chrome-relay attached to it; sensitive headers are redacted unless rawHeaders.',
+    description: 'Requests of the tab captured since chrome-relay attached to it; credentials in headers and URLs (Cookie, Authorization, token/key/password/sig/code parameters, also in Referer) are redacted unless rawHeaders.',
     mutates: false,
     cli: {
       command: 'network',
@@ -174,7 +174,7 @@ export const OBSERVE_TOOLS = {
         url: z.string().min(1).optional().describe('Only URLs containing this text'),
         status: z.string().regex(/^([1-5]xx|[1-5][0-9]{2}|failed|pending)$/, 'must be like 404, 4xx, failed or pending').optional().describe('404, 4xx, failed or pending'),
         method: z.string().regex(/^[A-Za-z]+$/, 'must be an HTTP method').optional().describe('HTTP method'),
-        rawHeaders: z.boolean().optional().describe('Do not redact Cookie, Authorization, tokens and the like'),
+        rawHeaders: z.boolean().optional().describe('Do not redact: show Cookie, Authorization, URL tokens and the like as sent'),
       }),
       result: z.strictObject({ tabId: z.number(), requests: z.array(NetworkEntry()), dropped: z.number() }),
     }),
@@ -196,7 +196,7 @@ export const OBSERVE_TOOLS = {
     }),
   }),
   network_har: toolEntry({
-    description: 'The captured requests of the tab as a HAR 1.2 log; sensitive headers redacted unless rawHeaders.',
+    description: 'The captured requests of the tab as a HAR 1.2 log; credentials in headers and URLs redacted unless rawHeaders.',
     mutates: false,
     cli: {
       command: 'network har',
@@ -206,7 +206,7 @@ export const OBSERVE_TOOLS = {
       examples: ['chrome-relay network har --out requests.har'],
     },
     schemas: () => ({
-      params: z.strictObject({ tab: tabId().optional(), rawHeaders: z.boolean().optional().describe('Do not redact sensitive headers') }),
+      params: z.strictObject({ tab: tabId().optional(), rawHeaders: z.boolean().optional().describe('Do not redact credentials in headers and URLs') }),
       result: z.strictObject({ tabId: z.number(), entries: z.number(), har: z.record(z.string(), z.unknown()) }),
     }),
   }),

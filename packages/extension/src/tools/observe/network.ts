@@ -1,10 +1,14 @@
-/** `network`, `network_body`, `network_har`: the tab's captured requests, redacted unless asked. */
+/**
+ * `network`, `network_body`, `network_har`: the tab's captured requests. Credentials in headers and URLs
+ * (query/fragment tokens, Referer, Location) are redacted unless rawHeaders (observe/redact.ts). Filters
+ * match the real URL, so `--url` finds a request by what the page actually asked for.
+ */
 import { RelayError, VERSION, type ToolParams } from '@chrome-relay/protocol';
 import type { NetworkEntry } from '../../observe/networkLog.js';
 import { captures as defaultCaptures, type TabCaptures } from '../../observe/captures.js';
 import { buildHar } from '../../observe/har.js';
 import type { NetworkRecord } from '../../observe/networkLog.js';
-import { redactHeaders } from '../../observe/redact.js';
+import { redactHeaders, redactUrl } from '../../observe/redact.js';
 import { rawSend } from '../../observe/wire.js';
 import { resolveTab } from '../../targets.js';
 import { defineTool } from '../defineTool.js';
@@ -20,14 +24,19 @@ export function matchesStatus(entry: NetworkEntry, status: string | undefined): 
 
 export function toEntry(record: NetworkRecord, raw: boolean): NetworkEntry {
   const { monotonicStart: _internal, ...entry } = record;
-  return { ...entry, requestHeaders: redactHeaders(entry.requestHeaders, raw), responseHeaders: redactHeaders(entry.responseHeaders, raw) };
+  return {
+    ...entry,
+    url: raw ? entry.url : redactUrl(entry.url),
+    requestHeaders: redactHeaders(entry.requestHeaders, raw),
+    responseHeaders: redactHeaders(entry.responseHeaders, raw),
+  };
 }
 
 export function filterRequests(records: readonly NetworkRecord[], params: Pick<ToolParams<'network'>, 'url' | 'status' | 'method' | 'rawHeaders'>): NetworkEntry[] {
   const method = params.method?.toUpperCase();
   return records
-    .map((record) => toEntry(record, params.rawHeaders ?? false))
-    .filter((entry) => (params.url === undefined || entry.url.includes(params.url)) && (method === undefined || entry.method === method) && matchesStatus(entry, params.status));
+    .filter((record) => (params.url === undefined || record.url.includes(params.url)) && (method === undefined || record.method === method) && matchesStatus(record, params.status))
+    .map((record) => toEntry(record, params.rawHeaders ?? false));
 }
 
 export function createNetworkTools(captures: TabCaptures) {
@@ -61,8 +70,8 @@ export function createNetworkTools(captures: TabCaptures) {
       async handle(params, ctx) {
         const tabId = await resolveTab(params.tab, ctx);
         await captures.arm(tabId, rawSend(ctx.cdp, tabId));
-        const entries = captures.network(tabId).buffer.since().map((item) => toEntry(item.value, true));
-        return { tabId, entries: entries.length, har: buildHar(entries, params.rawHeaders ?? false, VERSION) };
+        const entries = captures.network(tabId).buffer.since().map((item) => toEntry(item.value, params.rawHeaders ?? false));
+        return { tabId, entries: entries.length, har: buildHar(entries, VERSION) };
       },
     }),
   ] as const;

@@ -21,6 +21,16 @@ interface Recording {
   dropped: number;
   maxFrames: number;
   stopListening: () => void;
+  /** The newest frame with its width in CSS px (what `screenshot` takes while the tab is recorded). */
+  latest: LiveFrame | null;
+  /** Waiting for the first frame. */
+  waiters: ((frame: LiveFrame) => void)[];
+}
+
+/** A screencast frame as it arrived: JPEG, base64, and the CSS width of the viewport it shows. */
+export interface LiveFrame {
+  data: string;
+  cssWidth: number;
 }
 
 export class Recorder {
@@ -37,12 +47,14 @@ export class Recorder {
         details: { field: 'tab', tab: tabId },
       });
     }
-    const recording: Recording = { frames: [], bytes: 0, dropped: 0, maxFrames: options.maxFrames, stopListening: () => undefined };
+    const recording: Recording = { frames: [], bytes: 0, dropped: 0, maxFrames: options.maxFrames, stopListening: () => undefined, latest: null, waiters: [] };
     recording.stopListening = cdp.on((event) => {
       if (event.tabId !== tabId || event.sessionId !== undefined || event.method !== 'Page.screencastFrame') return;
       const frame = event.params as Protocol.Page.ScreencastFrameEvent;
       cdp.send(tabId, 'Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
       this.#keep(recording, { data: frame.data, timestamp: frame.metadata.timestamp ?? Date.now() / 1000 });
+      recording.latest = { data: frame.data, cssWidth: frame.metadata.deviceWidth };
+      for (const waiter of recording.waiters.splice(0)) waiter(recording.latest);
     });
     this.#recordings.set(tabId, recording);
     try {
@@ -71,6 +83,26 @@ export class Recorder {
     // The frames are already ours; a tab that can no longer stop its screencast has stopped anyway.
     await cdp.send(tabId, 'Page.stopScreencast').catch(() => undefined);
     return { frames: recording.frames, dropped: recording.dropped };
+  }
+
+  /**
+   * What the tab shows now, from its running screencast: Chrome sends a frame whenever the page repaints,
+   * so the newest one is current. Before the first frame, waits for it (null when none came by `deadline`,
+   * or when the tab is not being recorded).
+   */
+  async currentFrame(tabId: number, deadline: number): Promise<LiveFrame | null> {
+    const recording = this.#recordings.get(tabId);
+    if (!recording) return null;
+    if (recording.latest) return recording.latest;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      return await new Promise<LiveFrame | null>((resolve) => {
+        recording.waiters.push(resolve);
+        timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()));
+      });
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   discard(tabId: number): void {

@@ -9,6 +9,12 @@
  * or not. So: element → scrolled into view, frame, cropped to its box; full page → the viewport is
  * temporarily sized to the content (Emulation.setDeviceMetricsOverride), frame, override cleared.
  * Cropping and --max-edge scaling happen in the worker (OffscreenCanvas), in one pass.
+ *
+ * While the tab is being recorded (`record start`) its screencast is already running, and a tab has only
+ * one: starting another fails, and stopping ours afterwards would end the recording. So the pixels are the
+ * recording's newest frame (current: Chrome sends one on every repaint), re-encoded to the format asked
+ * for — at the recording's resolution (its --max-edge). `--full` would resize the viewport inside the
+ * recording, so it is refused (target_conflict, reason recording) with the move.
  */
 import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { mainFrameDocument, worlds } from '../../page/worlds.js';
@@ -16,6 +22,7 @@ import { refRegistry } from '../../refs/index.js';
 import { resolveTab } from '../../targets.js';
 import { callSite, notVisibleError, openRef, unlessStale } from '../refAction.js';
 import { defineTool, type ToolContext } from '../defineTool.js';
+import { recorder as defaultRecorder, type Recorder } from './record.js';
 
 interface Clip {
   x: number;
@@ -92,6 +99,8 @@ const MAX_FRAME_EDGE = 16_384;
 
 interface Frame {
   data: string;
+  /** The frame's own encoding (a recording's frames are JPEG whatever format is asked for). */
+  format: 'png' | 'jpeg';
   /** CSS px → frame px (device pixel ratio times any downscale Chrome applied). */
   cssToFrame: number;
 }
@@ -125,7 +134,7 @@ async function screencastFrame(ctx: ToolContext, tabId: number, format: 'png' | 
     const got = await Promise.race([frame, deadline]);
     // metadata.deviceWidth is the frame's width in CSS px, scrollbar included (clientWidth is not).
     const image = await imageWidth(got.data, format);
-    return { data: got.data, cssToFrame: image / Math.max(1, got.width || viewport.width) };
+    return { data: got.data, format, cssToFrame: image / Math.max(1, got.width || viewport.width) };
   } finally {
     clearTimeout(timer);
     unsubscribe();
@@ -149,7 +158,7 @@ async function imageWidth(data: string, format: 'png' | 'jpeg'): Promise<number>
 }
 
 export const offscreenCropScale: CropScale = async (frame, format, clip, scale, quality) => {
-  const bitmap = await decode(frame.data, format);
+  const bitmap = await decode(frame.data, frame.format);
   const k = frame.cssToFrame;
   const width = Math.max(1, Math.round(clip.width * k * scale));
   const height = Math.max(1, Math.round(clip.height * k * scale));
@@ -177,7 +186,20 @@ export function screenshotScale(clip: Clip, maxEdge: number | undefined): number
   return Math.min(1, maxEdge / Math.max(clip.width, clip.height));
 }
 
-export function createScreenshotTool(cropScale: CropScale) {
+/** The recording's newest frame as a screenshot frame; timeout when the recording has shown nothing yet. */
+async function recordedFrame(ctx: ToolContext, recordings: Recorder, tabId: number, viewport: Viewport): Promise<Frame> {
+  const live = await recordings.currentFrame(tabId, ctx.deadline);
+  if (live === null) {
+    throw reasonedError('timeout', 'no_frame', `Tab ${tabId} is being recorded but its screencast has shown no frame yet; retry, and if the tab is minimised or crashed bring it back first.`, {
+      phase: 'act',
+      details: { tab: tabId, recording: true },
+    });
+  }
+  const image = await imageWidth(live.data, 'jpeg');
+  return { data: live.data, format: 'jpeg', cssToFrame: image / Math.max(1, live.cssWidth || viewport.width) };
+}
+
+export function createScreenshotTool(cropScale: CropScale, recordings: Recorder = defaultRecorder) {
   return defineTool({
     name: 'screenshot',
     async handle(params: ToolParams<'screenshot'>, ctx): Promise<ToolResult<'screenshot'>> {
@@ -192,6 +214,13 @@ export function createScreenshotTool(cropScale: CropScale) {
       } else {
         tabId = await resolveTab(params.tab, ctx);
         element = params.selector === undefined ? undefined : await elementClip(ctx, tabId, params.selector);
+      }
+      const recording = recordings.isRecording(tabId);
+      if (recording && params.full) {
+        throw reasonedError('target_conflict', 'recording', `Tab ${tabId} is being recorded, and a --full screenshot resizes its viewport, which would show in the recording. Take the screenshot without --full (it comes from the recording), or run \`chrome-relay record stop --tab ${tabId} --out DIR\` first.`, {
+          phase: 'validate',
+          details: { tab: tabId, field: 'full' },
+        });
       }
       let viewport: Viewport & { contentHeight: number } = await viewportOf(ctx, tabId);
       let overridden = false;
@@ -210,9 +239,10 @@ export function createScreenshotTool(cropScale: CropScale) {
           });
         }
         const scale = screenshotScale(clip, params.maxEdge);
-        const frame = await screencastFrame(ctx, tabId, format, params.quality, viewport);
+        const frame = recording ? await recordedFrame(ctx, recordings, tabId, viewport) : await screencastFrame(ctx, tabId, format, params.quality, viewport);
         const whole = clip.x === 0 && clip.y === 0 && clip.width === viewport.width && clip.height === viewport.height;
-        const data = whole && scale === 1 && Math.abs(frame.cssToFrame - 1) < 0.01 ? frame.data : await cropScale(frame, format, clip, scale, params.quality);
+        const asIs = whole && scale === 1 && Math.abs(frame.cssToFrame - 1) < 0.01 && frame.format === format;
+        const data = asIs ? frame.data : await cropScale(frame, format, clip, scale, params.quality);
         return { tabId, format, width: Math.round(clip.width), height: Math.round(clip.height), scale, data };
       } finally {
         if (overridden) await ctx.cdp.send(tabId, 'Emulation.clearDeviceMetricsOverride').catch(() => undefined);

@@ -1,0 +1,126 @@
+/** The real machine behind setup.ts: the terminal, install, descriptors, doctor, spawning a browser. */
+import { realpathSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createInterface } from 'node:readline/promises';
+import { RelayError } from '@chrome-relay/protocol';
+import { browserCommand, browserTargets, type BrowserEnv } from './browsers.js';
+import { listDescriptors } from './discovery.js';
+import { isExecutable, renderReport, runDoctor } from './doctor.js';
+import { installOrThrow, resolveInstallTargets } from './install.js';
+import { makeDirs } from './outputFiles.js';
+import { bundledExtensionDir } from './paths.js';
+import type { SetupDeps, SetupIO } from './setup.js';
+import { setupPageHtml } from './setupPage.js';
+
+/** Prompts and an in-place progress line on a terminal; plain lines on stderr otherwise (stdout is the JSON result). */
+function processIO(interactive: boolean): SetupIO {
+  let progressShown = false;
+  return {
+    interactive,
+    say(text) {
+      if (!interactive) return;
+      process.stdout.write(`${text}\n`);
+    },
+    progress(line) {
+      if (interactive) {
+        process.stdout.write(`\r\x1b[2K${line}`);
+        progressShown = true;
+      } else {
+        process.stderr.write(`${line}\n`);
+      }
+    },
+    progressDone() {
+      if (interactive && progressShown) process.stdout.write('\r\x1b[2K');
+      progressShown = false;
+    },
+    async ask(question) {
+      const rl = createInterface({ input: process.stdin, output: process.stdout });
+      try {
+        return await rl.question(question);
+      } finally {
+        rl.close();
+      }
+    },
+  };
+}
+
+/** How long a browser that cannot start takes to exit (it fails at once; a running one hands over and exits 0). */
+const STARTUP_GRACE_MS = 2000;
+
+/** Hosts name their profile by its real path (launch resolves it the same way). */
+function realPath(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return resolve(dir);
+  }
+}
+
+export interface SetupRequest {
+  home: string;
+  browsers: readonly string[];
+  userDataDir?: string | undefined;
+  extensionIds: readonly string[];
+  browserEnv: BrowserEnv;
+  wait: boolean;
+  timeoutMs: number;
+  interactive: boolean;
+}
+
+export function realSetupDeps(request: SetupRequest): SetupDeps {
+  const targets = resolveInstallTargets({ browsers: request.browsers, userDataDir: request.userDataDir }, request.browserEnv);
+  const browsers = browserTargets(request.browserEnv);
+  const extensionDir = bundledExtensionDir();
+  return {
+    io: processIO(request.interactive),
+    targets,
+    browsers,
+    install: () => installOrThrow(request.home, targets, request.extensionIds),
+    extensionDir,
+    connected: () => {
+      const live = listDescriptors(request.home).filter((d) => d.alive && d.descriptor.extension !== null);
+      const profile = request.userDataDir === undefined ? undefined : realPath(request.userDataDir);
+      // With --user-data-dir, that profile's browser is the one being set up.
+      return live.find((d) => profile === undefined || d.descriptor.profile === profile)?.descriptor ?? null;
+    },
+    openable: () =>
+      browsers
+        .map((b) => ({ browser: b.browser, label: b.label, command: browserCommand(b.browser, request.browserEnv, isExecutable, process.env.PATH) }))
+        .filter((b) => b.command !== null)
+        .map(({ browser, label }) => ({ browser, label })),
+    async openSteps(browser) {
+      const command = browserCommand(browser, request.browserEnv, isExecutable, process.env.PATH);
+      if (command === null) throw new RelayError('external_dependency_missing', `No ${browser} executable on PATH.`, { tool: 'setup', phase: 'cli', details: { dependency: browser } });
+      const dir = join(request.home, 'setup');
+      makeDirs(dir, 0o700);
+      const page = join(dir, 'load-extension.html');
+      writeFileSync(page, setupPageHtml(extensionDir));
+      const url = pathToFileURL(page).href;
+      // Loaded on use, like launch: most CLI runs never spawn anything.
+      const { spawn } = await import('node:child_process');
+      // A running browser hands the page to its window and exits 0; a new one keeps running. A browser that
+      // cannot start (no display, refused as root) exits non-zero at once: say so rather than "opened".
+      const child = spawn(command, [url], { detached: true, stdio: 'ignore' });
+      const outcome = await new Promise<number | 'running'>((resolve, reject) => {
+        const timer = setTimeout(() => resolve('running'), STARTUP_GRACE_MS);
+        child.once('error', (error) => {
+          clearTimeout(timer);
+          reject(error);
+        });
+        child.once('exit', (code) => {
+          clearTimeout(timer);
+          resolve(code ?? 1);
+        });
+      });
+      child.unref();
+      if (outcome !== 'running' && outcome !== 0) throw new Error(`${command} exited with code ${outcome}`);
+    },
+    doctor: () => runDoctor({ home: request.home, profile: request.userDataDir, browserEnv: request.browserEnv, pathEnv: process.env.PATH, env: process.env }),
+    renderDoctor: renderReport,
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    wait: request.wait,
+    timeoutMs: request.timeoutMs,
+  };
+}

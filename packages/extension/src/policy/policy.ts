@@ -1,0 +1,239 @@
+/**
+ * The person's limits on agents, checked in one place (the dispatcher, before every tool; the attach
+ * guard in cdpSession.ts, before every debugger attach):
+ *
+ * - Pause: every call fails with target_conflict `paused_by_user` until Resume (except `ping` and
+ *   `restart_host`, which touch no tab: doctor and update keep working and report the pause). Pausing
+ *   detaches every session at once and stops the calls in flight.
+ * - Site block list: a call naming a tab whose URL (committed or pending) matches a rule, or a
+ *   navigate to such a URL, fails with `site_blocked` naming the rule; the attach guard refuses such
+ *   a tab too, and a tab that navigates onto a blocked site is detached at once.
+ * - Agent tabs only: a call naming a tab that chrome-relay did not open (agentTabs.ts) and that is
+ *   not in a tab group titled exactly "chrome-relay" fails with `not_agent_tab`.
+ *
+ * "Naming a tab": the tabs the call was resolved to act on (targeting/resolveCall.ts), plus the tab
+ * ids a tool manages directly (group_create/group_add `tabs`, lease_claim `tab`).
+ */
+import { reasonedError, RelayError } from '@chrome-relay/protocol';
+import type { BrowserApi } from '../browserApi.js';
+import type { CdpSessions } from '../cdp/cdpSession.js';
+import { tabsOf, type CallTabs } from '../targeting/resolveCall.js';
+import type { OrganizeApi } from '../targeting/organizeApi.js';
+import type { AgentTabs } from './agentTabs.js';
+import type { PauseState, PauseStore } from './pause.js';
+import type { Settings, SettingsStore } from './settings.js';
+import { blockingRule } from './sitePatterns.js';
+
+/** The tab group title that lends a person's tab to agents in "agent tabs only" mode. */
+export const AGENT_GROUP_TITLE = 'chrome-relay';
+
+/** Tools that work while paused: they act on no tab (doctor's round trip, update's host swap). */
+const PAUSE_EXEMPT: ReadonlySet<string> = new Set(['ping', 'restart_host']);
+
+export interface PolicyDeps {
+  browser: Pick<BrowserApi, 'getTab'>;
+  organize: Pick<OrganizeApi, 'queryGroups'>;
+  sessions: Pick<CdpSessions, 'detach' | 'detachAll' | 'attachedTabs' | 'isAttached' | 'setIdleDetachMs'>;
+  settings: SettingsStore;
+  pause: PauseStore;
+  agentTabs: AgentTabs;
+}
+
+interface Watcher {
+  tool: string;
+  /** The tabs the call acts on, once resolved. */
+  tabs: readonly number[];
+  stop: (error: RelayError) => void;
+}
+
+/** A call's subscription to the person stopping it. */
+export interface CallWatch {
+  /** The tabs the call was resolved to act on (a navigation of one of them onto a blocked site stops it). */
+  setTabs(tabs: readonly number[]): void;
+  close(): void;
+}
+
+const when = (epochMs: number | null): string => (epochMs === null ? '' : ` at ${new Date(epochMs).toISOString().slice(11, 19)} UTC`);
+
+export function pausedError(state: PauseState, tool: string): RelayError {
+  return reasonedError(
+    'target_conflict',
+    'paused_by_user',
+    `The person using this browser paused chrome-relay${when(state.since)} (Pause in the extension's toolbar popup); nothing was done. Stop and tell them; commands work again once they press Resume.`,
+    { tool, phase: 'dispatch', details: { pausedAt: state.since } },
+  );
+}
+
+function interruptedByPause(tool: string): RelayError {
+  return reasonedError(
+    'target_conflict',
+    'paused_by_user',
+    `The person paused chrome-relay while ${tool} was running, so it was stopped and every tab detached; it may already have taken effect. Stop and tell them; once they press Resume, check the page before re-issuing it.`,
+    { tool, phase: 'act', retryable: false, details: { interrupted: true, mayHaveActed: true } },
+  );
+}
+
+function blockedTabError(tool: string, tab: number, url: string, rule: string, interrupted: boolean): RelayError {
+  const what = interrupted ? `Tab ${tab} navigated to ${url} while ${tool} was running` : `Tab ${tab} shows ${url}`;
+  const outcome = interrupted ? `${tool} was stopped and the tab detached; it may already have taken effect` : 'chrome-relay does not attach to it and nothing was done';
+  return reasonedError(
+    'target_conflict',
+    'site_blocked',
+    `${what}, a site the person blocked for agents (rule "${rule}" in chrome-relay's options); ${outcome}. Work in another tab, or ask the person to remove the rule.`,
+    { tool, phase: interrupted ? 'act' : 'resolve', retryable: false, details: { tab, url, rule, ...(interrupted ? { interrupted: true, mayHaveActed: true } : {}) } },
+  );
+}
+
+function blockedUrlError(tool: string, url: string, rule: string): RelayError {
+  return reasonedError(
+    'target_conflict',
+    'site_blocked',
+    `${url} is a site the person blocked for agents (rule "${rule}" in chrome-relay's options); nothing was opened. Leave that site alone, or ask the person to remove the rule.`,
+    { tool, phase: 'resolve', details: { url, rule } },
+  );
+}
+
+function notAgentTabError(tool: string, tab: number): RelayError {
+  return reasonedError(
+    'target_conflict',
+    'not_agent_tab',
+    `Tab ${tab} was not opened by chrome-relay, and the person allows agents only in tabs chrome-relay opened or that they put into a tab group named "${AGENT_GROUP_TITLE}" ("agent tabs only" in chrome-relay's options). Open your own tab with \`chrome-relay navigate <url>\`, or ask the person to drag this tab into a "${AGENT_GROUP_TITLE}" group.`,
+    { tool, phase: 'resolve', details: { tab } },
+  );
+}
+
+/** Tab ids a tool manages directly, beyond the ones the call resolved to act on. */
+function managedTabs(params: Readonly<Record<string, unknown>>): number[] {
+  const out: number[] = [];
+  if (typeof params.tab === 'number') out.push(params.tab);
+  if (Array.isArray(params.tabs)) for (const tab of params.tabs) if (typeof tab === 'number') out.push(tab);
+  return out;
+}
+
+export class Policy {
+  readonly #deps: PolicyDeps;
+  readonly #watchers = new Set<Watcher>();
+
+  constructor(deps: PolicyDeps) {
+    this.#deps = deps;
+    deps.settings.onChange((settings) => {
+      this.#settingsChanged(settings).catch((error: unknown) => console.error('chrome-relay: applying settings failed', error));
+    });
+  }
+
+  /** Fails while paused (first thing a call does, before anything is looked up). */
+  async checkPause(tool: string): Promise<void> {
+    if (PAUSE_EXEMPT.has(tool)) return;
+    const state = await this.#deps.pause.get();
+    if (state.paused) throw pausedError(state, tool);
+  }
+
+  /** Site block list and "agent tabs only" for the tabs a call names (and navigate's URL). */
+  async checkTabs(tool: string, params: Readonly<Record<string, unknown>>, tabs: CallTabs): Promise<void> {
+    const settings = await this.#deps.settings.get();
+    const rules = await this.#deps.settings.rules();
+    if (rules.length === 0 && !settings.agentTabsOnly) return;
+    if (tool === 'navigate' && typeof params.url === 'string') {
+      const blocked = blockingRule(rules, [params.url]);
+      if (blocked) throw blockedUrlError(tool, blocked.url, blocked.rule.text);
+    }
+    const named = [...new Set([...tabsOf(tabs), ...managedTabs(params)])];
+    for (const tabId of named) {
+      const tab = await this.#tabOrUndefined(tabId);
+      // A tab that does not exist: the tool reports it missing in its own words.
+      if (tab === undefined) continue;
+      const blocked = blockingRule(rules, [tab.url, tab.pendingUrl]);
+      if (blocked) throw blockedTabError(tool, tabId, blocked.url, blocked.rule.text, false);
+      if (settings.agentTabsOnly && !(await this.isAgentTab(tabId, tab.groupId))) throw notAgentTabError(tool, tabId);
+    }
+  }
+
+  /** After a call succeeded: a tab it opened is an agent tab (navigate to a new tab, workspace create). */
+  async noteResult(tool: string, result: unknown): Promise<void> {
+    if (typeof result !== 'object' || result === null) return;
+    const r = result as Record<string, unknown>;
+    const opened = (tool === 'navigate' && r.newTab === true) || tool === 'workspace_create';
+    if (opened && typeof r.tabId === 'number') await this.#deps.agentTabs.add(r.tabId);
+  }
+
+  /** The attach guard: no session while paused, none on a blocked site. */
+  async guardAttach(tabId: number): Promise<void> {
+    const state = await this.#deps.pause.get();
+    if (state.paused) throw pausedError(state, '');
+    const rules = await this.#deps.settings.rules();
+    if (rules.length === 0) return;
+    const tab = await this.#tabOrUndefined(tabId);
+    if (tab === undefined) return; // attach itself reports the missing tab
+    const blocked = blockingRule(rules, [tab.url, tab.pendingUrl]);
+    if (blocked) throw blockedTabError('', tabId, blocked.url, blocked.rule.text, false);
+  }
+
+  async isAgentTab(tabId: number, groupId?: number): Promise<boolean> {
+    if (await this.#deps.agentTabs.has(tabId)) return true;
+    const group = groupId ?? (await this.#tabOrUndefined(tabId))?.groupId;
+    if (group === undefined || group < 0) return false;
+    const groups = await this.#deps.organize.queryGroups(AGENT_GROUP_TITLE);
+    return groups.some((g) => g.id === group && g.title === AGENT_GROUP_TITLE);
+  }
+
+  /**
+   * Be told when the person stops this call (Pause; its tab navigating onto a blocked site).
+   * Subscribe before checkPause, so a pause landing in between is not missed. Returns the unsubscribe.
+   */
+  watch(tool: string, stop: (error: RelayError) => void): CallWatch {
+    const watcher: Watcher = { tool, tabs: [], stop };
+    this.#watchers.add(watcher);
+    return {
+      setTabs: (tabs) => {
+        watcher.tabs = tabs;
+      },
+      close: () => this.#watchers.delete(watcher),
+    };
+  }
+
+  /** The popup's switch: pausing stops every call in flight and detaches every session at once. */
+  async setPaused(paused: boolean): Promise<PauseState> {
+    const state = await this.#deps.pause.set(paused);
+    if (state.paused) {
+      for (const watcher of [...this.#watchers]) watcher.stop(interruptedByPause(watcher.tool));
+      await this.#deps.sessions.detachAll();
+    }
+    return state;
+  }
+
+  /** tabs.onUpdated with a new URL: a tab that moved onto a blocked site loses its session at once. */
+  async tabUrlChanged(tabId: number, url: string): Promise<void> {
+    const rules = await this.#deps.settings.rules();
+    const blocked = blockingRule(rules, [url]);
+    if (!blocked) return;
+    for (const watcher of [...this.#watchers]) {
+      if (watcher.tabs.includes(tabId)) watcher.stop(blockedTabError(watcher.tool, tabId, url, blocked.rule.text, true));
+    }
+    if (this.#deps.sessions.isAttached(tabId)) await this.#deps.sessions.detach(tabId);
+  }
+
+  async #settingsChanged(settings: Settings): Promise<void> {
+    this.#deps.sessions.setIdleDetachMs(settings.idleDetachSeconds * 1000);
+    // Tabs that the new settings refuse lose their session now, not at the next command.
+    for (const tabId of this.#deps.sessions.attachedTabs()) {
+      try {
+        const tab = await this.#tabOrUndefined(tabId);
+        if (tab === undefined) continue;
+        const blocked = blockingRule(await this.#deps.settings.rules(), [tab.url, tab.pendingUrl]);
+        const refused = blocked !== undefined || (settings.agentTabsOnly && !(await this.isAgentTab(tabId, tab.groupId)));
+        if (refused) await this.#deps.sessions.detach(tabId);
+      } catch (error) {
+        console.error(`chrome-relay: applying settings to tab ${tabId} failed`, error);
+      }
+    }
+  }
+
+  async #tabOrUndefined(tabId: number): Promise<chrome.tabs.Tab | undefined> {
+    try {
+      return await this.#deps.browser.getTab(tabId);
+    } catch (error) {
+      if (error instanceof RelayError && error.code === 'target_not_found') return undefined;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { createFakeEnvironment } from '../../testing/fakeChrome.js';
+import { createScreenshotTool } from './screenshot.js';
+import { Recorder } from './record.js';
+
+const frame = (data: string, deviceWidth = 800) => ({ data, sessionId: 1, metadata: { deviceWidth, timestamp: 1 } });
+const noCrop = async () => 'cropped';
+
+describe('screenshot while the tab is being recorded', () => {
+  it('the recording\'s newest frame is what the tab shows now; before the first frame, it waits for it', async () => {
+    const env = createFakeEnvironment();
+    const recorder = new Recorder();
+    await recorder.start(env.ctx.cdp, 3, { maxFrames: 10, quality: 50, maxEdge: 800 });
+    const waiting = recorder.currentFrame(3, Date.now() + 1000);
+    env.debugger.emit(3, 'Page.screencastFrame', frame('first'));
+    expect(await waiting).toEqual({ data: 'first', cssWidth: 800 });
+    env.debugger.emit(3, 'Page.screencastFrame', frame('second'));
+    expect(await recorder.currentFrame(3, Date.now())).toEqual({ data: 'second', cssWidth: 800 });
+    expect(await recorder.currentFrame(4, Date.now() + 1000)).toBeNull();
+    // Taking a frame never stops the recording.
+    expect((await recorder.stop(env.ctx.cdp, 3)).frames.map((f) => f.data)).toEqual(['first', 'second']);
+  });
+
+  it('gives up at the deadline when the recording has shown nothing', async () => {
+    const env = createFakeEnvironment();
+    const recorder = new Recorder();
+    await recorder.start(env.ctx.cdp, 3, { maxFrames: 10, quality: 50, maxEdge: 800 });
+    expect(await recorder.currentFrame(3, Date.now() + 20)).toBeNull();
+  });
+
+  it('refuses --full with target_conflict (recording) before touching the viewport, and never starts a second screencast', async () => {
+    const env = createFakeEnvironment();
+    const tab = env.browser.addTab().id ?? 0;
+    const recorder = new Recorder();
+    await recorder.start(env.ctx.cdp, tab, { maxFrames: 10, quality: 50, maxEdge: 800 });
+    const tool = createScreenshotTool(noCrop, recorder);
+    const error = await tool.handle({ tab, full: true }, env.ctx).then(() => null, (e: unknown) => e);
+    expect(error).toMatchObject({ code: 'target_conflict', retryable: false, details: { reason: 'recording', field: 'full' } });
+    const sent = env.debugger.sent.map((c) => c.method);
+    expect(sent.filter((m) => m === 'Page.startScreencast')).toHaveLength(1);
+    expect(sent).not.toContain('Emulation.setDeviceMetricsOverride');
+    expect(sent).not.toContain('Page.stopScreencast');
+  });
+});

@@ -1,0 +1,41 @@
+/** The options page: block list, "agent tabs only", idle detach. The service worker validates and stores. */
+import { byId, el, request } from './client.js';
+
+const form = byId('settings', HTMLFormElement);
+const blocked = byId('blocked', HTMLTextAreaElement);
+const agentTabsOnly = byId('agent-tabs-only', HTMLInputElement);
+const idle = byId('idle', HTMLInputElement);
+const problems = byId('problems', HTMLUListElement);
+const saved = byId('saved', HTMLSpanElement);
+
+function say(text: string, error = false): void {
+  saved.textContent = text;
+  saved.className = error ? 'saved error' : 'saved';
+}
+
+async function load(): Promise<void> {
+  const answer = await request({ kind: 'settings' });
+  if (!answer.ok) return say(answer.error, true);
+  if (!('settings' in answer)) return;
+  blocked.value = answer.settings.blockedSites.join('\n');
+  agentTabsOnly.checked = answer.settings.agentTabsOnly;
+  idle.value = String(answer.settings.idleDetachSeconds);
+}
+
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  problems.replaceChildren();
+  say('Saving…');
+  const settings = { blockedSites: blocked.value.split('\n'), agentTabsOnly: agentTabsOnly.checked, idleDetachSeconds: Number(idle.value) };
+  void request({ kind: 'saveSettings', settings }).then((answer) => {
+    if (answer.ok) {
+      say('Saved.');
+      void load();
+      return;
+    }
+    say(answer.error, true);
+    problems.replaceChildren(...(answer.problems ?? []).map((p) => el('li', p.line === '' ? p.problem : `${p.line}: ${p.problem}`)));
+  });
+});
+
+void load();

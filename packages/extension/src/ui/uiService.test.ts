@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { ActivityLog } from '../activity/activityLog.js';
+import { AgentTabs } from '../policy/agentTabs.js';
+import { PauseStore } from '../policy/pause.js';
+import { Policy } from '../policy/policy.js';
+import { SettingsStore } from '../policy/settings.js';
+import { LeaseStore } from '../targeting/leases.js';
+import { createFakeEnvironment } from '../testing/fakeChrome.js';
+import { fakeOrganize } from '../testing/fakeOrganize.js';
+import type { PopupState, UiResponse } from './messages.js';
+import { createUiService } from './uiService.js';
+import { uiMessageListener } from './uiMessages.js';
+
+async function setup() {
+  const env = createFakeEnvironment();
+  const settings = new SettingsStore(env.browser);
+  const pause = new PauseStore(env.browser);
+  const agentTabs = new AgentTabs(env.browser);
+  const policy = new Policy({ browser: env.browser, organize: fakeOrganize(env.browser), sessions: env.cdp, settings, pause, agentTabs });
+  const leases = new LeaseStore(env.browser);
+  const activity = new ActivityLog(env.browser);
+  const ui = createUiService({
+    browser: env.browser,
+    sessions: env.cdp,
+    leases,
+    activity,
+    policy,
+    pause,
+    settings,
+    hostStatus: () => ({ connected: true, host: { version: '0.1.0', protocolVersion: 1, pid: 42 } }),
+    agentTabs: () => agentTabs.list(),
+    now: () => 5_000,
+  });
+  return { env, ui, leases, activity, agentTabs };
+}
+
+function stateOf(answer: UiResponse): PopupState {
+  if (!answer.ok || !('state' in answer)) throw new Error(`no state: ${JSON.stringify(answer)}`);
+  return answer.state;
+}
+
+describe('the popup state', () => {
+  it('lists only tabs agents are involved in: attached, leased, opened by chrome-relay, or acted in', async () => {
+    const { env, ui, leases, activity, agentTabs } = await setup();
+    const person = env.browser.addTab({ url: 'https://mine.test/', title: 'Mine' }).id ?? 0;
+    const attached = env.browser.addTab({ url: 'https://a.test/' }).id ?? 0;
+    const leased = env.browser.addTab({ url: 'https://b.test/' }).id ?? 0;
+    const opened = env.browser.addTab({ url: 'https://c.test/', title: '<b>hi</b>' }).id ?? 0;
+    await env.cdp.attach(attached);
+    await leases.claim('tab', String(leased), 'claude', 60_000);
+    await agentTabs.add(opened);
+    await activity.finish(activity.start({ at: 4_000, agent: 'claude', tool: 'click', tab: opened }), { at: 4_000, ms: 3, agent: 'claude', tool: 'click', tab: opened, outcome: 'ok', cli: '0.1.0' });
+    const state = stateOf(await ui({ kind: 'state' }));
+    expect(state.tabs.map((t) => t.id).sort()).toEqual([attached, leased, opened].sort());
+    expect(state.tabs.map((t) => t.id)).not.toContain(person);
+    expect(state.tabs[0]).toMatchObject({ id: opened, title: '<b>hi</b>', agentTab: true, last: { tool: 'click' } });
+    expect(state.tabs.find((t) => t.id === leased)?.lease?.owner).toBe('claude');
+    expect(state.tabs.find((t) => t.id === attached)?.attached).toBe(true);
+    expect(state.connection).toMatchObject({ connected: true, cli: '0.1.0', host: { pid: 42 } });
+  });
+
+  it('pause and resume through the popup', async () => {
+    const { ui } = await setup();
+    expect(stateOf(await ui({ kind: 'setPaused', paused: true })).pause.paused).toBe(true);
+    expect(stateOf(await ui({ kind: 'state' })).pause.paused).toBe(true);
+    expect(stateOf(await ui({ kind: 'setPaused', paused: false })).pause.paused).toBe(false);
+  });
+
+  it('saves valid settings and refuses bad ones with the lines at fault', async () => {
+    const { ui } = await setup();
+    expect(await ui({ kind: 'saveSettings', settings: { blockedSites: ['bank.test'], agentTabsOnly: true, idleDetachSeconds: 30 } })).toEqual({
+      ok: true,
+      settings: { blockedSites: ['bank.test'], agentTabsOnly: true, idleDetachSeconds: 30 },
+    });
+    const bad = await ui({ kind: 'saveSettings', settings: { blockedSites: ['no spaces allowed'], agentTabsOnly: true, idleDetachSeconds: 30 } });
+    expect(bad).toMatchObject({ ok: false, field: 'blockedSites', problems: [{ line: 'no spaces allowed' }] });
+    expect(await ui({ kind: 'settings' })).toMatchObject({ ok: true, settings: { blockedSites: ['bank.test'] } });
+  });
+});
+
+describe('the message listener', () => {
+  const listener = uiMessageListener(
+    () => 'ourid',
+    () => 'chrome-extension://ourid/',
+    async () => ({ ok: false, error: 'handled' }),
+  );
+
+  it('ignores senders that are not this extension\'s pages', () => {
+    const answers: UiResponse[] = [];
+    expect(listener({ kind: 'state' }, { id: 'other', url: 'chrome-extension://other/x.html' }, (a) => answers.push(a))).toBe(false);
+    expect(listener({ kind: 'state' }, { id: 'ourid', url: 'https://evil.test/' }, (a) => answers.push(a))).toBe(false);
+    expect(answers).toEqual([]);
+  });
+
+  it('answers unknown requests with an error and known ones asynchronously', async () => {
+    const answers: UiResponse[] = [];
+    const page = { id: 'ourid', url: 'chrome-extension://ourid/popup.html' };
+    expect(listener({ kind: 'setPaused', paused: 'yes' }, page, (a) => answers.push(a))).toBe(false);
+    expect(listener({ kind: 'state' }, page, (a) => answers.push(a))).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(answers.map((a) => a.ok)).toEqual([false, false]);
+    expect(answers[1]).toMatchObject({ error: 'handled' });
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * The service worker's side of the popup and options pages: answers their requests (ui/messages.ts)
+ * from the worker's own state. Page content (tab titles, URLs) goes out as data; the pages render it
+ * as text, never as HTML.
+ */
+import { PROTOCOL_VERSION, VERSION } from '@chrome-relay/protocol';
+import type { ActivityLog } from '../activity/activityLog.js';
+import type { BrowserApi } from '../browserApi.js';
+import type { CdpSessions } from '../cdp/cdpSession.js';
+import type { PauseStore } from '../policy/pause.js';
+import type { Policy } from '../policy/policy.js';
+import { checkSettings, type SettingsStore } from '../policy/settings.js';
+import type { LeaseStore } from '../targeting/leases.js';
+import type { PopupState, TabRow, UiRequest, UiResponse, VersionLine } from './messages.js';
+
+export interface HostStatus {
+  connected: boolean;
+  host: (VersionLine & { pid: number }) | null;
+}
+
+export interface UiServiceDeps {
+  browser: Pick<BrowserApi, 'queryTabs'>;
+  sessions: Pick<CdpSessions, 'attachedTabs'>;
+  leases: Pick<LeaseStore, 'list'>;
+  activity: ActivityLog;
+  policy: Pick<Policy, 'isAgentTab' | 'setPaused'>;
+  pause: PauseStore;
+  settings: SettingsStore;
+  hostStatus: () => HostStatus;
+  agentTabs: () => Promise<number[]>;
+  now?: () => number;
+}
+
+export function createUiService(deps: UiServiceDeps): (request: UiRequest) => Promise<UiResponse> {
+  const now = deps.now ?? Date.now;
+
+  async function state(): Promise<PopupState> {
+    const [tabs, leases, lastByTab, recent, pause, settings, agentTabs] = await Promise.all([
+      deps.browser.queryTabs({}),
+      deps.leases.list(),
+      deps.activity.lastByTab(),
+      deps.activity.recent(),
+      deps.pause.get(),
+      deps.settings.get(),
+      deps.agentTabs(),
+    ]);
+    const attached = new Set(deps.sessions.attachedTabs());
+    const running = deps.activity.running();
+    const leaseByTab = new Map(leases.filter((l) => l.kind === 'tab').map((l) => [Number(l.target), l]));
+    const involved = new Set<number>([...attached, ...agentTabs, ...leaseByTab.keys(), ...lastByTab.keys()]);
+    for (const call of running) if (call.tab !== null) involved.add(call.tab);
+
+    const rows: TabRow[] = [];
+    for (const tab of tabs) {
+      if (tab.id === undefined || !involved.has(tab.id)) continue;
+      const lease = leaseByTab.get(tab.id);
+      rows.push({
+        id: tab.id,
+        title: tab.title ?? '',
+        url: tab.url ?? tab.pendingUrl ?? '',
+        attached: attached.has(tab.id),
+        agentTab: await deps.policy.isAgentTab(tab.id, tab.groupId),
+        lease: lease ? { owner: lease.owner, expiresAt: lease.expiresAt } : null,
+        last: lastByTab.get(tab.id) ?? null,
+        running: running.find((call) => call.tab === tab.id) ?? null,
+      });
+    }
+    const latest = (row: TabRow): number => Math.max(row.last?.at ?? 0, row.running?.at ?? 0);
+    rows.sort((a, b) => latest(b) - latest(a) || a.id - b.id);
+    const host = deps.hostStatus();
+    return {
+      now: now(),
+      connection: {
+        connected: host.connected,
+        host: host.host,
+        cli: recent.find((entry) => entry.cli !== undefined)?.cli ?? null,
+        extension: { version: VERSION, protocolVersion: PROTOCOL_VERSION },
+      },
+      pause,
+      settings,
+      tabs: rows,
+      recent,
+    };
+  }
+
+  return async (request) => {
+    switch (request.kind) {
+      case 'state':
+        return { ok: true, state: await state() };
+      case 'setPaused':
+        await deps.policy.setPaused(request.paused);
+        return { ok: true, state: await state() };
+      case 'settings':
+        return { ok: true, settings: await deps.settings.get() };
+      case 'saveSettings': {
+        const checked = checkSettings(request.settings);
+        if (!checked.ok) return { ok: false, error: 'Not saved: fix the marked lines.', field: checked.field, problems: checked.problems };
+        await deps.settings.save(checked.settings);
+        return { ok: true, settings: checked.settings };
+      }
+    }
+  };
+}
