@@ -121,6 +121,14 @@ describe('--snapshot on every action: the page as the action left it, in the sam
     expect(shallow.code, shallow.stderr).toBe(0);
     expect(snapshotPart(shallow.stdout)).toContain('combobox "Country"');
     expect(snapshotPart(shallow.stdout)).not.toContain('option "Germany"');
+    // --max-chars bounds what is printed after the result, with the marker that says so.
+    const cut = await relay.cli('focus', field, '--snapshot', '--max-chars', '100');
+    expect(cut.code, cut.stderr).toBe(0);
+    expect(snapshotPart(cut.stdout)).toMatch(/\n!!! TRUNCATED: showing \d+ of \d+ characters/);
+    expect(snapshotPart(cut.stdout)).not.toContain('option "Germany"');
+    // The header, at most 100 characters of tree, the marker line.
+    expect(snapshotPart(cut.stdout).length).toBeLessThan(600);
+    expect(snapshotPart(cut.stdout).length).toBeLessThan(snapshotPart(whole.stdout).length);
     const scoped = await relay.cli('type', 'x', '-s', field, '--snapshot', '--scope', field);
     expect(scoped.code, scoped.stderr).toBe(0);
     const lines = snapshotPart(scoped.stdout).trim().split('\n');
