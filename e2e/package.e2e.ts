@@ -2,10 +2,11 @@
  * The published package, as a person gets it: `pnpm pack` of packages/cli, then plain `npm install -g` into a
  * fresh prefix with no network use (the tarball has no runtime dependencies), and `npx <tarball>`. The
  * installed `chrome-relay` binary (run through its shebang, not through our node) then launches a headless
- * browser, navigates, snapshots and clicks. The page's own state proves the click.
+ * browser, navigates, snapshots and clicks. The page's own state proves the click. The installed CLI starts
+ * from a V8 code cache it writes itself (next to its bundle, or under its home when it may not write there).
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,6 +86,7 @@ describe('the packed CLI package', () => {
         'README.md',
         'SKILL.md',
         'dist/chrome-relay.cjs',
+        'dist/cli.cjs',
         'dist/extension/background.js',
         ...[16, 32, 48, 128].flatMap((size) => [`dist/extension/icons/icon${size}-grey.png`, `dist/extension/icons/icon${size}.png`]).sort(),
         'dist/extension/manifest.json',
@@ -142,6 +144,38 @@ describe('the packed CLI package', () => {
       expect(JSON.stringify(read.content)).toContain('Clicked 1');
     } finally {
       await client.close();
+    }
+  });
+
+  it('the installed CLI writes its code cache once and starts from it (next to the bundle, or under the home when the package is read-only)', async () => {
+    const bin = join(root, 'prefix/bin/chrome-relay');
+    const dist = join(root, 'prefix/lib/node_modules/chrome-relay/dist');
+    const caches = (dir: string): string[] => {
+      try {
+        return readdirSync(dir).filter((name) => name.endsWith('.cache'));
+      } catch {
+        return [];
+      }
+    };
+    expect((await run(bin, ['tabs'], { env })).code).toBe(0);
+    const [cache] = caches(dist);
+    if (cache === undefined) throw new Error(`no code cache next to the bundle: ${readdirSync(dist).join(' ')}`);
+    const written = statSync(join(dist, cache));
+    // Accepted by V8 and covering the command: the next run leaves it as it is (a rejected one is rewritten).
+    expect((await run(bin, ['tabs'], { env })).code).toBe(0);
+    expect(statSync(join(dist, cache)).mtimeMs).toBe(written.mtimeMs);
+    // A damaged cache costs nothing but its rewrite.
+    writeFileSync(join(dist, cache), 'chrome-relay code cache 1\n{"commands":["tabs"]}\ngarbage');
+    const again = await run(bin, ['tabs'], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(readFileSync(join(dist, cache)).length).toBeGreaterThan(written.size / 2);
+    if (process.getuid?.() === 0) return; // root writes anywhere: the read-only case needs another user
+    chmodSync(dist, 0o555);
+    try {
+      expect((await run(bin, ['tabs'], { env })).code).toBe(0);
+      expect(caches(join(root, 'home/cache'))).toHaveLength(1);
+    } finally {
+      chmodSync(dist, 0o755);
     }
   });
 

@@ -34,6 +34,8 @@ const DYNAMIC_SITES: Record<string, readonly string[]> = {
   'packages/cli/src/reconnect.ts': ['only.error.code'],
   // doctor: the first failing check's code; a reasoned one keeps its reason (Check.reason).
   'packages/cli/src/doctor.ts': ["first.code ?? 'extension_not_connected'"],
+  // printActionResult: the snapshot after an action failed; its own error, details spread.
+  'packages/cli/src/outputs.ts': ['after.error.code'],
   // cliError: invalid_arguments or target_conflict (PENDING).
   'packages/cli/src/callTarget.ts': ['code'],
 };

@@ -141,7 +141,7 @@ export function startAgentBrowser(options: { binary: string; flags: string[]; he
       return undefined;
     },
     async unsupported(action) {
-      if (action.kind === 'click' && action.snapshot) return 'agent-browser has no click --snapshot';
+      if ((action.kind === 'click' || action.kind === 'open') && action.snapshot) return `agent-browser has no ${action.kind} --snapshot`;
       return undefined;
     },
     async run(action) {

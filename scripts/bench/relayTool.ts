@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { CLI, runCli } from '../../e2e/harness.js';
 import { processArgs } from './browserFlags.js';
 import { CommandFailed, execTimed, type Exec } from './exec.js';
-import type { Action, BenchTool } from './tool.js';
+import { afterSnapshotFlags, type Action, type BenchTool } from './tool.js';
 
 export interface RelayTool extends BenchTool {
   readonly browserPid: number;
@@ -62,11 +62,11 @@ export async function startRelayTool(options: { flags: string[]; headful: boolea
       case 'tabs':
         return ['tabs'];
       case 'open':
-        return ['navigate', action.url, ...tabArgs()];
+        return ['navigate', action.url, ...afterSnapshotFlags(action.snapshot), ...tabArgs()];
       case 'snapshot':
         return ['snapshot', ...(action.interactive ? ['-i'] : []), ...(action.maxChars !== undefined ? ['--max-chars', String(action.maxChars)] : []), ...tabArgs()];
       case 'click':
-        return ['click', ref, ...(action.snapshot ? ['--snapshot'] : []), ...tabArgs()];
+        return ['click', ref, ...afterSnapshotFlags(action.snapshot), ...tabArgs()];
       case 'hover':
       case 'check':
       case 'uncheck':
@@ -84,7 +84,7 @@ export async function startRelayTool(options: { flags: string[]; headful: boolea
 
   /** The option an action needs beyond its command, as named and as matched in that command's --help. */
   const neededOption = (action: Action): { name: string; pattern: RegExp } | undefined => {
-    if (action.kind === 'click' && action.snapshot) return { name: '--snapshot', pattern: /--snapshot\b/ };
+    if ((action.kind === 'click' || action.kind === 'open') && action.snapshot) return { name: '--snapshot', pattern: /--snapshot\b/ };
     if (action.kind === 'snapshot' && action.maxChars !== undefined) return { name: '--max-chars', pattern: /--max-chars\b/ };
     if (action.kind === 'snapshot' && action.interactive) return { name: '-i', pattern: /(^|\s)-i\b/m };
     if (action.kind === 'type') return { name: '-s <ref>', pattern: /(^|\s)-s[,\s]/m };
@@ -110,7 +110,9 @@ export async function startRelayTool(options: { flags: string[]; headful: boolea
       const result = await execTimed(process.execPath, [CLI, ...args], { env });
       if (result.code !== 0) throw new CommandFailed(['chrome-relay', ...args], result);
       if (action.kind === 'open' && !tab) {
-        const opened = JSON.parse(result.stdout) as { tabId?: unknown };
+        // With --snapshot the result's JSON is followed by the snapshot (its header starts with `# `).
+        const json = result.stdout.split('\n# ')[0] ?? '';
+        const opened = JSON.parse(json) as { tabId?: unknown };
         if (typeof opened.tabId !== 'number') throw new Error(`navigate printed no tabId: ${result.stdout.slice(0, 200)}`);
         tab = String(opened.tabId);
       }

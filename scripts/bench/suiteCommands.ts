@@ -83,7 +83,7 @@ export async function commandsSection(bench: Bench): Promise<CommandFigures> {
   };
   const rows: Row[] = [
     await row('`click @ref`', (t, r) => measureAction(bench, t, { kind: 'click', ref: r.inc }, { check: grewBy('window.bench.clicks') })),
-    await row('`click --snapshot @ref`', (t, r) => measureAction(bench, t, { kind: 'click', ref: r.inc, snapshot: true }), false),
+    await row('`click --snapshot @ref`', (t, r) => measureAction(bench, t, { kind: 'click', ref: r.inc, snapshot: 'full' }), false),
     // Hovering elsewhere first makes every run a real pointer move onto the button (one mouseenter each).
     await row('`hover @ref`', (t, r) => measureAction(bench, t, { kind: 'hover', ref: r.inc }, { prepare: { kind: 'hover', ref: r.name }, check: grewBy('window.bench.hovers') })),
     await row('`fill @ref`', (t, r) => measureAction(bench, t, { kind: 'fill', ref: r.name, value: 'Ada Lovelace' }, { check: equals("document.getElementById('name').value", 'Ada Lovelace') })),

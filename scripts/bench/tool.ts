@@ -4,13 +4,22 @@
  */
 import type { Exec } from './exec.js';
 
+/** A composite action's `--snapshot` (printed after the action's result, in the same call): full or `-i`. */
+export type AfterSnapshot = 'full' | 'interactive';
+
+/** The flags of a composite action's snapshot. */
+export function afterSnapshotFlags(snapshot: AfterSnapshot | undefined): string[] {
+  if (snapshot === undefined) return [];
+  return snapshot === 'interactive' ? ['--snapshot', '-i'] : ['--snapshot'];
+}
+
 /** Refs are kept bare (`e12`); drivers add the `@`. */
 export type Action =
   | { kind: 'version' }
   | { kind: 'tabs' }
-  | { kind: 'open'; url: string }
+  | { kind: 'open'; url: string; snapshot?: AfterSnapshot }
   | { kind: 'snapshot'; interactive: boolean; maxChars?: number }
-  | { kind: 'click'; ref: string; snapshot?: boolean }
+  | { kind: 'click'; ref: string; snapshot?: AfterSnapshot }
   | { kind: 'hover'; ref: string }
   | { kind: 'fill'; ref: string; value: string }
   | { kind: 'type'; ref: string; text: string }
@@ -38,11 +47,11 @@ export function describeAction(action: Action): string {
     case 'tabs':
       return 'tabs';
     case 'open':
-      return `open ${action.url}`;
+      return [`open ${action.url}`, ...afterSnapshotFlags(action.snapshot)].join(' ');
     case 'snapshot':
       return `snapshot${action.interactive ? ' -i' : ''}${action.maxChars !== undefined ? ` --max-chars ${action.maxChars}` : ''}`;
     case 'click':
-      return `click${action.snapshot ? ' --snapshot' : ''} @${action.ref}`;
+      return ['click', ...afterSnapshotFlags(action.snapshot), `@${action.ref}`].join(' ');
     case 'hover':
     case 'check':
     case 'uncheck':

@@ -82,7 +82,7 @@ function parseBlock(line: string, violations: Violation[]): RelayErrorData | und
     violations.push({ kind: 'error_block', detail: `not JSON: ${line.slice(0, 120)}` });
     return undefined;
   }
-  const data = RelayErrorDataSchema.safeParse(parsed);
+  const data = RelayErrorDataSchema().safeParse(parsed);
   if (!data.success) {
     violations.push({ kind: 'error_block', detail: `not a relayError: ${data.error.issues[0]?.message ?? ''} in ${line.slice(0, 200)}` });
     return undefined;

@@ -31,7 +31,7 @@ export async function socketFuzz(suite: LiveSuite): Promise<() => Promise<void>>
   report.measure(PHASE, 'host RSS at start', `${baseline} MB`, baseline < RSS_CEILING_MB);
 
   const answerCode = (answer: unknown): string => {
-    const parsed = ClientResponseSchema.safeParse(answer);
+    const parsed = ClientResponseSchema().safeParse(answer);
     if (!parsed.success) return 'malformed answer';
     return parsed.data.ok ? 'ok' : parsed.data.error.code;
   };
@@ -171,12 +171,12 @@ export async function socketFuzz(suite: LiveSuite): Promise<() => Promise<void>>
         const answers = await Promise.all(clients.map((client) => client.next(20_000)));
         for (const client of broken) {
           const answer = await client.next(3000);
-          const parsed = ClientResponseSchema.safeParse(answer);
+          const parsed = ClientResponseSchema().safeParse(answer);
           if (!parsed.success || parsed.data.ok || parsed.data.error.code !== 'invalid_arguments') report.fail(PHASE, '100 concurrent: a broken neighbour', 'expected invalid_arguments', JSON.stringify(answer)?.slice(0, 200));
           client.destroy();
         }
         answers.forEach((answer, i) => {
-          const parsed = ClientResponseSchema.safeParse(answer);
+          const parsed = ClientResponseSchema().safeParse(answer);
           const code = parsed.success ? (parsed.data.ok ? 'ok' : parsed.data.error.code) : 'no answer';
           report.count(PHASE, `100 concurrent: ${code}`);
           if (!parsed.success || !parsed.data.ok || parsed.data.id !== 1000 + i) report.fail(PHASE, `100 concurrent: connection ${i}`, `expected ok for id ${1000 + i}`, JSON.stringify(answer)?.slice(0, 200));

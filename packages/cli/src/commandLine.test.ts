@@ -51,9 +51,13 @@ async function sent(...args: string[]): Promise<ClientRequest> {
   return request;
 }
 
+/**
+ * The command line is refused. Flag and argument conversions fail before anything is sent; the
+ * schema's own checks run where the call fails (the extension checks params first thing; here the
+ * fake host answers unsupported_tool), so a request may have gone out — never a success.
+ */
 async function refused(...args: string[]): Promise<RelayError> {
-  const { request, error } = await run(...args);
-  expect(request, args.join(' ')).toBeUndefined();
+  const { error } = await run(...args);
   if (error === undefined) throw new Error(`not refused: ${args.join(' ')}`);
   return error;
 }
@@ -102,6 +106,20 @@ describe('tool commands send what the schema accepts', () => {
     expect((await refused('drag', '@e3', '--to-x', '5')).details.field).toBe('to-y');
   });
 
+  it("an action's --snapshot travels with its call, shaped by -i, -d, -s (--scope where the command has its own -s)", async () => {
+    const click = await sent('click', '@e4', '--snapshot', '-i', '-d', '2');
+    expect(click.params).toEqual({ ref: 'e4' });
+    expect(click.snapshot).toEqual({ interactive: true, depth: 2 });
+    expect((await sent('navigate', 'https://example.com', '--snapshot', '-s', '@e3')).snapshot).toEqual({ scopeRef: 'e3' });
+    const typed = await sent('type', 'hi', '-s', '@e7', '--snapshot', '--scope', 'form');
+    expect(typed.params).toEqual({ text: 'hi', ref: 'e7' });
+    expect(typed.snapshot).toEqual({ scopeSelector: 'form' });
+    expect(await sent('click', '@e4')).not.toHaveProperty('snapshot');
+    const stray = await refused('click', '@e4', '-i');
+    expect(stray.toData()).toMatchObject({ code: 'invalid_arguments', details: { field: 'interactive' } });
+    expect((await refused('click', '@e4', '--max-chars', '500')).toData()).toMatchObject({ code: 'invalid_arguments', details: { field: 'max-chars' } });
+  });
+
   it('upload: a ref then files, or --via and only files (absolute)', async () => {
     const file = join(files, 'a.txt');
     expect((await sent('upload', '@e7', file)).params).toEqual({ ref: 'e7', files: [file] });
@@ -133,7 +151,7 @@ describe('tool commands send what the schema accepts', () => {
     expect((await refused('lease', 'claim', '--group', 'g', '--agent', 'a')).details.field).toBe('group');
   });
 
-  it('bad input is invalid_arguments naming the flag or argument as typed, before anything is sent', async () => {
+  it('bad input is invalid_arguments naming the flag or argument as typed', async () => {
     const field = async (...args: string[]): Promise<unknown> => (await refused(...args)).details.field;
     expect(await field('click', '--x', '5')).toBe('y');
     expect(await field('click', '--y', '5')).toBe('x');
@@ -164,6 +182,17 @@ describe('tool commands send what the schema accepts', () => {
     expect(await field('record', 'start', '--quality', '0')).toBe('quality');
     expect(await field('network', '--status', '999x')).toBe('status');
     expect(await field('fill', '@e1', 'a', 'b')).toBe('command');
+  });
+
+  it('bad input is invalid_arguments also when no browser is connected', async () => {
+    const home = process.env.CHROME_RELAY_HOME;
+    process.env.CHROME_RELAY_HOME = mkdtempSync(join(tmpdir(), 'cr-cmdline-nohost-'));
+    try {
+      expect((await refused('navigate', 'https://example.com', '--wait-timeout', '300000')).toData()).toMatchObject({ code: 'invalid_arguments', details: { field: 'wait-timeout' } });
+      expect((await refused('tabs')).code).toBe('extension_not_connected');
+    } finally {
+      process.env.CHROME_RELAY_HOME = home;
+    }
   });
 });
 

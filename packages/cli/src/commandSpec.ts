@@ -9,14 +9,29 @@ import {
   flagNameOf,
   paramInfos,
   REF_PARAMS,
+  tabUseOf,
   TOOL_NAMES,
   TOOLS,
   type CliArg,
   type CliParser,
   type CliShape,
   type ParamInfo,
+  type TabUse,
   type ToolName,
 } from '@chrome-relay/protocol';
+
+/**
+ * Set by scripts/build.mjs: every tool's param infos, worked out from the entries at build time, so
+ * that the CLI builds no zod schema (and loads no zod) to declare the command it runs. Absent when
+ * the sources run unbundled (tests, docs): then they are read from the schemas.
+ */
+declare const __CLI_PARAM_INFOS__: Readonly<Record<string, readonly ParamInfo[]>> | undefined;
+
+/** The params of a tool's schema, as the command line sees them. */
+function paramInfosOf(tool: ToolName): readonly ParamInfo[] {
+  const built = typeof __CLI_PARAM_INFOS__ === 'undefined' ? undefined : __CLI_PARAM_INFOS__[tool];
+  return built ?? paramInfos(TOOLS[tool].params);
+}
 
 export interface PositionalSpec {
   readonly param: string;
@@ -58,6 +73,8 @@ export interface CommandSpec {
   readonly flags: readonly FlagSpec[];
   /** Which of tab, workspace, group, agent the tool's params have (filled from the envelope flags). */
   readonly envelope: ReadonlySet<string>;
+  /** How the tool uses tabs (protocol tabUseOf). */
+  readonly tabUse: TabUse;
 }
 
 /** Tool commands, in registry order (internal tools have none). */
@@ -99,7 +116,7 @@ export function commandSpec(tool: ToolName): CommandSpec {
   const entry = TOOLS[tool];
   const cli = entry.cli;
   if (cli === undefined) throw new Error(`${tool} is internal: it has no command`);
-  const infos = new Map(paramInfos(entry.params).map((info) => [info.name, info]));
+  const infos = new Map(paramInfosOf(tool).map((info) => [info.name, info]));
   const infoOf = (param: string): ParamInfo => {
     const info = infos.get(param);
     if (info === undefined) throw new Error(`${tool}: the command line names param "${param}", which the schema does not have`);
@@ -151,7 +168,7 @@ export function commandSpec(tool: ToolName): CommandSpec {
     });
   }
   const envelope = new Set([...infos.keys()].filter(isEnvelope));
-  return { tool, cli, params: infos, positionals, flags, envelope };
+  return { tool, cli, params: infos, positionals, flags, envelope, tabUse: tabUseOf(tool, [...infos.keys()]) };
 }
 
 /** `group create <name> <tabs...>`: the usage line of the command's arguments. */

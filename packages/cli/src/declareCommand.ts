@@ -9,14 +9,14 @@
  * checks, the call, the output kind's rendering (outputs.ts).
  */
 import type { Command } from 'commander';
-import { CLI_GROUPS, reasonedError, tabUseOf, TOOLS, WAIT_REPORT_MS, type CliShape, type ToolName } from '@chrome-relay/protocol';
+import { CLI_GROUPS, reasonedError, RelayError, TOOLS, WAIT_REPORT_MS, type AfterSnapshot, type CliShape, type ToolName } from '@chrome-relay/protocol';
 import { invalidArgument, parseTab } from './args.js';
 import { targeted, untargeted, type TargetedGlobals } from './callTarget.js';
-import { checkParams, paramsFromCommandLine } from './commandParams.js';
+import { checkParams, paramsFromCommandLine, type CommandLineParams } from './commandParams.js';
 import { commandSpec, usageOf, type CommandSpec } from './commandSpec.js';
 import { AGENT_ENV } from './globalOptions.js';
 import { OUTPUTS } from './outputs.js';
-import { runTool } from './runTool.js';
+import { runTool, runToolThenSnapshot } from './runTool.js';
 
 type Opts = Record<string, unknown>;
 
@@ -65,7 +65,7 @@ export function declareCommand(program: Command, tool: ToolName, full: boolean, 
     if (flag.repeatable) cmd.option(flag.spelling, flag.help, (value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
     else cmd.option(flag.spelling, flag.help);
   }
-  if (tabUseOf(tool) !== 'none') {
+  if (spec.tabUse !== 'none') {
     cmd
       .option('--tab <id>', 'tab to act in (default: the tab chrome-relay last used)', parseTab)
       .option('--workspace <name>', 'act in this workspace (its current tab)')
@@ -88,7 +88,7 @@ export function declareCommand(program: Command, tool: ToolName, full: boolean, 
 
 /** The target flags and agent identity → envelope params and the call's globals. */
 function envelopeOf(spec: CommandSpec, params: Record<string, unknown>, cmd: Command, argv: readonly string[]): TargetedGlobals {
-  const use = tabUseOf(spec.tool);
+  const use = spec.tabUse;
   let globals: TargetedGlobals;
   if (use === 'none' && (spec.envelope.has('tab') || spec.envelope.has('workspace'))) {
     // The tab or workspace it manages (a lease), typed before or after the command name.
@@ -120,6 +120,21 @@ function envelopeOf(spec: CommandSpec, params: Record<string, unknown>, cmd: Com
   return globals;
 }
 
+/**
+ * A call failed: when the command line itself is invalid, that is the answer, naming the flag or
+ * argument (the extension's own check names wire params, and a call that never reached it never
+ * checked them); otherwise the call's own failure.
+ */
+function commandLineError(spec: CommandSpec, filled: CommandLineParams, error: unknown): unknown {
+  if (!(error instanceof RelayError)) return error;
+  try {
+    checkParams(spec, filled);
+  } catch (invalid) {
+    return invalid;
+  }
+  return error;
+}
+
 async function runToolCommand(spec: CommandSpec, positionals: readonly string[], opts: Opts, cmd: Command, context: CommandContext): Promise<void> {
   const filled = paramsFromCommandLine(spec, positionals, opts);
   let globals = envelopeOf(spec, filled.params, cmd, context.argv);
@@ -128,11 +143,24 @@ async function runToolCommand(spec: CommandSpec, positionals: readonly string[],
     filled.params[spec.cli.budget] = globals.timeoutMs;
     globals = { ...globals, timeoutMs: globals.timeoutMs + WAIT_REPORT_MS };
   }
-  const params = checkParams(spec, filled);
-  if (context.validateOnly === true) return;
   const output = OUTPUTS[spec.cli.output ?? 'json'];
+  const snapshot = output.snapshotAfter?.(opts);
+  if (context.validateOnly === true) {
+    checkParams(spec, filled);
+    return;
+  }
   const prepared = await output.before?.(opts);
-  const result = (await runTool(spec.tool, params as never, globals)) as Record<string, unknown>;
+  let result: Record<string, unknown>;
+  let after: AfterSnapshot | undefined;
+  try {
+    // The params are checked by the extension, first thing (and by the schema here on failure only:
+    // building it costs more at start-up than the whole call).
+    if (snapshot === undefined) result = (await runTool(spec.tool, filled.params as never, globals)) as Record<string, unknown>;
+    else ({ result, snapshot: after } = (await runToolThenSnapshot(spec.tool, filled.params as never, globals, snapshot)) as { result: Record<string, unknown>; snapshot: AfterSnapshot });
+  } catch (error) {
+    throw commandLineError(spec, filled, error);
+  }
+  const params = filled.params;
   // Rendering sees the globals of the command (its --json), with the deadline the agent gave.
-  await output.render(result, { opts, params, globals: spec.cli.budget === undefined ? globals : { ...globals, timeoutMs: globals.timeoutMs - WAIT_REPORT_MS }, prepared });
+  await output.render(result, { tool: spec.tool, opts, params, globals: spec.cli.budget === undefined ? globals : { ...globals, timeoutMs: globals.timeoutMs - WAIT_REPORT_MS }, prepared, after });
 }

@@ -8,11 +8,19 @@ import { join } from 'node:path';
 import { isPidAlive } from '@chrome-relay/host-files';
 import { HostDescriptorSchema, type HostDescriptor } from '@chrome-relay/protocol';
 import { runDir } from './paths.js';
+import { isRecord, isSameBuild } from './sameBuild.js';
 
 export interface FoundDescriptor {
   file: string;
   descriptor: HostDescriptor;
   alive: boolean;
+}
+
+/** A descriptor: as is from a host of this build, else checked by the schema (sameBuild.ts). */
+function readDescriptor(raw: unknown): HostDescriptor | undefined {
+  if (isRecord(raw) && isSameBuild(raw.host) && typeof raw.pid === 'number' && typeof raw.socket === 'string' && typeof raw.startedAt === 'string') return raw as HostDescriptor;
+  const parsed = HostDescriptorSchema().safeParse(raw);
+  return parsed.success ? parsed.data : undefined;
 }
 
 export function listDescriptors(home: string): FoundDescriptor[] {
@@ -28,9 +36,9 @@ export function listDescriptors(home: string): FoundDescriptor[] {
     if (!/^host-\d+\.json$/.test(name)) continue;
     const file = join(dir, name);
     try {
-      const parsed = HostDescriptorSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-      if (!parsed.success) continue;
-      found.push({ file, descriptor: parsed.data, alive: isPidAlive(parsed.data.pid) });
+      const descriptor = readDescriptor(JSON.parse(readFileSync(file, 'utf8')));
+      if (descriptor === undefined) continue;
+      found.push({ file, descriptor, alive: isPidAlive(descriptor.pid) });
     } catch {
       // Half-written or unreadable: the host writes atomically, so this is a foreign file; skip it.
     }

@@ -12,6 +12,7 @@ import { reasonedError, RelayError, type ClientResponse, type HostDescriptor } f
 import { isPidAlive } from '@chrome-relay/host-files';
 import { listDescriptors } from './discovery.js';
 import { runDir } from './paths.js';
+import { isSameBuild } from './sameBuild.js';
 import { callSocket } from './socketCall.js';
 
 export interface CallOptions {
@@ -21,6 +22,11 @@ export interface CallOptions {
   timeoutMs: number;
   target?: { tab?: number | undefined; workspace?: string | undefined; group?: string | undefined } | undefined;
   agent?: string | undefined;
+  /**
+   * Snapshot params for a snapshot right after the tool, in the same call (protocol messages.ts).
+   * Sent only to a host and extension of this build, which know it; the answer then carries `snapshot`.
+   */
+  snapshot?: Record<string, unknown> | undefined;
 }
 
 /** How long to wait for a host that is being restarted (service worker waking, extension reconnecting). */
@@ -92,7 +98,8 @@ export async function callHost(tool: string, params: Record<string, unknown>, op
     const host = pickHost(options.home, options.profile, tool);
     if (host) {
       try {
-        return await callSocket(host.socket, tool, params, options.timeoutMs, { target: options.target, agent: options.agent });
+        const snapshot = options.snapshot !== undefined && isSameBuild(host.host) && isSameBuild(host.extension) ? options.snapshot : undefined;
+        return await callSocket(host.socket, tool, params, options.timeoutMs, { target: options.target, agent: options.agent, snapshot });
       } catch (error) {
         const refused = error instanceof RelayError && error.code === 'extension_not_connected' && error.phase === 'connect';
         if (!refused) throw hostGone(error, host);

@@ -8,52 +8,116 @@ import { copyFileSync, existsSync, mkdtempSync, renameSync, unlinkSync } from 'n
 import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import type { Command } from 'commander';
-import { RelayError, type CliOutput } from '@chrome-relay/protocol';
-import { parseIntArg } from './args.js';
+import { RelayError, type AfterSnapshot, type CliOutput, type RelayErrorData } from '@chrome-relay/protocol';
+import { invalidArgument, parseIntArg } from './args.js';
+import { paramsFromCommandLine } from './commandParams.js';
+import { commandSpec, type FlagSpec } from './commandSpec.js';
 import { encodeGif, hasFfmpeg } from './gif.js';
 import type { GlobalOptions } from './globalOptions.js';
 import { printJson, printText } from './output.js';
 import { checkOutFile, prepareOutDir, writeOutFile } from './outputFiles.js';
 import { snapshotText } from './renderSnapshot.js';
-import { runTool } from './runTool.js';
 
 type Opts = Readonly<Record<string, unknown>>;
 type Result = Record<string, unknown>;
+
+export interface RenderContext {
+  /** The tool the command ran. */
+  tool: string;
+  opts: Opts;
+  params: Readonly<Record<string, unknown>>;
+  globals: GlobalOptions;
+  prepared: unknown;
+  /** The snapshot taken right after the tool, when the kind asked for one (snapshotAfter). */
+  after?: AfterSnapshot | undefined;
+}
 
 interface OutputKind {
   /** CLI-only flags of this kind. */
   flags?(cmd: Command): void;
   /** Checks before the call; what it returns is handed to render. */
   before?(opts: Opts): Promise<unknown> | unknown;
-  render(result: Result, context: { opts: Opts; params: Readonly<Record<string, unknown>>; globals: GlobalOptions; prepared: unknown }): Promise<void> | void;
+  /** Params of a snapshot to take right after the tool, in the same call (an action's --snapshot); checked before the call. */
+  snapshotAfter?(opts: Opts): Record<string, unknown> | undefined;
+  render(result: Result, context: RenderContext): Promise<void> | void;
 }
 
-const SNAPSHOT_FLAG = 'after the result, print a fresh snapshot of the same tab';
+const SNAPSHOT_FLAG = 'after the result, print a snapshot of the same tab, taken right after the action in the same call';
+const MAX_CHARS_HELP = 'cut the printed tree at about this many characters, with a marker';
+
+/** The snapshot command's flags an action's --snapshot takes too (by the snapshot param each fills). */
+const SHAPING_PARAMS: readonly string[] = ['interactive', 'depth', 'scopeRef'];
+
+function shapingFlags(): FlagSpec[] {
+  return commandSpec('snapshot').flags.filter((flag) => SHAPING_PARAMS.includes(flag.param));
+}
+
+/** An action's --snapshot and the flags that shape it: -i, -d, -s (long form only where the command has the letter already), --max-chars. */
+function declareSnapshotFlags(cmd: Command): void {
+  cmd.option('--snapshot', SNAPSHOT_FLAG);
+  const shorts = new Set(cmd.options.map((option) => option.short));
+  for (const flag of shapingFlags()) {
+    const short = /^(-\w), /.exec(flag.spelling)?.[1];
+    cmd.option(short !== undefined && shorts.has(short) ? flag.spelling.slice(short.length + 2) : flag.spelling, `with --snapshot: ${flag.help}`);
+  }
+  cmd.option('--max-chars <n>', `with --snapshot: ${MAX_CHARS_HELP}`, parseIntArg('max-chars', { min: 100 }));
+}
+
+/** The snapshot params of an action's --snapshot; a shaping flag without --snapshot is invalid_arguments. */
+function snapshotParamsOf(opts: Opts): Record<string, unknown> | undefined {
+  const flags = shapingFlags();
+  if (opts.snapshot !== true) {
+    const stray = flags.find((flag) => opts[flag.attribute] !== undefined)?.field ?? (opts.maxChars !== undefined ? 'max-chars' : undefined);
+    if (stray !== undefined) throw invalidArgument(stray, 'shapes the snapshot printed after the action: add --snapshot');
+    return undefined;
+  }
+  const spec = commandSpec('snapshot');
+  return paramsFromCommandLine({ ...spec, positionals: [], flags }, [], opts).params;
+}
+
+const DIALOG_NOTE = 'a dialog is open on the tab; answer it with `chrome-relay dialog accept|dismiss`';
+
+function isDialogOpen(error: RelayErrorData): boolean {
+  return error.code === 'target_conflict' && error.details.reason === 'dialog_open';
+}
 
 /**
- * Print an action's result; with `snapshot`, follow it with a snapshot of the result's tab. A tab
- * blocked by a dialog cannot be snapshotted; that is said instead of failing the action.
+ * Print an action's result; with a snapshot taken after it, follow it with that snapshot. A tab
+ * blocked by a dialog cannot be snapshotted: that is said, and the action's success stands. Any
+ * other failure of the snapshot is the command's failure (exit 1) — after the result is printed,
+ * and saying that the action itself happened.
  */
-async function printActionResult(result: Result, snapshot: boolean, globals: GlobalOptions): Promise<void> {
-  if (!snapshot || typeof result.tabId !== 'number') {
+function printActionResult(result: Result, context: RenderContext): void {
+  const { after, globals, tool } = context;
+  if (after === undefined) {
     printJson(result);
     return;
   }
-  if (result.dialog !== undefined) {
-    if (globals.json) printJson({ result, snapshot: null, snapshotSkipped: 'a dialog is open on the tab; answer it with `chrome-relay dialog accept|dismiss`' });
+  if (after.ok) {
+    if (globals.json) printJson({ result, snapshot: after.result });
     else {
       printJson(result);
-      printText('(no snapshot: a dialog is open on the tab; answer it with `chrome-relay dialog accept|dismiss`)');
+      printText(snapshotText(after.result as Parameters<typeof snapshotText>[0], { maxChars: context.opts.maxChars as number | undefined }));
     }
     return;
   }
-  const snap = await runTool('snapshot', { tab: result.tabId }, globals);
-  if (globals.json) {
-    printJson({ result, snapshot: snap });
+  if (isDialogOpen(after.error)) {
+    if (globals.json) printJson({ result, snapshot: null, snapshotSkipped: DIALOG_NOTE });
+    else {
+      printJson(result);
+      printText(`(no snapshot: ${DIALOG_NOTE})`);
+    }
     return;
   }
-  printJson(result);
-  printText(snapshotText(snap));
+  printJson(globals.json ? { result, snapshot: null } : result);
+  // Not retryable: running the command again would repeat the action, which already happened.
+  const look = typeof result.tabId === 'number' ? `chrome-relay snapshot --tab ${result.tabId}` : 'chrome-relay snapshot';
+  throw new RelayError(after.error.code, `${tool} happened (its result is on stdout), but the snapshot after it failed: ${after.error.message} Do not repeat the ${tool}; look with \`${look}\`.`, {
+    tool: 'snapshot',
+    phase: after.error.phase,
+    details: { ...after.error.details, after: tool },
+    retryable: false,
+  });
 }
 
 /** A name in `dir` that does not exist yet: "report.pdf", then "report (1).pdf", … */
@@ -95,8 +159,9 @@ function tempFile(name: string): string {
 }
 
 const action: OutputKind = {
-  flags: (cmd) => void cmd.option('--snapshot', SNAPSHOT_FLAG),
-  render: ({ ...result }, { opts, globals }) => printActionResult(result, opts.snapshot === true, globals),
+  flags: declareSnapshotFlags,
+  snapshotAfter: snapshotParamsOf,
+  render: ({ ...result }, context) => printActionResult(result, context),
 };
 
 export const OUTPUTS: { readonly [K in CliOutput]: OutputKind } = {
@@ -104,16 +169,17 @@ export const OUTPUTS: { readonly [K in CliOutput]: OutputKind } = {
   action,
   download: {
     flags: action.flags,
-    render: async (result, { opts, globals }) => {
+    snapshotAfter: action.snapshotAfter,
+    render: (result, context) => {
       const download = result.download as { path: string; dir: string | null } | undefined;
       const moved = download?.dir ? { ...result, download: { ...download, path: moveDownload(download.path, download.dir), browserPath: download.path } } : result;
-      await printActionResult(moved, opts.snapshot === true, globals);
+      printActionResult(moved, context);
     },
   },
   snapshot: {
     flags: (cmd) =>
       void cmd
-        .option('--max-chars <n>', 'cut the printed tree at about this many characters, with a marker', parseIntArg('max-chars', { min: 100 }))
+        .option('--max-chars <n>', MAX_CHARS_HELP, parseIntArg('max-chars', { min: 100 }))
         .option('--urls', 'print link URLs'),
     render: (result, { opts, params, globals }) => {
       if (globals.json) printJson(result);

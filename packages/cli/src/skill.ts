@@ -92,6 +92,8 @@ export function renderSkill(version: string = VERSION): string {
     '4. Read the result (`navigated`, `url`), then snapshot again before the next action. Refs from an older snapshot may be stale once the page changed.',
     '5. Judge success from what the next snapshot shows, not from the absence of an error.',
     '',
+    'Shortcut: every action takes `--snapshot` (with `-i`, `-d <n>`, `--scope`, `--max-chars` to shape it) and prints, after its result, a snapshot of the same tab taken right after it: `chrome-relay navigate <url> --snapshot -i`, then `chrome-relay click @e12 --snapshot -i`. One command per step instead of two.',
+    '',
     '## Rules',
     '',
     '- Use only refs from the latest snapshot of that tab; never guess or reuse refs across navigations.',

@@ -18,11 +18,23 @@ import {
   encodeFrame,
   type ClientResponse,
 } from '@chrome-relay/protocol';
+import { isRecord, isSameBuild } from './sameBuild.js';
 
 /** Envelope fields beside the params (targeting and the agent identity for leases). */
 export interface CallEnvelope {
   target?: { tab?: number | undefined; workspace?: string | undefined; group?: string | undefined } | undefined;
   agent?: string | undefined;
+  /** A snapshot right after the tool, in the same call (protocol messages.ts). */
+  snapshot?: Record<string, unknown> | undefined;
+}
+
+/** The host's answer: as is from a host of this build, else checked by the schema (sameBuild.ts); undefined when unreadable. */
+function readResponse(message: unknown): ClientResponse | undefined {
+  if (isRecord(message) && isRecord(message.versions) && isSameBuild(message.versions.host) && typeof message.id === 'number' && typeof message.ok === 'boolean') {
+    return message as ClientResponse;
+  }
+  const parsed = ClientResponseSchema().safeParse(message);
+  return parsed.success ? parsed.data : undefined;
 }
 
 export function callSocket(socketPath: string, tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: CallEnvelope = {}): Promise<ClientResponse> {
@@ -34,6 +46,7 @@ export function callSocket(socketPath: string, tool: string, params: Record<stri
     client: { version: VERSION, protocolVersion: PROTOCOL_VERSION },
     ...(envelope.target === undefined ? {} : { target: envelope.target }),
     ...(envelope.agent === undefined ? {} : { agent: envelope.agent }),
+    ...(envelope.snapshot === undefined ? {} : { snapshot: envelope.snapshot }),
   };
   return new Promise<ClientResponse>((resolve, reject) => {
     const socket = connect(socketPath);
@@ -73,13 +86,13 @@ export function callSocket(socketPath: string, tool: string, params: Record<stri
         return;
       }
       for (const message of messages) {
-        const parsed = ClientResponseSchema.safeParse(message);
-        if (!parsed.success) {
+        const response = readResponse(message);
+        if (response === undefined) {
           finish(() => reject(new RelayError('internal_error', `The host at ${socketPath} sent a response this CLI cannot read (version skew?); run \`chrome-relay update\`.`, { tool, phase: 'transport' })));
           return;
         }
         // id 0 is the host's answer to a request it could not read (relay.ts clientFrameFault): ours.
-        if (parsed.data.id === request.id || (parsed.data.id === 0 && !parsed.data.ok)) finish(() => resolve(parsed.data));
+        if (response.id === request.id || (response.id === 0 && !response.ok)) finish(() => resolve(response));
       }
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {

@@ -238,6 +238,72 @@ describe('dispatcher: the dialog precondition', () => {
   });
 });
 
+describe('dispatcher: a snapshot after the tool (the CLI’s --snapshot)', () => {
+  const tree = [{ role: 'button', name: 'Go', ref: 'e1' }];
+
+  function composite(clickResult: (tab: number, env: ReturnType<typeof createFakeEnvironment>) => Record<string, unknown>) {
+    const env = createFakeEnvironment();
+    const tab = env.browser.addTab({ url: 'https://a.test/' }).id ?? 0;
+    const order: string[] = [];
+    const snapshots: Record<string, unknown>[] = [];
+    const click = defineTool({
+      name: 'click',
+      async handle() {
+        order.push('click');
+        return clickResult(tab, env) as ToolResult<'click'>;
+      },
+    });
+    const snapshot = defineTool({
+      name: 'snapshot',
+      async handle(params) {
+        order.push('snapshot');
+        snapshots.push(params);
+        return { tabId: params.tab ?? 0, url: 'https://a.test/', title: 'A', refCount: 1, tree };
+      },
+    });
+    const dispatch = createDispatcher({ tools: [click, snapshot], cdp: env.cdp, browser: env.browser, targeting: targetingOver(env.browser) });
+    return { env, tab, order, snapshots, dispatch };
+  }
+  const clicked = (tab: number) => ({ tabId: tab, x: 1, y: 2, healed: false, navigated: false, url: 'https://a.test/' });
+
+  it('runs the tool, then the snapshot of the tab its result names, and answers both in one reply', async () => {
+    const { tab, order, snapshots, dispatch } = composite(clicked);
+    const reply = await dispatch({ ...call('click', { x: 1, y: 2, tab }), snapshot: { interactive: true } });
+    expect(order).toEqual(['click', 'snapshot']);
+    expect(snapshots).toEqual([{ interactive: true, tab }]);
+    expect(reply).toEqual({ type: 'result', id: 41, ok: true, result: clicked(tab), snapshot: { ok: true, result: { tabId: tab, url: 'https://a.test/', title: 'A', refCount: 1, tree } } });
+  });
+
+  it('a failing snapshot is answered beside the result: the action still happened', async () => {
+    const { tab, dispatch } = composite(clicked);
+    const reply = await dispatch({ ...call('click', { x: 1, y: 2, tab }), snapshot: { depth: -1 } });
+    expect(reply).toMatchObject({ type: 'result', ok: true, result: clicked(tab), snapshot: { ok: false, error: { code: 'invalid_arguments', tool: 'snapshot' } } });
+  });
+
+  it('after a dialog the action opened, the snapshot is dialog_open; it takes no tab of its own', async () => {
+    const alert = { type: 'alert', message: 'Hi', url: 'https://a.test/' };
+    // The click opens the dialog, as a page's handler would, and reports it.
+    const { env, tab, order, dispatch } = composite((t, e) => {
+      e.debugger.emit(t, 'Page.javascriptDialogOpening', alert);
+      return { ...clicked(t), dialog: alert };
+    });
+    await env.cdp.attach(tab);
+    dialogTracker(env.ctx);
+    const reply = dispatch({ ...call('click', { x: 1, y: 2, tab }), snapshot: {} });
+    expect(await reply).toMatchObject({ ok: true, snapshot: { ok: false, error: { code: 'target_conflict', details: { reason: 'dialog_open' } } } });
+    expect(order).toEqual(['click']);
+  });
+
+  it('the snapshot takes no tab of its own, and needs a result that names one', async () => {
+    const { tab, dispatch } = composite(clicked);
+    const withTab = await dispatch({ ...call('click', { x: 1, y: 2, tab }), snapshot: { tab: 5 } });
+    expect(withTab).toMatchObject({ snapshot: { ok: false, error: { code: 'invalid_arguments', details: { field: 'snapshot.tab' } } } });
+    const tabs = defineTool({ name: 'tabs', async handle() { return emptyTabs; } });
+    const noTab = await dispatcherWith(tabs)({ ...call('tabs'), snapshot: {} });
+    expect(noTab).toMatchObject({ ok: true, result: emptyTabs, snapshot: { ok: false, error: { code: 'invalid_arguments', details: { field: 'snapshot' } } } });
+  });
+});
+
 describe('dispatcher: the person\'s limits and the activity log', () => {
   async function limited(settings: Partial<Settings> = {}) {
     const env = createFakeEnvironment();

@@ -45,6 +45,7 @@ import type { CdpSessions } from './cdp/cdpSession.js';
 import { dialogOpenError, dialogTracker, type DialogInfo } from './pageState/dialogs.js';
 import { downloadTracker } from './pageState/downloads.js';
 import { networkActivity } from './pageState/networkIdle.js';
+import { snapshotAfter } from './snapshotAfter.js';
 import { prepareCall, type TargetingContext } from './targeting/prepareCall.js';
 import { tabsOf, type CallTabs } from './targeting/resolveCall.js';
 import type { Policy } from './policy/policy.js';
@@ -154,6 +155,13 @@ async function runGuarded<T extends ToolName>(tool: ToolDefinition<T>, params: T
   }
 }
 
+/** The registry's snapshot tool (the one a call's `snapshot` runs). */
+function snapshotTool(byName: ReadonlyMap<string, AnyToolDefinition>): ToolDefinition<'snapshot'> {
+  const tool = byName.get('snapshot');
+  if (tool === undefined || tool.name !== 'snapshot') throw new RelayError('unsupported_tool', 'This extension has no snapshot tool.', { tool: 'snapshot', phase: 'dispatch' });
+  return tool;
+}
+
 /** The handler's outcome, or timeout/page_busy at the deadline when the tab's page never let it finish. */
 async function byDeadline(running: Promise<unknown>, deadline: number, tabId: number, tool: string): Promise<unknown> {
   running.catch(() => undefined);
@@ -237,7 +245,29 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       running.catch(() => undefined);
       result = await Promise.race([running, stopped]);
       await deps.policy?.noteResult(tool.name, result);
-      reply = { type: 'result', id: call.id, ok: true, result };
+      if (call.snapshot === undefined) reply = { type: 'result', id: call.id, ok: true, result };
+      else {
+        // The CLI's --snapshot: the tab the result names, right after, as a snapshot call of its own
+        // would run (the person's limits, the tab's hold, the dialog precondition, the deadline).
+        const snapshot = await snapshotAfter(ctx, tool.name, result, call.snapshot, async (snapshotParams, settle) => {
+          const after = await prepareCall('snapshot', { params: snapshotParams, agent: call.agent }, deps.targeting);
+          await deps.policy?.checkPause('snapshot');
+          await deps.policy?.checkTabs('snapshot', after.params, after.tabs);
+          watch?.setTabs(tabsOf(after.tabs));
+          const releaseAfter = deps.cdp.hold(tabsOf(after.tabs));
+          try {
+            await settle();
+            const guardedSnapshot = runGuarded(snapshotTool(byName), after.params, after.tabs, ctx);
+            const snapshotTab = after.tabs.kind === 'tab' ? after.tabs.tab : undefined;
+            const runningSnapshot = snapshotTab === undefined ? guardedSnapshot : byDeadline(guardedSnapshot, ctx.deadline, snapshotTab, 'snapshot');
+            runningSnapshot.catch(() => undefined);
+            return await Promise.race([runningSnapshot, stopped]);
+          } finally {
+            releaseAfter();
+          }
+        });
+        reply = { type: 'result', id: call.id, ok: true, result, snapshot };
+      }
     } catch (error) {
       // A plain Error can only come from inside a handler (a bug there): report it in phase 'act'.
       reply = { type: 'error', id: call.id, error: RelayError.from(navigationCut(error, call.tool, tabId), call.tool, 'act').toData() };

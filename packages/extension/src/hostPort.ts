@@ -99,7 +99,7 @@ export function createHostPort(deps: HostPortDeps): HostPort {
   }
 
   async function receive(from: NativePort, message: unknown): Promise<void> {
-    const parsed = HostToExtensionSchema.safeParse(message);
+    const parsed = HostToExtensionSchema().safeParse(message);
     if (!parsed.success) {
       log(`ignored a malformed message from the native host: ${parsed.error.message}`);
       const id = typeof message === 'object' && message !== null && 'id' in message ? message.id : undefined;

@@ -20,7 +20,7 @@ export function writeDescriptor(path: string, descriptor: HostDescriptor): void 
 
 export function readDescriptor(path: string): HostDescriptor | null {
   try {
-    const parsed = HostDescriptorSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    const parsed = HostDescriptorSchema().safeParse(JSON.parse(readFileSync(path, 'utf8')));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

@@ -26,7 +26,7 @@ class FakeClient implements ClientPort {
   constructor(private readonly maxBytes = Infinity) {}
   send(response: ClientResponse): void {
     // Every response must be a valid envelope: check it where it is produced.
-    ClientResponseSchema.parse(response);
+    ClientResponseSchema().parse(response);
     encodeFrame(response, this.maxBytes === Infinity ? Number.MAX_SAFE_INTEGER : this.maxBytes);
     this.received.push(response);
   }
@@ -121,6 +121,19 @@ describe('Relay', () => {
     ]);
     expect(b.received).toMatchObject([{ id: 1, ok: true, result: 'for b' }]);
     expect(relay.pendingCount).toBe(0);
+  });
+
+  it('forwards a snapshot request with the call, and its answer beside the result, untouched', () => {
+    const { relay, sent } = setup();
+    const client = new FakeClient();
+    relay.clientMessage(client, { ...request(5, 'click', { ref: 'e1' }), snapshot: { interactive: true } });
+    const [call] = calls(sent);
+    expect(call).toMatchObject({ type: 'call', tool: 'click', params: { ref: 'e1' }, snapshot: { interactive: true } });
+    const snapshot = { ok: false as const, error: { code: 'timeout' as const, message: 'slow', tool: 'snapshot', phase: 'act' as const, details: { reason: 'navigating' }, retryable: true } };
+    relay.extensionMessage({ type: 'result', id: call?.id ?? -1, ok: true, result: { tabId: 3 }, snapshot });
+    expect(client.received).toMatchObject([{ id: 5, ok: true, result: { tabId: 3 }, snapshot }]);
+    relay.clientMessage(client, request(6, 'tabs'));
+    expect(calls(sent)[1]).not.toHaveProperty('snapshot');
   });
 
   it('passes extension errors through, filling the tool when the extension left it empty', () => {

@@ -156,7 +156,8 @@ export class Relay {
         return;
       case 'result':
         if (this.settleHostPing(message.id)) return;
-        this.settle(message.id, (call) => ({ id: call.clientId, ok: true, result: message.result, versions: this.versions() }));
+        // The snapshot after the tool (a call's `snapshot`) travels back beside its result, untouched.
+        this.settle(message.id, (call) => ({ id: call.clientId, ok: true, result: message.result, ...(message.snapshot === undefined ? {} : { snapshot: message.snapshot }), versions: this.versions() }));
         return;
       case 'error':
         if (this.settleHostPing(message.id)) return;
@@ -212,7 +213,7 @@ export class Relay {
   }
 
   clientMessage(client: ClientPort, raw: unknown): void {
-    const parsed = ClientRequestSchema.safeParse(raw);
+    const parsed = ClientRequestSchema().safeParse(raw);
     if (!parsed.success) {
       const { field, message } = describeIssues(parsed.error);
       const tool = stringField(raw, 'tool') ?? '';
@@ -246,7 +247,7 @@ export class Relay {
       this.drainThenRestart(client, request.id, request.params, request.timeoutMs);
       return;
     }
-    this.forward(client, request.id, request.tool, request.params, request.timeoutMs, { target: request.target, agent: request.agent, client: request.client });
+    this.forward(client, request.id, request.tool, request.params, request.timeoutMs, { target: request.target, agent: request.agent, client: request.client, snapshot: request.snapshot });
   }
 
   /** The client's connection cannot go on (corrupt stream, over a limit, idle mid-frame): say why, then hang up. */
@@ -289,7 +290,7 @@ export class Relay {
     tool: string,
     params: Record<string, unknown>,
     timeoutMs: number,
-    envelope: { target?: CallTarget | undefined; agent?: string | undefined; client?: VersionInfo | undefined } = {},
+    envelope: { target?: CallTarget | undefined; agent?: string | undefined; client?: VersionInfo | undefined; snapshot?: Record<string, unknown> | undefined } = {},
     restarting = false,
   ): void {
     if (this.extensionGone) {
@@ -325,6 +326,7 @@ export class Relay {
         ...(envelope.target === undefined ? {} : { target: envelope.target }),
         ...(envelope.agent === undefined ? {} : { agent: envelope.agent }),
         ...(envelope.client === undefined ? {} : { client: envelope.client }),
+        ...(envelope.snapshot === undefined ? {} : { snapshot: envelope.snapshot }),
       });
     } catch (error) {
       this.respond(client, this.errorResponse(clientId, RelayError.from(error, tool, 'transport')));

@@ -90,7 +90,7 @@ describe('listenSocket', () => {
     expect(statSync(run).mode & 0o777).toBe(0o700);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(statSync(descriptor).mode & 0o777).toBe(0o600);
-    expect(HostDescriptorSchema.parse(JSON.parse(readFileSync(descriptor, 'utf8'))).socket).toBe(path);
+    expect(HostDescriptorSchema().parse(JSON.parse(readFileSync(descriptor, 'utf8'))).socket).toBe(path);
 
     const a = await connect(path);
     const b = await connect(path);

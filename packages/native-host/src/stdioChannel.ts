@@ -66,7 +66,7 @@ export function createStdioChannel(input: Readable, output: Writable, handlers: 
         handlers.onFault(new FrameDecodeError(frame.fault));
         return;
       }
-      const parsed = ExtensionToHostSchema.safeParse(frame.message);
+      const parsed = ExtensionToHostSchema().safeParse(frame.message);
       if (parsed.success) handlers.onMessage(parsed.data);
       else handlers.onInvalid(frame.message, parsed.error.issues[0]?.message ?? 'invalid message');
     }

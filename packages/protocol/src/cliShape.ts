@@ -63,7 +63,8 @@ export interface CliFlag {
 /**
  * How the CLI presents the result (cli/src/outputs.ts). Each kind may add CLI-only flags:
  * - json: the result as JSON;
- * - action: JSON, and with --snapshot a fresh snapshot of the same tab after it;
+ * - action: JSON; with --snapshot (shaped by -i, -d, -s, --max-chars) followed by a snapshot of the
+ *   same tab, taken by the extension right after the action, in the same call;
  * - snapshot: the tree as text (--max-chars, --urls; --json for the raw result);
  * - image: the capture written to a file (-o/--out, --base64), its path printed;
  * - frames: frames written into a directory (--out), optionally a GIF (--gif, --fps);

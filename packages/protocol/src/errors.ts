@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { escapeLine, toSafeJson } from './escape.js';
+import { lazy } from './lazy.js';
 
 export const ERROR_CODES = [
   'stale_ref',
@@ -25,7 +26,7 @@ export const ERROR_CODES = [
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
-export const ErrorCodeSchema = z.enum(ERROR_CODES);
+export const ErrorCodeSchema = lazy(() => z.enum(ERROR_CODES));
 
 export interface ErrorCodeInfo {
   /** What happened, in one sentence. */
@@ -118,25 +119,29 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorCodeInfo } = {
 /** Non-fatal notices, printed on stderr alongside a successful result. */
 export const NOTICE_CODES = ['deprecated', 'target_overridden', 'cli_outdated', 'extension_outdated'] as const;
 export type NoticeCode = (typeof NOTICE_CODES)[number];
-export const NoticeSchema = z.strictObject({
-  notice: z.enum(NOTICE_CODES),
-  message: z.string(),
-});
-export type Notice = z.infer<typeof NoticeSchema>;
+export const NoticeSchema = lazy(() =>
+  z.strictObject({
+    notice: z.enum(NOTICE_CODES),
+    message: z.string(),
+  }),
+);
+export type Notice = z.infer<ReturnType<typeof NoticeSchema>>;
 
 /** Where in the pipeline a failure happened. */
 export const PHASES = ['cli', 'connect', 'transport', 'host', 'validate', 'dispatch', 'resolve', 'act', 'verify', 'wait'] as const;
 export type Phase = (typeof PHASES)[number];
 
-export const RelayErrorDataSchema = z.strictObject({
-  code: ErrorCodeSchema,
-  message: z.string(),
-  tool: z.string(),
-  phase: z.enum(PHASES),
-  details: z.record(z.string(), z.unknown()),
-  retryable: z.boolean(),
-});
-export type RelayErrorData = z.infer<typeof RelayErrorDataSchema>;
+export const RelayErrorDataSchema = lazy(() =>
+  z.strictObject({
+    code: ErrorCodeSchema(),
+    message: z.string(),
+    tool: z.string(),
+    phase: z.enum(PHASES),
+    details: z.record(z.string(), z.unknown()),
+    retryable: z.boolean(),
+  }),
+);
+export type RelayErrorData = z.infer<ReturnType<typeof RelayErrorDataSchema>>;
 
 export interface RelayErrorOptions {
   tool?: string;
@@ -203,7 +208,7 @@ export class RelayError extends Error {
 
 /** Parse untrusted error data from the wire; anything malformed becomes internal_error. */
 export function parseRelayErrorData(value: unknown, tool = ''): RelayErrorData {
-  const parsed = RelayErrorDataSchema.safeParse(value);
+  const parsed = RelayErrorDataSchema().safeParse(value);
   if (parsed.success) return parsed.data;
   return new RelayError('internal_error', 'Received a malformed error from another chrome-relay process.', {
     tool,

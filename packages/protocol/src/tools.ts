@@ -4,6 +4,7 @@
  * keys are an error (strictObject). The CLI, MCP server, help and docs are generated from here.
  */
 import * as z from 'zod';
+import { lazy } from './lazy.js';
 import { RefField, TabIdField, ReadinessTimeoutField, WaitUntilField } from './fields.js';
 import { toolEntry, type TabUse } from './toolSpec.js';
 import { snapshotTreeProblem, type SnapshotNode } from './snapshotNode.js';
@@ -13,30 +14,36 @@ import { ACTION_TOOLS, DialogInfoSchema } from './tools/actions.js';
 import { OBSERVE_TOOLS } from './tools/observe.js';
 import { ELEMENT_TOOLS } from './tools/elements.js';
 
-const TabInfo = z.strictObject({
-  id: z.number(),
-  windowId: z.number(),
-  index: z.number(),
-  url: z.string(),
-  title: z.string(),
-  active: z.boolean(),
-  status: z.string(),
-  groupId: z.number(),
-});
-export type TabInfo = z.infer<typeof TabInfo>;
+const TabInfo = lazy(() =>
+  z.strictObject({
+    id: z.number(),
+    windowId: z.number(),
+    index: z.number(),
+    url: z.string(),
+    title: z.string(),
+    active: z.boolean(),
+    status: z.string(),
+    groupId: z.number(),
+  }),
+);
+export type TabInfo = z.infer<ReturnType<typeof TabInfo>>;
 
-const WindowInfo = z.strictObject({
-  id: z.number(),
-  focused: z.boolean(),
-  type: z.string(),
-  tabs: z.array(TabInfo),
-});
+const WindowInfo = lazy(() =>
+  z.strictObject({
+    id: z.number(),
+    focused: z.boolean(),
+    type: z.string(),
+    tabs: z.array(TabInfo()),
+  }),
+);
 
 /** A whole snapshot forest (shape and iterative validator in snapshotNode.ts); the error names the first bad path. */
-export const SnapshotTreeSchema: z.ZodType<SnapshotNode[]> = z.custom<SnapshotNode[]>().superRefine((value, ctx) => {
-  const problem = snapshotTreeProblem(value);
-  if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
-});
+export const SnapshotTreeSchema: () => z.ZodType<SnapshotNode[]> = lazy(() =>
+  z.custom<SnapshotNode[]>().superRefine((value, ctx) => {
+    const problem = snapshotTreeProblem(value);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+);
 
 export const TOOLS = {
   status: toolEntry({
@@ -67,7 +74,7 @@ export const TOOLS = {
     cli: { command: 'tabs', summary: 'List windows and tabs (ids for --tab).', task: 'navigate', examples: ['chrome-relay tabs'] },
     schemas: () => ({
       params: z.strictObject({}),
-      result: z.strictObject({ windows: z.array(WindowInfo) }),
+      result: z.strictObject({ windows: z.array(WindowInfo()) }),
     }),
   }),
   navigate: toolEntry({
@@ -78,16 +85,17 @@ export const TOOLS = {
       command: 'navigate',
       summary: 'Open a URL in a new background tab (or --tab) and wait for the real document.',
       task: 'navigate',
+      output: 'action',
       args: [{ param: 'url' }],
       flags: [{ flag: '--wait-timeout', param: 'timeoutMs' }],
-      examples: ['chrome-relay navigate https://example.com', 'chrome-relay navigate https://example.com --tab 123 --wait domcontentloaded'],
+      examples: ['chrome-relay navigate https://example.com', 'chrome-relay navigate https://example.com --snapshot -i', 'chrome-relay navigate https://example.com --tab 123 --wait domcontentloaded'],
     },
     schemas: () => ({
       params: z.strictObject({
         url: z.string().min(1).describe('Absolute URL to open'),
-        tab: TabIdField.optional(),
-        wait: WaitUntilField.optional(),
-        timeoutMs: ReadinessTimeoutField.optional(),
+        tab: TabIdField().optional(),
+        wait: WaitUntilField().optional(),
+        timeoutMs: ReadinessTimeoutField().optional(),
       }),
       result: z.strictObject({
         tabId: z.number(),
@@ -123,10 +131,10 @@ export const TOOLS = {
     },
     schemas: () => ({
       params: z.strictObject({
-        tab: TabIdField.optional(),
+        tab: TabIdField().optional(),
         interactive: z.literal(true).optional().describe('Only actionable elements (and the ancestors that give them context)'),
         depth: z.number().int().nonnegative().max(1000).optional().describe('Cut the tree below this depth (0 = top level only)'),
-        scopeRef: RefField.optional().describe('Only the subtree of this element (refs of the whole page stay valid)'),
+        scopeRef: RefField().optional().describe('Only the subtree of this element (refs of the whole page stay valid)'),
         scopeSelector: z.string().min(1).optional().describe('Only the subtree of the first element matching this CSS selector'),
         diff: z.literal(true).optional().describe("Also return this tab's previous snapshot (shaped the same way) so the caller can show what changed"),
         noElide: z.literal(true).optional().describe('Keep long runs of identical siblings instead of eliding them'),
@@ -136,8 +144,8 @@ export const TOOLS = {
         url: z.string(),
         title: z.string(),
         refCount: z.number(),
-        tree: SnapshotTreeSchema,
-        previous: SnapshotTreeSchema.nullable().optional().describe('With diff: the previous snapshot of this tab (null when there was none)'),
+        tree: SnapshotTreeSchema(),
+        previous: SnapshotTreeSchema().nullable().optional().describe('With diff: the previous snapshot of this tab (null when there was none)'),
       }),
     }),
   }),
@@ -159,6 +167,7 @@ export const TOOLS = {
       ],
       examples: [
         'chrome-relay click @e12',
+        'chrome-relay click @e12 --snapshot -i',
         'chrome-relay click @e12 --double',
         'chrome-relay click @e7 --triple',
         'chrome-relay click @e5 --button right --modifiers Shift',
@@ -168,13 +177,13 @@ export const TOOLS = {
     schemas: () => ({
       params: z
         .strictObject({
-          ref: RefField.optional(),
+          ref: RefField().optional(),
           x: z.number().nonnegative().optional().describe('Viewport x in CSS pixels (with y, instead of a ref)'),
           y: z.number().nonnegative().optional().describe('Viewport y in CSS pixels'),
           button: z.enum(['left', 'right', 'middle']).optional().describe('Mouse button (default left)'),
           clickCount: z.number().int().min(1).max(3).optional().describe('2 = double click, 3 = triple click'),
           modifiers: z.array(z.enum(['Alt', 'Control', 'Meta', 'Shift'])).optional().describe('Keys held during the click'),
-          tab: TabIdField.optional(),
+          tab: TabIdField().optional(),
         })
         .superRefine((params, ctx) => {
           // Name what is missing: with one coordinate given, that is the other one.
@@ -201,7 +210,7 @@ export const TOOLS = {
           })
           .optional()
           .describe('With x and y: the element at the point, which got the press and the release (for a point over an iframe: the <iframe>)'),
-        dialog: DialogInfoSchema.optional().describe('A JavaScript dialog the click opened; answer it with `chrome-relay dialog`'),
+        dialog: DialogInfoSchema().optional().describe('A JavaScript dialog the click opened; answer it with `chrome-relay dialog`'),
       }),
     }),
   }),
@@ -287,10 +296,14 @@ export function isHostTool(name: string): boolean {
   return isToolName(name) && TOOLS[name].answeredBy === 'host';
 }
 
-/** The entry's tabUse, else the convention: a tool with a `tab` param acts in a tab (builds the params schema). */
-export function tabUseOf(name: string): TabUse {
+/**
+ * The entry's tabUse, else the convention: a tool with a `tab` param acts in a tab. `paramNames`
+ * spares building the params schema when the caller knows them (the CLI's are worked out at build).
+ */
+export function tabUseOf(name: string, paramNames?: readonly string[]): TabUse {
   if (!isToolName(name)) return 'none';
   const declared = TOOLS[name].tabUse;
   if (declared !== undefined) return declared;
-  return Object.prototype.hasOwnProperty.call(TOOLS[name].params.shape, 'tab') ? 'page' : 'none';
+  const hasTab = paramNames === undefined ? Object.prototype.hasOwnProperty.call(TOOLS[name].params.shape, 'tab') : paramNames.includes('tab');
+  return hasTab ? 'page' : 'none';
 }

@@ -122,7 +122,7 @@ export class HostSession {
         return;
       }
       for (const message of messages) {
-        const parsed = ClientResponseSchema.safeParse(message);
+        const parsed = ClientResponseSchema().safeParse(message);
         if (!parsed.success) continue;
         const call = this.pending.get(parsed.data.id);
         if (!call) continue;

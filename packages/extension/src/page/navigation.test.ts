@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { classifyNavigationEvent } from './navigation.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createFakeEnvironment } from '../testing/fakeChrome.js';
+import { classifyNavigationEvent, trackRequest, watchNavigation } from './navigation.js';
 
 const before = { frameId: 'MAIN', loaderId: 'L1' };
 const event = (method: string, params: unknown, tabId = 7) => ({ tabId, method, params });
@@ -31,5 +32,103 @@ describe('classifyNavigationEvent', () => {
     expect(classifyNavigationEvent(event('Page.frameNavigated', { frame: { id: 'MAIN', loaderId: 'L1' } }), 7, before)).toBeNull();
     expect(classifyNavigationEvent(event('Page.frameNavigated', { frame: { id: 'C', parentId: 'MAIN', loaderId: 'L9' } }), 7, before)).toBeNull();
     expect(classifyNavigationEvent(event('Page.navigatedWithinDocument', { frameId: 'MAIN' }), 7, before)).toBeNull();
+  });
+});
+
+describe('trackRequest', () => {
+  const pendingAfter = (...events: ReturnType<typeof event>[]) => {
+    const pending = new Set<string>();
+    for (const e of events) trackRequest(pending, e, 7);
+    return [...pending];
+  };
+
+  it('follows the fetch and XHR requests of the tab until they finish or fail', () => {
+    expect(pendingAfter(event('Network.requestWillBeSent', { requestId: 'r1', type: 'Fetch' }), event('Network.requestWillBeSent', { requestId: 'r2', type: 'XHR' }))).toEqual(['r1', 'r2']);
+    expect(pendingAfter(event('Network.requestWillBeSent', { requestId: 'r1', type: 'Fetch' }), event('Network.loadingFinished', { requestId: 'r1' }))).toEqual([]);
+    expect(pendingAfter(event('Network.requestWillBeSent', { requestId: 'r1', type: 'XHR' }), event('Network.loadingFailed', { requestId: 'r1' }))).toEqual([]);
+  });
+
+  it('ignores what no handler awaits (images, documents), other tabs and child sessions', () => {
+    expect(pendingAfter(event('Network.requestWillBeSent', { requestId: 'r1', type: 'Image' }), event('Network.requestWillBeSent', { requestId: 'r2', type: 'Document' }))).toEqual([]);
+    expect(pendingAfter(event('Network.requestWillBeSent', { requestId: 'r1', type: 'Fetch' }, 8))).toEqual([]);
+    const pending = new Set<string>();
+    trackRequest(pending, { ...event('Network.requestWillBeSent', { requestId: 'r1', type: 'Fetch' }), sessionId: 'S' }, 7);
+    expect([...pending]).toEqual([]);
+  });
+});
+
+describe('watchNavigation: settles on what the action set going, not on a timer', () => {
+  const timing = { handlingMs: 1000, commitMs: 1000 };
+
+  function setup() {
+    const env = createFakeEnvironment({ deadlineMs: 60_000 });
+    const tabId = env.browser.addTab({ url: 'https://x.test/a' }).id ?? 0;
+    const page = { loaderId: 'L1', url: 'https://x.test/a' };
+    env.debugger.handle('Page.getFrameTree', () => ({ frameTree: { frame: { id: 'MAIN', loaderId: page.loaderId, url: page.url } } }));
+    const emit = (method: string, params: unknown) => env.debugger.emit(tabId, method, params);
+    const navigate = (): void => {
+      emit('Page.frameRequestedNavigation', { frameId: 'MAIN', disposition: 'currentTab', reason: 'scriptInitiated', url: 'https://x.test/b' });
+      page.loaderId = 'L2';
+      page.url = 'https://x.test/b';
+      emit('Page.frameNavigated', { frame: { id: 'MAIN', loaderId: 'L2', url: 'https://x.test/b' } });
+    };
+    return { ...env, tabId, emit, navigate };
+  }
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('an action that started nothing settles without waiting for any timer', async () => {
+    const { ctx, tabId } = setup();
+    vi.useFakeTimers();
+    const started = Date.now();
+    let turns = 0;
+    const watch = watchNavigation(ctx, tabId, before, timing);
+    // With fake timers nothing advances the clock: a settle that slept would never resolve.
+    const outcome = await watch.settle({ turn: async () => void turns++, synced: true });
+    expect(outcome).toEqual({ started: false, committed: false, url: 'https://x.test/a' });
+    expect(Date.now()).toBe(started);
+    expect(turns).toBe(0);
+  });
+
+  it('without a round trip after the input, it takes one turn to collect the input events', async () => {
+    const { ctx, tabId, navigate } = setup();
+    const watch = watchNavigation(ctx, tabId, before, timing);
+    const outcome = await watch.settle({ turn: async () => navigate() });
+    expect(outcome).toEqual({ started: true, committed: true, url: 'https://x.test/b' });
+  });
+
+  it('waits for the requests the action started, then gives the page a turn: a navigation there is the action’s', async () => {
+    const { ctx, tabId, emit, navigate } = setup();
+    const watch = watchNavigation(ctx, tabId, before, timing);
+    emit('Network.requestWillBeSent', { requestId: 'r1', type: 'Fetch' });
+    let turned = false;
+    const settling = watch.settle({ turn: async () => ((turned = true), navigate()), synced: true });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(turned).toBe(false);
+    emit('Network.loadingFinished', { requestId: 'r1' });
+    expect(await settling).toEqual({ started: true, committed: true, url: 'https://x.test/b' });
+    expect(turned).toBe(true);
+  });
+
+  it('a request that outlives handlingMs ends the wait; a later navigation is not reported', async () => {
+    const { ctx, tabId, emit } = setup();
+    vi.useFakeTimers();
+    const watch = watchNavigation(ctx, tabId, before, timing);
+    emit('Network.requestWillBeSent', { requestId: 'r1', type: 'XHR' });
+    const settling = watch.settle({ turn: async () => undefined, synced: true });
+    await vi.advanceTimersByTimeAsync(timing.handlingMs);
+    expect(await settling).toEqual({ started: false, committed: false, url: 'https://x.test/a' });
+  });
+
+  it('a started navigation is waited for until it commits', async () => {
+    const { ctx, tabId, emit } = setup();
+    const watch = watchNavigation(ctx, tabId, before, timing);
+    emit('Page.frameRequestedNavigation', { frameId: 'MAIN', disposition: 'currentTab', reason: 'anchorClick', url: 'https://x.test/b' });
+    const settling = watch.settle({ synced: true });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    emit('Page.frameNavigated', { frame: { id: 'MAIN', loaderId: 'L2', url: 'https://x.test/b' } });
+    expect((await settling).committed).toBe(true);
   });
 });

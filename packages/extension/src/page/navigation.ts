@@ -1,29 +1,47 @@
 /**
- * Did an action navigate the tab? Subscribe before the action, settle after it.
+ * Did an action navigate the tab? Subscribe before the action, settle after it. Settling waits only
+ * for what the action itself set going, never for a fixed time.
  *
  * Observed in Chromium 156 (Page domain enabled), relative to mouseReleased:
- * - link click: frameRequestedNavigation (disposition currentTab) and frameStartedNavigating
- *   (differentDocument) arrive before the release is acknowledged; frameNavigated ≈ 20 ms later.
- * - script `setTimeout(() => location = …, 50)`: the same events ≈ 50–60 ms after release.
+ * - link click, form submit: frameRequestedNavigation (disposition currentTab) and
+ *   frameStartedNavigating (differentDocument) arrive before the release is acknowledged;
+ *   frameNavigated ≈ 20 ms later.
+ * - a handler that navigates after awaiting a request (`fetch(…).then(() => location.href = …)`):
+ *   the same events, right after the request finishes and the page ran its continuation.
  * - hash link / pushState: only navigatedWithinDocument: not a navigation (refs stay valid).
  * - target=_blank: Page.windowOpen only: not this tab.
  * - a 204 response: started, never commits; the old document (and its refs) stays.
- * So: a short settle window catches handler-initiated navigations; "started" is what we report;
- * "committed" (a new loaderId) is what kills the tab's refs.
+ *
+ * So the action's handling is: the events it dispatched (done when the input is acknowledged),
+ * plus the fetch/XHR requests the page started while the action ran, plus one turn of the page's
+ * event loop after the last of them finished (where the page runs what the response resolved).
+ * A navigation that starts within that is the action's: `navigated: true`, and the watch waits
+ * for it to commit. One started later (a timer, a request that outlives `handlingMs`) is not
+ * reported, but it still kills the refs: every ref action checks the tab's document first
+ * (refAction.ts openRef). An action that started no request returns at once.
+ *
+ * "started" is what we report; "committed" (a new loaderId) is what kills the tab's refs.
  */
 import type Protocol from 'devtools-protocol';
 import type { CdpEvent } from '../cdp/cdpSession.js';
 import type { ToolContext } from '../tools/defineTool.js';
-import { mainFrameDocument, type FrameDocument } from './worlds.js';
+import { mainFrameDocument, worldTarget, type FrameDocument, type PageWorld } from './worlds.js';
 
 export interface NavigationTiming {
-  /** How long after the action a navigation may still start. */
-  settleMs: number;
-  /** Once one started, how long to wait for it to commit (so the reported URL is the new one). */
+  /** Once a navigation started, how long to wait for it to commit (so the reported URL is the new one). */
   commitMs: number;
+  /** How long the requests the action started are waited for (a navigation they lead to is the action's). */
+  handlingMs: number;
 }
 
-export const DEFAULT_NAVIGATION_TIMING: NavigationTiming = { settleMs: 100, commitMs: 1000 };
+export const DEFAULT_NAVIGATION_TIMING: NavigationTiming = { commitMs: 1000, handlingMs: 1000 };
+
+/**
+ * The request types a page's handler awaits before it acts on the answer. Documents are
+ * navigations (the events above report them); images, scripts, styles and pings are not awaited
+ * by a handler deciding where to go.
+ */
+const AWAITED_REQUESTS: ReadonlySet<string> = new Set(['Fetch', 'XHR']);
 
 export interface NavigationOutcome {
   /** A cross-document navigation of the main frame started (it may still fail or be a download). */
@@ -34,8 +52,24 @@ export interface NavigationOutcome {
   url: string;
 }
 
+/**
+ * One turn of the page's event loop: resolves once the page ran the tasks queued before it (the
+ * continuations of a request that just finished). Supplied by the caller, which has our world.
+ */
+export type PageTurn = () => Promise<void>;
+
+export interface SettleOptions {
+  /** A turn of the page's event loop in the watched frame (without one, requests are waited for but no turn is taken). */
+  turn?: PageTurn;
+  /**
+   * The caller already made a page round trip after the input was acknowledged (a ref click reads
+   * its delivery guards), so every event the input caused is in. Otherwise settle takes a turn first.
+   */
+  synced?: boolean;
+}
+
 export interface NavigationWatch {
-  settle(): Promise<NavigationOutcome>;
+  settle(options?: SettleOptions): Promise<NavigationOutcome>;
   /** Unsubscribe without settling (the action failed). */
   stop(): void;
 }
@@ -76,8 +110,24 @@ export function classifyNavigationEvent(event: CdpEvent, tabId: number, before: 
 }
 
 /**
+ * Pure: how one CDP event changes the set of awaited requests the tab's page has in flight
+ * (requests of the tab's own session; out-of-process frames cannot navigate the main frame).
+ */
+export function trackRequest(pending: Set<string>, event: CdpEvent, tabId: number): void {
+  if (event.tabId !== tabId || event.sessionId !== undefined || !isObject(event.params)) return;
+  const requestId = event.params.requestId;
+  if (typeof requestId !== 'string') return;
+  if (event.method === 'Network.requestWillBeSent') {
+    if (typeof event.params.type === 'string' && AWAITED_REQUESTS.has(event.params.type)) pending.add(requestId);
+  } else if (event.method === 'Network.loadingFinished' || event.method === 'Network.loadingFailed') {
+    pending.delete(requestId);
+  }
+}
+
+/**
  * Start watching `tabId`'s main frame (whose document before the action is `before`). The Page
- * domain must be enabled on the tab's session (the caller does so before the action).
+ * domain must be enabled on the tab's session (the caller does so before the action); Network is
+ * enabled on every session chrome-relay attaches (observe/captures.ts).
  */
 export function watchNavigation(
   ctx: Pick<ToolContext, 'cdp' | 'deadline'>,
@@ -86,20 +136,24 @@ export function watchNavigation(
   timing: NavigationTiming = DEFAULT_NAVIGATION_TIMING,
 ): NavigationWatch {
   const outcome = { started: false, committed: false };
+  const pending = new Set<string>();
+  const watchedSince = Date.now();
   let wake: (() => void) | undefined;
   const unsubscribe = ctx.cdp.on((event) => {
+    trackRequest(pending, event, tabId);
     const kind = classifyNavigationEvent(event, tabId, before);
-    if (kind === null) return;
-    outcome.started = true;
-    if (kind === 'committed') outcome.committed = true;
+    if (kind !== null) {
+      outcome.started = true;
+      if (kind === 'committed') outcome.committed = true;
+    }
     wake?.();
   });
 
-  /** Resolve after `ms` (capped by the deadline) or as soon as `done()` holds after an event. */
-  const waitUntil = (ms: number, done: () => boolean): Promise<void> =>
+  /** Resolve once `done()` holds (checked after every event), or at `until` (capped by the deadline). */
+  const waitUntil = (until: number, done: () => boolean): Promise<void> =>
     new Promise((resolve) => {
       if (done()) return resolve();
-      const timer = setTimeout(finish, Math.max(0, Math.min(ms, ctx.deadline - Date.now())));
+      const timer = setTimeout(finish, Math.max(0, Math.min(until, ctx.deadline) - Date.now()));
       function finish(): void {
         clearTimeout(timer);
         wake = undefined;
@@ -110,11 +164,24 @@ export function watchNavigation(
       };
     });
 
+  /** The action's requests: wait for them, give the page its turn, again while it starts more. */
+  const handling = async ({ turn, synced = false }: SettleOptions): Promise<void> => {
+    const until = Math.min(watchedSince + timing.handlingMs, ctx.deadline);
+    // The input's own events (a request its handler sent, a navigation it requested) travel with
+    // the page's other answers: one round trip after the input and they have all arrived.
+    if (!synced && turn !== undefined && !outcome.started) await bounded(turn(), until);
+    while (!outcome.started && pending.size > 0 && Date.now() < until) {
+      await waitUntil(until, () => outcome.started || pending.size === 0);
+      if (outcome.started || pending.size > 0 || turn === undefined) return;
+      await bounded(turn(), until);
+    }
+  };
+
   return {
-    async settle() {
+    async settle(options = {}) {
       try {
-        await waitUntil(timing.settleMs, () => outcome.committed);
-        if (outcome.started && !outcome.committed) await waitUntil(timing.commitMs, () => outcome.committed);
+        await handling(options);
+        if (outcome.started && !outcome.committed) await waitUntil(Date.now() + timing.commitMs, () => outcome.committed);
       } finally {
         unsubscribe();
       }
@@ -130,4 +197,30 @@ export function watchNavigation(
       unsubscribe();
     },
   };
+}
+
+/** Wait for `work` until `until` at the latest; its failure (the document went away) ends the wait too. */
+async function bounded(work: Promise<void>, until: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, Math.max(0, until - Date.now()));
+  });
+  try {
+    await Promise.race([work.catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A PageTurn in our world of the frame: a task queued behind everything the page has queued now,
+ * in our isolated world (the page cannot slow or fake it by replacing its own setTimeout).
+ */
+export async function turnOf(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld): Promise<void> {
+  await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', {
+    expression: 'new Promise((resolve) => setTimeout(resolve, 0))',
+    contextId: world.contextId,
+    awaitPromise: true,
+    silent: true,
+  });
 }

@@ -33,7 +33,7 @@ async function setup(outcome: PrepareClickOutcome | (() => PrepareClickOutcome),
   const session = new MemoryStore();
   const registry = new RefRegistry(session);
   const worlds = new Worlds(session);
-  const tool = createClickTool({ registry, worlds, navigation: { settleMs: 10, commitMs: 50 } });
+  const tool = createClickTool({ registry, worlds, navigation: { handlingMs: 50, commitMs: 50 } });
   const tabId = env.browser.addTab({ active: true, url: 'https://x.test/' }).id ?? 0;
   const page = pages.open(tabId, { prepareClick: typeof outcome === 'function' ? outcome : () => outcome, deliveryReport: report });
   page.installed = true;

@@ -7,14 +7,15 @@
  * received the press and the release (refClick.ts): a press that went elsewhere is cancelled
  * before the page sees it and reported as click_intercepted with `details.when`.
  *
- * After the mouse is released we watch the main frame briefly (page/navigation.ts) to report
- * `navigated`; a committed navigation kills the tab's refs right away.
+ * After the mouse is released, the click's own handling (page/navigation.ts: the requests it
+ * started, a turn of the page after them) decides `navigated`, without a fixed wait: a click that
+ * started nothing returns at once. A committed navigation kills the tab's refs right away.
  */
 import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { modifierMask } from '../input/keyboard.js';
 import type { ClickOptions } from '../input/mouse.js';
 import { dialogTracker, type DialogInfo } from '../pageState/dialogs.js';
-import { DEFAULT_NAVIGATION_TIMING, watchNavigation, type NavigationTiming } from '../page/navigation.js';
+import { DEFAULT_NAVIGATION_TIMING, turnOf, watchNavigation, type NavigationOutcome, type NavigationTiming } from '../page/navigation.js';
 import { worlds as defaultWorlds, type FrameDocument } from '../page/worlds.js';
 import { refRegistry } from '../refs/index.js';
 import { resolveTab, setCurrentTab } from '../targets.js';
@@ -88,6 +89,16 @@ function clickedTarget(spot: ArmedPoint): NonNullable<ToolResult<'click'>['targe
   return { tag, ...(id === '' ? {} : { id }), name, ...(ref === undefined ? {} : { ref }) };
 }
 
+/** The click opened a JavaScript dialog: the page is blocked, the browser still knows the tab's URL. */
+async function dialogResult(ctx: ToolContext, point: ClickPoint, wanted: { ref: string } | { x: number; y: number }, dialog: DialogInfo): Promise<ToolResult<'click'>> {
+  const url = (await ctx.browser.getTab(point.tabId)).url ?? '';
+  const result: ToolResult<'click'> = { tabId: point.tabId, x: point.x, y: point.y, healed: point.healed, navigated: false, url, dialog };
+  if ('ref' in wanted) result.ref = wanted.ref;
+  if (point.spot !== undefined) result.target = clickedTarget(point.spot);
+  await setCurrentTab(point.tabId, ctx.browser);
+  return result;
+}
+
 export function createClickTool(deps: ClickDeps) {
   return defineTool({
     name: 'click',
@@ -114,14 +125,14 @@ export function createClickTool(deps: ClickDeps) {
       }
       if (clicked.dialog !== undefined) {
         watch.stop();
-        // The page is blocked by the dialog; the browser still knows the tab's URL.
-        const url = (await ctx.browser.getTab(tabId)).url ?? '';
-        const result: ToolResult<'click'> = { tabId, x: point.x, y: point.y, healed: point.healed, navigated: false, url, dialog: clicked.dialog };
-        if ('ref' in wanted) result.ref = wanted.ref;
-        if (point.spot !== undefined) result.target = clickedTarget(point.spot);
-        return result;
+        return dialogResult(ctx, point, wanted, clicked.dialog);
       }
-      const navigation = await watch.settle();
+      // What the click's handlers set going: a request they await may end in a navigation, or in
+      // a dialog (alert after fetch), which blocks the page; then the dialog is the answer.
+      const turn = async (): Promise<void> => turnOf(ctx, await deps.worlds.ensure(ctx, tabId, point.before));
+      const settled = await dialogTracker(ctx).watch(tabId, () => watch.settle({ turn, synced: point.ref !== undefined || point.spot !== undefined }));
+      if ('dialog' in settled) return dialogResult(ctx, point, wanted, settled.dialog);
+      const navigation: NavigationOutcome = settled.done;
       if (navigation.committed) {
         deps.worlds.forget(tabId);
         await deps.registry.markNavigated(tabId);

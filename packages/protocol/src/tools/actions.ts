@@ -3,40 +3,49 @@
  * js, dialog, download. Same shape as the TOOLS entries they are spread into (tools.ts).
  */
 import * as z from 'zod';
+import { lazy } from '../lazy.js';
 import { RefField, ReadinessTimeoutField, TabIdField, WaitUntilField } from '../fields.js';
 import { toolEntry } from '../toolSpec.js';
 import type { CliShape } from '../cliShape.js';
 
 const tabId = TabIdField;
 /** `--frame @e12`: a ref param (cliShape REF_PARAMS), so the ref's own tab is the call's. */
-const frameRef = RefField.describe('Run inside this iframe: its ref from a snapshot (same-origin or cross-origin); the ref carries the tab');
+const frameRef = lazy(() => RefField().describe('Run inside this iframe: its ref from a snapshot (same-origin or cross-origin); the ref carries the tab'));
 
 /** A JavaScript dialog (alert/confirm/prompt/beforeunload) as the page opened it. */
-export const DialogInfoSchema = z.strictObject({
-  type: z.enum(['alert', 'confirm', 'prompt', 'beforeunload']),
-  message: z.string(),
-  url: z.string(),
-  defaultPrompt: z.string().optional(),
-});
-export type DialogInfo = z.infer<typeof DialogInfoSchema>;
+export const DialogInfoSchema = lazy(() =>
+  z.strictObject({
+    type: z.enum(['alert', 'confirm', 'prompt', 'beforeunload']),
+    message: z.string(),
+    url: z.string(),
+    defaultPrompt: z.string().optional(),
+  }),
+);
+export type DialogInfo = z.infer<ReturnType<typeof DialogInfoSchema>>;
 
-const dialogOpened = DialogInfoSchema.optional().describe(
-  'Set when the action opened a JavaScript dialog; the tab is blocked until `chrome-relay dialog accept|dismiss`',
+const dialogOpened = lazy(() =>
+  DialogInfoSchema().optional().describe(
+    'Set when the action opened a JavaScript dialog; the tab is blocked until `chrome-relay dialog accept|dismiss`',
+  ),
 );
 
-const historyResult = z.strictObject({
-  tabId: z.number(),
-  url: z.string(),
-  title: z.string(),
-  ready: z.boolean(),
-  dialog: dialogOpened,
-});
+const historyResult = lazy(() =>
+  z.strictObject({
+    tabId: z.number(),
+    url: z.string(),
+    title: z.string(),
+    ready: z.boolean(),
+    dialog: dialogOpened(),
+  }),
+);
 
-const historyParams = z.strictObject({
-  tab: tabId.optional(),
-  wait: WaitUntilField.optional(),
-  timeoutMs: ReadinessTimeoutField.optional(),
-});
+const historyParams = lazy(() =>
+  z.strictObject({
+    tab: tabId().optional(),
+    wait: WaitUntilField().optional(),
+    timeoutMs: ReadinessTimeoutField().optional(),
+  }),
+);
 
 const historyCli = (command: 'back' | 'forward' | 'reload', summary: string): CliShape => ({
   command,
@@ -50,65 +59,71 @@ const historyCli = (command: 'back' | 'forward' | 'reload', summary: string): Cl
 export const WAIT_CONDITIONS = ['text', 'url', 'load', 'networkIdle', 'fn', 'selector', 'download'] as const;
 export type WaitCondition = (typeof WAIT_CONDITIONS)[number];
 
-export const DownloadInfoSchema = z.strictObject({
-  path: z.string().describe('Absolute path of the completed file, as the browser saved it'),
-  url: z.string(),
-  suggestedFilename: z.string(),
-  bytes: z.number(),
-  dir: z.string().nullable().describe('Directory armed with `download --dir` (the CLI moves the file there), or null'),
-});
-export type DownloadInfo = z.infer<typeof DownloadInfoSchema>;
+export const DownloadInfoSchema = lazy(() =>
+  z.strictObject({
+    path: z.string().describe('Absolute path of the completed file, as the browser saved it'),
+    url: z.string(),
+    suggestedFilename: z.string(),
+    bytes: z.number(),
+    dir: z.string().nullable().describe('Directory armed with `download --dir` (the CLI moves the file there), or null'),
+  }),
+);
+export type DownloadInfo = z.infer<ReturnType<typeof DownloadInfoSchema>>;
 
 export const GET_WHAT = ['title', 'url', 'text', 'value', 'attr', 'count'] as const;
 export type GetWhat = (typeof GET_WHAT)[number];
 
-const waitParams = z
-  .strictObject({
-    text: z.string().min(1).optional().describe('Wait until the rendered page text (open shadow roots included) contains this, case-sensitive'),
-    url: z.string().min(1).optional().describe('Wait until the tab URL matches this glob (`*` = anything but "/", `**` = anything)'),
-    load: z.literal(true).optional().describe('Wait until the current document has fired load (readyState complete)'),
-    networkIdle: z.literal(true).optional().describe('Wait until the tab made no network request for 500 ms'),
-    fn: z.string().min(1).optional().describe('Wait until this JavaScript expression (page main world) is truthy'),
-    selector: z.string().min(1).optional().describe('Wait until an element matching this CSS selector (searched in open shadow roots too) is visible'),
-    download: z.literal(true).optional().describe('Wait for the next download of the tab to complete; returns its path'),
-    frame: frameRef.optional(),
-    tab: tabId.optional(),
-    timeoutMs: z.number().int().positive().optional().describe('Give up after this long; the CLI sets the call deadline WAIT_REPORT_MS above it (a shorter call deadline cuts the wait)'),
-  })
-  .superRefine((params, ctx) => {
-    const given = WAIT_CONDITIONS.filter((name) => params[name] !== undefined);
-    if (given.length !== 1) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['condition'],
-        message: `give exactly one condition (text, url, load, networkIdle, fn, selector or download), got ${given.length === 0 ? 'none' : given.join(' + ')}`,
-      });
-    }
-  });
+const waitParams = lazy(() =>
+  z
+    .strictObject({
+      text: z.string().min(1).optional().describe('Wait until the rendered page text (open shadow roots included) contains this, case-sensitive'),
+      url: z.string().min(1).optional().describe('Wait until the tab URL matches this glob (`*` = anything but "/", `**` = anything)'),
+      load: z.literal(true).optional().describe('Wait until the current document has fired load (readyState complete)'),
+      networkIdle: z.literal(true).optional().describe('Wait until the tab made no network request for 500 ms'),
+      fn: z.string().min(1).optional().describe('Wait until this JavaScript expression (page main world) is truthy'),
+      selector: z.string().min(1).optional().describe('Wait until an element matching this CSS selector (searched in open shadow roots too) is visible'),
+      download: z.literal(true).optional().describe('Wait for the next download of the tab to complete; returns its path'),
+      frame: frameRef().optional(),
+      tab: tabId().optional(),
+      timeoutMs: z.number().int().positive().optional().describe('Give up after this long; the CLI sets the call deadline WAIT_REPORT_MS above it (a shorter call deadline cuts the wait)'),
+    })
+    .superRefine((params, ctx) => {
+      const given = WAIT_CONDITIONS.filter((name) => params[name] !== undefined);
+      if (given.length !== 1) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['condition'],
+          message: `give exactly one condition (text, url, load, networkIdle, fn, selector or download), got ${given.length === 0 ? 'none' : given.join(' + ')}`,
+        });
+      }
+    }),
+);
 
-const getParams = z
-  .strictObject({
-    what: z.enum(GET_WHAT).describe('What to read: title, url (of the tab, or of --frame), or text, value, attr, count (of --selector)'),
-    selector: z.string().min(1).optional().describe('CSS selector of the element, matched in open shadow roots too (required for text, value, attr, count)'),
-    name: z.string().min(1).optional().describe('Attribute name (required for attr)'),
-    frame: frameRef.optional(),
-    tab: tabId.optional(),
-  })
-  .superRefine((params, ctx) => {
-    const needsSelector = params.what !== 'title' && params.what !== 'url';
-    if (needsSelector && params.selector === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['selector'], message: `get ${params.what} needs a CSS selector (--selector)` });
-    }
-    if (!needsSelector && params.selector !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['selector'], message: `get ${params.what} reads the tab itself and takes no selector` });
-    }
-    if (params.what === 'attr' && params.name === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['name'], message: 'get attr needs the attribute name' });
-    }
-    if (params.what !== 'attr' && params.name !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['name'], message: `an attribute name only goes with get attr, not get ${params.what}` });
-    }
-  });
+const getParams = lazy(() =>
+  z
+    .strictObject({
+      what: z.enum(GET_WHAT).describe('What to read: title, url (of the tab, or of --frame), or text, value, attr, count (of --selector)'),
+      selector: z.string().min(1).optional().describe('CSS selector of the element, matched in open shadow roots too (required for text, value, attr, count)'),
+      name: z.string().min(1).optional().describe('Attribute name (required for attr)'),
+      frame: frameRef().optional(),
+      tab: tabId().optional(),
+    })
+    .superRefine((params, ctx) => {
+      const needsSelector = params.what !== 'title' && params.what !== 'url';
+      if (needsSelector && params.selector === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['selector'], message: `get ${params.what} needs a CSS selector (--selector)` });
+      }
+      if (!needsSelector && params.selector !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['selector'], message: `get ${params.what} reads the tab itself and takes no selector` });
+      }
+      if (params.what === 'attr' && params.name === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['name'], message: 'get attr needs the attribute name' });
+      }
+      if (params.what !== 'attr' && params.name !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['name'], message: `an attribute name only goes with get attr, not get ${params.what}` });
+      }
+    }),
+);
 
 export const ACTION_TOOLS = {
   keys: toolEntry({
@@ -125,12 +140,12 @@ export const ACTION_TOOLS = {
     schemas: () => ({
       params: z.strictObject({
         keys: z.array(z.string().refine((key) => key.trim() !== '', 'a key cannot be empty; write e.g. Enter, Tab, Shift+Tab, Control+a')).min(1, 'give at least one key, e.g. Enter or Control+a').max(100).describe('Keys pressed in order; a combination joins modifiers with + (Shift, Control, Alt, Meta, ControlOrMeta)'),
-        tab: tabId.optional(),
+        tab: tabId().optional(),
       }),
       result: z.strictObject({
         tabId: z.number(),
         pressed: z.array(z.string()).describe('The combinations pressed, in canonical spelling'),
-        dialog: dialogOpened,
+        dialog: dialogOpened(),
       }),
     }),
   }),
@@ -150,14 +165,14 @@ export const ACTION_TOOLS = {
     schemas: () => ({
       params: z.strictObject({
         text: z.string().min(1, 'give the text to type (use `chrome-relay keys` for Enter, Tab and shortcuts)').max(100_000).describe('Text to type; characters without a key on a US keyboard are inserted as text input'),
-        ref: RefField.optional().describe('Focus this element first (-s @e12)'),
-        tab: tabId.optional(),
+        ref: RefField().optional().describe('Focus this element first (-s @e12)'),
+        tab: tabId().optional(),
       }),
       result: z.strictObject({
         tabId: z.number(),
         typed: z.number().describe('Characters typed'),
         into: z.string().describe('The focused element that received the text, e.g. input#email[type=email]'),
-        dialog: dialogOpened,
+        dialog: dialogOpened(),
       }),
     }),
   }),
@@ -165,19 +180,19 @@ export const ACTION_TOOLS = {
     description: "Go back one entry in the tab's history and wait for that document.",
     mutates: true,
     cli: historyCli('back', "Go back in the tab's history and wait for that page."),
-    schemas: () => ({ params: historyParams, result: historyResult }),
+    schemas: () => ({ params: historyParams(), result: historyResult() }),
   }),
   forward: toolEntry({
     description: "Go forward one entry in the tab's history and wait for that document.",
     mutates: true,
     cli: historyCli('forward', "Go forward in the tab's history and wait for that page."),
-    schemas: () => ({ params: historyParams, result: historyResult }),
+    schemas: () => ({ params: historyParams(), result: historyResult() }),
   }),
   reload: toolEntry({
     description: 'Reload the tab and wait for the new document.',
     mutates: true,
     cli: historyCli('reload', 'Reload the tab and wait for the new document.'),
-    schemas: () => ({ params: historyParams, result: historyResult }),
+    schemas: () => ({ params: historyParams(), result: historyResult() }),
   }),
   close: toolEntry({
     description: 'Close tabs, all or none: if any id does not exist, or another agent leases one, nothing is closed. Without ids, closes the tab chrome-relay last used (target_not_found when that one is gone).',
@@ -219,13 +234,13 @@ export const ACTION_TOOLS = {
       ],
     },
     schemas: () => ({
-      params: waitParams,
+      params: waitParams(),
       result: z.strictObject({
         tabId: z.number(),
         condition: z.enum(WAIT_CONDITIONS),
         elapsedMs: z.number(),
         url: z.string().describe('Tab URL when the condition was met'),
-        download: DownloadInfoSchema.optional(),
+        download: DownloadInfoSchema().optional(),
       }),
     }),
   }),
@@ -241,7 +256,7 @@ export const ACTION_TOOLS = {
       examples: ['chrome-relay get title', 'chrome-relay get text -s "h1"', 'chrome-relay get attr href -s "a.next"', 'chrome-relay get count -s ".result"', 'chrome-relay get value -s "#card" --frame @e12'],
     },
     schemas: () => ({
-      params: getParams,
+      params: getParams(),
       result: z.strictObject({
         tabId: z.number(),
         what: z.enum(GET_WHAT),
@@ -263,13 +278,13 @@ export const ACTION_TOOLS = {
     schemas: () => ({
       params: z.strictObject({
         expression: z.string().min(1).max(1_000_000).describe('JavaScript to evaluate; the value of the last expression is returned'),
-        frame: frameRef.optional(),
-        tab: tabId.optional(),
+        frame: frameRef().optional(),
+        tab: tabId().optional(),
       }),
       result: z.strictObject({
         tabId: z.number(),
         value: z.json().optional().describe('The result as JSON; absent when it is undefined or when a dialog interrupted the evaluation'),
-        dialog: dialogOpened,
+        dialog: dialogOpened(),
       }),
     }),
   }),
@@ -289,12 +304,12 @@ export const ACTION_TOOLS = {
       params: z.strictObject({
         action: z.enum(['accept', 'dismiss']).describe('accept or dismiss'),
         text: z.string().optional().describe('Text to enter into a prompt before accepting'),
-        tab: tabId.optional(),
+        tab: tabId().optional(),
       }),
       result: z.strictObject({
         tabId: z.number(),
         action: z.enum(['accept', 'dismiss']),
-        dialog: DialogInfoSchema.nullable().describe('The dialog that was answered (null if it opened before chrome-relay watched the tab)'),
+        dialog: DialogInfoSchema().nullable().describe('The dialog that was answered (null if it opened before chrome-relay watched the tab)'),
       }),
     }),
   }),
@@ -315,7 +330,7 @@ export const ACTION_TOOLS = {
           .min(1)
           .refine((dir) => dir.startsWith('/'), 'must be an absolute directory path')
           .describe('Absolute directory the CLI moves completed downloads into'),
-        tab: tabId.optional(),
+        tab: tabId().optional(),
       }),
       result: z.strictObject({ tabId: z.number(), dir: z.string(), armed: z.literal(true) }),
     }),

@@ -7,6 +7,7 @@
  * was re-found by identity (role + name + context) before acting.
  */
 import * as z from 'zod';
+import { lazy } from '../lazy.js';
 import { HealedField, RefField, TabIdField } from '../fields.js';
 import type { CliShape } from '../cliShape.js';
 import { toolEntry } from '../toolSpec.js';
@@ -15,7 +16,7 @@ const tabId = TabIdField;
 const ref = RefField;
 const healed = HealedField;
 
-const refParams = z.strictObject({ ref, tab: tabId.optional() });
+const refParams = lazy(() => z.strictObject({ ref: ref(), tab: tabId().optional() }));
 
 /** The common shape: `<name> <ref>`. */
 const refCli = (command: 'focus' | 'hover' | 'check' | 'uncheck', summary: string, example: string): CliShape => ({
@@ -44,15 +45,15 @@ export const ELEMENT_TOOLS = {
     },
     schemas: () => ({
       params: z.strictObject({
-        ref,
+        ref: ref(),
         value: z.string().describe('The new value ("" clears the field)'),
-        tab: tabId.optional(),
+        tab: tabId().optional(),
       }),
       result: z.strictObject({
         tabId: z.number(),
         ref: z.string(),
         value: z.string().describe('What the element holds afterwards (verified equal to the request)'),
-        healed,
+        healed: healed(),
       }),
     }),
   }),
@@ -60,13 +61,13 @@ export const ELEMENT_TOOLS = {
     description: 'Give an element keyboard focus (e.g. before `keys` or `type`).',
     mutates: true,
     cli: refCli('focus', 'Give an element keyboard focus (then use `keys` or `type`).', 'chrome-relay focus @e4'),
-    schemas: () => ({ params: refParams, result: z.strictObject({ tabId: z.number(), ref: z.string(), healed }) }),
+    schemas: () => ({ params: refParams(), result: z.strictObject({ tabId: z.number(), ref: z.string(), healed: healed() }) }),
   }),
   hover: toolEntry({
     description: 'Move the mouse over an element (scroll into view, refuse if covered, trusted mouse move).',
     mutates: true,
     cli: refCli('hover', 'Move the mouse over an element (refuses if something covers it).', 'chrome-relay hover @e7 --snapshot'),
-    schemas: () => ({ params: refParams, result: z.strictObject({ tabId: z.number(), ref: z.string(), x: z.number(), y: z.number(), healed }) }),
+    schemas: () => ({ params: refParams(), result: z.strictObject({ tabId: z.number(), ref: z.string(), x: z.number(), y: z.number(), healed: healed() }) }),
   }),
   select: toolEntry({
     description: 'Select options of a <select> by value or visible text (several only for <select multiple>); fires input and change.',
@@ -81,15 +82,15 @@ export const ELEMENT_TOOLS = {
     },
     schemas: () => ({
       params: z.strictObject({
-        ref,
+        ref: ref(),
         values: z.array(z.string()).min(1).describe('Option values or visible texts'),
-        tab: tabId.optional(),
+        tab: tabId().optional(),
       }),
       result: z.strictObject({
         tabId: z.number(),
         ref: z.string(),
         selected: z.array(z.string()).describe('Values of the options selected afterwards'),
-        healed,
+        healed: healed(),
       }),
     }),
   }),
@@ -98,13 +99,13 @@ export const ELEMENT_TOOLS = {
     mutates: true,
     cli: refCli('check', 'Check a checkbox, radio or switch; clicks only if needed and verifies the result.', 'chrome-relay check @e5'),
     schemas: () => ({
-      params: refParams,
+      params: refParams(),
       result: z.strictObject({
         tabId: z.number(),
         ref: z.string(),
         checked: z.boolean(),
         changed: z.boolean().describe('false when it already was in the requested state (nothing was clicked)'),
-        healed,
+        healed: healed(),
       }),
     }),
   }),
@@ -113,13 +114,13 @@ export const ELEMENT_TOOLS = {
     mutates: true,
     cli: refCli('uncheck', 'Uncheck a checkbox or switch; clicks only if needed and verifies the result.', 'chrome-relay uncheck @e5'),
     schemas: () => ({
-      params: refParams,
+      params: refParams(),
       result: z.strictObject({
         tabId: z.number(),
         ref: z.string(),
         checked: z.boolean(),
         changed: z.boolean().describe('false when it already was in the requested state (nothing was clicked)'),
-        healed,
+        healed: healed(),
       }),
     }),
   }),
@@ -144,9 +145,9 @@ export const ELEMENT_TOOLS = {
         .strictObject({
           direction: z.enum(SCROLL_DIRECTIONS).optional().describe('up, down, left or right'),
           amount: z.number().int().positive().max(100_000).optional().describe('CSS pixels (default 85% of the visible size)'),
-          ref: ref.optional().describe('Scroll the container this element is in (with direction), or bring it into view (with intoView)'),
+          ref: ref().optional().describe('Scroll the container this element is in (with direction), or bring it into view (with intoView)'),
           intoView: z.literal(true).optional().describe('Scroll until the ref is centred in view'),
-          tab: tabId.optional(),
+          tab: tabId().optional(),
         })
         .superRefine((params, ctx) => {
           if (params.intoView === true && params.direction !== undefined) ctx.addIssue({ code: 'custom', path: ['direction'], message: 'give either intoView (--into-view @ref) or a direction, not both' });
@@ -160,7 +161,7 @@ export const ELEMENT_TOOLS = {
         before: z.strictObject({ x: z.number(), y: z.number() }).optional(),
         after: z.strictObject({ x: z.number(), y: z.number() }).optional(),
         moved: z.boolean().describe('false when it was already at the edge (or already in view)'),
-        healed,
+        healed: healed(),
       }),
     }),
   }),
@@ -179,12 +180,12 @@ export const ELEMENT_TOOLS = {
     schemas: () => ({
       params: z
         .strictObject({
-          from: ref.describe('Element to drag'),
-          to: ref.optional().describe('Element to drop on'),
+          from: ref().describe('Element to drag'),
+          to: ref().optional().describe('Element to drop on'),
           toSelector: z.string().min(1).optional().describe("Drop on the first visible element matching this CSS selector (in the dragged element's page; open shadow roots searched)"),
           toX: z.number().nonnegative().optional().describe('Drop at this viewport x in CSS pixels (with toY)'),
           toY: z.number().nonnegative().optional().describe('Drop at this viewport y in CSS pixels (with toX)'),
-          tab: tabId.optional(),
+          tab: tabId().optional(),
         })
         .superRefine((params, ctx) => {
           const point = params.toX !== undefined || params.toY !== undefined;
@@ -198,7 +199,7 @@ export const ELEMENT_TOOLS = {
         tabId: z.number(),
         from: z.strictObject({ ref: z.string(), x: z.number(), y: z.number() }),
         to: z.strictObject({ ref: z.string().optional(), selector: z.string().optional(), x: z.number(), y: z.number() }),
-        healed,
+        healed: healed(),
       }),
     }),
   }),
@@ -217,17 +218,17 @@ export const ELEMENT_TOOLS = {
     },
     schemas: () => ({
       params: z.strictObject({
-        ref,
+        ref: ref(),
         files: z.array(z.string().min(1)).min(1).describe('Absolute paths of existing files'),
         via: z.literal(true).optional().describe('The ref is a button that opens a file chooser when clicked'),
-        tab: tabId.optional(),
+        tab: tabId().optional(),
       }),
       result: z.strictObject({
         tabId: z.number(),
         ref: z.string(),
         files: z.array(z.string()),
         via: z.enum(['input', 'chooser']),
-        healed,
+        healed: healed(),
       }),
     }),
   }),
@@ -243,7 +244,7 @@ export const ELEMENT_TOOLS = {
       examples: ['chrome-relay get box @e12'],
     },
     schemas: () => ({
-      params: refParams,
+      params: refParams(),
       result: z.strictObject({
         tabId: z.number(),
         ref: z.string(),
@@ -251,7 +252,7 @@ export const ELEMENT_TOOLS = {
         y: z.number().describe('Top edge, CSS px from the top of the viewport'),
         width: z.number(),
         height: z.number(),
-        healed,
+        healed: healed(),
       }),
     }),
   }),

@@ -7,61 +7,68 @@
  * direction (extension → host → CLI) allows 64 MiB per message, which the frame caps stay under.
  */
 import * as z from 'zod';
+import { lazy } from '../lazy.js';
 import { AgentField, NameField, RefField, TabIdField } from '../fields.js';
 import { toolEntry } from '../toolSpec.js';
 
 const tabId = TabIdField;
 const name = NameField;
 const agent = AgentField;
-const tabList = z.array(tabId).min(1).max(100).describe('Tab ids');
-const allowPartial = z.boolean().optional().describe('Apply what can be applied and list what failed, instead of partial_success_disallowed');
+const tabList = lazy(() => z.array(tabId()).min(1).max(100).describe('Tab ids'));
+const allowPartial = lazy(() => z.boolean().optional().describe('Apply what can be applied and list what failed, instead of partial_success_disallowed'));
 
 export const CONSOLE_LEVELS = ['debug', 'log', 'info', 'warn', 'error'] as const;
 export const GROUP_COLORS = ['grey', 'blue', 'red', 'yellow', 'green', 'pink', 'purple', 'cyan', 'orange'] as const;
 
-const ConsoleEntry = z.strictObject({
-  id: z.number().int().describe('Increasing per tab; pass as --since to get only newer entries'),
-  level: z.enum(CONSOLE_LEVELS),
-  source: z.enum(['console', 'exception']),
-  text: z.string(),
-  url: z.string().optional(),
-  line: z.number().optional(),
-  timestamp: z.number().describe('Epoch ms'),
-});
-export type ConsoleEntry = z.infer<typeof ConsoleEntry>;
+const ConsoleEntry = lazy(() =>
+  z.strictObject({
+    id: z.number().int().describe('Increasing per tab; pass as --since to get only newer entries'),
+    level: z.enum(CONSOLE_LEVELS),
+    source: z.enum(['console', 'exception']),
+    text: z.string(),
+    url: z.string().optional(),
+    line: z.number().optional(),
+    timestamp: z.number().describe('Epoch ms'),
+  }),
+);
+export type ConsoleEntry = z.infer<ReturnType<typeof ConsoleEntry>>;
 
-const Headers = z.record(z.string(), z.string());
+const Headers = lazy(() => z.record(z.string(), z.string()));
 
-const NetworkEntry = z.strictObject({
-  id: z.string().describe('Request id for `network body <id>`'),
-  url: z.string(),
-  method: z.string(),
-  type: z.string(),
-  status: z.number().nullable().describe('HTTP status, null while pending or when the request failed'),
-  statusText: z.string(),
-  mimeType: z.string(),
-  failed: z.string().optional().describe('Network error text when the request failed'),
-  requestHeaders: Headers,
-  responseHeaders: Headers,
-  startedAt: z.number().describe('Epoch ms'),
-  durationMs: z.number().nullable(),
-  encodedBytes: z.number(),
-});
-export type NetworkEntry = z.infer<typeof NetworkEntry>;
+const NetworkEntry = lazy(() =>
+  z.strictObject({
+    id: z.string().describe('Request id for `network body <id>`'),
+    url: z.string(),
+    method: z.string(),
+    type: z.string(),
+    status: z.number().nullable().describe('HTTP status, null while pending or when the request failed'),
+    statusText: z.string(),
+    mimeType: z.string(),
+    failed: z.string().optional().describe('Network error text when the request failed'),
+    requestHeaders: Headers(),
+    responseHeaders: Headers(),
+    startedAt: z.number().describe('Epoch ms'),
+    durationMs: z.number().nullable(),
+    encodedBytes: z.number(),
+  }),
+);
+export type NetworkEntry = z.infer<ReturnType<typeof NetworkEntry>>;
 
-const FailedTarget = z.strictObject({ target: z.string(), code: z.string(), message: z.string() });
-const Applied = { applied: z.array(z.number()), failed: z.array(FailedTarget) };
+const FailedTarget = lazy(() => z.strictObject({ target: z.string(), code: z.string(), message: z.string() }));
+const Applied = lazy(() => ({ applied: z.array(z.number()), failed: z.array(FailedTarget()) }));
 
-const Workspace = z.strictObject({ name: z.string(), windowId: z.number(), tabIds: z.array(z.number()), owner: z.string().nullable() });
-const Group = z.strictObject({ name: z.string(), groupId: z.number(), windowId: z.number(), color: z.string(), tabIds: z.array(z.number()) });
-const Lease = z.strictObject({
-  kind: z.enum(['tab', 'workspace']),
-  target: z.string().describe('Tab id or workspace name'),
-  owner: z.string(),
-  ttlMs: z.number(),
-  expiresAt: z.number().describe('Epoch ms; every call by the owner pushes it back'),
-});
-export type LeaseInfo = z.infer<typeof Lease>;
+const Workspace = lazy(() => z.strictObject({ name: z.string(), windowId: z.number(), tabIds: z.array(z.number()), owner: z.string().nullable() }));
+const Group = lazy(() => z.strictObject({ name: z.string(), groupId: z.number(), windowId: z.number(), color: z.string(), tabIds: z.array(z.number()) }));
+const Lease = lazy(() =>
+  z.strictObject({
+    kind: z.enum(['tab', 'workspace']),
+    target: z.string().describe('Tab id or workspace name'),
+    owner: z.string(),
+    ttlMs: z.number(),
+    expiresAt: z.number().describe('Epoch ms; every call by the owner pushes it back'),
+  }),
+);
+export type LeaseInfo = z.infer<ReturnType<typeof Lease>>;
 
 export const OBSERVE_TOOLS = {
   screenshot: toolEntry({
@@ -77,9 +84,9 @@ export const OBSERVE_TOOLS = {
     },
     schemas: () => ({
       params: z.strictObject({
-        tab: tabId.optional(),
+        tab: tabId().optional(),
         full: z.boolean().optional().describe('Whole scrollable page instead of the viewport'),
-        ref: RefField.optional().describe('Element ref to capture (scrolled into view first; it carries its tab)'),
+        ref: RefField().optional().describe('Element ref to capture (scrolled into view first; it carries its tab)'),
         selector: z.string().min(1).optional().describe('CSS selector of one element to capture (scrolled into view first)'),
         maxEdge: z.number().int().min(16).max(16_384).optional().describe('Scale down so the longer edge is at most this many pixels'),
         format: z.enum(['png', 'jpeg']).optional().describe('Image format (default png)'),
@@ -106,7 +113,7 @@ export const OBSERVE_TOOLS = {
     },
     schemas: () => ({
       params: z.strictObject({
-        tab: tabId.optional(),
+        tab: tabId().optional(),
         maxFrames: z.number().int().min(1).max(1000).optional().describe('Frames kept (oldest dropped beyond it; default 300)'),
         quality: z.number().int().min(1).max(100).optional().describe('JPEG quality of each frame (default 70)'),
         maxEdge: z.number().int().min(16).max(4096).optional().describe('Scale frames so the longer edge is at most this (default 1280)'),
@@ -125,7 +132,7 @@ export const OBSERVE_TOOLS = {
       examples: ['chrome-relay record stop --out ./frames', 'chrome-relay record stop --out ./frames --gif --fps 5'],
     },
     schemas: () => ({
-      params: z.strictObject({ tab: tabId.optional() }),
+      params: z.strictObject({ tab: tabId().optional() }),
       result: z.strictObject({
         tabId: z.number(),
         frames: z.array(z.strictObject({ data: z.string(), timestamp: z.number().describe('Seconds, from the screencast') })),
@@ -144,12 +151,12 @@ export const OBSERVE_TOOLS = {
     },
     schemas: () => ({
       params: z.strictObject({
-        tab: tabId.optional(),
+        tab: tabId().optional(),
         level: z.enum(CONSOLE_LEVELS).optional().describe('Only this level and more severe'),
         since: z.number().int().nonnegative().optional().describe('Only entries with a larger id'),
         clear: z.boolean().optional().describe('Empty the buffer after reading'),
       }),
-      result: z.strictObject({ tabId: z.number(), entries: z.array(ConsoleEntry), dropped: z.number().describe('Entries lost to the buffer cap') }),
+      result: z.strictObject({ tabId: z.number(), entries: z.array(ConsoleEntry()), dropped: z.number().describe('Entries lost to the buffer cap') }),
     }),
   }),
   network: toolEntry({
@@ -163,13 +170,13 @@ export const OBSERVE_TOOLS = {
     },
     schemas: () => ({
       params: z.strictObject({
-        tab: tabId.optional(),
+        tab: tabId().optional(),
         url: z.string().min(1).optional().describe('Only URLs containing this text'),
         status: z.string().regex(/^([1-5]xx|[1-5][0-9]{2}|failed|pending)$/, 'must be like 404, 4xx, failed or pending').optional().describe('404, 4xx, failed or pending'),
         method: z.string().regex(/^[A-Za-z]+$/, 'must be an HTTP method').optional().describe('HTTP method'),
         rawHeaders: z.boolean().optional().describe('Do not redact: show Cookie, Authorization, URL tokens and the like as sent'),
       }),
-      result: z.strictObject({ tabId: z.number(), requests: z.array(NetworkEntry), dropped: z.number() }),
+      result: z.strictObject({ tabId: z.number(), requests: z.array(NetworkEntry()), dropped: z.number() }),
     }),
   }),
   network_body: toolEntry({
@@ -184,7 +191,7 @@ export const OBSERVE_TOOLS = {
       examples: ['chrome-relay network body 1234.5', 'chrome-relay network body 1234.5 --out body.json'],
     },
     schemas: () => ({
-      params: z.strictObject({ tab: tabId.optional(), id: z.string().min(1).describe('Request id from `chrome-relay network`') }),
+      params: z.strictObject({ tab: tabId().optional(), id: z.string().min(1).describe('Request id from `chrome-relay network`') }),
       result: z.strictObject({ tabId: z.number(), id: z.string(), mimeType: z.string(), base64Encoded: z.boolean(), body: z.string() }),
     }),
   }),
@@ -199,7 +206,7 @@ export const OBSERVE_TOOLS = {
       examples: ['chrome-relay network har --out requests.har'],
     },
     schemas: () => ({
-      params: z.strictObject({ tab: tabId.optional(), rawHeaders: z.boolean().optional().describe('Do not redact credentials in headers and URLs') }),
+      params: z.strictObject({ tab: tabId().optional(), rawHeaders: z.boolean().optional().describe('Do not redact credentials in headers and URLs') }),
       result: z.strictObject({ tabId: z.number(), entries: z.number(), har: z.record(z.string(), z.unknown()) }),
     }),
   }),
@@ -215,7 +222,7 @@ export const OBSERVE_TOOLS = {
       examples: ['chrome-relay workspace create research --url https://example.com'],
     },
     schemas: () => ({
-      params: z.strictObject({ name, url: z.string().min(1).optional().describe('First URL (default about:blank)'), agent: agent.optional() }),
+      params: z.strictObject({ name: name(), url: z.string().min(1).optional().describe('First URL (default about:blank)'), agent: agent().optional() }),
       result: z.strictObject({ name: z.string(), windowId: z.number(), tabId: z.number(), owner: z.string().nullable() }),
     }),
   }),
@@ -226,7 +233,7 @@ export const OBSERVE_TOOLS = {
     cli: { command: 'workspace list', summary: 'List live workspaces.', task: 'organize', examples: ['chrome-relay workspace list'] },
     schemas: () => ({
       params: z.strictObject({}),
-      result: z.strictObject({ workspaces: z.array(Workspace) }),
+      result: z.strictObject({ workspaces: z.array(Workspace()) }),
     }),
   }),
   workspace_close: toolEntry({
@@ -241,7 +248,7 @@ export const OBSERVE_TOOLS = {
       examples: ['chrome-relay workspace close research'],
     },
     schemas: () => ({
-      params: z.strictObject({ name, agent: agent.optional() }),
+      params: z.strictObject({ name: name(), agent: agent().optional() }),
       result: z.strictObject({ name: z.string(), windowId: z.number(), closedTabs: z.array(z.number()) }),
     }),
   }),
@@ -256,8 +263,8 @@ export const OBSERVE_TOOLS = {
       examples: ['chrome-relay group create checkout 123 456 --color blue'],
     },
     schemas: () => ({
-      params: z.strictObject({ name, tabs: tabList, color: z.enum(GROUP_COLORS).optional().describe('Group colour'), allowPartial, agent: agent.optional() }),
-      result: z.strictObject({ name: z.string(), groupId: z.number(), ...Applied }),
+      params: z.strictObject({ name: name(), tabs: tabList(), color: z.enum(GROUP_COLORS).optional().describe('Group colour'), allowPartial: allowPartial(), agent: agent().optional() }),
+      result: z.strictObject({ name: z.string(), groupId: z.number(), ...Applied() }),
     }),
   }),
   group_add: toolEntry({
@@ -271,8 +278,8 @@ export const OBSERVE_TOOLS = {
       examples: ['chrome-relay group add checkout 789'],
     },
     schemas: () => ({
-      params: z.strictObject({ name, tabs: tabList, allowPartial, agent: agent.optional() }),
-      result: z.strictObject({ name: z.string(), groupId: z.number(), ...Applied }),
+      params: z.strictObject({ name: name(), tabs: tabList(), allowPartial: allowPartial(), agent: agent().optional() }),
+      result: z.strictObject({ name: z.string(), groupId: z.number(), ...Applied() }),
     }),
   }),
   group_list: toolEntry({
@@ -282,7 +289,7 @@ export const OBSERVE_TOOLS = {
     cli: { command: 'group list', summary: 'List tab groups.', task: 'organize', examples: ['chrome-relay group list'] },
     schemas: () => ({
       params: z.strictObject({}),
-      result: z.strictObject({ groups: z.array(Group) }),
+      result: z.strictObject({ groups: z.array(Group()) }),
     }),
   }),
   group_close: toolEntry({
@@ -297,8 +304,8 @@ export const OBSERVE_TOOLS = {
       examples: ['chrome-relay group close checkout'],
     },
     schemas: () => ({
-      params: z.strictObject({ name, allowPartial, agent: agent.optional() }),
-      result: z.strictObject({ name: z.string(), groupId: z.number(), ...Applied }),
+      params: z.strictObject({ name: name(), allowPartial: allowPartial(), agent: agent().optional() }),
+      result: z.strictObject({ name: z.string(), groupId: z.number(), ...Applied() }),
     }),
   }),
   lease_claim: toolEntry({
@@ -315,12 +322,12 @@ export const OBSERVE_TOOLS = {
     },
     schemas: () => ({
       params: z.strictObject({
-        agent,
-        tab: tabId.optional().describe('Tab to lease'),
-        workspace: name.optional().describe('Workspace to lease'),
+        agent: agent(),
+        tab: tabId().optional().describe('Tab to lease'),
+        workspace: name().optional().describe('Workspace to lease'),
         ttlSec: z.number().int().min(1).max(86_400).optional().describe('Idle seconds before the lease expires (default 600)'),
       }),
-      result: z.strictObject({ lease: Lease }),
+      result: z.strictObject({ lease: Lease() }),
     }),
   }),
   lease_list: toolEntry({
@@ -330,7 +337,7 @@ export const OBSERVE_TOOLS = {
     cli: { command: 'lease list', summary: 'List live leases.', task: 'leases', examples: ['chrome-relay lease list'] },
     schemas: () => ({
       params: z.strictObject({}),
-      result: z.strictObject({ leases: z.array(Lease) }),
+      result: z.strictObject({ leases: z.array(Lease()) }),
     }),
   }),
   lease_release: toolEntry({
@@ -348,9 +355,9 @@ export const OBSERVE_TOOLS = {
     schemas: () => ({
       params: z
         .strictObject({
-          agent: agent.optional(),
-          tab: tabId.optional().describe('Tab to release'),
-          workspace: name.optional().describe('Workspace to release'),
+          agent: agent().optional(),
+          tab: tabId().optional().describe('Tab to release'),
+          workspace: name().optional().describe('Workspace to release'),
           all: z.boolean().optional().describe('Every lease of this agent'),
           force: z.boolean().optional().describe('Release it whoever holds it (with tab or workspace)'),
         })
@@ -359,7 +366,7 @@ export const OBSERVE_TOOLS = {
             ctx.addIssue({ code: 'custom', path: ['agent'], message: 'releasing a lease needs an agent identity (--agent NAME or CHROME_RELAY_AGENT), or force to free it whoever holds it' });
           }
         }),
-      result: z.strictObject({ released: z.array(Lease) }),
+      result: z.strictObject({ released: z.array(Lease()) }),
     }),
   }),
 } as const;

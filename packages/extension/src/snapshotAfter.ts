@@ -1,0 +1,76 @@
+/**
+ * A call's `snapshot` (the CLI's `--snapshot` on an action): once the tool succeeded, a snapshot of
+ * the tab its result names, in the same call. An agent's loop is act, then look: one process and one
+ * round trip for both, and the snapshot shows what the action left, nothing in between.
+ *
+ * The snapshot runs as a call of its own would (params checked against its schema, the tab's
+ * leases and dialog precondition, its own failures): the dispatcher hands in that runner. Its
+ * failure never undoes the action's success; it is answered beside it (`{ ok: false, error }`), and
+ * a dialog the action opened is that failure (target_conflict, dialog_open), since nothing can be
+ * read while it is open.
+ *
+ * A document still being parsed (the action navigated: its new page committed, its DOM not yet
+ * complete) is waited for until DOMContentLoaded, briefly, so the snapshot is not of half a page.
+ */
+import { RelayError, type AfterSnapshot } from '@chrome-relay/protocol';
+import { callInPage } from './pageState/isolatedWorld.js';
+import type { ToolContext } from './tools/defineTool.js';
+
+/** Longest wait for a document being parsed before the snapshot takes what is there. */
+export const PARSED_LIMIT_MS = 5_000;
+
+/**
+ * Runs the snapshot tool with these params as a call of its own would run (dispatcher.ts), calling
+ * `settle` once the call's preconditions passed and before the tool runs.
+ */
+export type SnapshotRunner = (params: Record<string, unknown>, settle: () => Promise<void>) => Promise<unknown>;
+
+/** Runs in the page (isolated world): resolves once the document has been parsed. Self-contained. */
+export function documentParsed(): Promise<boolean> {
+  if (document.readyState !== 'loading') return Promise.resolve(true);
+  return new Promise((resolve) => document.addEventListener('DOMContentLoaded', () => resolve(true), { once: true }));
+}
+
+async function untilParsed(ctx: Pick<ToolContext, 'cdp' | 'deadline'>, tabId: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, Math.max(0, Math.min(PARSED_LIMIT_MS, ctx.deadline - Date.now())));
+  });
+  try {
+    // A page that cannot answer now (navigating again, busy) gets its say in the snapshot itself.
+    await Promise.race([callInPage(ctx, tabId, documentParsed).catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function tabOf(result: unknown): number | undefined {
+  const tabId = typeof result === 'object' && result !== null ? (result as { tabId?: unknown }).tabId : undefined;
+  return typeof tabId === 'number' ? tabId : undefined;
+}
+
+export async function snapshotAfter(ctx: Pick<ToolContext, 'cdp' | 'deadline'>, tool: string, result: unknown, params: Record<string, unknown>, run: SnapshotRunner): Promise<AfterSnapshot> {
+  try {
+    const tabId = tabOf(result);
+    if (tabId === undefined) {
+      throw new RelayError('invalid_arguments', `${tool} acts on no single tab, so there is no tab to snapshot after it; run \`chrome-relay snapshot --tab <id>\` instead.`, {
+        tool: 'snapshot',
+        phase: 'validate',
+        details: { field: 'snapshot', tool },
+      });
+    }
+    if ('tab' in params) {
+      throw new RelayError('invalid_arguments', 'The snapshot after an action is of the tab the action names; it takes no tab of its own.', {
+        tool: 'snapshot',
+        phase: 'validate',
+        details: { field: 'snapshot.tab' },
+      });
+    }
+    // With a dialog open the page answers nothing: the snapshot's own precondition says so at once.
+    const dialogOpen = typeof result === 'object' && result !== null && (result as { dialog?: unknown }).dialog !== undefined;
+    const settle = dialogOpen ? () => Promise.resolve() : () => untilParsed(ctx, tabId);
+    return { ok: true, result: await run({ ...params, tab: tabId }, settle) };
+  } catch (error) {
+    return { ok: false, error: RelayError.from(error, 'snapshot', 'act').toData() };
+  }
+}
