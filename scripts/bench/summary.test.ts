@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { renderSummary } from './summary.js';
 
 describe('renderSummary', () => {
-  it('prints the long-standing ratio lines with their goals', () => {
+  it('prints the long-standing ratio lines with issue 13\'s goals', () => {
     const text = renderSummary({ node: 80, version: 120, tabs: 100, click: 240, snapshot1500: 377, navigate1500: 350, loop1500: 1258, peerLoop1500: undefined });
     expect(text.split('\n')).toEqual([
       'ratios (same run):',
-      '  --version / node -e 0 = 1.50×   (goal ≤ 1.15×)',
-      '  tabs / node -e 0      = 1.25×   (goal ≤ 1.3×)',
-      '  click / node -e 0     = 3.00×',
+      '  --version / node -e 0 = 1.50×   (goal ≤ 1.10×)',
+      '  tabs / node -e 0      = 1.25×   (goal ≤ 1.20×)',
+      '  click / node -e 0     = 3.00×, +160 ms over it   (goal ≤ +30 ms)',
       '  snapshot 1,500 rows   = 377 ms; navigate = 350 ms; loop = 1,258 ms (agent-browser ≈ 1,500 ms; goal ≤ 750 ms)',
     ]);
   });
@@ -16,7 +16,7 @@ describe('renderSummary', () => {
   it('quotes the peer’s loop from this run when it was measured, and n/a for missing figures', () => {
     const text = renderSummary({ node: 80, version: undefined, tabs: 100, click: undefined, snapshot1500: undefined, navigate1500: 350, loop1500: 1258, peerLoop1500: 2788 });
     expect(text).toContain('--version / node -e 0 = n/a');
-    expect(text).toContain('click / node -e 0     = n/a');
+    expect(text).toContain('click / node -e 0     = n/a, n/a over it');
     expect(text).toContain('snapshot 1,500 rows   = n/a;');
     expect(text).toContain('(agent-browser 2,788 ms in this run; goal ≤ 750 ms)');
   });
