@@ -191,6 +191,8 @@ describe('site limits (options page)', () => {
     const agentTab = await open(relay, 'button.html');
     const link = refFor(await snapshot(relay, agentTab.tabId), /link "Other page"/);
     const rule = `${new URL(relay.server.url('/')).host}/other.html*`;
+    // The person's own tab on the site (found by its URL before the rule hides it from `tabs`).
+    const mine = await personOpens('other.html');
     await saveOptions({ blocked: `# the person's rules\n${rule}` });
 
     const nav = await relay.cli('navigate', relay.server.url('other.html?fresh=1'));
@@ -206,14 +208,19 @@ describe('site limits (options page)', () => {
     expect(after.error).toMatchObject({ code: 'target_conflict', details: { reason: 'site_blocked', rule, tab: agentTab.tabId } });
 
     // A blocked tab the person opened: refused, and never attached.
-    const mine = await personOpens('other.html');
     const refused = await relay.cli('snapshot', '--tab', String(mine.tabId));
     expect(refused.error).toMatchObject({ code: 'target_conflict', details: { reason: 'site_blocked', rule, tab: mine.tabId } });
     const row = await rowWhen(mine.tabId, (found) => /site_blocked/.test(found.text), "the person's blocked tab in the popup");
     expect(row.cells[1]).toBe('detached');
     expect(await read(mine.page, 'window.otherClicks ?? 0')).toBe(0);
+    // `tabs` lists it by its origin only: no title, no path.
+    type Listed = { windows: { tabs: { id: number; url: string; title: string }[] }[] };
+    const listedTab = async (): Promise<{ url: string; title: string } | undefined> =>
+      ((await relay.cli('tabs')).json as Listed).windows.flatMap((w) => w.tabs).find((t) => t.id === mine.tabId);
+    expect(await listedTab()).toMatchObject({ url: relay.server.url('/'), title: '' });
 
     await saveOptions({ blocked: '' });
+    expect((await listedTab())?.url).toContain('other.html');
     expect((await relay.cli('snapshot', '--tab', String(mine.tabId))).code).toBe(0);
     await mine.page.close();
   });

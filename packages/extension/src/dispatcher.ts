@@ -244,7 +244,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       const running = tabId === undefined ? guarded : byDeadline(guarded, ctx.deadline, tabId, tool.name);
       running.catch(() => undefined);
       result = await Promise.race([running, stopped]);
-      await deps.policy?.noteResult(tool.name, result);
+      if (deps.policy !== undefined) result = await deps.policy.noteResult(tool.name, result);
       if (call.snapshot === undefined) reply = { type: 'result', id: call.id, ok: true, result };
       else {
         // The CLI's --snapshot: the tab the result names, right after, as a snapshot call of its own

@@ -161,6 +161,19 @@ describe('Policy: agent tabs only', () => {
     expect((await refusal(policy.checkTabs('click', {}, one(reused)))).details['reason']).toBe('not_agent_tab');
   });
 
+  it('tabs lists a tab on a blocked site by its origin only, without its title; other tabs and other tools untouched', async () => {
+    const { policy, bankTab, personTab } = await setup({ blockedSites: ['bank.test'] });
+    const tab = (id: number, url: string, title: string) => ({ id, windowId: 1, index: 0, url, title, active: false, status: 'complete', groupId: -1 });
+    const listed = {
+      windows: [{ id: 1, focused: true, type: 'normal', tabs: [tab(bankTab, 'https://bank.test/account?id=991', 'Balance: $12,400 — Bank'), tab(personTab, 'https://news.test/', 'News')] }],
+    };
+    expect(await policy.noteResult('tabs', listed)).toEqual({
+      windows: [{ id: 1, focused: true, type: 'normal', tabs: [tab(bankTab, 'https://bank.test/', ''), tab(personTab, 'https://news.test/', 'News')] }],
+    });
+    const read = { tabId: bankTab, title: 'Balance' };
+    expect(await policy.noteResult('get', read)).toBe(read);
+  });
+
   it('leaves calls that name no tab alone', async () => {
     const { policy } = await setup({ agentTabsOnly: true, blockedSites: ['bank.test'] });
     await policy.checkTabs('tabs', {}, none);

@@ -14,7 +14,7 @@
  * "Naming a tab": the tabs the call was resolved to act on (targeting/resolveCall.ts), plus the tab
  * ids a tool manages directly (group_create/group_add `tabs`, lease_claim `tab`).
  */
-import { reasonedError, RelayError } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import type { CdpSessions } from '../cdp/cdpSession.js';
 import { tabsOf, type CallTabs } from '../targeting/resolveCall.js';
@@ -22,7 +22,7 @@ import type { OrganizeApi } from '../targeting/organizeApi.js';
 import type { AgentTabs } from './agentTabs.js';
 import type { PauseState, PauseStore } from './pause.js';
 import type { Settings, SettingsStore } from './settings.js';
-import { blockingRule } from './sitePatterns.js';
+import { blockingRule, type SiteRule } from './sitePatterns.js';
 
 /** The tab group title that lends a person's tab to agents in "agent tabs only" mode. */
 export const AGENT_GROUP_TITLE = 'chrome-relay';
@@ -110,6 +110,27 @@ function managedTabs(params: Readonly<Record<string, unknown>>): number[] {
   return out;
 }
 
+type TabsResult = ToolResult<'tabs'>;
+
+function originOnly(url: string): string {
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? '' : `${origin}/`;
+  } catch {
+    return '';
+  }
+}
+
+function blockedTabsHidden(result: TabsResult, rules: readonly SiteRule[]): TabsResult {
+  return {
+    ...result,
+    windows: result.windows.map((window) => ({
+      ...window,
+      tabs: window.tabs.map((tab) => (blockingRule(rules, [tab.url]) ? { ...tab, url: originOnly(tab.url), title: '' } : tab)),
+    })),
+  };
+}
+
 export class Policy {
   readonly #deps: PolicyDeps;
   readonly #watchers = new Set<Watcher>();
@@ -149,11 +170,19 @@ export class Policy {
   }
 
   /** After a call succeeded: a tab it opened is an agent tab (navigate to a new tab, workspace create). */
-  async noteResult(tool: string, result: unknown): Promise<void> {
-    if (typeof result !== 'object' || result === null) return;
+  /**
+   * After a tool succeeded: records the tabs an agent opened, and returns the result the agent may see. `tabs`
+   * lists a tab on a blocked site by its origin only, with no title: the person's bank or mail stays out of the
+   * agent's view, and the agent still learns that the tab exists and which site keeps it out.
+   */
+  async noteResult(tool: string, result: unknown): Promise<unknown> {
+    if (typeof result !== 'object' || result === null) return result;
     const r = result as Record<string, unknown>;
     const opened = (tool === 'navigate' && r.newTab === true) || tool === 'workspace_create';
     if (opened && typeof r.tabId === 'number') await this.#deps.agentTabs.add(r.tabId);
+    if (tool !== 'tabs') return result;
+    const rules = await this.#deps.settings.rules();
+    return rules.length === 0 ? result : blockedTabsHidden(result as TabsResult, rules);
   }
 
   /** The attach guard: no session while paused, none on a blocked site. */
