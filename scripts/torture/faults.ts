@@ -121,8 +121,18 @@ export async function faults(suite: LiveSuite, relaunched: Relaunched): Promise<
     await sleep(300);
     expectCode('busy page', await run({ argv: ['--timeout', '2000', 'snapshot', '--tab', String(busy)] }), ['timeout']);
     const at = Date.now();
-    const back = await within(15_000, async () => (await relay.cli('snapshot', '--tab', String(busy))).code === 0, 200);
-    report.measure(PHASE, 'busy page: works again after its 5-s block, in', back === null ? 'never' : `${((Date.now() - at) / 1000).toFixed(2)} s`, back !== null);
+    let last = '';
+    const back = await within(
+      15_000,
+      async () => {
+        const attempt = await relay.cli('snapshot', '--tab', String(busy));
+        last = attempt.error === undefined ? `exit ${attempt.code}` : `${attempt.error.code}${typeof attempt.error.details.reason === 'string' ? ` (${attempt.error.details.reason})` : ''}`;
+        return attempt.code === 0;
+      },
+      200,
+    );
+    // When it never comes back, the last attempt's answer says why.
+    report.measure(PHASE, 'busy page: works again after its 5-s block, in', back === null ? `never (last: ${last})` : `${((Date.now() - at) / 1000).toFixed(2)} s`, back !== null);
     await relay.cli('close', String(busy));
   }
 
