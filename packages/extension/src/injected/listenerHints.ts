@@ -10,8 +10,9 @@
  *
  * The read costs the page's main thread (~40 ms with 1,500 listeners, more the first time inline handlers are
  * compiled), so it is repeated only when elements may have come or gone: a MutationObserver notes added or removed
- * nodes. Shadow trees are outside its reach, so a document with open shadow roots is always read again. A listener
- * added later to an element that was already there, with nothing else changing, is seen at the next change.
+ * elements (text alone changing does not count). Shadow trees are outside its reach, so a document with open shadow
+ * roots is always read again. A listener added later to an element that was already there, with no element coming
+ * or going, is seen at the next such change.
  */
 import type { ListenerScanState } from './types.js';
 
@@ -20,6 +21,24 @@ export interface ListenerHints {
 }
 
 export const NO_HINTS: ListenerHints = { has: () => false };
+
+/** Node.ELEMENT_NODE (a literal: pure code here also runs where there is no DOM). */
+const ELEMENT_NODE = 1;
+
+type NodeList = ArrayLike<{ nodeType: number }>;
+
+/**
+ * Pure: whether mutation records add or remove an element. Only elements hold the listeners a read looks for, so a
+ * change of text alone (a status line, a counter: what most clicks change) keeps the last read valid.
+ */
+export function addsOrRemovesElements(records: readonly { addedNodes: NodeList; removedNodes: NodeList }[]): boolean {
+  for (const record of records) {
+    for (const list of [record.addedNodes, record.removedNodes]) {
+      for (let i = 0; i < list.length; i++) if (list[i]?.nodeType === ELEMENT_NODE) return true;
+    }
+  }
+  return false;
+}
 
 /** The hints of one document, replaced as a whole by each scan. */
 export class ListenerHintSet implements ListenerHints {
@@ -61,8 +80,8 @@ export class ListenerHintSet implements ListenerHints {
     this.#scanned = true;
     this.#changed = false;
     if (this.#observer === undefined) {
-      this.#observer = new MutationObserver(() => {
-        this.#changed = true;
+      this.#observer = new MutationObserver((records) => {
+        if (!this.#changed && addsOrRemovesElements(records)) this.#changed = true;
       });
       this.#observer.observe(document, { childList: true, subtree: true });
     }
