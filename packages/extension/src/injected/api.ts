@@ -24,6 +24,7 @@ import type {
   GuardReport,
   IntoViewOutcome,
   BoxOutcome,
+  ListenerScanState,
   PageApi,
   PageSnapshot,
   PrepareClickArgs,
@@ -389,13 +390,13 @@ export function createPageApi(): PageApi {
     return resolved.status === 'live' ? resolved.element : null;
   }
 
-  function noteListeners(elements: Element[]): number {
-    hints.replace(elements);
+  function noteListeners(reused: number[], fresh: number[], elements: Element[]): number {
+    hints.replace(reused, fresh, elements);
     return elements.length;
   }
 
-  function listenersStale(): boolean {
-    return hints.stale();
+  function listenerScanState(): ListenerScanState {
+    return hints.state();
   }
 
   function frameSlot(frame: Element): number {
@@ -437,7 +438,7 @@ export function createPageApi(): PageApi {
     locateSelector,
     element,
     noteListeners,
-    listenersStale,
+    listenerScanState,
     frameSlot,
     framePoint,
   };

@@ -10,18 +10,44 @@
  *
  * The read costs the page's main thread (~40 ms with 1,500 listeners, more the first time inline handlers are
  * compiled), so it is repeated only when elements may have come or gone: a MutationObserver notes added or removed
- * nodes. Shadow trees are outside its reach, so a document with open shadow roots is always read again. A listener
- * added later to an element that was already there, with nothing else changing, is seen at the next change.
+ * elements (text alone changing does not count). Shadow trees are outside its reach, so a document with open shadow
+ * roots is always read again. A listener added later to an element that was already there, with no element coming
+ * or going, is seen at the next such change.
  */
+import type { ListenerScanState } from './types.js';
+
 export interface ListenerHints {
   has(element: Element): boolean;
 }
 
 export const NO_HINTS: ListenerHints = { has: () => false };
 
+/** Node.ELEMENT_NODE (a literal: pure code here also runs where there is no DOM). */
+const ELEMENT_NODE = 1;
+
+type NodeList = ArrayLike<{ nodeType: number }>;
+
+/**
+ * Pure: whether mutation records add or remove an element. Only elements hold the listeners a read looks for, so a
+ * change of text alone (a status line, a counter: what most clicks change) keeps the last read valid.
+ */
+export function addsOrRemovesElements(records: readonly { addedNodes: NodeList; removedNodes: NodeList }[]): boolean {
+  for (const record of records) {
+    for (const list of [record.addedNodes, record.removedNodes]) {
+      for (let i = 0; i < list.length; i++) if (list[i]?.nodeType === ELEMENT_NODE) return true;
+    }
+  }
+  return false;
+}
+
 /** The hints of one document, replaced as a whole by each scan. */
 export class ListenerHintSet implements ListenerHints {
   #elements = new WeakSet<Element>();
+  /**
+   * The hinted elements by backend node id, so a later read that reports them again needs no DOM.resolveNode for
+   * them (each is a round trip through chrome.debugger: ~0.13 ms, 200 of them are most of a re-read's cost).
+   */
+  #byNode = new Map<number, WeakRef<Element>>();
   #size = 0;
   #scanned = false;
   #changed = false;
@@ -29,14 +55,33 @@ export class ListenerHintSet implements ListenerHints {
   shadowRoots = false;
   #observer: MutationObserver | undefined;
 
-  replace(elements: readonly Element[]): void {
-    this.#elements = new WeakSet(elements.filter((element) => element instanceof Element));
-    this.#size = elements.length;
+  /**
+   * The new set: `reused` are ids of elements this world already holds (see state().known), `fresh[i]` is the id
+   * of `elements[i]`, just resolved. An id no longer held is dropped (its element is gone).
+   */
+  replace(reused: readonly number[], fresh: readonly number[], elements: readonly Element[]): void {
+    const byNode = new Map<number, WeakRef<Element>>();
+    for (const id of reused) {
+      const held = this.#byNode.get(id);
+      if (held !== undefined) byNode.set(id, held);
+    }
+    fresh.forEach((id, i) => {
+      const element = elements[i];
+      if (element instanceof Element) byNode.set(id, new WeakRef(element));
+    });
+    const live: Element[] = [];
+    for (const held of byNode.values()) {
+      const element = held.deref();
+      if (element !== undefined) live.push(element);
+    }
+    this.#byNode = byNode;
+    this.#elements = new WeakSet(live);
+    this.#size = live.length;
     this.#scanned = true;
     this.#changed = false;
     if (this.#observer === undefined) {
-      this.#observer = new MutationObserver(() => {
-        this.#changed = true;
+      this.#observer = new MutationObserver((records) => {
+        if (!this.#changed && addsOrRemovesElements(records)) this.#changed = true;
       });
       this.#observer.observe(document, { childList: true, subtree: true });
     }
@@ -45,6 +90,12 @@ export class ListenerHintSet implements ListenerHints {
   /** Whether the page's listeners should be read again before the next walk. */
   stale(): boolean {
     return !this.#scanned || this.#changed || this.shadowRoots;
+  }
+
+  state(): ListenerScanState {
+    const known: number[] = [];
+    for (const [id, held] of this.#byNode) if (held.deref() !== undefined) known.push(id);
+    return { stale: this.stale(), known };
   }
 
   has(element: Element): boolean {

@@ -45,6 +45,13 @@ export interface RefRecord {
   twinCount: number;
 }
 
+/** What the worker needs before a listener read: whether to read again, and which nodes this world holds. */
+export interface ListenerScanState {
+  stale: boolean;
+  /** Backend node ids (CDP's: stable for a node's lifetime, never reused) of the hinted elements still alive. */
+  known: number[];
+}
+
 export interface SnapshotArgs {
   /** First free number of the browser-wide ref counter. */
   nextRef: number;
@@ -297,11 +304,15 @@ export interface PageApi {
   element(args: RefArgs): Element | null;
   /**
    * Not JSON (called with RemoteObjects): the elements that have page listeners for actions a person performs
-   * (tools/listenerScan.ts); later walks of this document count them as actionable. Returns how many it kept.
+   * (page/listeners.ts); later walks of this document count them as actionable. `reused`: backend node ids of
+   * elements it already holds; `fresh[i]`: the id of `elements[i]`. Returns how many it was given.
    */
-  noteListeners(elements: Element[]): number;
-  /** Whether elements came or went since the last noteListeners (or there are shadow roots it cannot watch). */
-  listenersStale(): boolean;
+  noteListeners(reused: number[], fresh: number[], elements: Element[]): number;
+  /**
+   * Whether elements came or went since the last noteListeners (or there are shadow roots it cannot watch), and
+   * the backend node ids of the hinted elements this world still holds (a new read need not resolve them again).
+   */
+  listenerScanState(): ListenerScanState;
   /** Not JSON (called on a RemoteObject): the frameSlot the last snapshot gave this frame element, or -1. */
   frameSlot(element: Element): number;
   /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DELEGATION_TYPES, MAX_ELEMENTS, ownListeners, pickListenerNodes, type ScanSite } from './listeners.js';
+import { createFakeEnvironment } from '../testing/fakeChrome.js';
+import { asScanState, DELEGATION_TYPES, MAX_ELEMENTS, ownListeners, pickListenerNodes, scanListeners, splitKnown, type ScanSite } from './listeners.js';
 import type { PageWorld } from './worlds.js';
 
 const world = (frameId: string, sessionId?: string): PageWorld => ({ tabId: 1, frameId, loaderId: 'L', contextId: 1, ...(sessionId === undefined ? {} : { sessionId }) });
@@ -39,5 +40,55 @@ describe('ownListeners', () => {
     expect(own.get('main')?.map((l) => l.backendNodeId)).toEqual([1]);
     expect(own.get('child')?.map((l) => l.backendNodeId)).toEqual([2]);
     expect(own.get('oopif')?.map((l) => l.backendNodeId)).toEqual([1]);
+  });
+});
+
+describe('splitKnown / asScanState', () => {
+  it('resolves only the nodes the page script does not hold yet, in order', () => {
+    expect(splitKnown([7, 5, 6, 9], new Set([5, 9, 12]))).toEqual({ reused: [5, 9], fresh: [7, 6] });
+  });
+
+  it('reads an unexpected answer as "read again, nothing held"', () => {
+    expect(asScanState({ stale: false, known: [3, 'x', 4] })).toEqual({ stale: false, known: [3, 4] });
+    for (const value of [null, undefined, 1, { stale: 'no', known: [] }, { stale: false }]) expect(asScanState(value)).toEqual({ stale: true, known: [] });
+  });
+});
+
+describe('scanListeners', () => {
+  function setup(state: unknown) {
+    const env = createFakeEnvironment();
+    const tabId = env.browser.addTab({ url: 'https://x.test/a' }).id ?? 0;
+    env.debugger
+      .handle('Runtime.evaluate', (params) => {
+        const expression = params !== undefined && 'expression' in params ? params.expression : '';
+        return expression === 'document' ? { result: { type: 'object', objectId: 'DOC' } } : { result: { type: 'object', value: state } };
+      })
+      .handle('Page.createIsolatedWorld', () => ({ executionContextId: 9 }))
+      .handle('DOMDebugger.getEventListeners', () => ({ listeners: [...on(5, 'click'), ...on(6, 'click'), ...on(7, 'dblclick')] }))
+      .handle('DOM.resolveNode', (params) => ({ object: { type: 'object', objectId: `O${params !== undefined && 'backendNodeId' in params ? String(params.backendNodeId) : ''}` } }))
+      .handle('Runtime.callFunctionOn', () => ({ result: { type: 'number', value: 2 } }));
+    const site: ScanSite = { world: { tabId, frameId: 'main', loaderId: 'L', contextId: 1 }, frameId: 'main' };
+    const sent = (method: string) => env.debugger.sent.filter((command) => command.method === method).map((command) => command.params);
+    return { env, site, sent };
+  }
+
+  it('reads without wrapping the handlers, resolves only new nodes and hands over the held ones by id', async () => {
+    const { env, site, sent } = setup({ stale: true, known: [5, 11] });
+    await scanListeners(env.ctx, [site]);
+    // An object group on the document would make the read wrap every handler (twice) into it: 3× the bytes.
+    const documentRead = sent('Runtime.evaluate').find((params) => params !== undefined && 'expression' in params && params.expression === 'document');
+    expect(documentRead).toBeDefined();
+    expect(documentRead !== undefined && 'objectGroup' in documentRead).toBe(false);
+    expect(sent('Runtime.releaseObject')).toContainEqual({ objectId: 'DOC' });
+    expect(sent('DOM.resolveNode').map((params) => (params !== undefined && 'backendNodeId' in params ? params.backendNodeId : undefined))).toEqual([7, 6]);
+    const note = sent('Runtime.callFunctionOn')[0];
+    expect(note !== undefined && 'arguments' in note ? note.arguments : undefined).toEqual([{ value: [5] }, { value: [7, 6] }, { objectId: 'O7' }, { objectId: 'O6' }]);
+  });
+
+  it('reads nothing while the page script says its set is current', async () => {
+    const { env, site, sent } = setup({ stale: false, known: [5, 6, 7] });
+    await scanListeners(env.ctx, [site]);
+    expect(sent('DOMDebugger.getEventListeners')).toEqual([]);
+    expect(sent('Runtime.callFunctionOn')).toEqual([]);
   });
 });
