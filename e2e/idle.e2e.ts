@@ -152,9 +152,9 @@ describe('detach when idle', () => {
         `re-attach cost (${name}): at the agent warm ${median(warm.cli)} ms, first after idle detach ${median(cold.cli)} ms (×${(median(cold.cli) / median(warm.cli)).toFixed(2)}); ` +
           `in the extension warm ${median(warm.extension)} ms ${JSON.stringify(warm.extension)}, after detach ${median(cold.extension)} ms ${JSON.stringify(cold.extension)}`,
       );
+      // The agent's cost is the promise (issue 12). Inside the extension re-attaching is a fixed ~10 ms, which
+      // is no longer small next to a warm click (~14 ms since issue 13): it is printed above, not bounded.
       expect(median(cold.cli)).toBeLessThan(1.5 * median(warm.cli));
     }
-    // A click does real work (scroll, hit test, verified delivery): re-attaching is noise next to it.
-    expect(median(samples.click.cold.extension)).toBeLessThan(1.5 * median(samples.click.warm.extension));
   });
 });
