@@ -38,7 +38,10 @@ export const ROLE_EQUIVALENTS: Readonly<Record<string, string>> = {
   'generic+editable': 'textbox',
 };
 
-/** Roles Chrome treats as something a person operates (its interactive roles, as we name them). */
+/**
+ * Roles Chrome treats as something a person operates (its interactive roles, as we name them). Kept apart from the
+ * walker's INTERACTIVE_ROLES on purpose: the oracle must not change when the code under test does.
+ */
 const INTERACTIVE = new Set([
   'button',
   'link',

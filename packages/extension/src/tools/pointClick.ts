@@ -22,7 +22,7 @@ import type { ToolContext } from './defineTool.js';
 import { classifyDelivery, progress, type DeliveryVerdict } from './deliveryVerdict.js';
 import { ACTION_PHASES, disarm, drawnAsLaidOut, readGuards, type GuardReports, type PointerPoint } from './pointerDelivery.js';
 import { labelOf, type RefDeps } from './refAction.js';
-import type { InputRunner } from './refClick.js';
+import { guardedClick, type InputRunner } from './refClick.js';
 
 /** A point with the guard armed for it, and what it expects there. */
 export interface ArmedPoint {
@@ -103,17 +103,7 @@ async function verdictAfter(ctx: ToolContext, deps: RefDeps, armed: ArmedPoint):
  */
 export async function clickPoint(ctx: ToolContext, deps: RefDeps, armed: ArmedPoint, options: ClickOptions, run: InputRunner): Promise<{ dialog?: DialogInfo }> {
   const { point } = armed;
-  let pressed: GuardReports | undefined;
-  const afterPress = async (): Promise<void> => {
-    pressed = await readGuards(ctx, deps, point, { disarm: false });
-  };
-  let clicked: Watched<void>;
-  try {
-    clicked = await run(() => clickAt(ctx, point.input.target, point.input.x, point.input.y, options, { afterPress }));
-  } catch (error) {
-    await disarm(ctx, deps, point.guards);
-    throw error;
-  }
+  const { pressed, clicked } = await guardedClick(ctx, deps, point, options, run);
   // An element gets the press; over an iframe the top document sees no press at all, so only its verdict counts.
   const pressVerdict = pressed === undefined ? undefined : armed.frame ? classifyPointClick(true, pressed.target) : classifyDelivery('press', pressed.target);
   if ('dialog' in clicked) {

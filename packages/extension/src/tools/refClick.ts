@@ -19,6 +19,30 @@ export type InputRunner = (work: () => Promise<void>) => Promise<Watched<void>>;
 const direct: InputRunner = async (work) => ({ done: await work() });
 
 /**
+ * Press and release at `point` through `run`, reading the guards between the two (what the press reached). The
+ * guards are disarmed when the input itself fails; otherwise the caller reads the release's record.
+ */
+export async function guardedClick(
+  ctx: ToolContext,
+  deps: RefDeps,
+  point: PointerPoint,
+  options: ClickOptions,
+  run: InputRunner,
+): Promise<{ pressed: GuardReports | undefined; clicked: Watched<void> }> {
+  let pressed: GuardReports | undefined;
+  const afterPress = async (): Promise<void> => {
+    pressed = await readGuards(ctx, deps, point, { disarm: false });
+  };
+  try {
+    const clicked = await run(() => clickAt(ctx, point.input.target, point.input.x, point.input.y, options, { afterPress }));
+    return { pressed, clicked };
+  } catch (error) {
+    await disarm(ctx, deps, point.guards);
+    throw error;
+  }
+}
+
+/**
  * Click the ref's element at `point` and prove it got the click. `{ dialog }` when the click
  * opened a JavaScript dialog (the page is then blocked: only the press could be checked). When the
  * document was replaced right after the release (the click navigated) before the record could be
@@ -33,17 +57,7 @@ export async function clickRef(
   options: ClickOptions = {},
   run: InputRunner = direct,
 ): Promise<{ dialog?: DialogInfo }> {
-  let pressed: GuardReports | undefined;
-  const afterPress = async (): Promise<void> => {
-    pressed = await readGuards(ctx, deps, point, { disarm: false });
-  };
-  let clicked: Watched<void>;
-  try {
-    clicked = await run(() => clickAt(ctx, point.input.target, point.input.x, point.input.y, options, { afterPress }));
-  } catch (error) {
-    await disarm(ctx, deps, point.guards);
-    throw error;
-  }
+  const { pressed, clicked } = await guardedClick(ctx, deps, point, options, run);
   const pressVerdict = pressed === undefined ? undefined : classifyDelivery('press', pressed.target, pressed.above);
   if ('dialog' in clicked) {
     // The dialog blocks the page: what the press reached is all that can be read. A press that went
