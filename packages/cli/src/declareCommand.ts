@@ -9,8 +9,9 @@
  * checks, the call, the output kind's rendering (outputs.ts).
  */
 import type { Command } from 'commander';
-import { CLI_GROUPS, reasonedError, RelayError, TOOLS, WAIT_REPORT_MS, type AfterSnapshot, type CliShape, type ToolName } from '@chrome-relay/protocol';
+import { CLI_GROUPS, reasonedError, RelayError, TOOLS, type AfterSnapshot, type CliShape, type ToolName } from '@chrome-relay/protocol';
 import { invalidArgument, parseTab } from './args.js';
+import { withOwnBudget } from './callBudget.js';
 import { targeted, untargeted, type TargetedGlobals } from './callTarget.js';
 import { checkParams, paramsFromCommandLine, type CommandLineParams } from './commandParams.js';
 import { commandSpec, usageOf, type CommandSpec } from './commandSpec.js';
@@ -137,12 +138,11 @@ function commandLineError(spec: CommandSpec, filled: CommandLineParams, error: u
 
 async function runToolCommand(spec: CommandSpec, positionals: readonly string[], opts: Opts, cmd: Command, context: CommandContext): Promise<void> {
   const filled = paramsFromCommandLine(spec, positionals, opts);
-  let globals = envelopeOf(spec, filled.params, cmd, context.argv);
-  if (spec.cli.budget !== undefined) {
-    // --timeout is the tool's own budget; the call's deadline goes around it, leaving time to report.
-    filled.params[spec.cli.budget] = globals.timeoutMs;
-    globals = { ...globals, timeoutMs: globals.timeoutMs + WAIT_REPORT_MS };
-  }
+  const globals = envelopeOf(spec, filled.params, cmd, context.argv);
+  // A tool with a budget of its own (wait): --timeout is that budget; the call's deadline goes around it.
+  const own = withOwnBudget(spec.tool, filled.params, globals.timeoutMs);
+  filled.params = own.params;
+  const callGlobals = { ...globals, timeoutMs: own.timeoutMs };
   const output = OUTPUTS[spec.cli.output ?? 'json'];
   const snapshot = output.snapshotAfter?.(opts);
   if (context.validateOnly === true) {
@@ -155,12 +155,12 @@ async function runToolCommand(spec: CommandSpec, positionals: readonly string[],
   try {
     // The params are checked by the extension, first thing (and by the schema here on failure only:
     // building it costs more at start-up than the whole call).
-    if (snapshot === undefined) result = (await runTool(spec.tool, filled.params as never, globals)) as Record<string, unknown>;
-    else ({ result, snapshot: after } = (await runToolThenSnapshot(spec.tool, filled.params as never, globals, snapshot)) as { result: Record<string, unknown>; snapshot: AfterSnapshot });
+    if (snapshot === undefined) result = (await runTool(spec.tool, filled.params as never, callGlobals)) as Record<string, unknown>;
+    else ({ result, snapshot: after } = (await runToolThenSnapshot(spec.tool, filled.params as never, callGlobals, snapshot)) as { result: Record<string, unknown>; snapshot: AfterSnapshot });
   } catch (error) {
     throw commandLineError(spec, filled, error);
   }
   const params = filled.params;
   // Rendering sees the globals of the command (its --json), with the deadline the agent gave.
-  await output.render(result, { tool: spec.tool, opts, params, globals: spec.cli.budget === undefined ? globals : { ...globals, timeoutMs: globals.timeoutMs - WAIT_REPORT_MS }, prepared, after });
+  await output.render(result, { tool: spec.tool, opts, params, globals, prepared, after });
 }

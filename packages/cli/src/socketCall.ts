@@ -29,7 +29,7 @@ export interface CallEnvelope {
 }
 
 /** The host's answer: as is from a host of this build, else checked by the schema (sameBuild.ts); undefined when unreadable. */
-function readResponse(message: unknown): ClientResponse | undefined {
+export function readResponse(message: unknown): ClientResponse | undefined {
   if (isRecord(message) && isRecord(message.versions) && isSameBuild(message.versions.host) && typeof message.id === 'number' && typeof message.ok === 'boolean') {
     return message as ClientResponse;
   }
@@ -37,9 +37,10 @@ function readResponse(message: unknown): ClientResponse | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-export function callSocket(socketPath: string, tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: CallEnvelope = {}): Promise<ClientResponse> {
-  const request = {
-    id: 1,
+/** The request frame of one call (the CLI's one-shot socket and the MCP server's persistent one). */
+export function callRequest(id: number, tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: CallEnvelope) {
+  return {
+    id,
     tool,
     params,
     timeoutMs,
@@ -48,6 +49,10 @@ export function callSocket(socketPath: string, tool: string, params: Record<stri
     ...(envelope.agent === undefined ? {} : { agent: envelope.agent }),
     ...(envelope.snapshot === undefined ? {} : { snapshot: envelope.snapshot }),
   };
+}
+
+export function callSocket(socketPath: string, tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: CallEnvelope = {}): Promise<ClientResponse> {
+  const request = callRequest(1, tool, params, timeoutMs, envelope);
   return new Promise<ClientResponse>((resolve, reject) => {
     const socket = connect(socketPath);
     const decoder = new FrameDecoder(MAX_SOCKET_FRAME_BYTES);

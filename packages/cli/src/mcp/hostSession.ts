@@ -12,18 +12,15 @@
 import { connect, type Socket } from 'node:net';
 import {
   asInterrupted,
-  ClientResponseSchema,
   encodeFrame,
   FrameDecoder,
   MAX_SOCKET_FRAME_BYTES,
-  PROTOCOL_VERSION,
   reasonedError,
   RelayError,
-  VERSION,
   type ClientResponse,
 } from '@chrome-relay/protocol';
 import { notConnected, pickHost, RECONNECT_WAIT_MS, recentlyActive } from '../hostClient.js';
-import type { CallEnvelope } from '../socketCall.js';
+import { callRequest, readResponse, type CallEnvelope } from '../socketCall.js';
 
 interface Pending {
   tool: string;
@@ -53,15 +50,7 @@ export class HostSession {
   async call(tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: CallEnvelope = {}): Promise<ClientResponse> {
     const connection = await this.connected(tool);
     const id = this.nextId++;
-    const request = {
-      id,
-      tool,
-      params,
-      timeoutMs,
-      client: { version: VERSION, protocolVersion: PROTOCOL_VERSION },
-      ...(envelope.target === undefined ? {} : { target: envelope.target }),
-      ...(envelope.agent === undefined ? {} : { agent: envelope.agent }),
-    };
+    const request = callRequest(id, tool, params, timeoutMs, envelope);
     return new Promise<ClientResponse>((resolve, reject) => {
       // The host enforces timeoutMs itself; the margin lets its own timeout answer arrive first.
       const timer = setTimeout(() => {
@@ -122,13 +111,13 @@ export class HostSession {
         return;
       }
       for (const message of messages) {
-        const parsed = ClientResponseSchema().safeParse(message);
-        if (!parsed.success) continue;
-        const call = this.pending.get(parsed.data.id);
+        const response = readResponse(message);
+        if (response === undefined) continue;
+        const call = this.pending.get(response.id);
         if (!call) continue;
-        this.pending.delete(parsed.data.id);
+        this.pending.delete(response.id);
         clearTimeout(call.timer);
-        call.resolve(parsed.data);
+        call.resolve(response);
       }
     });
     socket.on('error', () => undefined); // 'close' follows and reports it
