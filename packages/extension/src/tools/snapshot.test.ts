@@ -5,6 +5,8 @@ import { Worlds } from '../page/worlds.js';
 import { RefCounter } from '../refs/counter.js';
 import { MemoryStore } from '../refs/memoryStore.js';
 import { RefRegistry } from '../refs/registry.js';
+import { TabLocks } from '../refs/tabLocks.js';
+import type { ScanSite } from '../page/listeners.js';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
 import { SnapshotHistory } from './snapshotHistory.js';
 import { createSnapshotTool } from './snapshot.js';
@@ -41,12 +43,12 @@ function pageIssuing(count: number, title = 'Page') {
   };
 }
 
-function setup() {
+function setup(scan?: (sites: readonly ScanSite[]) => Promise<void>) {
   const env = createFakeEnvironment();
   const pages = new FakePages(env.debugger);
   const local = new MemoryStore();
   const session = new MemoryStore();
-  const deps = { counter: new RefCounter(local), registry: new RefRegistry(session), worlds: new Worlds(session), history: new SnapshotHistory(session), frames: { list: () => Promise.resolve([]) } };
+  const deps = { counter: new RefCounter(local), tabLocks: new TabLocks(), ...(scan === undefined ? {} : { scan: (_ctx: unknown, sites: readonly ScanSite[]) => scan(sites) }), registry: new RefRegistry(session), worlds: new Worlds(session), history: new SnapshotHistory(session), frames: { list: () => Promise.resolve([]) } };
   return { ...env, pages, local, session, deps, tool: createSnapshotTool(deps) };
 }
 
@@ -127,5 +129,41 @@ describe('snapshot tool: a page that stops answering', () => {
     const result = await tool.handle({ tab: fine }, ctx);
     expect(result.refCount).toBe(2);
     expect(await deps.registry.lookup('e1')).toMatchObject({ tabId: fine });
+  });
+});
+
+describe('snapshot tool: one snapshot of a tab at a time', () => {
+  it('makes the next snapshot of a tab wait for the page work of one that gave up, and never runs them side by side', async () => {
+    // Seen in Chromium 156: a snapshot that timed out on a blocked page kept going when the page came back, and a
+    // second snapshot's listener read interleaved with it crashed the renderer (about 1 run in 3).
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const inScan = new Map<number, number>();
+    let overlapped = false;
+    let scans = 0;
+    const { browser, pages, tool, ctx } = setup(async (sites) => {
+      const tab = sites[0]?.world.tabId ?? 0;
+      const isFirst = tab === tabId && ++scans === 1;
+      inScan.set(tab, (inScan.get(tab) ?? 0) + 1);
+      if ((inScan.get(tab) ?? 0) > 1) overlapped = true;
+      if (isFirst) await gate;
+      inScan.set(tab, (inScan.get(tab) ?? 0) - 1);
+    });
+    const tabId: number = browser.addTab().id ?? 0;
+    const other = browser.addTab().id ?? 0;
+    pages.open(tabId, pageIssuing(1).api);
+    pages.open(other, pageIssuing(1).api);
+    // The first snapshot's page work is still running (its caller gave up at its deadline).
+    const first = tool.handle({ tab: tabId }, ctx);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = await tool.handle({ tab: tabId }, { ...ctx, deadline: Date.now() + 50 }).catch((e: unknown) => e);
+    expect(second).toMatchObject({ code: 'timeout', details: { reason: 'busy' } });
+    expect(scans).toBe(1);
+    // Another tab is not held up.
+    expect((await tool.handle({ tab: other }, ctx)).refCount).toBe(1);
+    release();
+    expect((await first).refCount).toBe(1);
+    expect((await tool.handle({ tab: tabId }, ctx)).refCount).toBe(1);
+    expect(overlapped).toBe(false);
   });
 });

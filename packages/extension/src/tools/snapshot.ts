@@ -25,9 +25,12 @@ import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool, type ToolContext } from './defineTool.js';
 import { SnapshotHistory } from './snapshotHistory.js';
 import { shapeTree } from './snapshotShape.js';
+import { TabLocks } from '../refs/tabLocks.js';
 
 export interface SnapshotDeps {
   counter: RefCounter;
+  /** One snapshot of a tab at a time, including the leftover work of one that already timed out. */
+  tabLocks: TabLocks;
   registry: RefRegistry;
   worlds: Worlds;
   history: SnapshotHistory;
@@ -198,29 +201,33 @@ function scopeOf(params: ToolParams<'snapshot'>): SnapshotArgs['scope'] {
   return undefined;
 }
 
+/** The tab's documents, once more when it navigated meanwhile. */
+async function snapshotTab(ctx: ToolContext, deps: SnapshotDeps, tabId: number, scope: SnapshotArgs['scope']): Promise<PageSnapshot> {
+  try {
+    return await snapshotDocument(ctx, deps, tabId, scope);
+  } catch (error) {
+    if (!(error instanceof DocumentChanged)) throw error;
+    // The tab navigated while we looked: its old refs are dead; snapshot the new document, once.
+    await deps.registry.markNavigated(tabId);
+    try {
+      return await snapshotDocument(ctx, deps, tabId, scope);
+    } catch (retryError) {
+      if (!(retryError instanceof DocumentChanged)) throw retryError;
+      throw reasonedError('timeout', 'navigating', `Tab ${tabId} kept navigating while the snapshot ran; wait for the page to settle (\`chrome-relay wait --load\`) and snapshot again.`, {
+        phase: 'act',
+        details: { tab: tabId },
+      });
+    }
+  }
+}
+
 export function createSnapshotTool(deps: SnapshotDeps) {
   return defineTool({
     name: 'snapshot',
     async handle(params, ctx) {
       const scope = scopeOf(params);
       const tabId = await resolveTab(params.tab, ctx);
-      let page: PageSnapshot;
-      try {
-        page = await snapshotDocument(ctx, deps, tabId, scope);
-      } catch (error) {
-        if (!(error instanceof DocumentChanged)) throw error;
-        // The tab navigated while we looked: its old refs are dead; snapshot the new document, once.
-        await deps.registry.markNavigated(tabId);
-        try {
-          page = await snapshotDocument(ctx, deps, tabId, scope);
-        } catch (retryError) {
-          if (!(retryError instanceof DocumentChanged)) throw retryError;
-          throw reasonedError('timeout', 'navigating', `Tab ${tabId} kept navigating while the snapshot ran; wait for the page to settle (\`chrome-relay wait --load\`) and snapshot again.`, {
-            phase: 'act',
-            details: { tab: tabId },
-          });
-        }
-      }
+      const page = await deps.tabLocks.run(tabId, ctx.deadline, () => snapshotTab(ctx, deps, tabId, scope));
       await setCurrentTab(tabId, ctx.browser);
       const shape = { interactive: params.interactive === true, elide: params.noElide !== true, ...(params.depth === undefined ? {} : { depth: params.depth }) };
       const scopeKey = scope === undefined ? '' : JSON.stringify(scope);
@@ -235,6 +242,7 @@ export function createSnapshotTool(deps: SnapshotDeps) {
 
 export const snapshotTool = createSnapshotTool({
   counter: refCounter,
+  tabLocks: new TabLocks(),
   registry: refRegistry,
   worlds: defaultWorlds,
   history: new SnapshotHistory(chromeSessionStore),
