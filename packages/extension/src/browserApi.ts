@@ -8,6 +8,7 @@
  * browser's own text in details.apiMessage.
  */
 import { RelayError } from '@chrome-relay/protocol';
+import { CachedArea } from './state/cachedArea.js';
 
 export interface BrowserApi {
   /** The tab, or target_not_found (details {tab}) when it does not exist. */
@@ -67,6 +68,13 @@ async function call<T>(api: string, run: () => Promise<T>, target: { tab?: numbe
   }
 }
 
+/** chrome.storage.session behind this worker's memory copy (state/cachedArea.ts says why that is safe). */
+const sessionArea = new CachedArea({
+  get: (keys) => chrome.storage.session.get(keys),
+  set: (items) => chrome.storage.session.set(items),
+  remove: (keys) => chrome.storage.session.remove(keys),
+});
+
 /** The real implementation. `chrome` is only touched when a method runs, so node tests can import this file. */
 export const chromeBrowserApi: BrowserApi = {
   getTab: (tabId) => call('chrome.tabs.get', () => chrome.tabs.get(tabId), { tab: tabId }),
@@ -83,7 +91,7 @@ export const chromeBrowserApi: BrowserApi = {
   getAllWindows: (query) => call('chrome.windows.getAll', () => chrome.windows.getAll(query)),
   storageLocalGet: (keys) => call('chrome.storage.local.get', () => chrome.storage.local.get(keyList(keys))),
   storageLocalSet: (items) => call('chrome.storage.local.set', () => chrome.storage.local.set(items)),
-  storageSessionGet: (keys) => call('chrome.storage.session.get', () => chrome.storage.session.get(keyList(keys))),
-  storageSessionSet: (items) => call('chrome.storage.session.set', () => chrome.storage.session.set(items)),
-  storageSessionRemove: (keys) => call('chrome.storage.session.remove', () => chrome.storage.session.remove(keyList(keys))),
+  storageSessionGet: (keys) => call('chrome.storage.session.get', () => sessionArea.get(keyList(keys))),
+  storageSessionSet: (items) => call('chrome.storage.session.set', () => sessionArea.set(items)),
+  storageSessionRemove: (keys) => call('chrome.storage.session.remove', () => sessionArea.remove(keyList(keys))),
 };
