@@ -63,8 +63,9 @@ describe('watchNavigation: settles on what the action set going, not on a timer'
   function setup() {
     const env = createFakeEnvironment({ deadlineMs: 60_000 });
     const tabId = env.browser.addTab({ url: 'https://x.test/a' }).id ?? 0;
-    const page = { loaderId: 'L1', url: 'https://x.test/a' };
-    env.debugger.handle('Page.getFrameTree', () => ({ frameTree: { frame: { id: 'MAIN', loaderId: page.loaderId, url: page.url } } }));
+    const page = { loaderId: 'L1', url: 'https://x.test/a', reads: 0 };
+    env.debugger.handle('Page.getFrameTree', () => (page.reads++, { frameTree: { frame: { id: 'MAIN', loaderId: page.loaderId, url: page.url } } }));
+    env.debugger.handle('Page.enable', () => ({}));
     const emit = (method: string, params: unknown) => env.debugger.emit(tabId, method, params);
     const navigate = (): void => {
       emit('Page.frameRequestedNavigation', { frameId: 'MAIN', disposition: 'currentTab', reason: 'scriptInitiated', url: 'https://x.test/b' });
@@ -72,7 +73,7 @@ describe('watchNavigation: settles on what the action set going, not on a timer'
       page.url = 'https://x.test/b';
       emit('Page.frameNavigated', { frame: { id: 'MAIN', loaderId: 'L2', url: 'https://x.test/b' } });
     };
-    return { ...env, tabId, emit, navigate };
+    return { ...env, tabId, page, emit, navigate };
   }
 
   afterEach(() => {
@@ -130,5 +131,44 @@ describe('watchNavigation: settles on what the action set going, not on a timer'
     await new Promise((resolve) => setTimeout(resolve, 20));
     emit('Page.frameNavigated', { frame: { id: 'MAIN', loaderId: 'L2', url: 'https://x.test/b' } });
     expect((await settling).committed).toBe(true);
+  });
+
+  describe('the final read of the main frame', () => {
+    const known = { ...before, url: 'https://x.test/a' };
+
+    it('is skipped when nothing happened to the main frame on a session that stayed attached', async () => {
+      const { ctx, tabId, page, emit } = setup();
+      const watch = watchNavigation(ctx, tabId, known, timing);
+      // Other frames' and other tabs' events say nothing about this main frame.
+      emit('Page.frameNavigated', { frame: { id: 'CHILD', parentId: 'MAIN', loaderId: 'C2', url: 'https://x.test/c' } });
+      expect(await watch.settle({ synced: true })).toEqual({ started: false, committed: false, url: 'https://x.test/a' });
+      expect(page.reads).toBe(0);
+    });
+
+    it('is made after a same-document navigation (pushState, hash): the URL it reports is the new one', async () => {
+      const { ctx, tabId, page, emit } = setup();
+      const watch = watchNavigation(ctx, tabId, known, timing);
+      page.url = 'https://x.test/a#two';
+      emit('Page.navigatedWithinDocument', { frameId: 'MAIN', url: page.url, navigationType: 'fragment' });
+      expect(await watch.settle({ synced: true })).toEqual({ started: false, committed: false, url: 'https://x.test/a#two' });
+      expect(page.reads).toBe(1);
+    });
+
+    it('is made when the session detached meanwhile (its events are lost), and finds a commit it never heard of', async () => {
+      const { ctx, tabId, page } = setup();
+      await ctx.cdp.send(tabId, 'Page.enable');
+      const watch = watchNavigation(ctx, tabId, known, timing);
+      page.loaderId = 'L2';
+      ctx.cdp.forgetTab(tabId);
+      expect(await watch.settle({ synced: true })).toMatchObject({ started: true, committed: true });
+      expect(page.reads).toBe(1);
+    });
+
+    it('is made when the caller does not know the URL it started from', async () => {
+      const { ctx, tabId, page } = setup();
+      const watch = watchNavigation(ctx, tabId, before, timing);
+      await watch.settle({ synced: true });
+      expect(page.reads).toBe(1);
+    });
   });
 });

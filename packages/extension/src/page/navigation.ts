@@ -109,6 +109,13 @@ export function classifyNavigationEvent(event: CdpEvent, tabId: number, before: 
   }
 }
 
+/** Pure: a Page event about the tab's main frame (navigations of any kind, within the document included). */
+export function touchesFrame(event: CdpEvent, tabId: number, frameId: string): boolean {
+  if (event.tabId !== tabId || event.sessionId !== undefined || !event.method.startsWith('Page.') || !isObject(event.params)) return false;
+  const { frame } = event.params;
+  return event.params.frameId === frameId || (isObject(frame) && frame.id === frameId);
+}
+
 /**
  * Pure: how one CDP event changes the set of awaited requests the tab's page has in flight
  * (requests of the tab's own session; out-of-process frames cannot navigate the main frame).
@@ -132,14 +139,21 @@ export function trackRequest(pending: Set<string>, event: CdpEvent, tabId: numbe
 export function watchNavigation(
   ctx: Pick<ToolContext, 'cdp' | 'deadline'>,
   tabId: number,
-  before: FrameDocument,
+  before: FrameDocument & { url?: string },
   timing: NavigationTiming = DEFAULT_NAVIGATION_TIMING,
 ): NavigationWatch {
   const outcome = { started: false, committed: false };
   const pending = new Set<string>();
   const watchedSince = Date.now();
+  // Whether the main frame's document or URL may differ from `before` (settle then asks the browser).
+  let moved = false;
   let wake: (() => void) | undefined;
-  const unsubscribe = ctx.cdp.on((event) => {
+  const stopDetach = ctx.cdp.onDetached((detached) => {
+    // Events of a session that went away are lost: only the browser can say what the frame shows now.
+    if (detached === tabId) moved = true;
+  });
+  const stopEvents = ctx.cdp.on((event) => {
+    if (touchesFrame(event, tabId, before.frameId)) moved = true;
     trackRequest(pending, event, tabId);
     const kind = classifyNavigationEvent(event, tabId, before);
     if (kind !== null) {
@@ -148,6 +162,10 @@ export function watchNavigation(
     }
     wake?.();
   });
+  const unsubscribe = (): void => {
+    stopEvents();
+    stopDetach();
+  };
 
   /** Resolve once `done()` holds (checked after every event), or at `until` (capped by the deadline). */
   const waitUntil = (until: number, done: () => boolean): Promise<void> =>
@@ -185,6 +203,9 @@ export function watchNavigation(
       } finally {
         unsubscribe();
       }
+      // Nothing happened to the main frame on a session that stayed attached: `before` is what it shows (this
+      // read was ~2 ms of a ~20 ms click).
+      if (!moved && before.url !== undefined) return { ...outcome, url: before.url };
       // Events can be missed (e.g. a session re-attached mid-action); the loader is the truth.
       const after = await mainFrameDocument(ctx, tabId);
       if (after.frameId !== before.frameId || after.loaderId !== before.loaderId) {

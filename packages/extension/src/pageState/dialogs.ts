@@ -90,13 +90,18 @@ export class DialogTracker {
     return this.#open.get(tabId);
   }
 
+  /** Whether the tab's current session has the Page domain enabled (by ensureEvents, which every tab tool passes). */
+  pageEventsOn(tabId: number): boolean {
+    return this.#enabled.has(tabId) && this.#cdp.isAttached(tabId);
+  }
+
   /**
    * Make sure Chrome reports this tab's dialogs to us: Page.enable once per session. It cannot
    * answer while a dialog we were not told about is open, so it is bounded: past the limit the
    * page is reported as unresponsive (`timeout`) rather than hanging the call.
    */
   async ensureEvents(ctx: Pick<ToolContext, 'cdp' | 'deadline'>, tabId: number, tool: string): Promise<void> {
-    if (this.#enabled.has(tabId) && this.#cdp.isAttached(tabId)) return;
+    if (this.pageEventsOn(tabId)) return;
     const limit = Math.max(0, Math.min(ctx.deadline - Date.now(), PAGE_ENABLE_LIMIT_MS));
     const enable = ctx.cdp.send(tabId, 'Page.enable');
     enable.catch(() => undefined);

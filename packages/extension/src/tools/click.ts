@@ -16,7 +16,7 @@ import { modifierMask } from '../input/keyboard.js';
 import type { ClickOptions } from '../input/mouse.js';
 import { dialogTracker, type DialogInfo } from '../pageState/dialogs.js';
 import { DEFAULT_NAVIGATION_TIMING, turnOf, watchNavigation, type NavigationOutcome, type NavigationTiming } from '../page/navigation.js';
-import { worlds as defaultWorlds, type FrameDocument } from '../page/worlds.js';
+import { worlds as defaultWorlds, type FrameState } from '../page/worlds.js';
 import { refRegistry } from '../refs/index.js';
 import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool, type ToolContext } from './defineTool.js';
@@ -33,7 +33,7 @@ type ClickParams = ToolParams<'click'>;
 
 interface ClickPoint {
   tabId: number;
-  before: FrameDocument;
+  before: FrameState;
   x: number;
   y: number;
   healed: boolean;

@@ -17,7 +17,7 @@ import type { GuardReport, Interceptor } from '../injected/types.js';
 import { clickAt, type ClickOptions } from '../input/mouse.js';
 import { callPage, DocumentChanged } from '../page/pageCall.js';
 import type { DialogInfo, Watched } from '../pageState/dialogs.js';
-import type { FrameDocument } from '../page/worlds.js';
+import type { FrameState } from '../page/worlds.js';
 import type { ToolContext } from './defineTool.js';
 import { classifyDelivery, progress, type DeliveryVerdict } from './deliveryVerdict.js';
 import { ACTION_PHASES, disarm, drawnAsLaidOut, readGuards, type GuardReports, type PointerPoint } from './pointerDelivery.js';
@@ -54,7 +54,7 @@ function outsideError(x: number, y: number, viewport: { width: number; height: n
 }
 
 /** Find what is at (x, y) in the tab's top document and arm the guard for it; invalid_arguments when the point is off the viewport. */
-export async function armPointClick(ctx: ToolContext, deps: RefDeps, tabId: number, before: FrameDocument, x: number, y: number): Promise<ArmedPoint> {
+export async function armPointClick(ctx: ToolContext, deps: RefDeps, tabId: number, before: FrameState, x: number, y: number): Promise<ArmedPoint> {
   const world = await deps.worlds.ensure(ctx, tabId, before);
   const outcome = await callPage(ctx, deps.worlds, world, 'armPoint', { x, y, arm: ACTION_PHASES.click, purpose: 'click' });
   if (outcome.status === 'outside') throw outsideError(x, y, outcome.viewport);

@@ -7,9 +7,11 @@
 import { reasonedError, RelayError, type ToolName } from '@chrome-relay/protocol';
 import type { Interceptor, PageArgs, PageMethod, PageReturn, StaleReason } from '../injected/types.js';
 import type { NavigationTiming } from '../page/navigation.js';
+import { dialogTracker } from '../pageState/dialogs.js';
+import { mainFrames } from '../page/mainFrames.js';
 import { callPage, DocumentChanged } from '../page/pageCall.js';
 import { frameSessions, type FrameInfo, type FrameSessions } from '../page/frames.js';
-import { mainFrameDocument, type FrameDocument, type PageWorld, type Worlds } from '../page/worlds.js';
+import { mainFrameDocument, type FrameState, type PageWorld, type Worlds } from '../page/worlds.js';
 import { resolveRefTarget, staleRefError } from '../refs/refTarget.js';
 import type { RefRegistry } from '../refs/registry.js';
 import type { ToolContext } from './defineTool.js';
@@ -33,7 +35,7 @@ export interface ActionDeps extends RefDeps {
 export interface RefSite {
   ref: string;
   tabId: number;
-  before: FrameDocument;
+  before: FrameState;
   world: PageWorld;
 }
 
@@ -42,8 +44,10 @@ export function framesOf(deps: RefDeps): Pick<FrameSessions, 'list' | 'hasOutOfP
 }
 
 /** Page domain on (navigation watch, file chooser events) and the main frame's document. */
-export async function enablePage(ctx: ToolContext, tabId: number): Promise<FrameDocument> {
-  // Enabling twice is harmless and cheap.
+export async function enablePage(ctx: ToolContext, tabId: number): Promise<FrameState> {
+  // The dispatcher's dialog guard enabled it on this session already (once per session), and the main frame's
+  // document is then known from Page events; otherwise enable it here and read.
+  if (dialogTracker(ctx).pageEventsOn(tabId)) return mainFrames(ctx).current(ctx, tabId, true);
   const [frame] = await Promise.all([mainFrameDocument(ctx, tabId), ctx.cdp.send(tabId, 'Page.enable')]);
   return frame;
 }
