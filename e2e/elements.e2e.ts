@@ -196,7 +196,7 @@ describe('snapshot options', () => {
   it('-i keeps only actionable elements with their hierarchy; -d cuts depth; -s scopes by css and by ref', async () => {
     const tab = await open(relay, '/snapshot-options.html');
     const full = await snapshot(relay, tab.tabId);
-    expect(full).toMatch(/text "Some prose/);
+    expect(full).toMatch(/- "Some prose/);
     const interactive = await ok2('snapshot', '--tab', String(tab.tabId), '-i');
     expect(interactive).not.toMatch(/Some prose/);
     expect(interactive).toMatch(/navigation "Main":\n\s+- link "Alpha" \[ref=e\d+\]/);

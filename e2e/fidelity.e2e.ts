@@ -119,6 +119,8 @@ describe('names and states as the browser computes them', () => {
     expect(snap).toMatch(/- button "Menu" \[collapsed\] \[ref=e\d+\]/);
     expect(snap).toMatch(/- checkbox "Subscribed" \[checked\] \[ref=e\d+\]/);
     expect(snap).toMatch(/- tab "First tab" \[selected\] \[ref=e\d+\]/);
+    // A cell holding a link and text says both (its text was once lost with the cell's name).
+    expect(snap).toMatch(/- cell:\n\s+- link "Bren Estuary" \[ref=e\d+\]\n\s+- ", sea level"\n/);
 
     // The chosen file shows; focus shows where keys go.
     const dir = mkdtempSync(join(tmpdir(), 'cr-fidelity-'));

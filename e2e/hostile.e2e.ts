@@ -153,7 +153,7 @@ describe('content a person cannot see is left out', () => {
       expect(output).toContain('Visible words');
     }
     expect(text.stdout).toMatch(/- heading "Visible heading" \[level=1\]/);
-    expect(text.stdout).toMatch(/- heading \[level=2\]:\n\s+- text "Heading"/);
+    expect(text.stdout).toMatch(/- heading \[level=2\]:\n\s+- "Heading"/);
     // A frame nobody can see is left out with its content; a visible one is there.
     expect(text.stdout).toMatch(/- iframe "Shown frame" \[ref=e\d+\]:\n\s+- button "Framed button" \[ref=e\d+\]/);
     const refs = refsOf((JSON.parse(json.stdout) as SnapshotJson).tree);

@@ -4,6 +4,7 @@
  *
  *   header   # "title" — "url" [tab=N]           (title may be (untitled))
  *   node     INDENT- role ["name"] [state]… [ref=eN] [: "value"] [-> "url"] [:]
+ *   text     INDENT- "text"                       (a run of plain text; a role not of ours is role="…")
  *   marker   INDENT- … N more…  /  N children below --depth…   (chrome-relay's own words: no quotes, no brackets)
  * INDENT is two spaces per level, at most one level deeper than the line before, and a line ends with ':' exactly
  * when the next line is its child.
@@ -13,7 +14,7 @@
 const STRING = String.raw`"(?:[^"\\\u0000-\u001f\u007f-\u009f\u2028\u2029]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"`;
 const STATE = String.raw`\[(?:level=\d+|checked|checked=mixed|disabled|expanded|collapsed|selected|pressed|pressed=mixed|required|multiline|richtext|focused|ref=e[1-9]\d*)\]`;
 const HEADER = new RegExp(String.raw`^# (?:\(untitled\)|(${STRING})) — (${STRING}) \[tab=\d+\]$`);
-const NODE = new RegExp(String.raw`^((?:  )*)- ([a-z]+|${STRING})(?: (${STRING}))?((?: ${STATE})*)(?:: (${STRING}))?(?: -> (${STRING}))?(:?)$`);
+const NODE = new RegExp(String.raw`^((?:  )*)- ([a-z]+|role=${STRING}|${STRING})(?: (${STRING}))?((?: ${STATE})*)(?:: (${STRING}))?(?: -> (${STRING}))?(:?)$`);
 const MARKER = /^((?: {2})*)- … \d+ [^"[\]\\]*$/;
 
 export interface CheckedSnapshot {
@@ -51,7 +52,8 @@ export function checkSnapshotText(text: string): CheckedSnapshot {
     // A deeper line must follow a line that opened (':'); an opening line must be followed by a deeper one.
     if (depth > previousDepth + 1 || (depth === previousDepth + 1) !== previousOpens) result.problems.push(`${number}: bad nesting: ${JSON.stringify(line)}`);
     if (node !== null) {
-      for (const literal of [node[2]?.startsWith('"') ? node[2] : undefined, node[3], node[5], node[6]]) {
+      const role = node[2]?.startsWith('role=') === true ? node[2].slice('role='.length) : node[2];
+      for (const literal of [role?.startsWith('"') === true ? role : undefined, node[3], node[5], node[6]]) {
         if (literal !== undefined) result.strings.push(JSON.parse(literal) as string);
       }
       for (const match of (node[4] ?? '').matchAll(/\[ref=(e\d+)\]/g)) if (match[1] !== undefined) result.refs.push(match[1]);

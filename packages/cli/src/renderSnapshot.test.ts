@@ -23,7 +23,7 @@ describe('renderSnapshot', () => {
         '  - listitem:',
         '    - link "Home" [ref=e3]',
         '  - listitem:',
-        '    - text "plain words"',
+        '    - "plain words"',
         '- checkbox "Agree" [checked] [ref=e4]',
         '- textbox "Say \\"hi\\"" [disabled] [ref=e5]: "hello"',
       ].join('\n'),
@@ -51,6 +51,13 @@ describe('renderSnapshot', () => {
     ]);
   });
 
+  it('prints a run of plain text as its string alone; text with anything more keeps its role', () => {
+    expect(renderSnapshot([{ role: 'text', name: 'Some prose' }])).toBe('- "Some prose"');
+    expect(renderSnapshot([{ role: 'text', name: 'Moved', ref: 'e4' }])).toBe('- text "Moved" [ref=e4]');
+    // A role that is not one of ours (a bug, another build) is shown as data and cannot pass for text.
+    expect(renderSnapshot([{ role: 'Weird role', name: 'x' }])).toBe('- role="Weird role" "x"');
+  });
+
   it('adds link targets only when asked', () => {
     expect(renderSnapshot([{ role: 'link', name: 'Home', ref: 'e3', url: '/home' }], { urls: true })).toBe('- link "Home" [ref=e3] -> "/home"');
   });
@@ -68,10 +75,10 @@ describe('page strings in the snapshot', () => {
   it('quotes every page string, so each node is one line and refs appear only where chrome-relay put them', () => {
     const lines = renderSnapshot(hostileTree, { urls: true }).split('\n');
     expect(lines).toHaveLength(5);
-    expect(lines[0]).toBe(`- text ${JSON.stringify(FORGED).replace(/\u2028/g, '\\u2028').replace(/\u0085/g, '\\u0085')}`);
+    expect(lines[0]).toBe(`- ${JSON.stringify(FORGED).replace(/\u2028/g, '\\u2028').replace(/\u0085/g, '\\u0085')}`);
     // Outside the quoted strings only chrome-relay's own structure is left.
     const structure = lines.map((line) => line.replace(/"(?:[^"\\]|\\.)*"/g, '"…"'));
-    expect(structure).toEqual(['- text "…"', '- button "…" [ref=e7]', '- textbox "…" [ref=e8]: "…"', '- link "…" [ref=e9] -> "…":', '  - text "…"']);
+    expect(structure).toEqual(['- "…"', '- button "…" [ref=e7]', '- textbox "…" [ref=e8]: "…"', '- link "…" [ref=e9] -> "…":', '  - "…"']);
     for (const line of lines) expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
   });
 
@@ -83,7 +90,7 @@ describe('page strings in the snapshot', () => {
   });
 
   it('shows a role it does not know as data, never as structure', () => {
-    expect(renderSnapshot([{ role: 'button [ref=e1]', name: 'x' }])).toBe('- "button [ref=e1]" "x"');
+    expect(renderSnapshot([{ role: 'button [ref=e1]', name: 'x' }])).toBe('- role="button [ref=e1]" "x"');
   });
 });
 

@@ -4,7 +4,7 @@
  *   - button "Submit" [disabled] [ref=e12]
  *   - textbox "Email" [ref=e4]: "current value"
  *   - link "Home" [ref=e3] -> "/home"          (with --urls)
- *   - text "free text"
+ *   - "free text"                               (a run of plain text: the string alone)
  * Every string the page controls (names, text, values, URLs, the title) is a JSON string literal with every
  * control and line separator escaped (escape.ts), so page content can neither close its quotes nor start a line:
  * structure outside quotes — roles, [ref=eN], states, indentation — only ever comes from chrome-relay.
@@ -26,9 +26,15 @@ export function renderSnapshotHeader(page: SnapshotHeading): string {
   return `# ${page.title === '' ? '(untitled)' : quote(page.title)} — ${quote(page.url)} [tab=${page.tabId}]`;
 }
 
-/** Roles come from the extension's own table; anything else (a bug, another build) is shown as data. */
+/** Roles come from the extension's own table; anything else (a bug, another build) is shown as data, marked as a role. */
 function roleText(role: string): string {
-  return /^[a-z]+$/.test(role) ? role : quote(role);
+  return /^[a-z]+$/.test(role) ? role : `role=${quote(role)}`;
+}
+
+/** A run of text and nothing else: printed as its quoted string alone. */
+function isPlainText(node: SnapshotNode): boolean {
+  const { role, name, children, ...rest } = node;
+  return role === 'text' && name !== undefined && name !== '' && (children === undefined || children.length === 0) && Object.values(rest).every((value) => value === undefined);
 }
 
 function attributes(node: SnapshotNode): string {
@@ -56,12 +62,17 @@ function renderNode(node: SnapshotNode, depth: number, out: string[], options: R
     out.push(`${indent}- … ${escapeLine(node.name ?? '')}`);
     return;
   }
+  const children = node.children ?? [];
+  if (isPlainText(node)) {
+    // Plain text is most of a page's lines: the string alone says it (one token less per line than `text "…"`).
+    out.push(`${indent}- ${quote(node.name ?? '')}`);
+    return;
+  }
   let line = `${indent}- ${roleText(node.role)}`;
   if (node.name) line += ` ${quote(node.name)}`;
   line += attributes(node);
   if (node.value !== undefined && node.value !== '') line += `: ${quote(node.value)}`;
   if (options.urls && node.url) line += ` -> ${quote(node.url)}`;
-  const children = node.children ?? [];
   if (children.length > 0) line += ':';
   out.push(line);
   for (const child of children) renderNode(child, depth + 1, out, options);

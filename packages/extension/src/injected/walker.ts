@@ -407,10 +407,12 @@ export class Walker {
     if (element === this.#focused && tag !== 'body' && tag !== 'html') node.focused = true;
 
     let children = mergeItems(childOut);
-    // The content already is the name; repeating it as text children only costs tokens.
-    if (contentNamed && name !== '') children = children.filter((child) => child.role !== 'text');
-    // (Never for an actionable node: its name is part of what its ref means.)
-    if (STRUCTURAL_CONTENT_ROLES.has(role) && !actionable && explicit === '' && children.length > 0) delete node.name;
+    // A structural container (a cell, a header cell) holding more than text is said by its children, all of them: its
+    // text runs stay beside its links (`link "Bren Estuary"` then `", sea level"`). Never for an actionable node: its
+    // name is part of what its ref means.
+    if (STRUCTURAL_CONTENT_ROLES.has(role) && !actionable && explicit === '' && children.some((child) => child.role !== 'text')) delete node.name;
+    // Otherwise the content already is the name; repeating it as text children only costs tokens.
+    else if (contentNamed && name !== '') children = children.filter((child) => child.role !== 'text');
     if (children.length > 0) node.children = children;
 
     if (entry !== undefined) {
