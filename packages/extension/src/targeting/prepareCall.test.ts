@@ -49,6 +49,20 @@ describe('prepareCall', () => {
     expect(await outcome(prepareCall('snapshot', { params: {}, target: { group: 'g' } }, ctx))).toBe('target_not_found');
   });
 
+  it('looks the tab up once when no lease is held anywhere; its window only when one is (workspace leases)', async () => {
+    const { browser, ctx, tab } = setup();
+    let lookups = 0;
+    const getTab = browser.getTab.bind(browser);
+    browser.getTab = (id: number) => (lookups++, getTab(id));
+    await prepareCall('js', { params: { expression: '1', tab }, agent: 'a1' }, ctx);
+    expect(lookups).toBe(1);
+    await ctx.leases.claim('tab', String(tab), 'a1', 60_000);
+    lookups = 0;
+    await prepareCall('js', { params: { expression: '1', tab }, agent: 'a1' }, ctx);
+    expect(lookups).toBe(2);
+    expect(await outcome(prepareCall('js', { params: { expression: '1', tab }, agent: 'a2' }, ctx))).toBe('target_conflict:leased');
+  });
+
   it('an envelope --tab acts exactly like the tab param', async () => {
     const { browser, ctx, remember } = setup();
     const other = browser.addTab({}).id ?? 0;

@@ -45,6 +45,8 @@ export async function prepareCall<T extends ToolName>(tool: T, call: TargetedCal
 
 /** Leases covering a tab: its own, and its workspace's (the window it sits in). */
 export async function leasesOnTab(ctx: Pick<TargetingContext, 'browser' | 'leases' | 'workspaces'>, tab: number): Promise<LeaseInfo[]> {
+  // The usual case: nobody holds anything, and the tab's window need not be looked up (a chrome.tabs round trip).
+  if ((await ctx.leases.list()).length === 0) return [];
   const held: LeaseInfo[] = [];
   const tabLease = await ctx.leases.find('tab', String(tab));
   if (tabLease) held.push(tabLease);
