@@ -102,7 +102,7 @@ try {
   const bench: Bench = { plan, url: (path) => server.url(path), relay, peer, log };
   const startup = await startupSection(bench, relay.env);
   const mcp = await mcpSection(bench, relay.env, cellValue(startup.tabs));
-  const commands = await commandsSection(bench);
+  const commands = await commandsSection(bench, startup.floor);
   const snapshots = await snapshotSections(bench);
   const big = await bigPageSection(bench, { relay: bigPlan, peer: bigPeerPlan }, MAX_CHARS);
   const loops = await loopSection(bench);
@@ -118,6 +118,7 @@ try {
     version: cellValue(startup.version),
     tabs: cellValue(startup.tabs),
     click: cellValue(commands.click),
+    paired: { version: startup.paired.version, tabs: startup.paired.tabs, click: commands.clickOverFloor },
     snapshot1500: snapshots.relay1500 ? cellValue(snapshots.relay1500.full.time) : undefined,
     navigate1500: cellValue(commands.open1500),
     loop1500: cellValue(loops.relayFull1500),

@@ -71,6 +71,47 @@ export async function measureAction(bench: Bench, tool: BenchTool, action: Actio
   }
 }
 
+/** A command against `node -e 0` taken in alternation: medians of the per-pair difference and ratio. */
+export interface OverFloor {
+  overMs: number;
+  ratio: number;
+}
+
+/**
+ * `action` and the floor (`node -e 0`) one right after the other, in alternating order, per run. On a noisy 2-core
+ * machine a floor measured minutes apart from the command can be off by tens of ms (seen: node -e 0 at a median of
+ * 153 ms [69–529 ms] while commands ran at 117–175 ms); a pair shares the load of its moment. A string: why not.
+ */
+export async function measureOverFloor(bench: Bench, tool: BenchTool, action: Action, floor: () => Promise<number>, prepare?: Action): Promise<OverFloor | string> {
+  const why = await tool.unsupported(action);
+  if (why) return why;
+  bench.log(`  ${tool.name}: ${describeAction(action)}, paired with node -e 0`);
+  const over: number[] = [];
+  const ratio: number[] = [];
+  try {
+    for (let i = 0; i < bench.plan.warmups + bench.plan.runs; i++) {
+      if (prepare) await tool.run(prepare);
+      const command = async (): Promise<number> => (await tool.run(action)).ms;
+      // Alternate which goes first, so neither always runs right after the other's process exits.
+      let commandMs: number;
+      let floorMs: number;
+      if (i % 2 === 0) {
+        commandMs = await command();
+        floorMs = await floor();
+      } else {
+        floorMs = await floor();
+        commandMs = await command();
+      }
+      if (i < bench.plan.warmups) continue;
+      over.push(commandMs - floorMs);
+      ratio.push(commandMs / floorMs);
+    }
+  } catch (err) {
+    return reason(err);
+  }
+  return { overMs: stats(over).median, ratio: stats(ratio).median };
+}
+
 export interface SequenceFigures {
   cell: Cell;
   /** Median time of each step across the timed runs (empty when the sequence failed). */

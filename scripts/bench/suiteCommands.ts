@@ -4,7 +4,7 @@
  */
 import { execTimed } from './exec.js';
 import { FIXTURES, uniquePath } from './fixtures.js';
-import { both, equals, grewBy, measureAction, reason, type Bench } from './measure.js';
+import { both, equals, grewBy, measureAction, measureOverFloor, reason, type Bench, type OverFloor } from './measure.js';
 import { requireRef } from './refs.js';
 import { na, NONE, time, type Cell, type Row, type Section } from './report.js';
 import { sample } from './timing.js';
@@ -15,18 +15,29 @@ export interface StartupFigures {
   node: number;
   version: Cell;
   tabs: Cell;
+  /** chrome-relay's start-up against `node -e 0` run in alternation with it (the summary's goals). */
+  paired: { version: OverFloor | string; tabs: OverFloor | string };
+  /** One `node -e 0`, timed: the floor for paired figures. */
+  floor: () => Promise<number>;
 }
 
 export async function startupSection(bench: Bench, env: NodeJS.ProcessEnv): Promise<StartupFigures> {
   bench.log('start-up');
-  const node = await sample(bench.plan, { run: async () => (await execTimed(process.execPath, ['-e', '0'], { env })).ms });
+  const nodeOnce = async (): Promise<number> => (await execTimed(process.execPath, ['-e', '0'], { env })).ms;
+  const node = await sample(bench.plan, { run: nodeOnce });
   const floor = { name: 'node', value: node.median };
   const version = await both(bench, (tool) => measureAction(bench, tool, { kind: 'version' }));
   const tabs = await both(bench, (tool) => measureAction(bench, tool, { kind: 'tabs' }));
+  const paired = {
+    version: await measureOverFloor(bench, bench.relay, { kind: 'version' }, nodeOnce),
+    tabs: await measureOverFloor(bench, bench.relay, { kind: 'tabs' }, nodeOnce),
+  };
   return {
     node: node.median,
     version: version.relay,
     tabs: tabs.relay,
+    paired,
+    floor: nodeOnce,
     section: {
       title: 'start-up (a fresh process each)',
       rows: [
@@ -65,10 +76,12 @@ async function openSmall(bench: Bench, tool: BenchTool): Promise<SmallRefs | str
 export interface CommandFigures {
   section: Section;
   click: Cell;
+  /** chrome-relay's `click @ref` on the small page, in alternation with `node -e 0`. */
+  clickOverFloor: OverFloor | string;
   open1500: Cell;
 }
 
-export async function commandsSection(bench: Bench): Promise<CommandFigures> {
+export async function commandsSection(bench: Bench, floor: () => Promise<number>): Promise<CommandFigures> {
   bench.log('commands on the small page');
   const refs = new Map<BenchTool, SmallRefs | string>();
   for (const tool of [bench.relay, bench.peer]) if (tool) refs.set(tool, await openSmall(bench, tool));
@@ -93,6 +106,8 @@ export async function commandsSection(bench: Bench): Promise<CommandFigures> {
     await row('`select @ref`', (t, r) => measureAction(bench, t, { kind: 'select', ref: r.country, value: 'Germany' }, { prepare: { kind: 'select', ref: r.country, value: 'United States' }, check: equals("document.getElementById('country').value", 'de') })),
   ];
   const click = rows[0]?.relay ?? NONE;
+  const relayRefs = refs.get(bench.relay);
+  const clickOverFloor = typeof relayRefs === 'object' ? await measureOverFloor(bench, bench.relay, { kind: 'click', ref: relayRefs.inc }, floor) : (relayRefs ?? 'not set up');
 
   bench.log('open and click on 1,500 rows');
   const open1500 = await both(bench, (tool) => measureAction(bench, tool, () => ({ kind: 'open', url: bench.url(uniquePath(FIXTURES.rows1500.path)) })));
@@ -106,5 +121,5 @@ export async function commandsSection(bench: Bench): Promise<CommandFigures> {
     }
   });
   rows.push({ label: '`open` (navigate + load), 1,500 rows', ...open1500 }, { label: '`click @ref`, 1,500 rows', ...click1500 });
-  return { section: { title: 'commands, small page', rows }, click, open1500: open1500.relay };
+  return { section: { title: 'commands, small page', rows }, click, clickOverFloor, open1500: open1500.relay };
 }

@@ -20,4 +20,24 @@ describe('renderSummary', () => {
     expect(text).toContain('snapshot 1,500 rows   = n/a;');
     expect(text).toContain('(agent-browser 2,788 ms in this run; goal ≤ 750 ms)');
   });
+
+  it('adds the goals measured in pairs with node -e 0, and says why one is missing', () => {
+    const text = renderSummary({
+      node: 150,
+      version: 83,
+      tabs: 140,
+      click: 151,
+      snapshot1500: undefined,
+      navigate1500: undefined,
+      loop1500: undefined,
+      peerLoop1500: undefined,
+      paired: { version: { ratio: 1.02, overMs: 1.5 }, tabs: { ratio: 1.18, overMs: 21 }, click: 'could not set up the small page' },
+    });
+    expect(text.split('\n').slice(-4)).toEqual([
+      'paired with node -e 0 (each run next to one node -e 0, alternating order; medians of the per-pair figures):',
+      '  --version = 1.02× node, +1.5 ms over it   (goal ≤ 1.10×)',
+      '  tabs      = 1.18× node, +21 ms over it   (goal ≤ 1.20×)',
+      '  click     = n/a (could not set up the small page)   (goal ≤ +30 ms)',
+    ]);
+  });
 });
