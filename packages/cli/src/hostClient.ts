@@ -10,7 +10,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { reasonedError, RelayError, type ClientResponse, type HostDescriptor } from '@chrome-relay/protocol';
 import { isPidAlive } from '@chrome-relay/host-files';
-import { listDescriptors } from './discovery.js';
+import { listDescriptors, type FoundDescriptor } from './discovery.js';
 import { runDir } from './paths.js';
 import { isSameBuild } from './sameBuild.js';
 import { callSocket } from './socketCall.js';
@@ -38,8 +38,8 @@ const RECENT_ACTIVITY_MS = 15_000;
 export const sameProfile = (reported: string | null, asked: string): boolean => reported !== null && resolve(reported) === resolve(asked);
 
 /** The host of the browser profile asked for (or the only one); several without --profile is target_conflict. */
-export function pickHost(home: string, profile: string | undefined, tool: string): HostDescriptor | null {
-  const live = listDescriptors(home).filter((d) => d.alive);
+export function pickHost(home: string, profile: string | undefined, tool: string, found: FoundDescriptor[] = listDescriptors(home)): HostDescriptor | null {
+  const live = found.filter((d) => d.alive);
   const matching = profile ? live.filter((d) => sameProfile(d.descriptor.profile, profile)) : live;
   if (matching.length > 1) {
     throw reasonedError('target_conflict', 'ambiguous_name', `${matching.length} browser profiles are connected; pass --profile <user-data-dir> to choose one.`, {
@@ -92,10 +92,13 @@ export function notConnected(tool: string, home: string, profile: string | undef
 export async function callHost(tool: string, params: Record<string, unknown>, options: CallOptions): Promise<ClientResponse> {
   // A host that just died (stale descriptor, or the run dir just changed) is usually being restarted by the
   // extension within a few hundred ms: wait for it briefly instead of failing an agent's call.
-  const restarting = recentlyActive(options.home) || listDescriptors(options.home).some((d) => !d.alive);
+  // The run directory is read once for both questions on the first try (every agent call pays for it).
+  let found: FoundDescriptor[] | undefined = listDescriptors(options.home);
+  const restarting = recentlyActive(options.home) || found.some((d) => !d.alive);
   const giveUpAt = Date.now() + (restarting ? RECONNECT_WAIT_MS : 0);
   for (;;) {
-    const host = pickHost(options.home, options.profile, tool);
+    const host = pickHost(options.home, options.profile, tool, found ?? listDescriptors(options.home));
+    found = undefined;
     if (host) {
       try {
         const snapshot = options.snapshot !== undefined && isSameBuild(host.host) && isSameBuild(host.extension) ? options.snapshot : undefined;
