@@ -35,10 +35,10 @@ async function ok(tabId: number, ...args: string[]): Promise<Record<string, unkn
 }
 
 /** A refused pointer action: click_intercepted, never a success, with `details.when` as documented. */
-function expectIntercepted(result: CliResult, when: string, interceptor: RegExp): void {
+function expectIntercepted(result: CliResult, when: string | readonly string[], interceptor: RegExp): void {
   expect(result.code, result.stdout).toBe(1);
   expect(result.error?.code, result.stderr).toBe('click_intercepted');
-  expect(result.error?.details.when, result.stderr).toBe(when);
+  expect(typeof when === 'string' ? [when] : when, result.stderr).toContain(result.error?.details.when);
   expect(JSON.stringify(result.error?.details.interceptor), result.stderr).toMatch(interceptor);
 }
 
@@ -53,7 +53,10 @@ describe('delivery: overlays that appear when the pointer arrives', () => {
     const { tabId, page, ref } = await fixture('/delivery-over.html', /button "Hover trap"/);
     for (let round = 0; round < 3; round++) {
       await ok(tabId, 'js', 'reset()');
-      expectIntercepted(await run(tabId, 'click', ref), 'after_pointer', /Interstitial ad/);
+      // The first click brings the pointer and the interstitial with it. Later rounds start with the pointer still
+      // on the button: Chrome's own synthetic mouse move after reset() may show the interstitial again before the
+      // hit-test (refused before any input) or only when our pointer moves (refused after it). Both are right.
+      expectIntercepted(await run(tabId, 'click', ref), round === 0 ? 'after_pointer' : ['after_pointer', 'before_pointer'], /Interstitial ad/);
       expect(await read(page, 'window.record')).toEqual({ targetClicks: 0, gate: [] });
     }
   });
