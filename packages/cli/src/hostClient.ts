@@ -92,13 +92,12 @@ export function notConnected(tool: string, home: string, profile: string | undef
 export async function callHost(tool: string, params: Record<string, unknown>, options: CallOptions): Promise<ClientResponse> {
   // A host that just died (stale descriptor, or the run dir just changed) is usually being restarted by the
   // extension within a few hundred ms: wait for it briefly instead of failing an agent's call.
-  // The run directory is read once for both questions on the first try (every agent call pays for it).
-  let found: FoundDescriptor[] | undefined = listDescriptors(options.home);
+  // One read of the run directory answers both "is a host restarting" and "which host" (every agent call pays for it).
+  let found = listDescriptors(options.home);
   const restarting = recentlyActive(options.home) || found.some((d) => !d.alive);
   const giveUpAt = Date.now() + (restarting ? RECONNECT_WAIT_MS : 0);
   for (;;) {
-    const host = pickHost(options.home, options.profile, tool, found ?? listDescriptors(options.home));
-    found = undefined;
+    const host = pickHost(options.home, options.profile, tool, found);
     if (host) {
       try {
         const snapshot = options.snapshot !== undefined && isSameBuild(host.host) && isSameBuild(host.extension) ? options.snapshot : undefined;
@@ -110,6 +109,7 @@ export async function callHost(tool: string, params: Record<string, unknown>, op
     }
     if (Date.now() >= giveUpAt) throw notConnected(tool, options.home, options.profile);
     await new Promise((r) => setTimeout(r, 100));
+    found = listDescriptors(options.home);
   }
 }
 

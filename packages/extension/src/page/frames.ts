@@ -18,6 +18,7 @@ import type Protocol from 'devtools-protocol';
 import { cdp, type CdpEvent, type CdpSessions, type CdpTarget } from '../cdp/cdpSession.js';
 import type { ToolContext } from '../tools/defineTool.js';
 import type { FrameSite } from './worlds.js';
+import { isObject } from './cdpParams.js';
 
 export interface FrameInfo extends FrameSite {
   url: string;
@@ -32,10 +33,6 @@ interface ChildSession {
 }
 
 const AUTO_ATTACH = { autoAttach: true, waitForDebuggerOnStart: false, flatten: true } as const;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
 
 /** Pure: one frame tree as a flat list, parents before children; `sessionId` set on every entry. */
 export function flattenFrameTree(tree: Protocol.Page.FrameTree, sessionId: string | undefined): FrameInfo[] {

@@ -12,10 +12,7 @@
 import type { CdpEvent, CdpSessions } from '../cdp/cdpSession.js';
 import type { ToolContext } from '../tools/defineTool.js';
 import { mainFrameDocument, type FrameState } from './worlds.js';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
+import { isObject } from './cdpParams.js';
 
 /** Pure: the main frame's document after `event`, or `known` unchanged. */
 export function followEvent(known: FrameState, event: CdpEvent): FrameState {

@@ -26,6 +26,7 @@ import type Protocol from 'devtools-protocol';
 import type { CdpEvent } from '../cdp/cdpSession.js';
 import type { ToolContext } from '../tools/defineTool.js';
 import { mainFrameDocument, worldTarget, type FrameDocument, type PageWorld } from './worlds.js';
+import { isObject } from './cdpParams.js';
 
 export interface NavigationTiming {
   /** Once a navigation started, how long to wait for it to commit (so the reported URL is the new one). */
@@ -82,10 +83,6 @@ const CROSS_DOCUMENT: ReadonlySet<string> = new Set([
   'historyDifferentDocument',
   'differentDocument',
 ]);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
 
 /** Classify one CDP event for the watched main frame. */
 export function classifyNavigationEvent(event: CdpEvent, tabId: number, before: FrameDocument): 'started' | 'committed' | null {
