@@ -85,6 +85,7 @@ describe('the packed CLI package', () => {
         'LICENSE',
         'README.md',
         'SKILL.md',
+        'dist/call.cjs',
         'dist/chrome-relay.cjs',
         'dist/cli.cjs',
         'dist/extension/background.js',
@@ -97,6 +98,7 @@ describe('the packed CLI package', () => {
         'dist/extension/ui.css',
         'dist/host/host.mjs',
         'dist/mcp.cjs',
+        'dist/schemas.cjs',
         'package.json',
       ].map((f) => `package/${f}`),
     );

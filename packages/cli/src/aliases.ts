@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import type { Notice } from '@chrome-relay/protocol';
 import { parseRefArg } from './args.js';
-import { targetOptions, targeted } from './callTarget.js';
+import { commandLineOf, targetOptions, targeted } from './callTarget.js';
 import { printJson, printNotice, printText } from './output.js';
 import { snapshotText } from './renderSnapshot.js';
 import { runTool } from './runTool.js';
@@ -22,7 +22,7 @@ export function registerAliases(program: Command): void {
       .description(`Deprecated: use \`snapshot${json ? ' --json' : ''}\`.`)
       .action(async (_opts: unknown, cmd: Command) => {
         printNotice(deprecatedNotice(alias, `snapshot${json ? ' --json' : ''}`));
-        const { globals, tab } = targeted(cmd);
+        const { globals, tab } = targeted(commandLineOf(cmd));
         const result = await runTool('snapshot', { tab }, globals);
         if (json || globals.json) printJson(result);
         else printText(snapshotText(result));
@@ -36,7 +36,7 @@ export function registerAliases(program: Command): void {
     .argument('<ref>', 'element ref from snapshot, e.g. @e12')
     .action(async (ref: string, _opts: unknown, cmd: Command) => {
       printNotice(deprecatedNotice('click-ax', 'click @ref'));
-      const { globals, tab } = targeted(cmd);
+      const { globals, tab } = targeted(commandLineOf(cmd));
       printJson(await runTool('click', { ref: parseRefArg(ref), tab }, globals));
     });
 }

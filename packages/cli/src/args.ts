@@ -34,6 +34,18 @@ export function parseNumberText(field: string, raw: string, integer: boolean): n
 export const parseTab = parseIntArg('tab', { min: 1 });
 /** The call deadline, --timeout (the host refuses more than 10 minutes). */
 export const parseTimeout = parseIntArg('timeout', { min: 1, max: 600_000 });
+export const parseMaxChars = parseIntArg('max-chars', { min: 100 });
+export const parseFps = parseIntArg('fps', { min: 1, max: 60 });
+/** A flag given again adds a value (an array param given by repeating its flag). */
+export const collectValues = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+/**
+ * Every converter an option of a tool command uses, by name. The command table of the fast path
+ * (fast/commandTable.ts) names an option's converter, and the fast path applies it from here: the
+ * same function commander calls.
+ */
+export const OPTION_PARSERS = { tab: parseTab, timeout: parseTimeout, maxChars: parseMaxChars, fps: parseFps, collect: collectValues } as const;
+export type OptionParserName = keyof typeof OPTION_PARSERS;
 
 export function parseRefArg(raw: string, field = 'ref'): string {
   const ref = parseRef(raw);

@@ -97,13 +97,27 @@ export function targetFlagsByPosition(argv: readonly string[]): { before: CallTa
   return { before, after };
 }
 
+/**
+ * What the code after the parse reads of a command line: commander's Command has it (commandLineOf),
+ * and so does the fast path's own parse of a tool command (fast/commandLine.ts).
+ */
+export interface ParsedCommandLine {
+  /** The command as typed, without the program: `record stop`. */
+  readonly path: string;
+  /** The command's options merged with the program's, the program's winning (commander's optsWithGlobals). */
+  readonly withGlobals: Readonly<Record<string, unknown>>;
+}
+
+export function commandLineOf(cmd: Command): ParsedCommandLine {
+  return { path: commandPath(cmd), withGlobals: cmd.optsWithGlobals() };
+}
+
 /** Globals with target and agent resolved; prints the override notice. Returns the tab param too. */
-export function targeted(cmd: Command, argv: readonly string[] = process.argv): { globals: TargetedGlobals; tab: number | undefined } {
-  const all = cmd.optsWithGlobals();
+export function targeted(line: ParsedCommandLine, argv: readonly string[] = process.argv): { globals: TargetedGlobals; tab: number | undefined } {
   const { before, after } = targetFlagsByPosition(argv);
   const resolved = resolveCallTarget(before, after);
   if (resolved.notice) printNotice(resolved.notice);
-  const globals: TargetedGlobals = { ...resolveGlobals(all), target: resolved.target };
+  const globals: TargetedGlobals = { ...resolveGlobals(line.withGlobals), target: resolved.target };
   return { globals, tab: resolved.tab };
 }
 
@@ -111,19 +125,19 @@ export function targeted(cmd: Command, argv: readonly string[] = process.argv): 
  * Globals of a command that acts on no tab (tabs, status, workspace/group management): a
  * --tab/--workspace/--group given anyway is invalid_arguments, never silently ignored.
  */
-export function untargeted(cmd: Command, argv: readonly string[] = process.argv): TargetedGlobals {
+export function untargeted(line: ParsedCommandLine, argv: readonly string[] = process.argv): TargetedGlobals {
   const { before, after } = targetFlagsByPosition(argv);
   const given = setKeys({ ...before, ...after })[0];
-  if (given !== undefined) throw targetNotApplicable(cmd, given);
-  return resolveGlobals(cmd.optsWithGlobals());
+  if (given !== undefined) throw targetNotApplicable(line.path, given);
+  return resolveGlobals(line.withGlobals);
 }
 
-/** A --tab/--workspace/--group given to a command that acts on no tab. */
-export function targetNotApplicable(cmd: Command, given: string): RelayError {
-  return cliError('invalid_arguments', `--${given} does not apply to \`${commandPath(cmd)}\`: it acts on no tab. Drop --${given}.`, { field: given });
+/** A --tab/--workspace/--group given to the command `path`, which acts on no tab. */
+export function targetNotApplicable(path: string, given: string): RelayError {
+  return cliError('invalid_arguments', `--${given} does not apply to \`${path}\`: it acts on no tab. Drop --${given}.`, { field: given });
 }
 
-function commandPath(cmd: Command): string {
+export function commandPath(cmd: Command): string {
   const names: string[] = [];
   for (let at: Command | null = cmd; at?.parent; at = at.parent) names.unshift(at.name());
   return names.join(' ');

@@ -25,12 +25,14 @@ import {
  * that the CLI builds no zod schema (and loads no zod) to declare the command it runs. Absent when
  * the sources run unbundled (tests, docs): then they are read from the schemas.
  */
-declare const __CLI_PARAM_INFOS__: Readonly<Record<string, readonly ParamInfo[]>> | undefined;
+declare const __CLI_PARAM_INFOS__: string | undefined;
+/** JSON text rather than an object literal: parsed when a command needs it, it costs a start-up less than compiling it. */
+let builtParamInfos: Readonly<Record<string, readonly ParamInfo[] | undefined>> | undefined;
 
 /** The params of a tool's schema, as the command line sees them. */
 function paramInfosOf(tool: ToolName): readonly ParamInfo[] {
-  const built = typeof __CLI_PARAM_INFOS__ === 'undefined' ? undefined : __CLI_PARAM_INFOS__[tool];
-  return built ?? paramInfos(TOOLS[tool].params);
+  if (typeof __CLI_PARAM_INFOS__ !== 'undefined') builtParamInfos ??= JSON.parse(__CLI_PARAM_INFOS__) as Record<string, readonly ParamInfo[]>;
+  return builtParamInfos?.[tool] ?? paramInfos(TOOLS[tool].params);
 }
 
 export interface PositionalSpec {

@@ -1,6 +1,7 @@
 /** ffmpeg for `record stop --gif`: probed before the recording is stopped, so a missing one loses nothing. */
 import { join } from 'node:path';
 import { RelayError } from '@chrome-relay/protocol';
+import { stderr } from './output.js';
 
 export async function hasFfmpeg(): Promise<boolean> {
   // Loaded on use: child_process costs ~7 ms at start-up, and most CLI runs never spawn anything.
@@ -21,19 +22,19 @@ export async function encodeGif(dir: string, frameCount: number, fps: number): P
   return new Promise((resolvePromise, reject) => {
     const child = spawn('ffmpeg', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let errors = '';
-    const progress = process.stderr.isTTY === true;
+    const progress = stderr().isTTY === true;
     let shown = false;
     child.stdout.on('data', (chunk: Buffer) => {
       if (!progress) return;
       for (const match of chunk.toString().matchAll(/^frame=(\d+)$/gm)) {
-        process.stderr.write(`\rchrome-relay: encoding GIF: frame ${match[1]}/${frameCount}`);
+        stderr().write(`\rchrome-relay: encoding GIF: frame ${match[1]}/${frameCount}`);
         shown = true;
       }
     });
     child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
     child.on('error', (error) => reject(error));
     child.on('close', (code) => {
-      if (shown) process.stderr.write('\r\x1b[K');
+      if (shown) stderr().write('\r\x1b[K');
       if (code === 0) resolvePromise(out);
       else reject(new RelayError('external_dependency_missing', `ffmpeg failed to encode the GIF (exit ${code}): ${errors.trim().slice(0, 500)}. The frames are in ${dir}.`, {
         phase: 'cli',

@@ -7,25 +7,18 @@
  * happened, so it is an invalid_arguments failure (field `command`) that an agent can branch on.
  * `--help` and `help [command]` are what was asked for: usage on stdout, exit 0.
  *
- * A reader that stops early (`chrome-relay snapshot | head -5`) closes our stdout: later writes fail
- * with EPIPE. That is the reader's choice, not a failure of the command: nothing more is printed (no
- * stack) and the exit code stays the command's own, as `git log | head` leaves a pipeline quiet.
+ * A reader that stops early (`chrome-relay snapshot | head -5`) leaves the command quiet (output.ts).
  */
 import { CommanderError, type Command } from 'commander';
 import { oneLine, RelayError } from '@chrome-relay/protocol';
-import { printError } from './output.js';
+import { exitWith } from './exit.js';
+import { printError, stderr, stdout } from './output.js';
 import { buildProgram, toolOf } from './program.js';
 
-function quietWhenReaderLeaves(stream: NodeJS.WriteStream): void {
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
-    process.exitCode = 1;
-  });
-}
-
 async function main(argv: string[]): Promise<number> {
-  quietWhenReaderLeaves(process.stdout);
-  quietWhenReaderLeaves(process.stderr);
+  // Hand-written commands (setup, doctor) also write to the streams directly.
+  stdout();
+  stderr();
   const program = buildProgram(argv);
   const tool = toolOf(argv);
   try {
@@ -76,13 +69,4 @@ function fieldOf(message: string): string {
   return arg?.[1] ?? '';
 }
 
-main(process.argv).then(
-  (code) => {
-    // A write error other than a closed pipe already set 1; keep it.
-    if (!process.exitCode) process.exitCode = code;
-  },
-  (error: unknown) => {
-    printError(error, '');
-    process.exitCode = 1;
-  },
-);
+exitWith(main(process.argv));

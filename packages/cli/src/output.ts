@@ -6,13 +6,35 @@
  */
 import { escapeText, formatErrorForStderr, RelayError, toSafeJson, type Notice } from '@chrome-relay/protocol';
 
+/**
+ * A reader that stops early (`chrome-relay snapshot | head -5`) closes our stdout: later writes fail
+ * with EPIPE. That is the reader's choice, not a failure of the command: nothing more is printed (no
+ * stack) and the exit code stays the command's own, as `git log | head` leaves a pipeline quiet.
+ */
+function quietWhenReaderLeaves(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
+    process.exitCode = 1;
+  });
+  return stream;
+}
+
+let guardedOut: NodeJS.WriteStream | undefined;
+let guardedErr: NodeJS.WriteStream | undefined;
+/**
+ * stdout and stderr, guarded on first use. Node makes each stream when it is first read, and stderr
+ * costs a few ms of a call that prints nothing there.
+ */
+export const stdout = (): NodeJS.WriteStream => (guardedOut ??= quietWhenReaderLeaves(process.stdout));
+export const stderr = (): NodeJS.WriteStream => (guardedErr ??= quietWhenReaderLeaves(process.stderr));
+
 export function printJson(value: unknown): void {
-  process.stdout.write(`${toSafeJson(value, 2)}\n`);
+  stdout().write(`${toSafeJson(value, 2)}\n`);
 }
 
 export function printText(text: string): void {
   const safe = escapeText(text);
-  process.stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`);
+  stdout().write(safe.endsWith('\n') ? safe : `${safe}\n`);
 }
 
 /**
@@ -20,10 +42,10 @@ export function printText(text: string): void {
  * error's, right above its block (the message inside the JSON stays readable for people).
  */
 export function printNotice(notice: Notice): void {
-  process.stderr.write(`${toSafeJson({ relayNotice: notice })}\n`);
+  stderr().write(`${toSafeJson({ relayNotice: notice })}\n`);
 }
 
 export function printError(error: unknown, tool: string): void {
   const data = RelayError.from(error, tool, 'cli').toData();
-  process.stderr.write(formatErrorForStderr(data));
+  stderr().write(formatErrorForStderr(data));
 }

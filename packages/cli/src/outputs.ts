@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import type { Command } from 'commander';
 import { RelayError, type AfterSnapshot, type CliOutput, type RelayErrorData } from '@chrome-relay/protocol';
-import { invalidArgument, parseIntArg } from './args.js';
+import { invalidArgument, parseFps, parseMaxChars } from './args.js';
 import { paramsFromCommandLine } from './commandParams.js';
 import { commandSpec, type FlagSpec } from './commandSpec.js';
 import { encodeGif, hasFfmpeg } from './gif.js';
@@ -60,7 +60,7 @@ function declareSnapshotFlags(cmd: Command): void {
     const short = /^(-\w), /.exec(flag.spelling)?.[1];
     cmd.option(short !== undefined && shorts.has(short) ? flag.spelling.slice(short.length + 2) : flag.spelling, `with --snapshot: ${flag.help}`);
   }
-  cmd.option('--max-chars <n>', `with --snapshot: ${MAX_CHARS_HELP}`, parseIntArg('max-chars', { min: 100 }));
+  cmd.option('--max-chars <n>', `with --snapshot: ${MAX_CHARS_HELP}`, parseMaxChars);
 }
 
 /** The snapshot params of an action's --snapshot; a shaping flag without --snapshot is invalid_arguments. */
@@ -179,7 +179,7 @@ export const OUTPUTS: { readonly [K in CliOutput]: OutputKind } = {
   snapshot: {
     flags: (cmd) =>
       void cmd
-        .option('--max-chars <n>', MAX_CHARS_HELP, parseIntArg('max-chars', { min: 100 }))
+        .option('--max-chars <n>', MAX_CHARS_HELP, parseMaxChars)
         .option('--urls', 'print link URLs'),
     render: (result, { opts, params, globals }) => {
       if (globals.json) printJson(result);
@@ -202,7 +202,7 @@ export const OUTPUTS: { readonly [K in CliOutput]: OutputKind } = {
       void cmd
         .requiredOption('--out <dir>', 'directory for the frames (created if missing)')
         .option('--gif', 'encode recording.gif with ffmpeg (omit it to keep frames only, without ffmpeg)')
-        .option('--fps <n>', 'GIF frame rate (default 10)', parseIntArg('fps', { min: 1, max: 60 })),
+        .option('--fps <n>', 'GIF frame rate (default 10)', parseFps),
     before: async (opts) => {
       // Before stopping: the frames live only in the browser until then, and a bad --out must not lose them.
       const dir = prepareOutDir(String(opts.out));

@@ -1,6 +1,7 @@
 export * from './errors.js';
 export * from './framing.js';
 export * from './tools.js';
+export * from './toolLookup.js';
 export * from './messages.js';
 export * from './validate.js';
 export * from './version.js';

@@ -8,7 +8,8 @@
  * rewrite is idempotent.
  */
 import { RelayError, type Phase } from './errors.js';
-import { isToolName, TOOLS } from './tools.js';
+import { isToolName } from './toolLookup.js';
+import { TOOLS } from './tools.js';
 
 /** Phases that end before a tool touches anything: a failure there cannot have acted. */
 const BEFORE_ACTING: ReadonlySet<Phase> = new Set<Phase>(['cli', 'connect', 'validate', 'dispatch', 'resolve']);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { paramInfos } from './paramKinds.js';
-import { isHostTool, isInternalTool, tabUseOf, TOOL_NAMES, TOOLS } from './tools.js';
+import { isHostTool, isInternalTool, tabUseOf, TOOL_NAMES } from './toolLookup.js';
+import { TOOLS } from './tools.js';
 
 describe('param kinds, read from the schema', () => {
   it('tells flags with a value from switches, numbers from strings, lists and choices', () => {

@@ -4,10 +4,10 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { RelayError, VERSION } from '@chrome-relay/protocol';
-import { parseTimeout } from '../args.js';
+import { collectValues, parseTimeout } from '../args.js';
 import { browserEnvFromProcess, browserNames, type BrowserEnv } from '../browsers.js';
 import { renderReport, runDoctor, unhealthyError } from '../doctor.js';
-import { targetNotApplicable } from '../callTarget.js';
+import { commandPath, targetNotApplicable } from '../callTarget.js';
 import { resolveGlobals } from '../globalOptions.js';
 import { allowedExtensionIds, installOrThrow, parseExtensionId, resolveInstallTargets } from '../install.js';
 import { launch } from '../launch.js';
@@ -23,7 +23,7 @@ import { update } from '../update.js';
 type Opts = Record<string, unknown>;
 const example = (...lines: string[]): string => `\nExample:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 // Repeatable options start undefined (no default, so --help does not print "default: []").
-const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+const collect = collectValues;
 const collectExtensionId = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), parseExtensionId(value)];
 const listOption = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 const envOfProcess = (): BrowserEnv => browserEnvFromProcess(homedir());
@@ -60,7 +60,7 @@ const TAB_TARGET_FLAGS = ['tab', 'workspace', 'group'] as const;
 function refuseTabTargets(_hooked: Command, running: Command): void {
   const raw = running.optsWithGlobals();
   const given = TAB_TARGET_FLAGS.find((flag) => raw[flag] !== undefined);
-  if (given !== undefined) throw targetNotApplicable(running, given);
+  if (given !== undefined) throw targetNotApplicable(commandPath(running), given);
 }
 
 export function registerSetupCommands(program: Command): void {

@@ -6,7 +6,7 @@ import { cacheFile, cacheFileName, cachePlan, commandKey, decodeCache, encodeCac
 
 const uid = process.getuid?.() ?? 0;
 const scratch = (): string => mkdtempSync(join(tmpdir(), 'cr-codecache-'));
-const where = (bundleDir: string, home: string) => cacheFile({ bundleDir, home, bundleHash: 'abc123', nodeVersion: 'v20.20.2', arch: 'x64', uid });
+const where = (bundleDir: string, home: string, bundle = 'cli') => cacheFile({ bundleDir, home, bundle, bundleHash: 'abc123', nodeVersion: 'v20.20.2', arch: 'x64', uid });
 
 describe('code cache file format', () => {
   it('round-trips the commands covered and V8 data', () => {
@@ -21,8 +21,8 @@ describe('code cache file format', () => {
   });
 
   it('names the file after the bundle, Node version and architecture, with nothing a path could misread', () => {
-    expect(cacheFileName('abc123', 'v20.20.2', 'x64')).toBe('cli-abc123-v20.20.2-x64.cache');
-    expect(cacheFileName('a/b', 'v1 ../x', 'x')).not.toMatch(/[/ ]/);
+    expect(cacheFileName('cli', 'abc123', 'v20.20.2', 'x64')).toBe('cli-abc123-v20.20.2-x64.cache');
+    expect(cacheFileName('call', 'a/b', 'v1 ../x', 'x')).not.toMatch(/[/ ]/);
   });
 });
 
@@ -49,7 +49,7 @@ describe('which runs write a cache', () => {
 describe('where the cache lives', () => {
   it('next to the bundle when this user may write there', () => {
     const bundleDir = scratch();
-    expect(where(bundleDir, scratch())).toEqual({ dir: bundleDir, path: join(bundleDir, 'cli-abc123-v20.20.2-x64.cache'), bundlePrefix: 'cli-abc123-' });
+    expect(where(bundleDir, scratch())).toEqual({ dir: bundleDir, path: join(bundleDir, 'cli-abc123-v20.20.2-x64.cache'), bundlePrefix: 'cli-abc123-', namePrefix: 'cli-' });
   });
 
   it('else in a private cache directory under the home', () => {
@@ -70,21 +70,22 @@ describe('where the cache lives', () => {
     // The bundle's directory is not writable (a file stands in for it).
     const bundleDir = join(scratch(), 'file');
     writeFileSync(bundleDir, '');
-    expect(cacheFile({ bundleDir: join(bundleDir, 'x'), home, bundleHash: 'h', nodeVersion: 'v', arch: 'a', uid })).toBeUndefined();
+    expect(cacheFile({ bundleDir: join(bundleDir, 'x'), home, bundle: 'cli', bundleHash: 'h', nodeVersion: 'v', arch: 'a', uid })).toBeUndefined();
   });
 });
 
 describe('reading and writing', () => {
-  it('writes whole, reads back, and removes the caches of other bundles (not of other Nodes)', () => {
+  it('writes whole, reads back, and removes the caches of older builds of the same bundle (not of other Nodes or bundles)', () => {
     const dir = scratch();
     writeFileSync(join(dir, 'cli-old-v20.20.2-x64.cache'), 'stale');
     writeFileSync(join(dir, 'cli-abc123-v22.0.0-x64.cache'), 'other node');
+    writeFileSync(join(dir, 'call-fff-v20.20.2-x64.cache'), 'the fast bundle');
     writeFileSync(join(dir, 'cli.cjs'), 'the bundle');
     const file = where(dir, scratch());
     if (file === undefined) throw new Error('no cache place');
     writeCache(file, ['tabs'], Buffer.from([7, 8, 9]));
     expect(readCache(file)).toEqual({ commands: ['tabs'], data: Buffer.from([7, 8, 9]) });
-    expect(readdirSync(dir).sort()).toEqual(['cli-abc123-v20.20.2-x64.cache', 'cli-abc123-v22.0.0-x64.cache', 'cli.cjs']);
+    expect(readdirSync(dir).sort()).toEqual(['call-fff-v20.20.2-x64.cache', 'cli-abc123-v20.20.2-x64.cache', 'cli-abc123-v22.0.0-x64.cache', 'cli.cjs']);
     expect(statSync(file.path).mode & 0o777).toBe(0o600);
   });
 

@@ -24,15 +24,16 @@ import { accessSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, open
 import { join } from 'node:path';
 
 const MAGIC = 'chrome-relay code cache 1\n';
-const PREFIX = 'cli-';
 
 export interface CacheFile {
   /** Directory the cache lives in. */
   dir: string;
   /** Full path of this bundle's cache for this Node. */
   path: string;
-  /** What the names of this bundle's caches (for any Node) start with; other `cli-*.cache` files there are stale. */
+  /** What the names of this bundle's caches (for any Node) start with: `cli-<hash>-`. */
   bundlePrefix: string;
+  /** What the names of every cache of this bundle file start with (`cli-`): those of other hashes there are stale. */
+  namePrefix: string;
 }
 
 /** At most this many commands are listed; past it, a new command no longer rewrites the cache. */
@@ -40,9 +41,9 @@ export const MAX_COMMANDS = 40;
 
 const safe = (text: string): string => text.replace(/[^\w.]/g, '_');
 
-/** Pure: the cache's file name for a bundle hash, Node version and architecture. */
-export function cacheFileName(bundleHash: string, nodeVersion: string, arch: string): string {
-  return `${PREFIX}${safe(bundleHash)}-${safe(nodeVersion)}-${safe(arch)}.cache`;
+/** Pure: the cache's file name for a bundle (`cli`, `call`), its hash, Node version and architecture. */
+export function cacheFileName(bundle: string, bundleHash: string, nodeVersion: string, arch: string): string {
+  return `${safe(bundle)}-${safe(bundleHash)}-${safe(nodeVersion)}-${safe(arch)}.cache`;
 }
 
 /**
@@ -101,13 +102,14 @@ function privateDir(dir: string, uid: number): boolean {
 }
 
 /** Where this bundle's cache lives, or undefined when no place is safe (see the header). */
-export function cacheFile(options: { bundleDir: string; home: string; bundleHash: string; nodeVersion: string; arch: string; uid: number | undefined }): CacheFile | undefined {
-  const name = cacheFileName(options.bundleHash, options.nodeVersion, options.arch);
-  const bundlePrefix = `${PREFIX}${safe(options.bundleHash)}-`;
-  if (writable(options.bundleDir)) return { dir: options.bundleDir, path: join(options.bundleDir, name), bundlePrefix };
+export function cacheFile(options: { bundleDir: string; home: string; bundle: string; bundleHash: string; nodeVersion: string; arch: string; uid: number | undefined }): CacheFile | undefined {
+  const name = cacheFileName(options.bundle, options.bundleHash, options.nodeVersion, options.arch);
+  const namePrefix = `${safe(options.bundle)}-`;
+  const bundlePrefix = `${namePrefix}${safe(options.bundleHash)}-`;
+  if (writable(options.bundleDir)) return { dir: options.bundleDir, path: join(options.bundleDir, name), bundlePrefix, namePrefix };
   if (options.uid === undefined) return undefined;
   const dir = join(options.home, 'cache');
-  return privateDir(dir, options.uid) ? { dir, path: join(dir, name), bundlePrefix } : undefined;
+  return privateDir(dir, options.uid) ? { dir, path: join(dir, name), bundlePrefix, namePrefix } : undefined;
 }
 
 /** The cache's contents, or undefined (missing, not a regular file, unreadable, malformed). */
@@ -148,7 +150,7 @@ export function writeCache(file: CacheFile, commands: readonly string[], data: U
   }
   try {
     for (const name of readdirSync(file.dir)) {
-      if (name.startsWith(PREFIX) && name.endsWith('.cache') && !name.startsWith(file.bundlePrefix)) unlinkSync(join(file.dir, name));
+      if (name.startsWith(file.namePrefix) && name.endsWith('.cache') && !name.startsWith(file.bundlePrefix)) unlinkSync(join(file.dir, name));
     }
   } catch {
     // Another process may be doing the same; leftovers are harmless.

@@ -1,38 +1,28 @@
 /**
- * dist/chrome-relay.cjs, the command agents run: it prints `--version` itself and otherwise runs the
- * CLI bundle (dist/cli.cjs) compiled with a V8 code cache (codeCache.ts). Kept tiny: it is what every
- * call loads before anything else, and it needs nothing but Node's own modules.
+ * dist/chrome-relay.cjs, the command agents run. Kept tiny: it is what every call loads before
+ * anything else, and it needs nothing but Node's own modules. It
+ *   - prints `--version` itself;
+ *   - hands a tool command (`click @e3`, `tabs`) to the fast path, dist/call.cjs (src/fast/): no
+ *     commander, no hand-written commands, no schemas — what an agent's every call pays for;
+ *   - runs the full CLI, dist/cli.cjs, for everything else, and for what the fast path declines
+ *     (help, an option it does not know), which it says before printing or sending anything.
+ * Each bundle is compiled with a V8 code cache of its own (bundle.ts).
  */
-import { readFileSync } from 'node:fs';
-import { createRequire, Module } from 'node:module';
-import { dirname, join } from 'node:path';
-import { Script } from 'node:vm';
-import { relayHome } from '@chrome-relay/host-files';
-import { cacheFile, cachePlan, commandKey, readCache, writeCache } from './codeCache.js';
+import { commandWordsOf } from '../argvScan.js';
+import { runBundle } from './bundle.js';
 
-/** Set by scripts/build.mjs: the release, and the content hash of dist/cli.cjs. */
+/** Set by packages/cli/build.mjs: the release, the content hash of each bundle, the first words of the tool commands. */
 declare const __CLI_VERSION__: string;
 declare const __CLI_BUNDLE_HASH__: string;
+declare const __CALL_BUNDLE_HASH__: string;
+declare const __FAST_COMMAND_WORDS__: readonly string[];
 
-const argv = process.argv.slice(2);
-const bundle = join(__dirname, 'cli.cjs');
-
-/** The bundle makes no import() call (packages/cli/build.mjs checks): a script from the cache could not. */
-function runBundle(): void {
-  const where = cacheFile({ bundleDir: __dirname, home: relayHome(), bundleHash: __CLI_BUNDLE_HASH__, nodeVersion: process.version, arch: process.arch, uid: process.getuid?.() });
-  const cached = where === undefined ? undefined : readCache(where);
-  const script = new Script(Module.wrap(readFileSync(bundle, 'utf8')), {
-    filename: bundle,
-    ...(cached === undefined ? {} : { cachedData: cached.data }),
-  });
-  const covers = cachePlan(cached, script.cachedDataRejected === true, commandKey(argv));
-  // After the command: by then V8 has compiled the functions this command uses, and caches them too.
-  if (where !== undefined && covers !== undefined) process.once('exit', () => writeCache(where, covers, script.createCachedData()));
-  const module = new Module(bundle);
-  module.filename = bundle;
-  const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: Module, filename: string, dirname: string) => void;
-  wrapper.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+interface FastBundle {
+  runFast(argv: readonly string[]): boolean;
 }
 
+const argv = process.argv.slice(2);
+const fastCandidate = (): boolean => __FAST_COMMAND_WORDS__.includes(commandWordsOf(process.argv, 1)[0] ?? '');
+
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) process.stdout.write(`${__CLI_VERSION__}\n`);
-else runBundle();
+else if (!fastCandidate() || !(runBundle(__dirname, 'call', __CALL_BUNDLE_HASH__) as FastBundle).runFast(process.argv)) runBundle(__dirname, 'cli', __CLI_BUNDLE_HASH__);
