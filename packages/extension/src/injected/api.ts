@@ -354,7 +354,7 @@ export function createPageApi(): PageApi {
     return withElement(ref, (element, healed): BoxOutcome => {
       if (scrollIntoViewIfNeeded(element) === null) return { status: 'not_visible', healed };
       const r = element.getBoundingClientRect();
-      return { status: 'ok', x: r.left, y: r.top, width: r.width, height: r.height, healed };
+      return { status: 'ok', x: r.left, y: r.top, width: r.width, height: r.height, scrollX: window.scrollX, scrollY: window.scrollY, healed };
     });
   }
 

@@ -242,7 +242,8 @@ export type ScrollOutcome =
   | ({ status: 'ok'; container: 'page' | 'element'; before: { x: number; y: number }; after: { x: number; y: number } } & Healed)
   | Stale;
 
-export type BoxOutcome = ({ status: 'ok'; x: number; y: number; width: number; height: number } & Healed) | ({ status: 'not_visible' } & Healed) | Stale;
+/** The box in viewport CSS px, and the page's scroll it was measured at (a screenshot takes a frame drawn at that scroll). */
+export type BoxOutcome = ({ status: 'ok'; x: number; y: number; width: number; height: number; scrollX: number; scrollY: number } & Healed) | ({ status: 'not_visible' } & Healed) | Stale;
 
 export type IntoViewOutcome = ({ status: 'ok'; x: number; y: number; scrolled: boolean } & Healed) | ({ status: 'not_visible' } & Healed) | Stale;
 

@@ -31,7 +31,13 @@ interface Clip {
   height: number;
 }
 
-type ElementBox = { found: false } | { found: true; x: number; y: number; width: number; height: number };
+/** The page's scroll (CSS px) an element's box was measured at. */
+interface Scroll {
+  x: number;
+  y: number;
+}
+
+type ElementBox = { found: false } | { found: true; x: number; y: number; width: number; height: number; scrollX: number; scrollY: number };
 
 function invalid(field: string, message: string): RelayError {
   return new RelayError('invalid_arguments', `Invalid arguments for screenshot: ${message}`, { phase: 'validate', details: { field } });
@@ -45,12 +51,12 @@ function elementBoxExpression(selector: string): string {
     el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
     const r = el.getBoundingClientRect();
     // Viewport coordinates: the frame is of the viewport, after the scroll above.
-    return { found: true, x: r.left, y: r.top, width: r.width, height: r.height };
+    return { found: true, x: r.left, y: r.top, width: r.width, height: r.height, scrollX: window.scrollX, scrollY: window.scrollY };
   })()`;
 }
 
 /** A ref's element box: the same resolve/heal/navigation checks as every ref action, then its viewport rect. */
-async function refClip(ctx: ToolContext, ref: string, requestedTab: number | undefined): Promise<{ tabId: number; clip: Clip }> {
+async function refClip(ctx: ToolContext, ref: string, requestedTab: number | undefined): Promise<{ tabId: number; clip: Clip; scroll: Scroll }> {
   const deps = { registry: refRegistry, worlds };
   const site = await openRef(ctx, deps, ref, requestedTab);
   if (site.world.frameId !== (await mainFrameDocument(ctx, site.tabId)).frameId) {
@@ -58,10 +64,10 @@ async function refClip(ctx: ToolContext, ref: string, requestedTab: number | und
   }
   const outcome = unlessStale(site, await callSite(ctx, deps, site, 'box', { ref }));
   if (outcome.status === 'not_visible') throw notVisibleError('screenshot', ref, site.tabId);
-  return { tabId: site.tabId, clip: { x: outcome.x, y: outcome.y, width: outcome.width, height: outcome.height } };
+  return { tabId: site.tabId, clip: { x: outcome.x, y: outcome.y, width: outcome.width, height: outcome.height }, scroll: { x: outcome.scrollX, y: outcome.scrollY } };
 }
 
-async function elementClip(ctx: ToolContext, tabId: number, selector: string): Promise<Clip> {
+async function elementClip(ctx: ToolContext, tabId: number, selector: string): Promise<{ clip: Clip; scroll: Scroll }> {
   const evaluated = await ctx.cdp.send(tabId, 'Runtime.evaluate', { expression: elementBoxExpression(selector), returnByValue: true });
   if (evaluated.exceptionDetails) {
     throw invalid('selector', `"${selector}" is not a valid CSS selector (${evaluated.exceptionDetails.exception?.description ?? evaluated.exceptionDetails.text}).`);
@@ -79,7 +85,7 @@ async function elementClip(ctx: ToolContext, tabId: number, selector: string): P
       details: { selector, tab: tabId },
     });
   }
-  return { x: box.x, y: box.y, width: box.width, height: box.height };
+  return { clip: { x: box.x, y: box.y, width: box.width, height: box.height }, scroll: { x: box.scrollX, y: box.scrollY } };
 }
 
 interface Viewport {
@@ -105,23 +111,41 @@ interface Frame {
   cssToFrame: number;
 }
 
-/** Start a screencast, take its first frame (acked), stop. Bounded by the call's deadline. */
-async function screencastFrame(ctx: ToolContext, tabId: number, format: 'png' | 'jpeg', quality: number | undefined, viewport: Viewport): Promise<Frame> {
+/**
+ * Pure: whether a screencast frame was drawn at `scroll` (within a pixel). An element's box is measured right
+ * after scrolling it into view, and the first frame can still be one drawn before that scroll reached the
+ * compositor: cropped at the new box, it would show another part of the page.
+ */
+export function drawnAtScroll(metadata: { scrollOffsetX?: number; scrollOffsetY?: number }, scroll: Scroll | undefined): boolean {
+  if (scroll === undefined || metadata.scrollOffsetX === undefined || metadata.scrollOffsetY === undefined) return true;
+  return Math.abs(metadata.scrollOffsetX - scroll.x) <= 1 && Math.abs(metadata.scrollOffsetY - scroll.y) <= 1;
+}
+
+/**
+ * Start a screencast, take its first frame (acked) — with `scroll`, the first drawn at that scroll — stop.
+ * Bounded by the call's deadline.
+ */
+async function screencastFrame(ctx: ToolContext, tabId: number, format: 'png' | 'jpeg', quality: number | undefined, viewport: Viewport, scroll?: Scroll): Promise<Frame> {
   let unsubscribe: () => void = () => undefined;
+  let earlier = 0;
   const frame = new Promise<{ data: string; width: number }>((resolve) => {
     unsubscribe = ctx.cdp.on((event) => {
       if (event.tabId !== tabId || event.sessionId !== undefined || event.method !== 'Page.screencastFrame') return;
-      const params = event.params as { data: string; sessionId: number; metadata: { deviceWidth: number } };
+      const params = event.params as { data: string; sessionId: number; metadata: { deviceWidth: number; scrollOffsetX?: number; scrollOffsetY?: number } };
       void ctx.cdp.send(tabId, 'Page.screencastFrameAck', { sessionId: params.sessionId }).catch(() => undefined);
-      resolve({ data: params.data, width: params.metadata.deviceWidth });
+      if (drawnAtScroll(params.metadata, scroll)) resolve({ data: params.data, width: params.metadata.deviceWidth });
+      else earlier++;
     });
   });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(reasonedError('timeout', 'no_frame', `Tab ${tabId} produced no frame to capture before the deadline; retry, and if the tab is minimised or crashed bring it back first.`, { phase: 'act', details: { tab: tabId } })),
-      Math.max(0, ctx.deadline - Date.now()),
-    );
+    timer = setTimeout(() => {
+      const message =
+        earlier > 0
+          ? `Tab ${tabId} drew no frame at the scroll the element was measured at before the deadline (the page keeps scrolling?), so its pixels cannot be captured exactly; retry once the page is still.`
+          : `Tab ${tabId} produced no frame to capture before the deadline; retry, and if the tab is minimised or crashed bring it back first.`;
+      reject(reasonedError('timeout', 'no_frame', message, { phase: 'act', details: { tab: tabId, framesAtOtherScroll: earlier } }));
+    }, Math.max(0, ctx.deadline - Date.now()));
   });
   try {
     await ctx.cdp.send(tabId, 'Page.startScreencast', {
@@ -209,11 +233,12 @@ export function createScreenshotTool(cropScale: CropScale, recordings: Recorder 
       if (params.ref !== undefined && params.selector !== undefined) throw invalid('selector', 'give a ref or --selector, not both.');
       let tabId: number;
       let element: Clip | undefined;
+      let scroll: Scroll | undefined;
       if (params.ref !== undefined) {
-        ({ tabId, clip: element } = await refClip(ctx, params.ref, params.tab));
+        ({ tabId, clip: element, scroll } = await refClip(ctx, params.ref, params.tab));
       } else {
         tabId = await resolveTab(params.tab, ctx);
-        element = params.selector === undefined ? undefined : await elementClip(ctx, tabId, params.selector);
+        if (params.selector !== undefined) ({ clip: element, scroll } = await elementClip(ctx, tabId, params.selector));
       }
       const recording = recordings.isRecording(tabId);
       if (recording && params.full) {
@@ -239,7 +264,7 @@ export function createScreenshotTool(cropScale: CropScale, recordings: Recorder 
           });
         }
         const scale = screenshotScale(clip, params.maxEdge);
-        const frame = recording ? await recordedFrame(ctx, recordings, tabId, viewport) : await screencastFrame(ctx, tabId, format, params.quality, viewport);
+        const frame = recording ? await recordedFrame(ctx, recordings, tabId, viewport) : await screencastFrame(ctx, tabId, format, params.quality, viewport, scroll);
         const whole = clip.x === 0 && clip.y === 0 && clip.width === viewport.width && clip.height === viewport.height;
         const asIs = whole && scale === 1 && Math.abs(frame.cssToFrame - 1) < 0.01 && frame.format === format;
         const data = asIs ? frame.data : await cropScale(frame, format, clip, scale, params.quality);
