@@ -9,7 +9,6 @@
  * Each bundle is compiled with a V8 code cache of its own (bundle.ts).
  */
 import { commandWordsOf } from '../argvScan.js';
-import { runBundle } from './bundle.js';
 
 /** Set by packages/cli/build.mjs: the release, the content hash of each bundle, the first words of the tool commands. */
 declare const __CLI_VERSION__: string;
@@ -25,4 +24,9 @@ const argv = process.argv.slice(2);
 const fastCandidate = (): boolean => __FAST_COMMAND_WORDS__.includes(commandWordsOf(process.argv, 1)[0] ?? '');
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) process.stdout.write(`${__CLI_VERSION__}\n`);
-else if (!fastCandidate() || !(runBundle(__dirname, 'call', __CALL_BUNDLE_HASH__) as FastBundle).runFast(process.argv)) runBundle(__dirname, 'cli', __CLI_BUNDLE_HASH__);
+else {
+  // Loaded here, not imported above: --version then requires none of the modules a bundle run needs (vm, os).
+  void import('./bundle.js').then(({ runBundle }) => {
+    if (!fastCandidate() || !(runBundle(__dirname, 'call', __CALL_BUNDLE_HASH__) as FastBundle).runFast(process.argv)) runBundle(__dirname, 'cli', __CLI_BUNDLE_HASH__);
+  });
+}
