@@ -47,7 +47,10 @@ const metaUrl = {
  * entry without its schemas (plain data: policies, command line) for call.cjs (lightToolEntries).
  */
 async function toolTables() {
-  const protocol = await importBuilt("export { TOOLS, TOOL_NAMES, VERSION, paramInfos } from '@chrome-relay/protocol';", packageDir);
+  const protocol = await importBuilt(
+    `export { TOOLS, TOOL_NAMES, VERSION, paramInfos } from '@chrome-relay/protocol'; export * as toolsModule from ${JSON.stringify(join(protocolDir, 'src/tools.ts'))};`,
+    packageDir,
+  );
   const paramInfos = {};
   for (const tool of protocol.TOOL_NAMES) if (protocol.TOOLS[tool].cli !== undefined) paramInfos[tool] = protocol.paramInfos(protocol.TOOLS[tool].params);
   const entries = {};
@@ -55,8 +58,7 @@ async function toolTables() {
     const plain = Object.entries(Object.getOwnPropertyDescriptors(protocol.TOOLS[tool])).filter(([, d]) => 'value' in d);
     entries[tool] = Object.fromEntries(plain.map(([key, d]) => [key, d.value]));
   }
-  const toolsModule = await importBuilt(`export * from ${JSON.stringify(join(protocolDir, 'src/tools.ts'))};`, packageDir);
-  return { version: protocol.VERSION, paramInfos, entries, toolsExports: Object.keys(toolsModule).sort() };
+  return { version: protocol.VERSION, paramInfos, entries, toolsExports: Object.keys(protocol.toolsModule).sort() };
 }
 
 /** What call.cjs finds in dist/schemas.cjs: the tool entries with their schemas, and the zod they are made of. */

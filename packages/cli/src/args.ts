@@ -36,7 +36,10 @@ export const parseTab = parseIntArg('tab', { min: 1 });
 export const parseTimeout = parseIntArg('timeout', { min: 1, max: 600_000 });
 export const parseMaxChars = parseIntArg('max-chars', { min: 100 });
 export const parseFps = parseIntArg('fps', { min: 1, max: 60 });
-/** A flag given again adds a value (an array param given by repeating its flag). */
+/**
+ * A flag given again adds a value (an array param given by repeating its flag). It starts undefined, not []:
+ * with no default, --help prints no "default: []".
+ */
 export const collectValues = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 /**

@@ -22,8 +22,6 @@ import { update } from '../update.js';
 
 type Opts = Record<string, unknown>;
 const example = (...lines: string[]): string => `\nExample:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
-// Repeatable options start undefined (no default, so --help does not print "default: []").
-const collect = collectValues;
 const collectExtensionId = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), parseExtensionId(value)];
 const listOption = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 const envOfProcess = (): BrowserEnv => browserEnvFromProcess(homedir());
@@ -78,7 +76,7 @@ function registerEach(program: Command): void {
     .option('--user-data-dir <dir>', 'profile directory (default: $CHROME_RELAY_HOME/profiles/default)')
     .option('--headless', 'run without a window (headless=new)')
     .option('--launch-timeout <ms>', 'how long to wait for the extension to connect (default 30000)', parseTimeout)
-    .option('--browser-arg <arg>', 'extra browser flag (repeatable)', collect)
+    .option('--browser-arg <arg>', 'extra browser flag (repeatable)', collectValues)
     .option('--debugger-infobar', 'keep Chrome\'s "started debugging this browser" bar, as your own Chrome shows it')
     .addHelpText('after', example('chrome-relay launch', 'chrome-relay launch --headless https://example.com'))
     .action(async (url: string | undefined, opts: Opts, cmd: Command) => {
@@ -100,7 +98,7 @@ function registerEach(program: Command): void {
   program
     .command('setup')
     .description('Guided setup for your own browser: register the host, show the extension folder and the three clicks to load it (and open them in your browser), wait until it connects, then run doctor. Without a terminal: the same result as install (nothing asked).')
-    .option('--browser <name>', `only this browser (repeatable): ${browserNames(envOfProcess()).join(', ')}`, collect)
+    .option('--browser <name>', `only this browser (repeatable): ${browserNames(envOfProcess()).join(', ')}`, collectValues)
     .option('--user-data-dir <dir>', 'register in this profile directory (a browser started with --user-data-dir reads only its own)')
     .option('--extension-id <id>', 'also allow this extension id, e.g. a store build (repeatable)', collectExtensionId)
     .option('--wait', 'without a terminal, also wait for the extension to connect and run doctor')
@@ -111,7 +109,7 @@ function registerEach(program: Command): void {
   program
     .command('install')
     .description('Register the native host for every detected Chromium-family browser (or the ones named), so the extension can reach it.')
-    .option('--browser <name>', `only this browser (repeatable): ${browserNames(envOfProcess()).join(', ')}`, collect)
+    .option('--browser <name>', `only this browser (repeatable): ${browserNames(envOfProcess()).join(', ')}`, collectValues)
     .option('--user-data-dir <dir>', 'register in this profile directory (a browser started with --user-data-dir reads only its own)')
     .option('--extension-id <id>', 'also allow this extension id, e.g. a store build (repeatable)', collectExtensionId)
     .addHelpText('after', example('chrome-relay install', 'chrome-relay install --browser brave --browser chrome', 'chrome-relay install --user-data-dir ~/relay-profile'))

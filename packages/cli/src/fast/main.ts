@@ -4,13 +4,12 @@
  * commander, and the call then runs through the very code the full CLI runs (toolCommand.ts). So an
  * agent's call loads neither commander nor any hand-written command, nor builds a schema.
  *
- * The loader (src/loader/main.ts) calls runFast; undefined means "not mine" (help, setup commands,
+ * The loader (src/loader/main.ts) calls runFast; false means "not mine" (help, setup commands,
  * anything the fast parse declines), and the loader runs the full CLI (dist/cli.cjs) instead, before
  * anything was printed or sent.
  */
 import { exitWith } from '../exit.js';
 import { commandSpec } from '../commandSpec.js';
-import { printError } from '../output.js';
 import { runToolCommand } from '../toolCommand.js';
 import type { ToolName } from '@chrome-relay/protocol';
 import { parseFast, ParseFailure } from './commandLine.js';
@@ -25,14 +24,6 @@ export function runFast(argv: readonly string[]): boolean {
   if (parsed === undefined) return false;
   const tool = parsed.tool as ToolName;
   const run = parsed instanceof ParseFailure ? Promise.reject(parsed.error) : runToolCommand(commandSpec(tool), parsed.positionals, parsed.opts, parsed, { argv });
-  exitWith(
-    run.then(
-      () => 0,
-      (error: unknown) => {
-        printError(error, tool);
-        return 1;
-      },
-    ),
-  );
+  exitWith(run.then(() => 0), tool);
   return true;
 }
