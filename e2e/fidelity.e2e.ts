@@ -69,6 +69,14 @@ describe('every element a person can act on gets a ref', () => {
     expect(await read<string[]>(page, 'window.log')).toEqual(['name-dblclick', 'inline-dblclick', 'card', 'key']);
   });
 
+  it('elements with click listeners added by script keep their refs beside as many inline handlers', async () => {
+    const tab = await open(relay, '/fidelity-clicks.html');
+    const snap = await snapshot(relay, tab.tabId);
+    const page = await relay.page(tab.path);
+    for (const name of ['Inline one', 'Inline two', 'Added three', 'Added four']) await ok('click', refFor(snap, new RegExp(`"${name}" \\[ref=`)));
+    expect(await read<string[]>(page, 'window.log')).toEqual(['inline-one', 'inline-two', 'added-three', 'added-four']);
+  });
+
   it('drags a draggable onto drop targets given as a ref, a CSS selector and a point', async () => {
     const tab = await open(relay, '/fidelity-act.html');
     const snap = await snapshot(relay, tab.tabId);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
-import { asScanState, DELEGATION_TYPES, MAX_ELEMENTS, ownListeners, pickListenerNodes, scanListeners, splitKnown, type ScanSite } from './listeners.js';
+import { asFrameScanState, asScanState, DELEGATION_TYPES, INLINE_CLICK_SELECTOR, MAX_ELEMENTS, ownListeners, pickListenerNodes, scanListeners, splitKnown, type ScanSite } from './listeners.js';
 import type { PageWorld } from './worlds.js';
 
 const world = (frameId: string, sessionId?: string): PageWorld => ({ tabId: 1, frameId, loaderId: 'L', contextId: 1, ...(sessionId === undefined ? {} : { sessionId }) });
@@ -20,6 +20,22 @@ describe('pickListenerNodes', () => {
     expect(pickListenerNodes([...on(3, 'click'), ...on(4, 'drop')])).toEqual([4, 3]);
     const many = Array.from({ length: MAX_ELEMENTS }, (_, i) => on(100 + i, 'click')).flat();
     expect(pickListenerNodes([...many, ...on(4, 'drop')])).toEqual([4]);
+  });
+
+  it('leaves out click listeners when the document holds as many inline click handlers: the walker sees those itself', () => {
+    // 3 has a click and a drop listener: a direct target, and one of the two elements with a click-type listener.
+    const listeners = [...on(3, 'click', 'drop'), ...on(5, 'mousedown'), ...on(8, 'dblclick')];
+    expect(pickListenerNodes(listeners, 2)).toEqual([3, 8]);
+    // One more element with a click listener than inline handlers: some were added by script, all are resolved.
+    expect(pickListenerNodes(listeners, 1)).toEqual([3, 8, 5]);
+    expect(pickListenerNodes(listeners, 3)).toEqual([3, 8, 5]);
+    expect(pickListenerNodes(listeners)).toEqual([3, 8, 5]);
+    // A delegation root with an inline onclick is one of the counted elements too.
+    expect(pickListenerNodes([...on(1, 'click', 'keydown', 'keyup', 'input', 'change', 'focusin', 'focusout', 'submit'), ...on(2, 'click')], 2)).toEqual([]);
+  });
+
+  it('counts the inline handlers of exactly the click types', () => {
+    expect(INLINE_CLICK_SELECTOR.split(', ').sort()).toEqual(['[onclick]', '[oncontextmenu]', '[onmousedown]', '[onmouseup]', '[onpointerdown]', '[onpointerup]']);
   });
 });
 
@@ -52,16 +68,23 @@ describe('splitKnown / asScanState', () => {
     expect(asScanState({ stale: false, known: [3, 'x', 4] })).toEqual({ stale: false, known: [3, 4] });
     for (const value of [null, undefined, 1, { stale: 'no', known: [] }, { stale: false }]) expect(asScanState(value)).toEqual({ stale: true, known: [] });
   });
+
+  it('reads a fresh document as having no script, and a count that is not one as none', () => {
+    expect(asFrameScanState({ state: null, inlineClicks: 4 })).toEqual({ stale: true, known: [], noScript: true, inlineClicks: 4 });
+    expect(asFrameScanState({ state: { stale: false, known: [1] }, inlineClicks: -1 })).toEqual({ stale: false, known: [1], noScript: false, inlineClicks: -1 });
+    for (const inlineClicks of [1.5, '3', -2, undefined]) expect(asFrameScanState({ state: null, inlineClicks }).inlineClicks).toBe(-1);
+    expect(asFrameScanState(undefined)).toEqual({ stale: true, known: [], noScript: false, inlineClicks: -1 });
+  });
 });
 
 describe('scanListeners', () => {
-  function setup(state: unknown) {
+  function setup(state: unknown, inlineClicks = 0) {
     const env = createFakeEnvironment();
     const tabId = env.browser.addTab({ url: 'https://x.test/a' }).id ?? 0;
     env.debugger
       .handle('Runtime.evaluate', (params) => {
         const expression = params !== undefined && 'expression' in params ? params.expression : '';
-        return expression === 'document' ? { result: { type: 'object', objectId: 'DOC' } } : { result: { type: 'object', value: state } };
+        return expression === 'document' ? { result: { type: 'object', objectId: 'DOC' } } : { result: { type: 'object', value: { state, inlineClicks } } };
       })
       .handle('Page.createIsolatedWorld', () => ({ executionContextId: 9 }))
       .handle('DOMDebugger.getEventListeners', () => ({ listeners: [...on(5, 'click'), ...on(6, 'click'), ...on(7, 'dblclick')] }))
@@ -94,6 +117,14 @@ describe('scanListeners', () => {
     expect(order.indexOf('install')).toBeLessThan(order.indexOf('Runtime.callFunctionOn'));
     expect(sent('Runtime.callFunctionOn')).toHaveLength(1);
     expect(sent('DOM.resolveNode')).toHaveLength(3);
+  });
+
+  it('resolves no click listener when the document holds as many inline click handlers', async () => {
+    const { env, site, sent } = setup({ stale: true, known: [] }, 2);
+    await scanListeners(env.ctx, [site]);
+    const state = sent('Runtime.evaluate').find((params) => params !== undefined && 'expression' in params && params.expression.includes('listenerScanState'));
+    expect(state !== undefined && 'expression' in state ? state.expression : '').toContain(JSON.stringify(INLINE_CLICK_SELECTOR));
+    expect(sent('DOM.resolveNode').map((params) => (params !== undefined && 'backendNodeId' in params ? params.backendNodeId : undefined))).toEqual([7]);
   });
 
   it('reads nothing while the page script says its set is current', async () => {

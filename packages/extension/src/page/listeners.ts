@@ -16,6 +16,14 @@
  * them. Listeners on an element that handles many event types are a framework's delegation root (React's root,
  * jQuery's document handlers), not a target: skipped. Delegated handlers are therefore not seen; a row holding
  * controls still gets its own ref when they show on hover (walker.ts).
+ *
+ * Inline handlers (`<button onclick="…">`) are listeners too, and the walker already sees them by their attribute.
+ * When every element the read reports with a click-type listener is one of those, resolving them would bring
+ * nothing the walk lacks: 200 inline `onclick` rows cost ~56 ms of a first snapshot's ~340 ms. The read gives no
+ * way to tell an inline handler from an added one, so it is told by count: each element with such an attribute
+ * has that listener, so when the document holds as many of them as the read reports elements with click-type
+ * listeners, they are the same elements (pickListenerNodes). Any other count, a shadow root's included, resolves
+ * them all as before.
  */
 import { RelayError } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
@@ -34,11 +42,16 @@ export const MAX_ELEMENTS = 300;
 
 const GROUP = 'chrome-relay-listeners';
 
+/** The inline handler attributes of CLICK_TYPES, which the walker reads itself (walker.ts ACTION_HANDLERS). */
+export const INLINE_CLICK_SELECTOR = [...CLICK_TYPES].map((type) => `[on${type}]`).join(', ');
+
 /**
  * Pure: the backend node ids to hint, in document order of first appearance. Direct-action listeners first; click
- * listeners only when all of them fit within MAX_ELEMENTS.
+ * listeners only when all of them fit within MAX_ELEMENTS, and not when they are all inline handlers: when
+ * `inlineClicks` (the elements of the document with an INLINE_CLICK_SELECTOR attribute) equals the number of
+ * elements with a click-type listener.
  */
-export function pickListenerNodes(listeners: readonly Pick<Protocol.DOMDebugger.EventListener, 'type' | 'backendNodeId'>[]): number[] {
+export function pickListenerNodes(listeners: readonly Pick<Protocol.DOMDebugger.EventListener, 'type' | 'backendNodeId'>[], inlineClicks = -1): number[] {
   const types = new Map<number, Set<string>>();
   for (const listener of listeners) {
     if (listener.backendNodeId === undefined) continue;
@@ -48,12 +61,15 @@ export function pickListenerNodes(listeners: readonly Pick<Protocol.DOMDebugger.
   }
   const direct: number[] = [];
   const clicks: number[] = [];
+  let clickElements = 0;
   for (const [node, set] of types) {
+    if ([...set].some((type) => CLICK_TYPES.has(type))) clickElements++;
     if (set.size >= DELEGATION_TYPES) continue;
     if ([...set].some((type) => DIRECT_TYPES.has(type))) direct.push(node);
     else if ([...set].some((type) => CLICK_TYPES.has(type))) clicks.push(node);
   }
   const picked = direct.slice(0, MAX_ELEMENTS);
+  if (clickElements === inlineClicks) return picked;
   return picked.length + clicks.length <= MAX_ELEMENTS ? [...picked, ...clicks] : picked;
 }
 
@@ -166,20 +182,33 @@ async function note(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, nodes: read
 const isCdpError = (error: unknown): boolean => error instanceof RelayError && error.code === 'cdp_error';
 
 const NO_STATE: ListenerScanState = { stale: true, known: [] };
-const STATE = '(() => { const api = globalThis.__chromeRelay; return api === undefined ? null : api.listenerScanState(); })()';
+// The inline count needs no page script (our world's DOM methods are the browser's own), and is taken only when a
+// read follows.
+const STATE = `(() => { const api = globalThis.__chromeRelay; const state = api === undefined ? null : api.listenerScanState(); const inlineClicks = state === null || state.stale ? document.querySelectorAll(${JSON.stringify(INLINE_CLICK_SELECTOR)}).length : -1; return { state, inlineClicks }; })()`;
 
-/**
- * Whether the frame's page script wants a fresh read (no script yet, or elements came or went since), what it
- * holds, and whether there is no script at all (a fresh document).
- */
-async function scanState(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld): Promise<ListenerScanState & { noScript: boolean }> {
+interface FrameScanState extends ListenerScanState {
+  /** No page script at all (a fresh document). */
+  noScript: boolean;
+  /** Elements of the document with an inline click-type handler attribute; -1 when not counted. */
+  inlineClicks: number;
+}
+
+/** Whether the frame's page script wants a fresh read (no script yet, or elements came or went since), and what it holds. */
+async function scanState(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld): Promise<FrameScanState> {
   try {
     const reply = await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', { expression: STATE, contextId: world.contextId, returnByValue: true, silent: true });
-    return { ...asScanState(reply.result.value), noScript: reply.result.value === null };
+    return asFrameScanState(reply.result.value);
   } catch (error) {
     if (!isCdpError(error)) throw error;
-    return { ...NO_STATE, noScript: false };
+    return { ...NO_STATE, noScript: false, inlineClicks: -1 };
   }
+}
+
+/** Pure: the STATE expression's answer, checked like asScanState (an unexpected count counts nothing). */
+export function asFrameScanState(value: unknown): FrameScanState {
+  const record = typeof value === 'object' && value !== null ? (value as { state?: unknown; inlineClicks?: unknown }) : {};
+  const inlineClicks = typeof record.inlineClicks === 'number' && Number.isInteger(record.inlineClicks) && record.inlineClicks >= 0 ? record.inlineClicks : -1;
+  return { ...asScanState(record.state), noScript: record.state === null, inlineClicks };
 }
 
 /** Pure: the page's answer, checked (the world is ours, but a shape we do not expect means "read again"). */
@@ -202,12 +231,14 @@ export async function scanListeners(ctx: Pick<ToolContext, 'cdp'>, allSites: rea
   // so with a parent, its same-process children are read again too. (Sites come parents first.)
   const stale = new Set<string>();
   const known = new Map<string, ReadonlySet<number>>();
+  const inlineClicks = new Map<string, number>();
   const noScript = new Set<string>();
   for (const site of allSites) {
     const parent = allSites.find((candidate) => candidate.frameId === site.parentId);
     const withParent = parent !== undefined && stale.has(parent.frameId) && parent.world.sessionId === site.world.sessionId;
     const state = await scanState(ctx, site.world);
     known.set(site.frameId, new Set(state.known));
+    inlineClicks.set(site.frameId, state.inlineClicks);
     if (withParent || state.stale) stale.add(site.frameId);
     if (state.noScript) noScript.add(site.frameId);
   }
@@ -228,7 +259,7 @@ export async function scanListeners(ctx: Pick<ToolContext, 'cdp'>, allSites: rea
         // A fresh document: install the page script before handing it the elements, rather than hand them to a
         // world without it (every resolved element sent twice; ~14 ms with 200 of them).
         if (noScript.has(site.frameId)) await installPageScript(ctx, site.world);
-        await note(ctx, site.world, pickListenerNodes(own.get(site.frameId) ?? []), known.get(site.frameId) ?? new Set());
+        await note(ctx, site.world, pickListenerNodes(own.get(site.frameId) ?? [], inlineClicks.get(site.frameId)), known.get(site.frameId) ?? new Set());
       };
       await hint().catch((error: unknown) => {
         if (!isCdpError(error)) throw error;
