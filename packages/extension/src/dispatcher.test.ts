@@ -274,6 +274,27 @@ describe('dispatcher: a snapshot after the tool (the CLI’s --snapshot)', () =>
     expect(reply).toEqual({ type: 'result', id: 41, ok: true, result: clicked(tab), snapshot: { ok: true, result: { tabId: tab, url: 'https://a.test/', title: 'A', refCount: 1, tree } } });
   });
 
+  it('asks the page whether its document is parsed, unless the tool says its result proves it', async () => {
+    // The question starts by finding the main frame to make its world in.
+    const pageQuestions = (env: ReturnType<typeof createFakeEnvironment>) => env.debugger.sent.filter((command) => command.method === 'Page.getFrameTree').length;
+    const asked = composite(clicked);
+    await asked.dispatch({ ...call('click', { x: 1, y: 2, tab: asked.tab }), snapshot: {} });
+    expect(pageQuestions(asked.env)).toBe(1);
+    const env = createFakeEnvironment();
+    const tab = env.browser.addTab({ url: 'https://a.test/' }).id ?? 0;
+    const navigate = defineTool({
+      name: 'navigate',
+      handle: async (params) => ({ tabId: tab, url: params.url, title: 'A', ready: true, newTab: false }),
+      leavesParsed: (params) => params.wait !== 'commit',
+    });
+    const snapshot = defineTool({ name: 'snapshot', handle: async () => ({ tabId: tab, url: 'https://a.test/', title: 'A', refCount: 1, tree }) });
+    const dispatch = createDispatcher({ tools: [navigate, snapshot], cdp: env.cdp, browser: env.browser, targeting: targetingOver(env.browser) });
+    expect(await dispatch({ ...call('navigate', { url: 'https://a.test/', tab, wait: 'load' }), snapshot: {} })).toMatchObject({ ok: true, snapshot: { ok: true } });
+    expect(pageQuestions(env)).toBe(0);
+    expect(await dispatch({ ...call('navigate', { url: 'https://a.test/', tab, wait: 'commit' }), snapshot: {} })).toMatchObject({ ok: true, snapshot: { ok: true } });
+    expect(pageQuestions(env)).toBe(1);
+  });
+
   it('a failing snapshot is answered beside the result: the action still happened', async () => {
     const { tab, dispatch } = composite(clicked);
     const reply = await dispatch({ ...call('click', { x: 1, y: 2, tab }), snapshot: { depth: -1 } });

@@ -37,6 +37,7 @@ import {
   type HostToExtension,
   type ToolName,
   type ToolParams,
+  type ToolResult,
 } from '@chrome-relay/protocol';
 import type { ActivityEntry, ActivityLog } from './activity/activityLog.js';
 import type { BrowserApi } from './browserApi.js';
@@ -103,6 +104,12 @@ function activityEntry(call: CallMessage, at: number, ms: number, tab: number | 
   }
   if (call.client !== undefined) entry.cli = call.client.version;
   return entry;
+}
+
+/** The tool's own word that its result left the document parsed (ToolDefinition.leavesParsed). */
+function leftParsed<T extends ToolName>(tool: ToolDefinition<T>, params: ToolParams<T>, result: unknown): boolean {
+  // The result passed parseResult against this tool's schema (run below).
+  return tool.leavesParsed?.(params, result as ToolResult<T>) ?? false;
 }
 
 async function run<T extends ToolName>(tool: ToolDefinition<T>, params: ToolParams<T>, ctx: ToolContext): Promise<unknown> {
@@ -249,7 +256,8 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       else {
         // The CLI's --snapshot: the tab the result names, right after, as a snapshot call of its own
         // would run (the person's limits, the tab's hold, the dialog precondition, the deadline).
-        const snapshot = await snapshotAfter(ctx, tool.name, result, call.snapshot, async (snapshotParams, settle) => {
+        const parsed = leftParsed(tool, prepared.params, result);
+        const snapshot = await snapshotAfter(ctx, { tool: tool.name, result, parsed }, call.snapshot, async (snapshotParams, settle) => {
           const after = await prepareCall('snapshot', { params: snapshotParams, agent: call.agent }, deps.targeting);
           await deps.policy?.checkPause('snapshot');
           await deps.policy?.checkTabs('snapshot', after.params, after.tabs);

@@ -122,8 +122,8 @@ describe('scanListeners', () => {
   it('resolves no click listener when the document holds as many inline click handlers', async () => {
     const { env, site, sent } = setup({ stale: true, known: [] }, 2);
     await scanListeners(env.ctx, [site]);
-    const state = sent('Runtime.evaluate').find((params) => params !== undefined && 'expression' in params && params.expression.includes('listenerScanState'));
-    expect(state !== undefined && 'expression' in state ? state.expression : '').toContain(JSON.stringify(INLINE_CLICK_SELECTOR));
+    const expressions = sent('Runtime.evaluate').map((params) => (params !== undefined && 'expression' in params ? String(params.expression) : ''));
+    expect(expressions.find((expression) => expression.includes('listenerScanState'))).toContain(JSON.stringify(INLINE_CLICK_SELECTOR));
     expect(sent('DOM.resolveNode').map((params) => (params !== undefined && 'backendNodeId' in params ? params.backendNodeId : undefined))).toEqual([7]);
   });
 

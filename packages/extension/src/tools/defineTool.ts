@@ -17,6 +17,11 @@ export interface ToolContext {
 export interface ToolDefinition<T extends ToolName> {
   readonly name: T;
   handle(params: ToolParams<T>, ctx: ToolContext): Promise<ToolResult<T>>;
+  /**
+   * Whether this result proves the tab's document was parsed when the tool answered (navigate that waited for
+   * DOMContentLoaded or load): the snapshot after it (`--snapshot`) then starts at once instead of asking the page.
+   */
+  leavesParsed?(params: ToolParams<T>, result: ToolResult<T>): boolean;
 }
 
 /** Any one tool's definition (the union over all tool names), for the registry. */

@@ -62,6 +62,16 @@ describe('validateNavigateUrl', () => {
   );
 });
 
+describe('navigate: what its result proves for the snapshot after it', () => {
+  it('a document ready at DOMContentLoaded or load was parsed; one ready at commit, or not ready, maybe not', () => {
+    const result = (ready: boolean) => ({ tabId: 1, url: 'https://a.test/', title: 'A', ready, newTab: false });
+    const parsed = (wait: 'commit' | 'domcontentloaded' | 'load' | 'none' | undefined, ready: boolean) =>
+      navigateTool.leavesParsed?.({ url: 'https://a.test/', ...(wait === undefined ? {} : { wait }) }, result(ready));
+    expect([parsed(undefined, true), parsed('load', true), parsed('domcontentloaded', true)]).toEqual([true, true, true]);
+    expect([parsed('commit', true), parsed('none', false), parsed('load', false), parsed(undefined, false)]).toEqual([false, false, false, false]);
+  });
+});
+
 describe('navigate', () => {
   it('opens a background tab and waits for its own load, not the placeholder', async () => {
     const env = createFakeEnvironment();

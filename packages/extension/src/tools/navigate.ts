@@ -24,6 +24,8 @@ import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool, type ToolContext } from './defineTool.js';
 
 type WaitUntil = NonNullable<ToolParams<'navigate'>['wait']>;
+/** The milestones that come after the document was parsed. */
+const PARSED_MILESTONES: readonly WaitUntil[] = ['domcontentloaded', 'load'];
 type PageState = Pick<ToolResult<'navigate'>, 'url' | 'title' | 'ready'>;
 
 const DEFAULT_TIMEOUT_MS = 20_000;
@@ -327,4 +329,6 @@ export const navigateTool = defineTool({
       throw error;
     }
   },
+  // ready: the document reached the milestone waited for, and both of these come after its parsing.
+  leavesParsed: (params, result) => result.ready && PARSED_MILESTONES.includes(params.wait ?? 'load'),
 });
