@@ -100,6 +100,23 @@ describe('--snapshot on every action: the page as the action left it, in the sam
     expect(await read<number>(page, 'window.pressed')).toBe(1);
   });
 
+  it('the snapshot after an action that left a document being parsed waits for its end', async () => {
+    const tab = await open(relay, '/nav-a.html');
+    // Ready at commit: nothing proves the document parsed, so the snapshot waits for DOMContentLoaded.
+    const nav = await relay.cli('navigate', relay.server.url('/parse-slow'), '--wait', 'commit', '--tab', String(tab.tabId), '--snapshot', '-i');
+    expect(nav.code, nav.stderr).toBe(0);
+    expect(snapshotPart(nav.stdout)).toContain('button "Late button"');
+    const back = await relay.cli('navigate', relay.server.url('/nav-a.html?back=1'), '--tab', String(tab.tabId));
+    expect(back.code, back.stderr).toBe(0);
+    // The same after a click that navigated, whatever moment the click's answer came in.
+    const link = await relay.cli('js', `(() => { const a = document.createElement('a'); a.href = '/parse-slow?ms=600'; a.textContent = 'Slow page'; document.body.append(a); return 1; })()`, '--tab', String(tab.tabId));
+    expect(link.code, link.stderr).toBe(0);
+    const click = await relay.cli('click', refFor(await snapshot(relay, tab.tabId), /link "Slow page"/), '--snapshot', '-i');
+    expect(click.code, click.stderr).toBe(0);
+    expect(snapshotPart(click.stdout)).toMatch(/^# "Slow parse"/);
+    expect(snapshotPart(click.stdout)).toContain('button "Late button"');
+  });
+
   it('navigate --snapshot -i prints the interactive snapshot of the page it opened', async () => {
     const nav = await relay.cli('navigate', relay.server.url('/nav-a.html?snap=1'), '--snapshot', '-i');
     expect(nav.code, nav.stderr).toBe(0);

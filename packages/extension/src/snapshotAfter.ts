@@ -14,7 +14,7 @@
  * result proves the document parsed (ToolDefinition.leavesParsed) is not asked about it: ~10 ms per navigate.
  */
 import { RelayError, type AfterSnapshot } from '@chrome-relay/protocol';
-import { callInPage } from './pageState/isolatedWorld.js';
+import { mainFrameDocument, worlds, worldTarget } from './page/worlds.js';
 import type { ToolContext } from './tools/defineTool.js';
 
 /** Longest wait for a document being parsed before the snapshot takes what is there. */
@@ -32,6 +32,20 @@ export function documentParsed(): Promise<boolean> {
   return new Promise((resolve) => document.addEventListener('DOMContentLoaded', () => resolve(true), { once: true }));
 }
 
+/**
+ * documentParsed in the snapshot's own world of the main frame's document: the snapshot then finds that world made
+ * (after a click that did not navigate, it already was), where a world of its own would cost one more to create.
+ */
+async function askParsed(ctx: Pick<ToolContext, 'cdp'>, tabId: number): Promise<void> {
+  const world = await worlds.ensure(ctx, tabId, await mainFrameDocument(ctx, tabId));
+  await ctx.cdp.send(worldTarget(world), 'Runtime.callFunctionOn', {
+    functionDeclaration: documentParsed.toString(),
+    executionContextId: world.contextId,
+    returnByValue: true,
+    awaitPromise: true,
+  });
+}
+
 async function untilParsed(ctx: Pick<ToolContext, 'cdp' | 'deadline'>, tabId: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<void>((resolve) => {
@@ -39,7 +53,7 @@ async function untilParsed(ctx: Pick<ToolContext, 'cdp' | 'deadline'>, tabId: nu
   });
   try {
     // A page that cannot answer now (navigating again, busy) gets its say in the snapshot itself.
-    await Promise.race([callInPage(ctx, tabId, documentParsed).catch(() => undefined), late]);
+    await Promise.race([askParsed(ctx, tabId).catch(() => undefined), late]);
   } finally {
     clearTimeout(timer);
   }
