@@ -290,6 +290,31 @@ describe('record', () => {
     expect((stop.json as { frames: number }).frames).toBeGreaterThanOrEqual(3);
   });
 
+  it('an element screenshot while recording is cut from a frame drawn after the element was scrolled into view', async () => {
+    const tab = await open(relay, '/colors.html');
+    const t = String(tab.tabId);
+    const ref = /button "Blue" \[ref=(e\d+)\]/.exec((await relay.cli('snapshot', '--tab', t)).stdout)?.[1];
+    expect(ref).toBeDefined();
+    expect((await relay.cli('record', 'start', '--tab', t)).code).toBe(0);
+    try {
+      // The page is at the top: the recording's newest frame shows red and green, not the blue button 3,200 px down.
+      for (const [target, out] of [[`@${ref}`, 'rec-ref.png'], ['--selector', 'rec-sel.png']] as const) {
+        await relay.cli('js', 'window.scrollTo(0, 0)', '--tab', t);
+        const args = target === '--selector' ? ['--selector', '#below'] : [target];
+        const shot = await relay.cli('screenshot', ...args, '--tab', t, '-o', join(relay.root, out));
+        expect(shot.code, shot.stderr).toBe(0);
+        const png = decodePng(readFileSync(join(relay.root, out)));
+        // A recording's frames are JPEG: sample inside the edges.
+        for (const [x, y] of [[0.2, 0.3], [0.5, 0.5], [0.8, 0.7]] as const) {
+          const pixel = png.pixel(Math.round(png.width * x), Math.round(png.height * y));
+          expect(near(pixel, [0, 0, 255]), `${target} ${x},${y} ${pixel}`).toBe(true);
+        }
+      }
+    } finally {
+      await relay.cli('record', 'stop', '--tab', t, '--out', mkdtempSync(join(tmpdir(), 'cr-rec-')));
+    }
+  });
+
   it('without ffmpeg, --gif is external_dependency_missing and the recording keeps running', async () => {
     const tab = await open(relay, '/observe.html');
     expect((await relay.cli('record', 'start', '--tab', String(tab.tabId))).code).toBe(0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeEnvironment } from '../../testing/fakeChrome.js';
-import { createScreenshotTool } from './screenshot.js';
-import { Recorder } from './record.js';
+import { createScreenshotTool, drawnAtScroll } from './screenshot.js';
+import { Recorder, type LiveFrame } from './record.js';
 
 const frame = (data: string, deviceWidth = 800) => ({ data, sessionId: 1, metadata: { deviceWidth, timestamp: 1 } });
 const noCrop = async () => 'cropped';
@@ -19,6 +19,24 @@ describe('screenshot while the tab is being recorded', () => {
     expect(await recorder.currentFrame(4, Date.now() + 1000)).toBeNull();
     // Taking a frame never stops the recording.
     expect((await recorder.stop(env.ctx.cdp, 3)).frames.map((f) => f.data)).toEqual(['first', 'second']);
+  });
+
+  it('for an element, waits past frames drawn at another scroll for the newest drawn at the one it asks for', async () => {
+    const env = createFakeEnvironment();
+    const recorder = new Recorder();
+    await recorder.start(env.ctx.cdp, 3, { maxFrames: 10, quality: 50, maxEdge: 800 });
+    const at = (data: string, scrollOffsetY: number) => ({ data, sessionId: 1, metadata: { deviceWidth: 800, timestamp: 1, scrollOffsetX: 0, scrollOffsetY } });
+    env.debugger.emit(3, 'Page.screencastFrame', at('before the scroll', 0));
+    const atScroll = (frame: LiveFrame) => drawnAtScroll(frame, { x: 0, y: 500 });
+    const waiting = recorder.currentFrame(3, Date.now() + 1000, atScroll);
+    env.debugger.emit(3, 'Page.screencastFrame', at('still before it', 0));
+    env.debugger.emit(3, 'Page.screencastFrame', at('scrolled', 500));
+    expect(await waiting).toEqual({ data: 'scrolled', cssWidth: 800, scrollOffsetX: 0, scrollOffsetY: 500 });
+    // The newest frame is taken at once when it was drawn there; none at that scroll by the deadline: null.
+    expect((await recorder.currentFrame(3, Date.now(), atScroll))?.data).toBe('scrolled');
+    env.debugger.emit(3, 'Page.screencastFrame', at('scrolled back', 0));
+    expect(await recorder.currentFrame(3, Date.now() + 20, atScroll)).toBeNull();
+    expect((await recorder.currentFrame(3, Date.now()))?.data).toBe('scrolled back');
   });
 
   it('gives up at the deadline when the recording has shown nothing', async () => {

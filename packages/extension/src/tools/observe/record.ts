@@ -23,14 +23,16 @@ interface Recording {
   stopListening: () => void;
   /** The newest frame with its width in CSS px (what `screenshot` takes while the tab is recorded). */
   latest: LiveFrame | null;
-  /** Waiting for the first frame. */
-  waiters: ((frame: LiveFrame) => void)[];
+  /** Waiting for a frame (the first, or one a screenshot accepts); each returns whether it took this one. */
+  waiters: ((frame: LiveFrame) => boolean)[];
 }
 
-/** A screencast frame as it arrived: JPEG, base64, and the CSS width of the viewport it shows. */
+/** A screencast frame as it arrived: JPEG, base64, the CSS width of the viewport it shows, and its scroll. */
 export interface LiveFrame {
   data: string;
   cssWidth: number;
+  scrollOffsetX?: number;
+  scrollOffsetY?: number;
 }
 
 export class Recorder {
@@ -53,8 +55,11 @@ export class Recorder {
       const frame = event.params as Protocol.Page.ScreencastFrameEvent;
       cdp.send(tabId, 'Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
       this.#keep(recording, { data: frame.data, timestamp: frame.metadata.timestamp ?? Date.now() / 1000 });
-      recording.latest = { data: frame.data, cssWidth: frame.metadata.deviceWidth };
-      for (const waiter of recording.waiters.splice(0)) waiter(recording.latest);
+      const latest: LiveFrame = { data: frame.data, cssWidth: frame.metadata.deviceWidth };
+      if (frame.metadata.scrollOffsetX !== undefined) latest.scrollOffsetX = frame.metadata.scrollOffsetX;
+      if (frame.metadata.scrollOffsetY !== undefined) latest.scrollOffsetY = frame.metadata.scrollOffsetY;
+      recording.latest = latest;
+      recording.waiters = recording.waiters.filter((waiter) => !waiter(latest));
     });
     this.#recordings.set(tabId, recording);
     try {
@@ -87,21 +92,29 @@ export class Recorder {
 
   /**
    * What the tab shows now, from its running screencast: Chrome sends a frame whenever the page repaints,
-   * so the newest one is current. Before the first frame, waits for it (null when none came by `deadline`,
-   * or when the tab is not being recorded).
+   * so the newest one is current. Before the first frame, or while the newest is not one `accept` takes (a
+   * screenshot wants a frame drawn at the scroll it measured its element at), waits for the next that is
+   * (null when none came by `deadline`, or when the tab is not being recorded).
    */
-  async currentFrame(tabId: number, deadline: number): Promise<LiveFrame | null> {
+  async currentFrame(tabId: number, deadline: number, accept: (frame: LiveFrame) => boolean = () => true): Promise<LiveFrame | null> {
     const recording = this.#recordings.get(tabId);
     if (!recording) return null;
-    if (recording.latest) return recording.latest;
+    if (recording.latest && accept(recording.latest)) return recording.latest;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let waiter: ((frame: LiveFrame) => boolean) | undefined;
     try {
       return await new Promise<LiveFrame | null>((resolve) => {
-        recording.waiters.push(resolve);
+        waiter = (frame) => {
+          if (!accept(frame)) return false;
+          resolve(frame);
+          return true;
+        };
+        recording.waiters.push(waiter);
         timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()));
       });
     } finally {
       clearTimeout(timer);
+      recording.waiters = recording.waiters.filter((candidate) => candidate !== waiter);
     }
   }
 

@@ -12,8 +12,9 @@
  *
  * While the tab is being recorded (`record start`) its screencast is already running, and a tab has only
  * one: starting another fails, and stopping ours afterwards would end the recording. So the pixels are the
- * recording's newest frame (current: Chrome sends one on every repaint), re-encoded to the format asked
- * for — at the recording's resolution (its --max-edge). `--full` would resize the viewport inside the
+ * recording's newest frame (current: Chrome sends one on every repaint) — for an element, the newest drawn at
+ * the scroll its box was measured at — re-encoded to the format asked for, at the recording's resolution (its
+ * --max-edge). `--full` would resize the viewport inside the
  * recording, so it is refused (target_conflict, reason recording) with the move.
  */
 import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
@@ -210,14 +211,23 @@ export function screenshotScale(clip: Clip, maxEdge: number | undefined): number
   return Math.min(1, maxEdge / Math.max(clip.width, clip.height));
 }
 
-/** The recording's newest frame as a screenshot frame; timeout when the recording has shown nothing yet. */
-async function recordedFrame(ctx: ToolContext, recordings: Recorder, tabId: number, viewport: Viewport): Promise<Frame> {
-  const live = await recordings.currentFrame(tabId, ctx.deadline);
+/**
+ * The recording's newest frame as a screenshot frame — with `scroll`, the newest drawn at that scroll (as
+ * screencastFrame); timeout when the recording has shown no such frame by the deadline.
+ */
+async function recordedFrame(ctx: ToolContext, recordings: Recorder, tabId: number, viewport: Viewport, scroll: Scroll | undefined): Promise<Frame> {
+  let earlier = 0;
+  const live = await recordings.currentFrame(tabId, ctx.deadline, (frame) => {
+    const atScroll = drawnAtScroll(frame, scroll);
+    if (!atScroll) earlier++;
+    return atScroll;
+  });
   if (live === null) {
-    throw reasonedError('timeout', 'no_frame', `Tab ${tabId} is being recorded but its screencast has shown no frame yet; retry, and if the tab is minimised or crashed bring it back first.`, {
-      phase: 'act',
-      details: { tab: tabId, recording: true },
-    });
+    const message =
+      earlier > 0
+        ? `Tab ${tabId} is being recorded but drew no frame at the scroll the element was measured at before the deadline (the page keeps scrolling?), so its pixels cannot be captured exactly; retry once the page is still.`
+        : `Tab ${tabId} is being recorded but its screencast has shown no frame yet; retry, and if the tab is minimised or crashed bring it back first.`;
+    throw reasonedError('timeout', 'no_frame', message, { phase: 'act', details: { tab: tabId, recording: true, framesAtOtherScroll: earlier } });
   }
   const image = await imageWidth(live.data, 'jpeg');
   return { data: live.data, format: 'jpeg', cssToFrame: image / Math.max(1, live.cssWidth || viewport.width) };
@@ -264,7 +274,7 @@ export function createScreenshotTool(cropScale: CropScale, recordings: Recorder 
           });
         }
         const scale = screenshotScale(clip, params.maxEdge);
-        const frame = recording ? await recordedFrame(ctx, recordings, tabId, viewport) : await screencastFrame(ctx, tabId, format, params.quality, viewport, scroll);
+        const frame = recording ? await recordedFrame(ctx, recordings, tabId, viewport, scroll) : await screencastFrame(ctx, tabId, format, params.quality, viewport, scroll);
         const whole = clip.x === 0 && clip.y === 0 && clip.width === viewport.width && clip.height === viewport.height;
         const asIs = whole && scale === 1 && Math.abs(frame.cssToFrame - 1) < 0.01 && frame.format === format;
         const data = asIs ? frame.data : await cropScale(frame, format, clip, scale, params.quality);
