@@ -11,7 +11,7 @@ import { inflateSync } from 'node:zlib';
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, parseCliOutput, startRelay, until, type CliResult, type Relay } from './harness.js';
-import { open } from './helpers.js';
+import { open, read } from './helpers.js';
 import { SECRET_API_KEY, SECRET_COOKIE } from './fixtureRoutes.js';
 
 let relay: Relay;
@@ -152,6 +152,34 @@ describe('screenshot', () => {
     const full = decodePng(readFileSync(join(relay.root, 'full.png')));
     expect(Math.max(full.width, full.height)).toBeLessThanOrEqual(400);
     expect(full.height).toBeGreaterThan(full.width); // 4000+ px tall page
+  });
+
+  it('finds the --selector element where the page cannot patch the lookup or see it run', async () => {
+    const tab = await open(relay, '/colors.html');
+    const t = String(tab.tabId);
+    const page = await relay.page(tab.path);
+    // The page's own JavaScript points every lookup at the red #top and counts the calls it sees.
+    await page.evaluate(() => {
+      const w = window as unknown as { seen: number };
+      w.seen = 0;
+      const top = document.getElementById('top');
+      Document.prototype.querySelector = function () {
+        w.seen++;
+        return top;
+      };
+      Element.prototype.scrollIntoView = function () {
+        w.seen++;
+      };
+    });
+    const out = join(relay.root, 'unpatched.png');
+    const shot = await relay.cli('screenshot', '--tab', t, '--selector', '#below', '-o', out);
+    expect(shot.code, shot.stderr).toBe(0);
+    const png = decodePng(readFileSync(out));
+    expect([png.width, png.height]).toEqual([120, 60]);
+    expect(near(png.pixel(60, 30), [0, 0, 255]), `${png.pixel(60, 30)}`).toBe(true);
+    expect(await read<number>(page, 'window.seen')).toBe(0);
+    const bad = await relay.cli('screenshot', '--tab', t, '--selector', 'div[');
+    expect(bad.error).toMatchObject({ code: 'invalid_arguments', details: { field: 'selector' } });
   });
 
   it('refuses a missing element and --quality with png', async () => {
