@@ -63,10 +63,11 @@ export function pickListenerNodes(listeners: readonly Pick<Protocol.DOMDebugger.
   const clicks: number[] = [];
   let clickElements = 0;
   for (const [node, set] of types) {
-    if ([...set].some((type) => CLICK_TYPES.has(type))) clickElements++;
+    const clicked = [...set].some((type) => CLICK_TYPES.has(type));
+    if (clicked) clickElements++;
     if (set.size >= DELEGATION_TYPES) continue;
     if ([...set].some((type) => DIRECT_TYPES.has(type))) direct.push(node);
-    else if ([...set].some((type) => CLICK_TYPES.has(type))) clicks.push(node);
+    else if (clicked) clicks.push(node);
   }
   const picked = direct.slice(0, MAX_ELEMENTS);
   if (clickElements === inlineClicks) return picked;

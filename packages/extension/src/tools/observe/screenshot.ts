@@ -128,6 +128,21 @@ export function drawnAtScroll(metadata: { scrollOffsetX?: number; scrollOffsetY?
 }
 
 /**
+ * No frame to capture by the deadline: none at all, or only frames drawn at another scroll than the element's box
+ * was measured at (`framesAtOtherScroll`), from our own screencast or from the tab's recording.
+ */
+export function noFrameError(tabId: number, framesAtOtherScroll: number, recording: boolean): RelayError {
+  const tab = recording ? `Tab ${tabId} is being recorded but` : `Tab ${tabId}`;
+  const message =
+    framesAtOtherScroll > 0
+      ? `${tab} drew no frame at the scroll the element was measured at before the deadline (the page keeps scrolling?), so its pixels cannot be captured exactly; retry once the page is still.`
+      : recording
+        ? `${tab} its screencast has shown no frame yet; retry, and if the tab is minimised or crashed bring it back first.`
+        : `${tab} produced no frame to capture before the deadline; retry, and if the tab is minimised or crashed bring it back first.`;
+  return reasonedError('timeout', 'no_frame', message, { phase: 'act', details: { tab: tabId, ...(recording ? { recording: true } : {}), framesAtOtherScroll } });
+}
+
+/**
  * Start a screencast, take its first frame (acked) — with `scroll`, the first drawn at that scroll — stop.
  * Bounded by the call's deadline.
  */
@@ -145,13 +160,7 @@ async function screencastFrame(ctx: ToolContext, tabId: number, format: 'png' | 
   });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const message =
-        earlier > 0
-          ? `Tab ${tabId} drew no frame at the scroll the element was measured at before the deadline (the page keeps scrolling?), so its pixels cannot be captured exactly; retry once the page is still.`
-          : `Tab ${tabId} produced no frame to capture before the deadline; retry, and if the tab is minimised or crashed bring it back first.`;
-      reject(reasonedError('timeout', 'no_frame', message, { phase: 'act', details: { tab: tabId, framesAtOtherScroll: earlier } }));
-    }, Math.max(0, ctx.deadline - Date.now()));
+    timer = setTimeout(() => reject(noFrameError(tabId, earlier, false)), Math.max(0, ctx.deadline - Date.now()));
   });
   try {
     await ctx.cdp.send(tabId, 'Page.startScreencast', {
@@ -227,13 +236,7 @@ async function recordedFrame(ctx: ToolContext, recordings: Recorder, tabId: numb
     if (!atScroll) earlier++;
     return atScroll;
   });
-  if (live === null) {
-    const message =
-      earlier > 0
-        ? `Tab ${tabId} is being recorded but drew no frame at the scroll the element was measured at before the deadline (the page keeps scrolling?), so its pixels cannot be captured exactly; retry once the page is still.`
-        : `Tab ${tabId} is being recorded but its screencast has shown no frame yet; retry, and if the tab is minimised or crashed bring it back first.`;
-    throw reasonedError('timeout', 'no_frame', message, { phase: 'act', details: { tab: tabId, recording: true, framesAtOtherScroll: earlier } });
-  }
+  if (live === null) throw noFrameError(tabId, earlier, true);
   const image = await imageWidth(live.data, 'jpeg');
   return { data: live.data, format: 'jpeg', cssToFrame: image / Math.max(1, live.cssWidth || viewport.width) };
 }
