@@ -6,8 +6,9 @@ import { RefCounter } from '../refs/counter.js';
 import { MemoryStore } from '../refs/memoryStore.js';
 import { RefRegistry } from '../refs/registry.js';
 import { TabLocks } from '../refs/tabLocks.js';
+import type { FrameInfo } from '../page/frames.js';
 import type { ScanSite } from '../page/listeners.js';
-import { createFakeEnvironment } from '../testing/fakeChrome.js';
+import { createFakeEnvironment, protocolError } from '../testing/fakeChrome.js';
 import { SnapshotHistory } from './snapshotHistory.js';
 import { createSnapshotTool } from './snapshot.js';
 
@@ -48,7 +49,7 @@ function setup(scan?: (sites: readonly ScanSite[]) => Promise<void>) {
   const pages = new FakePages(env.debugger);
   const local = new MemoryStore();
   const session = new MemoryStore();
-  const deps = { counter: new RefCounter(local), tabLocks: new TabLocks(), ...(scan === undefined ? {} : { scan: (_ctx: unknown, sites: readonly ScanSite[]) => scan(sites) }), registry: new RefRegistry(session), worlds: new Worlds(session), history: new SnapshotHistory(session), frames: { list: () => Promise.resolve([]) } };
+  const deps = { counter: new RefCounter(local), tabLocks: new TabLocks(), ...(scan === undefined ? {} : { scan: (_ctx: unknown, sites: readonly ScanSite[]) => scan(sites) }), registry: new RefRegistry(session), worlds: new Worlds(session), history: new SnapshotHistory(session), frames: { list: (): Promise<FrameInfo[]> => Promise.resolve([]) } };
   return { ...env, pages, local, session, deps, tool: createSnapshotTool(deps) };
 }
 
@@ -114,6 +115,40 @@ describe('snapshot tool', () => {
     expect(result.refCount).toBe(1);
     expect(await deps.registry.lookup('e1')).toBeUndefined();
     expect(await deps.registry.lookup(result.tree[0]?.ref ?? '')).toMatchObject({ state: 'live', document: { loaderId: fakeTab.loaderId } });
+  });
+});
+
+describe('snapshot tool: a child frame that moved away', () => {
+  it('leaves out a same-process child frame whose id the session no longer knows, and snapshots the rest', async () => {
+    const env = setup();
+    const { browser, pages, tool, ctx, deps } = env;
+    const tabId = browser.addTab().id ?? 0;
+    const fakeTab = pages.open(tabId, pageIssuing(2).api);
+    // Listed by the tab's frame tree, then swapped into another process before its world is made.
+    deps.frames.list = () => Promise.resolve([{ frameId: 'child', loaderId: 'LC', url: 'https://ad.test/', parentId: fakeTab.frameId }]);
+    const worldsMade: string[] = [];
+    env.debugger.handle('Page.createIsolatedWorld', (params, id) => {
+      const frameId = (params as { frameId: string }).frameId;
+      worldsMade.push(frameId);
+      if (frameId === 'child') throw protocolError('No frame for given id found');
+      return { executionContextId: pages.tab(id).contextId };
+    });
+    const result = await tool.handle({ tab: tabId }, ctx);
+    expect(worldsMade).toContain('child');
+    expect(result.tree.map((n) => n.ref)).toEqual(['e1', 'e2']);
+  });
+
+  it('still fails on any other CDP error in a same-process child frame', async () => {
+    const env = setup();
+    const { browser, pages, tool, ctx, deps } = env;
+    const tabId = browser.addTab().id ?? 0;
+    const fakeTab = pages.open(tabId, pageIssuing(1).api);
+    deps.frames.list = () => Promise.resolve([{ frameId: 'child', loaderId: 'LC', url: 'https://ad.test/', parentId: fakeTab.frameId }]);
+    env.debugger.handle('Page.createIsolatedWorld', (params, id) => {
+      if ((params as { frameId: string }).frameId === 'child') throw protocolError('Internal error');
+      return { executionContextId: pages.tab(id).contextId };
+    });
+    await expect(tool.handle({ tab: tabId }, ctx)).rejects.toMatchObject({ code: 'cdp_error' });
   });
 });
 

@@ -13,6 +13,7 @@ import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@ch
 import type { PageNode, PageSnapshot, SnapshotArgs } from '../injected/types.js';
 import { callPage, DocumentChanged } from '../page/pageCall.js';
 import { frameSessions, type FrameInfo, type FrameSessions } from '../page/frames.js';
+import { isFrameGone } from '../page/frameGone.js';
 import { frameSlotOf } from '../page/frameOwner.js';
 import { scanListeners, type ScanSite } from '../page/listeners.js';
 import { graftFrames, type FrameShot } from '../page/frameTree.js';
@@ -94,6 +95,8 @@ async function snapshotFrame(ctx: ToolContext, deps: SnapshotDeps, tabId: number
     if (error instanceof DocumentChanged) return undefined;
     // A child session that ended mid-way (the OOPIF navigated or was removed).
     if (frame.sessionId !== undefined && error instanceof RelayError && error.code === 'cdp_error') return undefined;
+    // A same-process child frame that moved to another process (or went away) since the frame tree was read.
+    if (isFrameGone(error)) return undefined;
     throw error;
   }
 }
