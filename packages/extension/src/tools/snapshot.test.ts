@@ -119,35 +119,32 @@ describe('snapshot tool', () => {
 });
 
 describe('snapshot tool: a child frame that moved away', () => {
-  it('leaves out a same-process child frame whose id the session no longer knows, and snapshots the rest', async () => {
+  /** A tab whose frame tree lists a same-process child frame that answers `Page.createIsolatedWorld` with `cdpMessage`. */
+  function childFrameFailing(cdpMessage: string) {
     const env = setup();
-    const { browser, pages, tool, ctx, deps } = env;
-    const tabId = browser.addTab().id ?? 0;
-    const fakeTab = pages.open(tabId, pageIssuing(2).api);
-    // Listed by the tab's frame tree, then swapped into another process before its world is made.
-    deps.frames.list = () => Promise.resolve([{ frameId: 'child', loaderId: 'LC', url: 'https://ad.test/', parentId: fakeTab.frameId }]);
+    const tabId = env.browser.addTab().id ?? 0;
+    const fakeTab = env.pages.open(tabId, pageIssuing(2).api);
+    env.deps.frames.list = () => Promise.resolve([{ frameId: 'child', loaderId: 'LC', url: 'https://ad.test/', parentId: fakeTab.frameId }]);
     const worldsMade: string[] = [];
     env.debugger.handle('Page.createIsolatedWorld', (params, id) => {
       const frameId = (params as { frameId: string }).frameId;
       worldsMade.push(frameId);
-      if (frameId === 'child') throw protocolError('No frame for given id found');
-      return { executionContextId: pages.tab(id).contextId };
+      if (frameId === 'child') throw protocolError(cdpMessage);
+      return { executionContextId: env.pages.tab(id).contextId };
     });
+    return { ...env, tabId, worldsMade };
+  }
+
+  it('leaves out a same-process child frame whose id the session no longer knows, and snapshots the rest', async () => {
+    // Listed by the tab's frame tree, then swapped into another process before its world is made.
+    const { tool, ctx, tabId, worldsMade } = childFrameFailing('No frame for given id found');
     const result = await tool.handle({ tab: tabId }, ctx);
     expect(worldsMade).toContain('child');
     expect(result.tree.map((n) => n.ref)).toEqual(['e1', 'e2']);
   });
 
   it('still fails on any other CDP error in a same-process child frame', async () => {
-    const env = setup();
-    const { browser, pages, tool, ctx, deps } = env;
-    const tabId = browser.addTab().id ?? 0;
-    const fakeTab = pages.open(tabId, pageIssuing(1).api);
-    deps.frames.list = () => Promise.resolve([{ frameId: 'child', loaderId: 'LC', url: 'https://ad.test/', parentId: fakeTab.frameId }]);
-    env.debugger.handle('Page.createIsolatedWorld', (params, id) => {
-      if ((params as { frameId: string }).frameId === 'child') throw protocolError('Internal error');
-      return { executionContextId: pages.tab(id).contextId };
-    });
+    const { tool, ctx, tabId } = childFrameFailing('Internal error');
     await expect(tool.handle({ tab: tabId }, ctx)).rejects.toMatchObject({ code: 'cdp_error' });
   });
 });
