@@ -22,6 +22,8 @@ export interface PageNode {
   focused?: boolean;
   multiline?: boolean;
   richtext?: boolean;
+  /** Set by the worker, iframe nodes only: the rule of the person's block list the frame's site falls under (its content is never read). */
+  siteBlocked?: string;
   children?: PageNode[];
   /**
    * Internal, iframe nodes only: the frame's index among the snapshot's frame elements, so the
