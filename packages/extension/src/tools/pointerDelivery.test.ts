@@ -52,7 +52,7 @@ describe('pointerTarget: a ref inside an iframe', () => {
       { ...child, url: 'https://y.test/', parentId: page.frameId },
     ];
     await registry.replaceTab(tabId, { frameId: page.frameId, loaderId: page.loaderId }, [{ ref: 'e5', role: 'button', name: 'Child', frame: child }]);
-    const deps = { registry, worlds, frames: { list: () => Promise.resolve(frameList), hasOutOfProcessFrames: () => Promise.resolve(outOfProcess) } };
+    const deps = { registry, worlds, frames: { list: () => Promise.resolve(frameList), hasOutOfProcessFrames: () => Promise.resolve(outOfProcess), blockList: () => Promise.resolve([]) } };
     // A screencast delivers its first frame at once, as Chrome does for a tab it can draw.
     env.debugger.handle('Page.startScreencast', (_params, tab) => {
       setTimeout(() => env.debugger.emit(tab, 'Page.screencastFrame', { data: '', sessionId: 1, metadata: {} }), 1);
