@@ -186,3 +186,7 @@ export function pageElementHandle(ctx: Pick<ToolContext, 'cdp'>, world: PageWorl
   return pageObject(ctx, world, `element(${JSON.stringify({ ref })})`, group);
 }
 
+/** A handle on the frame element input at `at` (a point of this viewport), or by keyboard focus (null), goes into; undefined when none. */
+export function inputFrameHandle(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, at: { x: number; y: number } | null, group: string): Promise<string | undefined> {
+  return pageObject(ctx, world, `inputFrame(${JSON.stringify(at)})`, group);
+}

@@ -5,12 +5,16 @@
  * reported in the result: the key's own CDP call does not answer while the dialog is open, so each
  * press races the dialog. If keys were left to press when it opened, they are not pressed (the
  * page would drop them) and the call fails with partial_success_disallowed naming what was pressed.
+ *
+ * Keys go where focus is: never into a frame that shows a site the person blocked (inputLanding.ts).
  */
 import { RelayError } from '@chrome-relay/protocol';
 import { currentPlatform, formatCombo, parseCombo, pressCombo } from '../input/keyboard.js';
 import { dialogTracker } from '../pageState/dialogs.js';
+import { worlds } from '../page/worlds.js';
 import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
+import { checkFocusLanding } from './inputLanding.js';
 
 export const keysTool = defineTool({
   name: 'keys',
@@ -22,6 +26,8 @@ export const keysTool = defineTool({
     const dialogs = dialogTracker(ctx);
     const pressed: string[] = [];
     for (const [index, combo] of combos.entries()) {
+      // Before each combination: a Tab may have just moved focus into a frame showing a blocked site.
+      await checkFocusLanding(ctx, { worlds }, tabId);
       const outcome = await dialogs.watch(tabId, () => pressCombo(ctx, tabId, combo, platform));
       pressed.push(formatCombo(combo));
       if ('dialog' in outcome) {

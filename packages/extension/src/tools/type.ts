@@ -11,7 +11,8 @@
  * is checked first (in an isolated world, through open shadow roots and same-origin frames) and
  * its absence is element_not_found. A focused cross-origin frame cannot be inspected from here; it
  * is accepted and reported as `iframe (cross-origin)` (frames are part B). `-s @ref` (focus an
- * element first) is part B: it resolves the ref, focuses it, then calls typeIntoFocused.
+ * element first) is part B: it resolves the ref, focuses it, then calls typeIntoFocused. Focus inside a frame
+ * that shows a site the person blocked is refused before anything is looked at or typed (inputLanding.ts).
  */
 import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
 import { currentPlatform, planTyping, typeStep } from '../input/keyboard.js';
@@ -22,6 +23,7 @@ import { focusRef } from './refAction.js';
 import { refRegistry } from '../refs/index.js';
 import { worlds } from '../page/worlds.js';
 import { defineTool, type ToolContext } from './defineTool.js';
+import { checkFocusLanding } from './inputLanding.js';
 
 export type FocusReport = { editable: true; description: string } | { editable: false; description: string };
 
@@ -77,6 +79,8 @@ export function describeFocus(): FocusReport {
  * ref's element first, then calls this). Checks that something editable has focus, then types.
  */
 export async function typeIntoFocused(ctx: ToolContext, tabId: number, text: string): Promise<ToolResult<'type'>> {
+  // First: describeFocus looks into same-origin frames, and the text goes where focus is.
+  await checkFocusLanding(ctx, { worlds }, tabId);
   const focus = await callInPage(ctx, tabId, describeFocus);
   if (!focus.editable) {
     throw reasonedError(
