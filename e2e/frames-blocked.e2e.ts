@@ -15,7 +15,7 @@ import type { Frame, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
 import { startRelay, until, type CliResult, type Relay } from './harness.js';
-import { open, refFor, snapshot, type Opened } from './helpers.js';
+import { okJson, open, refFor, snapshot, type Opened } from './helpers.js';
 import { extensionPage, saveOptions } from './personOptions.js';
 import { checkSnapshotText } from './snapshotGrammar.js';
 
@@ -39,11 +39,7 @@ afterAll(async () => {
   await crossServer?.close();
 });
 
-async function ok(...args: string[]): Promise<Record<string, unknown>> {
-  const result = await relay.cli(...args);
-  expect(result.code, `${args.join(' ')}\n${result.stderr}`).toBe(0);
-  return result.json as Record<string, unknown>;
-}
+const ok = (...args: string[]): Promise<Record<string, unknown>> => okJson(relay, ...args);
 
 /** The call failed with site_blocked naming the rule (and, for a frame, its origin), and printed nothing of the frame. */
 function expectBlocked(result: CliResult, rule: string, origin: string): void {
