@@ -15,6 +15,9 @@ import { createFakeEnvironment } from './fakeChrome.js';
 
 export const BANK_RULE = 'bank.test';
 
+/** The frames of a tab while the person blocks no site (and the tab has no out-of-process frame). */
+export const NO_BLOCKED_FRAMES = { list: () => Promise.resolve<FrameInfo[]>([]), hasOutOfProcessFrames: () => Promise.resolve(false), blockList: () => Promise.resolve([]) };
+
 export function blockedFramesTab(options: { api?: FakePageApi; rules?: string[] } = {}) {
   const env = createFakeEnvironment();
   const pages = new FakePages(env.debugger);

@@ -20,7 +20,8 @@ import { blockedFrameError, type FrameAim } from '../policy/policy.js';
 import type { ToolContext } from './defineTool.js';
 import { framesOf, type RefDeps } from './refAction.js';
 
-type LandingDeps = Pick<RefDeps, 'worlds' | 'frames'>;
+/** Our worlds, and the tab's frames with their block marks (default: the worker's). */
+export type LandingDeps = Pick<RefDeps, 'worlds' | 'frames'>;
 
 /** What the input is: mouse input at a point of the aimed document's viewport (`at`; `shown`/`ref` name it in messages), or keys. */
 export type Landing = { at: { x: number; y: number }; shown: { x: number; y: number }; ref?: string } | { focus: true };
