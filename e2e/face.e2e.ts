@@ -15,32 +15,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { VERSION } from '@chrome-relay/protocol';
-import { EXTENSION_ID, startRelay, until, type Relay } from './harness.js';
+import { startRelay, until, type Relay } from './harness.js';
 import { open, read, refFor, snapshot } from './helpers.js';
+import { extensionPage, personClicks, saveOptions } from './personOptions.js';
 
 let relay: Relay;
 let popup: Page;
 let options: Page;
 beforeAll(async () => {
   relay = await startRelay();
-  popup = await extensionPage('popup.html');
-  options = await extensionPage('options.html');
+  popup = await extensionPage(relay, 'popup.html');
+  options = await extensionPage(relay, 'options.html');
 });
 afterAll(async () => {
   await relay?.stop();
 });
-
-async function extensionPage(file: string): Promise<Page> {
-  const page = await relay.devtools.newPage();
-  await page.goto(`chrome-extension://${EXTENSION_ID}/${file}`);
-  return page;
-}
-
-/** The person clicks in one of the extension's pages (it comes to the front, as it would for them). */
-async function personClicks(page: Page, selector: string): Promise<void> {
-  await page.bringToFront();
-  await page.click(selector);
-}
 
 /** The popup row of a tab, as the person reads it (null while the popup does not list it). */
 function tabRow(tab: number): Promise<Row | null> {
@@ -72,27 +61,6 @@ function badge(): Promise<string> {
 
 function recentRows(): Promise<string[][]> {
   return popup.evaluate(() => [...document.querySelectorAll('#recent tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
-}
-
-/** The person edits the options page and presses Save. */
-async function saveOptions(change: { blocked?: string; agentTabsOnly?: boolean; idle?: number }): Promise<void> {
-  await until(async () => (await options.$eval('#idle', (el) => (el as HTMLInputElement).value)) !== '', 5000, 'options loaded');
-  if (change.blocked !== undefined) {
-    await options.bringToFront();
-    await options.$eval('#blocked', (el) => ((el as HTMLTextAreaElement).value = ''));
-    await options.type('#blocked', change.blocked);
-  }
-  if (change.agentTabsOnly !== undefined) {
-    const checked = await options.$eval('#agent-tabs-only', (el) => (el as HTMLInputElement).checked);
-    if (checked !== change.agentTabsOnly) await personClicks(options, '#agent-tabs-only');
-  }
-  if (change.idle !== undefined) {
-    await options.$eval('#idle', (el) => ((el as HTMLInputElement).value = ''));
-    await options.type('#idle', String(change.idle));
-  }
-  await options.$eval('#saved', (el) => (el.textContent = ''));
-  await personClicks(options, '#save');
-  await until(async () => (await options.$eval('#saved', (el) => el.textContent)) === 'Saved.', 5000, 'settings saved');
 }
 
 /** The person opens a tab of their own (not through chrome-relay); returns its tab id as agents see it. */
@@ -193,7 +161,7 @@ describe('site limits (options page)', () => {
     const rule = `${new URL(relay.server.url('/')).host}/other.html*`;
     // The person's own tab on the site (found by its URL before the rule hides it from `tabs`).
     const mine = await personOpens('other.html');
-    await saveOptions({ blocked: `# the person's rules\n${rule}` });
+    await saveOptions(options, { blocked: `# the person's rules\n${rule}` });
 
     const nav = await relay.cli('navigate', relay.server.url('other.html?fresh=1'));
     expect(nav.code).toBe(1);
@@ -219,14 +187,14 @@ describe('site limits (options page)', () => {
       ((await relay.cli('tabs')).json as Listed).windows.flatMap((w) => w.tabs).find((t) => t.id === mine.tabId);
     expect(await listedTab()).toMatchObject({ url: relay.server.url('/'), title: '' });
 
-    await saveOptions({ blocked: '' });
+    await saveOptions(options, { blocked: '' });
     expect((await listedTab())?.url).toContain('other.html');
     expect((await relay.cli('snapshot', '--tab', String(mine.tabId))).code).toBe(0);
     await mine.page.close();
   });
 
   it('"agent tabs only" refuses a tab the person opened, until they put it into a "chrome-relay" group', async () => {
-    await saveOptions({ agentTabsOnly: true });
+    await saveOptions(options, { agentTabsOnly: true });
     const mine = await personOpens('personal.html');
     const refused = await relay.cli('click', '--tab', String(mine.tabId), '--x', '10', '--y', '10');
     expect(refused.code).toBe(1);
@@ -247,7 +215,7 @@ describe('site limits (options page)', () => {
     expect(lent.code, lent.stderr).toBe(0);
     expect(lent.stdout).toContain('button "Mine"');
 
-    await saveOptions({ agentTabsOnly: false });
+    await saveOptions(options, { agentTabsOnly: false });
     await mine.page.close();
   });
 });

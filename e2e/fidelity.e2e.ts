@@ -11,7 +11,7 @@ import type { Frame } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
 import { startRelay, until, type Relay } from './harness.js';
-import { open, read, refFor, snapshot } from './helpers.js';
+import { okJson, open, read, refFor, snapshot } from './helpers.js';
 
 let relay: Relay;
 let crossServer: FixtureServer;
@@ -24,11 +24,7 @@ afterAll(async () => {
   await crossServer?.close();
 });
 
-async function ok(...args: string[]): Promise<Record<string, unknown>> {
-  const result = await relay.cli(...args);
-  expect(result.code, `${args.join(' ')}\n${result.stderr}`).toBe(0);
-  return result.json as Record<string, unknown>;
-}
+const ok = (...args: string[]): Promise<Record<string, unknown>> => okJson(relay, ...args);
 
 async function text(...args: string[]): Promise<string> {
   const result = await relay.cli(...args);

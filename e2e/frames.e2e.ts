@@ -8,7 +8,7 @@ import type { Frame, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
 import { startRelay, until, type Relay } from './harness.js';
-import { open, refFor, snapshot, type Opened } from './helpers.js';
+import { okJson, open, refFor, snapshot, type Opened } from './helpers.js';
 
 let relay: Relay;
 let crossServer: FixtureServer;
@@ -21,11 +21,7 @@ afterAll(async () => {
   await crossServer?.close();
 });
 
-async function ok(...args: string[]): Promise<Record<string, unknown>> {
-  const result = await relay.cli(...args);
-  expect(result.code, `${args.join(' ')}\n${result.stderr}`).toBe(0);
-  return result.json as Record<string, unknown>;
-}
+const ok = (...args: string[]): Promise<Record<string, unknown>> => okJson(relay, ...args);
 
 interface FramePage {
   tab: Opened;

@@ -20,6 +20,13 @@ export async function open(relay: Relay, path: string): Promise<Opened> {
   return { tabId, path: unique, url };
 }
 
+/** Run a command that must succeed (the failure shows its command line and stderr); its JSON answer. */
+export async function okJson(relay: Relay, ...args: string[]): Promise<Record<string, unknown>> {
+  const result = await relay.cli(...args);
+  expect(result.code, `${args.join(' ')}\n${result.stderr}`).toBe(0);
+  return result.json as Record<string, unknown>;
+}
+
 export async function snapshot(relay: Relay, tabId: number): Promise<string> {
   const snap = await relay.cli('snapshot', '--tab', String(tabId));
   expect(snap.code, snap.stderr).toBe(0);

@@ -3,7 +3,7 @@
  * produce or alter a line, some line would fail it. Page strings may only appear as JSON string literals.
  *
  *   header   # "title" — "url" [tab=N]           (title may be (untitled))
- *   node     INDENT- role ["name"] [state]… [ref=eN] [: "value"] [-> "url"] [:]
+ *   node     INDENT- role ["name"] [state]… [ref=eN] [site-blocked="rule"] [: "value"] [-> "url"] [:]
  *   text     INDENT- "text"                       (a run of plain text; a role not of ours is role="…")
  *   marker   INDENT- … N more…  /  N children below --depth…   (chrome-relay's own words: no quotes, no brackets)
  * INDENT is two spaces per level, at most one level deeper than the line before, and a line ends with ':' exactly
@@ -12,9 +12,10 @@
 
 /** A JSON string literal with no raw control or line separator inside. */
 const STRING = String.raw`"(?:[^"\\\u0000-\u001f\u007f-\u009f\u2028\u2029]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"`;
-const STATE = String.raw`\[(?:level=\d+|checked|checked=mixed|disabled|expanded|collapsed|selected|pressed|pressed=mixed|required|multiline|richtext|focused|ref=e[1-9]\d*)\]`;
+const STATE = String.raw`\[(?:level=\d+|checked|checked=mixed|disabled|expanded|collapsed|selected|pressed|pressed=mixed|required|multiline|richtext|focused|ref=e[1-9]\d*|site-blocked=${STRING})\]`;
 const HEADER = new RegExp(String.raw`^# (?:\(untitled\)|(${STRING})) — (${STRING}) \[tab=\d+\]$`);
 const NODE = new RegExp(String.raw`^((?:  )*)- ([a-z]+|role=${STRING}|${STRING})(?: (${STRING}))?((?: ${STATE})*)(?:: (${STRING}))?(?: -> (${STRING}))?(:?)$`);
+const QUOTED = new RegExp(STRING, 'g');
 const MARKER = /^((?: {2})*)- … \d+ [^"[\]\\]*$/;
 
 export interface CheckedSnapshot {
@@ -56,7 +57,8 @@ export function checkSnapshotText(text: string): CheckedSnapshot {
       for (const literal of [role?.startsWith('"') === true ? role : undefined, node[3], node[5], node[6]]) {
         if (literal !== undefined) result.strings.push(JSON.parse(literal) as string);
       }
-      for (const match of (node[4] ?? '').matchAll(/\[ref=(e\d+)\]/g)) if (match[1] !== undefined) result.refs.push(match[1]);
+      // A state's quoted value (a site-blocked rule) is not looked into for refs.
+      for (const match of (node[4] ?? '').replace(QUOTED, '""').matchAll(/\[ref=(e\d+)\]/g)) if (match[1] !== undefined) result.refs.push(match[1]);
       previousOpens = node[7] === ':';
     } else {
       previousOpens = false;

@@ -30,6 +30,15 @@ describe('renderSnapshot', () => {
     );
   });
 
+  it('marks an iframe showing a site the person blocked with the rule, quoted like page text', () => {
+    const text = renderSnapshot([
+      { role: 'iframe', name: 'Bank', ref: 'e9', siteBlocked: 'bank.example.com' },
+      // A glob rule may hold any character but whitespace: it stays inside its quotes.
+      { role: 'iframe', ref: 'e10', siteBlocked: 'x.test/"] [ref=e1]*' },
+    ]);
+    expect(text).toBe(['- iframe "Bank" [ref=e9] [site-blocked="bank.example.com"]', '- iframe [ref=e10] [site-blocked="x.test/\\"] [ref=e1]*"]'].join('\n'));
+  });
+
   it('renders the states an agent needs, one bracket each, before the ref', () => {
     const text = renderSnapshot([
       { role: 'button', name: 'Bold', pressed: 'true', ref: 'e1' },

@@ -5,6 +5,7 @@
  *   - textbox "Email" [ref=e4]: "current value"
  *   - link "Home" [ref=e3] -> "/home"          (with --urls)
  *   - "free text"                               (a run of plain text: the string alone)
+ *   - iframe "Bank" [ref=e9] [site-blocked="bank.example.com"]   (a frame showing a site the person blocked: the rule)
  * Every string the page controls (names, text, values, URLs, the title) is a JSON string literal with every
  * control and line separator escaped (escape.ts), so page content can neither close its quotes nor start a line:
  * structure outside quotes — roles, [ref=eN], states, indentation — only ever comes from chrome-relay.
@@ -52,6 +53,8 @@ function attributes(node: SnapshotNode): string {
   if (node.richtext) parts.push('[richtext]');
   if (node.focused) parts.push('[focused]');
   if (node.ref) parts.push(`[ref=${node.ref}]`);
+  // The person's own rule, not page text, but quoted all the same: a glob rule may hold any character but a space.
+  if (node.siteBlocked !== undefined) parts.push(`[site-blocked=${quote(node.siteBlocked)}]`);
   return parts.length ? ` ${parts.join(' ')}` : '';
 }
 

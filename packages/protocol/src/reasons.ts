@@ -50,8 +50,9 @@ export const ERROR_REASONS = {
       move: 'Stop and tell the person; commands work again once they press Resume in the extension.',
     },
     site_blocked: {
-      meaning: "The tab shows (or the command would open) a site on the person's block list in the extension's options; chrome-relay never attaches to it.",
-      move: 'Leave that site alone: work in another tab, or ask the person to remove the rule (details.rule) in the extension options.',
+      meaning:
+        "The tab shows (or the command would open) a site on the person's block list in the extension's options, and chrome-relay never attaches to it; or the command aims inside a frame of the page that shows one (details.frame, details.origin), which chrome-relay never reads or acts in.",
+      move: 'Leave that site alone: work in another tab, or with the rest of the page around a blocked frame; or ask the person to remove the rule (details.rule) in the extension options.',
     },
     not_agent_tab: {
       meaning: 'The person allows agents only in tabs chrome-relay opened or that they put into a "chrome-relay" tab group, and this tab is neither.',

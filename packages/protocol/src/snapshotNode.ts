@@ -25,6 +25,11 @@ export interface SnapshotNode {
   multiline?: boolean | undefined;
   /** A rich-text editing host (contenteditable). */
   richtext?: boolean | undefined;
+  /**
+   * An <iframe> showing a site the person blocked for agents: the rule of their block list it falls under. Nothing
+   * inside it is read, shown or given a ref; the iframe's own ref fails `site_blocked`.
+   */
+  siteBlocked?: string | undefined;
   children?: SnapshotNode[] | undefined;
 }
 
@@ -49,6 +54,7 @@ const FIELDS: Readonly<Record<string, FieldCheck>> = {
   focused: isBoolean,
   multiline: isBoolean,
   richtext: isBoolean,
+  siteBlocked: isString,
   children: Array.isArray,
 };
 

@@ -5,8 +5,8 @@
 import { Bindings, type Binding } from './bindings.js';
 import { checkState, currentValue, focusElement, isFileInput, planFill, scrollContainer, scrollStep, selectForTyping, selectOptions, setPickerValue } from './actions.js';
 import { DeliveryGuard } from './delivery.js';
-import { deepQuery } from './dom.js';
-import { describeInterceptor, frameContentBox, locateClick, locateInFrame, scrollIntoViewIfNeeded } from './hitTest.js';
+import { deepActiveElement, deepQuery, isFrameElement } from './dom.js';
+import { describeInterceptor, frameContentBox, locateClick, locateInFrame, pointInFrame, scrollIntoViewIfNeeded } from './hitTest.js';
 import { decideHeal, identityKey, placeTwins } from './identity.js';
 import { ListenerHintSet } from './listenerHints.js';
 import { assignRefs, type Vanished } from './refAssignment.js';
@@ -241,6 +241,7 @@ export function createPageApi(): PageApi {
           viewport: { width: window.innerWidth, height: window.innerHeight },
         };
         if (arm !== undefined) outcome.token = guard.arm(element, 'target', arm, located.point);
+        if (located.hit !== undefined && isFrameElement(located.hit)) outcome.intoFrame = true;
         return outcome;
       }
       case 'intercepted':
@@ -276,7 +277,7 @@ export function createPageApi(): PageApi {
     if (expected === null) return outside;
     // A point over an iframe: input there goes into the frame's own document, which this one never
     // sees. Expecting the <iframe> element (mode owner) proves nothing of this document took it.
-    const frame = purpose === 'click' && (expected instanceof HTMLIFrameElement || expected instanceof HTMLFrameElement);
+    const frame = purpose === 'click' && isFrameElement(expected);
     const source = sourceRef === undefined ? null : resolveElement(sourceRef);
     const mode = purpose === 'drop' ? 'drop' : frame ? 'owner' : 'target';
     const token = guard.arm(expected, mode, arm, { x, y }, source?.status === 'live' ? source.element : null);
@@ -418,6 +419,11 @@ export function createPageApi(): PageApi {
     }
   }
 
+  function inputFrame(at: { x: number; y: number } | null): Element | null {
+    const element = at === null ? deepActiveElement(document) : deepElementFromPoint(at.x, at.y);
+    return element !== null && isFrameElement(element) ? element : null;
+  }
+
   return {
     version: 1,
     snapshot,
@@ -441,5 +447,7 @@ export function createPageApi(): PageApi {
     listenerScanState,
     frameSlot,
     framePoint,
+    inputFrame,
+    pointInFrame: (frame: Element, x: number, y: number) => pointInFrame(frame, { x, y }),
   };
 }

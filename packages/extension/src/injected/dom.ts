@@ -59,6 +59,11 @@ export function deepElementFromPoint(x: number, y: number): Element | null {
   return hit;
 }
 
+/** An <iframe> or <frame>: input over it, and focus in it, belong to the document it shows. */
+export function isFrameElement(element: Element): boolean {
+  return element instanceof HTMLIFrameElement || element instanceof HTMLFrameElement;
+}
+
 /** Same as getRootNode().getElementById, for aria-labelledby and label[for] lookups inside shadow trees. */
 export function getElementByIdInScope(element: Element, id: string): Element | null {
   const root = element.getRootNode();

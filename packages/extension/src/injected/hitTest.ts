@@ -23,7 +23,8 @@ export interface Point {
 }
 
 export type HitOutcome =
-  | { status: 'ok'; point: Point; hitTest: 'passed' | 'skipped' }
+  /** `hit`: what the hit-test found at the point (the target, or what forwards to it), when it ran. */
+  | { status: 'ok'; point: Point; hitTest: 'passed' | 'skipped'; hit?: Element }
   | { status: 'intercepted'; point: Point; interceptor: Element }
   | { status: 'not_visible' };
 
@@ -144,7 +145,7 @@ function hitTestPoints(target: Element): HitOutcome {
       if (point === first) return { status: 'ok', point, hitTest: 'skipped' };
       continue;
     }
-    if (reaches(hit, target)) return { status: 'ok', point, hitTest: 'passed' };
+    if (reaches(hit, target)) return { status: 'ok', point, hitTest: 'passed', hit };
     interceptor ??= hit;
   }
   if (interceptor === null) return { status: 'ok', point: first, hitTest: 'skipped' };
@@ -183,6 +184,12 @@ function contentBox(frame: Element): Box {
   const width = frame.clientWidth - (parseFloat(style.paddingLeft) || 0) - (parseFloat(style.paddingRight) || 0);
   const height = frame.clientHeight - (parseFloat(style.paddingTop) || 0) - (parseFloat(style.paddingBottom) || 0);
   return { left, top, right: left + width, bottom: top + height };
+}
+
+/** A point of this document's viewport in the viewport of the frame `frame` shows (the inverse of locateInFrame's mapping). */
+export function pointInFrame(frame: Element, outer: Point): Point {
+  const box = contentBox(frame);
+  return { x: round(outer.x - box.left), y: round(outer.y - box.top) };
 }
 
 /** The size (CSS px) of an iframe's content box. */

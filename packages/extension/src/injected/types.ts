@@ -22,6 +22,8 @@ export interface PageNode {
   focused?: boolean;
   multiline?: boolean;
   richtext?: boolean;
+  /** Set by the worker, iframe nodes only: the rule of the person's block list the frame's site falls under (its content is never read). */
+  siteBlocked?: string;
   children?: PageNode[];
   /**
    * Internal, iframe nodes only: the frame's index among the snapshot's frame elements, so the
@@ -193,6 +195,8 @@ export type PrepareClickOutcome =
       viewport: { width: number; height: number };
       /** With `arm`: the guard's token for deliveryReport. */
       token?: string;
+      /** The point is over an <iframe> (the element is one, or holds one there): the input goes into the frame it shows. */
+      intoFrame?: true;
     }
   | { status: 'intercepted'; x: number; y: number; healed: boolean; interceptor: Interceptor }
   /** Still the same element, but it has no box to click (display:none, zero size, collapsed). */
@@ -322,6 +326,14 @@ export interface PageApi {
    * With `arm`, arm this document's guard to expect the frame element (mode `owner`).
    */
   framePoint(element: Element, x: number, y: number, arm?: DeliveryPhase[]): FramePointOutcome;
+  /**
+   * Not JSON (its element is wanted as a RemoteObject): the <iframe>/<frame> that input goes into from this
+   * document — the deepest element at the point (x, y) of this viewport, or without a point the element keyboard
+   * focus is in — or null when that is not a frame element.
+   */
+  inputFrame(at: { x: number; y: number } | null): Element | null;
+  /** Not JSON (called on a RemoteObject): the point (x, y) of this viewport in the viewport of the frame element's document. */
+  pointInFrame(frame: Element, x: number, y: number): { x: number; y: number };
 }
 
 export type PageMethod =

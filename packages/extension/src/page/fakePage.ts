@@ -17,11 +17,14 @@ export interface FakePageTab {
   /** Runtime.evaluate never answers (a busy page, an open alert()). */
   stalled: boolean;
   api: FakePageApi;
+  /** Page API calls that hand back an element (pageCall.ts pageObject): its object id, or null. */
+  objects: Record<string, (args: unknown) => string | null>;
   /** Page API calls received, in order. */
   calls: { method: string; args: unknown }[];
 }
 
 const CALL = /api\.(\w+)\((.*)\)\); \}\)\(\)$/s;
+const OBJECT_CALL = /api\.(\w+)\((.*)\) \?\? null\); \}\)\(\)$/s;
 
 export class FakePages {
   readonly tabs = new Map<number, FakePageTab>();
@@ -49,6 +52,7 @@ export class FakePages {
       installed: false,
       stalled: false,
       api,
+      objects: {},
       calls: [],
     };
     this.tabs.set(tabId, tab);
@@ -74,6 +78,15 @@ export class FakePages {
     if (tab.stalled) return new Promise(() => undefined);
     const { expression, contextId } = params as { expression: string; contextId?: number };
     if (contextId !== tab.contextId) throw protocolError('Cannot find context with specified id');
+    const object = OBJECT_CALL.exec(expression);
+    if (object !== null) {
+      if (!tab.installed) return { result: { type: 'undefined' } };
+      const method = object[1] ?? '';
+      const args: unknown = JSON.parse(object[2] ?? 'null');
+      tab.calls.push({ method, args });
+      const objectId = tab.objects[method]?.(args) ?? null;
+      return { result: objectId === null ? { type: 'object', subtype: 'null', value: null } : { type: 'object', subtype: 'node', objectId } };
+    }
     const match = CALL.exec(expression);
     if (match === null) {
       // Anything else is the page script being installed.

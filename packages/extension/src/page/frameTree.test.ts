@@ -34,6 +34,23 @@ describe('graftFrames', () => {
     expect([...placed]).toEqual(['M']);
     expect(main).toEqual([{ role: 'iframe' }]);
   });
+
+  it('marks a blocked frame’s iframe node with its rule, puts nothing under it, and does not count it as placed', () => {
+    const main: PageNode[] = [{ role: 'iframe', name: 'Bank', ref: 'e1', frameSlot: 0 }, { role: 'iframe', name: 'Open', ref: 'e2', frameSlot: 1 }];
+    const open: PageNode[] = [{ role: 'button', name: 'Go', ref: 'e3' }];
+    const placed = graftFrames([
+      { frameId: 'M', tree: main },
+      { frameId: 'B', parentId: 'M', slot: 0, tree: [], blocked: 'bank.example.com' },
+      { frameId: 'O', parentId: 'M', slot: 1, tree: open },
+      // Even a tree under the same slot cannot reach a node already marked blocked.
+      { frameId: 'B2', parentId: 'M', slot: 0, tree: [{ role: 'button', name: 'Transfer', ref: 'e4' }] },
+    ]);
+    expect([...placed].sort()).toEqual(['M', 'O']);
+    expect(main).toEqual([
+      { role: 'iframe', name: 'Bank', ref: 'e1', siteBlocked: 'bank.example.com' },
+      { role: 'iframe', name: 'Open', ref: 'e2', children: open },
+    ]);
+  });
 });
 
 describe('connectedFrames', () => {

@@ -5,6 +5,9 @@
  * parent's page gave that iframe element; the worker found, per child frame, the slot of its owner
  * element (DOM.getFrameOwner). A frame is shown only when its parent is shown and its slot was
  * found: a hidden iframe has no node, so nothing of its document can be placed (or clicked).
+ *
+ * A frame that shows a site the person blocked was never walked: its shot carries the rule instead of a tree, and
+ * its iframe node is marked with it (`siteBlocked`), with nothing under it.
  */
 import type { PageNode } from '../injected/types.js';
 
@@ -15,6 +18,8 @@ export interface FrameShot {
   /** The owner iframe's slot in the parent's snapshot; undefined when it could not be found. */
   slot?: number;
   tree: PageNode[];
+  /** The frame shows a blocked site: the rule, for its iframe node (the tree is empty). */
+  blocked?: string;
 }
 
 function slotNodes(tree: readonly PageNode[]): Map<number, PageNode> {
@@ -45,7 +50,11 @@ export function graftFrames(shots: readonly FrameShot[]): Set<string> {
     slotsOf.set(shot.frameId, slotNodes(shot.tree));
     if (shot.parentId === undefined || shot.slot === undefined || !placed.has(shot.parentId)) continue;
     const node = slotsOf.get(shot.parentId)?.get(shot.slot);
-    if (node === undefined || node.children !== undefined) continue;
+    if (node === undefined || node.children !== undefined || node.siteBlocked !== undefined) continue;
+    if (shot.blocked !== undefined) {
+      node.siteBlocked = shot.blocked;
+      continue;
+    }
     if (shot.tree.length > 0) node.children = shot.tree;
     placed.add(shot.frameId);
   }

@@ -13,10 +13,19 @@
  *   debugger session survives, our map does not) we turn auto-attach off and on again, which
  *   re-announces every OOPIF.
  * - DOM.getFrameOwner on the parent's session accepts an OOPIF's frame id.
+ *
+ * The list is also where the person's site block list meets the frames: `list` marks every frame that shows a
+ * blocked site, or sits inside one (policy/frameBlocks.ts). Every tool that works inside a child frame finds that
+ * frame through `list` (the snapshot, a ref's own frame in openRef, `--frame @ref`, the frames an input lands in),
+ * so none of them can come by a child frame without its mark, and our world is never made in a marked one
+ * (worlds.ts refuses it).
  */
 import type Protocol from 'devtools-protocol';
 import { cdp, type CdpEvent, type CdpSessions, type CdpTarget } from '../cdp/cdpSession.js';
 import type { ToolContext } from '../tools/defineTool.js';
+import { frameBlocks, siteBlockOf, type SiteBlock } from '../policy/frameBlocks.js';
+import type { SiteRule } from '../policy/sitePatterns.js';
+import { settingsStore } from '../policy/index.js';
 import type { FrameSite } from './worlds.js';
 import { isObject } from './cdpParams.js';
 
@@ -24,7 +33,12 @@ export interface FrameInfo extends FrameSite {
   url: string;
   /** Absent for the main frame. */
   parentId?: string;
+  /** The frame shows a site the person blocked (or sits inside such a frame): chrome-relay never enters it. */
+  blocked?: SiteBlock;
 }
+
+/** The person's block list as the frames are listed (the worker's: the options page's settings). */
+export type RuleSource = () => Promise<readonly SiteRule[]>;
 
 interface ChildSession {
   sessionId: string;
@@ -76,10 +90,25 @@ export function connectedFrames(frames: readonly FrameInfo[]): FrameInfo[] {
 }
 
 export class FrameSessions {
+  readonly #rules: RuleSource;
   /** Per tab: its OOPIF child sessions, by session id. */
   readonly #children = new Map<number, Map<string, ChildSession>>();
   /** Tabs whose auto-attach was set up by this worker (the map above is complete for them). */
   readonly #ready = new Map<number, Promise<void>>();
+
+  constructor(rules: RuleSource) {
+    this.#rules = rules;
+  }
+
+  /** The person's block rules now (none: no frame is blocked, and checks may stop there). */
+  blockList(): Promise<readonly SiteRule[]> {
+    return this.#rules();
+  }
+
+  /** The rule a frame's URL falls under now; for a frame read after `list` (it may have navigated since). */
+  async blocking(url: string): Promise<SiteBlock | undefined> {
+    return siteBlockOf(await this.#rules(), url);
+  }
 
   /** Follow attach/detach events; call once with the worker's sessions. */
   listen(cdp: Pick<CdpSessions, 'on' | 'onDetached' | 'send'>): void {
@@ -115,7 +144,7 @@ export class FrameSessions {
     return (this.#children.get(tabId)?.size ?? 0) > 0;
   }
 
-  /** Every frame of the tab that can be placed under its parent, main frame first. */
+  /** Every frame of the tab that can be placed under its parent, main frame first; blocked ones marked. */
   async list(ctx: Pick<ToolContext, 'cdp'>, tabId: number): Promise<FrameInfo[]> {
     await this.ensure(ctx, tabId);
     const main = (await ctx.cdp.send(tabId, 'Page.getFrameTree')).frameTree;
@@ -128,7 +157,13 @@ export class FrameSessions {
         // The frame detached between the event and now (navigated or removed): it is not there.
       }
     }
-    return connectedFrames(frames);
+    const connected = connectedFrames(frames);
+    const blocks = frameBlocks(connected, await this.#rules());
+    for (const frame of connected) {
+      const block = blocks.get(frame.frameId);
+      if (block !== undefined) frame.blocked = block;
+    }
+    return connected;
   }
 
   async #setUp(ctx: Pick<ToolContext, 'cdp'>, tabId: number): Promise<void> {
@@ -190,5 +225,5 @@ export async function currentFrame(ctx: Pick<ToolContext, 'cdp'>, tabId: number,
   return flattenFrameTree(tree, site.sessionId).find((frame) => frame.frameId === site.frameId);
 }
 
-export const frameSessions = new FrameSessions();
+export const frameSessions = new FrameSessions(() => settingsStore.rules());
 frameSessions.listen(cdp);

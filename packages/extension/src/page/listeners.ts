@@ -81,6 +81,12 @@ export interface ScanSite {
   world: PageWorld;
   frameId: string;
   parentId?: string;
+  /**
+   * Read this document alone, not its same-process child frames and shadow roots (no `pierce`): one of those frames
+   * shows a site the person blocked, and a node of it reported here would be resolved into a world made inside it.
+   * Listeners inside this document's shadow roots then go unseen.
+   */
+  shallow?: true;
 }
 
 type Listener = Pick<Protocol.DOMDebugger.EventListener, 'type' | 'backendNodeId'>;
@@ -126,7 +132,7 @@ export function ownListeners(sites: readonly ScanSite[], reported: ReadonlyMap<s
  */
 const SCAN_WORLD = 'chrome-relay-listener-scan';
 
-async function readListeners(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld): Promise<Listener[]> {
+async function readListeners(ctx: Pick<ToolContext, 'cdp'>, { world, shallow }: ScanSite): Promise<Listener[]> {
   const target = worldTarget(world);
   const scratch = await ctx.cdp.send(target, 'Page.createIsolatedWorld', { frameId: world.frameId, worldName: SCAN_WORLD, grantUniveralAccess: false });
   // No object group: getEventListeners wraps every handler (twice: handler and originalHandler, with its source
@@ -136,7 +142,7 @@ async function readListeners(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld): P
   const objectId = doc.result.objectId;
   if (objectId === undefined) return [];
   try {
-    const { listeners } = await ctx.cdp.send(target, 'DOMDebugger.getEventListeners', { objectId, depth: -1, pierce: true });
+    const { listeners } = await ctx.cdp.send(target, 'DOMDebugger.getEventListeners', { objectId, depth: -1, pierce: shallow !== true });
     return listeners;
   } finally {
     ctx.cdp.send(target, 'Runtime.releaseObject', { objectId }).catch(() => undefined);
@@ -258,7 +264,7 @@ export async function scanListeners(ctx: Pick<ToolContext, 'cdp'>, allSites: rea
   try {
     for (const site of sites) {
       try {
-        reported.set(site.frameId, await readListeners(ctx, site.world));
+        reported.set(site.frameId, await readListeners(ctx, site));
         read.push(site);
       } catch (error) {
         if (!isCdpError(error)) throw error;

@@ -157,21 +157,36 @@ async function callPageNow<M extends PageMethod>(
 }
 
 /**
- * A RemoteObject handle (objectId, in `group`) on the live element of `ref` in our world, for DOM.*
- * commands that take an object (DOM.setFileInputFiles). undefined when the ref has no live
- * element. The page script must already be installed (call a JSON method on the ref first: it
- * also verifies or heals the ref). Release the group with Runtime.releaseObjectGroup.
+ * A RemoteObject handle (objectId, in `group`) on the element the page API call `call` (e.g. `element({…})`) returns
+ * in our world; undefined when it returns null. A world without the page script gets it first. Release the group
+ * with Runtime.releaseObjectGroup.
  */
-export async function pageElementHandle(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, ref: string, group: string): Promise<string | undefined> {
-  const response = await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', {
-    expression: `globalThis.__chromeRelay?.element(${JSON.stringify({ ref })}) ?? null`,
-    contextId: world.contextId,
-    returnByValue: false,
-    objectGroup: group,
-    silent: true,
-  });
-  if (response.exceptionDetails !== undefined) {
-    throw new RelayError('internal_error', `The page script failed in element: ${exceptionText(response.exceptionDetails)}`, { phase: 'act', details: { method: 'element' } });
+async function pageObject(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, call: string, group: string): Promise<string | undefined> {
+  const expression = `(() => { const api = globalThis.__chromeRelay; return api === undefined ? undefined : (api.${call} ?? null); })()`;
+  for (let attempt = 1; ; attempt++) {
+    const response = await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', { expression, contextId: world.contextId, returnByValue: false, objectGroup: group, silent: true });
+    if (response.exceptionDetails !== undefined) {
+      const method = call.slice(0, call.indexOf('('));
+      throw new RelayError('internal_error', `The page script failed in ${method}: ${exceptionText(response.exceptionDetails)}`, { phase: 'act', details: { method } });
+    }
+    if (response.result.type === 'undefined' && attempt === 1) {
+      await installPageScript(ctx, world);
+      continue;
+    }
+    return response.result.subtype === 'node' ? response.result.objectId : undefined;
   }
-  return response.result.subtype === 'node' ? response.result.objectId : undefined;
+}
+
+/**
+ * A handle on the live element of `ref` in our world, for DOM.* commands that take an object
+ * (DOM.setFileInputFiles). undefined when the ref has no live element. Call a JSON method on the ref first: it
+ * verifies or heals the ref.
+ */
+export function pageElementHandle(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, ref: string, group: string): Promise<string | undefined> {
+  return pageObject(ctx, world, `element(${JSON.stringify({ ref })})`, group);
+}
+
+/** A handle on the frame element input at `at` (a point of this viewport), or by keyboard focus (null), goes into; undefined when none. */
+export function inputFrameHandle(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, at: { x: number; y: number } | null, group: string): Promise<string | undefined> {
+  return pageObject(ctx, world, `inputFrame(${JSON.stringify(at)})`, group);
 }

@@ -21,6 +21,8 @@
  * out-of-process iframe, see frames.ts).
  */
 import type { CdpTarget } from '../cdp/cdpSession.js';
+import type { SiteBlock } from '../policy/frameBlocks.js';
+import { blockedFrameError } from '../policy/policy.js';
 import type { ToolContext } from '../tools/defineTool.js';
 import type { KeyValueStore } from '../refs/persist.js';
 import { chromeSessionStore } from '../refs/persist.js';
@@ -85,8 +87,13 @@ export class Worlds {
     return this.#name;
   }
 
-  /** Our world in the document `frame` describes (from mainFrameDocument), created if missing. */
-  async ensure(ctx: Pick<ToolContext, 'cdp'>, tabId: number, frame: FrameSite): Promise<PageWorld> {
+  /**
+   * Our world in the document `frame` describes (from mainFrameDocument, or a child frame from FrameSessions.list),
+   * created if missing. Never in a frame the list marked blocked: every child frame comes from that list, so this is
+   * the last line before chrome-relay would run anything inside a site the person blocked.
+   */
+  async ensure(ctx: Pick<ToolContext, 'cdp'>, tabId: number, frame: FrameSite & { readonly blocked?: SiteBlock | undefined }): Promise<PageWorld> {
+    if (frame.blocked !== undefined) throw blockedFrameError(tabId, frame.blocked, { frame: true });
     const known = this.#byTab.get(tabId)?.get(frame.frameId);
     if (known !== undefined && known.loaderId === frame.loaderId && known.sessionId === frame.sessionId) return known;
     const worldName = await this.worldName();

@@ -5,7 +5,7 @@ import { createFakeEnvironment } from '../testing/fakeChrome.js';
 import { fakeOrganize } from '../testing/fakeOrganize.js';
 import { AgentTabs } from './agentTabs.js';
 import { PauseStore } from './pause.js';
-import { AGENT_GROUP_TITLE, Policy } from './policy.js';
+import { AGENT_GROUP_TITLE, blockedFrameError, Policy } from './policy.js';
 import { SettingsStore, type Settings } from './settings.js';
 
 async function setup(settings: Partial<Settings> = {}) {
@@ -122,6 +122,28 @@ describe('Policy: site block list', () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(fake.attached.has(bankTab)).toBe(false);
     expect(fake.attached.has(agentTab)).toBe(true);
+  });
+});
+
+describe('blockedFrameError', () => {
+  it('names what was aimed, the frame’s origin (never its path) and the rule, and says nothing was done', () => {
+    const block = { rule: 'bank.test', url: 'https://bank.test/acct/4711?id=9' };
+    const cases = [
+      [{ ref: 'e3', is: 'inside' as const }, '@e3 is inside a frame of tab 5'],
+      [{ ref: 'e2', is: 'frame' as const }, '@e2 is a frame of tab 5'],
+      [{ point: { x: 10, y: 20 }, ref: 'e4' }, 'The input at (10, 20) for @e4 would go into a frame of tab 5'],
+      [{ focus: true as const }, 'Keyboard focus is inside a frame of tab 5'],
+    ] as const;
+    for (const [aim, start] of cases) {
+      const error = blockedFrameError(5, block, aim);
+      expect(error.message.startsWith(`${start}'s page that shows https://bank.test, a site the person blocked for agents (rule "bank.test"`)).toBe(true);
+      expect(error.message).toContain('nothing was done');
+      expect(error.message).not.toContain('4711');
+      expect(error.code).toBe('target_conflict');
+      expect(error.retryable).toBe(false);
+      expect(error.details).toMatchObject({ reason: 'site_blocked', tab: 5, origin: 'https://bank.test', rule: 'bank.test', frame: true });
+      expect(JSON.stringify(error.details)).not.toContain('4711');
+    }
   });
 });
 

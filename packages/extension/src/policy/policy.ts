@@ -7,7 +7,9 @@
  *   detaches every session at once and stops the calls in flight.
  * - Site block list: a call naming a tab whose URL (committed or pending) matches a rule, or a
  *   navigate to such a URL, fails with `site_blocked` naming the rule; the attach guard refuses such
- *   a tab too, and a tab that navigates onto a blocked site is detached at once.
+ *   a tab too, and a tab that navigates onto a blocked site is detached at once. Inside a page, a frame
+ *   showing a blocked site is never entered (frameBlocks.ts; page/frames.ts marks those frames for every
+ *   tool, and a call aimed inside one fails with blockedFrameError).
  * - Agent tabs only: a call naming a tab that chrome-relay did not open (agentTabs.ts) and that is
  *   not in a tab group titled exactly "chrome-relay" fails with `not_agent_tab`.
  *
@@ -20,6 +22,7 @@ import type { CdpSessions } from '../cdp/cdpSession.js';
 import { tabsOf, type CallTabs } from '../targeting/resolveCall.js';
 import type { OrganizeApi } from '../targeting/organizeApi.js';
 import type { AgentTabs } from './agentTabs.js';
+import { originOf, type SiteBlock } from './frameBlocks.js';
 import type { PauseState, PauseStore } from './pause.js';
 import type { Settings, SettingsStore } from './settings.js';
 import { blockingRule, type SiteRule } from './sitePatterns.js';
@@ -93,6 +96,36 @@ function blockedUrlError(tool: string, url: string, rule: string): RelayError {
   );
 }
 
+/** What was aimed at a blocked frame, for blockedFrameError's message. */
+export type FrameAim =
+  | { ref: string; is: 'inside' | 'frame' }
+  | { point: { x: number; y: number }; ref?: string }
+  | { focus: true }
+  | { frame: true };
+
+function aimText(aim: FrameAim): string {
+  if ('point' in aim) return `The input at (${aim.point.x}, ${aim.point.y})${aim.ref === undefined ? '' : ` for @${aim.ref}`} would go into a frame`;
+  if ('ref' in aim) return aim.is === 'frame' ? `@${aim.ref} is a frame` : `@${aim.ref} is inside a frame`;
+  return 'focus' in aim ? 'Keyboard focus is inside a frame' : 'chrome-relay was about to enter a frame';
+}
+
+/**
+ * A call aimed inside a frame of an unblocked page that shows a blocked site (policy/frameBlocks.ts). Only the
+ * frame's origin is named: its path may be what the person wanted kept out of sight.
+ */
+export function blockedFrameError(tab: number, block: SiteBlock, aim: FrameAim): RelayError {
+  const origin = originOf(block.url);
+  const details: Record<string, unknown> = { tab, origin, rule: block.rule, frame: true };
+  if ('ref' in aim && aim.ref !== undefined) details.ref = aim.ref;
+  if ('point' in aim) Object.assign(details, aim.point);
+  return reasonedError(
+    'target_conflict',
+    'site_blocked',
+    `${aimText(aim)} of tab ${tab}'s page that shows ${origin === '' ? 'a site' : `${origin}, a site`} the person blocked for agents (rule "${block.rule}" in chrome-relay's options); chrome-relay does not read or act inside it, and nothing was done. Work with the rest of the page, or ask the person to remove the rule.`,
+    { phase: 'resolve', retryable: false, details },
+  );
+}
+
 function notAgentTabError(tool: string, tab: number): RelayError {
   return reasonedError(
     'target_conflict',
@@ -113,12 +146,8 @@ function managedTabs(params: Readonly<Record<string, unknown>>): number[] {
 type TabsResult = ToolResult<'tabs'>;
 
 function originOnly(url: string): string {
-  try {
-    const origin = new URL(url).origin;
-    return origin === 'null' ? '' : `${origin}/`;
-  } catch {
-    return '';
-  }
+  const origin = originOf(url);
+  return origin === '' ? '' : `${origin}/`;
 }
 
 function blockedTabsHidden(result: TabsResult, rules: readonly SiteRule[]): TabsResult {

@@ -13,13 +13,12 @@
  */
 import { reasonedError, RelayError, type ToolName } from '@chrome-relay/protocol';
 import type { CdpTarget } from '../cdp/cdpSession.js';
-import { pageElementHandle } from '../page/pageCall.js';
 import { worldTarget } from '../page/worlds.js';
 import type { FrameScope } from '../pageState/isolatedWorld.js';
 import type { MainWorldSite } from '../pageState/mainWorld.js';
-import { staleRefError } from '../refs/refTarget.js';
+import { blockedFrameError } from '../policy/policy.js';
 import type { ToolContext } from './defineTool.js';
-import { callSite, framesOf, openRef, unlessStale, type RefDeps } from './refAction.js';
+import { frameShownBy, openRef, type RefDeps } from './refAction.js';
 
 const GROUP = 'chrome-relay-frame-ref';
 
@@ -46,32 +45,32 @@ function notAFrame(tool: ToolName, ref: string, tabId: number): RelayError {
   });
 }
 
-/** The frame an iframe ref shows, or the closed error (stale ref, not an iframe, nothing loaded in it). */
+/**
+ * The frame an iframe ref shows, or the closed error (stale ref, not an iframe, nothing loaded in it, or a site the
+ * person blocked: openRef refuses that, and the frame is checked again here as it was found).
+ */
 export async function resolveFrameRef(ctx: ToolContext, deps: RefDeps, tool: ToolName, ref: string, requestedTab: number | undefined): Promise<FrameRefTarget> {
   const site = await openRef(ctx, deps, ref, requestedTab);
-  unlessStale(site, await callSite(ctx, deps, site, 'resolve', { ref }));
+  const { node, frame } = site.shows ?? (await frameShownBy(ctx, deps, site));
+  if (node.frameId === undefined) throw notAFrame(tool, ref, site.tabId);
+  if (frame === undefined) {
+    throw reasonedError('element_not_found', 'no_match', `The iframe @${ref} shows no document chrome-relay can reach yet (it may still be loading); \`chrome-relay wait\` a moment and retry.`, {
+      tool,
+      phase: 'resolve',
+      details: { frame: ref, tab: site.tabId },
+    });
+  }
+  if (frame.blocked !== undefined) throw blockedFrameError(site.tabId, frame.blocked, { ref, is: 'frame' });
+  const scope: FrameScope = { tabId: site.tabId, frameId: frame.frameId, ...(frame.sessionId === undefined ? {} : { sessionId: frame.sessionId }) };
+  const documentNode = node.contentDocument?.backendNodeId;
+  if (documentNode === undefined) {
+    // Out of process: the frame is the top of its own session, whose default context is its main world.
+    if (frame.sessionId === undefined || frame.sessionId === site.world.sessionId) throw reasonedError('element_not_found', 'no_match', `The iframe @${ref} has no document yet; retry once it loaded.`, { tool, phase: 'resolve', details: { frame: ref, tab: site.tabId } });
+    const own: CdpTarget = { tabId: site.tabId, sessionId: frame.sessionId };
+    return { tabId: site.tabId, scope, main: { target: own } };
+  }
   const parent = worldTarget(site.world);
   try {
-    const handle = await pageElementHandle(ctx, site.world, ref, GROUP);
-    if (handle === undefined) throw staleRefError(ref, 'vanished', site.tabId);
-    const { node } = await ctx.cdp.send(parent, 'DOM.describeNode', { objectId: handle, depth: 0 });
-    if (node.frameId === undefined) throw notAFrame(tool, ref, site.tabId);
-    const frame = (await framesOf(deps).list(ctx, site.tabId)).find((candidate) => candidate.frameId === node.frameId);
-    if (frame === undefined) {
-      throw reasonedError('element_not_found', 'no_match', `The iframe @${ref} shows no document chrome-relay can reach yet (it may still be loading); \`chrome-relay wait\` a moment and retry.`, {
-        tool,
-        phase: 'resolve',
-        details: { frame: ref, tab: site.tabId },
-      });
-    }
-    const scope: FrameScope = { tabId: site.tabId, frameId: frame.frameId, ...(frame.sessionId === undefined ? {} : { sessionId: frame.sessionId }) };
-    const documentNode = node.contentDocument?.backendNodeId;
-    if (documentNode === undefined) {
-      // Out of process: the frame is the top of its own session, whose default context is its main world.
-      if (frame.sessionId === undefined || frame.sessionId === site.world.sessionId) throw reasonedError('element_not_found', 'no_match', `The iframe @${ref} has no document yet; retry once it loaded.`, { tool, phase: 'resolve', details: { frame: ref, tab: site.tabId } });
-      const own: CdpTarget = { tabId: site.tabId, sessionId: frame.sessionId };
-      return { tabId: site.tabId, scope, main: { target: own } };
-    }
     const { object } = await ctx.cdp.send(parent, 'DOM.resolveNode', { backendNodeId: documentNode, objectGroup: GROUP });
     const contextId = object.objectId === undefined ? undefined : contextIdOf(object.objectId);
     if (contextId === undefined) {

@@ -5,6 +5,7 @@ import { FakePages } from '../page/fakePage.js';
 import { Worlds } from '../page/worlds.js';
 import { MemoryStore } from '../refs/memoryStore.js';
 import { RefRegistry } from '../refs/registry.js';
+import { NO_BLOCKED_FRAMES } from '../testing/blockedFrames.js';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
 import { createHoverTool } from './hover.js';
 
@@ -17,7 +18,7 @@ async function setup(report: (args: DeliveryArgs) => GuardReport) {
   const pages = new FakePages(env.debugger);
   const session = new MemoryStore();
   const registry = new RefRegistry(session);
-  const deps = { registry, worlds: new Worlds(session), frames: { list: () => Promise.resolve([]), hasOutOfProcessFrames: () => Promise.resolve(false) } };
+  const deps = { registry, worlds: new Worlds(session), frames: NO_BLOCKED_FRAMES };
   const tabId = env.browser.addTab({ active: true, url: 'https://x.test/' }).id ?? 0;
   const page = pages.open(tabId, {
     prepareClick: () => ({ status: 'ok', x: 30, y: 40, healed: false, hitTest: 'passed', viewport: { width: 800, height: 600 }, token: 'h1' }),

@@ -10,7 +10,8 @@
  * guard proves nothing of the top document took the input, which is then the frame's. That is
  * enough here: the agent named a point, not an element inside the frame, so the top document's
  * lineage is all there is to verify (a ref inside a frame is verified frame by frame instead, see
- * pointerDelivery.ts).
+ * pointerDelivery.ts). Before that, the frame (and any frame in it at the point) must not show a site the person
+ * blocked: nothing is sent into one (inputLanding.ts).
  */
 import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import type { GuardReport, Interceptor } from '../injected/types.js';
@@ -21,6 +22,7 @@ import type { FrameState } from '../page/worlds.js';
 import type { ToolContext } from './defineTool.js';
 import { classifyDelivery, progress, type DeliveryVerdict } from './deliveryVerdict.js';
 import { ACTION_PHASES, disarm, drawnAsLaidOut, readGuards, type GuardReports, type PointerPoint } from './pointerDelivery.js';
+import { checkLanding } from './inputLanding.js';
 import { labelOf, type RefDeps } from './refAction.js';
 import { guardedClick, type InputRunner } from './refClick.js';
 
@@ -61,6 +63,8 @@ export async function armPointClick(ctx: ToolContext, deps: RefDeps, tabId: numb
   if (outcome.status === 'stale') throw new RelayError('internal_error', 'armPoint answered stale for a point (no ref was given)', { tool: 'click', phase: 'act' });
   const point: PointerPoint = { x, y, healed: false, input: { target: tabId, x, y }, local: { x, y }, guards: [{ world, token: outcome.token }] };
   try {
+    // The frame the point is over gets the click: not one showing a site the person blocked.
+    if (outcome.frame) await checkLanding(ctx, deps, world, { at: { x, y }, shown: { x, y } });
     await drawnAsLaidOut(ctx, deps, { tabId, before, world });
   } catch (error) {
     await disarm(ctx, deps, point.guards);

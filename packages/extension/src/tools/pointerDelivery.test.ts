@@ -5,6 +5,7 @@ import type { FrameInfo } from '../page/frames.js';
 import { Worlds } from '../page/worlds.js';
 import { MemoryStore } from '../refs/memoryStore.js';
 import { RefRegistry } from '../refs/registry.js';
+import { blockedFramesTab } from '../testing/blockedFrames.js';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
 import { pointerTarget, sameSize } from './pointerDelivery.js';
 import { openRef } from './refAction.js';
@@ -52,7 +53,7 @@ describe('pointerTarget: a ref inside an iframe', () => {
       { ...child, url: 'https://y.test/', parentId: page.frameId },
     ];
     await registry.replaceTab(tabId, { frameId: page.frameId, loaderId: page.loaderId }, [{ ref: 'e5', role: 'button', name: 'Child', frame: child }]);
-    const deps = { registry, worlds, frames: { list: () => Promise.resolve(frameList), hasOutOfProcessFrames: () => Promise.resolve(outOfProcess) } };
+    const deps = { registry, worlds, frames: { list: () => Promise.resolve(frameList), hasOutOfProcessFrames: () => Promise.resolve(outOfProcess), blockList: () => Promise.resolve([]) } };
     // A screencast delivers its first frame at once, as Chrome does for a tab it can draw.
     env.debugger.handle('Page.startScreencast', (_params, tab) => {
       setTimeout(() => env.debugger.emit(tab, 'Page.screencastFrame', { data: '', sessionId: 1, metadata: {} }), 1);
@@ -103,5 +104,22 @@ describe('pointerTarget: a ref inside an iframe', () => {
     await pointerTarget(ctx, deps, site, 'click', 'click');
     expect(paints()).toBe(0);
     expect(draws()).toBe(0);
+  });
+});
+
+describe('pointerTarget: a point over the iframe of a blocked site', () => {
+  it('fails site_blocked, ends its arming, and sends no input', async () => {
+    const tab = blockedFramesTab({
+      api: {
+        prepareClick: () => ({ status: 'ok', x: 40, y: 30, healed: false, hitTest: 'passed', viewport: { width: 800, height: 600 }, token: 'g1', intoFrame: true }),
+        deliveryReport: (): GuardReport => ({ armed: true, events: [] }),
+      },
+    });
+    tab.page.objects.inputFrame = () => 'el:BANK';
+    await tab.registry.replaceTab(tab.tabId, { frameId: tab.page.frameId, loaderId: tab.page.loaderId }, [{ ref: 'e5', role: 'generic', name: 'Card' }]);
+    const site = await openRef(tab.ctx, tab.deps, 'e5', undefined);
+    await expect(pointerTarget(tab.ctx, tab.deps, site, 'click', 'click')).rejects.toMatchObject({ details: { reason: 'site_blocked', ref: 'e5', x: 40, y: 30 } });
+    expect(tab.page.calls.find((call) => call.method === 'deliveryReport')?.args).toMatchObject({ token: 'g1', disarm: true });
+    expect(tab.inputEvents()).toEqual([]);
   });
 });

@@ -6,6 +6,8 @@
  *    hit-tests its <iframe> element and arms its own guard to expect the pointer on that iframe
  *    only; the innermost frame's viewport must have the size of its iframe's content box (a frame
  *    that just loaded may still be laid out at another size, and its point would be wrong).
+ *    A point over an <iframe> (an iframe's ref, or an element holding one) sends the input into the
+ *    frame it shows, which must not show a site the person blocked (inputLanding.ts).
  * 2. In a tab with out-of-process frames the browser routes input by what the compositor last
  *    drew, so before any input we wait until the frames showing the point have drawn their
  *    current layout (page/paint.ts).
@@ -25,6 +27,7 @@ import { staleRefError } from '../refs/refTarget.js';
 import type { ToolContext } from './defineTool.js';
 import { recorder } from './observe/record.js';
 import { classifyDelivery, type DeliveryAction, type DeliveryVerdict } from './deliveryVerdict.js';
+import { checkLanding } from './inputLanding.js';
 import { callSite, frameChain, framesOf, interceptedError, notVisibleError, refusedError, unlessStale, type RefDeps, type RefSite } from './refAction.js';
 
 /** What each action's guards check. */
@@ -74,8 +77,10 @@ type Prepared = Extract<PrepareClickOutcome, { status: 'ok' }>;
 export async function pointerTarget(ctx: ToolContext, deps: RefDeps, site: RefSite, tool: ToolName, action: DeliveryAction): Promise<PointerPoint> {
   const phases = ACTION_PHASES[action];
   let point: PointerPoint | undefined;
+  let intoFrame = false;
   for (let attempt = 1; point === undefined; attempt++) {
     const prepared = await prepare(ctx, deps, site, tool, phases);
+    intoFrame = prepared.intoFrame === true;
     const guards = prepared.token === undefined ? [] : [{ world: site.world, token: prepared.token }];
     const local = { x: prepared.x, y: prepared.y };
     if (site.world.frameId === site.before.frameId) {
@@ -100,6 +105,8 @@ export async function pointerTarget(ctx: ToolContext, deps: RefDeps, site: RefSi
     }
   }
   try {
+    // The point is over an <iframe> (the element is one, or holds one there): the input goes into what it shows.
+    if (intoFrame) await checkLanding(ctx, deps, site.world, { at: point.local, shown: { x: point.x, y: point.y }, ref: site.ref });
     await drawnAsLaidOut(ctx, deps, site);
   } catch (error) {
     await disarm(ctx, deps, point.guards);

@@ -5,13 +5,15 @@
  * page's refusals into the closed codes, all in one place so every element tool says the same.
  */
 import { reasonedError, RelayError, type ToolName } from '@chrome-relay/protocol';
+import type Protocol from 'devtools-protocol';
 import type { Interceptor, PageArgs, PageMethod, PageReturn, StaleReason } from '../injected/types.js';
 import type { NavigationTiming } from '../page/navigation.js';
 import { dialogTracker } from '../pageState/dialogs.js';
 import { mainFrames } from '../page/mainFrames.js';
-import { callPage, DocumentChanged } from '../page/pageCall.js';
+import { callPage, DocumentChanged, pageElementHandle } from '../page/pageCall.js';
 import { frameSessions, type FrameInfo, type FrameSessions } from '../page/frames.js';
-import { mainFrameDocument, type FrameState, type PageWorld, type Worlds } from '../page/worlds.js';
+import { mainFrameDocument, worldTarget, type FrameState, type PageWorld, type Worlds } from '../page/worlds.js';
+import { blockedFrameError } from '../policy/policy.js';
 import { resolveRefTarget, staleRefError } from '../refs/refTarget.js';
 import type { RefRegistry } from '../refs/registry.js';
 import type { ToolContext } from './defineTool.js';
@@ -21,7 +23,7 @@ export interface RefDeps {
   registry: RefRegistry;
   worlds: Worlds;
   /** The tab's frames and their sessions (default: the worker's): refs inside iframes, and pointer actions in tabs with out-of-process frames. */
-  frames?: Pick<FrameSessions, 'list' | 'hasOutOfProcessFrames'>;
+  frames?: Pick<FrameSessions, 'list' | 'hasOutOfProcessFrames' | 'blockList'>;
 }
 
 export interface ActionDeps extends RefDeps {
@@ -37,9 +39,19 @@ export interface RefSite {
   tabId: number;
   before: FrameState;
   world: PageWorld;
+  /** For the ref of an <iframe>, while the person blocks any site: the frame it shows, found (and checked) by openRef. */
+  shows?: ShownFrame;
 }
 
-export function framesOf(deps: RefDeps): Pick<FrameSessions, 'list' | 'hasOutOfProcessFrames'> {
+/** What an <iframe> ref's element shows: its node as DOM.describeNode reports it, and that frame in the tab's list (undefined: not loaded or not reachable yet). */
+export interface ShownFrame {
+  node: Protocol.DOM.Node;
+  frame: FrameInfo | undefined;
+}
+
+const SHOWN_GROUP = 'chrome-relay-shown-frame';
+
+export function framesOf(deps: Pick<RefDeps, 'frames'>): Pick<FrameSessions, 'list' | 'hasOutOfProcessFrames' | 'blockList'> {
   return deps.frames ?? frameSessions;
 }
 
@@ -52,6 +64,13 @@ export async function enablePage(ctx: ToolContext, tabId: number): Promise<Frame
   return frame;
 }
 
+/**
+ * Every ref-addressed tool starts here, so this is where a ref meets the person's site block list inside a page
+ * (the tab itself was checked by the dispatcher): a ref inside a frame that shows a blocked site, or inside one
+ * within it, and the ref of an <iframe> showing one, fail site_blocked before anything is asked of the page. That
+ * holds whenever the frame became blocked: it navigated onto the site after the snapshot, or the person added the
+ * rule since.
+ */
 export async function openRef(ctx: ToolContext, deps: RefDeps, ref: string, requestedTab: number | undefined): Promise<RefSite> {
   const target = await resolveRefTarget(deps.registry, ctx.browser, ref, requestedTab);
   const { tabId } = target;
@@ -61,16 +80,41 @@ export async function openRef(ctx: ToolContext, deps: RefDeps, ref: string, requ
     await deps.registry.markNavigated(tabId);
     throw staleRefError(ref, 'navigated', tabId);
   }
+  let site: RefSite;
   if (target.frame.frameId === before.frameId) {
-    const world = await deps.worlds.ensure(ctx, tabId, before);
-    return { ref, tabId, before, world };
+    site = { ref, tabId, before, world: await deps.worlds.ensure(ctx, tabId, before) };
+  } else {
+    // A ref inside an iframe: that frame must still show the document the ref was issued in (only
+    // this frame's refs die when it navigates; the rest of the tab's stay). A frame that now shows a blocked
+    // site says so first: that, not the navigation, is what the agent must know.
+    const frame = (await framesOf(deps).list(ctx, tabId)).find((candidate) => candidate.frameId === target.frame.frameId);
+    if (frame?.blocked !== undefined) throw blockedFrameError(tabId, frame.blocked, { ref, is: 'inside' });
+    if (frame === undefined || frame.loaderId !== target.frame.loaderId) throw staleRefError(ref, 'navigated', tabId);
+    site = { ref, tabId, before, world: await deps.worlds.ensure(ctx, tabId, frame) };
   }
-  // A ref inside an iframe: that frame must still show the document the ref was issued in (only
-  // this frame's refs die when it navigates; the rest of the tab's stay).
-  const frame = (await framesOf(deps).list(ctx, tabId)).find((candidate) => candidate.frameId === target.frame.frameId);
-  if (frame === undefined || frame.loaderId !== target.frame.loaderId) throw staleRefError(ref, 'navigated', tabId);
-  const world = await deps.worlds.ensure(ctx, tabId, frame);
-  return { ref, tabId, before, world };
+  if (target.record.role === 'iframe' && (await framesOf(deps).blockList()).length > 0) {
+    // Pointing at, focusing or capturing the frame element reaches into what it shows.
+    const shows = await frameShownBy(ctx, deps, site);
+    if (shows.frame?.blocked !== undefined) throw blockedFrameError(tabId, shows.frame.blocked, { ref, is: 'frame' });
+    site.shows = shows;
+  }
+  return site;
+}
+
+/** The frame the ref's element shows (the ref verified, or healed, first); stale_ref when the element is gone. */
+export async function frameShownBy(ctx: ToolContext, deps: RefDeps, site: RefSite): Promise<ShownFrame> {
+  unlessStale(site, await callSite(ctx, deps, site, 'resolve', { ref: site.ref }));
+  const target = worldTarget(site.world);
+  try {
+    const handle = await pageElementHandle(ctx, site.world, site.ref, SHOWN_GROUP);
+    if (handle === undefined) throw staleRefError(site.ref, 'vanished', site.tabId);
+    const { node } = await ctx.cdp.send(target, 'DOM.describeNode', { objectId: handle, depth: 0 });
+    const frameId = node.frameId;
+    const frame = frameId === undefined ? undefined : (await framesOf(deps).list(ctx, site.tabId)).find((candidate) => candidate.frameId === frameId);
+    return { node, frame };
+  } finally {
+    ctx.cdp.send(target, 'Runtime.releaseObjectGroup', { objectGroup: SHOWN_GROUP }).catch(() => undefined);
+  }
 }
 
 /** Call the page API for this site; a document swap mid-call is stale_ref (navigated). */

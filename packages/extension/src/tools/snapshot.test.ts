@@ -49,7 +49,7 @@ function setup(scan?: (sites: readonly ScanSite[]) => Promise<void>) {
   const pages = new FakePages(env.debugger);
   const local = new MemoryStore();
   const session = new MemoryStore();
-  const deps = { counter: new RefCounter(local), tabLocks: new TabLocks(), ...(scan === undefined ? {} : { scan: (_ctx: unknown, sites: readonly ScanSite[]) => scan(sites) }), registry: new RefRegistry(session), worlds: new Worlds(session), history: new SnapshotHistory(session), frames: { list: (): Promise<FrameInfo[]> => Promise.resolve([]) } };
+  const deps = { counter: new RefCounter(local), tabLocks: new TabLocks(), ...(scan === undefined ? {} : { scan: (_ctx: unknown, sites: readonly ScanSite[]) => scan(sites) }), registry: new RefRegistry(session), worlds: new Worlds(session), history: new SnapshotHistory(session), frames: { list: (): Promise<FrameInfo[]> => Promise.resolve([]), blocking: () => Promise.resolve(undefined) } };
   return { ...env, pages, local, session, deps, tool: createSnapshotTool(deps) };
 }
 
@@ -197,5 +197,63 @@ describe('snapshot tool: one snapshot of a tab at a time', () => {
     expect((await first).refCount).toBe(1);
     expect((await tool.handle({ tab: tabId }, ctx)).refCount).toBe(1);
     expect(overlapped).toBe(false);
+  });
+});
+
+describe('snapshot tool: frames on a site the person blocked', () => {
+  it('never enters a blocked frame, marks its iframe with the rule, and drops a frame that moved onto one meanwhile', async () => {
+    const scanned: ScanSite[] = [];
+    const { browser, pages, deps, ctx, debugger: dbg } = setup((sites) => {
+      scanned.push(...sites);
+      return Promise.resolve();
+    });
+    const tabId = browser.addTab({ active: true }).id ?? 0;
+    const walks: PageSnapshot[] = [
+      {
+        token: 'main',
+        url: 'https://news.test/',
+        title: 'News',
+        tree: [
+          { role: 'iframe', name: 'Bank', ref: 'e1', frameSlot: 0 },
+          { role: 'iframe', name: 'Late', ref: 'e2', frameSlot: 1 },
+        ],
+        nextRef: 3,
+        refCount: 2,
+      },
+      // The frame listed as open had moved onto the blocked site by the time it was walked.
+      { token: 'late', url: 'https://bank.test/login', title: 'Bank', tree: [{ role: 'button', name: 'Transfer', ref: 'e3' }], nextRef: 4, refCount: 1 },
+    ];
+    const walk = (): PageSnapshot => {
+      const next = walks.shift();
+      if (next === undefined) throw new Error('a frame was walked that should not have been');
+      return next;
+    };
+    const fakeTab = pages.open(tabId, { snapshot: walk, commit: ({ token }) => ({ committed: token === 'main' }) });
+    const main = { frameId: fakeTab.frameId, loaderId: fakeTab.loaderId, url: 'https://news.test/' };
+    const block = { rule: 'bank.test', url: 'https://bank.test/' };
+    const frames = [main, { frameId: 'BANK', loaderId: 'LB', url: 'https://bank.test/', parentId: main.frameId, blocked: block }, { frameId: 'LATE', loaderId: 'LL', url: 'https://ads.test/', parentId: main.frameId }];
+    const slots: Record<string, number> = { BANK: 0, LATE: 1 };
+    dbg
+      .handle('DOM.getFrameOwner', (params) => ({ backendNodeId: slots[(params as { frameId: string }).frameId] ?? -1 }))
+      .handle('DOM.resolveNode', (params) => ({ object: { type: 'object', objectId: `owner:${(params as { backendNodeId: number }).backendNodeId}` } }))
+      .handle('Runtime.callFunctionOn', (params) => ({ result: { type: 'number', value: Number((params as { objectId: string }).objectId.slice('owner:'.length)) } }))
+      .handle('Runtime.releaseObjectGroup', () => ({}));
+    const tool = createSnapshotTool({ ...deps, frames: { list: () => Promise.resolve(frames), blocking: (url: string) => Promise.resolve(url.includes('bank.test') ? block : undefined) } });
+
+    const result = await tool.handle({ tab: tabId }, ctx);
+    expect(result.tree).toEqual([
+      { role: 'iframe', name: 'Bank', ref: 'e1', siteBlocked: 'bank.test' },
+      { role: 'iframe', name: 'Late', ref: 'e2', siteBlocked: 'bank.test' },
+    ]);
+    expect(result.refCount).toBe(2);
+    // The listener scan never sees the blocked frame, and the main frame's read stays out of its same-process child frames.
+    expect(scanned.map((site) => [site.frameId, site.shallow])).toEqual([
+      [fakeTab.frameId, true],
+      ['LATE', undefined],
+    ]);
+    expect(dbg.sent.filter((c) => c.method === 'Page.createIsolatedWorld').map((c) => (c.params as { frameId: string }).frameId)).toEqual([fakeTab.frameId, 'LATE']);
+    // Only the main frame's walk was committed; the late frame's ref was never stored.
+    expect(fakeTab.calls.filter((c) => c.method === 'commit')).toHaveLength(1);
+    expect(await deps.registry.lookup('e3')).toBeUndefined();
   });
 });

@@ -22,6 +22,8 @@ import type { RefCounter } from '../refs/counter.js';
 import { refCounter, refRegistry } from '../refs/index.js';
 import { chromeSessionStore } from '../refs/persist.js';
 import type { RefRegistry, RefSummary } from '../refs/registry.js';
+import { framesAroundBlocked } from '../policy/frameBlocks.js';
+import { blockedFrameError } from '../policy/policy.js';
 import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool, type ToolContext } from './defineTool.js';
 import { SnapshotHistory } from './snapshotHistory.js';
@@ -35,7 +37,7 @@ export interface SnapshotDeps {
   registry: RefRegistry;
   worlds: Worlds;
   history: SnapshotHistory;
-  frames: Pick<FrameSessions, 'list'>;
+  frames: Pick<FrameSessions, 'list' | 'blocking'>;
   /** Hand each frame's page script the elements with action listeners (page/listeners.ts); absent in unit tests. */
   scan?: (ctx: ToolContext, sites: readonly ScanSite[]) => Promise<void>;
 }
@@ -51,6 +53,12 @@ export function refsInTree(tree: readonly PageNode[]): RefSummary[] {
   };
   visit(tree);
   return found;
+}
+
+/** A frame left unread because it shows a blocked site, and the rule its iframe node names. */
+interface BlockedFrame {
+  frame: FrameInfo;
+  rule: string;
 }
 
 interface FrameRun {
@@ -101,12 +109,23 @@ async function snapshotFrame(ctx: ToolContext, deps: SnapshotDeps, tabId: number
   }
 }
 
-/** One attempt against the documents the tab shows now (main frame and every iframe). */
+/**
+ * One attempt against the documents the tab shows now (main frame and every iframe). Frames that show a site the
+ * person blocked (FrameSessions.list marks them, and every frame inside them) are never entered: no world, no
+ * listener read, no walk. Their <iframe> node in the parent's tree says so instead (`siteBlocked`, the rule). A
+ * frame that navigated onto a blocked site after the list was read is caught by the URL its own walk reports, and
+ * dropped with everything it produced before anything is committed or returned.
+ */
 async function snapshotDocument(ctx: ToolContext, deps: SnapshotDeps, tabId: number, scope: SnapshotArgs['scope']): Promise<PageSnapshot> {
   const main = await mainFrameDocument(ctx, tabId);
-  const frames = (await deps.frames.list(ctx, tabId)).filter((frame) => frame.frameId !== main.frameId);
+  const all = await deps.frames.list(ctx, tabId);
+  const listed = all.filter((frame) => frame.frameId !== main.frameId);
+  const frames = listed.filter((frame) => frame.blocked === undefined);
+  const blocked: BlockedFrame[] = listed.flatMap((frame) => (frame.blocked === undefined ? [] : [{ frame, rule: frame.blocked.rule }]));
   const scoped = await scopeFrameId(deps, tabId, main.frameId, scope);
-  if (deps.scan !== undefined) await deps.scan(ctx, await scanSites(ctx, deps, tabId, [{ ...main }, ...frames]));
+  const scopeBlock = listed.find((frame) => frame.frameId === scoped)?.blocked;
+  if (scopeBlock !== undefined && scope !== undefined && 'ref' in scope) throw blockedFrameError(tabId, scopeBlock, { ref: scope.ref, is: 'inside' });
+  if (deps.scan !== undefined) await deps.scan(ctx, await scanSites(ctx, deps, tabId, [{ ...main }, ...frames], framesAroundBlocked(all)));
   return deps.counter.run(ctx.deadline, async (allocation) => {
     let nextRef = allocation.next;
     const runs: FrameRun[] = [];
@@ -116,6 +135,12 @@ async function snapshotDocument(ctx: ToolContext, deps: SnapshotDeps, tabId: num
       if (scope !== undefined && frame.frameId === scoped) args.scope = scope;
       const run = await snapshotFrame(ctx, deps, tabId, frame, args, isMain);
       if (run === undefined) continue;
+      const late = isMain ? undefined : await deps.frames.blocking(run.page.url);
+      if (late !== undefined) {
+        // Its walk is never committed, and its refs numbers are handed to the next frame.
+        blocked.push({ frame, rule: late.rule });
+        continue;
+      }
       if (run.page.scopeMissing !== undefined) {
         throw reasonedError('element_not_found', 'scope_missing', `Nothing to snapshot: ${run.page.scopeMissing}. Snapshot without --scope to see the page.`, {
           phase: 'resolve',
@@ -127,11 +152,13 @@ async function snapshotDocument(ctx: ToolContext, deps: SnapshotDeps, tabId: num
     }
     // Place each child frame under its iframe node; parents were listed (and snapshotted) first.
     const byFrame = new Map(runs.map((run) => [run.frame.frameId, run]));
+    const slotIn = async (frame: FrameInfo): Promise<number | undefined> => {
+      const parent = frame.parentId === undefined ? undefined : byFrame.get(frame.parentId);
+      // Asked of the parent's document (DOM.getFrameOwner there): nothing of the child is touched.
+      return parent === undefined ? undefined : frameSlotOf(ctx, parent.world, frame.frameId).catch(() => undefined);
+    };
     for (const run of runs) {
-      const parentId = run.frame.parentId;
-      const parent = parentId === undefined ? undefined : byFrame.get(parentId);
-      if (parent === undefined) continue;
-      const slot = await frameSlotOf(ctx, parent.world, run.frame.frameId).catch(() => undefined);
+      const slot = await slotIn(run.frame);
       if (slot !== undefined) run.slot = slot;
     }
     const root = runs.find((run) => run.frame.frameId === scoped) ?? runs[0];
@@ -142,6 +169,11 @@ async function snapshotDocument(ctx: ToolContext, deps: SnapshotDeps, tabId: num
       if (run.slot !== undefined) shot.slot = run.slot;
       return shot;
     });
+    // A blocked frame's node is marked in its parent's tree (a frame inside a blocked one has no parent shown).
+    for (const { frame, rule } of blocked) {
+      const slot = await slotIn(frame);
+      if (frame.parentId !== undefined && slot !== undefined) shots.push({ frameId: frame.frameId, parentId: frame.parentId, slot, tree: [], blocked: rule });
+    }
     // The shown tree starts at the scope's frame; refs count for every frame the page shows.
     graftFrames([...shots.filter((shot) => shot.frameId === root.frame.frameId), ...shots.filter((shot) => shot.frameId !== root.frame.frameId)]);
     const reachable = graftReach(runs, main.frameId);
@@ -168,13 +200,16 @@ async function snapshotDocument(ctx: ToolContext, deps: SnapshotDeps, tabId: num
   });
 }
 
-/** Our world in each frame, for the listener scan; a child frame gone meanwhile is left out (the snapshot sees it too). */
-async function scanSites(ctx: ToolContext, deps: SnapshotDeps, tabId: number, frames: readonly FrameInfo[]): Promise<ScanSite[]> {
+/**
+ * Our world in each (unblocked) frame, for the listener scan; a child frame gone meanwhile is left out (the snapshot
+ * sees it too). `shallow`: the frames whose piercing read would reach a blocked frame in their process.
+ */
+async function scanSites(ctx: ToolContext, deps: SnapshotDeps, tabId: number, frames: readonly FrameInfo[], shallow: ReadonlySet<string>): Promise<ScanSite[]> {
   const sites: ScanSite[] = [];
   for (const frame of frames) {
     try {
       const world = await deps.worlds.ensure(ctx, tabId, frame);
-      sites.push({ world, frameId: frame.frameId, ...(frame.parentId === undefined ? {} : { parentId: frame.parentId }) });
+      sites.push({ world, frameId: frame.frameId, ...(frame.parentId === undefined ? {} : { parentId: frame.parentId }), ...(shallow.has(frame.frameId) ? { shallow: true } : {}) });
     } catch (error) {
       if (frame.parentId === undefined || !(error instanceof RelayError) || error.code !== 'cdp_error') throw error;
     }

@@ -11,17 +11,19 @@
  * is checked first (in an isolated world, through open shadow roots and same-origin frames) and
  * its absence is element_not_found. A focused cross-origin frame cannot be inspected from here; it
  * is accepted and reported as `iframe (cross-origin)` (frames are part B). `-s @ref` (focus an
- * element first) is part B: it resolves the ref, focuses it, then calls typeIntoFocused.
+ * element first) is part B: it resolves the ref, focuses it, then calls typeIntoFocused. Focus inside a frame
+ * that shows a site the person blocked is refused before anything is looked at or typed (inputLanding.ts).
  */
 import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
 import { currentPlatform, planTyping, typeStep } from '../input/keyboard.js';
 import { dialogTracker } from '../pageState/dialogs.js';
 import { callInPage } from '../pageState/isolatedWorld.js';
 import { resolveTab } from '../targets.js';
-import { focusRef } from './refAction.js';
+import { focusRef, type RefDeps } from './refAction.js';
 import { refRegistry } from '../refs/index.js';
 import { worlds } from '../page/worlds.js';
 import { defineTool, type ToolContext } from './defineTool.js';
+import { checkFocusLanding, type LandingDeps } from './inputLanding.js';
 
 export type FocusReport = { editable: true; description: string } | { editable: false; description: string };
 
@@ -76,7 +78,9 @@ export function describeFocus(): FocusReport {
  * Type `text` into whatever is focused in the tab (the seam for part B: `type -s @ref` focuses the
  * ref's element first, then calls this). Checks that something editable has focus, then types.
  */
-export async function typeIntoFocused(ctx: ToolContext, tabId: number, text: string): Promise<ToolResult<'type'>> {
+export async function typeIntoFocused(ctx: ToolContext, deps: LandingDeps, tabId: number, text: string): Promise<ToolResult<'type'>> {
+  // First: describeFocus looks into same-origin frames, and the text goes where focus is.
+  await checkFocusLanding(ctx, deps, tabId);
   const focus = await callInPage(ctx, tabId, describeFocus);
   if (!focus.editable) {
     throw reasonedError(
@@ -106,11 +110,15 @@ export async function typeIntoFocused(ctx: ToolContext, tabId: number, text: str
   return { tabId, typed, into: focus.description };
 }
 
-export const typeTool = defineTool({
-  name: 'type',
-  async handle(params, ctx) {
-    // -s @ref: focus the ref's element first (same resolve/heal/navigation checks as every ref action).
-    const tabId = params.ref === undefined ? await resolveTab(params.tab, ctx) : (await focusRef(ctx, { registry: refRegistry, worlds }, params.ref, params.tab, 'type')).tabId;
-    return typeIntoFocused(ctx, tabId, params.text);
-  },
-});
+export function createTypeTool(deps: RefDeps) {
+  return defineTool({
+    name: 'type',
+    async handle(params, ctx) {
+      // -s @ref: focus the ref's element first (same resolve/heal/navigation checks as every ref action).
+      const tabId = params.ref === undefined ? await resolveTab(params.tab, ctx) : (await focusRef(ctx, deps, params.ref, params.tab, 'type')).tabId;
+      return typeIntoFocused(ctx, deps, tabId, params.text);
+    },
+  });
+}
+
+export const typeTool = createTypeTool({ registry: refRegistry, worlds });

@@ -1,0 +1,70 @@
+/**
+ * Where trusted input will go, held against the person's site block list before any of it is sent.
+ *
+ * The browser gives mouse input over an <iframe> to the document that frame shows, and keyboard input to the
+ * document focus is in, whichever frame of the page that is; an out-of-process frame looks like its <iframe>
+ * element from the parent. So the check starts in the document an action aims at (the ref's frame, or the tab's
+ * top document for a point or for keys) and follows the input: the frame element at the point (or holding focus),
+ * the frame it shows in FrameSessions.list (which marks blocked ones), and on into that frame's document while it
+ * is open, until the input stays in a document. A frame that shows a blocked site, at any depth, fails the action
+ * with site_blocked before anything was sent. Every pointer action passes here once its point is known (refs:
+ * pointerDelivery.ts, only when the hit-test found a frame element there; `click --x --y`; a drag's drop point),
+ * and `keys`/`type` before they press anything. Without block rules it costs nothing.
+ */
+import type { CdpTarget } from '../cdp/cdpSession.js';
+import type { FrameInfo } from '../page/frames.js';
+import { pointInFrameElement } from '../page/frameOwner.js';
+import { inputFrameHandle } from '../page/pageCall.js';
+import { mainFrameDocument, worldTarget, type PageWorld } from '../page/worlds.js';
+import { blockedFrameError, type FrameAim } from '../policy/policy.js';
+import type { ToolContext } from './defineTool.js';
+import { framesOf, type RefDeps } from './refAction.js';
+
+/** Our worlds, and the tab's frames with their block marks (default: the worker's). */
+export type LandingDeps = Pick<RefDeps, 'worlds' | 'frames'>;
+
+/** What the input is: mouse input at a point of the aimed document's viewport (`at`; `shown`/`ref` name it in messages), or keys. */
+export type Landing = { at: { x: number; y: number }; shown: { x: number; y: number }; ref?: string } | { focus: true };
+
+const GROUP = 'chrome-relay-input-landing';
+/** Frames inside frames deeper than this are not followed (no page nests so deep; it bounds a hostile one). */
+const MAX_DEPTH = 16;
+
+/** Throws site_blocked when input aimed at `world`'s document would reach a frame showing a blocked site. */
+export async function checkLanding(ctx: ToolContext, deps: LandingDeps, world: PageWorld, landing: Landing): Promise<void> {
+  const frames = framesOf(deps);
+  if ((await frames.blockList()).length === 0) return;
+  const aim: FrameAim = 'focus' in landing ? { focus: true } : { point: landing.shown, ...(landing.ref === undefined ? {} : { ref: landing.ref }) };
+  let listed: FrameInfo[] | undefined;
+  let here = world;
+  let point = 'at' in landing ? landing.at : null;
+  for (let depth = 0; depth < MAX_DEPTH; depth++) {
+    const target: CdpTarget = worldTarget(here);
+    try {
+      const element = await inputFrameHandle(ctx, here, point, GROUP);
+      if (element === undefined) return;
+      const { node } = await ctx.cdp.send(target, 'DOM.describeNode', { objectId: element, depth: 0 });
+      const frameId = node.frameId;
+      listed ??= await frames.list(ctx, world.tabId);
+      const frame = listed.find((candidate) => candidate.frameId === frameId);
+      // Nothing loaded in it yet (or not reachable): no site's document is there to reach.
+      if (frame === undefined) return;
+      if (frame.blocked !== undefined) throw blockedFrameError(world.tabId, frame.blocked, aim);
+      if (point !== null) {
+        const inner = await pointInFrameElement(ctx, here, element, point.x, point.y);
+        if (inner === undefined) return;
+        point = inner;
+      }
+      here = await deps.worlds.ensure(ctx, world.tabId, frame);
+    } finally {
+      await ctx.cdp.send(target, 'Runtime.releaseObjectGroup', { objectGroup: GROUP }).catch(() => undefined);
+    }
+  }
+}
+
+/** Keys and typed text go where focus is: check from the tab's top document. */
+export async function checkFocusLanding(ctx: ToolContext, deps: LandingDeps, tabId: number): Promise<void> {
+  if ((await framesOf(deps).blockList()).length === 0) return;
+  const world = await deps.worlds.ensure(ctx, tabId, await mainFrameDocument(ctx, tabId));
+  await checkLanding(ctx, deps, world, { focus: true });
+}
