@@ -2,7 +2,7 @@
  * Issue 2: the real CLI → native host → extension → CDP path. Every assertion about the page reads the page's
  * own state (window.clicks etc.), never chrome-relay's claim.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,6 +122,18 @@ describe('walking skeleton', () => {
     expect(result.error).toMatchObject({ code: 'extension_not_connected', retryable: true });
     expect(result.error?.message).toMatch(/chrome-relay launch/);
     expect(result.error?.message).toMatch(/chrome-relay doctor/);
+  });
+
+  it('keeps what launch and the host write private: directories 0700, the browser log, socket and descriptor 0600', async () => {
+    const mode = (path: string): string => (statSync(path).mode & 0o777).toString(8);
+    const run = join(relay.home, 'run');
+    const logs = join(relay.home, 'logs');
+    expect({ home: mode(relay.home), run: mode(run), logs: mode(logs), profile: mode(relay.profile) }).toEqual({ home: '700', run: '700', logs: '700', profile: '700' });
+    // The log names the profile, the socket and every URL the browser complains about.
+    const files = [...readdirSync(logs).map((name) => join(logs, name)), ...readdirSync(run).filter((name) => /\.(sock|json)$/.test(name)).map((name) => join(run, name))];
+    expect(files.some((file) => file.endsWith('.log'))).toBe(true);
+    expect(files.some((file) => file.endsWith('.sock'))).toBe(true);
+    for (const file of files) expect(`${file}: ${mode(file)}`).toBe(`${file}: 600`);
   });
 
   it('killing the host mid-call gives native_host_disconnected, and the next call works', async () => {
