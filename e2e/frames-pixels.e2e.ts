@@ -13,33 +13,18 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
-import { startRelay, until, type Relay } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import type { FixtureServer } from './fixtureServer.js';
+import { until } from './harness.js';
 import { okJson, open, type Opened } from './helpers.js';
-import { extensionPage, saveOptions } from './personOptions.js';
+import { blockListRig, saveOptions } from './personOptions.js';
 import { decodePng, near } from './pixels.js';
 
 const RULE = '*/frame-solid.html?blocked*';
 const MAGENTA: [number, number, number] = [255, 0, 255];
 const GREY: [number, number, number] = [128, 128, 128];
 
-let relay: Relay;
-let crossServer: FixtureServer;
-let options: Page;
-beforeAll(async () => {
-  relay = await startRelay();
-  crossServer = await startFixtureServer('127.0.0.2');
-  options = await extensionPage(relay, 'options.html');
-});
-afterEach(async () => {
-  await saveOptions(options, { blocked: '' });
-});
-afterAll(async () => {
-  await relay?.stop();
-  await crossServer?.close();
-});
+const rig = blockListRig();
 
 interface Box {
   x: number;
@@ -50,10 +35,10 @@ interface Box {
 
 /** Where each blocked frame's document is drawn (CSS px of the viewport; the page does not scroll), and from where. */
 const blockedBoxes = (): { box: Box; origin: string }[] => [
-  { box: { x: 133, y: 23, width: 160, height: 100 }, origin: relay.server.origin },
-  { box: { x: 330, y: 10, width: 160, height: 100 }, origin: crossServer.origin },
-  { box: { x: 30, y: 170, width: 120, height: 80 }, origin: crossServer.origin },
-  { box: { x: 350, y: 170, width: 120, height: 80 }, origin: relay.server.origin },
+  { box: { x: 133, y: 23, width: 160, height: 100 }, origin: rig.relay.server.origin },
+  { box: { x: 330, y: 10, width: 160, height: 100 }, origin: rig.crossServer.origin },
+  { box: { x: 30, y: 170, width: 120, height: 80 }, origin: rig.crossServer.origin },
+  { box: { x: 350, y: 170, width: 120, height: 80 }, origin: rig.relay.server.origin },
 ];
 /** Content that is not blocked, near the blocked frames, with its colour. */
 const OPEN: [number, number, [number, number, number]][] = [
@@ -66,13 +51,13 @@ const OPEN: [number, number, [number, number, number]][] = [
 
 async function openPage(): Promise<Opened> {
   const asked = (server: FixtureServer) => server.requests.filter((path) => path.startsWith('/frame-solid.html?blocked=1')).length;
-  const before = [asked(relay.server), asked(crossServer)];
-  const tab = await open(relay, `/frame-masked.html?x=${encodeURIComponent(crossServer.origin)}`);
+  const before = [asked(rig.relay.server), asked(rig.crossServer)];
+  const tab = await open(rig.relay, `/frame-masked.html?x=${encodeURIComponent(rig.crossServer.origin)}`);
   // Two blocked frames from each server; then time for them to be drawn.
-  await until(() => asked(relay.server) === (before[0] ?? 0) + 2 && asked(crossServer) === (before[1] ?? 0) + 2, 10_000, 'all four blocked frames requested');
+  await until(() => asked(rig.relay.server) === (before[0] ?? 0) + 2 && asked(rig.crossServer) === (before[1] ?? 0) + 2, 10_000, 'all four blocked frames requested');
   // The person looks at the tab: a background tab does not always draw its iframes at all (seen in Chromium 156:
   // white where they are), which would prove nothing about painting over them.
-  await (await relay.page(tab.path)).bringToFront();
+  await (await rig.relay.page(tab.path)).bringToFront();
   await new Promise((resolve) => setTimeout(resolve, 700));
   return tab;
 }
@@ -106,7 +91,7 @@ describe('captures paint over frames that show a blocked site', () => {
   it('a viewport screenshot: flat grey in every blocked box, the open content around keeps its colours, each area named', async () => {
     const tab = await openPage();
     // Without rules the frames show, and nothing is named.
-    const plain = await okJson(relay, 'screenshot', '--tab', String(tab.tabId));
+    const plain = await okJson(rig.relay, 'screenshot', '--tab', String(tab.tabId));
     const seen = decodePng(readFileSync(String(plain.path)));
     for (const { box } of blockedBoxes()) {
       const centre = seen.pixel(box.x + box.width / 2, box.y + box.height / 2);
@@ -114,8 +99,8 @@ describe('captures paint over frames that show a blocked site', () => {
     }
     expect(plain.masked).toBeUndefined();
 
-    await saveOptions(options, { blocked: RULE });
-    const shot = await okJson(relay, 'screenshot', '--tab', String(tab.tabId));
+    await saveOptions(rig.options, { blocked: RULE });
+    const shot = await okJson(rig.relay, 'screenshot', '--tab', String(tab.tabId));
     const png = decodePng(readFileSync(String(shot.path)));
     for (const { box } of blockedBoxes()) expect(leaks(png, box), JSON.stringify(box)).toEqual({ notGrey: 0, magenta: 0 });
     for (const [x, y, colour] of OPEN) expect(near(png.pixel(x, y), colour), `${x},${y} ${png.pixel(x, y)}`).toBe(true);
@@ -130,16 +115,16 @@ describe('captures paint over frames that show a blocked site', () => {
   });
 
   it('a screenshot of an element holding a blocked frame (--selector) and a JPEG one: grey where the frame is, the element around it kept', async () => {
-    await saveOptions(options, { blocked: RULE });
+    await saveOptions(rig.options, { blocked: RULE });
     const tab = await openPage();
-    const shot = await okJson(relay, 'screenshot', '--tab', String(tab.tabId), '--selector', '#holder');
+    const shot = await okJson(rig.relay, 'screenshot', '--tab', String(tab.tabId), '--selector', '#holder');
     const png = decodePng(readFileSync(String(shot.path)));
     expect([png.width, png.height]).toEqual([186, 126]);
     expect(leaks(png, { x: 13, y: 13, width: 160, height: 100 })).toEqual({ notGrey: 0, magenta: 0 });
     for (const [x, y] of [[4, 4], [180, 120], [93, 6]] as const) expect(near(png.pixel(x, y), [0, 0, 200]), `${x},${y} ${png.pixel(x, y)}`).toBe(true);
-    expect(shot.masked).toEqual([{ rule: RULE, origin: relay.server.origin, box: { x: 13, y: 13, width: 160, height: 100 } }]);
+    expect(shot.masked).toEqual([{ rule: RULE, origin: rig.relay.server.origin, box: { x: 13, y: 13, width: 160, height: 100 } }]);
 
-    const jpeg = await okJson(relay, 'screenshot', '--tab', String(tab.tabId), '--format', 'jpeg', '--max-edge', '400');
+    const jpeg = await okJson(rig.relay, 'screenshot', '--tab', String(tab.tabId), '--format', 'jpeg', '--max-edge', '400');
     const small = viaFfmpeg(String(jpeg.path));
     const k = small.width / (jpeg.width as number);
     for (const { box } of blockedBoxes()) expect(leaks(small, scaled(box, k), 24).magenta, JSON.stringify(box)).toBe(0);
@@ -147,23 +132,23 @@ describe('captures paint over frames that show a blocked site', () => {
   });
 
   it("a recording's frames and its GIF are painted over", async () => {
-    await saveOptions(options, { blocked: RULE });
+    await saveOptions(rig.options, { blocked: RULE });
     const tab = await openPage();
     const t = String(tab.tabId);
-    await okJson(relay, 'record', 'start', '--tab', t);
+    await okJson(rig.relay, 'record', 'start', '--tab', t);
     for (const colour of ['rgb(0, 150, 0)', 'rgb(0, 170, 0)', 'rgb(0, 160, 0)']) {
-      await okJson(relay, 'js', `document.getElementById('open').style.background = '${colour}'`, '--tab', t);
+      await okJson(rig.relay, 'js', `document.getElementById('open').style.background = '${colour}'`, '--tab', t);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const dir = mkdtempSync(join(tmpdir(), 'cr-rec-'));
-    const stop = await okJson(relay, 'record', 'stop', '--tab', t, '--out', dir, '--gif', '--fps', '5');
+    const stop = await okJson(rig.relay, 'record', 'stop', '--tab', t, '--out', dir, '--gif', '--fps', '5');
     expect(stop.frames as number).toBeGreaterThanOrEqual(2);
     const byOrigin = (areas: unknown): unknown[] => [...(areas as { origin: string }[])].sort((a, b) => a.origin.localeCompare(b.origin));
     expect(byOrigin(stop.masked)).toEqual(byOrigin([
-      { rule: RULE, origin: relay.server.origin, frames: stop.frames },
-      { rule: RULE, origin: crossServer.origin, frames: stop.frames },
+      { rule: RULE, origin: rig.relay.server.origin, frames: stop.frames },
+      { rule: RULE, origin: rig.crossServer.origin, frames: stop.frames },
     ]));
-    const width = (await okJson(relay, 'js', 'document.documentElement.clientWidth', '--tab', t)).value as number;
+    const width = (await okJson(rig.relay, 'js', 'document.documentElement.clientWidth', '--tab', t)).value as number;
     const files = [join(dir, 'frame-00001.jpg'), join(dir, `frame-${String(stop.frames).padStart(5, '0')}.jpg`), String(stop.gif)];
     for (const file of files) {
       const png = viaFfmpeg(file);
