@@ -12,34 +12,19 @@
  *   - keys never follow focus into a blocked frame.
  */
 import type { Frame, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
-import { startRelay, until, type CliResult, type Relay } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { until, type CliResult } from './harness.js';
 import { okJson, open, refFor, snapshot, type Opened } from './helpers.js';
-import { extensionPage, saveOptions } from './personOptions.js';
+import { blockListRig, saveOptions } from './personOptions.js';
 import { checkSnapshotText } from './snapshotGrammar.js';
 
 const CROSS_RULE = '127.0.0.2';
 const PATH_RULE = '127.0.0.1:*/frame-secret*';
 const SECRETS = ['Secret balance', 'Transfer everything', 'Secret memo', 'Secret bank title', '4711'];
 
-let relay: Relay;
-let crossServer: FixtureServer;
-let options: Page;
-beforeAll(async () => {
-  relay = await startRelay();
-  crossServer = await startFixtureServer('127.0.0.2');
-  options = await extensionPage(relay, 'options.html');
-});
-afterEach(async () => {
-  await saveOptions(options, { blocked: '' });
-});
-afterAll(async () => {
-  await relay?.stop();
-  await crossServer?.close();
-});
+const rig = blockListRig();
 
-const ok = (...args: string[]): Promise<Record<string, unknown>> => okJson(relay, ...args);
+const ok = (...args: string[]): Promise<Record<string, unknown>> => okJson(rig.relay, ...args);
 
 /** The call failed with site_blocked naming the rule (and, for a frame, its origin), and printed nothing of the frame. */
 function expectBlocked(result: CliResult, rule: string, origin: string): void {
@@ -58,8 +43,8 @@ interface BlockedPage {
 }
 
 async function openPage(): Promise<BlockedPage> {
-  const tab = await open(relay, `/frame-blocked.html?x=${encodeURIComponent(crossServer.url('/frame-secret.html?who=bank'))}`);
-  const page = await relay.page(tab.path);
+  const tab = await open(rig.relay, `/frame-blocked.html?x=${encodeURIComponent(rig.crossServer.url('/frame-secret.html?who=bank'))}`);
+  const page = await rig.relay.page(tab.path);
   const find = (test: (url: string) => boolean) => (): Frame => {
     const frame = page.frames().find((f) => f !== page.mainFrame() && test(f.url()));
     if (frame === undefined) throw new Error(`no such frame: ${page.frames().map((f) => f.url()).join(', ')}`);
@@ -68,7 +53,7 @@ async function openPage(): Promise<BlockedPage> {
   const opened: BlockedPage = {
     tab,
     page,
-    bank: find((url) => url.startsWith(crossServer.origin)),
+    bank: find((url) => url.startsWith(rig.crossServer.origin)),
     vault: find((url) => url.includes('who=vault')),
     child: find((url) => url.includes('/frame-child.html')),
   };
@@ -89,9 +74,9 @@ async function heard(frame: Frame): Promise<string[]> {
 
 describe('blocked sites inside pages', () => {
   it('the snapshot shows a blocked frame as its marked iframe, nothing inside it; the open frame next to it works', async () => {
-    await saveOptions(options, { blocked: `${CROSS_RULE}\n${PATH_RULE}` });
+    await saveOptions(rig.options, { blocked: `${CROSS_RULE}\n${PATH_RULE}` });
     const { tab, bank, vault, child } = await openPage();
-    const snap = await snapshot(relay, tab.tabId);
+    const snap = await snapshot(rig.relay, tab.tabId);
     expect(checkSnapshotText(snap).problems).toEqual([]);
     expect(snap).toMatch(/^- iframe "Bank frame" \[ref=e\d+\] \[site-blocked="127\.0\.0\.2"\]$/m);
     expect(snap).toMatch(/^- iframe "Vault frame" \[ref=e\d+\] \[site-blocked="127\.0\.0\.1:\*\/frame-secret\*"\]$/m);
@@ -115,59 +100,59 @@ describe('blocked sites inside pages', () => {
   });
 
   it('get and js --frame into a blocked frame fail site_blocked and never run', async () => {
-    await saveOptions(options, { blocked: `${CROSS_RULE}\n${PATH_RULE}` });
+    await saveOptions(rig.options, { blocked: `${CROSS_RULE}\n${PATH_RULE}` });
     const { tab, bank, vault } = await openPage();
-    const snap = await snapshot(relay, tab.tabId);
+    const snap = await snapshot(rig.relay, tab.tabId);
     const frames: [string, string, string, () => Frame][] = [
-      [refFor(snap, /iframe "Bank frame"/), CROSS_RULE, crossServer.origin, bank],
-      [refFor(snap, /iframe "Vault frame"/), PATH_RULE, relay.server.origin, vault],
+      [refFor(snap, /iframe "Bank frame"/), CROSS_RULE, rig.crossServer.origin, bank],
+      [refFor(snap, /iframe "Vault frame"/), PATH_RULE, rig.relay.server.origin, vault],
     ];
     for (const [ref, rule, origin, frame] of frames) {
-      expectBlocked(await relay.cli('get', 'text', '-s', 'body', '--frame', ref), rule, origin);
-      expectBlocked(await relay.cli('js', 'window.ran = document.body.innerText', '--frame', ref), rule, origin);
-      expectBlocked(await relay.cli('wait', '--text', 'Secret', '--frame', ref, '--timeout', '2000'), rule, origin);
+      expectBlocked(await rig.relay.cli('get', 'text', '-s', 'body', '--frame', ref), rule, origin);
+      expectBlocked(await rig.relay.cli('js', 'window.ran = document.body.innerText', '--frame', ref), rule, origin);
+      expectBlocked(await rig.relay.cli('wait', '--text', 'Secret', '--frame', ref, '--timeout', '2000'), rule, origin);
       expect(await frame().evaluate('window.ran')).toBeUndefined();
     }
   });
 
   it('a ref taken inside a frame before the person blocked its site fails site_blocked, and nothing is clicked', async () => {
     const { tab, bank, vault } = await openPage();
-    const snap = await snapshot(relay, tab.tabId);
+    const snap = await snapshot(rig.relay, tab.tabId);
     const inBank = refFor(snap, /button "Transfer everything"/, 0);
     const inVault = refFor(snap, /button "Transfer everything"/, 1);
     const memo = refFor(snap, /textbox "Secret memo"/, 0);
-    await saveOptions(options, { blocked: `${CROSS_RULE}\n${PATH_RULE}` });
-    expectBlocked(await relay.cli('click', inBank), CROSS_RULE, crossServer.origin);
-    expectBlocked(await relay.cli('click', inVault), PATH_RULE, relay.server.origin);
-    expectBlocked(await relay.cli('fill', memo, 'hello'), CROSS_RULE, crossServer.origin);
+    await saveOptions(rig.options, { blocked: `${CROSS_RULE}\n${PATH_RULE}` });
+    expectBlocked(await rig.relay.cli('click', inBank), CROSS_RULE, rig.crossServer.origin);
+    expectBlocked(await rig.relay.cli('click', inVault), PATH_RULE, rig.relay.server.origin);
+    expectBlocked(await rig.relay.cli('fill', memo, 'hello'), CROSS_RULE, rig.crossServer.origin);
     expect(await heard(bank())).toEqual([]);
     expect(await heard(vault())).toEqual([]);
     expect(await bank().evaluate(`document.getElementById('memo').value`)).toBe('');
   });
 
   it('a click at coordinates over a blocked frame, or on its iframe, fails and the frame hears nothing', async () => {
-    await saveOptions(options, { blocked: `${CROSS_RULE}\n${PATH_RULE}` });
+    await saveOptions(rig.options, { blocked: `${CROSS_RULE}\n${PATH_RULE}` });
     const { tab, page, bank, vault } = await openPage();
     const centre = async (id: string): Promise<[number, number]> =>
       (await page.evaluate(`(() => { const r = document.getElementById('${id}').getBoundingClientRect(); return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)]; })()`)) as [number, number];
     const [bx, by] = await centre('bank');
-    expectBlocked(await relay.cli('click', '--x', String(bx), '--y', String(by), '--tab', String(tab.tabId)), CROSS_RULE, crossServer.origin);
+    expectBlocked(await rig.relay.cli('click', '--x', String(bx), '--y', String(by), '--tab', String(tab.tabId)), CROSS_RULE, rig.crossServer.origin);
     const [vx, vy] = await centre('vault');
-    expectBlocked(await relay.cli('click', '--x', String(vx), '--y', String(vy), '--tab', String(tab.tabId)), PATH_RULE, relay.server.origin);
-    const snap = await snapshot(relay, tab.tabId);
-    expectBlocked(await relay.cli('click', refFor(snap, /iframe "Bank frame"/)), CROSS_RULE, crossServer.origin);
-    expectBlocked(await relay.cli('hover', refFor(snap, /iframe "Vault frame"/)), PATH_RULE, relay.server.origin);
+    expectBlocked(await rig.relay.cli('click', '--x', String(vx), '--y', String(vy), '--tab', String(tab.tabId)), PATH_RULE, rig.relay.server.origin);
+    const snap = await snapshot(rig.relay, tab.tabId);
+    expectBlocked(await rig.relay.cli('click', refFor(snap, /iframe "Bank frame"/)), CROSS_RULE, rig.crossServer.origin);
+    expectBlocked(await rig.relay.cli('hover', refFor(snap, /iframe "Vault frame"/)), PATH_RULE, rig.relay.server.origin);
     expect(await heard(bank())).toEqual([]);
     expect(await heard(vault())).toEqual([]);
   });
 
   it('keys do not follow focus into a blocked frame', async () => {
-    await saveOptions(options, { blocked: `${CROSS_RULE}\n${PATH_RULE}` });
+    await saveOptions(rig.options, { blocked: `${CROSS_RULE}\n${PATH_RULE}` });
     const { tab, page, bank } = await openPage();
-    await ok('click', refFor(await snapshot(relay, tab.tabId), /button "Focus the bank"/));
+    await ok('click', refFor(await snapshot(rig.relay, tab.tabId), /button "Focus the bank"/));
     await until(async () => (await page.evaluate('document.activeElement.id')) === 'bank', 5000, 'focus in the bank frame');
-    expectBlocked(await relay.cli('keys', 'a', '--tab', String(tab.tabId)), CROSS_RULE, crossServer.origin);
-    expectBlocked(await relay.cli('type', 'secret', '--tab', String(tab.tabId)), CROSS_RULE, crossServer.origin);
+    expectBlocked(await rig.relay.cli('keys', 'a', '--tab', String(tab.tabId)), CROSS_RULE, rig.crossServer.origin);
+    expectBlocked(await rig.relay.cli('type', 'secret', '--tab', String(tab.tabId)), CROSS_RULE, rig.crossServer.origin);
     expect(await heard(bank())).toEqual([]);
   });
 });

@@ -4,7 +4,9 @@
  * UI, so a test acts as the person there; agents still act only through the built CLI.
  */
 import type { Page } from 'puppeteer-core';
-import { EXTENSION_ID, until, type Relay } from './harness.js';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
+import { EXTENSION_ID, startRelay, until, type Relay } from './harness.js';
 
 export async function extensionPage(relay: Relay, file: string): Promise<Page> {
   const page = await relay.devtools.newPage();
@@ -37,4 +39,46 @@ export async function saveOptions(options: Page, change: { blocked?: string; age
   await options.$eval('#saved', (el) => (el.textContent = ''));
   await personClicks(options, '#save');
   await until(async () => (await options.$eval('#saved', (el) => el.textContent)) === 'Saved.', 5000, 'settings saved');
+}
+
+/** What a block-list e2e file works with: the relay, a second fixture server on another site, the options page. */
+export interface BlockListRig {
+  readonly relay: Relay;
+  /** 127.0.0.2: another site than the relay's fixture server, so its frames are out of process. */
+  readonly crossServer: FixtureServer;
+  readonly options: Page;
+}
+
+/** Set the rig up once for the file (call at its top level); the person empties the block list after every test. */
+export function blockListRig(): BlockListRig {
+  let relay: Relay | undefined;
+  let crossServer: FixtureServer | undefined;
+  let options: Page | undefined;
+  beforeAll(async () => {
+    relay = await startRelay();
+    crossServer = await startFixtureServer('127.0.0.2');
+    options = await extensionPage(relay, 'options.html');
+  });
+  afterEach(async () => {
+    if (options !== undefined) await saveOptions(options, { blocked: '' });
+  });
+  afterAll(async () => {
+    await relay?.stop();
+    await crossServer?.close();
+  });
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the block-list rig is used before its beforeAll ran');
+    return value;
+  };
+  return {
+    get relay() {
+      return ready(relay);
+    },
+    get crossServer() {
+      return ready(crossServer);
+    },
+    get options() {
+      return ready(options);
+    },
+  };
 }

@@ -218,7 +218,9 @@ export const OUTPUTS: { readonly [K in CliOutput]: OutputKind } = {
       const dir = String(prepared);
       const frames = result.frames as { data: string }[];
       frames.forEach((frame, i) => writeOutFile(join(dir, `frame-${String(i + 1).padStart(5, '0')}.jpg`), Buffer.from(frame.data, 'base64')));
-      const out: Result = { tabId: result.tabId, dir, frames: frames.length, dropped: result.dropped };
+      // What was painted over or left out because a frame showed a blocked site: the agent is told, never silently.
+      const told = Object.fromEntries(['masked', 'withheld'].filter((key) => result[key] !== undefined).map((key) => [key, result[key]]));
+      const out: Result = { tabId: result.tabId, dir, frames: frames.length, dropped: result.dropped, ...told };
       if (opts.gif === true) {
         if (frames.length === 0) throw new RelayError('invalid_arguments', 'The recording has no frames (nothing changed on screen), so there is no GIF to make.', { phase: 'cli', details: { field: 'gif', dir } });
         out.gif = await encodeGif(dir, frames.length, (opts.fps as number | undefined) ?? 10);

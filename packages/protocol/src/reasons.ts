@@ -51,7 +51,7 @@ export const ERROR_REASONS = {
     },
     site_blocked: {
       meaning:
-        "The tab shows (or the command would open) a site on the person's block list in the extension's options, and chrome-relay never attaches to it; or the command aims inside a frame of the page that shows one (details.frame, details.origin), which chrome-relay never reads or acts in.",
+        "The tab shows (or the command would open) a site on the person's block list in the extension's options, and chrome-relay never attaches to it; or the command aims inside a frame of the page that shows one (details.frame, details.origin), which chrome-relay never reads or acts in, or a screenshot could not paint such a frame over and so returned no image.",
       move: 'Leave that site alone: work in another tab, or with the rest of the page around a blocked frame; or ask the person to remove the rule (details.rule) in the extension options.',
     },
     not_agent_tab: {

@@ -101,11 +101,13 @@ export type FrameAim =
   | { ref: string; is: 'inside' | 'frame' }
   | { point: { x: number; y: number }; ref?: string }
   | { focus: true }
-  | { frame: true };
+  | { frame: true }
+  | { capture: 'screenshot' };
 
 function aimText(aim: FrameAim): string {
   if ('point' in aim) return `The input at (${aim.point.x}, ${aim.point.y})${aim.ref === undefined ? '' : ` for @${aim.ref}`} would go into a frame`;
   if ('ref' in aim) return aim.is === 'frame' ? `@${aim.ref} is a frame` : `@${aim.ref} is inside a frame`;
+  if ('capture' in aim) return `The ${aim.capture} would show a frame`;
   return 'focus' in aim ? 'Keyboard focus is inside a frame' : 'chrome-relay was about to enter a frame';
 }
 
@@ -118,10 +120,12 @@ export function blockedFrameError(tab: number, block: SiteBlock, aim: FrameAim):
   const details: Record<string, unknown> = { tab, origin, rule: block.rule, frame: true };
   if ('ref' in aim && aim.ref !== undefined) details.ref = aim.ref;
   if ('point' in aim) Object.assign(details, aim.point);
+  // A capture that cannot paint the frame over is not handed out at all: never its pixels.
+  const outcome = 'capture' in aim ? 'its area could not be measured or painted over, so no image was returned' : 'chrome-relay does not read or act inside it, and nothing was done';
   return reasonedError(
     'target_conflict',
     'site_blocked',
-    `${aimText(aim)} of tab ${tab}'s page that shows ${origin === '' ? 'a site' : `${origin}, a site`} the person blocked for agents (rule "${block.rule}" in chrome-relay's options); chrome-relay does not read or act inside it, and nothing was done. Work with the rest of the page, or ask the person to remove the rule.`,
+    `${aimText(aim)} of tab ${tab}'s page that shows ${origin === '' ? 'a site' : `${origin}, a site`} the person blocked for agents (rule "${block.rule}" in chrome-relay's options); ${outcome}. Work with the rest of the page, or ask the person to remove the rule.`,
     { phase: 'resolve', retryable: false, details },
   );
 }

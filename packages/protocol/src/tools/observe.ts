@@ -54,6 +54,17 @@ const NetworkEntry = lazy(() =>
 );
 export type NetworkEntry = z.infer<ReturnType<typeof NetworkEntry>>;
 
+const MaskBox = lazy(() =>
+  z
+    .strictObject({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
+    .describe('CSS pixels of the captured area (x, y from its top-left corner; whole pixels around the frame)'),
+);
+const SiteFields = lazy(() => ({
+  rule: z.string().describe("The person's block-list rule that covers the frame"),
+  origin: z.string().describe('The origin the frame shows (never its path; empty when it has none)'),
+}));
+const MaskedArea = lazy(() => z.strictObject({ ...SiteFields(), box: MaskBox() }));
+
 const FailedTarget = lazy(() => z.strictObject({ target: z.string(), code: z.string(), message: z.string() }));
 const Applied = lazy(() => ({ applied: z.array(z.number()), failed: z.array(FailedTarget()) }));
 
@@ -99,6 +110,10 @@ export const OBSERVE_TOOLS = {
         height: z.number(),
         scale: z.number().describe('Image pixels per CSS pixel'),
         data: z.string().describe('Base64 image bytes (the CLI writes them to a file)'),
+        masked: z
+          .array(MaskedArea())
+          .optional()
+          .describe('Frames showing a site the person blocked, painted over with flat grey in the image (absent when none is shown)'),
       }),
     }),
   }),
@@ -137,6 +152,14 @@ export const OBSERVE_TOOLS = {
         tabId: z.number(),
         frames: z.array(z.strictObject({ data: z.string(), timestamp: z.number().describe('Seconds, from the screencast') })),
         dropped: z.number().describe('Frames discarded because the cap was reached'),
+        masked: z
+          .array(z.strictObject({ ...SiteFields(), frames: z.number().describe('How many of the kept frames show it painted over') }))
+          .optional()
+          .describe('Frames of the page showing a site the person blocked, painted over with flat grey in the recording (absent when none was shown)'),
+        withheld: z
+          .number()
+          .optional()
+          .describe('Frames left out because a blocked frame in them could not be measured or painted over (absent when none)'),
       }),
     }),
   }),

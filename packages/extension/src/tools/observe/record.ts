@@ -3,17 +3,26 @@
  * Every frame is acknowledged at once (Chrome sends the next only after the ack); frames beyond the
  * cap push out the oldest, counted in `dropped`. The byte cap keeps the stop answer well under the
  * 64 MiB a message to the host may carry.
+ *
+ * Each frame goes through the masker first (recordMask.ts: areas showing a site the person blocked are painted
+ * over, or the frame is withheld), and is acknowledged only then: what is kept, and what a screenshot takes from
+ * the recording, is always the painted frame.
  */
 import { RelayError, type ToolResult } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
 import type { CdpSessions } from '../../cdp/cdpSession.js';
 import { onTabClosed, resolveTab } from '../../targets.js';
 import { defineTool } from '../defineTool.js';
+import type { BlockedLayout } from '../../page/blockedBoxes.js';
+import { frameSessions } from '../../page/frames.js';
+import { createFrameMasker, type FrameMasker, type LiveFrame, type SiteShown } from './recordMask.js';
+
+export type { LiveFrame } from './recordMask.js';
 
 const DEFAULT_MAX_FRAMES = 300;
 const MAX_TOTAL_BYTES = 48 * 1024 * 1024;
 
-type Frame = ToolResult<'record_stop'>['frames'][number];
+type Frame = ToolResult<'record_stop'>['frames'][number] & { masked: SiteShown[] };
 
 interface Recording {
   frames: Frame[];
@@ -25,18 +34,20 @@ interface Recording {
   latest: LiveFrame | null;
   /** Waiting for a frame (the first, or one a screenshot accepts); each returns whether it took this one. */
   waiters: ((frame: LiveFrame) => boolean)[];
-}
-
-/** A screencast frame as it arrived: JPEG, base64, the CSS width of the viewport it shows, and its scroll. */
-export interface LiveFrame {
-  data: string;
-  cssWidth: number;
-  scrollOffsetX?: number;
-  scrollOffsetY?: number;
+  /** Frames arrive one at a time (each is acknowledged after masking): the one being masked now. */
+  pending: Promise<void>;
+  /** The blocked areas measured after the last frame (the next frame is covered at those too). */
+  layout: BlockedLayout | undefined;
+  withheld: number;
 }
 
 export class Recorder {
   readonly #recordings = new Map<number, Recording>();
+  readonly #mask: FrameMasker;
+
+  constructor(mask: FrameMasker) {
+    this.#mask = mask;
+  }
 
   isRecording(tabId: number): boolean {
     return this.#recordings.has(tabId);
@@ -49,17 +60,29 @@ export class Recorder {
         details: { field: 'tab', tab: tabId },
       });
     }
-    const recording: Recording = { frames: [], bytes: 0, dropped: 0, maxFrames: options.maxFrames, stopListening: () => undefined, latest: null, waiters: [] };
+    const recording: Recording = {
+      frames: [],
+      bytes: 0,
+      dropped: 0,
+      maxFrames: options.maxFrames,
+      stopListening: () => undefined,
+      latest: null,
+      waiters: [],
+      pending: Promise.resolve(),
+      layout: undefined,
+      withheld: 0,
+    };
     recording.stopListening = cdp.on((event) => {
       if (event.tabId !== tabId || event.sessionId !== undefined || event.method !== 'Page.screencastFrame') return;
       const frame = event.params as Protocol.Page.ScreencastFrameEvent;
-      cdp.send(tabId, 'Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
-      this.#keep(recording, { data: frame.data, timestamp: frame.metadata.timestamp ?? Date.now() / 1000 });
-      const latest: LiveFrame = { data: frame.data, cssWidth: frame.metadata.deviceWidth };
-      if (frame.metadata.scrollOffsetX !== undefined) latest.scrollOffsetX = frame.metadata.scrollOffsetX;
-      if (frame.metadata.scrollOffsetY !== undefined) latest.scrollOffsetY = frame.metadata.scrollOffsetY;
-      recording.latest = latest;
-      recording.waiters = recording.waiters.filter((waiter) => !waiter(latest));
+      const arrived: LiveFrame = { data: frame.data, cssWidth: frame.metadata.deviceWidth };
+      if (frame.metadata.scrollOffsetX !== undefined) arrived.scrollOffsetX = frame.metadata.scrollOffsetX;
+      if (frame.metadata.scrollOffsetY !== undefined) arrived.scrollOffsetY = frame.metadata.scrollOffsetY;
+      const timestamp = frame.metadata.timestamp ?? Date.now() / 1000;
+      recording.pending = recording.pending
+        .then(() => this.#take(cdp, tabId, recording, arrived, timestamp, options.quality))
+        .catch((error: unknown) => console.error('chrome-relay: keeping a recorded frame failed', error))
+        .finally(() => cdp.send(tabId, 'Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined));
     });
     this.#recordings.set(tabId, recording);
     try {
@@ -85,9 +108,35 @@ export class Recorder {
       });
     }
     this.discard(tabId);
+    // The frame being painted now is kept too.
+    await recording.pending;
     // The frames are already ours; a tab that can no longer stop its screencast has stopped anyway.
     await cdp.send(tabId, 'Page.stopScreencast').catch(() => undefined);
-    return { frames: recording.frames, dropped: recording.dropped };
+    const shown = new Map<string, SiteShown & { frames: number }>();
+    for (const frame of recording.frames) {
+      // Once per frame, however many of its frames one site shows in.
+      const sites = new Map(frame.masked.map((site) => [`${site.rule}\n${site.origin}`, site]));
+      for (const [key, site] of sites) shown.set(key, { ...site, frames: (shown.get(key)?.frames ?? 0) + 1 });
+    }
+    return {
+      frames: recording.frames.map(({ data, timestamp }) => ({ data, timestamp })),
+      dropped: recording.dropped,
+      ...(shown.size === 0 ? {} : { masked: [...shown.values()] }),
+      ...(recording.withheld === 0 ? {} : { withheld: recording.withheld }),
+    };
+  }
+
+  async #take(cdp: CdpSessions, tabId: number, recording: Recording, arrived: LiveFrame, timestamp: number, quality: number): Promise<void> {
+    const { frame, layout } = await this.#mask(cdp, tabId, arrived, quality, recording.layout);
+    recording.layout = layout;
+    if ('withheld' in frame) {
+      recording.withheld++;
+      return;
+    }
+    this.#keep(recording, { data: frame.data, timestamp, masked: frame.masked });
+    const latest: LiveFrame = { ...arrived, data: frame.data };
+    recording.latest = latest;
+    recording.waiters = recording.waiters.filter((waiter) => !waiter(latest));
   }
 
   /**
@@ -161,6 +210,6 @@ export function createRecordTools(recorder: Recorder) {
   ] as const;
 }
 
-export const recorder = new Recorder();
+export const recorder = new Recorder(createFrameMasker(frameSessions));
 onTabClosed((tabId) => recorder.discard(tabId));
 export const [recordStartTool, recordStopTool] = createRecordTools(recorder);

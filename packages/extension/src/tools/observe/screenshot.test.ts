@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { drawnAtScroll, noFrameError } from './screenshot.js';
+import { BANK_RULE, blockedFramesTab } from '../../testing/blockedFrames.js';
+import type { Render, RenderFrame } from './frameImage.js';
+import { Recorder } from './record.js';
+import { unmasked } from './recordMask.js';
+import { createScreenshotTool, drawnAtScroll, noFrameError } from './screenshot.js';
 
 describe('an element screenshot takes a frame drawn at the scroll its box was measured at', () => {
   it('refuses a frame drawn before the element was scrolled into view', () => {
@@ -27,5 +31,46 @@ describe('noFrameError', () => {
       expect(error.message).toMatch(message);
       expect(error.details).toEqual({ reason: 'no_frame', ...details });
     }
+  });
+});
+
+/** A tab whose screencast sends one 800×600 frame, whose blocked iframe (if any) has the content box 10,10 100×50. */
+function capturedTab(rules?: string[]) {
+  const tab = blockedFramesTab(rules === undefined ? {} : { rules });
+  const chrome = tab.debugger;
+  chrome.handle('Page.getLayoutMetrics', () => ({ cssLayoutViewport: { clientWidth: 800, clientHeight: 600 }, cssContentSize: { height: 600 }, cssVisualViewport: { pageX: 0, pageY: 0 } }));
+  chrome.handle('DOM.getFrameOwner', () => ({ backendNodeId: 7 }));
+  chrome.handle('DOM.getBoxModel', () => ({ model: { content: [10, 10, 110, 10, 110, 60, 10, 60] } }));
+  chrome.handle('Page.startScreencast', () => {
+    queueMicrotask(() => chrome.emit(tab.tabId, 'Page.screencastFrame', { data: 'raw', sessionId: 1, metadata: { deviceWidth: 800 } }));
+    return {};
+  });
+  const frames = rules === undefined ? tab.deps.frames : { ...tab.deps.frames, blockList: () => Promise.resolve([]) };
+  const tool = (render: RenderFrame) => createScreenshotTool(render, new Recorder(unmasked), frames, () => Promise.resolve({ width: 800, height: 600 }));
+  return { ...tab, tool };
+}
+
+describe('a screenshot of a page that shows a blocked site', () => {
+  it('paints over the blocked frame\'s box and names it', async () => {
+    const { ctx, tabId, tool } = capturedTab();
+    const renders: Render[] = [];
+    const result = await tool((_frame, render) => (renders.push(render), Promise.resolve('painted'))).handle({ tab: tabId }, ctx);
+    expect(result).toMatchObject({ data: 'painted', masked: [{ rule: BANK_RULE, origin: 'https://bank.test', box: { x: 10, y: 10, width: 100, height: 50 } }] });
+    expect(renders[0]?.masks).toEqual([{ x: 7, y: 7, width: 106, height: 56 }]);
+  });
+
+  it('without rules: the frame as it came, nothing named, and nothing more asked of the tab', async () => {
+    const { ctx, tabId, tool, debugger: chrome } = capturedTab([]);
+    const result = await tool(() => Promise.reject(new Error('not expected'))).handle({ tab: tabId }, ctx);
+    expect(result).toEqual({ tabId, format: 'png', width: 800, height: 600, scale: 1, data: 'raw' });
+    expect(chrome.methods(tabId).filter((m) => m.startsWith('DOM.') || m.startsWith('Target.') || m === 'Page.getFrameTree')).toEqual([]);
+    expect(chrome.methods(tabId).filter((m) => m === 'Page.getLayoutMetrics')).toHaveLength(1);
+  });
+
+  it('fails site_blocked naming the rule when the area cannot be painted over: never the unpainted picture', async () => {
+    const { ctx, tabId, tool } = capturedTab();
+    const error = await tool(() => Promise.reject(new Error('no canvas'))).handle({ tab: tabId }, ctx).then(() => null, (e: unknown) => e);
+    expect(error).toMatchObject({ code: 'target_conflict', details: { reason: 'site_blocked', rule: BANK_RULE, origin: 'https://bank.test', frame: true } });
+    expect(String((error as Error).message)).toMatch(/^The screenshot would show a frame of tab \d+'s page that shows https:\/\/bank\.test/);
   });
 });

@@ -8,7 +8,10 @@
  * and after a metrics override), while a screencast delivers a frame in ~25 ms every time, hidden
  * or not. So: element → scrolled into view, frame, cropped to its box; full page → the viewport is
  * temporarily sized to the content (Emulation.setDeviceMetricsOverride), frame, override cleared.
- * Cropping and --max-edge scaling happen in the worker (OffscreenCanvas), in one pass.
+ * Cropping, --max-edge scaling and painting over the frames that show a site the person blocked happen in the
+ * worker (OffscreenCanvas, frameImage.ts), in one pass. Those areas (page/blockedBoxes.ts) are measured just before
+ * and just after the frame is taken, and only when the person blocks any site: without rules nothing is asked.
+ * The result names each area painted over (`masked`); one that cannot be painted fails the capture (site_blocked).
  *
  * While the tab is being recorded (`record start`) its screencast is already running, and a tab has only
  * one: starting another fails, and stopping ours afterwards would end the recording. So the pixels are the
@@ -25,13 +28,13 @@ import { resolveTab } from '../../targets.js';
 import { callSite, notVisibleError, openRef, unlessStale } from '../refAction.js';
 import { defineTool, type ToolContext } from '../defineTool.js';
 import { recorder as defaultRecorder, type Recorder } from './record.js';
+import { blockedLayout, type BlockedFrames, type Rect } from '../../page/blockedBoxes.js';
+import { frameSessions } from '../../page/frames.js';
+import { blockedFrameError } from '../../policy/policy.js';
+import { outputSize, planMasks, type MaskedArea } from './captureMask.js';
+import { imageSize, offscreenRender, type Frame, type Render, type RenderFrame } from './frameImage.js';
 
-interface Clip {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+type Clip = Rect;
 
 /** The page's scroll (CSS px) an element's box was measured at. */
 interface Scroll {
@@ -109,14 +112,6 @@ const MAX_FULL_HEIGHT = 16_384;
 /** Large enough that Chrome never downscales the frame below the viewport's device pixels. */
 const MAX_FRAME_EDGE = 16_384;
 
-interface Frame {
-  data: string;
-  /** The frame's own encoding (a recording's frames are JPEG whatever format is asked for). */
-  format: 'png' | 'jpeg';
-  /** CSS px → frame px (device pixel ratio times any downscale Chrome applied). */
-  cssToFrame: number;
-}
-
 /**
  * Pure: whether a screencast frame was drawn at `scroll` (within a pixel). An element's box is measured right
  * after scrolling it into view, and the first frame can still be one drawn before that scroll reached the
@@ -146,15 +141,16 @@ export function noFrameError(tabId: number, framesAtOtherScroll: number, recordi
  * Start a screencast, take its first frame (acked) — with `scroll`, the first drawn at that scroll — stop.
  * Bounded by the call's deadline.
  */
-async function screencastFrame(ctx: ToolContext, tabId: number, format: 'png' | 'jpeg', quality: number | undefined, viewport: Viewport, scroll?: Scroll): Promise<Frame> {
+async function screencastFrame(ctx: ToolContext, sizeOf: SizeOf, tabId: number, format: 'png' | 'jpeg', quality: number | undefined, viewport: Viewport, scroll?: Scroll): Promise<Frame> {
   let unsubscribe: () => void = () => undefined;
   let earlier = 0;
-  const frame = new Promise<{ data: string; width: number }>((resolve) => {
+  const frame = new Promise<{ data: string; width: number; scroll?: Scroll }>((resolve) => {
     unsubscribe = ctx.cdp.on((event) => {
       if (event.tabId !== tabId || event.sessionId !== undefined || event.method !== 'Page.screencastFrame') return;
       const params = event.params as { data: string; sessionId: number; metadata: { deviceWidth: number; scrollOffsetX?: number; scrollOffsetY?: number } };
       void ctx.cdp.send(tabId, 'Page.screencastFrameAck', { sessionId: params.sessionId }).catch(() => undefined);
-      if (drawnAtScroll(params.metadata, scroll)) resolve({ data: params.data, width: params.metadata.deviceWidth });
+      const { scrollOffsetX: x, scrollOffsetY: y } = params.metadata;
+      if (drawnAtScroll(params.metadata, scroll)) resolve({ data: params.data, width: params.metadata.deviceWidth, ...(x === undefined || y === undefined ? {} : { scroll: { x, y } }) });
       else earlier++;
     });
   });
@@ -172,46 +168,14 @@ async function screencastFrame(ctx: ToolContext, tabId: number, format: 'png' | 
     });
     const got = await Promise.race([frame, deadline]);
     // metadata.deviceWidth is the frame's width in CSS px, scrollbar included (clientWidth is not).
-    const image = await imageWidth(got.data, format);
-    return { data: got.data, format, cssToFrame: image / Math.max(1, got.width || viewport.width) };
+    const image = await sizeOf(got.data, format);
+    return { data: got.data, format, cssToFrame: image.width / Math.max(1, got.width || viewport.width), ...(got.scroll === undefined ? {} : { scroll: got.scroll }) };
   } finally {
     clearTimeout(timer);
     unsubscribe();
     await ctx.cdp.send(tabId, 'Page.stopScreencast').catch(() => undefined);
   }
 }
-
-/** Crop `clip` (CSS px of the frame's viewport) out of a frame and scale it by `scale`; one canvas pass. */
-export type CropScale = (frame: Frame, format: 'png' | 'jpeg', clip: Clip, scale: number, quality: number | undefined) => Promise<string>;
-
-async function decode(data: string, format: 'png' | 'jpeg'): Promise<ImageBitmap> {
-  const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
-  return createImageBitmap(new Blob([bytes], { type: `image/${format}` }));
-}
-
-async function imageWidth(data: string, format: 'png' | 'jpeg'): Promise<number> {
-  const bitmap = await decode(data, format);
-  const width = bitmap.width;
-  bitmap.close();
-  return width;
-}
-
-export const offscreenCropScale: CropScale = async (frame, format, clip, scale, quality) => {
-  const bitmap = await decode(frame.data, frame.format);
-  const k = frame.cssToFrame;
-  const width = Math.max(1, Math.round(clip.width * k * scale));
-  const height = Math.max(1, Math.round(clip.height * k * scale));
-  const canvas = new OffscreenCanvas(width, height);
-  const context = canvas.getContext('2d');
-  if (!context) throw new RelayError('internal_error', 'OffscreenCanvas 2d context is unavailable in the service worker.', { phase: 'act' });
-  context.drawImage(bitmap, clip.x * k, clip.y * k, clip.width * k, clip.height * k, 0, 0, width, height);
-  bitmap.close();
-  const blob = await canvas.convertToBlob({ type: `image/${format}`, ...(quality === undefined ? {} : { quality: quality / 100 }) });
-  const out = new Uint8Array(await blob.arrayBuffer());
-  let binary = '';
-  for (let i = 0; i < out.length; i += 0x8000) binary += String.fromCharCode(...out.subarray(i, i + 0x8000));
-  return btoa(binary);
-};
 
 /** The part of `clip` inside the viewport (an element larger than the viewport is cut at its edges). */
 function clampToViewport(clip: Clip, viewport: Viewport): Clip {
@@ -229,7 +193,7 @@ export function screenshotScale(clip: Clip, maxEdge: number | undefined): number
  * The recording's newest frame as a screenshot frame — with `scroll`, the newest drawn at that scroll (as
  * screencastFrame); timeout when the recording has shown no such frame by the deadline.
  */
-async function recordedFrame(ctx: ToolContext, recordings: Recorder, tabId: number, viewport: Viewport, scroll: Scroll | undefined): Promise<Frame> {
+async function recordedFrame(ctx: ToolContext, sizeOf: SizeOf, recordings: Recorder, tabId: number, viewport: Viewport, scroll: Scroll | undefined): Promise<Frame> {
   let earlier = 0;
   const live = await recordings.currentFrame(tabId, ctx.deadline, (frame) => {
     const atScroll = drawnAtScroll(frame, scroll);
@@ -237,11 +201,27 @@ async function recordedFrame(ctx: ToolContext, recordings: Recorder, tabId: numb
     return atScroll;
   });
   if (live === null) throw noFrameError(tabId, earlier, true);
-  const image = await imageWidth(live.data, 'jpeg');
-  return { data: live.data, format: 'jpeg', cssToFrame: image / Math.max(1, live.cssWidth || viewport.width) };
+  const image = await sizeOf(live.data, 'jpeg');
+  const { scrollOffsetX: x, scrollOffsetY: y } = live;
+  return { data: live.data, format: 'jpeg', cssToFrame: image.width / Math.max(1, live.cssWidth || viewport.width), ...(x === undefined || y === undefined ? {} : { scroll: { x, y } }) };
 }
 
-export function createScreenshotTool(cropScale: CropScale, recordings: Recorder = defaultRecorder) {
+/** Paint over the blocked areas (or, when they cannot be painted, fail site_blocked naming the rule: never their pixels). */
+async function renderMasked(render: RenderFrame, frame: Frame, out: Render, tabId: number, masked: readonly MaskedArea[]): Promise<string> {
+  try {
+    return await render(frame, out);
+  } catch (error) {
+    const first = masked[0];
+    if (first === undefined || out.masks.length === 0) throw error;
+    console.warn('chrome-relay: painting over a blocked frame failed', error);
+    throw blockedFrameError(tabId, { rule: first.rule, url: first.origin }, { capture: 'screenshot' });
+  }
+}
+
+/** A frame's size in its own pixels (decoded in the worker; a test's frames are not images). */
+type SizeOf = typeof imageSize;
+
+export function createScreenshotTool(render: RenderFrame, recordings: Recorder = defaultRecorder, frames: BlockedFrames = frameSessions, sizeOf: SizeOf = imageSize) {
   return defineTool({
     name: 'screenshot',
     async handle(params: ToolParams<'screenshot'>, ctx): Promise<ToolResult<'screenshot'>> {
@@ -282,11 +262,19 @@ export function createScreenshotTool(cropScale: CropScale, recordings: Recorder 
           });
         }
         const scale = screenshotScale(clip, params.maxEdge);
-        const frame = recording ? await recordedFrame(ctx, recordings, tabId, viewport, scroll) : await screencastFrame(ctx, tabId, format, params.quality, viewport, scroll);
+        // Blocked areas measured before and after the frame is drawn (undefined, and nothing asked, without rules).
+        const before = await blockedLayout(ctx, frames, tabId);
+        const frame = recording ? await recordedFrame(ctx, sizeOf, recordings, tabId, viewport, scroll) : await screencastFrame(ctx, sizeOf, tabId, format, params.quality, viewport, scroll);
+        const after = before === undefined ? undefined : await blockedLayout(ctx, frames, tabId);
+        const k = frame.cssToFrame;
+        const size = outputSize(clip, k, scale);
+        const plan = planMasks([before, after], { cssToFrame: k, jpeg: frame.format === 'jpeg', ...(frame.scroll === undefined ? {} : { scroll: frame.scroll }) }, clip, size);
         const whole = clip.x === 0 && clip.y === 0 && clip.width === viewport.width && clip.height === viewport.height;
-        const asIs = whole && scale === 1 && Math.abs(frame.cssToFrame - 1) < 0.01 && frame.format === format;
-        const data = asIs ? frame.data : await cropScale(frame, format, clip, scale, params.quality);
-        return { tabId, format, width: Math.round(clip.width), height: Math.round(clip.height), scale, data };
+        const asIs = whole && scale === 1 && Math.abs(k - 1) < 0.01 && frame.format === format && plan.rects.length === 0;
+        const out: Render = { format, quality: params.quality, source: { x: clip.x * k, y: clip.y * k, width: clip.width * k, height: clip.height * k }, ...size, masks: plan.rects };
+        const data = asIs ? frame.data : await renderMasked(render, frame, out, tabId, plan.masked);
+        const masked = plan.masked.length === 0 ? {} : { masked: plan.masked };
+        return { tabId, format, width: Math.round(clip.width), height: Math.round(clip.height), scale, data, ...masked };
       } finally {
         if (overridden) await ctx.cdp.send(tabId, 'Emulation.clearDeviceMetricsOverride').catch(() => undefined);
       }
@@ -294,4 +282,4 @@ export function createScreenshotTool(cropScale: CropScale, recordings: Recorder 
   });
 }
 
-export const screenshotTool = createScreenshotTool(offscreenCropScale);
+export const screenshotTool = createScreenshotTool(offscreenRender);
