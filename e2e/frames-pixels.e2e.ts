@@ -131,6 +131,16 @@ describe('captures paint over frames that show a blocked site', () => {
     expect(jpeg.masked).toHaveLength(4);
   });
 
+  it('a full-page screenshot (--full) paints the same areas and keeps the open content', async () => {
+    await saveOptions(rig.options, { blocked: RULE });
+    const tab = await openPage();
+    const shot = await okJson(rig.relay, 'screenshot', '--tab', String(tab.tabId), '--full');
+    const png = decodePng(readFileSync(String(shot.path)));
+    for (const { box } of blockedBoxes()) expect(leaks(png, box), JSON.stringify(box)).toEqual({ notGrey: 0, magenta: 0 });
+    for (const [x, y, colour] of OPEN) expect(near(png.pixel(x, y), colour), `${x},${y} ${png.pixel(x, y)}`).toBe(true);
+    expect(shot.masked).toHaveLength(4);
+  });
+
   it("a recording's frames and its GIF are painted over", async () => {
     await saveOptions(rig.options, { blocked: RULE });
     const tab = await openPage();
