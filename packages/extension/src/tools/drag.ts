@@ -31,7 +31,7 @@ import { setCurrentTab } from '../targets.js';
 import { defineTool, type ToolContext } from './defineTool.js';
 import { classifyDelivery } from './deliveryVerdict.js';
 import { verifiedDrop } from './dropDelivery.js';
-import { checkLanding } from './inputLanding.js';
+import { checkTopLanding } from './inputLanding.js';
 import { disarm, pointerTarget, readGuards, undeliveredError, type PointerPoint } from './pointerDelivery.js';
 import { callSite, interceptedError, openRef, type RefDeps, type RefSite } from './refAction.js';
 
@@ -171,7 +171,7 @@ export function createDragTool(deps: RefDeps) {
         // A drop at a point or selector of the top document: what is there may be a frame showing a blocked site
         // (a ref's point was checked by pointerTarget).
         try {
-          await checkLanding(ctx, deps, await deps.worlds.ensure(ctx, tabId, from.before), { at: points.to, shown: points.to });
+          await checkTopLanding(ctx, deps, tabId, { at: points.to, shown: points.to });
         } catch (error) {
           await disarm(ctx, deps, points.from.guards);
           throw error;

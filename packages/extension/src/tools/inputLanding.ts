@@ -62,9 +62,14 @@ export async function checkLanding(ctx: ToolContext, deps: LandingDeps, world: P
   }
 }
 
-/** Keys and typed text go where focus is: check from the tab's top document. */
-export async function checkFocusLanding(ctx: ToolContext, deps: LandingDeps, tabId: number): Promise<void> {
+/** Input aimed at the tab's top document (keys and typed text by focus, a drag's drop point): checked from there. Without rules nothing is asked, not even for the top document's world. */
+export async function checkTopLanding(ctx: ToolContext, deps: LandingDeps, tabId: number, landing: Landing): Promise<void> {
   if ((await framesOf(deps).blockList()).length === 0) return;
   const world = await deps.worlds.ensure(ctx, tabId, await mainFrameDocument(ctx, tabId));
-  await checkLanding(ctx, deps, world, { focus: true });
+  await checkLanding(ctx, deps, world, landing);
+}
+
+/** Keys and typed text go where focus is: check from the tab's top document. */
+export function checkFocusLanding(ctx: ToolContext, deps: LandingDeps, tabId: number): Promise<void> {
+  return checkTopLanding(ctx, deps, tabId, { focus: true });
 }
