@@ -8,7 +8,7 @@
  *     it, in text and in --json; the unblocked frame next to them still works;
  *   - `get`/`js --frame` into a blocked frame fail site_blocked and never run;
  *   - a ref taken inside a frame before the person blocked its site fails site_blocked, and nothing is clicked;
- *   - a click at coordinates over a blocked frame, or on its iframe's ref, fails and the frame hears nothing;
+ *   - a click at coordinates over a blocked frame, a drag dropped there, or a click on its iframe's ref, fails and the frame hears nothing;
  *   - keys never follow focus into a blocked frame.
  */
 import type { Frame, Page } from 'puppeteer-core';
@@ -130,7 +130,7 @@ describe('blocked sites inside pages', () => {
     expect(await bank().evaluate(`document.getElementById('memo').value`)).toBe('');
   });
 
-  it('a click at coordinates over a blocked frame, or on its iframe, fails and the frame hears nothing', async () => {
+  it('a click at coordinates over a blocked frame, a drag dropped there, or a click on its iframe, fails and the frame hears nothing', async () => {
     await saveOptions(rig.options, { blocked: `${CROSS_RULE}\n${PATH_RULE}` });
     const { tab, page, bank, vault } = await openPage();
     const centre = async (id: string): Promise<[number, number]> =>
@@ -140,6 +140,13 @@ describe('blocked sites inside pages', () => {
     const [vx, vy] = await centre('vault');
     expectBlocked(await rig.relay.cli('click', '--x', String(vx), '--y', String(vy), '--tab', String(tab.tabId)), PATH_RULE, rig.relay.server.origin);
     const snap = await snapshot(rig.relay, tab.tabId);
+    // A drag whose drop point is over a blocked frame: refused before any input is sent. Its source is brought into
+    // view first (that may scroll the page), and the drop point is taken where the frame is drawn then.
+    const source = refFor(snap, /button "Focus the bank"/);
+    await ok('scroll', '--into-view', source);
+    const [dx, dy] = await centre('vault');
+    expect(dy, 'the vault frame is in view below the scrolled page top').toBeGreaterThan(0);
+    expectBlocked(await rig.relay.cli('drag', source, '--to-x', String(dx), '--to-y', String(dy)), PATH_RULE, rig.relay.server.origin);
     expectBlocked(await rig.relay.cli('click', refFor(snap, /iframe "Bank frame"/)), CROSS_RULE, rig.crossServer.origin);
     expectBlocked(await rig.relay.cli('hover', refFor(snap, /iframe "Vault frame"/)), PATH_RULE, rig.relay.server.origin);
     expect(await heard(bank())).toEqual([]);
