@@ -3,7 +3,7 @@
  * so `chrome-relay skill` always describes the version that prints it; scripts/gen-docs.mjs writes the
  * repository's SKILL.md from this same function (and fails the check when it is stale).
  */
-import { ERROR_CODES, ERROR_TABLE, isReasonedCode, NOTICE_CODES, reasonInfo, reasonsOf, TOOLS, VERSION, type CliTask, type NoticeCode } from '@chrome-relay/protocol';
+import { ERROR_CODES, ERROR_TABLE, isReasonedCode, MCP_GROUPS, NOTICE_CODES, reasonInfo, reasonsOf, TOOL_NAMES, TOOLS, VERSION, type CliTask, type McpGroup, type NoticeCode } from '@chrome-relay/protocol';
 import { commandSpec, TOOL_COMMANDS, usageOf } from './commandSpec.js';
 
 /**
@@ -67,6 +67,14 @@ function commandSections(): string[] {
   });
 }
 
+/** The MCP view of the same tools: each group and the tools in it (protocol mcpGroups.ts, entries' `mcp.group`). */
+export function mcpGroupLines(): string[] {
+  return (Object.keys(MCP_GROUPS) as McpGroup[]).map((group) => {
+    const tools = TOOL_NAMES.filter((name) => TOOLS[name].mcp?.group === group).map((name) => `\`${name}\``);
+    return `- \`${group}\`${group === 'core' ? ' (always served)' : ''}: ${MCP_GROUPS[group]} Tools: ${tools.join(', ')}.`;
+  });
+}
+
 export function renderSkill(version: string = VERSION): string {
   return [
     '---',
@@ -125,6 +133,12 @@ export function renderSkill(version: string = VERSION): string {
     '## Notices',
     '',
     ...noticeRules(),
+    '',
+    '## Over MCP',
+    '',
+    '`chrome-relay mcp` serves these tools to an MCP client under their protocol names (`record stop` is `record_stop`), with `structuredContent` equal to the command\'s `--json` output and failures as `isError` results carrying the same `relayError`. It serves the `core` group, and the others when started with `chrome-relay mcp --caps <group,…>` (or `--caps all`):',
+    '',
+    ...mcpGroupLines(),
     '',
   ].join('\n');
 }

@@ -51,6 +51,7 @@ export const TOOLS = {
     mutates: false,
     answeredBy: 'host',
     leases: 'exempt',
+    mcp: { group: 'extra', description: 'Which host, extension and browser profile this server reaches.' },
     cli: {
       command: 'status',
       summary: 'Show which host, extension and browser profile this CLI reaches.',
@@ -71,6 +72,7 @@ export const TOOLS = {
     description: 'List windows and their tabs.',
     mutates: false,
     leases: 'exempt',
+    mcp: { group: 'core', description: 'List the open windows and their tabs (id, url, title).' },
     cli: { command: 'tabs', summary: 'List windows and tabs (ids for --tab).', task: 'navigate', examples: ['chrome-relay tabs'] },
     schemas: () => ({
       params: z.strictObject({}),
@@ -81,6 +83,7 @@ export const TOOLS = {
     description: 'Open a URL in a new background tab (default) or in --tab, and wait until the real document is ready.',
     mutates: true,
     tabUse: 'page_or_new',
+    mcp: { group: 'core', description: 'Open a URL in a new background tab, or in `tab`, and wait until the page is ready. Returns its tabId.' },
     cli: {
       command: 'navigate',
       summary: 'Open a URL in a new background tab (or --tab) and wait for the real document.',
@@ -109,6 +112,7 @@ export const TOOLS = {
   snapshot: toolEntry({
     description: 'Compact accessibility tree of the tab; every actionable element gets a ref.',
     mutates: false,
+    mcp: { group: 'core', description: 'The page as a compact accessibility tree, one element per line; actionable ones carry [ref=eN]. Take one before acting.' },
     cli: {
       command: 'snapshot',
       summary: 'Print the page as a compact accessibility tree; actionable elements get refs like [ref=e12].',
@@ -152,6 +156,7 @@ export const TOOLS = {
   click: toolEntry({
     description: 'Click an element by ref (scroll into view, refuse if covered, trusted mouse events), or at viewport coordinates.',
     mutates: true,
+    mcp: { group: 'core', description: 'Click an element by ref with real mouse events; fails if something covers it. x and y click a viewport point instead.' },
     cli: {
       command: 'click',
       summary: 'Click an element by ref (refuses if something covers it), or at viewport coordinates.',
