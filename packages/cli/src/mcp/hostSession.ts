@@ -7,7 +7,8 @@
  *
  * Failures map onto the same closed codes as a CLI call: no host → extension_not_connected; the host
  * went away with calls in flight → native_host_disconnected (mutating calls non-retryable, interrupted.ts);
- * no answer in time → timeout.
+ * no answer in time → timeout. Closing the session (its client went away) fails the calls still in
+ * flight the same way, and every later call at once: nothing it opened keeps the process alive.
  */
 import { connect, type Socket } from 'node:net';
 import {
@@ -42,13 +43,18 @@ export interface HostSessionOptions {
 
 export class HostSession {
   private connection: Promise<Connection> | undefined;
+  /** The connected socket, once there is one: what close() destroys. */
+  private live: Connection | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  private closed = false;
 
   constructor(private readonly options: HostSessionOptions) {}
 
   async call(tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: CallEnvelope = {}): Promise<ClientResponse> {
+    if (this.closed) throw sessionClosed(tool);
     const connection = await this.connected(tool);
+    if (this.closed) throw sessionClosed(tool);
     const id = this.nextId++;
     const request = callRequest(id, tool, params, timeoutMs, envelope);
     return new Promise<ClientResponse>((resolve, reject) => {
@@ -73,8 +79,13 @@ export class HostSession {
     });
   }
 
+  /** End the session: calls in flight fail (native_host_disconnected, cause client_closed), later ones at once. */
   close(): void {
-    void this.connection?.then((c) => c.socket.destroy(), () => undefined);
+    if (this.closed) return;
+    this.closed = true;
+    const live = this.live;
+    if (live) this.fail(live, sessionClosed);
+    // A connection still being opened sees `closed` and drops its socket (open()).
     this.connection = undefined;
   }
 
@@ -90,10 +101,12 @@ export class HostSession {
   private async open(tool: string): Promise<Connection> {
     const giveUpAt = Date.now() + (recentlyActive(this.options.home) ? RECONNECT_WAIT_MS : 0);
     for (;;) {
+      if (this.closed) throw sessionClosed(tool);
       const host = pickHost(this.options.home, this.options.profile, tool);
       if (host) {
         const socket = await connectTo(host.socket);
-        if (socket) return this.attach(socket, host.socket);
+        if (socket && this.closed) socket.destroy();
+        else if (socket) return this.attach(socket, host.socket);
       }
       if (Date.now() >= giveUpAt) throw notConnected(tool, this.options.home, this.options.profile);
       await new Promise((r) => setTimeout(r, 100));
@@ -102,6 +115,7 @@ export class HostSession {
 
   private attach(socket: Socket, path: string): Connection {
     const connection: Connection = { socket, path, decoder: new FrameDecoder(MAX_SOCKET_FRAME_BYTES) };
+    this.live = connection;
     socket.on('data', (chunk: Buffer) => {
       let messages: unknown[];
       try {
@@ -139,6 +153,7 @@ export class HostSession {
   /** The connection is done: every call on it fails, and the next call looks for the host again. */
   private fail(connection: Connection, error: (tool: string) => RelayError): void {
     connection.socket.destroy();
+    if (this.live === connection) this.live = undefined;
     this.connection = undefined;
     for (const [id, call] of this.pending) {
       this.pending.delete(id);
@@ -146,6 +161,17 @@ export class HostSession {
       call.reject(error(call.tool));
     }
   }
+}
+
+/** A call cut off, or refused, because the session's client went away. */
+function sessionClosed(tool: string): RelayError {
+  return asInterrupted(
+    new RelayError('native_host_disconnected', `${tool} was cut off: the MCP client closed the session (its stdin ended) before the call answered.`, {
+      tool,
+      phase: 'transport',
+      details: { cause: 'client_closed' },
+    }),
+  );
 }
 
 /** A connected socket, or null when nothing listens there (a host that just died). */
