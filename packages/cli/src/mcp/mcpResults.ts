@@ -1,8 +1,10 @@
 /**
  * A tool's answer as an MCP call result: `structuredContent` is the object the CLI prints with --json,
  * and the text is a compact rendering of it for a model to read: a snapshot is the text
- * `chrome-relay snapshot` prints, a screenshot an image, anything else one line of JSON. An action
- * asked for a snapshot after it adds that snapshot (structured: `{ result, snapshot }`, as --json).
+ * `chrome-relay snapshot` prints, anything else one line of JSON. An action asked for a snapshot after
+ * it adds that snapshot (structured: `{ result, snapshot }`, as --json). Where the CLI writes image
+ * bytes to files (a screenshot, recorded frames), they come as image content instead, which a model
+ * can look at, and structuredContent is the rest of the result.
  *
  * A failure is an `isError` result: the CLI's human line and relayError block as text, the relayError
  * as structuredContent (same code, details and reason), its message in MCP words (mcpWords.ts).

@@ -36,6 +36,13 @@ describe('the default MCP tool list', () => {
     for (const shared of ['- ref:', '- tab:', '- snapshot:']) expect(instructions).toContain(shared);
   });
 
+  it('no action has a param named snapshot of its own (the MCP-only one would hide it)', () => {
+    for (const name of agentTools) {
+      const output = TOOLS[name].cli?.output;
+      if (output === 'action' || output === 'download') expect(Object.keys(TOOLS[name].params.shape), name).not.toContain('snapshot');
+    }
+  });
+
   it('offers snapshot on actions only; leaves out the agent (the session is the agent)', () => {
     const props = (name: string): Record<string, unknown> => tools.find((t) => t.name === name)?.inputSchema.properties ?? {};
     expect(props('click')).toHaveProperty('snapshot', { type: 'boolean' });
