@@ -214,6 +214,11 @@ describe('chrome-relay mcp', () => {
 
     const notServed = await call(client, 'lease_claim', { tab: tabId });
     expect(notServed.error).toMatchObject({ code: 'unsupported_tool', details: { group: 'tabs-admin' } });
+    // chrome-relay's own commands are no agent's, whatever --caps says: restart_host would cut every agent's calls.
+    const hostPid = relay.hostPid();
+    const internal = await call(await mcpClient(relay.env, '--caps', 'all'), 'restart_host');
+    expect(internal.error).toMatchObject({ code: 'unsupported_tool', details: { tool: 'restart_host' } });
+    expect(relay.hostPid()).toBe(hostPid);
   });
 
   it('answers a malformed line with -32700 and an invalid request with -32600, and serves on', async () => {
