@@ -221,7 +221,7 @@ describe('chrome-relay mcp', () => {
     expect(relay.hostPid()).toBe(hostPid);
   });
 
-  it('answers a malformed line with -32700 and an invalid request with -32600, and serves on', async () => {
+  it('answers a malformed line with -32700, an invalid request with -32600 and a call without a tool name with -32602, and serves on', async () => {
     const server = rawServer(relay.env);
     server.send('{"jsonrpc":"2.0","id":1,"method":');
     server.send('{"jsonrpc":"2.0","id":5}');
@@ -232,6 +232,9 @@ describe('chrome-relay mcp', () => {
     expect(server.lines.filter((l) => l.id === null).map((l) => (l.error as { code: number }).code)).toEqual([-32700, -32600]);
     server.send(INITIALIZE);
     expect(await server.answer(1, 'initialize')).toMatchObject({ result: { serverInfo: { name: 'chrome-relay' } } });
+    // A request of a known method with params it cannot take: invalid params, not an internal error.
+    server.send(JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { arguments: {} } }));
+    expect(await server.answer(8, 'tools/call without a name')).toMatchObject({ error: { code: -32602 } });
     server.child.stdin.end();
     expect(await server.exited).toBe(0);
   });

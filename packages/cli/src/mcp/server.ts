@@ -42,6 +42,14 @@ const DRAIN_MS = 500;
 
 type Session = Pick<HostSession, 'call' | 'close'>;
 
+/**
+ * tools/call as the SDK's Protocol layer pre-parses it: by its method only. The SDK's Server then checks
+ * the whole request and answers a malformed one (no name, arguments not an object) with -32602, invalid
+ * params; given the full schema here, the pre-parse would throw first and the client would get -32603,
+ * internal error, and a schema dump.
+ */
+const ToolsCallByMethod = CallToolRequestSchema.pick({ method: true }).loose();
+
 /** One call, from the MCP arguments to its result: the call's own path, shared with nothing. */
 async function runCall(session: Session, options: McpServerOptions, tool: ToolName, args: Record<string, unknown>, words: WordsContext): Promise<McpCallResult> {
   const prepared = prepareMcpCall(tool, args, options.agent, options.timeoutMs);
@@ -79,10 +87,11 @@ export async function runMcpServer(options: McpServerOptions): Promise<void> {
   const inFlight = new Set<Promise<McpCallResult>>();
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, (request): Promise<McpCallResult> => {
-    const name = request.params.name;
+  server.setRequestHandler(ToolsCallByMethod, (request): Promise<McpCallResult> => {
+    // Checked whole by the SDK before this runs (ToolsCallByMethod): parsing again only gives it its type.
+    const { name, arguments: args } = CallToolRequestSchema.parse(request).params;
     if (!isToolName(name) || !served.tools.has(name)) return Promise.resolve(notServed(name, words));
-    const call = runCall(session, options, name, request.params.arguments ?? {}, words).catch((error: unknown) => mcpError(error, name, words));
+    const call = runCall(session, options, name, args ?? {}, words).catch((error: unknown) => mcpError(error, name, words));
     inFlight.add(call);
     void call.finally(() => inFlight.delete(call));
     return call;
