@@ -340,7 +340,7 @@ export const ACTION_TOOLS = {
           .string()
           .min(1)
           .refine((dir) => dir.startsWith('/'), 'must be an absolute directory path')
-          .describe('Absolute directory the CLI moves completed downloads into'),
+          .describe('Absolute directory completed downloads are moved into'),
         tab: tabId().optional(),
       }),
       result: z.strictObject({ tabId: z.number(), dir: z.string(), armed: z.literal(true) }),
