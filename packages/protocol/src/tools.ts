@@ -152,6 +152,7 @@ export const TOOLS = {
   click: toolEntry({
     description: 'Click an element by ref (scroll into view, refuse if covered, trusted mouse events), or at viewport coordinates.',
     mutates: true,
+    input: true,
     cli: {
       command: 'click',
       summary: 'Click an element by ref (refuses if something covers it), or at viewport coordinates.',

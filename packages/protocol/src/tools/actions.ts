@@ -129,6 +129,7 @@ export const ACTION_TOOLS = {
   keys: toolEntry({
     description: 'Press keys or key combinations in the tab, as trusted keyboard events (e.g. Enter, Shift+Tab, Control+a).',
     mutates: true,
+    input: true,
     cli: {
       command: 'keys',
       summary: 'Press keys or combinations as trusted keyboard events, in order.',
@@ -153,6 +154,7 @@ export const ACTION_TOOLS = {
     description:
       'Type text into the focused editable element: a trusted key press per character a US keyboard has (keydown, beforeinput, input, keyup), Input.insertText for the rest; works with contenteditable and beforeinput-based editors. Nothing editable focused is element_not_found.',
     mutates: true,
+    input: true,
     cli: {
       command: 'type',
       summary: 'Type text into the focused field as trusted key events (contenteditable and rich editors included).',
