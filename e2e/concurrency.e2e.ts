@@ -8,7 +8,8 @@
  * - timeout that says it may have acted: at most once;
  * - nothing ran that no call aimed at, and no cover ever heard a thing.
  * A second test keeps the tab busy with a long `type` and starts calls with short deadlines behind it: they answer
- * timeout busy and did nothing, and the long text arrives whole in its own field. Seeded: replay with E2E_SEED.
+ * timeout busy and did nothing, and the long text arrives whole in its own field; a third cuts a long `type` off at
+ * its deadline: it types no further. Seeded: replay with E2E_SEED.
  */
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -232,5 +233,27 @@ describe('concurrent input in one tab', () => {
     }
     console.log(`concurrency busy: ${busy} of ${2 * (AGENTS - 1)} queued calls gave up at their deadline`);
     expect(busy).toBeGreaterThan(0);
+  });
+
+  it('a long type cut off at its deadline types no further: the field keeps part of the text, and the tab is free again', async () => {
+    const tab = await open(relay, '/concurrent.html');
+    const page = await relay.page(tab.path);
+    const text = await snapshot(relay, tab.tabId);
+    const long = 'abcdefghij'.repeat(400);
+    const cut = await relay.cli('type', long, '-s', refFor(text, /textbox "Field one"/), '--tab', String(tab.tabId), '--timeout', '1500');
+    expect(cut.error, cut.stderr.slice(0, 600)).toMatchObject({ code: 'timeout', details: { mayHaveActed: true } });
+    // Read once the field stops changing: keys already sent may still land, none after them.
+    let value = '';
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const now = (await pageState(page)).fields.f0 ?? '';
+      if (now === value) break;
+      value = now;
+    }
+    expect(long.startsWith(value)).toBe(true);
+    expect(value.length).toBeLessThan(long.length);
+    const click = await relay.cli('click', refFor(text, /button "Alpha"/), '--tab', String(tab.tabId));
+    expect(click.code, click.stderr).toBe(0);
+    expect((await pageState(page)).log).toEqual(['b0']);
   });
 });

@@ -519,6 +519,32 @@ describe('dispatcher: input calls take turns per tab', () => {
     expect((await next).type).toBe('result');
   });
 
+  it('a call answered at its deadline sends no further input: its next step fails, and the next call starts', async () => {
+    const env = createFakeEnvironment();
+    const tab = env.browser.addTab({ url: 'https://a.test/' }).id ?? 0;
+    let go: () => void = () => undefined;
+    const typed: string[] = [];
+    const type = defineTool({
+      name: 'type',
+      async handle(params, ctx) {
+        for (const char of params.text) {
+          // A page slow to take the keys: the deadline passes in the middle.
+          if (char === 'c') await new Promise<void>((resolve) => (go = resolve));
+          await ctx.cdp.send(params.tab ?? 0, 'Input.dispatchKeyEvent', { type: 'keyDown', text: char });
+          typed.push(char);
+          await ctx.cdp.send(params.tab ?? 0, 'Input.dispatchKeyEvent', { type: 'keyUp' });
+        }
+        return { tabId: params.tab ?? 0, typed: params.text.length, into: 'input' };
+      },
+    });
+    const dispatch = createDispatcher({ tools: [type], cdp: env.cdp, browser: env.browser, targeting: targetingOver(env.browser) });
+    const cut = errorOf(await dispatch(call('type', { text: 'abcd', tab }, DEADLINE_MARGIN_MS + 50)));
+    expect(cut).toMatchObject({ code: 'timeout', details: { reason: 'page_busy' } });
+    go();
+    expect((await dispatch(call('type', { text: 'xy', tab }))).type).toBe('result');
+    expect(typed).toEqual(['a', 'b', 'x', 'y']);
+  });
+
   it('a dialog opening while a call waits answers it dialog_open; nothing of it runs', async () => {
     const { env, tab, started, done, dispatch } = turns();
     const first = dispatch(call('click', { x: 1, y: 0, tab }));

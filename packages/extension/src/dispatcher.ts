@@ -23,7 +23,8 @@
  * Input calls take turns: a tool whose entry says `input: true` (pointer, keys, text, focus) waits here for its tab's
  * turn before anything of it runs (input/inputLanes.ts), so two agents' clicks or keys never interleave in one page;
  * a call still waiting at its deadline answers timeout (busy) and did nothing. The turn lasts until the handler's own
- * work has settled, even when the call was answered earlier (deadline, Pause, a dialog).
+ * work has settled, even when the call was answered earlier (deadline, Pause, a dialog); such a call sends no new
+ * input after its answer, only the releases of what it pressed.
  *
  * Deadline: a call on a tab answers by ctx.deadline whatever its page does. A page whose main thread is
  * busy leaves CDP commands unanswered, and a tool waiting on one would otherwise let the host's own
@@ -233,7 +234,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
   const now = deps.now ?? Date.now;
   // One set of turns for every call, and the gate that holds every Input.* command to them.
   const lanes = new InputLanes();
-  deps.cdp.setInputGate((tabId, method) => lanes.admit(tabId, method));
+  deps.cdp.setInputGate((tabId, method, params) => lanes.admit(tabId, method, params));
   // Created now, synchronously: background calls this at the worker's top level, so dialog and
   // download events that wake the worker already find their listeners.
   dialogTracker({ cdp: deps.cdp, browser: deps.browser });
@@ -256,6 +257,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
     let reply: ExtensionToHost;
     let result: unknown;
     let tabId: number | undefined;
+    let turn: Turn | undefined;
     try {
       const tool = byName.get(call.tool);
       if (!tool) {
@@ -286,7 +288,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       release = deps.cdp.hold(tabs.kind === 'none' ? 'all' : tabsOf(tabs));
       // A pause that landed while the call was being resolved: nothing has run yet, say so.
       await deps.policy?.checkPause(tool.name);
-      const turn = tabId !== undefined && TOOLS[tool.name].input === true ? await takeTurn(lanes, ctx, tabId, tool.name, stopped) : undefined;
+      turn = tabId !== undefined && TOOLS[tool.name].input === true ? await takeTurn(lanes, ctx, tabId, tool.name, stopped) : undefined;
       let handler: Promise<unknown> | undefined;
       const guarded = runGuarded(tool, tabs, ctx, () => (handler = run(tool, prepared.params, ctx)));
       // The handler starts inside runGuarded, before it settles; it may still be running after (see the header).
@@ -323,7 +325,10 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       }
     } catch (error) {
       // A plain Error can only come from inside a handler (a bug there): report it in phase 'act'.
-      reply = { type: 'error', id: call.id, error: RelayError.from(navigationCut(error, call.tool, tabId), call.tool, 'act').toData() };
+      const failure = RelayError.from(navigationCut(error, call.tool, tabId), call.tool, 'act');
+      // Answered while its handler may still run (deadline, Pause, a dialog): it sends no new input from now on.
+      turn?.answered(failure);
+      reply = { type: 'error', id: call.id, error: failure.toData() };
     } finally {
       release();
       watch?.close();

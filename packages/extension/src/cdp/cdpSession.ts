@@ -135,7 +135,7 @@ export type AttachGuard = (tabId: number) => Promise<void>;
  * Passes every Input.* command before it is sent: throws to refuse it, else returns what to call once it settled
  * (input/inputLanes.ts: input calls on one tab take turns, and a turn lasts while its input is in flight).
  */
-export type InputGate = (tabId: number, method: string) => () => void;
+export type InputGate = (tabId: number, method: string, params: object | undefined) => () => void;
 
 export class CdpSessions {
   readonly #transport: DebuggerTransport;
@@ -205,7 +205,7 @@ export class CdpSessions {
     const resolved: CdpTarget = typeof target === 'number' ? { tabId: target } : target;
     const commandParams: object | undefined = params[0];
     // Synchronously, before any await: the gate counts what is in flight from the moment the sender asked.
-    const settled = method.startsWith('Input.') ? this.#inputGate?.(resolved.tabId, method) : undefined;
+    const settled = method.startsWith('Input.') ? this.#inputGate?.(resolved.tabId, method, commandParams) : undefined;
     try {
       return await this.#send(resolved, method, commandParams);
     } finally {

@@ -1,6 +1,6 @@
 import { RelayError } from '@chrome-relay/protocol';
 import { describe, expect, it } from 'vitest';
-import { InputLanes, type Turn, type Waiting } from './inputLanes.js';
+import { InputLanes, letsGo, type Turn, type Waiting } from './inputLanes.js';
 
 const LONG = 60_000;
 
@@ -104,6 +104,39 @@ describe('InputLanes: one input call per tab at a time', () => {
     expect(next.granted()).toBe(false);
     released();
     (await next.turn()).end(Promise.resolve());
+  });
+
+  it('a call answered while its work runs sends no new input, only releases of what it pressed', async () => {
+    const lanes = new InputLanes();
+    const holder = await lanes.enter(1, Date.now() + LONG, 'type').granted;
+    const work = deferred();
+    holder.end(work.promise);
+    const answer = new RelayError('timeout', 'Tab 1 did not let type finish before the deadline.', { details: { reason: 'page_busy' } });
+    holder.answered(answer);
+    expect(() => lanes.admit(1, 'Input.dispatchKeyEvent', { type: 'keyDown', key: 'a' })).toThrow(answer);
+    expect(() => lanes.admit(1, 'Input.insertText', { text: 'rest' })).toThrow(answer);
+    expect(() => lanes.admit(1, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: 1, y: 1 })).toThrow(answer);
+    lanes.admit(1, 'Input.dispatchKeyEvent', { type: 'keyUp', key: 'a' })();
+    lanes.admit(1, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x: 1, y: 1 })();
+    work.resolve();
+    (await lanes.enter(1, Date.now() + LONG, 'click').granted).end(Promise.resolve());
+  });
+
+  it('letsGo: releases and turning drag interception off, nothing else', () => {
+    expect(letsGo('Input.dispatchMouseEvent', { type: 'mouseReleased' })).toBe(true);
+    expect(letsGo('Input.dispatchKeyEvent', { type: 'keyUp' })).toBe(true);
+    expect(letsGo('Input.setInterceptDrags', { enabled: false })).toBe(true);
+    for (const [method, params] of [
+      ['Input.dispatchMouseEvent', { type: 'mouseMoved' }],
+      ['Input.dispatchMouseEvent', { type: 'mousePressed' }],
+      ['Input.dispatchKeyEvent', { type: 'rawKeyDown' }],
+      ['Input.dispatchKeyEvent', { type: 'char' }],
+      ['Input.insertText', { text: 'x' }],
+      ['Input.dispatchDragEvent', { type: 'drop' }],
+      ['Input.setInterceptDrags', { enabled: true }],
+    ] as const) {
+      expect(letsGo(method, params), `${method} ${JSON.stringify(params)}`).toBe(false);
+    }
   });
 
   it('refuses an Input command to a tab no call holds, naming the fix', async () => {

@@ -17,6 +17,10 @@
  * - …and when no Input.* command to the tab is in flight any more, checked a task later: a press whose handler
  *   opened alert() is still unanswered when the tool has already reported the dialog, and the release that follows
  *   it once the dialog is answered belongs to the same action.
+ * - A call answered with an error while its work still runs (its deadline passed, the person paused, a dialog
+ *   stopped it) sends no new input: from then on its Input commands are refused with the answer it got, except
+ *   those that let go of what it pressed (a mouse release, a key up), so nothing stays held down. Its handler then
+ *   fails at its next step instead of typing on for minutes after the agent was told to check the page.
  * - Every Input.* command passes `admit` (CdpSessions.setInputGate): one sent to a tab no call holds is refused
  *   with internal_error naming the fix (the tool's entry lacks `input: true`).
  */
@@ -26,6 +30,8 @@ import { TabLocks } from '../refs/tabLocks.js';
 /** A call's turn at its tab's input; `end` hands in the call's work, and the next call starts once it is over. */
 export interface Turn {
   end(work: Promise<unknown>): void;
+  /** The call was answered with `error`: refuse its further input, except letting go (see the header). */
+  answered(error: RelayError): void;
 }
 
 /**
@@ -42,6 +48,17 @@ interface Holding {
   inflight: number;
   /** Called when `inflight` drops to 0. */
   idle: (() => void) | undefined;
+  /** The error the call was answered with while its work still ran. */
+  answered: RelayError | undefined;
+}
+
+/** Pure: does this Input command only let go of something pressed (or stop intercepting drags)? */
+export function letsGo(method: string, params: object | undefined): boolean {
+  const type = params !== undefined && 'type' in params ? params.type : undefined;
+  if (method === 'Input.dispatchMouseEvent') return type === 'mouseReleased';
+  if (method === 'Input.dispatchKeyEvent') return type === 'keyUp';
+  if (method === 'Input.setInterceptDrags') return params !== undefined && 'enabled' in params && params.enabled === false;
+  return false;
 }
 
 function busyError(tabId: number, tool: string): RelayError {
@@ -99,9 +116,10 @@ export class InputLanes {
 
   /**
    * The gate every Input.* command passes: counted against the tab's turn while in flight (call the returned
-   * function when it settles), or refused when no call holds the tab.
+   * function when it settles); refused when no call holds the tab, or when the holder was already answered and the
+   * command does not let go of anything.
    */
-  admit(tabId: number, method: string): () => void {
+  admit(tabId: number, method: string, params?: object): () => void {
     const holding = this.#holders.get(tabId);
     if (holding === undefined) {
       throw new RelayError(
@@ -110,6 +128,7 @@ export class InputLanes {
         { phase: 'act', details: { method, tab: tabId } },
       );
     }
+    if (holding.answered !== undefined && !letsGo(method, params)) throw holding.answered;
     holding.inflight++;
     let done = false;
     return () => {
@@ -120,12 +139,17 @@ export class InputLanes {
   }
 
   async #hold(tabId: number, give: (turn: Turn) => void): Promise<void> {
-    const holding: Holding = { inflight: 0, idle: undefined };
+    const holding: Holding = { inflight: 0, idle: undefined, answered: undefined };
     this.#holders.set(tabId, holding);
     try {
       // Boxed: resolving with the work itself would adopt its failure.
       const { work } = await new Promise<{ work: Promise<unknown> }>((resolve) => {
-        give({ end: (ended) => resolve({ work: ended }) });
+        give({
+          end: (ended) => resolve({ work: ended }),
+          answered: (error) => {
+            holding.answered ??= error;
+          },
+        });
       });
       await work.catch(() => undefined);
       await quiet(holding);
