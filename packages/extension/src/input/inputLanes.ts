@@ -12,8 +12,10 @@
  * - A waiter whose deadline comes first gets `timeout` (reason busy) and never starts: it did nothing.
  * - A turn ends when the call's own work has settled — not when the call was answered. A call answered at its
  *   deadline still has CDP commands in flight that the page may yet act on (they cannot be taken back); the next
- *   call must not interleave with them. Every wait in a handler ends: a CDP command by its answer or by the
- *   session's detach (cdpSession.ts rejects pending commands then), anything else by the call's deadline.
+ *   call must not interleave with them. The work does settle: a CDP command ends by its answer or by the session's
+ *   detach (cdpSession.ts rejects pending commands then; closing the tab is one), a handler's other waits by the
+ *   call's deadline. Only a page that never answers keeps its tab's turn — and nothing could act there anyway; the
+ *   calls behind it answer busy.
  * - …and when no Input.* command to the tab is in flight any more, checked a task later: a press whose handler
  *   opened alert() is still unanswered when the tool has already reported the dialog, and the release that follows
  *   it once the dialog is answered belongs to the same action.
