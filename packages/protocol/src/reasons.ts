@@ -62,6 +62,11 @@ export const ERROR_REASONS = {
       meaning: 'The tab is being recorded (`record start`), and this command would change what the recording shows (a --full screenshot resizes the viewport).',
       move: 'Drop the option that needs it (a plain screenshot comes from the recording), or run `chrome-relay record stop` first.',
     },
+    input_overlap: {
+      meaning:
+        "Other input reached the page while this pointer action was delivered (input chrome-relay did not queue, such as an earlier extension instance's), so chrome-relay cannot tell whether this action reached its element.",
+      move: 'Check the page with `chrome-relay snapshot` before repeating the action: it may have happened.',
+    },
   },
   stale_ref: {
     unknown_ref: {
@@ -133,8 +138,9 @@ export const ERROR_REASONS = {
       move: 'Retry; if the tab is minimised or crashed, bring it back first.',
     },
     busy: {
-      meaning: 'Another chrome-relay operation on the same tab (a snapshot of a slow page) held it too long.',
-      move: 'Retry in a moment.',
+      meaning:
+        "The call waited its turn on the tab past its deadline: another chrome-relay operation there held it (a snapshot of a slow page, or another call's input: input calls on one tab run one at a time). It never started, so it did nothing.",
+      move: 'Retry in a moment (nothing was done); with several agents in one tab, give each its own tab (`chrome-relay navigate <url>`).',
     },
     not_closed: {
       meaning: 'A tab did not close before the deadline (it may be asking "Leave site?").',

@@ -49,6 +49,12 @@ export interface ToolPolicy {
   readonly dialog?: 'self';
   /** `exempt`: reads only chrome-relay's bookkeeping, or checks leases itself; no lease check before it. */
   readonly leases?: 'exempt';
+  /**
+   * The tool sends input to its tab (pointer, keys, text) or moves its focus. Such calls take turns per tab: the
+   * dispatcher runs one at a time and queues the rest within their own deadline, so what each one reports is what
+   * the page received (input/inputLanes.ts). An Input.* command sent outside such a call is refused.
+   */
+  readonly input?: true;
 }
 
 /**

@@ -157,6 +157,7 @@ export const TOOLS = {
     description: 'Click an element by ref (scroll into view, refuse if covered, trusted mouse events), or at viewport coordinates.',
     mutates: true,
     mcp: { group: 'core', description: 'Click an element by ref with real mouse events; fails if something covers it. x and y click a viewport point instead.' },
+    input: true,
     cli: {
       command: 'click',
       summary: 'Click an element by ref (refuses if something covers it), or at viewport coordinates.',

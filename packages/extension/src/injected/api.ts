@@ -255,6 +255,7 @@ export function createPageApi(): PageApi {
     const state = guard.read(token, disarm);
     if (state === undefined) return { armed: false, events: [] };
     const report: GuardReport = { armed: true, events: state.events };
+    if (state.superseded) report.superseded = true;
     if (state.interceptor !== null) report.interceptor = interceptorOf(state.interceptor);
     if (state.gone) report.gone = true;
     if (seen !== undefined) {

@@ -146,6 +146,11 @@ export interface DeliveryArgs {
 export interface GuardReport {
   /** False when this document has no such arming any more (it navigated, or the arming expired). */
   armed: boolean;
+  /**
+   * Another action armed this document's guard before this one was read (input chrome-relay did not queue): the log
+   * is incomplete and may hold the other action's events, so it proves neither delivery nor its absence.
+   */
+  superseded?: true;
   events: GuardEvent[];
   /** Who took the first event that went astray (it, and all later events, were cancelled). */
   interceptor?: Interceptor;

@@ -196,6 +196,17 @@ describe('click tool: delivery is verified, not just predicted', () => {
     expect(probed.at(-1)?.probe).toEqual({ x: 10, y: 20 });
   });
 
+  it('a log another arming replaced is neither a success nor "not delivered": input_overlap, it may have happened', async () => {
+    // What the page reports when input chrome-relay did not queue armed its guard in between (the click's own
+    // events may then sit in the other arming's log).
+    const { tool, ctx } = await setup(ok(10, 20), () => ({ armed: true, superseded: true, events: DELIVERED.slice(0, 2) }));
+    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    expect(error.code).toBe('target_conflict');
+    expect(error.details).toMatchObject({ reason: 'input_overlap' });
+    expect(error.retryable).toBe(false);
+    expect(error.message).toMatch(/may have happened/);
+  });
+
   it('a disabled control is refused before any input (the browser would deliver no press)', async () => {
     const { tool, ctx, debugger: dbg } = await setup({ status: 'disabled', healed: false });
     const error = await failure(tool.handle({ ref: 'e5' }, ctx));

@@ -18,6 +18,7 @@ import type { GuardReport, Interceptor } from '../injected/types.js';
 import { callPage, DocumentChanged } from '../page/pageCall.js';
 import type { PageWorld } from '../page/worlds.js';
 import type { ToolContext } from './defineTool.js';
+import { inputOverlapError } from './pointerDelivery.js';
 import { callSite, labelOf, unlessStale, type RefDeps, type RefSite } from './refAction.js';
 
 /** The drop target: a ref's site, or a point/selector of the source's top document. */
@@ -115,7 +116,9 @@ export async function verifiedDrop(
   }
   let verdict: DropVerdict;
   try {
-    verdict = classifyDrop(await report());
+    const dropped = await report();
+    if (dropped.superseded === true) throw inputOverlapError(drag.source.tabId);
+    verdict = classifyDrop(dropped);
   } catch (error) {
     if (!(error instanceof DocumentChanged)) throw error;
     throw reasonedError(

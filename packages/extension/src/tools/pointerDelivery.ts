@@ -16,7 +16,7 @@
  * 4. The guards' logs decide (deliveryVerdict.ts): delivered, or click_intercepted with
  *    `details.when`.
  */
-import type { ToolName } from '@chrome-relay/protocol';
+import { reasonedError, type RelayError, type ToolName } from '@chrome-relay/protocol';
 import type { CdpTarget } from '../cdp/cdpSession.js';
 import type { DeliveryPhase, GuardReport, PrepareClickOutcome } from '../injected/types.js';
 import { framePointIn } from '../page/frameOwner.js';
@@ -207,8 +207,22 @@ export interface GuardReports {
 }
 
 /**
+ * An action whose guard another arming replaced before it was read: input chrome-relay did not queue overlapped it
+ * (the dispatcher runs one input call per tab at a time, so not its own calls), and the logs prove neither way.
+ */
+export function inputOverlapError(tabId: number): RelayError {
+  return reasonedError(
+    'target_conflict',
+    'input_overlap',
+    `Other input reached the page in tab ${tabId} while this action was delivered, so chrome-relay cannot tell whether it reached its element: it may have happened. Check the page with \`chrome-relay snapshot\` before repeating it.`,
+    { phase: 'verify', details: { tab: tabId }, retryable: false },
+  );
+}
+
+/**
  * The guards' logs. `disarm` ends the armings; `probe` also asks the ref's frame what is at the
- * point now. Throws DocumentChanged (pageCall.ts) when a frame's document was replaced.
+ * point now. Throws DocumentChanged (pageCall.ts) when a frame's document was replaced, and
+ * target_conflict (input_overlap) when another arming replaced one of them.
  */
 export async function readGuards(ctx: ToolContext, deps: RefDeps, point: PointerPoint, options: { disarm: boolean; probe?: boolean }): Promise<GuardReports> {
   const [first, ...rest] = point.guards;
@@ -218,6 +232,7 @@ export async function readGuards(ctx: ToolContext, deps: RefDeps, point: Pointer
     callPage(ctx, deps.worlds, first.world, 'deliveryReport', args),
     ...rest.map((guard) => callPage(ctx, deps.worlds, guard.world, 'deliveryReport', { token: guard.token, disarm: options.disarm })),
   ]);
+  if (target?.superseded === true || above.some((report) => report.superseded === true)) throw inputOverlapError(first.world.tabId);
   return { target: target ?? { armed: false, events: [] }, above };
 }
 

@@ -130,6 +130,7 @@ export const ACTION_TOOLS = {
     description: 'Press keys or key combinations in the tab, as trusted keyboard events (e.g. Enter, Shift+Tab, Control+a).',
     mutates: true,
     mcp: { group: 'core', description: 'Press keys or combinations in order, e.g. ["Enter"] or ["Control+a", "Backspace"].' },
+    input: true,
     cli: {
       command: 'keys',
       summary: 'Press keys or combinations as trusted keyboard events, in order.',
@@ -155,6 +156,7 @@ export const ACTION_TOOLS = {
       'Type text into the focused editable element: a trusted key press per character a US keyboard has (keydown, beforeinput, input, keyup), Input.insertText for the rest; works with contenteditable and beforeinput-based editors. Nothing editable focused is element_not_found.',
     mutates: true,
     mcp: { group: 'core', description: 'Type text as key presses into the focused element, or into ref after focusing it (rich editors); fill suits plain fields.' },
+    input: true,
     cli: {
       command: 'type',
       summary: 'Type text into the focused field as trusted key events (contenteditable and rich editors included).',
