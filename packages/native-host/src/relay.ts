@@ -98,7 +98,9 @@ const RESTART_ANSWER_RESERVE_MS = 2_000;
 export type ClientFault =
   | FrameError
   | { kind: 'overloaded'; pendingBytes: number; limit: number }
-  | { kind: 'idle'; idleMs: number; pendingBytes: number };
+  | { kind: 'idle'; idleMs: number; pendingBytes: number }
+  /** A request on a named pipe without this user's proof (socketServer.ts): nothing of it was read. */
+  | { kind: 'refused' };
 
 interface PendingCall {
   client: ClientPort;
@@ -611,6 +613,13 @@ function clientFaultError(fault: ClientFault): RelayError {
         phase: 'transport',
         details: { idleMs: fault.idleMs, pendingBytes: fault.pendingBytes },
       });
+    case 'refused':
+      return reasonedError(
+        'extension_not_connected',
+        'client_not_authorized',
+        "The native host refused this client: it did not prove it can read this user's chrome-relay secret. Run chrome-relay as the user whose browser runs the host; if you are that user, run `chrome-relay doctor` (restart the browser if the secret file changed).",
+        { phase: 'connect' },
+      );
   }
 }
 

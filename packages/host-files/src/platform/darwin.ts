@@ -1,0 +1,31 @@
+/**
+ * macOS: state in ~/.chrome-relay, as on Linux; a Unix socket per host within the 103 bytes macOS allows,
+ * falling back to the per-user $TMPDIR (/var/folders/…, private to this user); no /proc, so liveness is
+ * kill(0) alone; browsers under ~/Library/Application Support, where Chromium reads
+ * `<user-data-dir>/NativeMessagingHosts`; executables inside app bundles in /Applications or ~/Applications.
+ */
+import { posix } from 'node:path';
+import type { BrowserSpec } from './browsers.js';
+import type { Platform, UserFacts } from './platform.js';
+import { killZeroAlive, prepareUnixSocket, shLauncher } from './posix.js';
+
+export const darwin: Platform = {
+  os: 'darwin',
+  path: posix,
+  defaultHome: (user) => posix.join(user.userHome, '.chrome-relay'),
+  secretFile: () => null,
+  // sun_path holds 104 bytes with the NUL.
+  prepareEndpoint: (request) => prepareUnixSocket({ maxBytes: 103, osLabel: 'macOS', runtimeVariable: 'TMPDIR' }, request),
+  isPidAlive: (pid) => killZeroAlive(pid, false),
+  launcher: shLauncher,
+  browserPlaces(spec: BrowserSpec, user: UserFacts) {
+    if (spec.darwin === undefined) return null;
+    const userDataDir = posix.join(user.userHome, 'Library', 'Application Support', spec.darwin.support);
+    return { userDataDir, manifestDir: posix.join(userDataDir, 'NativeMessagingHosts'), registryKey: null };
+  },
+  browserExecutables(spec: BrowserSpec, user: UserFacts) {
+    const app = spec.darwin?.app;
+    if (app === undefined) return [];
+    return ['/Applications', posix.join(user.userHome, 'Applications')].map((root) => posix.join(root, `${app}.app`, 'Contents', 'MacOS', app));
+  },
+};
