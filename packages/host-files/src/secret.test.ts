@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { clientProof, needsProof, proofMatches, readOrCreateSecret } from './secret.js';
+import { platformOf } from './platform/platform.js';
+import { clientProof, needsProof, proofForEndpoint, proofMatches, readOrCreateSecret } from './secret.js';
 
 let scratch = '';
 beforeEach(() => {
@@ -40,6 +41,21 @@ describe('the per-user secret', () => {
     expect(proofMatches(undefined, proof)).toBe(false);
     expect(proofMatches(secret, proof)).toBe(false);
     expect(proofMatches(proof.slice(1), proof)).toBe(false);
+  });
+
+  it('is what the CLI presents and the host expects, both from the secret in the user\'s profile directory', () => {
+    // Windows, with each user's profile directory in the scratch dir (win32 paths would not resolve here).
+    const windows = { ...platformOf('win32'), secretFile: (user: { env: NodeJS.ProcessEnv }) => join(scratch, user.env.LOCALAPPDATA ?? '', 'chrome-relay', 'secret') };
+    const pipe = '\\\\.\\pipe\\chrome-relay-0123456789abcdef-7-aabbccddeeff';
+    const user = { env: { LOCALAPPDATA: 'ana' }, userHome: scratch };
+    const expected = proofForEndpoint(pipe, user, windows);
+    expect(expected).toBe(clientProof(readFileSync(join(scratch, 'ana', 'chrome-relay', 'secret'), 'utf8').trim(), pipe));
+    expect(proofForEndpoint(pipe, user, windows)).toBe(expected);
+    // Another user's profile holds another secret: their proof opens nothing of ana's.
+    const other = proofForEndpoint(pipe, { env: { LOCALAPPDATA: 'bob' }, userHome: scratch }, windows);
+    expect(proofMatches(other, expected ?? '')).toBe(false);
+    expect(proofForEndpoint('/home/ana/.chrome-relay/run/host-7.sock', user, windows)).toBeNull();
+    expect(() => proofForEndpoint(pipe, user, platformOf('linux'))).toThrow(/no secret guards pipes on linux/);
   });
 
   it('guards named pipes only: a Unix socket has its file modes', () => {

@@ -12,6 +12,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isNamedPipe } from './endpoint.js';
+import { currentPlatform, type Platform, type UserFacts } from './platform/platform.js';
 import { makeDirs } from './privateDir.js';
 
 const SECRET = /^[0-9a-f]{64}$/;
@@ -60,6 +61,17 @@ export function readOrCreateSecret(file: string): string {
 /** What a client presents to the host at `endpoint`. */
 export function clientProof(secret: string, endpoint: string): string {
   return createHmac('sha256', secret).update(`chrome-relay client\0${endpoint}`).digest('hex');
+}
+
+/**
+ * The proof for `endpoint` from this user's secret (created on first use), or null for an endpoint that
+ * wants none. The CLI presents it; the host expects it: both ask here. Throws when the secret cannot be read.
+ */
+export function proofForEndpoint(endpoint: string, user: UserFacts, platform: Platform = currentPlatform()): string | null {
+  if (!needsProof(endpoint)) return null;
+  const file = platform.secretFile(user);
+  if (file === null) throw new Error(`${endpoint} is a named pipe, but no secret guards pipes on ${platform.os}`);
+  return clientProof(readOrCreateSecret(file), endpoint);
 }
 
 /** Whether `presented` is the proof `expected` (constant time). */

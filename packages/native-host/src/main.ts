@@ -4,7 +4,8 @@
  * descriptor — so "descriptor exists" means "extension connected". We exit when Chrome closes stdin.
  */
 import { homedir, userInfo } from 'node:os';
-import { clientProof, currentPlatform, needsProof, proofMatches, readOrCreateSecret, type Endpoint } from '@chrome-relay/host-files';
+import { currentPlatform, proofForEndpoint, proofMatches } from '@chrome-relay/host-files';
+import type { Endpoint } from '@chrome-relay/host-files';
 import { PROTOCOL_VERSION, VERSION, type ExtensionHello, type HostDescriptor } from '@chrome-relay/protocol';
 import { detectBrowserOn } from './browserInfo.js';
 import { isProcessAlive, removeDescriptorIfOurs, sweepStaleHosts, writeDescriptor } from './descriptor.js';
@@ -173,10 +174,8 @@ function main(): void {
  * file modes decide who connects.
  */
 function proofGate(endpoint: string): Admit | undefined {
-  if (!needsProof(endpoint)) return undefined;
-  const file = currentPlatform().secretFile({ env: process.env, userHome: homedir() });
-  if (file === null) throw new Error(`${endpoint} is a named pipe, but this platform keeps no secret to guard it`);
-  const expected = clientProof(readOrCreateSecret(file), endpoint);
+  const expected = proofForEndpoint(endpoint, { env: process.env, userHome: homedir() });
+  if (expected === null) return undefined;
   return (raw) => typeof raw === 'object' && raw !== null && proofMatches((raw as { auth?: unknown }).auth, expected);
 }
 

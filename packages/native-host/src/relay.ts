@@ -254,7 +254,10 @@ export class Relay {
 
   /** The client's connection cannot go on (corrupt stream, over a limit, idle mid-frame): say why, then hang up. */
   clientFrameFault(client: ClientPort, fault: ClientFault): void {
-    this.respond(client, this.errorResponse(0, clientFaultError(fault)));
+    const response = this.errorResponse(0, clientFaultError(fault));
+    // A refused client learns the refusal and nothing about the browser behind this host.
+    if (fault.kind === 'refused') response.versions = { ...response.versions, extension: null };
+    this.respond(client, response);
     this.clientClosed(client);
     client.close();
   }

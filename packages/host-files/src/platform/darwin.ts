@@ -4,6 +4,7 @@
  * kill(0) alone; browsers under ~/Library/Application Support, where Chromium reads
  * `<user-data-dir>/NativeMessagingHosts`; executables inside app bundles in /Applications or ~/Applications.
  */
+import { readFileSync, statSync } from 'node:fs';
 import { posix } from 'node:path';
 import type { BrowserSpec } from './browsers.js';
 import type { Platform, UserFacts } from './platform.js';
@@ -28,4 +29,28 @@ export const darwin: Platform = {
     if (app === undefined) return [];
     return ['/Applications', posix.join(user.userHome, 'Applications')].map((root) => posix.join(root, `${app}.app`, 'Contents', 'MacOS', app));
   },
+  browserProgram: (given) => appBundleProgram(given) ?? given,
 };
+
+/**
+ * `/Applications/Google Chrome.app` names the program `Contents/MacOS/<CFBundleExecutable>` inside it
+ * (Finder shows a bundle as one file, so that is what a person copies). Info.plist is read when it is XML;
+ * a binary one falls back to the convention that the executable carries the bundle's name.
+ */
+function appBundleProgram(given: string): string | null {
+  const bundle = given.replace(/\/+$/, '');
+  if (!/\.app$/i.test(bundle)) return null;
+  try {
+    if (!statSync(bundle).isDirectory()) return null;
+  } catch {
+    return null;
+  }
+  let name = posix.basename(bundle).replace(/\.app$/i, '');
+  try {
+    const plist = readFileSync(posix.join(bundle, 'Contents', 'Info.plist'), 'utf8');
+    name = /<key>CFBundleExecutable<\/key>\s*<string>([^<]+)<\/string>/.exec(plist)?.[1]?.trim() ?? name;
+  } catch {
+    /* no readable Info.plist: the convention */
+  }
+  return posix.join(bundle, 'Contents', 'MacOS', name);
+}

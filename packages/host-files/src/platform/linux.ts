@@ -34,4 +34,5 @@ export const linux: Platform = {
     const dirs = (user.env.PATH ?? '').split(':').filter((dir) => dir !== '');
     return [...(spec.linux.paths ?? []), ...spec.linux.commands.flatMap((command) => dirs.map((dir) => posix.join(dir, command)))];
   },
+  browserProgram: (given) => given,
 };

@@ -99,6 +99,8 @@ export interface Platform {
   browserPlaces(spec: BrowserSpec, user: UserFacts): BrowserPlaces | null;
   /** Where the browser's executable may be, most likely first (the caller checks which exist). */
   browserExecutables(spec: BrowserSpec, user: UserFacts): string[];
+  /** The program to run for a browser a person names by path (macOS: an .app bundle names its executable inside). */
+  browserProgram(given: string): string;
 }
 
 const PLATFORMS: Readonly<Record<OsName, Platform>> = { linux, darwin, win32 };

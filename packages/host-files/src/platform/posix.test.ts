@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -131,5 +131,29 @@ describe('browsers on Linux and macOS', () => {
     ]);
     expect(darwin.defaultHome(user)).toBe('/home/u/.chrome-relay');
     expect(darwin.secretFile(user)).toBeNull();
+  });
+});
+
+describe('a browser named by an app bundle (macOS)', () => {
+  const bundle = (name: string, plist: string | null): string => {
+    const app = join(scratch, `${name}.app`);
+    mkdirSync(join(app, 'Contents', 'MacOS'), { recursive: true });
+    if (plist !== null) writeFileSync(join(app, 'Contents', 'Info.plist'), plist);
+    return app;
+  };
+
+  it('runs the executable Info.plist names inside the bundle, or the one named like the bundle', () => {
+    const xml = bundle('Google Chrome', '<?xml version="1.0"?><plist><dict><key>CFBundleExecutable</key>\n\t<string>Google Chrome</string></dict></plist>');
+    expect(darwin.browserProgram(xml)).toBe(join(xml, 'Contents', 'MacOS', 'Google Chrome'));
+    expect(darwin.browserProgram(`${xml}/`)).toBe(join(xml, 'Contents', 'MacOS', 'Google Chrome'));
+    const renamed = bundle('Chromium Dev', '<plist><dict><key>CFBundleExecutable</key><string>Chromium</string></dict></plist>');
+    expect(darwin.browserProgram(renamed)).toBe(join(renamed, 'Contents', 'MacOS', 'Chromium'));
+    // A binary plist is not read: the convention.
+    const binary = bundle('Brave Browser', 'bplist00\u0000\u0001');
+    expect(darwin.browserProgram(binary)).toBe(join(binary, 'Contents', 'MacOS', 'Brave Browser'));
+    // Anything else is the program itself.
+    expect(darwin.browserProgram('/usr/local/bin/chromium')).toBe('/usr/local/bin/chromium');
+    expect(darwin.browserProgram(join(scratch, 'Missing.app'))).toBe(join(scratch, 'Missing.app'));
+    expect(linux.browserProgram(xml)).toBe(xml);
   });
 });

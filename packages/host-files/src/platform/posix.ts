@@ -10,7 +10,7 @@ import { ensurePrivateDir, HOME_ENV } from '../privateDir.js';
 import type { Endpoint, EndpointRequest, LauncherFormat, LauncherSpec } from './platform.js';
 
 /** Prefix of the directories made under /tmp for one host's socket (the sweep recognises them). */
-export const SHORT_DIR_PREFIX = 'chrome-relay-';
+const SHORT_DIR_PREFIX = 'chrome-relay-';
 
 export interface UnixSocketRules {
   /** Longest socket path this OS accepts, in bytes, without the NUL. */

@@ -25,7 +25,7 @@ export interface Registry {
 export type RegRunner = (args: readonly string[]) => { status: number | null; stdout: string; stderr: string };
 
 /** The argument arrays, in one place (unit tests pin them). */
-export const REG_ARGS = {
+const REG_ARGS = {
   export: (key: string, file: string): string[] => ['export', key, file, '/y'],
   add: (key: string, value: string): string[] => ['add', key, '/ve', '/t', 'REG_SZ', '/d', value, '/f'],
   delete: (key: string): string[] => ['delete', key, '/f'],

@@ -112,4 +112,5 @@ export const win32: Platform = {
     const unique = roots.filter((root, i) => roots.findIndex((r) => r.toLowerCase() === root.toLowerCase()) === i);
     return unique.map((root) => path.join(root, vendor, 'Application', exe));
   },
+  browserProgram: (given) => given,
 };
