@@ -1,6 +1,7 @@
 // The Windows side of `pnpm test:windows`, run by Windows Node (under Wine on Linux: scripts/test-windows.mjs).
 // It plays the two parts chrome-relay does not own — Chrome and the extension — and drives the packed CLI as
 // a person's agent would, over the named pipe:
+//   0. the package says it runs on Windows (npm i -g honours package.json "os");
 //   1. `install --browser chrome`, then find the host the way Chrome on Windows does: the default value of
 //      HKCU\Software\Google\Chrome\NativeMessagingHosts\<host> names the manifest, whose `path` is the host;
 //   2. start that host the way Chrome starts one: `cmd.exe /d /s /c ""<path>" <origin> --parent-window=0"`
@@ -272,6 +273,11 @@ async function step(name, needs, run) {
 
 const started = Date.now();
 console.log(`# Windows Node ${process.version} on ${process.platform} ${(await import('node:os')).release()}; package ${packageDir}; home ${home}`);
+
+await step('the package is for Windows too: its "os" lists win32 (npm i -g refuses it otherwise)', [], async () => {
+  const os = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).os;
+  check(Array.isArray(os) && os.includes('win32'), `package.json "os" is ${JSON.stringify(os)}`);
+});
 
 await step('install registers the host where Chrome on Windows looks: the registry key names a manifest whose path is a .cmd/.exe host for this extension', [], async () => {
   const installed = await cli(['install', '--browser', 'chrome', '--json']);
