@@ -129,8 +129,6 @@ interface ManifestTarget {
   recorded: boolean;
 }
 
-const samePath = (a: string, b: string, platform: Platform): boolean => (platform.os === 'win32' ? a.toLowerCase() === b.toLowerCase() : a === b);
-
 /**
  * Follow a manifest the way the browser finds it: on Windows through its registry key (whose default value
  * names the manifest), elsewhere at its path. A Check when that already fails, else the file to inspect.
@@ -145,7 +143,7 @@ function followRegistry(t: ManifestTarget, registry: () => Registry, platform: P
     return { name, status: 'fail', detail: `cannot read ${t.registryKey}: ${(error as Error).message}`, fix: t.fix, code: 'extension_not_connected', reason: 'host_not_installed' };
   }
   if (named === null) return 'unregistered';
-  if (!samePath(named, t.file, platform)) {
+  if (!platform.samePath(named, t.file)) {
     return { name, status: 'fail', detail: `${t.registryKey} names ${named}, not this home's manifest ${t.file}: the browser starts another chrome-relay's host`, fix: t.fix, code: 'extension_not_connected', reason: 'host_not_installed' };
   }
   return { file: named, via: `${t.registryKey} → ` };
@@ -170,8 +168,8 @@ function manifestChecks(options: DoctorOptions, ourIds: readonly string[], platf
   for (const { browser, target } of all.filter((b) => b.detected)) {
     if (!targets.has(target.manifest)) targets.set(target.manifest, { label: browser, file: target.manifest, registryKey: target.registryKey, fix: fixFor(browser, target.manifest), recorded: false });
   }
-  // A profile's own manifest directory: read by browsers on Linux and macOS only.
-  for (const dir of platform.os === 'win32' ? [] : [defaultProfileDir(options.home), options.profile]) {
+  // A profile's own manifest directory, where browsers read one.
+  for (const dir of platform.profileManifests ? [defaultProfileDir(options.home), options.profile] : []) {
     if (!dir || !existsSync(dir)) continue;
     const file = profileTarget(dir).manifest;
     if (!targets.has(file)) targets.set(file, { label: `profile ${dir}`, file, registryKey: null, fix: fixFor('profile', file), recorded: false });
@@ -406,7 +404,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   }
   for (const { descriptor } of live) checks.push(...(await hostChecks(options, descriptor, platform)));
 
-  const ffmpeg = findOnPath(platform.os === 'win32' ? 'ffmpeg.exe' : 'ffmpeg', options.pathEnv);
+  const ffmpeg = findOnPath(platform.programFile('ffmpeg'), options.pathEnv);
   checks.push(
     ffmpeg
       ? { name: 'ffmpeg', status: 'ok', detail: ffmpeg }

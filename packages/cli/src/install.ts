@@ -84,7 +84,7 @@ export function allowedExtensionIds(env: NodeJS.ProcessEnv = process.env, extra:
 export function resolveInstallTargets(request: { browsers: readonly string[]; userDataDir?: string | undefined }, env: BrowserEnv, home: string): InstallTarget[] {
   const named: InstallTarget[] = request.browsers.map((name) => installTargetOf(browserTarget(name, env), home));
   if (request.userDataDir) {
-    if (platformOfEnv(env).os === 'win32') {
+    if (!platformOfEnv(env).profileManifests) {
       throw new RelayError(
         'invalid_arguments',
         'user-data-dir: on Windows Chrome finds native hosts only through the registry, per browser (never in a profile directory); pass --browser NAME for the browser that profile belongs to.',

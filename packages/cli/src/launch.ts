@@ -78,7 +78,7 @@ function findBrowser(explicit: string | undefined, env: BrowserEnv): string {
  * Chromium or Chrome for Testing build (branded browsers install under their vendor's folder), so both.
  */
 export function launchTargets(browser: string, profile: string, home: string, env: BrowserEnv): InstallTarget[] {
-  if (platformOfEnv(env).os !== 'win32') return [profileTarget(profile)];
+  if (platformOfEnv(env).profileManifests) return [profileTarget(profile)];
   const named = browserOfExecutable(browser);
   const names = named === null ? ['chromium', 'chrome-for-testing'] : [named];
   return names.map((name) => installTargetOf(browserTarget(name, env), home));

@@ -9,6 +9,7 @@
  */
 import { readFileSync, rmdirSync, unlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { currentPlatform } from '@chrome-relay/host-files';
 import type { Registry } from '@chrome-relay/host-files';
 import { HOST_NAME, RelayError } from '@chrome-relay/protocol';
 import { readRecord, recordPath, removeRecord, writeRecord, type InstallRecord } from './installRecord.js';
@@ -44,14 +45,12 @@ function manifestOwnership(path: string, launcher: string): 'ours' | 'missing' |
   return 'changed since install (it no longer points at our launcher); left untouched';
 }
 
-/** Windows paths compare without case (a registry value may differ from the record in case only). */
-const samePath = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
-
 /** Remove the key naming `manifest` while it still does: 'removed', 'gone', or why it stays. */
 function removeKey(registry: Registry, key: string, manifest: string): 'removed' | 'gone' | { kept: string } {
   const value = registry.readDefault(key);
   if (value === null) return 'gone';
-  if (!samePath(value, manifest)) return { kept: `names ${value}, not chrome-relay's manifest ${manifest}; left untouched` };
+  // A value that differs from the record in case only still names our manifest on Windows.
+  if (!currentPlatform().samePath(value, manifest)) return { kept: `names ${value}, not chrome-relay's manifest ${manifest}; left untouched` };
   registry.deleteKey(key);
   return 'removed';
 }

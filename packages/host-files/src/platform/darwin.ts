@@ -12,7 +12,9 @@ import { killZeroAlive, prepareUnixSocket, shLauncher } from './posix.js';
 
 export const darwin: Platform = {
   os: 'darwin',
-  path: posix,
+  samePath: (a, b) => a === b,
+  programFile: (name) => name,
+  profileManifests: true,
   defaultHome: (user) => posix.join(user.userHome, '.chrome-relay'),
   secretFile: () => null,
   // sun_path holds 104 bytes with the NUL.

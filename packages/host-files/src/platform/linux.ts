@@ -17,7 +17,9 @@ function configRoot(user: UserFacts): string {
 
 export const linux: Platform = {
   os: 'linux',
-  path: posix,
+  samePath: (a, b) => a === b,
+  programFile: (name) => name,
+  profileManifests: true,
   defaultHome: (user) => posix.join(user.userHome, '.chrome-relay'),
   secretFile: () => null,
   // sun_path holds 108 bytes with the NUL.

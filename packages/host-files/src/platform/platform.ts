@@ -16,7 +16,6 @@
  * - the host launcher a browser starts (a shell script, or a .cmd file run by cmd.exe);
  * - where browsers keep profiles, look for host manifests (a directory, or a registry key) and live.
  */
-import type { PlatformPath } from 'node:path';
 import type { BrowserSpec } from './browsers.js';
 import { darwin } from './darwin.js';
 import { linux } from './linux.js';
@@ -84,8 +83,10 @@ export interface BrowserPlaces {
 
 export interface Platform {
   readonly os: OsName;
-  /** This OS's path rules. */
-  readonly path: PlatformPath;
+  /** Two paths name the same file (Windows compares without case). */
+  samePath(a: string, b: string): boolean;
+  /** A program's file name as it sits on PATH (Windows: with .exe). */
+  programFile(name: string): string;
   /** The home when CHROME_RELAY_HOME is unset. */
   defaultHome(user: UserFacts): string;
   /** The per-user secret clients present, or null where the endpoint is guarded by file modes. */
@@ -95,6 +96,11 @@ export interface Platform {
   /** Whether process `pid` is running (not gone, not a zombie). */
   isPidAlive(pid: number): boolean;
   readonly launcher: LauncherFormat;
+  /**
+   * Whether a browser started with --user-data-dir reads host manifests from that profile's own
+   * NativeMessagingHosts directory (Linux, macOS). On Windows it reads only the registry, per browser.
+   */
+  readonly profileManifests: boolean;
   /** Where a browser keeps its profiles and looks for hosts here; null when it does not exist on this OS. */
   browserPlaces(spec: BrowserSpec, user: UserFacts): BrowserPlaces | null;
   /** Where the browser's executable may be, most likely first (the caller checks which exist). */

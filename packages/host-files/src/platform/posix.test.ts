@@ -131,6 +131,12 @@ describe('browsers on Linux and macOS', () => {
     ]);
     expect(darwin.defaultHome(user)).toBe('/home/u/.chrome-relay');
     expect(darwin.secretFile(user)).toBeNull();
+    // A browser started with --user-data-dir reads the profile's own manifests; paths compare exactly.
+    for (const os of [linux, darwin]) {
+      expect(os.profileManifests).toBe(true);
+      expect(os.samePath('/a/B', '/a/b')).toBe(false);
+      expect(os.programFile('ffmpeg')).toBe('ffmpeg');
+    }
   });
 });
 

@@ -128,6 +128,13 @@ describe('browsers on Windows', () => {
     ]);
   });
 
+  it('reads hosts from the registry only (never a profile directory), compares paths without case, runs programs as .exe', () => {
+    expect(win32.profileManifests).toBe(false);
+    expect(win32.samePath('C:\\Users\\Ana\\x.json', 'c:\\users\\ana\\X.JSON')).toBe(true);
+    expect(win32.samePath('C:\\Users\\Ana\\x.json', 'C:\\Users\\Ana\\y.json')).toBe(false);
+    expect(win32.programFile('ffmpeg')).toBe('ffmpeg.exe');
+  });
+
   it('names the browser of a Windows executable path', () => {
     expect(browserOfExecutable('C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe')).toBe('chrome');
     expect(browserOfExecutable('C:\\Program Files\\Google\\Chrome Beta\\Application\\chrome.exe')).toBe('chrome-beta');

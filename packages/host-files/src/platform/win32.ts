@@ -94,7 +94,9 @@ const cmdLauncher: LauncherFormat = {
 
 export const win32: Platform = {
   os: 'win32',
-  path,
+  samePath: (a, b) => path.resolve(a).toLowerCase() === path.resolve(b).toLowerCase(),
+  programFile: (name) => `${name}.exe`,
+  profileManifests: false,
   defaultHome: (user) => path.join(localAppData(user), 'chrome-relay'),
   secretFile: (user) => path.join(localAppData(user), 'chrome-relay', 'secret'),
   prepareEndpoint: (request) => ({ path: pipeName(request.userName, request.home, request.pid), ownDir: null, note: null }),
