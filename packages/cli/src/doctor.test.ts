@@ -3,10 +3,12 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { platformOf } from '@chrome-relay/host-files';
 import { HOST_NAME, PROTOCOL_VERSION, VERSION } from '@chrome-relay/protocol';
 import { renderReport, runDoctor, unhealthyError, type Check, type DoctorOptions, type DoctorReport } from './doctor.js';
 import { allowedExtensionIds, installOrThrow, resolveInstallTargets } from './install.js';
 import { descriptorFor, FAKE_EXTENSION, startFakeHost, type FakeHost, type FakeHostSpec } from './testing/fakeHost.js';
+import { fakeRegistry } from './testing/fakeRegistry.js';
 
 let root = '';
 let userHome = '';
@@ -30,7 +32,7 @@ afterEach(async () => {
 function installChromium(browsers: string[] = []): void {
   const hostSource = join(root, 'host.mjs');
   writeFileSync(hostSource, '// host\n');
-  installOrThrow(home, resolveInstallTargets({ browsers }, { platform: 'linux', userHome }), allowedExtensionIds({}), { hostSource });
+  installOrThrow(home, resolveInstallTargets({ browsers }, { platform: 'linux', userHome }, home), allowedExtensionIds({}), { hostSource });
 }
 
 async function fakeHost(spec: Partial<FakeHostSpec> = {}): Promise<FakeHost> {
@@ -279,3 +281,43 @@ describe('doctor', () => {
     expect(report.healthy).toBe(true);
   });
 });
+
+describe('doctor on Windows', () => {
+  const windows = (): DoctorOptions['browserEnv'] => ({ platform: 'win32', userHome, env: {} });
+  const chromeKey = `HKCU\\Software\\Google\\Chrome\\NativeMessagingHosts\\${HOST_NAME}`;
+
+  it('follows each browser\'s registry key to its manifest and launcher, as Chrome does', async () => {
+    const registry = fakeRegistry();
+    const hostSource = join(root, 'host.mjs');
+    writeFileSync(hostSource, '// host\n');
+    const env = windows();
+    installOrThrow(home, resolveInstallTargets({ browsers: ['chrome'] }, env, home), allowedExtensionIds({}), { hostSource, platform: platformOf('win32'), registry });
+    const manifest = join(home, 'host', 'manifests', 'chrome.json');
+    const check = async (): Promise<Check> => named(await doctor({ browserEnv: env, registry }), 'host manifest (chrome)');
+
+    expect(await check()).toMatchObject({ status: 'ok', detail: `${chromeKey} → ${manifest} → ${join(home, 'host', 'chrome-relay-host.cmd')}` });
+
+    // Another chrome-relay home (or tool) took the key: Chrome would start that host, not ours.
+    registry.values.set(chromeKey, 'C:\\elsewhere\\com.chrome_relay.host.json');
+    expect(await check()).toMatchObject({ status: 'fail', detail: expect.stringContaining(`names C:\\elsewhere\\com.chrome_relay.host.json, not this home's manifest`), fix: 'chrome-relay install --browser chrome' });
+
+    registry.values.delete(chromeKey);
+    expect(await check()).toMatchObject({ status: 'fail', detail: `missing: ${chromeKey} (naming ${manifest})`, code: 'extension_not_connected', reason: 'host_not_installed' });
+  });
+
+  it('fails a manifest whose launcher Chrome on Windows cannot start (not .exe, .cmd or .bat)', async () => {
+    const registry = fakeRegistry();
+    const manifest = join(root, 'm.json');
+    const launcher = join(root, 'chrome-relay-host');
+    writeFileSync(launcher, '#!/bin/sh\n', { mode: 0o755 });
+    writeFileSync(manifest, JSON.stringify({ name: HOST_NAME, path: launcher, type: 'stdio', allowed_origins: [`chrome-extension://${FAKE_EXTENSION.id}/`] }));
+    writeFileSync(join(mkdirAll(home), 'installed.json'), JSON.stringify({ cliVersion: VERSION, updatedAt: '', launcher, hostFiles: [], extensionIds: [FAKE_EXTENSION.id], manifests: [{ browser: 'chrome', path: manifest, registryKey: chromeKey }], createdDirs: [] }));
+    registry.values.set(chromeKey, manifest);
+    expect(named(await doctor({ browserEnv: windows(), registry }), 'host manifest (chrome)')).toMatchObject({ status: 'fail', detail: expect.stringContaining('runs only .exe, .cmd and .bat files') });
+  });
+});
+
+function mkdirAll(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}

@@ -16,6 +16,8 @@
  */
 import { accessSync, constants, existsSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
+import { needsProof, sweepStaleHosts } from '@chrome-relay/host-files';
+import type { Platform, Registry } from '@chrome-relay/host-files';
 import {
   PROTOCOL_VERSION,
   RelayError,
@@ -26,14 +28,14 @@ import {
   type RelayErrorData,
   type ToolResult,
 } from '@chrome-relay/protocol';
-import { browserOfExecutable, browserTargets, type BrowserEnv } from './browsers.js';
+import { browserOfExecutable, browserTargets, platformOfEnv, type BrowserEnv } from './browsers.js';
 import { listDescriptors } from './discovery.js';
-import { allowedExtensionIds, launcherTargets, manifestPath, profileTarget } from './install.js';
+import { allowedExtensionIds, installTargetOf, profileTarget } from './install.js';
 import { readRecord } from './installRecord.js';
 import { inspectManifest } from './manifestCheck.js';
 import { defaultProfileDir, installedHostDir, runDir } from './paths.js';
 import { callSocket } from './socketCall.js';
-import { sweepStaleHosts } from '@chrome-relay/host-files';
+import { systemRegistry } from './systemRegistry.js';
 import { compareVersions, skewNotices } from './versionSkew.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
@@ -70,6 +72,8 @@ export interface DoctorOptions {
   pingTimeoutMs?: number;
   /** The executable of a pid (Linux: /proc/<pid>/exe), to name the browser a host serves. */
   executableOf?: (pid: number) => string | null;
+  /** Windows: where browsers find hosts (default: this machine's registry). */
+  registry?: Registry;
 }
 
 function linuxExecutable(pid: number): string | null {
@@ -90,15 +94,15 @@ export function isExecutable(path: string): boolean {
   }
 }
 
-function checkHostFiles(home: string): Check {
-  const launcher = join(installedHostDir(home), 'chrome-relay-host');
+function checkHostFiles(home: string, platform: Platform, env: NodeJS.ProcessEnv): Check {
+  const launcher = join(installedHostDir(home), platform.launcher.fileName);
   const name = 'installed host';
   if (!existsSync(launcher)) {
     return { name, status: 'fail', detail: `no launcher at ${launcher}`, fix: 'chrome-relay install', code: 'extension_not_connected', reason: 'host_not_installed' };
   }
-  let targets: ReturnType<typeof launcherTargets> = null;
+  let targets: ReturnType<Platform['launcher']['targets']> = null;
   try {
-    targets = isExecutable(launcher) ? launcherTargets(readFileSync(launcher, 'utf8')) : null;
+    targets = isExecutable(launcher) ? platform.launcher.targets(readFileSync(launcher, 'utf8'), launcher, env) : null;
   } catch {
     targets = null;
   }
@@ -118,49 +122,79 @@ function checkHostFiles(home: string): Check {
 interface ManifestTarget {
   label: string;
   file: string;
+  /** Windows: the registry key the browser reads to find `file`. */
+  registryKey: string | null;
   fix: string;
   /** Listed in the install record: it must be there. */
   recorded: boolean;
 }
 
-function manifestChecks(options: DoctorOptions, ourIds: readonly string[]): Check[] {
+/**
+ * Follow a manifest the way the browser finds it: on Windows through its registry key (whose default value
+ * names the manifest), elsewhere at its path. A Check when that already fails, else the file to inspect.
+ */
+function followRegistry(t: ManifestTarget, registry: () => Registry, platform: Platform): { file: string; via: string } | Check | 'unregistered' {
+  if (t.registryKey === null) return { file: t.file, via: '' };
+  const name = `host manifest (${t.label})`;
+  let named: string | null;
+  try {
+    named = registry().readDefault(t.registryKey);
+  } catch (error) {
+    return { name, status: 'fail', detail: `cannot read ${t.registryKey}: ${(error as Error).message}`, fix: t.fix, code: 'extension_not_connected', reason: 'host_not_installed' };
+  }
+  if (named === null) return 'unregistered';
+  if (!platform.samePath(named, t.file)) {
+    return { name, status: 'fail', detail: `${t.registryKey} names ${named}, not this home's manifest ${t.file}: the browser starts another chrome-relay's host`, fix: t.fix, code: 'extension_not_connected', reason: 'host_not_installed' };
+  }
+  return { file: named, via: `${t.registryKey} → ` };
+}
+
+function manifestChecks(options: DoctorOptions, ourIds: readonly string[], platform: Platform): Check[] {
   const read = readRecord(options.home);
   const record = read.kind === 'ok' ? read.record : null;
   const checks: Check[] = [];
   if (read.kind === 'corrupt') {
     checks.push({ name: 'install record', status: 'fail', detail: `${join(options.home, 'installed.json')} is unreadable (${read.problem})`, fix: 'delete it and run `chrome-relay install`', code: 'invalid_arguments' });
   }
+  let registry = options.registry;
+  const registryOnce = (): Registry => (registry ??= systemRegistry());
   const targets = new Map<string, ManifestTarget>();
   const fixFor = (browser: string, file: string): string => (browser === 'profile' ? `chrome-relay install --user-data-dir ${dirname(dirname(file))}` : `chrome-relay install --browser ${browser}`);
   for (const m of record?.manifests ?? []) {
     const label = m.browser === 'profile' ? `profile ${dirname(dirname(m.path))}` : m.browser;
-    targets.set(m.path, { label, file: m.path, fix: fixFor(m.browser, m.path), recorded: true });
+    targets.set(m.path, { label, file: m.path, registryKey: m.registryKey ?? null, fix: fixFor(m.browser, m.path), recorded: true });
   }
-  const all = browserTargets(options.browserEnv);
-  for (const t of all.filter((b) => b.detected)) {
-    const file = manifestPath(t);
-    if (!targets.has(file)) targets.set(file, { label: t.browser, file, fix: fixFor(t.browser, file), recorded: false });
+  const all = browserTargets(options.browserEnv).map((b) => ({ ...b, target: installTargetOf(b, options.home) }));
+  for (const { browser, target } of all.filter((b) => b.detected)) {
+    if (!targets.has(target.manifest)) targets.set(target.manifest, { label: browser, file: target.manifest, registryKey: target.registryKey, fix: fixFor(browser, target.manifest), recorded: false });
   }
-  for (const dir of [defaultProfileDir(options.home), options.profile]) {
+  // A profile's own manifest directory, where browsers read one.
+  for (const dir of platform.profileManifests ? [defaultProfileDir(options.home), options.profile] : []) {
     if (!dir || !existsSync(dir)) continue;
-    const file = manifestPath(profileTarget(dir));
-    if (!targets.has(file)) targets.set(file, { label: `profile ${dir}`, file, fix: fixFor('profile', file), recorded: false });
+    const file = profileTarget(dir).manifest;
+    if (!targets.has(file)) targets.set(file, { label: `profile ${dir}`, file, registryKey: null, fix: fixFor('profile', file), recorded: false });
   }
 
   for (const t of targets.values()) {
     const name = `host manifest (${t.label})`;
-    const state = inspectManifest(t.file, ourIds);
+    const found = followRegistry(t, registryOnce, platform);
+    if (found !== 'unregistered' && 'status' in found) {
+      checks.push(found);
+      continue;
+    }
+    const state = found === 'unregistered' ? ({ kind: 'missing' } as const) : inspectManifest(found.file, ourIds, platform);
+    const where = t.registryKey === null ? t.file : `${t.registryKey} (naming ${t.file})`;
     if (state.kind === 'ok') {
-      checks.push({ name, status: 'ok', detail: `${t.file} → ${state.launcher}` });
+      checks.push({ name, status: 'ok', detail: `${found === 'unregistered' ? '' : found.via}${t.file} → ${state.launcher}` });
     } else if (state.kind === 'broken') {
       checks.push({ name, status: 'fail', detail: `${t.file}: ${state.problem}`, fix: t.fix, code: 'extension_not_connected', reason: 'host_not_installed' });
     } else if (t.recorded || record === null) {
-      checks.push({ name, status: 'fail', detail: `missing: ${t.file}`, fix: t.fix, code: 'extension_not_connected', reason: 'host_not_installed' });
+      checks.push({ name, status: 'fail', detail: `missing: ${where}`, fix: t.fix, code: 'extension_not_connected', reason: 'host_not_installed' });
     } else {
-      checks.push({ name, status: 'warn', detail: `not registered (${t.file} does not exist); chrome-relay cannot reach ${t.label}`, fix: `${t.fix} (only if you want chrome-relay in ${t.label})` });
+      checks.push({ name, status: 'warn', detail: `not registered (${where} does not exist); chrome-relay cannot reach ${t.label}`, fix: `${t.fix} (only if you want chrome-relay in ${t.label})` });
     }
   }
-  const absent = all.filter((b) => !b.detected && !targets.has(manifestPath(b))).map((b) => b.browser);
+  const absent = all.filter((b) => !b.detected && !targets.has(b.target.manifest)).map((b) => b.browser);
   if (absent.length > 0) checks.push({ name: 'other browsers', status: 'skip', detail: `not detected for this user: ${absent.join(', ')}` });
   return checks;
 }
@@ -196,12 +230,15 @@ function versionCheck(name: string, cli: string, host: { version: string; protoc
   return { name, status: 'ok', detail };
 }
 
-async function hostChecks(options: DoctorOptions, descriptor: HostDescriptor): Promise<Check[]> {
+async function hostChecks(options: DoctorOptions, descriptor: HostDescriptor, platform: Platform): Promise<Check[]> {
   const executableOf = options.executableOf ?? linuxExecutable;
   const where = descriptor.profile ?? 'default profile';
   const suffix = `(${where}, host pid ${descriptor.pid})`;
-  const socketMode = mode(descriptor.socket);
-  const dirMode = mode(dirname(descriptor.socket));
+  const pipe = needsProof(descriptor.socket);
+  const secret = platform.secretFile({ env: options.env ?? process.env, userHome: options.browserEnv.userHome });
+  // A Unix socket is guarded by its modes; a named pipe by the secret (checked below, once it answers).
+  const socketMode = pipe ? 0o600 : mode(descriptor.socket);
+  const dirMode = pipe ? 0o700 : mode(dirname(descriptor.socket));
   if (socketMode !== 0o600 || dirMode !== 0o700) {
     return [{
       name: `host reachable ${suffix}`,
@@ -219,9 +256,17 @@ async function hostChecks(options: DoctorOptions, descriptor: HostDescriptor): P
   } catch (error) {
     const relay = RelayError.from(error, 'status', 'connect');
     const reason = typeof relay.details.reason === 'string' ? { reason: relay.details.reason } : {};
-    return [{ name: `host reachable ${suffix}`, status: 'fail', detail: `${relay.code}: ${relay.message}`, fix: 'restart the browser (it starts a new host); if it persists run `chrome-relay update`', code: relay.code === 'internal_error' ? 'native_host_disconnected' : relay.code, ...reason }];
+    const fix =
+      relay.details.reason === 'client_not_authorized'
+        ? `the host refused this CLI's proof of ${secret ?? "this user's secret"}: run chrome-relay as the user whose browser this is; if you are, the secret changed since the browser started — restart the browser`
+        : 'restart the browser (it starts a new host); if it persists run `chrome-relay update`';
+    return [{ name: `host reachable ${suffix}`, status: 'fail', detail: `${relay.code}: ${relay.message}`, fix, code: relay.code === 'internal_error' ? 'native_host_disconnected' : relay.code, ...reason }];
   }
-  const checks: Check[] = [{ name: `host reachable ${suffix}`, status: 'ok', detail: `socket ${status.host.socket} (0600, dir 0700), host ${status.host.version}` }];
+  // A socket outside the run dir: the home's path was too long for one (the host's log says where and why).
+  const moved = !pipe && dirname(status.host.socket) !== runDir(options.home) ? `, outside ${runDir(options.home)} because a socket path there would be too long` : '';
+  const endpoint = pipe ? `named pipe ${status.host.socket}` : `socket ${status.host.socket} (0600, dir 0700${moved})`;
+  const checks: Check[] = [{ name: `host reachable ${suffix}`, status: 'ok', detail: `${endpoint}, host ${status.host.version}` }];
+  if (pipe) checks.push(await pipeGuardCheck(descriptor.socket, suffix, options.hostTimeoutMs ?? 3000, secret));
   if (!status.extension) {
     checks.push({ name: `extension connected ${suffix}`, status: 'fail', detail: 'the host runs but has not heard from the extension', fix: 'reload chrome-relay in chrome://extensions', code: 'extension_not_connected', reason: 'starting' });
     return checks;
@@ -231,6 +276,33 @@ async function hostChecks(options: DoctorOptions, descriptor: HostDescriptor): P
   checks.push(...(await roundTripChecks(descriptor.socket, suffix, options.pingTimeoutMs ?? PING_TIMEOUT_MS)));
   checks.push(versionCheck(`versions ${suffix}`, options.cliVersion ?? VERSION, status.host, status.extension));
   return checks;
+}
+
+/**
+ * A named pipe has no file modes: what keeps other users (and clients reaching the machine's pipes over the
+ * network) out is that the host answers only clients proving they can read this user's secret. Proven the
+ * way a stranger would try it: a call without the proof must be refused.
+ */
+async function pipeGuardCheck(pipe: string, suffix: string, timeoutMs: number, secret: string | null): Promise<Check> {
+  const name = `host access ${suffix}`;
+  let answer: string;
+  try {
+    const response = await callSocket(pipe, 'status', {}, timeoutMs, { withoutProof: true });
+    if (!response.ok && response.error.details.reason === 'client_not_authorized') {
+      return { name, status: 'ok', detail: `the named pipe refuses clients without this user's secret (${secret ?? 'none'}), as it must: a pipe has no file modes` };
+    }
+    answer = response.ok ? 'it answered' : `it answered ${response.error.code}`;
+  } catch (error) {
+    const relay = RelayError.from(error, 'status', 'connect');
+    answer = `${relay.code}: ${relay.message}`;
+  }
+  return {
+    name,
+    status: 'fail',
+    detail: `a client without this user's secret was not refused (${answer}): any local user, or anyone reaching this machine's pipes over the network, could drive this browser`,
+    fix: 'chrome-relay update (installs a host that requires the secret), then restart the browser',
+    code: 'native_host_disconnected',
+  };
 }
 
 /** Long enough for a busy but healthy worker, short enough that doctor on a wedged one returns promptly. */
@@ -298,10 +370,17 @@ function findOnPath(program: string, pathEnv: string | undefined): string | null
   return null;
 }
 
+const FFMPEG_INSTALL: Readonly<Record<Platform['os'], string>> = {
+  linux: 'Debian/Ubuntu: sudo apt-get install ffmpeg',
+  darwin: 'brew install ffmpeg',
+  win32: 'winget install --id Gyan.FFmpeg',
+};
+
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const record = readRecord(options.home);
   const ourIds = allowedExtensionIds(options.env ?? process.env, record.kind === 'ok' ? record.record.extensionIds : []);
-  const checks: Check[] = [checkHostFiles(options.home), ...manifestChecks(options, ourIds)];
+  const platform = platformOfEnv(options.browserEnv);
+  const checks: Check[] = [checkHostFiles(options.home, platform, options.env ?? process.env), ...manifestChecks(options, ourIds, platform)];
 
   const swept = await sweepStaleHosts(runDir(options.home));
   const kept = swept.kept.map((k) => `${k.path} (${k.reason})`);
@@ -323,13 +402,13 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       reason: 'no_host',
     });
   }
-  for (const { descriptor } of live) checks.push(...(await hostChecks(options, descriptor)));
+  for (const { descriptor } of live) checks.push(...(await hostChecks(options, descriptor, platform)));
 
-  const ffmpeg = findOnPath('ffmpeg', options.pathEnv);
+  const ffmpeg = findOnPath(platform.programFile('ffmpeg'), options.pathEnv);
   checks.push(
     ffmpeg
       ? { name: 'ffmpeg', status: 'ok', detail: ffmpeg }
-      : { name: 'ffmpeg', status: 'warn', detail: 'not on PATH; only screen recording needs it', fix: 'install ffmpeg (Debian/Ubuntu: sudo apt-get install ffmpeg; macOS: brew install ffmpeg)' },
+      : { name: 'ffmpeg', status: 'warn', detail: 'not on PATH; only screen recording needs it', fix: `install ffmpeg (${FFMPEG_INSTALL[platform.os]})` },
   );
 
   return { healthy: !checks.some((c) => c.status === 'fail'), cli: { version: options.cliVersion ?? VERSION, protocolVersion: PROTOCOL_VERSION }, home: options.home, checks };

@@ -1,21 +1,28 @@
 /**
  * The embedded default: a dedicated Chromium profile started with our extension loaded and our host
- * registered in that profile, so a newcomer can run `chrome-relay snapshot` right after.
+ * registered for it, so a newcomer can run `chrome-relay snapshot` right after. On Linux and macOS the host
+ * is registered in that profile's own NativeMessagingHosts directory; Windows has no per-profile place
+ * (Chrome reads the registry only), so there it is registered for the browser launch starts, under its
+ * vendor's key, for all of that browser's profiles.
  * Flags follow shared/CHROMIUM.md (seeded developer mode, silent debugger infobar, no background networking).
  * `debuggerInfobar` keeps Chrome's "started debugging this browser" bar, as a person's own Chrome shows
  * it: to see what they see (and to test idle detach, which exists to make that bar go away).
  */
 import { closeSync, existsSync, openSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { HOME_ENV, reasonedError, RelayError, type HostDescriptor } from '@chrome-relay/protocol';
+import { LAUNCH_ORDER } from '@chrome-relay/host-files';
+import { HOME_ENV, LAUNCHED_PROFILE_ENV, reasonedError, RelayError, type HostDescriptor } from '@chrome-relay/protocol';
+import { browserExecutable, browserOfExecutable, browserTarget, platformOfEnv, type BrowserEnv } from './browsers.js';
+import { isExecutable } from './doctor.js';
 import { listDescriptors } from './discovery.js';
-import { allowedExtensionIds, install, profileTarget } from './install.js';
+import { allowedExtensionIds, install, installTargetOf, profileTarget, type InstallTarget } from './install.js';
 import { bundledExtensionDir, defaultProfileDir, logsDir, profilesDir } from './paths.js';
 import { makeDirsFor, makePrivateDirsFor } from './outputFiles.js';
 import { QUIET_BROWSER_FLAGS } from './quietBrowserFlags.js';
 
 export interface LaunchOptions {
   home: string;
+  browserEnv: BrowserEnv;
   browser?: string | undefined;
   userDataDir?: string | undefined;
   headless: boolean;
@@ -38,32 +45,43 @@ export interface LaunchResult {
   log: string | null;
 }
 
-const BROWSER_CANDIDATES = [
-  '/usr/lib/chromium/chromium', // Debian: call the binary directly, the wrapper adds /etc/chromium.d flags
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-  '/snap/bin/chromium',
-  '/usr/bin/google-chrome',
-  '/usr/bin/google-chrome-stable',
-  '/Applications/Chromium.app/Contents/MacOS/Chromium',
-];
+/** How to get a browser launch can start, per OS. */
+const INSTALL_HINT: Readonly<Record<'linux' | 'darwin' | 'win32', string>> = {
+  linux: 'Install Chromium (Debian/Ubuntu: `sudo apt-get install chromium`)',
+  darwin: 'Install Chromium or Google Chrome for Testing into /Applications (`npx @puppeteer/browsers install chrome@stable` fetches the latter)',
+  win32: 'Install Chromium or Google Chrome for Testing (`npx @puppeteer/browsers install chrome@stable` fetches the latter)',
+};
 
-function findBrowser(explicit: string | undefined): string {
+function findBrowser(explicit: string | undefined, env: BrowserEnv): string {
+  const platform = platformOfEnv(env);
   if (explicit) {
-    if (!existsSync(explicit)) {
-      throw new RelayError('invalid_arguments', `browser: no executable at ${explicit}.`, { tool: 'launch', phase: 'cli', details: { field: 'browser', value: explicit } });
+    const program = platform.browserProgram(explicit);
+    if (!existsSync(program)) {
+      throw new RelayError('invalid_arguments', `browser: no executable at ${program}.`, { tool: 'launch', phase: 'cli', details: { field: 'browser', value: explicit } });
     }
-    return explicit;
+    return program;
   }
-  const found = BROWSER_CANDIDATES.find((p) => existsSync(p));
-  if (!found) {
-    throw new RelayError('external_dependency_missing', 'No Chromium found. Install it (Debian/Ubuntu: `sudo apt-get install chromium`) or pass --browser <path>.', {
-      tool: 'launch',
-      phase: 'cli',
-      details: { dependency: 'chromium', searched: BROWSER_CANDIDATES },
-    });
+  for (const name of LAUNCH_ORDER) {
+    const found = browserExecutable(name, env, isExecutable);
+    if (found !== null) return found;
   }
-  return found;
+  throw new RelayError('external_dependency_missing', `No Chromium found. ${INSTALL_HINT[platform.os]}, or pass --browser <path>.`, {
+    tool: 'launch',
+    phase: 'cli',
+    details: { dependency: 'chromium', searched: LAUNCH_ORDER },
+  });
+}
+
+/**
+ * Where launch registers the host so this browser finds it. Linux, macOS: the profile's own directory.
+ * Windows: the key of the browser the executable belongs to; an executable that names no vendor is a
+ * Chromium or Chrome for Testing build (branded browsers install under their vendor's folder), so both.
+ */
+export function launchTargets(browser: string, profile: string, home: string, env: BrowserEnv): InstallTarget[] {
+  if (platformOfEnv(env).profileManifests) return [profileTarget(profile)];
+  const named = browserOfExecutable(browser);
+  const names = named === null ? ['chromium', 'chrome-for-testing'] : [named];
+  return names.map((name) => installTargetOf(browserTarget(name, env), home));
 }
 
 /** Developer mode must be on, or runtime.reload() disables an unpacked extension for good (CHROMIUM.md). */
@@ -79,7 +97,7 @@ function liveHostFor(home: string, profile: string): HostDescriptor | null {
 }
 
 export async function launch(options: LaunchOptions): Promise<LaunchResult> {
-  const browser = findBrowser(options.browser);
+  const browser = findBrowser(options.browser, options.browserEnv);
   const requested = resolve(options.userDataDir ?? defaultProfileDir(options.home));
   // Private from the start: the home and the default profile (cookies, history) are this user's alone.
   makePrivateDirsFor(HOME_ENV, [options.home, ...(options.userDataDir === undefined ? [profilesDir(options.home), requested] : [])]);
@@ -109,7 +127,7 @@ export async function launch(options: LaunchOptions): Promise<LaunchResult> {
   }
 
   seedProfile(profile);
-  install(options.home, [profileTarget(profile)], allowedExtensionIds());
+  install(options.home, launchTargets(browser, profile, options.home, options.browserEnv), allowedExtensionIds());
 
   const extensionDir = bundledExtensionDir();
   const args = [
@@ -132,7 +150,8 @@ export async function launch(options: LaunchOptions): Promise<LaunchResult> {
   const child = spawn(browser, args, {
     detached: true,
     stdio: ['ignore', logFd, logFd],
-    env: { ...process.env, CHROME_RELAY_HOME: options.home },
+    // The host inherits these: its home, and the profile it serves where it cannot read the browser's command line.
+    env: { ...process.env, [HOME_ENV]: options.home, [LAUNCHED_PROFILE_ENV]: profile },
   });
   closeSync(logFd);
   let exited: number | null = null;

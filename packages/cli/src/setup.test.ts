@@ -55,10 +55,10 @@ function fakeDeps(options: { interactive: boolean; answers?: string[]; connectAf
   };
   const deps: SetupDeps = {
     io,
-    targets: [{ browser: 'chrome', dir: '/u/.config/google-chrome/NativeMessagingHosts' }],
+    targets: [{ browser: 'chrome', manifest: '/u/.config/google-chrome/NativeMessagingHosts/com.chrome_relay.host.json', registryKey: null }],
     browsers: [
-      { browser: 'chrome', label: 'Google Chrome', userDataDir: '/u/.config/google-chrome', dir: '/u/.config/google-chrome/NativeMessagingHosts', detected: true },
-      { browser: 'chromium', label: 'Chromium', userDataDir: '/u/.config/chromium', dir: '/u/.config/chromium/NativeMessagingHosts', detected: false },
+      { browser: 'chrome', label: 'Google Chrome', userDataDir: '/u/.config/google-chrome', dir: '/u/.config/google-chrome/NativeMessagingHosts', registryKey: null, detected: true },
+      { browser: 'chromium', label: 'Chromium', userDataDir: '/u/.config/chromium', dir: '/u/.config/chromium/NativeMessagingHosts', registryKey: null, detected: false },
     ],
     install: () => {
       rec.installs++;

@@ -146,7 +146,8 @@ export async function runSetup(deps: SetupDeps): Promise<SetupResult> {
 
   const labelOf = (name: string): string => deps.browsers.find((b) => b.browser === name)?.label ?? name;
   io.say('1/4 Registered the chrome-relay native host (it lets the CLI reach the extension; nothing listens on the network):');
-  for (const written of installed.written) io.say(`    ${labelOf(written.browser)}: ${written.manifest}`);
+  // Where the browser finds it: the manifest, or on Windows the registry key that names the manifest.
+  for (const written of installed.written) io.say(`    ${labelOf(written.browser)}: ${written.registryKey === undefined ? '' : `${written.registryKey} → `}${written.manifest}`);
   io.say('');
   io.say('2/4 Load the extension, once per browser profile:');
   result.steps.forEach((step, i) => io.say(`    ${i + 1}. ${step}`));

@@ -6,6 +6,8 @@
  * the host hung up mid-call → native_host_disconnected, no answer → timeout.
  */
 import { connect } from 'node:net';
+import { homedir } from 'node:os';
+import { currentPlatform, proofForEndpoint } from '@chrome-relay/host-files';
 import {
   asInterrupted,
   ClientResponseSchema,
@@ -26,6 +28,26 @@ export interface CallEnvelope {
   agent?: string | undefined;
   /** A snapshot right after the tool, in the same call (protocol messages.ts). */
   snapshot?: Record<string, unknown> | undefined;
+  /** Present no proof of this user's secret even to a host on a named pipe (doctor checks that it refuses such a call). */
+  withoutProof?: boolean | undefined;
+}
+
+/**
+ * What a host on a named pipe wants to see: the proof that this client can read the user's secret
+ * (host-files secret.ts). A Unix socket wants none: its file modes decide who connects.
+ */
+function proofFor(endpoint: string, tool: string): string | undefined {
+  const user = { env: process.env, userHome: homedir() };
+  try {
+    return proofForEndpoint(endpoint, user) ?? undefined;
+  } catch (error) {
+    const file = currentPlatform().secretFile(user);
+    throw reasonedError('extension_not_connected', 'client_not_authorized', `Cannot read this user's chrome-relay secret (${file ?? 'none'}): ${(error as Error).message}. The host at ${endpoint} answers no client without it.`, {
+      tool,
+      phase: 'connect',
+      details: { socket: endpoint, secret: file },
+    });
+  }
 }
 
 /** The host's answer: as is from a host of this build, else checked by the schema (sameBuild.ts); undefined when unreadable. */
@@ -37,8 +59,9 @@ export function readResponse(message: unknown): ClientResponse | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-/** The request frame of one call (the CLI's one-shot socket and the MCP server's persistent one). */
-export function callRequest(id: number, tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: CallEnvelope) {
+/** The request frame of one call to the host at `endpoint` (the CLI's one-shot socket and the MCP server's persistent one). */
+export function callRequest(endpoint: string, id: number, tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: CallEnvelope) {
+  const auth = envelope.withoutProof === true ? undefined : proofFor(endpoint, tool);
   return {
     id,
     tool,
@@ -48,11 +71,17 @@ export function callRequest(id: number, tool: string, params: Record<string, unk
     ...(envelope.target === undefined ? {} : { target: envelope.target }),
     ...(envelope.agent === undefined ? {} : { agent: envelope.agent }),
     ...(envelope.snapshot === undefined ? {} : { snapshot: envelope.snapshot }),
+    ...(auth === undefined ? {} : { auth }),
   };
 }
 
 export function callSocket(socketPath: string, tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: CallEnvelope = {}): Promise<ClientResponse> {
-  const request = callRequest(1, tool, params, timeoutMs, envelope);
+  let request: ReturnType<typeof callRequest>;
+  try {
+    request = callRequest(socketPath, 1, tool, params, timeoutMs, envelope);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   return new Promise<ClientResponse>((resolve, reject) => {
     const socket = connect(socketPath);
     const decoder = new FrameDecoder(MAX_SOCKET_FRAME_BYTES);

@@ -3,9 +3,16 @@
  * Linux the parent's command line does: `--user-data-dir=<dir>` names the profile, and its absence
  * means the default profile (reported as null). The CLI uses this to pick the right host when several
  * browsers run at once.
+ *
+ * Elsewhere no command line is read: on macOS the parent is the browser (the launcher execs node), on
+ * Windows it is the cmd.exe that ran the launcher, which names nothing. There a profile that `launch`
+ * started is known from the environment it gave the browser (LAUNCHED_PROFILE_ENV), and any other is
+ * reported as the default one.
  */
 import { readFileSync, readlinkSync } from 'node:fs';
 import { basename, isAbsolute, resolve } from 'node:path';
+import type { OsName } from '@chrome-relay/host-files';
+import { LAUNCHED_PROFILE_ENV } from '@chrome-relay/protocol';
 
 export interface BrowserInfo {
   browserPid: number | null;
@@ -24,6 +31,14 @@ export interface ProcReader {
 
 // Some setups start hosts through `/bin/sh -c`; our launcher `exec`s node, but a wrapper might not.
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ash', 'ksh', 'busybox']);
+
+/** The browser that started this host, by the rules of this OS (see the header). */
+export function detectBrowserOn(os: OsName, ppid: number, env: NodeJS.ProcessEnv, fallbackCwd: string, proc: ProcReader = linuxProc): BrowserInfo {
+  if (os === 'linux') return detectBrowser(ppid, proc, fallbackCwd);
+  const launched = env[LAUNCHED_PROFILE_ENV];
+  const profile = launched && isAbsolute(launched) ? resolve(launched) : null;
+  return { browserPid: os === 'darwin' ? ppid : null, profile };
+}
 
 export function detectBrowser(ppid: number, proc: ProcReader, fallbackCwd: string): BrowserInfo {
   let browserPid = ppid;

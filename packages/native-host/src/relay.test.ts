@@ -316,6 +316,20 @@ describe('Relay', () => {
     expect(answerFor({ kind: 'overloaded', pendingBytes: 20, limit: 10 })).toMatchObject({
       error: { code: 'native_host_disconnected', phase: 'connect', retryable: true, details: { cause: 'overloaded' } },
     });
+    // A client on a named pipe without the proof of this user's secret: told so, nothing more.
+    expect(answerFor({ kind: 'refused' })).toMatchObject({
+      id: 0,
+      error: { code: 'extension_not_connected', phase: 'connect', details: { reason: 'client_not_authorized' } },
+      versions: { extension: null },
+    });
+  });
+
+  it('tells a refused client nothing about the browser behind the host', () => {
+    const { relay } = setup();
+    relay.extensionMessage({ type: 'hello', extension: { id: 'nplipfneioajmjoiadbinnjjicindjlf', version: '0.1.0', protocolVersion: 1 }, userAgent: 'UA' });
+    const client = new FakeClient();
+    relay.clientFrameFault(client, { kind: 'refused' });
+    expect(JSON.stringify(client.received)).not.toMatch(/UA|nplipfneioajmjoiadbinnjjicindjlf/);
   });
 
   it('survives a malformed extension message too deep to print', () => {

@@ -98,7 +98,9 @@ const RESTART_ANSWER_RESERVE_MS = 2_000;
 export type ClientFault =
   | FrameError
   | { kind: 'overloaded'; pendingBytes: number; limit: number }
-  | { kind: 'idle'; idleMs: number; pendingBytes: number };
+  | { kind: 'idle'; idleMs: number; pendingBytes: number }
+  /** A request on a named pipe without this user's proof (socketServer.ts): nothing of it was read. */
+  | { kind: 'refused' };
 
 interface PendingCall {
   client: ClientPort;
@@ -252,7 +254,10 @@ export class Relay {
 
   /** The client's connection cannot go on (corrupt stream, over a limit, idle mid-frame): say why, then hang up. */
   clientFrameFault(client: ClientPort, fault: ClientFault): void {
-    this.respond(client, this.errorResponse(0, clientFaultError(fault)));
+    const response = this.errorResponse(0, clientFaultError(fault));
+    // A refused client learns the refusal and nothing about the browser behind this host.
+    if (fault.kind === 'refused') response.versions = { ...response.versions, extension: null };
+    this.respond(client, response);
     this.clientClosed(client);
     client.close();
   }
@@ -611,6 +616,13 @@ function clientFaultError(fault: ClientFault): RelayError {
         phase: 'transport',
         details: { idleMs: fault.idleMs, pendingBytes: fault.pendingBytes },
       });
+    case 'refused':
+      return reasonedError(
+        'extension_not_connected',
+        'client_not_authorized',
+        "The native host refused this client: it did not prove it can read this user's chrome-relay secret. Run chrome-relay as the user whose browser runs the host; if you are that user, run `chrome-relay doctor` (restart the browser if the secret file changed).",
+        { phase: 'connect' },
+      );
   }
 }
 

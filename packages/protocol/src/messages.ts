@@ -54,6 +54,12 @@ export const ClientRequestSchema = lazy(() =>
     target: CallTargetSchema().optional(),
     agent: AgentSchema().optional(),
     snapshot: SnapshotAfterSchema().optional(),
+    /**
+     * A host on a named pipe (Windows) answers only clients that prove they can read this user's secret:
+     * HMAC-SHA256 of the pipe's name under the secret, hex (host-files secret.ts). Unused on a Unix socket,
+     * which file modes guard.
+     */
+    auth: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   }),
 );
 export type ClientRequest = z.infer<ReturnType<typeof ClientRequestSchema>>;

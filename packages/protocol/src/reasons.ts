@@ -176,6 +176,10 @@ export const ERROR_REASONS = {
       meaning: 'The extension stopped answering (several calls in a row timed out), so calls now fail fast.',
       move: 'Run `chrome-relay doctor`; then `chrome-relay reconnect` re-arms the connection without restarting the browser.',
     },
+    client_not_authorized: {
+      meaning: "The native host refused this client: on Windows a host answers only clients that prove they can read this user's chrome-relay secret, and this one did not (another user, or a secret file changed since the host started).",
+      move: 'Run chrome-relay as the user whose browser runs the host; if you are that user, run `chrome-relay doctor`, and restart the browser if the secret file changed.',
+    },
   },
 } as const satisfies { readonly [C in ErrorCode]?: { readonly [reason: string]: ReasonInfo } };
 

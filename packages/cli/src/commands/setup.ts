@@ -72,7 +72,7 @@ function registerEach(program: Command): void {
     .command('launch')
     .description('Start Chromium on a dedicated profile with the chrome-relay extension and host; returns once connected.')
     .argument('[url]', 'page to open first')
-    .option('--browser <path>', 'browser executable (default: Chromium found on this machine)')
+    .option('--browser <path>', 'browser executable, or a macOS .app (default: Chromium or Chrome for Testing found on this machine)')
     .option('--user-data-dir <dir>', 'profile directory (default: $CHROME_RELAY_HOME/profiles/default)')
     .option('--headless', 'run without a window (headless=new)')
     .option('--launch-timeout <ms>', 'how long to wait for the extension to connect (default 30000)', parseTimeout)
@@ -84,6 +84,7 @@ function registerEach(program: Command): void {
       printJson(
         await launch({
           home: globals.home,
+          browserEnv: envOfProcess(),
           browser: opts.browser as string | undefined,
           userDataDir: opts.userDataDir as string | undefined,
           headless: opts.headless === true,
@@ -99,7 +100,7 @@ function registerEach(program: Command): void {
     .command('setup')
     .description('Guided setup for your own browser: register the host, show the extension folder and the three clicks to load it (and open them in your browser), wait until it connects, then run doctor. Without a terminal: the same result as install (nothing asked).')
     .option('--browser <name>', `only this browser (repeatable): ${browserNames(envOfProcess()).join(', ')}`, collectValues)
-    .option('--user-data-dir <dir>', 'register in this profile directory (a browser started with --user-data-dir reads only its own)')
+    .option('--user-data-dir <dir>', 'register in this profile directory (a browser started with --user-data-dir reads only its own; not on Windows, where browsers read the registry)')
     .option('--extension-id <id>', 'also allow this extension id, e.g. a store build (repeatable)', collectExtensionId)
     .option('--wait', 'without a terminal, also wait for the extension to connect and run doctor')
     .option('--connect-timeout <ms>', `how long to wait for the extension (default ${DEFAULT_CONNECT_TIMEOUT_MS})`, parseTimeout)
@@ -110,14 +111,14 @@ function registerEach(program: Command): void {
     .command('install')
     .description('Register the native host for every detected Chromium-family browser (or the ones named), so the extension can reach it.')
     .option('--browser <name>', `only this browser (repeatable): ${browserNames(envOfProcess()).join(', ')}`, collectValues)
-    .option('--user-data-dir <dir>', 'register in this profile directory (a browser started with --user-data-dir reads only its own)')
+    .option('--user-data-dir <dir>', 'register in this profile directory (a browser started with --user-data-dir reads only its own; not on Windows, where browsers read the registry)')
     .option('--extension-id <id>', 'also allow this extension id, e.g. a store build (repeatable)', collectExtensionId)
     .addHelpText('after', example('chrome-relay install', 'chrome-relay install --browser brave --browser chrome', 'chrome-relay install --user-data-dir ~/relay-profile'))
     .action(async (opts: Opts, cmd: Command) => {
       const globals = resolveGlobals(cmd.optsWithGlobals());
       // A person at a terminal who typed just `install` gets the guided setup.
       if (Object.keys(opts).length === 0 && onTerminal() && !globals.json) return guidedSetup(opts, cmd);
-      const targets = resolveInstallTargets({ browsers: listOption(opts.browser), userDataDir: opts.userDataDir as string | undefined }, envOfProcess());
+      const targets = resolveInstallTargets({ browsers: listOption(opts.browser), userDataDir: opts.userDataDir as string | undefined }, envOfProcess(), globals.home);
       printJson(installOrThrow(globals.home, targets, allowedExtensionIds(process.env, listOption(opts.extensionId))));
     });
 

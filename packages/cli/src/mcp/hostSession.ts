@@ -56,7 +56,7 @@ export class HostSession {
     const connection = await this.connected(tool);
     if (this.closed) throw sessionClosed(tool);
     const id = this.nextId++;
-    const request = callRequest(id, tool, params, timeoutMs, envelope);
+    const request = callRequest(connection.path, id, tool, params, timeoutMs, envelope);
     return new Promise<ClientResponse>((resolve, reject) => {
       // The host enforces timeoutMs itself; the margin lets its own timeout answer arrive first.
       const timer = setTimeout(() => {
