@@ -7,13 +7,13 @@
  */
 import { ActivityLog } from './activity/activityLog.js';
 import { chromeActionApi, Indicator } from './activity/indicator.js';
-import { chromeBrowserApi } from './browserApi.js';
+import { chromeBrowserApi, setOpenGuard } from './browserApi.js';
 import { cdp } from './cdp/cdpSession.js';
 import { createDispatcher } from './dispatcher.js';
 import { chromeHello, connectChromeNative, createHostPort, type HostLink } from './hostPort.js';
 import { dialogTracker } from './pageState/dialogs.js';
 import { downloadTracker } from './pageState/downloads.js';
-import { agentTabs, pauseStore, policy, settingsStore } from './policy/index.js';
+import { agentTabs, netBarrier, pauseStore, policy, settingsStore } from './policy/index.js';
 import { notifyTabClosed } from './targets.js';
 import { TOOL_REGISTRY } from './tools/index.js';
 import { leaseStore, targetingContext } from './targeting/index.js';
@@ -47,8 +47,10 @@ cdp.start();
 cdp.onSessionPrepare((tabId, send) => captures.arm(tabId, send));
 cdp.on(wake);
 cdp.onDetached(wake);
-// The person's limits: no session while paused or on a blocked site, whoever asks for one.
+// The person's limits: no session while paused, on an extension's page or on a blocked site, whoever asks for one;
+// every tab chrome-relay opens is an agent tab under the network barrier before anything loads in it.
 cdp.setAttachGuard((tabId) => policy.guardAttach(tabId));
+setOpenGuard((open, tabIdOf) => policy.openTab(open, tabIdOf));
 // Idle detach must not drop a session something still needs (cdp/idleDetach.ts).
 cdp.keepAttachedIf(async (tabId) => {
   if (recorder.isRecording(tabId)) return true;
@@ -71,13 +73,20 @@ const ui = createUiService({
   pause: pauseStore,
   settings: settingsStore,
   hostStatus: () => hostLink,
-  agentTabs: () => agentTabs.list(),
+  agentTabs,
 });
 chrome.runtime.onMessage.addListener(uiMessageListener(() => chrome.runtime.id, () => chrome.runtime.getURL(''), ui));
 
 chrome.tabs.onCreated.addListener((tab) => {
-  // A tab an agent's tab opened (target=_blank) belongs to the agent too.
-  if (tab.id !== undefined) agentTabs.addIfOpenedByAgentTab(tab.id, tab.openerTabId).catch(logError('recording an agent tab failed'));
+  netBarrier.tabCreated(tab).catch(logError('classifying a new tab for the network barrier failed'));
+});
+// A window an agent tab's page opened (window.open, target=_blank) is the agents' too. Chrome names its source
+// here, not through the tab's opener (which is also set for a tab the person opens while an agent tab is in front).
+chrome.webNavigation.onCreatedNavigationTarget.addListener((details) => {
+  policy.navigationTargetCreated(details.sourceTabId, details.tabId).catch(logError('recording a window an agent tab opened failed'));
+});
+chrome.webNavigation.onCommitted.addListener((details) => {
+  netBarrier.committed(details.tabId, details.frameId, details.url).catch(logError('following a page of an agent tab failed'));
 });
 chrome.tabs.onUpdated.addListener((tabId, change) => {
   if (change.url !== undefined) policy.tabUrlChanged(tabId, change.url).catch(logError('checking a navigation against the block list failed'));
@@ -89,6 +98,7 @@ chrome.tabs.onRemoved.addListener((tabId) => {
   cdp.forgetTab(tabId);
   notifyTabClosed(tabId);
   agentTabs.remove(tabId).catch(logError('forgetting a closed agent tab failed'));
+  netBarrier.tabRemoved(tabId).catch(logError('forgetting a closed tab in the network barrier failed'));
   activity.forgetTab(tabId).catch(logError('forgetting a closed tab in the activity log failed'));
   wake();
 });
