@@ -14,6 +14,7 @@ import { chromeHello, connectChromeNative, createHostPort, type HostLink } from 
 import { dialogTracker } from './pageState/dialogs.js';
 import { downloadTracker } from './pageState/downloads.js';
 import { agentTabs, netBarrier, pauseStore, policy, settingsStore } from './policy/index.js';
+import type { PauseState } from './policy/pause.js';
 import { notifyTabClosed } from './targets.js';
 import { TOOL_REGISTRY } from './tools/index.js';
 import { leaseStore, targetingContext } from './targeting/index.js';
@@ -29,11 +30,13 @@ const logError = (what: string) => (error: unknown) => console.error(`chrome-rel
 const activity = new ActivityLog(chromeBrowserApi);
 const indicator = new Indicator(chromeActionApi);
 let hostLink: HostLink = { connected: false, host: null };
+/** The person's pause as the host reports it (`status`, doctor); kept here because a hello is built synchronously. */
+let pausedSince: number | null = null;
 
 const hostPort = createHostPort({
   connect: connectChromeNative,
   dispatch: createDispatcher({ tools: TOOL_REGISTRY, cdp, browser: chromeBrowserApi, targeting: targetingContext, policy, activity }),
-  hello: chromeHello,
+  hello: () => chromeHello(pausedSince),
   onStatus: (status) => {
     hostLink = status;
     indicator.update({ connected: status.connected });
@@ -59,8 +62,13 @@ cdp.keepAttachedIf(async (tabId) => {
 });
 // Loading the settings applies the idle time (policy listens) and the icon shows a standing pause.
 settingsStore.get().catch(logError('reading the settings failed'));
-pauseStore.onChange((state) => indicator.update({ paused: state.paused }));
-pauseStore.get().then((state) => indicator.update({ paused: state.paused }), logError('reading the pause state failed'));
+const pauseChanged = (state: PauseState): void => {
+  indicator.update({ paused: state.paused });
+  pausedSince = state.paused ? state.since : null;
+  hostPort.greet();
+};
+pauseStore.onChange(pauseChanged);
+pauseStore.get().then(pauseChanged, logError('reading the pause state failed'));
 activity.onFinish(() => indicator.update({ lastActivityAt: activity.lastActivityAt() }));
 indicator.update({ connected: false });
 
@@ -102,7 +110,12 @@ chrome.tabs.onRemoved.addListener((tabId) => {
   activity.forgetTab(tabId).catch(logError('forgetting a closed tab in the activity log failed'));
   wake();
 });
-chrome.runtime.onStartup.addListener(wake);
+chrome.runtime.onStartup.addListener(() => {
+  // A new browser run: no tab the agents had is open any more (their ids are not reused).
+  agentTabs.clear().catch(logError('forgetting the last run\'s agent tabs failed'));
+  netBarrier.forgetAll().catch(logError('forgetting the last run\'s covered tabs failed'));
+  wake();
+});
 chrome.runtime.onInstalled.addListener(wake);
 
 // The alarm is the wake-up of last resort when nothing else happens (watchdog.ts: 1 s unpacked, 30 s packed).

@@ -8,7 +8,10 @@
  *   its opener, and it is still the person's;
  * - `shared`: the person lent it from the popup ("Let agents use this tab"), until "Stop sharing".
  *
- * In chrome.storage.session (survives worker restarts, dies with the browser like the tabs).
+ * In chrome.storage.local, not session storage: an extension reload or update (which clears session storage) must
+ * not take their tabs from agents mid-task. Tab ids are unique for the browser's life and start at a random base
+ * in each run, so an id cannot name another tab later; still, the record is cleared when the browser starts
+ * (`clear`, from runtime.onStartup), so it never grows across runs.
  */
 import type { BrowserApi } from '../browserApi.js';
 import { Serial } from '../targeting/serial.js';
@@ -24,11 +27,11 @@ function isEntries(value: unknown): value is [number, AgentTabKind][] {
 }
 
 export class AgentTabs {
-  readonly #browser: Pick<BrowserApi, 'storageSessionGet' | 'storageSessionSet'>;
+  readonly #browser: Pick<BrowserApi, 'storageLocalGet' | 'storageLocalSet'>;
   readonly #serial = new Serial();
   #tabs: Promise<Map<number, AgentTabKind>> | undefined;
 
-  constructor(browser: Pick<BrowserApi, 'storageSessionGet' | 'storageSessionSet'>) {
+  constructor(browser: Pick<BrowserApi, 'storageLocalGet' | 'storageLocalSet'>) {
     this.#browser = browser;
   }
 
@@ -57,15 +60,24 @@ export class AgentTabs {
     return this.#change((tabs) => tabs.delete(tabId));
   }
 
+  /** The browser started: no tab of a previous run is open any more. */
+  clear(): Promise<void> {
+    return this.#change((tabs) => {
+      const had = tabs.size > 0;
+      tabs.clear();
+      return had;
+    });
+  }
+
   #change(edit: (tabs: Map<number, AgentTabKind>) => boolean): Promise<void> {
     return this.#serial.run(async () => {
       const tabs = await this.#load();
-      if (edit(tabs)) await this.#browser.storageSessionSet({ [AGENT_TABS_KEY]: [...tabs] });
+      if (edit(tabs)) await this.#browser.storageLocalSet({ [AGENT_TABS_KEY]: [...tabs] });
     });
   }
 
   #load(): Promise<Map<number, AgentTabKind>> {
-    this.#tabs ??= this.#browser.storageSessionGet([AGENT_TABS_KEY]).then(
+    this.#tabs ??= this.#browser.storageLocalGet([AGENT_TABS_KEY]).then(
       (items) => {
         const stored = items[AGENT_TABS_KEY];
         return new Map(isEntries(stored) ? stored : []);

@@ -15,6 +15,6 @@ export const agentTabs = new AgentTabs(chromeBrowserApi);
 export const netBarrier = new NetBarrier({
   net: chromeNetApi,
   rules: () => settingsStore.rules(),
-  storage: { get: (keys) => chromeBrowserApi.storageSessionGet(keys), set: (items) => chromeBrowserApi.storageSessionSet(items) },
+  storage: { get: (keys) => chromeBrowserApi.storageLocalGet(keys), set: (items) => chromeBrowserApi.storageLocalSet(items) },
 });
 export const policy = new Policy({ browser: chromeBrowserApi, organize: chromeOrganizeApi, sessions: cdp, settings: settingsStore, pause: pauseStore, agentTabs, barrier: netBarrier });

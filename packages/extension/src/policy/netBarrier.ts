@@ -7,9 +7,10 @@
  *
  * What it keeps, and why:
  * - **covered**: the tabs agents work in — every tab an agent opened or was given, a window such a tab opened,
- *   and any other tab an agent call acted on (with "agent tabs only" off). Kept in chrome.storage.session, so a
- *   restarted worker covers the same tabs; a tab stays covered for its life (a page an agent set up can still act
- *   after the agent looks away).
+ *   and any other tab an agent call acted on (with "agent tabs only" off). Kept in chrome.storage.local (as the
+ *   agent tabs are: an extension reload clears session storage, and Chrome drops session rules with it), so a
+ *   restarted or reloaded worker covers the same tabs; cleared when the browser starts (`forgetAll`). A tab stays
+ *   covered for its life (a page an agent set up can still act after the agent looks away).
  * - **person**: every other tab the worker has seen, excluded by id from the new-window rules.
  * - **pending**: a tab just created that may be a window an agent tab opened (its opener is covered), or any tab
  *   created while chrome-relay itself opens one: neither excluded nor covered until Chrome says where it came
@@ -197,6 +198,16 @@ export class NetBarrier {
       this.#domains.delete(tabId);
       if (wasCovered) await this.#deps.storage.set({ [BARRIER_TABS_KEY]: [...this.#covered] });
       return wasCovered;
+    });
+  }
+
+  /** The browser started: none of the tabs it remembers is open (ids start afresh). */
+  forgetAll(): Promise<void> {
+    return this.#change(async () => {
+      this.#covered.clear();
+      this.#domains.clear();
+      await this.#deps.storage.set({ [BARRIER_TABS_KEY]: [] });
+      return true;
     });
   }
 

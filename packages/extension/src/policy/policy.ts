@@ -256,7 +256,7 @@ export class Policy {
   async explainFailure(tool: string, error: unknown): Promise<unknown> {
     if (!(error instanceof RelayError)) return error;
     const rules = await this.#deps.settings.rules();
-    if (typeof error.details.blockedUrl !== 'string') return rules.length === 0 ? error : scrubbedError(error, rules);
+    if (typeof error.details.blockedUrl !== 'string') return scrubbedError(error, rules);
     const { blockedUrl, ...details } = error.details;
     const blocked = blockingRule(rules, [blockedUrl]);
     if (blocked === undefined) return new RelayError(error.code, error.message, { tool: error.tool, phase: error.phase, retryable: error.retryable, details });

@@ -21,4 +21,15 @@ describe('scrub: nothing of a blocked site reaches an agent', () => {
     expect(scrubValue(clean, rules)).toBe(clean);
     expect(scrubValue(result, [])).toBe(result);
   });
+
+  it('redacts credentials in every other URL, with or without block rules', () => {
+    const answer = { url: 'https://app.test/cb?code=abc123&state=x#access_token=tok-9', text: '# "App" — "https://me:hunter2@app.test/?password=pw"' };
+    expect(scrubValue(answer, [])).toEqual({
+      url: 'https://app.test/cb?code=[redacted]&state=x#access_token=[redacted]',
+      text: '# "App" — "https://me:[redacted]@app.test/?password=[redacted]"',
+    });
+    // A link as the page wrote it, relative.
+    expect(scrubText('- link "Reset" [ref=e5] -> "/reset?reset_token=abc&lang=en"', [])).toBe('- link "Reset" [ref=e5] -> "/reset?reset_token=[redacted]&lang=en"');
+    expect(scrubText('a/b and 1/2 and /path/only stay', [])).toBe('a/b and 1/2 and /path/only stay');
+  });
 });

@@ -175,6 +175,7 @@ describe('the two compilations of a rule agree (checks in the worker, the networ
     ['[::1]/private', 'http://[::1]/private'],
     ['example.com/a?tab=billing', 'https://example.com/a?tab=billing'],
     ['bücher.example/konto', 'https://bücher.example/konto'],
+    ['*/frame-solid.html?blocked*', 'http://127.0.0.2:8000/frame-solid.html?blocked=1'],
   ];
 
   it('every respelling of a blocked URL stays blocked, in both, over seeded variants', () => {

@@ -9,6 +9,7 @@
  *                               subdomains), any port unless one is given; `*` = any characters;
  *                               the query is not looked at unless the pattern has a "?"
  *   https://*.corp.test/admin*  with "://": the same, for one scheme (`*://` for any)
+ *   * /admin*                   host `*` (written without the space): that path on every site
  *
  * A rule is parsed once into a `SiteMatch` (scheme, host, port, path), and that one structure is
  * compiled twice: into `matches(url)`, which every check in the worker uses, and into the network
@@ -217,8 +218,8 @@ export function parseSiteRule(line: string): ParsedRule {
   const slash = rest.indexOf('/');
   const authority = slash < 0 ? rest : rest.slice(0, slash);
   const path = slash < 0 ? undefined : parsePath(rest.slice(slash));
-  // Host `*` (or empty, as in file:///x): only with a scheme, where it means "every host of that scheme".
-  if (schemes !== undefined && (authority === '*' || authority === '')) {
+  // Host `*`: every host — with a scheme (or empty, as in file:///x), or before a path (`*/admin*`).
+  if ((schemes !== undefined && (authority === '*' || authority === '')) || (authority === '*' && path !== undefined)) {
     return { ok: true, rule: compile(text, { schemes, host: { kind: 'any' }, ...(path === undefined ? {} : { path }) }) };
   }
   const parsed = parseAuthority(authority);

@@ -60,7 +60,7 @@ export function fakeBarrier(browser: FakeBrowser, rules: () => Promise<readonly 
   const barrier = new NetBarrier({
     net,
     rules,
-    storage: { get: (keys) => browser.storageSessionGet(keys), set: (items) => browser.storageSessionSet(items) },
+    storage: { get: (keys) => browser.storageLocalGet(keys), set: (items) => browser.storageLocalSet(items) },
   });
   return { net, barrier };
 }

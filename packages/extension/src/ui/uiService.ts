@@ -8,6 +8,7 @@ import type { ActivityLog } from '../activity/activityLog.js';
 import type { BrowserApi } from '../browserApi.js';
 import type { CdpSessions } from '../cdp/cdpSession.js';
 import type { PauseStore } from '../policy/pause.js';
+import { redactUrl } from '../observe/redact.js';
 import type { AgentTabs } from '../policy/agentTabs.js';
 import { isPersonPage, type Policy } from '../policy/policy.js';
 import { checkSettings, type SettingsStore } from '../policy/settings.js';
@@ -68,7 +69,8 @@ export function createUiService(deps: UiServiceDeps): (request: UiRequest) => Pr
       rows.push({
         id: tab.id,
         title: tab.title ?? '',
-        url: tab.url ?? tab.pendingUrl ?? '',
+        // The person's own screen, but a screenshot of it travels too: credentials in URLs are redacted here as well.
+        url: redactUrl(tab.url ?? tab.pendingUrl ?? ''),
         attached: attached.has(tab.id),
         agentTab: await deps.policy.isAgentTab(tab.id, tab.groupId),
         lease: lease ? { owner: lease.owner, expiresAt: lease.expiresAt } : null,
