@@ -109,7 +109,8 @@ describe('the popup', () => {
     expect(row.cells[0]).toContain('Button fixture');
     expect(row.cells[0]).toContain(`#${page.tabId}`);
     expect(row.cells[1]).toBe('attached');
-    expect(row.cells[2]).toBe('claude');
+    // The lease's owner, and the person's button that frees it.
+    expect(row.cells[2]).toBe('claudeFree');
     expect(row.cells[3]).toMatch(/^click ok/);
     expect(row.cells[3]).toContain('claude');
 
@@ -189,7 +190,8 @@ describe('site limits (options page)', () => {
 
     await saveOptions(options, { blocked: '' });
     expect((await listedTab())?.url).toContain('other.html');
-    expect((await relay.cli('snapshot', '--tab', String(mine.tabId))).code).toBe(0);
+    // The rule gone, the tab is simply the person's own again ("agent tabs only" is on by default).
+    expect((await relay.cli('snapshot', '--tab', String(mine.tabId))).error?.details['reason']).toBe('not_agent_tab');
     await mine.page.close();
   });
 

@@ -146,7 +146,10 @@ describe('tool commands send what the schema accepts', () => {
     expect((await refused('lease', 'claim', '--tab', '5')).details.field).toBe('agent');
     expect((await sent('--agent', 'a1', 'lease', 'claim', '--tab', '5', '--ttl', '60')).params).toEqual({ agent: 'a1', tab: 5, ttlSec: 60 });
     expect((await sent('--agent', 'a1', 'lease', 'release', '--all')).params).toEqual({ agent: 'a1', all: true });
-    expect((await sent('lease', 'release', '--tab', '5', '--force')).params).toEqual({ tab: 5, force: true });
+    // Only the person frees another agent's lease (the extension's popup): there is no --force.
+    const forced = await run('--agent', 'a1', 'lease', 'release', '--tab', '5', '--force');
+    expect(forced.request).toBeUndefined();
+    expect(forced.error?.message).toContain("unknown option '--force'");
     expect((await refused('lease', 'release', '--tab', '5')).details.field).toBe('agent');
     expect((await refused('lease', 'claim', '--group', 'g', '--agent', 'a')).details.field).toBe('group');
   });

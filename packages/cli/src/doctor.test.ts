@@ -171,6 +171,25 @@ describe('doctor', () => {
     expect(error?.message).toContain('chrome-relay reconnect');
   });
 
+  it("says the person paused agents, since when, and the move; it does not touch a tab while paused", async () => {
+    installChromium();
+    const since = Date.UTC(2026, 10, 26, 13, 5, 22);
+    const host = await fakeHost({ pausedSince: since, page: { tabId: 7, url: 'https://example.test/', answered: false, ms: 0, problem: 'paused' } });
+    const report = await doctor();
+    expect(named(report, 'not paused')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('paused by the person since 2026-11-26 13:05:22 UTC'),
+      fix: expect.stringContaining('Resume'),
+      code: 'target_conflict',
+      reason: 'paused_by_user',
+    });
+    expect(named(report, 'tab answering').status).toBe('skip');
+    expect(host.requests.map((r) => [r.tool, r.params])).toEqual([['status', {}], ['ping', {}]]);
+    const error = unhealthyError(report);
+    expect(error?.toData()).toMatchObject({ code: 'target_conflict', details: { reason: 'paused_by_user' } });
+    expect(error?.message).not.toMatch(/reload|page_busy/);
+  });
+
   it('reports the round trip to the extension and to chrome-relay\'s tab', async () => {
     installChromium();
     await fakeHost({ page: { tabId: 7, url: 'https://example.test/', answered: true, ms: 2 } });

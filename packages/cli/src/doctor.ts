@@ -273,7 +273,10 @@ async function hostChecks(options: DoctorOptions, descriptor: HostDescriptor, pl
   }
   const browser = browserLabel(descriptor, status.browser?.userAgent ?? null, executableOf);
   checks.push({ name: `extension connected ${suffix}`, status: 'ok', detail: `${browser}, profile ${where}, extension ${status.extension.id} ${status.extension.version}` });
-  checks.push(...(await roundTripChecks(descriptor.socket, suffix, options.pingTimeoutMs ?? PING_TIMEOUT_MS)));
+  const paused = status.pausedSince ?? null;
+  if (paused !== null) checks.push(pausedCheck(suffix, paused));
+  // While paused no tab may be touched, not even by doctor's own check: the page is not tried.
+  checks.push(...(await roundTripChecks(descriptor.socket, suffix, options.pingTimeoutMs ?? PING_TIMEOUT_MS, paused === null)));
   checks.push(versionCheck(`versions ${suffix}`, options.cliVersion ?? VERSION, status.host, status.extension));
   return checks;
 }
@@ -305,6 +308,19 @@ async function pipeGuardCheck(pipe: string, suffix: string, timeoutMs: number, s
   };
 }
 
+/** The person paused agents: nothing is broken, and nothing an agent or doctor does changes it. */
+function pausedCheck(suffix: string, since: number): Check {
+  const at = new Date(since).toISOString().replace('T', ' ').slice(0, 19);
+  return {
+    name: `not paused ${suffix}`,
+    status: 'fail',
+    detail: `paused by the person since ${at} UTC (Pause in chrome-relay's toolbar popup): every agent command is refused with paused_by_user until they press Resume`,
+    fix: 'ask the person to press Resume in the chrome-relay toolbar popup; nothing else needs fixing',
+    code: 'target_conflict',
+    reason: 'paused_by_user',
+  };
+}
+
 /** Long enough for a busy but healthy worker, short enough that doctor on a wedged one returns promptly. */
 const PING_TIMEOUT_MS = 3000;
 
@@ -323,11 +339,11 @@ function notAnswering(suffix: string, timeoutMs: number, why: string): Check {
 }
 
 /** The real round trip: `ping` is answered by the extension's service worker, and with `page` by chrome-relay's tab. */
-async function roundTripChecks(socket: string, suffix: string, timeoutMs: number): Promise<Check[]> {
+async function roundTripChecks(socket: string, suffix: string, timeoutMs: number, tryPage: boolean): Promise<Check[]> {
   const started = Date.now();
   let response;
   try {
-    response = await callSocket(socket, 'ping', { page: true }, timeoutMs);
+    response = await callSocket(socket, 'ping', tryPage ? { page: true } : {}, timeoutMs);
   } catch (error) {
     const relay = RelayError.from(error, 'ping', 'transport');
     return [notAnswering(suffix, timeoutMs, `${relay.code}: ${relay.message}`)];
@@ -343,7 +359,8 @@ async function roundTripChecks(socket: string, suffix: string, timeoutMs: number
   const answered: Check = { name, status: 'ok', detail: `its service worker answered a ping in ${ms} ms` };
   const result = TOOLS.ping.result.safeParse(response.result);
   // A shape this CLI cannot read is version skew, which the versions check reports; the answer still came.
-  return result.success ? [answered, pageCheck(suffix, result.data.page ?? null)] : [answered];
+  if (!result.success) return [answered];
+  return tryPage ? [answered, pageCheck(suffix, result.data.page ?? null)] : [answered, { name: `tab answering ${suffix}`, status: 'skip', detail: 'not tried while the person has agents paused' }];
 }
 
 function pageCheck(suffix: string, page: NonNullable<ToolResult<'ping'>['page']> | null): Check {

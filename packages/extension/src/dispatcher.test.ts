@@ -7,6 +7,7 @@ import { SESSION_KEYS } from './state/storage.js';
 import { createTargetingContext, type TargetingParts } from './targeting/context.js';
 import { createFakeEnvironment, type FakeBrowser } from './testing/fakeChrome.js';
 import { fakeOrganize } from './testing/fakeOrganize.js';
+import { fakeBarrier } from './testing/fakeNet.js';
 import { defineTool, type AnyToolDefinition, type ToolContext } from './tools/defineTool.js';
 import { ActivityLog } from './activity/activityLog.js';
 import { AgentTabs } from './policy/agentTabs.js';
@@ -333,7 +334,8 @@ describe('dispatcher: the person\'s limits and the activity log', () => {
     await store.save({ blockedSites: [], agentTabsOnly: false, idleDetachSeconds: 15, ...settings });
     const pause = new PauseStore(env.browser);
     const agentTabs = new AgentTabs(env.browser);
-    const policy = new Policy({ browser: env.browser, organize, sessions: env.cdp, settings: store, pause, agentTabs });
+    const { barrier } = fakeBarrier(env.browser, () => store.rules());
+    const policy = new Policy({ browser: env.browser, organize, sessions: env.cdp, settings: store, pause, agentTabs, barrier });
     env.cdp.setAttachGuard((tabId) => policy.guardAttach(tabId));
     const activity = new ActivityLog(env.browser);
     const tab = env.browser.addTab({ url: 'https://a.test/' }).id ?? 0;

@@ -79,7 +79,7 @@ export interface DispatcherDeps {
   /** Envelope targeting, tab resolution and leases (the worker's: targeting/index.ts; tests pass fakes). */
   readonly targeting: TargetingContext;
   /** The person's limits (pause, block list, agent tabs only); absent in tests that do not need them. */
-  readonly policy?: Pick<Policy, 'checkPause' | 'checkTabs' | 'watch' | 'noteResult'>;
+  readonly policy?: Pick<Policy, 'checkPause' | 'checkTabs' | 'watch' | 'noteResult' | 'explainFailure'>;
   /** Where every call is recorded for the popup. */
   readonly activity?: Pick<ActivityLog, 'start' | 'finish'>;
 }
@@ -321,9 +321,10 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
             releaseAfter();
           }
         });
-        reply = { type: 'result', id: call.id, ok: true, result, snapshot };
+        reply = { type: 'result', id: call.id, ok: true, result, snapshot: deps.policy === undefined ? snapshot : await deps.policy.noteResult('snapshot', snapshot) };
       }
-    } catch (error) {
+    } catch (caught) {
+      const error = deps.policy === undefined ? caught : await deps.policy.explainFailure(call.tool, caught).catch(() => caught);
       // A plain Error can only come from inside a handler (a bug there): report it in phase 'act'.
       const failure = RelayError.from(navigationCut(error, call.tool, tabId), call.tool, 'act');
       // Answered while its handler may still run (deadline, Pause, a dialog): it sends no new input from now on.

@@ -207,7 +207,22 @@ describe('Relay', () => {
       extension: { id: HELLO.extension.id, version: '0.2.0', protocolVersion: 1 },
       browser: { userAgent: 'Mozilla/5.0 Test', pid: 100 },
       profile: '/profiles/a',
+      pausedSince: null,
     });
+  });
+
+  it("passes on the person's pause from the extension's latest hello", () => {
+    const { relay } = setup();
+    const status = (): unknown => {
+      const client = new FakeClient();
+      relay.clientMessage(client, request(6, 'status'));
+      const response = client.received[0];
+      return response?.ok ? (response.result as { pausedSince: unknown }).pausedSince : undefined;
+    };
+    relay.extensionMessage({ ...HELLO, pausedSince: 1_700_000_000_000 });
+    expect(status()).toBe(1_700_000_000_000);
+    relay.extensionMessage({ ...HELLO, pausedSince: null });
+    expect(status()).toBeNull();
   });
 
   it('answers status without an extension, and rejects unknown status options', () => {

@@ -285,6 +285,7 @@ export class Relay {
       extension: hello ? { id: hello.extension.id, version: hello.extension.version, protocolVersion: hello.extension.protocolVersion } : null,
       browser: hello ? { userAgent: hello.userAgent, pid: this.identity.browserPid } : null,
       profile: this.identity.profile,
+      pausedSince: hello?.pausedSince ?? null,
     };
     this.respond(client, { id, ok: true, result, versions: this.versions() }, 'status');
   }

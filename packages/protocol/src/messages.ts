@@ -104,6 +104,8 @@ export const ExtensionHelloSchema = lazy(() =>
     type: z.literal('hello'),
     extension: VersionInfoSchema().extend({ id: z.string() }),
     userAgent: z.string(),
+    /** When the person paused agents (epoch ms), or null; sent again whenever it changes, so `status` can say so. */
+    pausedSince: z.number().nullable().optional(),
   }),
 );
 export type ExtensionHello = z.infer<ReturnType<typeof ExtensionHelloSchema>>;

@@ -27,7 +27,7 @@ export const ERROR_REASONS = {
     },
     leased: {
       meaning: 'The tab or workspace is leased by another agent.',
-      move: 'Use another tab (`chrome-relay navigate <url>` opens one), or wait until details.expiresAt; a human can run `chrome-relay lease release --tab <id> --force`.',
+      move: 'Use another tab (`chrome-relay navigate <url>` opens one), or wait until details.expiresAt; if the owner is stuck, ask the person, who frees leases from the extension\'s toolbar popup.',
     },
     dialog_open: {
       meaning: 'A JavaScript dialog (alert, confirm, prompt, beforeunload) is open in the tab and blocks it.',
@@ -55,8 +55,13 @@ export const ERROR_REASONS = {
       move: 'Leave that site alone: work in another tab, or with the rest of the page around a blocked frame; or ask the person to remove the rule (details.rule) in the extension options.',
     },
     not_agent_tab: {
-      meaning: 'The person allows agents only in tabs chrome-relay opened or that they put into a "chrome-relay" tab group, and this tab is neither.',
-      move: 'Open your own tab with `chrome-relay navigate <url>`, or ask the person to drag this tab into a tab group named "chrome-relay".',
+      meaning:
+        'The tab is one of the person\'s own: agents work only in tabs chrome-relay opened (and windows those open), tabs the person shared from the toolbar popup, or tabs in a "chrome-relay" tab group ("agent tabs only", on by default).',
+      move: 'Open your own tab with `chrome-relay navigate <url>`, or ask the person to share this one ("Let agents use this tab" in the popup).',
+    },
+    person_page: {
+      meaning: 'The tab shows, or the URL is, a page of a browser extension (chrome-relay\'s own popup and options, or another extension\'s): the person\'s controls, never an agent\'s.',
+      move: 'Leave it alone and work in your own tabs; settings and Pause change only when the person changes them.',
     },
     recording: {
       meaning: 'The tab is being recorded (`record start`), and this command would change what the recording shows (a --full screenshot resizes the viewport).',

@@ -65,6 +65,7 @@ export const TOOLS = {
         extension: z.strictObject({ id: z.string(), version: z.string(), protocolVersion: z.number() }).nullable(),
         browser: z.strictObject({ userAgent: z.string(), pid: z.number().nullable() }).nullable(),
         profile: z.string().nullable(),
+        pausedSince: z.number().nullable().describe('When the person paused agents from the extension (epoch ms); null when not paused or no extension is connected'),
       }),
     }),
   }),

@@ -3,7 +3,7 @@
  * scroll, hit-test). Every expected outcome is a return value; the worker decides which error it is.
  */
 import { Bindings, type Binding } from './bindings.js';
-import { checkState, currentValue, focusElement, isFileInput, planFill, scrollContainer, scrollStep, selectForTyping, selectOptions, setPickerValue } from './actions.js';
+import { checkState, currentValue, focusElement, isFileInput, isSecretField, planFill, scrollContainer, scrollStep, selectForTyping, selectOptions, setPickerValue } from './actions.js';
 import { DeliveryGuard } from './delivery.js';
 import { deepActiveElement, deepQuery, isFrameElement } from './dom.js';
 import { describeInterceptor, frameContentBox, locateClick, locateInFrame, pointInFrame, scrollIntoViewIfNeeded } from './hitTest.js';
@@ -319,7 +319,7 @@ export function createPageApi(): PageApi {
   }
 
   function value({ ref }: RefArgs): ValueOutcome {
-    return withElement(ref, (element): ValueOutcome => ({ status: 'ok', value: currentValue(element) }));
+    return withElement(ref, (element): ValueOutcome => ({ status: 'ok', value: currentValue(element), secret: isSecretField(element) }));
   }
 
   function select({ ref, values }: { ref: string; values: string[] }): SelectOutcome {

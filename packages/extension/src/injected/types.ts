@@ -222,7 +222,8 @@ export type FillOutcome =
   | ({ status: 'no_option'; missing: string; available: string[] } & Healed)
   | Stale;
 
-export type ValueOutcome = { status: 'ok'; value: string } | Stale;
+/** `secret`: a password (or one-time code) field, whose value the worker compares but never hands to the agent. */
+export type ValueOutcome = { status: 'ok'; value: string; secret: boolean } | Stale;
 
 export type SelectOutcome =
   | ({ status: 'done'; selected: string[] } & Healed)

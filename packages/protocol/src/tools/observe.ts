@@ -381,31 +381,24 @@ export const OBSERVE_TOOLS = {
   }),
   lease_release: toolEntry({
     description:
-      "Release an agent's lease on a tab or workspace, or all of its leases. With force, release the lease on a tab or workspace whoever holds it (a person freeing a stuck agent's tab); no agent identity needed.",
+      "Release this agent's lease on a tab or workspace, or all of its leases. Another agent's lease is not yours to free: wait for it to expire, or ask the person, who can free it from the extension's toolbar popup.",
     mutates: true,
     tabUse: 'none',
     leases: 'exempt',
     mcp: { group: 'tabs-admin', description: "Release this session's lease on a tab or workspace, or all of them (all); force frees one whoever holds it." },
     cli: {
       command: 'lease release',
-      summary: "Release your lease on a tab or workspace, or all of them; --force frees another agent's.",
+      summary: 'Release your lease on a tab or workspace, or all of them.',
       task: 'leases',
-      examples: ['chrome-relay --agent planner lease release --all', 'chrome-relay lease release --tab 123 --force'],
+      examples: ['chrome-relay --agent planner lease release --all', 'chrome-relay --agent planner lease release --tab 123'],
     },
     schemas: () => ({
-      params: z
-        .strictObject({
-          agent: agent().optional(),
-          tab: tabId().optional().describe('Tab to release'),
-          workspace: name().optional().describe('Workspace to release'),
-          all: z.boolean().optional().describe('Every lease of this agent'),
-          force: z.boolean().optional().describe('Release it whoever holds it (with tab or workspace)'),
-        })
-        .superRefine((params, ctx) => {
-          if (params.force !== true && params.agent === undefined) {
-            ctx.addIssue({ code: 'custom', path: ['agent'], message: 'releasing a lease needs an agent identity (--agent NAME or CHROME_RELAY_AGENT), or force to free it whoever holds it' });
-          }
-        }),
+      params: z.strictObject({
+        agent: agent(),
+        tab: tabId().optional().describe('Tab to release'),
+        workspace: name().optional().describe('Workspace to release'),
+        all: z.boolean().optional().describe('Every lease of this agent'),
+      }),
       result: z.strictObject({ released: z.array(Lease()) }),
     }),
   }),
