@@ -28,14 +28,16 @@ describe('mcpWords', () => {
   it('leaves alone what is no call of this server: shell-only commands, groups not served, unknown flags, and quoted text', () => {
     for (const text of [
       'Run `chrome-relay doctor`.',
-      'a person can free it with `chrome-relay lease release --tab 5 --force`',
+      'release it with `chrome-relay lease release --tab 5`',
       'run `chrome-relay snapshot --bogus` first',
       'pass --profile <user-data-dir>',
       'No element matches "`chrome-relay tabs` @e5 --tab".',
     ]) {
       expect(mcpWords(text, core)).toBe(text);
     }
-    expect(mcpWords('free it with `chrome-relay lease release --tab 5 --force`', all)).toBe('free it with `lease_release {"tab": 5, "force": true}`');
+    expect(mcpWords('release it with `chrome-relay lease release --tab 5`', all)).toBe('release it with `lease_release {"tab": 5}`');
+    // A flag the command does not have (no agent frees another's lease): left as written.
+    expect(mcpWords('`chrome-relay lease release --tab 5 --force`', all)).toBe('`chrome-relay lease release --tab 5 --force`');
   });
 
   it('no move of the error table, the reasons or the interrupted note names a served tool as a command line', () => {
