@@ -30,7 +30,7 @@ beforeAll(async () => {
   popup = await extensionPage(relay, 'popup.html');
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'mcp'],
+    args: [CLI, 'mcp', '--caps', 'all'],
     env: Object.fromEntries(Object.entries(relay.env).filter((e): e is [string, string] => e[1] !== undefined)),
     stderr: 'pipe',
   });

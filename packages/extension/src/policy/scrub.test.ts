@@ -31,5 +31,9 @@ describe('scrub: nothing of a blocked site reaches an agent', () => {
     // A link as the page wrote it, relative.
     expect(scrubText('- link "Reset" [ref=e5] -> "/reset?reset_token=abc&lang=en"', [])).toBe('- link "Reset" [ref=e5] -> "/reset?reset_token=[redacted]&lang=en"');
     expect(scrubText('a/b and 1/2 and /path/only stay', [])).toBe('a/b and 1/2 and /path/only stay');
+    // Already redacted (a network entry): the same again, not mangled.
+    const redacted = '"url": "http://127.0.0.1:1/api/secret?access_token=[redacted]&x=1" and /r?code=[redacted]';
+    expect(scrubText(redacted, [])).toBe(redacted);
+    expect(scrubText('http://[::1]:8080/x?token=abc', [])).toBe('http://[::1]:8080/x?token=[redacted]');
   });
 });

@@ -11,10 +11,13 @@
 import { redactUrl } from '../observe/redact.js';
 import { blockingRule, type SiteRule } from './sitePatterns.js';
 
-/** A URL inside text: a scheme, "://", and everything up to a space, quote or bracket. */
-const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`\\)\]}]+/gi;
+/**
+ * A URL inside text: a scheme, "://", and everything up to a space, a quote or a closing parenthesis or brace.
+ * Square brackets belong to URLs (an IPv6 host, a value already `[redacted]`), so they do not end one.
+ */
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`\\)}]+/gi;
 /** A relative URL with a query or fragment (a link's href as the page wrote it): "/path?…", not inside another URL. */
-const RELATIVE_URL = /(?<![\w:/.])\/[^\s"'<>`\\)\]}?#]*[?#][^\s"'<>`\\)\]}]*/g;
+const RELATIVE_URL = /(?<![\w:/.])\/[^\s"'<>`\\)}?#]*[?#][^\s"'<>`\\)}]*/g;
 
 export const BLOCKED_PATH = '[blocked]';
 

@@ -187,7 +187,7 @@ export const OBSERVE_TOOLS = {
     }),
   }),
   network: toolEntry({
-    description: 'Requests of the tab captured since chrome-relay attached to it; credentials in headers and URLs (Cookie, Authorization, token/key/password/sig/code parameters, also in Referer) are redacted unless rawHeaders.',
+    description: 'Requests of the tab captured since chrome-relay attached to it; credentials in headers (Cookie, Authorization…) are redacted unless rawHeaders, and in URLs (token/key/password/sig/code parameters, also in Referer) always.',
     mutates: false,
     mcp: { group: 'network', description: 'Requests of the tab since chrome-relay attached to it, filtered by url, status or method; credentials redacted.' },
     cli: {
@@ -202,7 +202,7 @@ export const OBSERVE_TOOLS = {
         url: z.string().min(1).optional().describe('Only URLs containing this text'),
         status: z.string().regex(/^([1-5]xx|[1-5][0-9]{2}|failed|pending)$/, 'must be like 404, 4xx, failed or pending').optional().describe('404, 4xx, failed or pending'),
         method: z.string().regex(/^[A-Za-z]+$/, 'must be an HTTP method').optional().describe('HTTP method'),
-        rawHeaders: z.boolean().optional().describe('Do not redact: show Cookie, Authorization, URL tokens and the like as sent'),
+        rawHeaders: z.boolean().optional().describe('Show headers (Cookie, Authorization…) as sent; URL credentials stay redacted'),
       }),
       result: z.strictObject({ tabId: z.number(), requests: z.array(NetworkEntry()), dropped: z.number() }),
     }),
