@@ -3,11 +3,10 @@
  * calls at once, and each answer must still match what the page received (its own log, read over DevTools):
  * a success ran the button's handler exactly once, click_intercepted ran nothing, and nothing else ran.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, startRelay, type Relay } from './harness.js';
-import { open, read, refFor, snapshot } from './helpers.js';
+import { startRelay, type Relay } from './harness.js';
+import { mcpClient, open, read, refFor, snapshot } from './helpers.js';
 
 let relay: Relay;
 let client: Client | undefined;
@@ -19,12 +18,8 @@ afterAll(async () => {
   await relay?.stop();
 });
 
-async function connect(): Promise<Client> {
-  const env = Object.fromEntries(Object.entries(relay.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env, stderr: 'pipe' });
-  const connected = new Client({ name: 'chrome-relay-e2e-concurrency', version: '1.0.0' });
-  await connected.connect(transport);
-  return connected;
+function connect(): Promise<Client> {
+  return mcpClient(relay.env);
 }
 
 /** exit-0 equivalent, or the closed code of the relayError block. */

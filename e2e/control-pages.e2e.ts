@@ -10,12 +10,11 @@
  *   - while paused, every one of those fails `paused_by_user` and the pause holds;
  *   - at the end the person's settings and pause are exactly what the person left.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, EXTENSION_ID, startRelay, until, type CliResult, type Relay } from './harness.js';
-import { okJson, open } from './helpers.js';
+import { EXTENSION_ID, startRelay, until, type CliResult, type Relay } from './harness.js';
+import { mcpClient, okJson, open } from './helpers.js';
 import { extensionPage, personClicks, saveOptions } from './personOptions.js';
 
 let relay: Relay;
@@ -28,14 +27,7 @@ beforeAll(async () => {
   relay = await startRelay();
   options = await extensionPage(relay, 'options.html');
   popup = await extensionPage(relay, 'popup.html');
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, 'mcp', '--caps', 'all'],
-    env: Object.fromEntries(Object.entries(relay.env).filter((e): e is [string, string] => e[1] !== undefined)),
-    stderr: 'pipe',
-  });
-  mcp = new Client({ name: 'control-pages', version: '1.0.0' });
-  await mcp.connect(transport);
+  mcp = await mcpClient(relay.env, '--caps', 'all');
 }, 90_000);
 afterAll(async () => {
   await mcp?.close().catch(() => undefined);

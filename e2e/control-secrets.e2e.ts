@@ -8,11 +8,10 @@
  *   - URL credentials (`access_token=`, `password=`, a user-info password) are redacted in `tabs`, `get url`, the
  *     snapshot header and its links, `navigate`'s answer, an error naming the URL, doctor, and the popup's rows.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, startRelay, type CliResult, type Relay } from './harness.js';
-import { open, read, refFor, snapshot } from './helpers.js';
+import { startRelay, type CliResult, type Relay } from './harness.js';
+import { mcpClient, open, read, refFor, snapshot } from './helpers.js';
 import { extensionPage } from './personOptions.js';
 
 const PASSWORD = 'hunter2-SECRET-1';
@@ -27,14 +26,7 @@ const told: string[] = [];
 
 beforeAll(async () => {
   relay = await startRelay();
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, 'mcp'],
-    env: Object.fromEntries(Object.entries(relay.env).filter((e): e is [string, string] => e[1] !== undefined)),
-    stderr: 'pipe',
-  });
-  mcp = new Client({ name: 'control-secrets', version: '1.0.0' });
-  await mcp.connect(transport);
+  mcp = await mcpClient(relay.env);
 }, 90_000);
 afterAll(async () => {
   await mcp?.close().catch(() => undefined);

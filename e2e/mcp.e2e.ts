@@ -8,12 +8,11 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_CAPS, MCP_CORE_BOUNDS, TOOL_NAMES, TOOLS } from '@chrome-relay/protocol';
 import { CLI, runCli, startRelay, until, type Relay } from './harness.js';
-import { read, refFor } from './helpers.js';
+import { mcpClient, read, refFor, stringEnv } from './helpers.js';
 
 let relay: Relay;
 const clients: Client[] = [];
@@ -28,12 +27,9 @@ afterAll(async () => {
   await relay?.stop();
 });
 
-const stringEnv = (env: NodeJS.ProcessEnv): Record<string, string> => Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 
-async function mcpClient(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], env: stringEnv(env), stderr: 'pipe' });
-  const client = new Client({ name: 'chrome-relay-e2e', version: '1.0.0' });
-  await client.connect(transport);
+async function connect(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Client> {
+  const client = await mcpClient(env, ...args);
   clients.push(client);
   return client;
 }
@@ -97,7 +93,7 @@ const callLine = (id: number, name: string, args: Record<string, unknown>): stri
 describe('chrome-relay mcp', () => {
   it('starts and lists its tools with no browser; calls fail as tool errors with the CLI block, then work once a browser connects (no restart)', async () => {
     const home = mkdtempSync(join(tmpdir(), 'cr-mcp-home-'));
-    const client = await mcpClient({ ...relay.env, CHROME_RELAY_HOME: home });
+    const client = await connect({ ...relay.env, CHROME_RELAY_HOME: home });
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['navigate', 'snapshot', 'click', 'fill', 'screenshot']));
@@ -123,7 +119,7 @@ describe('chrome-relay mcp', () => {
   });
 
   it("the default tool list fits a model's context: the core tools, within their count and characters; shared params said once, in the instructions", async () => {
-    const client = await mcpClient(relay.env);
+    const client = await connect(relay.env);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(toolsOf('core'));
     expect(tools.length).toBeLessThanOrEqual(MCP_CORE_BOUNDS.tools);
@@ -137,13 +133,13 @@ describe('chrome-relay mcp', () => {
   it('every --caps group adds the tools it says, all adds every group, and an unknown group is refused', async () => {
     const core = toolsOf('core');
     for (const group of MCP_CAPS) {
-      const client = await mcpClient(relay.env, '--caps', group);
+      const client = await connect(relay.env, '--caps', group);
       const names = (await client.listTools()).tools.map((t) => t.name);
       expect(names, group).toEqual(agentTools.filter((name) => core.includes(name) || toolsOf(group).includes(name)));
       expect(toolsOf(group).length, group).toBeGreaterThan(0);
       await client.close();
     }
-    const all = await mcpClient(relay.env, '--caps', 'all');
+    const all = await connect(relay.env, '--caps', 'all');
     expect((await all.listTools()).tools.map((t) => t.name)).toEqual(agentTools);
     await all.close();
 
@@ -153,7 +149,7 @@ describe('chrome-relay mcp', () => {
   });
 
   it('navigate → snapshot → click, each with structured results (the --json object); an action with snapshot: true returns the page after it', async () => {
-    const client = await mcpClient(relay.env);
+    const client = await connect(relay.env);
     const url = relay.server.url(`/button.html?mcp=${Date.now().toString(36)}`);
     const nav = await call(client, 'navigate', { url });
     expect(nav.isError, nav.text).toBe(false);
@@ -193,7 +189,7 @@ describe('chrome-relay mcp', () => {
   });
 
   it('an error is an isError result naming MCP tools and params, with the closed code and details.reason in structuredContent', async () => {
-    const client = await mcpClient(relay.env);
+    const client = await connect(relay.env);
     const nav = await call(client, 'navigate', { url: relay.server.url(`/button.html?mcperr=${Date.now().toString(36)}`) });
     const tabId = nav.structured?.tabId as number;
     const button = refFor((await call(client, 'snapshot', { tab: tabId })).text, /button "Increment"/).slice(1);
@@ -216,7 +212,7 @@ describe('chrome-relay mcp', () => {
     expect(notServed.error).toMatchObject({ code: 'unsupported_tool', details: { group: 'tabs-admin' } });
     // chrome-relay's own commands are no agent's, whatever --caps says: restart_host would cut every agent's calls.
     const hostPid = relay.hostPid();
-    const internal = await call(await mcpClient(relay.env, '--caps', 'all'), 'restart_host');
+    const internal = await call(await connect(relay.env, '--caps', 'all'), 'restart_host');
     expect(internal.error).toMatchObject({ code: 'unsupported_tool', details: { tool: 'restart_host' } });
     expect(relay.hostPid()).toBe(hostPid);
   });
@@ -260,8 +256,8 @@ describe('chrome-relay mcp', () => {
   });
 
   it('leases separate two MCP sessions: each session is its own agent', async () => {
-    const alice = await mcpClient(relay.env, '--agent', 'alice', '--caps', 'tabs-admin');
-    const bob = await mcpClient(relay.env);
+    const alice = await connect(relay.env, '--agent', 'alice', '--caps', 'tabs-admin');
+    const bob = await connect(relay.env);
     const nav = await call(alice, 'navigate', { url: relay.server.url(`/button.html?lease=${Date.now().toString(36)}`) });
     const tabId = nav.structured?.tabId as number;
     const claim = await call(alice, 'lease_claim', { tab: tabId });
