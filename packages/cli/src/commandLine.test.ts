@@ -187,6 +187,12 @@ describe('tool commands send what the schema accepts', () => {
     expect(await field('fill', '@e1', 'a', 'b')).toBe('command');
   });
 
+  it('a missing flag is named as typed, with its spelling (not only its field)', async () => {
+    const error = await refused('get', 'value', '#email');
+    expect(error.details.field).toBe('selector');
+    expect(error.message).toBe('selector: is required: pass -s, --selector <selector>');
+  });
+
   it('bad input is invalid_arguments also when no browser is connected', async () => {
     const home = process.env.CHROME_RELAY_HOME;
     process.env.CHROME_RELAY_HOME = mkdtempSync(join(tmpdir(), 'cr-cmdline-nohost-'));

@@ -48,6 +48,7 @@ function doctor(overrides: Partial<DoctorOptions> = {}): Promise<DoctorReport> {
     pathEnv: binDir,
     env: {},
     executableOf: () => '/usr/lib/chromium/chromium',
+    programExists: () => false,
     ...overrides,
   });
 }
@@ -70,15 +71,22 @@ describe('doctor', () => {
     expect(named(report, 'host manifest (chromium)')).toMatchObject({ status: 'ok', detail: expect.stringContaining(join(home, 'host/chrome-relay-host')) });
     expect(named(report, 'extension connected')).toMatchObject({
       status: 'ok',
-      detail: `chromium 156.0.8078.79 (pid ${process.ppid}), profile default profile, extension ${FAKE_EXTENSION.id} ${VERSION}`,
+      detail: `chromium 156.0.8078.79 (pid ${process.ppid}), profile null (the browser's own profile: no --user-data-dir), extension ${FAKE_EXTENSION.id} ${VERSION}`,
     });
     expect(named(report, 'versions').status).toBe('ok');
     expect(named(report, 'host reachable').detail).toContain('(0600, dir 0700)');
     expect(named(report, 'ffmpeg')).toMatchObject({ status: 'ok', detail: join(binDir, 'ffmpeg') });
-    expect(named(report, 'other browsers').status).toBe('skip');
+    expect(named(report, 'other browsers')).toMatchObject({ status: 'skip', detail: expect.stringMatching(/^not installed: chrome, /) });
     // Plain text for humans: no colour codes, NO_COLOR or not.
     expect(renderReport(report)).not.toMatch(/\u001b\[/);
     expect(renderReport(report).split('\n').at(-1)).toBe('healthy: yes');
+  });
+
+  it('names a browser that is installed but was never run for this user, apart from those not installed', async () => {
+    installChromium();
+    const report = await doctor({ programExists: (path) => path === '/usr/bin/google-chrome-stable' });
+    expect(named(report, 'browsers never run')).toMatchObject({ status: 'skip', detail: 'installed, but no profile for this user yet: chrome (/usr/bin/google-chrome-stable)' });
+    expect(named(report, 'other browsers').detail).not.toContain('chrome,');
   });
 
   it('fails on a missing manifest with the install command for that browser', async () => {

@@ -28,7 +28,7 @@ import {
   type RelayErrorData,
   type ToolResult,
 } from '@chrome-relay/protocol';
-import { browserOfExecutable, browserTargets, platformOfEnv, type BrowserEnv } from './browsers.js';
+import { browserExecutable, browserOfExecutable, browserTargets, platformOfEnv, type BrowserEnv } from './browsers.js';
 import { listDescriptors } from './discovery.js';
 import { allowedExtensionIds, installTargetOf, profileTarget } from './install.js';
 import { readRecord } from './installRecord.js';
@@ -74,6 +74,16 @@ export interface DoctorOptions {
   executableOf?: (pid: number) => string | null;
   /** Windows: where browsers find hosts (default: this machine's registry). */
   registry?: Registry;
+  /** Whether a browser's executable exists at this path (default: an executable file there). */
+  programExists?: (path: string) => boolean;
+}
+
+/**
+ * How doctor and setup name a host's profile. A browser started without --user-data-dir (a person's own
+ * Chrome) runs its own default profile, which `status` reports as `"profile": null`: say both.
+ */
+export function profileLabel(profile: string | null): string {
+  return profile === null ? "profile null (the browser's own profile: no --user-data-dir)" : `profile ${profile}`;
 }
 
 function linuxExecutable(pid: number): string | null {
@@ -194,8 +204,24 @@ function manifestChecks(options: DoctorOptions, ourIds: readonly string[], platf
       checks.push({ name, status: 'warn', detail: `not registered (${where} does not exist); chrome-relay cannot reach ${t.label}`, fix: `${t.fix} (only if you want chrome-relay in ${t.label})` });
     }
   }
-  const absent = all.filter((b) => !b.detected && !targets.has(b.target.manifest)).map((b) => b.browser);
-  if (absent.length > 0) checks.push({ name: 'other browsers', status: 'skip', detail: `not detected for this user: ${absent.join(', ')}` });
+  // A browser counts as detected once it has run for this user (its profile directory exists); one that is
+  // installed but was never run is named as such, so "not detected" never hides a browser that is right there.
+  const absent = all.filter((b) => !b.detected && !targets.has(b.target.manifest));
+  const programExists = options.programExists ?? isExecutable;
+  const installed = absent.flatMap((b) => {
+    const program = browserExecutable(b.browser, options.browserEnv, programExists);
+    return program === null ? [] : [`${b.browser} (${program})`];
+  });
+  const missing = absent.filter((b) => browserExecutable(b.browser, options.browserEnv, programExists) === null).map((b) => b.browser);
+  if (installed.length > 0) {
+    checks.push({
+      name: 'browsers never run',
+      status: 'skip',
+      detail: `installed, but no profile for this user yet: ${installed.join(', ')}`,
+      fix: 'start it once and run `chrome-relay install` again, or `chrome-relay install --browser NAME` now (`chrome-relay launch` needs neither)',
+    });
+  }
+  if (missing.length > 0) checks.push({ name: 'other browsers', status: 'skip', detail: `not installed: ${missing.join(', ')}` });
   return checks;
 }
 
@@ -232,7 +258,7 @@ function versionCheck(name: string, cli: string, host: { version: string; protoc
 
 async function hostChecks(options: DoctorOptions, descriptor: HostDescriptor, platform: Platform): Promise<Check[]> {
   const executableOf = options.executableOf ?? linuxExecutable;
-  const where = descriptor.profile ?? 'default profile';
+  const where = profileLabel(descriptor.profile);
   const suffix = `(${where}, host pid ${descriptor.pid})`;
   const pipe = needsProof(descriptor.socket);
   const secret = platform.secretFile({ env: options.env ?? process.env, userHome: options.browserEnv.userHome });
@@ -272,7 +298,7 @@ async function hostChecks(options: DoctorOptions, descriptor: HostDescriptor, pl
     return checks;
   }
   const browser = browserLabel(descriptor, status.browser?.userAgent ?? null, executableOf);
-  checks.push({ name: `extension connected ${suffix}`, status: 'ok', detail: `${browser}, profile ${where}, extension ${status.extension.id} ${status.extension.version}` });
+  checks.push({ name: `extension connected ${suffix}`, status: 'ok', detail: `${browser}, ${where}, extension ${status.extension.id} ${status.extension.version}` });
   const paused = status.pausedSince ?? null;
   if (paused !== null) checks.push(pausedCheck(suffix, paused));
   // While paused no tab may be touched, not even by doctor's own check: the page is not tried.

@@ -14,7 +14,7 @@
  */
 import { reasonedError, type HostDescriptor } from '@chrome-relay/protocol';
 import type { BrowserTarget } from './browsers.js';
-import type { DoctorReport } from './doctor.js';
+import { profileLabel, type DoctorReport } from './doctor.js';
 import type { InstallResult, InstallTarget } from './install.js';
 
 export const EXTENSIONS_PAGE = 'chrome://extensions';
@@ -133,7 +133,7 @@ async function waitAndCheck(deps: SetupDeps, result: SetupResult): Promise<Setup
   });
   deps.io.progressDone();
   const connected = describeConnected(found);
-  deps.io.say(`Connected: ${found.profile ?? 'the default profile'} (browser pid ${found.browserPid ?? '?'}, extension ${connected?.extension ?? '?'}).`);
+  deps.io.say(`Connected: ${profileLabel(found.profile)} (browser pid ${found.browserPid ?? '?'}, extension ${connected?.extension ?? '?'}).`);
   const report = await deps.doctor();
   return { ...result, ...(connected ? { connected } : {}), doctor: report };
 }

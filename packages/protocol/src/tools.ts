@@ -64,7 +64,7 @@ export const TOOLS = {
         host: z.strictObject({ version: z.string(), protocolVersion: z.number(), pid: z.number(), socket: z.string() }),
         extension: z.strictObject({ id: z.string(), version: z.string(), protocolVersion: z.number() }).nullable(),
         browser: z.strictObject({ userAgent: z.string(), pid: z.number().nullable() }).nullable(),
-        profile: z.string().nullable(),
+        profile: z.string().nullable().describe("The browser's --user-data-dir; null for the browser's own profile (started without one, as a person's Chrome is)"),
         pausedSince: z.number().nullable().describe('When the person paused agents from the extension (epoch ms); null when not paused or no extension is connected'),
       }),
     }),
