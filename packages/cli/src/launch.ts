@@ -16,7 +16,8 @@ import { browserExecutable, browserOfExecutable, browserTarget, platformOfEnv, t
 import { isExecutable } from './doctor.js';
 import { listDescriptors } from './discovery.js';
 import { allowedExtensionIds, install, installTargetOf, profileTarget, type InstallTarget } from './install.js';
-import { bundledExtensionDir, defaultProfileDir, logsDir, profilesDir } from './paths.js';
+import { installExtension } from './extensionFolder.js';
+import { defaultProfileDir, logsDir, profilesDir } from './paths.js';
 import { makeDirsFor, makePrivateDirsFor } from './outputFiles.js';
 import { QUIET_BROWSER_FLAGS } from './quietBrowserFlags.js';
 
@@ -129,7 +130,9 @@ export async function launch(options: LaunchOptions): Promise<LaunchResult> {
   seedProfile(profile);
   install(options.home, launchTargets(browser, profile, options.home, options.browserEnv), allowedExtensionIds());
 
-  const extensionDir = bundledExtensionDir();
+  // This version's own copy in the home (extensionFolder.ts): a rebuild or reinstall of the CLI while the
+  // browser runs leaves the extension it loaded alone.
+  const extensionDir = installExtension(options.home).versionPath;
   const args = [
     ...QUIET_BROWSER_FLAGS,
     ...(options.debuggerInfobar === true ? [] : ['--silent-debugger-extension-api']),

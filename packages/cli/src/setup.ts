@@ -5,7 +5,9 @@
  *   2. print the unpacked extension's folder and the three clicks that load it;
  *   3. offer to open those steps in one of those browsers (a local page with copy buttons: Chrome
  *      opens no chrome:// page handed to it by another program, see setupPage.ts);
- *   4. wait, with a live progress line, until the extension connects; then the doctor checklist.
+ *   4. wait, with a live progress line, until the extension connects; then the doctor checklist, and
+ *      the last step: pin the toolbar button (Chrome hides a new extension's button behind its
+ *      Extensions menu, and that button is the person's view of agents and their Pause).
  * Without a terminal nothing is asked and nothing waits: the result is `install`'s (plus the folder
  * and the steps), so scripts and agents can run it. `--wait` adds step 4 there too.
  *
@@ -23,11 +25,16 @@ const TICK_MS = 250;
 /** Without a terminal, a progress line every this often (a log, not an animation). */
 const PLAIN_PROGRESS_EVERY_MS = 5000;
 
+/** Where the toolbar button is once loaded, and how to keep it in sight. */
+export const PIN_STEP =
+  'Pin the toolbar button: click the puzzle-piece "Extensions" button right of the address bar, then the pin beside chrome-relay. That button shows what agents do, lets you share a tab with them, and has Pause.';
+
 function loadSteps(extensionDir: string): string[] {
   return [
     `Open ${EXTENSIONS_PAGE} in the browser.`,
     'Turn on "Developer mode" (the switch at the top right).',
     `Click "Load unpacked" and choose the folder ${extensionDir}`,
+    PIN_STEP,
   ];
 }
 
@@ -174,5 +181,7 @@ export async function runSetup(deps: SetupDeps): Promise<SetupResult> {
   const done = await waitAndCheck(deps, result);
   io.say('');
   if (done.doctor) io.say(deps.renderDoctor(done.doctor));
+  io.say('');
+  io.say(`Last step, if not done yet: ${PIN_STEP}`);
   return done;
 }

@@ -9,7 +9,7 @@ import { listDescriptors } from './discovery.js';
 import { isExecutable, renderReport, runDoctor } from './doctor.js';
 import { installOrThrow, resolveInstallTargets } from './install.js';
 import { makeDirs } from './outputFiles.js';
-import { bundledExtensionDir } from './paths.js';
+import { currentExtensionDir, installExtension } from './extensionFolder.js';
 import type { SetupDeps, SetupIO } from './setup.js';
 import { setupPageHtml } from './setupPage.js';
 
@@ -71,12 +71,16 @@ export interface SetupRequest {
 export function realSetupDeps(request: SetupRequest): SetupDeps {
   const targets = resolveInstallTargets({ browsers: request.browsers, userDataDir: request.userDataDir }, request.browserEnv, request.home);
   const browsers = browserTargets(request.browserEnv);
-  const extensionDir = bundledExtensionDir();
+  const extensionDir = currentExtensionDir(request.home);
   return {
     io: processIO(request.interactive),
     targets,
     browsers,
-    install: () => installOrThrow(request.home, targets, request.extensionIds),
+    install: () => {
+      const installed = installOrThrow(request.home, targets, request.extensionIds);
+      installExtension(request.home);
+      return installed;
+    },
     extensionDir,
     connected: () => {
       const live = listDescriptors(request.home).filter((d) => d.alive && d.descriptor.extension !== null);

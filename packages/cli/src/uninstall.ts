@@ -6,12 +6,15 @@
  * - Directories install created are removed only when empty: anything inside them that install did not
  *   write (a browser's other manifests) keeps them.
  * - Whatever could not be removed stays in the record, so running uninstall again finishes the job.
+ * - The extension folder in the home (extensionFolder.ts) goes too, whole: every file in it is a copy
+ *   chrome-relay made. A browser that still has it loaded shows the extension as missing.
  */
-import { readFileSync, rmdirSync, unlinkSync } from 'node:fs';
+import { readFileSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { currentPlatform } from '@chrome-relay/host-files';
 import type { Registry } from '@chrome-relay/host-files';
 import { HOST_NAME, RelayError } from '@chrome-relay/protocol';
+import { installedExtensionRoot } from './extensionFolder.js';
 import { readRecord, recordPath, removeRecord, writeRecord, type InstallRecord } from './installRecord.js';
 import { systemRegistry } from './systemRegistry.js';
 
@@ -60,7 +63,16 @@ export function uninstall(home: string, options: { registry?: Registry } = {}): 
   const absoluteHome = resolve(home);
   const result: UninstallResult = { record: recordPath(absoluteHome), nothingInstalled: false, removed: [], kept: [], failed: [] };
   const read = readRecord(absoluteHome);
-  if (read.kind === 'absent') return { ...result, nothingInstalled: true };
+  const extension = installedExtensionRoot(absoluteHome);
+  if (extension !== null) {
+    try {
+      rmSync(extension, { recursive: true, force: true });
+      result.removed.push(extension);
+    } catch (error) {
+      result.failed.push({ path: extension, error: (error as Error).message });
+    }
+  }
+  if (read.kind === 'absent') return { ...result, nothingInstalled: extension === null };
   if (read.kind === 'corrupt') {
     throw new RelayError('invalid_arguments', `The install record ${result.record} is unreadable (${read.problem}); fix or delete it, then run \`chrome-relay install\` and uninstall again.`, {
       tool: 'uninstall',

@@ -1,9 +1,7 @@
 /** Commands for humans setting up and maintaining: launch, setup, install, uninstall, update, reconnect, doctor, skill, extension path. */
-import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { Command } from 'commander';
-import { RelayError, VERSION } from '@chrome-relay/protocol';
+import { VERSION } from '@chrome-relay/protocol';
 import { collectValues, parseTimeout } from '../args.js';
 import { browserEnvFromProcess, browserNames, type BrowserEnv } from '../browsers.js';
 import { renderReport, runDoctor, unhealthyError } from '../doctor.js';
@@ -12,13 +10,13 @@ import { resolveGlobals } from '../globalOptions.js';
 import { allowedExtensionIds, installOrThrow, parseExtensionId, resolveInstallTargets } from '../install.js';
 import { launch } from '../launch.js';
 import { printJson, printText } from '../output.js';
-import { bundledExtensionDir } from '../paths.js';
+import { installExtension } from '../extensionFolder.js';
 import { renderSkill } from '../skill.js';
 import { uninstall } from '../uninstall.js';
 import { reconnect } from '../reconnect.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, runSetup, type SetupResult } from '../setup.js';
 import { realSetupDeps } from '../setupRuntime.js';
-import { update } from '../update.js';
+import { reloadAdvice, update } from '../update.js';
 
 type Opts = Record<string, unknown>;
 const example = (...lines: string[]): string => `\nExample:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
@@ -119,7 +117,9 @@ function registerEach(program: Command): void {
       // A person at a terminal who typed just `install` gets the guided setup.
       if (Object.keys(opts).length === 0 && onTerminal() && !globals.json) return guidedSetup(opts, cmd);
       const targets = resolveInstallTargets({ browsers: listOption(opts.browser), userDataDir: opts.userDataDir as string | undefined }, envOfProcess(), globals.home);
-      printJson(installOrThrow(globals.home, targets, allowedExtensionIds(process.env, listOption(opts.extensionId))));
+      const installed = installOrThrow(globals.home, targets, allowedExtensionIds(process.env, listOption(opts.extensionId)));
+      const folder = installExtension(globals.home);
+      printJson({ ...installed, extension: { ...folder, reload: reloadAdvice(folder) } });
     });
 
   program
@@ -185,18 +185,12 @@ function registerEach(program: Command): void {
   const extension = program.command('extension').description('Where the unpacked extension lives (to load it in chrome://extensions).');
   extension
     .command('path')
-    .description('Print the directory of the built unpacked extension.')
+    .description("Print the extension folder to load in chrome://extensions (in chrome-relay's home, so npm upgrades and uninstalls leave it alone; made on first use).")
     .addHelpText('after', example('chrome-relay extension path'))
     .action((_opts: Opts, cmd: Command) => {
-      const dir = bundledExtensionDir();
-      if (!existsSync(join(dir, 'manifest.json'))) {
-        throw new RelayError('internal_error', `The CLI package is incomplete: no extension at ${dir}. Reinstall chrome-relay (or run \`node scripts/build.mjs\` in a checkout).`, {
-          tool: 'extension',
-          phase: 'cli',
-          details: { missing: dir },
-        });
-      }
-      if (resolveGlobals(cmd.optsWithGlobals()).json) printJson({ path: dir });
-      else printText(dir);
+      const globals = resolveGlobals(cmd.optsWithGlobals());
+      const folder = installExtension(globals.home);
+      if (globals.json) printJson({ ...folder, reload: reloadAdvice(folder) });
+      else printText(folder.path);
     });
 }
