@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { renderReport, runDoctor, unhealthyError, type Check, type DoctorOptions
 import { allowedExtensionIds, installOrThrow, resolveInstallTargets } from './install.js';
 import { descriptorFor, FAKE_EXTENSION, startFakeHost, type FakeHost, type FakeHostSpec } from './testing/fakeHost.js';
 import { fakeRegistry } from './testing/fakeRegistry.js';
+import { writeLaunchRecord } from './launched.js';
 
 let root = '';
 let userHome = '';
@@ -87,6 +88,18 @@ describe('doctor', () => {
     const report = await doctor({ programExists: (path) => path === '/usr/bin/google-chrome-stable' });
     expect(named(report, 'browsers never run')).toMatchObject({ status: 'skip', detail: 'installed, but no profile for this user yet: chrome (/usr/bin/google-chrome-stable)' });
     expect(named(report, 'other browsers').detail).not.toContain('chrome,');
+  });
+
+  it('names a browser launch started that died for lack of a display, and how to start one that keeps its own', async () => {
+    installChromium();
+    const log = join(root, 'browser.log');
+    writeFileSync(log, '[12:12:0101/000000.000:ERROR:ui/gfx/x/connection.cc:512] X connection error received.\n');
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    writeLaunchRecord(home, { profile: join(root, 'profile'), browser: '/usr/lib/chromium/chromium', browserPid: gone, xvfb: null, log, startedAt: '2026-01-01T00:00:00.000Z' });
+    const check = named(await doctor(), 'launched browser');
+    expect(check).toMatchObject({ status: 'fail', code: 'extension_not_connected' });
+    expect(check.detail).toContain(`is no longer running: it lost its X display ("X connection error" in ${log})`);
+    expect(check.fix).toMatch(/without xvfb-run: on a machine without a display it starts and keeps its own \(Xvfb\), or add --headless/);
   });
 
   it('fails on a missing manifest with the install command for that browser', async () => {

@@ -32,6 +32,7 @@ import { browserExecutable, browserOfExecutable, browserTargets, platformOfEnv, 
 import { listDescriptors } from './discovery.js';
 import { allowedExtensionIds, installTargetOf, profileTarget } from './install.js';
 import { readRecord } from './installRecord.js';
+import { launchedStates } from './launched.js';
 import { inspectManifest } from './manifestCheck.js';
 import { defaultProfileDir, installedHostDir, runDir } from './paths.js';
 import { callSocket } from './socketCall.js';
@@ -413,6 +414,43 @@ function findOnPath(program: string, pathEnv: string | undefined): string | null
   return null;
 }
 
+/** What a browser's log says when it lost its X display (no server, or the server went away). */
+const NO_DISPLAY = /Missing X server or \$DISPLAY|cannot open display|X connection error|X IO error|Gtk-WARNING \*\*: [^\n]*cannot open display/i;
+
+/**
+ * A browser `launch` started that is no longer running (and whose profile has no live host): name why, from
+ * its log, and above all when it lost its display — the usual death of a headful browser on a machine
+ * without one (e.g. started under xvfb-run, whose X server ends with the command it wraps).
+ */
+function launchedChecks(options: DoctorOptions, platform: Platform, liveProfiles: ReadonlySet<string | null>): Check[] {
+  const checks: Check[] = [];
+  for (const state of launchedStates(options.home, platform)) {
+    if (state.browserRunning || liveProfiles.has(state.profile) || (options.profile && state.profile !== options.profile)) continue;
+    let tail = '';
+    try {
+      tail = readFileSync(state.log, 'utf8').split('\n').slice(-40).join('\n');
+    } catch {
+      // No log left: said below.
+    }
+    const lostDisplay = NO_DISPLAY.exec(tail)?.[0];
+    const lastLine = tail.trim().split('\n').at(-1)?.slice(0, 200) ?? '';
+    const display = state.xvfb === null ? '' : state.xvfb.running ? `; the display ${state.xvfb.display} launch started for it still runs (pid ${state.xvfb.pid})` : '';
+    const why = lostDisplay !== undefined ? `it lost its X display ("${lostDisplay}" in ${state.log})` : lastLine !== '' ? `its log ${state.log} ends: ${lastLine}` : `see ${state.log}`;
+    checks.push({
+      name: `launched browser (profile ${state.profile})`,
+      status: 'fail',
+      detail: `the browser \`chrome-relay launch\` started (pid ${state.browserPid}, ${state.startedAt}) is no longer running: ${why}${display}`,
+      fix:
+        lostDisplay !== undefined
+          ? `run \`chrome-relay stop --user-data-dir ${state.profile}\`, then \`chrome-relay launch --user-data-dir ${state.profile}\` without xvfb-run: on a machine without a display it starts and keeps its own (Xvfb), or add --headless`
+          : `run \`chrome-relay stop --user-data-dir ${state.profile}\`, then \`chrome-relay launch --user-data-dir ${state.profile}\``,
+      code: 'extension_not_connected',
+      reason: 'no_host',
+    });
+  }
+  return checks;
+}
+
 const FFMPEG_INSTALL: Readonly<Record<Platform['os'], string>> = {
   linux: 'Debian/Ubuntu: sudo apt-get install ffmpeg',
   darwin: 'brew install ffmpeg',
@@ -446,6 +484,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     });
   }
   for (const { descriptor } of live) checks.push(...(await hostChecks(options, descriptor, platform)));
+  checks.push(...launchedChecks(options, platform, new Set(live.map((d) => d.descriptor.profile))));
 
   const ffmpeg = findOnPath(platform.programFile('ffmpeg'), options.pathEnv);
   checks.push(

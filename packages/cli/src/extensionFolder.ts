@@ -45,7 +45,7 @@ interface Stamp {
   hash: string;
 }
 
-export const extensionRoot = (home: string): string => join(home, 'extension');
+const extensionRoot = (home: string): string => join(home, 'extension');
 export const currentExtensionDir = (home: string): string => join(extensionRoot(home), 'current');
 
 function filesOf(dir: string): string[] {

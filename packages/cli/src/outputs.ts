@@ -16,6 +16,8 @@ import { encodeGif, hasFfmpeg } from './gif.js';
 import type { GlobalOptions } from './globalOptions.js';
 import { printJson, printText } from './output.js';
 import { checkOutFile, prepareOutDir, writeOutFile } from './outputFiles.js';
+import { currentPlatform } from '@chrome-relay/host-files';
+import { launchedStates } from './launched.js';
 import { snapshotText } from './renderSnapshot.js';
 
 type Opts = Readonly<Record<string, unknown>>;
@@ -184,6 +186,7 @@ const action: OutputKind = {
 
 export const OUTPUTS: { readonly [K in CliOutput]: OutputKind } = {
   json: { render: (result) => printJson(result) },
+  status: { render: (result, { globals }) => printJson({ ...result, launched: launchedStates(globals.home, currentPlatform()) }) },
   action,
   download: {
     flags: action.flags,

@@ -26,7 +26,7 @@ const TICK_MS = 250;
 const PLAIN_PROGRESS_EVERY_MS = 5000;
 
 /** Where the toolbar button is once loaded, and how to keep it in sight. */
-export const PIN_STEP =
+const PIN_STEP =
   'Pin the toolbar button: click the puzzle-piece "Extensions" button right of the address bar, then the pin beside chrome-relay. That button shows what agents do, lets you share a tab with them, and has Pause.';
 
 function loadSteps(extensionDir: string): string[] {

@@ -54,8 +54,9 @@ export const TOOLS = {
     mcp: { group: 'extra', description: 'Which host, extension and browser profile this server reaches.' },
     cli: {
       command: 'status',
-      summary: 'Show which host, extension and browser profile this CLI reaches.',
+      summary: 'Show which host, extension and browser profile this CLI reaches, and what `launch` started.',
       task: 'setup',
+      output: 'status',
       examples: ['chrome-relay status'],
     },
     schemas: () => ({

@@ -1,16 +1,21 @@
-/** Commands for humans setting up and maintaining: launch, setup, install, uninstall, update, reconnect, doctor, skill, extension path. */
+/** Commands for humans setting up and maintaining: launch, stop, setup, install, uninstall, update, reconnect, doctor, skill, extension path. */
+import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { VERSION } from '@chrome-relay/protocol';
+import { RelayError, VERSION } from '@chrome-relay/protocol';
 import { collectValues, parseTimeout } from '../args.js';
 import { browserEnvFromProcess, browserNames, type BrowserEnv } from '../browsers.js';
 import { renderReport, runDoctor, unhealthyError } from '../doctor.js';
 import { commandPath, targetNotApplicable } from '../callTarget.js';
 import { resolveGlobals } from '../globalOptions.js';
 import { allowedExtensionIds, installOrThrow, parseExtensionId, resolveInstallTargets } from '../install.js';
+import { currentPlatform } from '@chrome-relay/host-files';
 import { launch } from '../launch.js';
+import { readLaunchRecords, stopLaunched, type StoppedBrowser } from '../launched.js';
 import { printJson, printText } from '../output.js';
 import { installExtension } from '../extensionFolder.js';
+import { defaultProfileDir } from '../paths.js';
 import { renderSkill } from '../skill.js';
 import { uninstall } from '../uninstall.js';
 import { reconnect } from '../reconnect.js';
@@ -24,6 +29,14 @@ const collectExtensionId = (value: string, previous: string[] | undefined): stri
 const listOption = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 const envOfProcess = (): BrowserEnv => browserEnvFromProcess(homedir());
 const REARM_TIMEOUT_MS = 5000;
+/** Profiles are recorded by their real path (launch resolves them so). */
+const realPathOr = (dir: string): string => {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+};
 const onTerminal = (): boolean => process.stdin.isTTY === true && process.stdout.isTTY === true;
 
 /** Guided setup (setup.ts): a terminal gets the walk-through; anything else the JSON result. */
@@ -76,7 +89,8 @@ function registerEach(program: Command): void {
     .option('--launch-timeout <ms>', 'how long to wait for the extension to connect (default 30000)', parseTimeout)
     .option('--browser-arg <arg>', 'extra browser flag (repeatable)', collectValues)
     .option('--debugger-infobar', 'keep Chrome\'s "started debugging this browser" bar, as your own Chrome shows it')
-    .addHelpText('after', example('chrome-relay launch', 'chrome-relay launch --headless https://example.com'))
+    .option('--xvfb', 'draw the browser on an X display of its own (Xvfb), ended by `chrome-relay stop`; the default on Linux when there is no display')
+    .addHelpText('after', example('chrome-relay launch', 'chrome-relay launch --headless https://example.com', 'chrome-relay launch --xvfb'))
     .action(async (url: string | undefined, opts: Opts, cmd: Command) => {
       const globals = resolveGlobals(cmd.optsWithGlobals());
       printJson(
@@ -90,8 +104,39 @@ function registerEach(program: Command): void {
           browserArgs: listOption(opts.browserArg),
           timeoutMs: (opts.launchTimeout as number | undefined) ?? 30_000,
           debuggerInfobar: opts.debuggerInfobar === true,
+          xvfb: opts.xvfb === true,
         }),
       );
+    });
+
+  program
+    .command('stop')
+    .description('End what `chrome-relay launch` started for a profile: the browser, its host, and the X display launch started for it. Browsers chrome-relay did not start are never touched.')
+    .option('--user-data-dir <dir>', 'the profile launch was given (default: $CHROME_RELAY_HOME/profiles/default)')
+    .option('--all', 'every browser launch started from this home')
+    .addHelpText('after', example('chrome-relay stop', 'chrome-relay stop --user-data-dir ~/relay-profile', 'chrome-relay stop --all'))
+    .action(async (opts: Opts, cmd: Command) => {
+      const globals = resolveGlobals(cmd.optsWithGlobals());
+      const records = readLaunchRecords(globals.home);
+      let chosen = records;
+      if (opts.all !== true) {
+        const profile = realPathOr(resolve(typeof opts.userDataDir === 'string' ? opts.userDataDir : defaultProfileDir(globals.home)));
+        chosen = records.filter((r) => r.profile === profile);
+      }
+      const platform = currentPlatform();
+      const stopped: StoppedBrowser[] = [];
+      for (const record of chosen) {
+        stopped.push(await stopLaunched(globals.home, record, { platform, kill: (pid, signal) => process.kill(pid, signal), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) }));
+      }
+      const survivors = stopped.filter((s) => s.browser === 'still running' || s.xvfb?.outcome === 'still running');
+      if (survivors.length > 0) {
+        throw new RelayError('partial_success_disallowed', `Could not end ${survivors.map((s) => `the browser of ${s.profile} (pid ${s.browserPid})`).join(', ')}: it survived SIGKILL. Run \`chrome-relay stop\` again; the record is kept.`, {
+          tool: 'stop',
+          phase: 'act',
+          details: { applied: stopped.filter((s) => !survivors.includes(s)), failed: survivors },
+        });
+      }
+      printJson({ stopped, ...(chosen.length === 0 ? { running: 'nothing launch started is recorded for this profile (`chrome-relay status` shows what runs)' } : {}) });
     });
 
   program

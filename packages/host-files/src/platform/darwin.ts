@@ -4,6 +4,7 @@
  * kill(0) alone; browsers under ~/Library/Application Support, where Chromium reads
  * `<user-data-dir>/NativeMessagingHosts`; executables inside app bundles in /Applications or ~/Applications.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { posix } from 'node:path';
 import type { BrowserSpec } from './browsers.js';
@@ -20,6 +21,15 @@ export const darwin: Platform = {
   // sun_path holds 104 bytes with the NUL.
   prepareEndpoint: (request) => prepareUnixSocket({ maxBytes: 103, osLabel: 'macOS', runtimeVariable: 'TMPDIR' }, request),
   isPidAlive: (pid) => killZeroAlive(pid, false),
+  commandLineOf(pid) {
+    try {
+      // No /proc: ps prints the command line (empty and exit 1 for a pid that is gone).
+      const line = execFileSync('/bin/ps', ['-p', String(pid), '-o', 'command='], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+      return line === '' ? null : line;
+    } catch {
+      return null;
+    }
+  },
   launcher: shLauncher,
   browserPlaces(spec: BrowserSpec, user: UserFacts) {
     if (spec.darwin === undefined) return null;

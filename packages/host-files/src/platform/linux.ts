@@ -7,6 +7,7 @@
 import { posix } from 'node:path';
 import type { BrowserSpec } from './browsers.js';
 import type { Platform, UserFacts } from './platform.js';
+import { readFileSync } from 'node:fs';
 import { killZeroAlive, prepareUnixSocket, shLauncher } from './posix.js';
 
 /** $XDG_CONFIG_HOME when absolute (Chromium ignores a relative one), else ~/.config. */
@@ -25,6 +26,14 @@ export const linux: Platform = {
   // sun_path holds 108 bytes with the NUL.
   prepareEndpoint: (request) => prepareUnixSocket({ maxBytes: 107, osLabel: 'Linux', runtimeVariable: 'XDG_RUNTIME_DIR' }, request),
   isPidAlive: (pid) => killZeroAlive(pid, true),
+  commandLineOf(pid) {
+    try {
+      // NUL-separated with a trailing NUL.
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0$/, '').split('\0').join(' ');
+    } catch {
+      return null;
+    }
+  },
   launcher: shLauncher,
   browserPlaces(spec: BrowserSpec, user: UserFacts) {
     if (spec.linux === undefined) return null;

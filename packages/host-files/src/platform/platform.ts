@@ -95,6 +95,12 @@ export interface Platform {
   prepareEndpoint(request: EndpointRequest): Endpoint;
   /** Whether process `pid` is running (not gone, not a zombie). */
   isPidAlive(pid: number): boolean;
+  /**
+   * The command line of process `pid`, its words joined by spaces, or null where it cannot be read (gone,
+   * or Windows, where only WMI tells). `stop` checks a recorded pid still runs what launch started before
+   * it signals it: pids are reused.
+   */
+  commandLineOf(pid: number): string | null;
   readonly launcher: LauncherFormat;
   /**
    * Whether a browser started with --user-data-dir reads host manifests from that profile's own

@@ -101,6 +101,7 @@ export const win32: Platform = {
   secretFile: (user) => path.join(localAppData(user), 'chrome-relay', 'secret'),
   prepareEndpoint: (request) => ({ path: pipeName(request.userName, request.home, request.pid), ownDir: null, note: null }),
   isPidAlive: (pid) => killZeroAlive(pid, false),
+  commandLineOf: () => null,
   launcher: cmdLauncher,
   browserPlaces(spec: BrowserSpec, user: UserFacts) {
     if (spec.win32 === undefined) return null;
