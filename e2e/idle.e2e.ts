@@ -8,7 +8,8 @@
  *     (the page counts the click), and the bar is back while acting;
  *   - a ref whose element the page really replaced while detached fails stale_ref;
  *   - the first command after each idle detach works, reads and clicks alike (eight detaches). What it costs next
- *     to a warm one is printed, not asserted: times on a loaded 2-core machine are not a test's to judge.
+ *     to a warm one is printed, not asserted: times on a loaded 2-core machine are not a test's to judge (`pnpm bench`
+ *     measures the ratio, scripts/bench/suiteIdle.ts).
  * The bar exists only in a window: headless runs (E2E_HEADLESS=1) check everything but the viewport.
  * The person's part (setting the idle time in the options page, looking at the agent's tab) goes through the
  * DevTools connection; the agent's part through the built CLI.
