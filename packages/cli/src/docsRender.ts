@@ -210,13 +210,15 @@ function renderTool(name: ToolName): string[] {
 }
 
 export function renderToolsDoc(): string {
-  const names = Object.keys(TOOLS) as ToolName[];
+  // What an agent can call: every tool with a command and an MCP tool. chrome-relay's own calls (internal:
+  // doctor's ping, reconnect's rearm, update's restart_host) are no one else's to call, so not documented here.
+  const names = (Object.keys(TOOLS) as ToolName[]).filter((name) => TOOLS[name].internal !== true);
   return [
     GENERATED_BANNER('packages/protocol/src/tools.ts'),
     '',
     '# Tools',
     '',
-    'Every tool the protocol defines, with its parameters and result, generated from the tool entries that also',
+    'Every tool an agent can call, with its parameters and result, generated from the tool entries that also',
     'build the CLI and the MCP server. Each tool shows both faces: its command, and its MCP tool (same name as the',
     'protocol, described for a model, in a group).',
     'The "command line" column says how each parameter is given to the command: an argument (`<ref>` takes `@e12`),',
