@@ -90,6 +90,7 @@ export function renderSkill(version: string = VERSION): string {
     '',
     '- `chrome-relay status` shows which browser and profile you drive.',
     '- If it fails with `extension_not_connected`: run `chrome-relay launch` (starts a dedicated browser) or ask the human to run `chrome-relay doctor`, which prints the exact fix.',
+    '- A browser you started with `chrome-relay launch` is yours to end when the task is done: `chrome-relay stop` (it ends that browser and the display launch started for it; never the person\'s own).',
     '- If calls fail at once with `extension_not_connected` and `details.reason` `circuit_open`, the extension stopped answering: ask the human to run `chrome-relay doctor`; `chrome-relay reconnect` re-arms it once it answers (nothing is restarted).',
     '',
     '## The loop: snapshot → act → snapshot',
