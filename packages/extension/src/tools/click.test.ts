@@ -70,7 +70,7 @@ describe('click tool: by ref', () => {
   it('clicks at the point the page proved, with no --tab needed', async () => {
     const { tool, ctx, tabId, debugger: dbg } = await setup(ok(40.5, 12, true));
     const result = await tool.handle({ ref: 'e5' }, ctx);
-    expect(result).toEqual({ tabId, ref: 'e5', x: 40.5, y: 12, healed: true, navigated: false, url: 'https://x.test/' });
+    expect(result).toEqual({ clicked: true, tabId, ref: 'e5', x: 40.5, y: 12, healed: true, navigated: false, url: 'https://x.test/' });
     const presses = dbg.sent.filter((c) => c.method === 'Input.dispatchMouseEvent').map((c) => c.params);
     expect(presses).toHaveLength(3);
     expect(presses[1]).toMatchObject({ type: 'mousePressed', x: 40.5, y: 12 });
@@ -238,7 +238,7 @@ describe('click tool: by coordinates', () => {
     const { tool, ctx, tabId, page, debugger: dbg } = await atPoint();
     // The dispatcher hands every call the tab it resolved (targeting/resolveCall.ts).
     const result = await tool.handle({ x: 100, y: 200, tab: tabId }, ctx);
-    expect(result).toEqual({ tabId, x: 100, y: 200, healed: false, navigated: false, url: 'https://x.test/', target: { tag: 'button', id: 'save', name: 'Save', ref: 'e5' } });
+    expect(result).toEqual({ clicked: true, tabId, x: 100, y: 200, healed: false, navigated: false, url: 'https://x.test/', target: { tag: 'button', id: 'save', name: 'Save', ref: 'e5' } });
     expect(mouse(dbg.methods(tabId))).toHaveLength(3);
     expect(page.calls.find((call) => call.method === 'armPoint')?.args).toEqual({ x: 100, y: 200, arm: ['pointer', 'press', 'release'], purpose: 'click' });
   });
