@@ -21,7 +21,7 @@
  * (--tab, close <ids>, a workspace or group name), or the tab of a ref issued for one of those:
  * the browser's active tab is never a default.
  */
-import { RelayError, REF_PARAMS, TOOLS, isToolName, reasonedError, tabUseOf } from '@chrome-relay/protocol';
+import { RelayError, REF_PARAMS, TOOLS, isToolName, reasonedError, tabUseOf, toolLabel } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import { noRememberedTab, readRememberedTab, tabExists } from '../targets.js';
 
@@ -119,7 +119,7 @@ export function mergeEnvelope(
 }
 
 function notTargetable(tool: string, flagName: 'tab' | 'workspace' | 'group'): RelayError {
-  return new RelayError('invalid_arguments', `--${flagName} does not apply to ${tool}: it acts on no tab. Drop --${flagName}.`, {
+  return new RelayError('invalid_arguments', `--${flagName} does not apply to ${toolLabel(tool)}: it acts on no tab. Drop --${flagName}.`, {
     tool,
     phase: 'validate',
     details: { field: flagName },

@@ -11,7 +11,7 @@
  * which V8 writes as `<isolate>.<context>.<object>` (v8/src/inspector/remote-object-id.cc); `contextIdOf` checks
  * that shape and refuses anything else.
  */
-import { reasonedError, RelayError, type ToolName } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, toolLabel, type ToolName } from '@chrome-relay/protocol';
 import type { CdpTarget } from '../cdp/cdpSession.js';
 import { worldTarget } from '../page/worlds.js';
 import type { FrameScope } from '../pageState/isolatedWorld.js';
@@ -38,7 +38,7 @@ export function contextIdOf(objectId: string): number | undefined {
 }
 
 function notAFrame(tool: ToolName, ref: string, tabId: number): RelayError {
-  return new RelayError('invalid_arguments', `Invalid arguments for ${tool}: --frame @${ref} is not an <iframe>; give the ref of the iframe (its line in the snapshot reads \`iframe … [ref=eN]\`).`, {
+  return new RelayError('invalid_arguments', `Invalid arguments for ${toolLabel(tool)}: --frame @${ref} is not an <iframe>; give the ref of the iframe (its line in the snapshot reads \`iframe … [ref=eN]\`).`, {
     tool,
     phase: 'resolve',
     details: { field: 'frame', ref, tab: tabId },
