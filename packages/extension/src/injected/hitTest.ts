@@ -152,23 +152,40 @@ function hitTestPoints(target: Element): HitOutcome {
   return { status: 'intercepted', point: first, interceptor };
 }
 
-/** Enough about the covering element for an agent to find and dismiss it. */
-export function describeInterceptor(element: Element, refOf: (element: Element) => string | undefined): Interceptor {
+/**
+ * What covers `target` where `hit` is on top: the covering subtree as a whole — the highest flat-tree ancestor of
+ * `hit` that does not hold `target` (the cookie banner, not the <p> of text in it; the decoy, not its icon). When
+ * `hit` holds `target` itself (the target lets the pointer through to an ancestor), `hit` is it.
+ */
+export function coveringElement(hit: Element, target: Element): Element {
+  if (flatContains(hit, target)) return hit;
+  let covering = hit;
+  for (let parent = flatParent(hit); parent !== null && !flatContains(parent, target); parent = flatParent(parent)) covering = parent;
+  return covering;
+}
+
+/** The ref of the element or of its nearest flat-tree ancestor that has one. */
+export function nearestRef(element: Element, refOf: (element: Element) => string | undefined): string | undefined {
+  for (let current: Element | null = element; current !== null; current = flatParent(current)) {
+    const ref = refOf(current);
+    if (ref !== undefined) return ref;
+  }
+  return undefined;
+}
+
+/** Enough about an element for an agent to recognise it; `candidate` is the world's handle on it for the worker. */
+export function describeInterceptor(element: Element, ref: string | undefined, candidate: number): Interceptor {
   const label = normalizeText(element.getAttribute('aria-label') ?? '');
   const text = label !== '' ? label : normalizeText((element.textContent ?? '').slice(0, 400));
   const interceptor: Interceptor = {
     tag: element.localName,
+    nodeName: element.nodeName,
     id: element.id,
     className: cap(normalizeText(element.getAttribute('class') ?? ''), 120),
     name: cap(text, 60),
+    candidate,
   };
-  for (let current: Element | null = element; current !== null; current = flatParent(current)) {
-    const ref = refOf(current);
-    if (ref !== undefined) {
-      interceptor.ref = ref;
-      break;
-    }
-  }
+  if (ref !== undefined) interceptor.ref = ref;
   return interceptor;
 }
 

@@ -33,6 +33,7 @@ import { classifyDelivery } from './deliveryVerdict.js';
 import { verifiedDrop } from './dropDelivery.js';
 import { checkTopLanding } from './inputLanding.js';
 import { disarm, pointerTarget, readGuards, undeliveredError, type PointerPoint } from './pointerDelivery.js';
+import { identifyInterceptor } from './interceptorIdentity.js';
 import { callSite, interceptedError, openRef, type RefDeps, type RefSite } from './refAction.js';
 
 const STEPS = 8;
@@ -78,8 +79,10 @@ async function selectorPoint(ctx: ToolContext, deps: RefDeps, from: RefSite, sel
         phase: 'resolve',
         details: { selector, tab: from.tabId, matched: outcome.matched },
       });
-    case 'intercepted':
-      throw interceptedError('drag', from.ref, from.tabId, { x: outcome.x, y: outcome.y, healed: false, interceptor: outcome.interceptor, when: 'before_pointer', sent: false });
+    case 'intercepted': {
+      const interceptor = await identifyInterceptor(ctx, deps, from.world, outcome.interceptor);
+      throw interceptedError('drag', from.ref, from.tabId, { x: outcome.x, y: outcome.y, healed: false, interceptor, when: 'before_pointer', sent: false });
+    }
   }
 }
 
@@ -148,7 +151,7 @@ async function pressSource(ctx: ToolContext, deps: RefDeps, site: RefSite, tabId
   }
   // The moves go over other elements on purpose; the drop side is checked on its own (dropDelivery.ts).
   await disarm(ctx, deps, a.guards);
-  if (!verdict.delivered) throw undeliveredError('drag', site, a, verdict);
+  if (!verdict.delivered) throw await undeliveredError(ctx, deps, 'drag', site, a, verdict);
 }
 
 export function createDragTool(deps: RefDeps) {
