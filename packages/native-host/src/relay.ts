@@ -204,7 +204,7 @@ export class Relay {
     this.pending.clear();
     for (const call of calls) {
       call.cancelTimer();
-      this.respond(call.client, this.errorResponse(call.clientId, disconnected(call.tool, why, 'host')));
+      this.respond(call.client, this.errorResponse(call.clientId, hostGoneError(call.tool, why, 'host')));
     }
     this.stopProbing();
     const pings = [...this.hostPings.values()];
@@ -302,7 +302,7 @@ export class Relay {
   ): void {
     if (this.extensionGone) {
       // Never forwarded: phase 'connect' says the call cannot have acted.
-      this.respond(client, this.errorResponse(clientId, disconnected(tool, this.exitCause, 'connect')));
+      this.respond(client, this.errorResponse(clientId, hostGoneError(tool, this.exitCause, 'connect')));
       return;
     }
     if (this.replacing !== null && !restarting) {
@@ -311,7 +311,7 @@ export class Relay {
     }
     if (this.hello === null) {
       // Unreachable in practice (the socket opens after the hello), kept so a call can never hang.
-      const error = reasonedError('extension_not_connected', 'starting', 'The extension has not greeted this native host yet; retry in a moment.', {
+      const error = reasonedError('extension_not_connected', 'starting', 'The extension has not greeted this native host yet; retry in a moment, and if it persists run `chrome-relay doctor`.', {
         tool,
         phase: 'host',
       });
@@ -443,7 +443,7 @@ export class Relay {
         const result: ToolResult<'rearm'> = { wasOpen, roundTripMs: Math.max(0, Math.round(this.ports.now() - started)) };
         this.respond(client, { id, ok: true, result, versions: this.versions() }, tool);
       } else if (outcome === 'closed') {
-        this.respond(client, this.errorResponse(id, disconnected(tool, this.exitCause, 'host')));
+        this.respond(client, this.errorResponse(id, hostGoneError(tool, this.exitCause, 'host')));
       } else {
         this.respond(client, this.errorResponse(id, this.stillSilentError(timeoutMs)));
       }
@@ -453,9 +453,9 @@ export class Relay {
 
   /** Why no call can be sent to the extension right now, or null when one can. */
   private unavailable(tool: string): RelayError | null {
-    if (this.extensionGone) return disconnected(tool, this.exitCause, 'host');
+    if (this.extensionGone) return hostGoneError(tool, this.exitCause, 'host');
     if (this.hello === null) {
-      return reasonedError('extension_not_connected', 'starting', 'The extension has not greeted this native host yet; retry in a moment.', { tool, phase: 'host' });
+      return reasonedError('extension_not_connected', 'starting', 'The extension has not greeted this native host yet; retry in a moment, and if it persists run `chrome-relay doctor`.', { tool, phase: 'host' });
     }
     return null;
   }
@@ -533,7 +533,7 @@ export class Relay {
   private stillSilentError(timeoutMs: number): RelayError {
     const tool = 'rearm';
     const details = { timeoutMs, consecutiveTimeouts: this.breaker.consecutiveTimeouts };
-    const fix = 'Reload chrome-relay in chrome://extensions (that restarts its service worker, not the browser), then run `chrome-relay reconnect` again.';
+    const fix = 'Reload chrome-relay in chrome://extensions (that restarts its service worker, not the browser), then run `chrome-relay reconnect` again (`chrome-relay doctor` says more).';
     if (this.breaker.isOpen) {
       return reasonedError('extension_not_connected', 'circuit_open', `The extension still does not answer (no answer to a ping within ${timeoutMs} ms), so calls keep failing fast. ${fix}`, { tool, phase: 'host', details });
     }
@@ -642,7 +642,8 @@ function clientFaultError(fault: ClientFault): RelayError {
   }
 }
 
-function disconnected(tool: string, why: HostExit, phase: 'host' | 'connect'): RelayError {
+/** What a call in flight (or arriving) hears when the host is going away: what the host can tell of why. */
+export function hostGoneError(tool: string, why: HostExit, phase: 'host' | 'connect'): RelayError {
   const { reason, move } = EXIT_MOVE[why];
   const error = reasonedError('native_host_disconnected', reason, `${toolLabel(tool)} did not finish: ${EXIT_CAUSE[why]}; ${move}.`, {
     tool,

@@ -15,6 +15,11 @@ export interface ReasonInfo {
   readonly move: string;
   /** Whether repeating the identical call can succeed without changing anything, when it differs from the code's. */
   readonly retryable?: boolean;
+  /**
+   * For a move that names no command: words of it every message of this reason carries (one of them at least), so
+   * a test can hold each throw site to saying the move. A move that names commands is held to naming them all.
+   */
+  readonly says?: readonly string[];
 }
 
 export const ERROR_REASONS = {
@@ -22,10 +27,12 @@ export const ERROR_REASONS = {
     ref_tab_mismatch: {
       meaning: 'A --tab/--workspace/--group flag names another tab than the one the ref belongs to.',
       move: 'Drop the flag: a ref already carries its tab.',
+      says: ['drop'],
     },
     multiple_targets: {
       meaning: 'Two targets were given at once (e.g. --tab and --workspace, or two refs in different tabs).',
       move: 'Give one target.',
+      says: ['give one'],
     },
     leased: {
       meaning: 'The tab or workspace is leased by another agent.',
@@ -38,23 +45,28 @@ export const ERROR_REASONS = {
     name_taken: {
       meaning: 'A workspace or tab group with that name already exists.',
       move: 'Use the existing one, or pick another name.',
+      says: ['another name'],
     },
     ambiguous_name: {
       meaning: 'The name matches several things (tab groups, or connected browser profiles).',
       move: 'Make the name unique, or pass --profile <user-data-dir> to choose the browser.',
+      says: ['unique', '--profile'],
     },
     agent_mismatch: {
       meaning: 'The call names one agent identity in its parameters and runs as another.',
       move: 'Give one identity (--agent or CHROME_RELAY_AGENT).',
+      says: ['one identity'],
     },
     paused_by_user: {
       meaning: 'The person using the browser paused chrome-relay from the extension.',
       move: 'Stop and tell the person; commands work again once they press Resume in the extension.',
+      says: ['tell them', 'tell the person'],
     },
     site_blocked: {
       meaning:
         "The tab shows (or the command would open) a site on the person's block list in the extension's options, and chrome-relay never attaches to it; or the command aims inside a frame of the page that shows one (details.frame, details.origin), which chrome-relay never reads or acts in, or a screenshot could not paint such a frame over and so returned no image.",
       move: 'Leave that site alone: work in another tab, or with the rest of the page around a blocked frame; or ask the person to remove the rule (details.rule) in the extension options.',
+      says: ['remove the rule'],
     },
     not_agent_tab: {
       meaning:
@@ -64,6 +76,7 @@ export const ERROR_REASONS = {
     person_page: {
       meaning: 'The tab shows, or the URL is, a page of a browser extension (chrome-relay\'s own popup and options, or another extension\'s): the person\'s controls, never an agent\'s.',
       move: 'Leave it alone and work in your own tabs; settings and Pause change only when the person changes them.',
+      says: ['your own tabs'],
     },
     recording: {
       meaning: 'The tab is being recorded (`record start`), and this command would change what the recording shows (a --full screenshot resizes the viewport).',
@@ -113,6 +126,7 @@ export const ERROR_REASONS = {
     scope_missing: {
       meaning: 'The --scope/-s given to a snapshot names nothing on the page.',
       move: 'Snapshot without -s to see the page, then scope to an existing ref or selector.',
+      says: ['without --scope', 'without -s'],
     },
     no_editable_focus: {
       meaning: '`type` found nothing editable focused in the tab, so there is nowhere to type; nothing was typed.',
@@ -145,11 +159,13 @@ export const ERROR_REASONS = {
     no_frame: {
       meaning: 'The tab produced no frame to capture before the deadline.',
       move: 'Retry; if the tab is minimised or crashed, bring it back first.',
+      says: ['retry'],
     },
     busy: {
       meaning:
         "The call waited its turn on the tab past its deadline: another chrome-relay operation there held it (a snapshot of a slow page, or another call's input: input calls on one tab run one at a time). It never started, so it did nothing.",
-      move: 'Retry in a moment (nothing was done); with several agents in one tab, give each its own tab (`chrome-relay navigate <url>`).',
+      move: 'Retry in a moment (nothing was done); with several agents in one tab, give each its own tab.',
+      says: ['retry'],
     },
     not_closed: {
       meaning: 'A tab did not close before the deadline (it may be asking "Leave site?").',
@@ -206,16 +222,18 @@ export const ERROR_REASONS = {
     },
     host_exited: {
       meaning: 'The native host process ended mid-call (killed, crashed, stopped, or replaced by `chrome-relay update`) while its browser runs; the extension starts a new host within a second.',
-      move: 'Retry in a moment; a mutating command (retryable false) may have acted: check the page with `chrome-relay snapshot` before re-issuing it.',
+      move: 'Retry in a moment: while the browser runs, the extension starts a new host within a second.',
+      says: ['retry'],
     },
     worker_stopped: {
       meaning:
         "The browser closed its side of the native host while it runs: chrome-relay's service worker stopped (Chrome suspended it) or the extension reloaded. It comes back with the browser's next event: within about a second for a browser `chrome-relay launch` started, within 30 s for an installed extension.",
-      move: 'Retry in a moment; if it keeps failing run `chrome-relay doctor`. A mutating command (retryable false) may have acted: check the page with `chrome-relay snapshot` before re-issuing it.',
+      move: 'Retry in a moment; if it keeps failing run `chrome-relay doctor`.',
     },
     host_busy: {
       meaning: 'The native host holds too many unfinished requests, so it closed this connection before reading the call: nothing was started.',
       move: 'Retry in a moment, with fewer calls at once.',
+      says: ['fewer calls'],
     },
     client_closed: {
       meaning: 'The MCP client closed its session (its stdin ended) before the call answered; nobody is left to read the answer.',

@@ -126,7 +126,7 @@ export class DialogTracker {
         throw reasonedError(
           'timeout',
           'page_busy',
-          `Tab ${tabId} does not respond (Page.enable got no answer in ${limit} ms): a dialog that opened before chrome-relay watched this tab may be waiting — answer it in the browser window — or a script is busy. Retry afterwards.`,
+          `Tab ${tabId} does not respond (Page.enable got no answer in ${limit} ms): a dialog that opened before chrome-relay watched this tab may be waiting — answer it in the browser window — or a script is busy. Check the tab with \`chrome-relay snapshot\`, then retry.`,
           { tool, phase: 'resolve', details: { tab: tabId, method: 'Page.enable', waitedMs: limit } },
         );
       }

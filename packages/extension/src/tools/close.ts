@@ -82,7 +82,7 @@ export const closeTool = defineTool({
       }
       const notClosed = ids.slice(index);
       if (outcome === 'late') {
-        throw reasonedError('timeout', 'not_closed', `Tab ${id} did not close before the deadline (it may be asking "Leave site?" in the browser); closed so far: ${closed.join(', ') || 'none'}. Run \`chrome-relay tabs\` to see what is still open.`, {
+        throw reasonedError('timeout', 'not_closed', `Tab ${id} did not close before the deadline (it may be asking "Leave site?" in the browser); closed so far: ${closed.join(', ') || 'none'}. Run \`chrome-relay tabs\` to see what is still open, and answer any dialog with \`chrome-relay dialog accept|dismiss\`.`, {
           tool: 'close',
           phase: 'act',
           details: { tab: id, applied: closed, failed: notClosed },

@@ -131,7 +131,7 @@ export async function clickPoint(ctx: ToolContext, deps: RefDeps, armed: ArmedPo
     throw reasonedError(
       'timeout',
       'navigating',
-      `Tab ${armed.tabId} replaced its document while the click at (${point.x}, ${point.y}) was sent, before chrome-relay could check what it reached: it may have happened. Check the page (\`chrome-relay snapshot\`) before clicking again.`,
+      `Tab ${armed.tabId} replaced its document while the click at (${point.x}, ${point.y}) was sent, before chrome-relay could check what it reached: it may have happened. Let the page settle (\`chrome-relay wait --load\`) and check it with \`chrome-relay snapshot\` before clicking again.`,
       { tool: 'click', phase: 'verify', details: { tab: armed.tabId, x: point.x, y: point.y }, retryable: false },
     );
   }

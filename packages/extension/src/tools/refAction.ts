@@ -199,7 +199,7 @@ export function notVisibleError(tool: ToolName, ref: string, tabId: number): Rel
   return reasonedError(
     'element_not_found',
     'not_visible',
-    `Ref @${ref} names an element that is not visible now (hidden or zero-sized), so there is nothing to point at. Reveal it (scroll, expand, hover its menu) or wait for it, then retry.`,
+    `Ref @${ref} names an element that is not visible now (hidden or zero-sized), so there is nothing to point at. Reveal it (scroll, expand, hover its menu) or \`chrome-relay wait\` for it, then retry.`,
     { tool, phase: 'act', details: { ref, tab: tabId } },
   );
 }
