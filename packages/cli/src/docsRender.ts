@@ -2,7 +2,7 @@
  * docs/errors.md and docs/tools.md, rendered from the protocol's error table and tool registry (via each
  * zod schema's JSON Schema). Only scripts/gen-docs.mjs imports this; it is not part of the CLI bundle.
  */
-import { ERROR_CODES, ERROR_TABLE, NOTICE_CODES, PHASE_TABLE, PHASES, REASONED_CODES, reasonInfo, reasonRetryable, reasonsOf, TOOLS, type ToolName } from '@chrome-relay/protocol';
+import { commandOf, ERROR_CODES, ERROR_TABLE, NOTICE_CODES, PHASE_TABLE, PHASES, REASONED_CODES, reasonInfo, reasonRetryable, reasonsOf, TOOLS, type ToolName } from '@chrome-relay/protocol';
 import { Command } from 'commander';
 import { commandSpec, type CommandSpec } from './commandSpec.js';
 import { OUTPUTS } from './outputs.js';
@@ -78,8 +78,8 @@ export function renderErrorsDoc(): string {
     'A command that changes the page or the browser and is cut off by `timeout` or `native_host_disconnected` after it',
     'started may or may not have acted. Its error says `retryable: false` and `details.mayHaveActed: true`, and its',
     'message says to run `chrome-relay snapshot` and check the page before re-issuing it. Read-only commands keep',
-    '`retryable: true`. The mutating tools:',
-    `${mutatingTools().map((t) => `\`${t}\``).join(', ')}.`,
+    '`retryable: true`. The mutating commands:',
+    `${mutatingTools().map((t) => `\`${commandOf(t)}\``).join(', ')}.`,
     '',
     '## Pages chrome-relay cannot drive',
     '',

@@ -97,7 +97,7 @@ export function renderSkill(version: string = VERSION): string {
     '## Before the first action',
     '',
     '- `chrome-relay status` shows which browser and profile you drive.',
-    '- If it fails with `extension_not_connected`: run `chrome-relay launch` (starts a dedicated browser) or ask the human to run `chrome-relay doctor`, which prints the exact fix.',
+    "- If it fails with `extension_not_connected`: if you work in the person's own browser, ask them to open it (`chrome-relay doctor` prints the exact fix); otherwise `chrome-relay launch` starts a dedicated browser. A browser that closes under a call answers `native_host_disconnected` with `details.reason` `browser_closed`: tell the person; launch again only a browser `launch` started (`details.launched`).",
     '- If calls fail at once with `extension_not_connected` and `details.reason` `circuit_open`, the extension stopped answering: ask the human to run `chrome-relay doctor`; `chrome-relay reconnect` re-arms it once it answers (nothing is restarted).',
     '',
     '## The loop: snapshot → act → snapshot',
