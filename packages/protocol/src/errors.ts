@@ -48,7 +48,7 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorCodeInfo } = {
   },
   click_intercepted: {
     meaning:
-      'The click, hover or drag did not reach the target: another element (modal, cookie banner, sticky header, an overlay shown on hover or press, a decoy) covered it or took the pointer; whatever went elsewhere was cancelled. details.when: before_pointer (nothing reached the target), after_pointer (the pointer reached it, then something else took the point), on_press (the target got the press but not the release), on_drop (a drag: the source took the press and was dragged, but the release or the drop went to another element).',
+      'The click, hover or drag did not reach the target: another element (modal, cookie banner, sticky header, an overlay shown on hover or press, a decoy) covered it or took the pointer; whatever went elsewhere was cancelled. details.when: before_pointer (nothing reached the target), after_pointer (the pointer reached it, then something else took the point), on_press (the target got the press but not the release), on_drop (a drag: the source took the press and was dragged, but the release or the drop went to another element). details.interceptor names the covering element: { nodeName, backendNodeId, ref, id, className, name }.',
     retryable: false,
     move: 'Dismiss or close the covering element: details.interceptor.ref is its ref, usable at once (`chrome-relay snapshot -s <ref>` shows it and what is inside it, such as its close button), then retry the same ref. After when=on_press or on_drop, check the page first (the target\'s press handlers ran; a dragged element may have moved). Without details.interceptor, another frame took the input: snapshot and retry once.',
   },
