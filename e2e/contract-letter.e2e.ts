@@ -33,7 +33,7 @@ describe('the covering element is identified', () => {
     const refused = await relay.cli('click', target);
     expect(refused.error, refused.stderr).toMatchObject({ code: 'click_intercepted', retryable: false, details: { when: 'before_pointer', interceptor: { nodeName: 'DIV', id: 'banner' } } });
     const interceptor = refused.error?.details.interceptor as Identity;
-    // The banner as a whole (what to dismiss), not the paragraph of text the point fell on.
+    // The banner as a whole (what to dismiss): not the paragraph of text the point fell on, nor the app root holding it.
     expect(interceptor.name).toMatch(/^We use cookies/);
     // A new ref, never issued before: the counter is browser-wide, so it is above every ref so far.
     expect(interceptor.ref).toMatch(/^e\d+$/);
@@ -53,9 +53,11 @@ describe('the covering element is identified', () => {
     expect(scoped.code, scoped.stderr).toBe(0);
     expect(scoped.stdout).toMatch(/button "Accept all" \[ref=e\d+\]/);
     expect(scoped.stdout).not.toContain('Buy now');
-    // And found in a full snapshot of the tab, on the banner's line.
+    // And found in a full snapshot of the tab, on the banner's line, with the rest of the page as it was.
     const again = await snapshot(relay, tab.tabId);
     expect(again.split('\n').find((line) => line.includes(`[ref=${interceptor.ref}]`))).toMatch(/"We use cookies/);
+    expect(again).toMatch(/heading "Shop"/);
+    expect(again).toMatch(/textbox "Search" \[ref=e\d+\]/);
 
     // A coordinate click where the target shows lands on the banner, and its result names it by the same ref.
     const point = refused.error?.details as { x: number; y: number };

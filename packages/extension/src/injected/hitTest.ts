@@ -153,15 +153,19 @@ function hitTestPoints(target: Element): HitOutcome {
 }
 
 /**
- * What covers `target` where `hit` is on top: the covering subtree as a whole — the highest flat-tree ancestor of
- * `hit` that does not hold `target` (the cookie banner, not the <p> of text in it; the decoy, not its icon). When
- * `hit` holds `target` itself (the target lets the pointer through to an ancestor), `hit` is it.
+ * What covers `target` where `hit` is on top, as a whole: the layer drawn over it — the cookie banner, the modal, the
+ * sticky header — not the <p> of text in it the point fell on. Among `hit` and its flat-tree ancestors that do not
+ * hold `target`, the innermost fixed or sticky one (what overlays are made of), else the innermost absolutely
+ * positioned one, else `hit` itself (a decoy swapped in, an element pushed over the target). Never a container that
+ * merely holds the layer (an app root holding a modal): that would stand for half the page. When `hit` holds
+ * `target` (the target lets the pointer through to an ancestor), `hit` is it.
  */
 export function coveringElement(hit: Element, target: Element): Element {
   if (flatContains(hit, target)) return hit;
-  let covering = hit;
-  for (let parent = flatParent(hit); parent !== null && !flatContains(parent, target); parent = flatParent(parent)) covering = parent;
-  return covering;
+  const branch: Element[] = [];
+  for (let current: Element | null = hit; current !== null && !flatContains(current, target); current = flatParent(current)) branch.push(current);
+  const positioned = (kinds: readonly string[]): Element | undefined => branch.find((element) => kinds.includes(getComputedStyle(element).position));
+  return positioned(['fixed', 'sticky']) ?? positioned(['absolute']) ?? hit;
 }
 
 /** The ref of the element or of its nearest flat-tree ancestor that has one. */

@@ -416,8 +416,9 @@ export class Walker {
     // text runs stay beside its links (`link "Bren Estuary"` then `", sea level"`). Never for an actionable node: its
     // name is part of what its ref means.
     if (STRUCTURAL_CONTENT_ROLES.has(role) && !actionable && explicit === '' && children.some((child) => child.role !== 'text')) delete node.name;
-    // Otherwise the content already is the name; repeating it as text children only costs tokens.
-    else if (contentNamed && name !== '') children = children.filter((child) => child.role !== 'text');
+    // Otherwise the content already is the name; repeating it as text children only costs tokens. Not for a pinned
+    // element (a covering layer handed over with a ref): its name is cut short, and its text is what the agent reads.
+    else if (contentNamed && name !== '' && !pinned) children = children.filter((child) => child.role !== 'text');
     if (children.length > 0) node.children = children;
 
     if (entry !== undefined) {
