@@ -252,7 +252,7 @@ describe('chrome-relay mcp', () => {
     expect(exit, `exit after stdin closed (${Date.now() - closedAt} ms); stderr: ${server.stderr()}`).toBe(0);
     const waited = server.lines.find((l) => l.id === 3) as { result?: { isError?: boolean; structuredContent?: { relayError?: RelayErrorBlock } } } | undefined;
     expect(waited?.result?.isError).toBe(true);
-    expect(waited?.result?.structuredContent?.relayError).toMatchObject({ code: 'native_host_disconnected', tool: 'wait', details: { cause: 'client_closed' } });
+    expect(waited?.result?.structuredContent?.relayError).toMatchObject({ code: 'native_host_disconnected', tool: 'wait', details: { reason: 'client_closed', cause: 'client_closed' } });
   });
 
   it('leases separate two MCP sessions: each session is its own agent', async () => {

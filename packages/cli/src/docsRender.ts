@@ -2,7 +2,7 @@
  * docs/errors.md and docs/tools.md, rendered from the protocol's error table and tool registry (via each
  * zod schema's JSON Schema). Only scripts/gen-docs.mjs imports this; it is not part of the CLI bundle.
  */
-import { ERROR_CODES, ERROR_TABLE, NOTICE_CODES, PHASES, REASONED_CODES, reasonInfo, reasonsOf, TOOLS, type ToolName } from '@chrome-relay/protocol';
+import { commandOf, ERROR_CODES, ERROR_TABLE, NOTICE_CODES, PHASE_TABLE, PHASES, REASONED_CODES, reasonInfo, reasonRetryable, reasonsOf, TOOLS, type ToolName } from '@chrome-relay/protocol';
 import { Command } from 'commander';
 import { commandSpec, type CommandSpec } from './commandSpec.js';
 import { OUTPUTS } from './outputs.js';
@@ -19,15 +19,17 @@ function reasonSections(): string[] {
   return REASONED_CODES.flatMap((code) => [
     `### \`${code}\``,
     '',
-    '| details.reason | meaning | what to do |',
-    '|---|---|---|',
+    '| details.reason | retryable | meaning | what to do |',
+    '|---|---|---|---|',
     ...reasonsOf(code).map((reason) => {
       const info = reasonInfo(code, reason);
-      return `| \`${reason}\` | ${cell(info.meaning)} | ${cell(info.move)} |`;
+      return `| \`${reason}\` | ${reasonRetryable(code, reason) ? 'yes' : 'no'} | ${cell(info.meaning)} | ${cell(info.move)} |`;
     }),
     '',
   ]);
 }
+
+const isReasoned = (code: string): boolean => (REASONED_CODES as readonly string[]).includes(code);
 
 /** Tools whose interrupted calls are not retryable (ToolSpec.mutates). */
 export function mutatingTools(): ToolName[] {
@@ -52,18 +54,23 @@ export function renderErrorsDoc(): string {
     '`retryable` says whether repeating the identical call can succeed without changing anything.',
     '`internal_error` means a bug in chrome-relay; bad input never produces it.',
     '',
+    `A code marked *by reason* covers several situations with different fixes: its \`details.reason\` says which, and`,
+    'the move and `retryable` of that reason (under [Reasons](#reasons)) are the ones to follow. Its move here holds for',
+    'every reason, including one added after your code was written.',
+    '',
     '| code | retryable | meaning | what to do |',
     '|---|---|---|---|',
     ...ERROR_CODES.map((code) => {
       const info = ERROR_TABLE[code];
-      return `| \`${code}\` | ${info.retryable ? 'yes' : 'no'} | ${cell(info.meaning)} | ${cell(info.move)} |`;
+      if (!isReasoned(code)) return `| \`${code}\` | ${info.retryable ? 'yes' : 'no'} | ${cell(info.meaning)} | ${cell(info.move)} |`;
+      return `| \`${code}\` | by reason | ${cell(info.meaning)} | Read \`details.reason\` and follow its move ([below](#${code})). For any reason: ${cell(info.move)} |`;
     }),
     '',
     '## Reasons',
     '',
     `${REASONED_CODES.map((c) => `\`${c}\``).join(', ')} each cover several situations with different fixes. Their`,
     '`details.reason` says which one, from the closed lists below (permanent like the codes): branch on `code`, then on',
-    '`details.reason`. The message says the same move in the words of the situation.',
+    '`details.reason`. The message says the same move in the words of the situation, and `retryable` is the reason\'s.',
     '',
     ...reasonSections(),
     '## Interrupted mutations',
@@ -71,8 +78,8 @@ export function renderErrorsDoc(): string {
     'A command that changes the page or the browser and is cut off by `timeout` or `native_host_disconnected` after it',
     'started may or may not have acted. Its error says `retryable: false` and `details.mayHaveActed: true`, and its',
     'message says to run `chrome-relay snapshot` and check the page before re-issuing it. Read-only commands keep',
-    '`retryable: true`. The mutating tools:',
-    `${mutatingTools().map((t) => `\`${t}\``).join(', ')}.`,
+    '`retryable: true`. The mutating commands:',
+    `${mutatingTools().map((t) => `\`${commandOf(t)}\``).join(', ')}.`,
     '',
     '## Pages chrome-relay cannot drive',
     '',
@@ -82,7 +89,13 @@ export function renderErrorsDoc(): string {
     '',
     '## Phases',
     '',
-    `\`phase\` says where in the pipeline the failure happened: ${PHASES.map((p) => `\`${p}\``).join(', ')}.`,
+    '`phase` says where in the pipeline the failure happened. The list is closed and permanent like the codes, in',
+    'pipeline order. A failure in a phase marked *before acting* ended the call before the tool touched a page or the',
+    'browser, so it did nothing.',
+    '',
+    '| phase | before acting | where the call was |',
+    '|---|---|---|',
+    ...PHASES.map((phase) => `| \`${phase}\` | ${PHASE_TABLE[phase].beforeActing ? 'yes' : 'no'} | ${cell(PHASE_TABLE[phase].meaning)} |`),
     '',
     '## Notices',
     '',

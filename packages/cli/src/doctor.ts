@@ -273,6 +273,7 @@ async function hostChecks(options: DoctorOptions, descriptor: HostDescriptor, pl
       detail: `socket ${descriptor.socket} is ${octal(socketMode)} in a ${octal(dirMode)} directory (want 0600 in 0700): other users could drive this browser`,
       fix: `chmod 700 ${dirname(descriptor.socket)} and restart the browser so the host recreates its socket`,
       code: 'native_host_disconnected',
+      reason: 'host_unsafe',
     }];
   }
   let status: ToolResult<'status'>;
@@ -287,7 +288,7 @@ async function hostChecks(options: DoctorOptions, descriptor: HostDescriptor, pl
       relay.details.reason === 'client_not_authorized'
         ? `the host refused this CLI's proof of ${secret ?? "this user's secret"}: run chrome-relay as the user whose browser this is; if you are, the secret changed since the browser started — restart the browser`
         : 'restart the browser (it starts a new host); if it persists run `chrome-relay update`';
-    return [{ name: `host reachable ${suffix}`, status: 'fail', detail: `${relay.code}: ${relay.message}`, fix, code: relay.code === 'internal_error' ? 'native_host_disconnected' : relay.code, ...reason }];
+    return [{ name: `host reachable ${suffix}`, status: 'fail', detail: `${relay.code}: ${relay.message}`, fix, code: relay.code, ...reason }];
   }
   // A socket outside the run dir: the home's path was too long for one (the host's log says where and why).
   const moved = !pipe && dirname(status.host.socket) !== runDir(options.home) ? `, outside ${runDir(options.home)} because a socket path there would be too long` : '';
@@ -332,6 +333,7 @@ async function pipeGuardCheck(pipe: string, suffix: string, timeoutMs: number, s
     detail: `a client without this user's secret was not refused (${answer}): any local user, or anyone reaching this machine's pipes over the network, could drive this browser`,
     fix: 'chrome-relay update (installs a host that requires the secret), then restart the browser',
     code: 'native_host_disconnected',
+    reason: 'host_unsafe',
   };
 }
 

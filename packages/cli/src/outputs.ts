@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdtempSync, renameSync, unlinkSync } from 'n
 import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import type { Command } from 'commander';
-import { RelayError, type AfterSnapshot, type CliOutput } from '@chrome-relay/protocol';
+import { RelayError, toolLabel, type AfterSnapshot, type CliOutput } from '@chrome-relay/protocol';
 import { invalidArgument, parseFps, parseMaxChars } from './args.js';
 import { paramsFromCommandLine } from './commandParams.js';
 import { commandSpec, type FlagSpec } from './commandSpec.js';
@@ -93,7 +93,7 @@ export function afterOutcome(after: AfterSnapshot, result: Result, tool: string,
   if (after.error.code === 'target_conflict' && after.error.details.reason === 'dialog_open') return { kind: 'skipped', note: DIALOG_NOTE };
   // Not retryable: running the command again would repeat the action, which already happened.
   const look = typeof result.tabId === 'number' ? `chrome-relay snapshot --tab ${result.tabId}` : 'chrome-relay snapshot';
-  const error = new RelayError(after.error.code, `${tool} happened (its result is ${shown}), but the snapshot after it failed: ${after.error.message} Do not repeat the ${tool}; look with \`${look}\`.`, {
+  const error = new RelayError(after.error.code, `${toolLabel(tool)} happened (its result is ${shown}), but the snapshot after it failed: ${after.error.message} Do not repeat it; look with \`${look}\`.`, {
     tool: 'snapshot',
     phase: after.error.phase,
     details: { ...after.error.details, after: tool },

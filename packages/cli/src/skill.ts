@@ -3,7 +3,7 @@
  * so `chrome-relay skill` always describes the version that prints it; scripts/gen-docs.mjs writes the
  * repository's SKILL.md from this same function (and fails the check when it is stale).
  */
-import { ERROR_CODES, ERROR_TABLE, isReasonedCode, MCP_GROUPS, NOTICE_CODES, reasonInfo, reasonsOf, TOOL_NAMES, TOOLS, VERSION, type CliTask, type McpGroup, type NoticeCode } from '@chrome-relay/protocol';
+import { ERROR_CODES, ERROR_TABLE, isReasonedCode, MCP_GROUPS, NOTICE_CODES, reasonInfo, reasonRetryable, reasonsOf, TOOL_NAMES, TOOLS, VERSION, type CliTask, type McpGroup, type NoticeCode } from '@chrome-relay/protocol';
 import { commandSpec, TOOL_COMMANDS, usageOf } from './commandSpec.js';
 
 /**
@@ -17,13 +17,21 @@ export const NOTICE_MEANINGS: { readonly [N in NoticeCode]: string } = {
   extension_outdated: 'The extension is older than the CLI; newer commands may fail with unsupported_tool. Tell the human to reload the extension (the message says how).',
 };
 
-/** One rule per code; a code with reasons gets one sub-rule per `details.reason`. */
+const retryableWord = (retryable: boolean): string => (retryable ? 'retryable' : 'not retryable');
+
+/**
+ * One rule per code. A code with reasons leads with its reasons, one rule each (the move to follow), and ends
+ * with the code's own move, which holds for any reason (one this playbook does not list yet).
+ */
 function errorRules(): string[] {
   return ERROR_CODES.flatMap((code) => {
     const info = ERROR_TABLE[code];
-    const rule = `- \`${code}\` (${info.retryable ? 'retryable' : 'not retryable'}): ${info.move}`;
-    if (!isReasonedCode(code)) return [rule];
-    return [rule, ...reasonsOf(code).map((reason) => `  - reason \`${reason}\`: ${reasonInfo(code, reason).move}`)];
+    if (!isReasonedCode(code)) return [`- \`${code}\` (${retryableWord(info.retryable)}): ${info.move}`];
+    return [
+      `- \`${code}\`: branch on \`details.reason\`:`,
+      ...reasonsOf(code).map((reason) => `  - \`${reason}\` (${retryableWord(reasonRetryable(code, reason))}): ${reasonInfo(code, reason).move}`),
+      `  - any other reason: ${info.move}`,
+    ];
   });
 }
 
@@ -89,7 +97,7 @@ export function renderSkill(version: string = VERSION): string {
     '## Before the first action',
     '',
     '- `chrome-relay status` shows which browser and profile you drive.',
-    '- If it fails with `extension_not_connected`: run `chrome-relay launch` (starts a dedicated browser) or ask the human to run `chrome-relay doctor`, which prints the exact fix.',
+    "- If it fails with `extension_not_connected`: if you work in the person's own browser, ask them to open it (`chrome-relay doctor` prints the exact fix); otherwise `chrome-relay launch` starts a dedicated browser. A browser that closes under a call answers `native_host_disconnected` with `details.reason` `browser_closed`: tell the person; launch again only a browser `launch` started (`details.launched`).",
     '- A browser you started with `chrome-relay launch` is yours to end when the task is done: `chrome-relay stop` (it ends that browser and the display launch started for it; never the person\'s own).',
     '- If calls fail at once with `extension_not_connected` and `details.reason` `circuit_open`, the extension stopped answering: ask the human to run `chrome-relay doctor`; `chrome-relay reconnect` re-arms it once it answers (nothing is restarted).',
     '',

@@ -16,6 +16,7 @@ import {
   PROTOCOL_VERSION,
   reasonedError,
   RelayError,
+  toolLabel,
   VERSION,
   encodeFrame,
   type ClientResponse,
@@ -42,7 +43,7 @@ function proofFor(endpoint: string, tool: string): string | undefined {
     return proofForEndpoint(endpoint, user) ?? undefined;
   } catch (error) {
     const file = currentPlatform().secretFile(user);
-    throw reasonedError('extension_not_connected', 'client_not_authorized', `Cannot read this user's chrome-relay secret (${file ?? 'none'}): ${(error as Error).message}. The host at ${endpoint} answers no client without it.`, {
+    throw reasonedError('extension_not_connected', 'client_not_authorized', `Cannot read this user's chrome-relay secret (${file ?? 'none'}): ${(error as Error).message}. The host at ${endpoint} answers no client without it: run chrome-relay as the user whose browser runs the host; if you are that user, run \`chrome-relay doctor\`.`, {
       tool,
       phase: 'connect',
       details: { socket: endpoint, secret: file },
@@ -96,7 +97,7 @@ export function callSocket(socketPath: string, tool: string, params: Record<stri
     };
     // The host enforces timeoutMs itself; the margin lets its own timeout answer arrive first.
     const timer = setTimeout(() => {
-      const error = reasonedError('timeout', 'host_unresponsive', `The host at ${socketPath} did not answer ${tool} within ${timeoutMs} ms; run \`chrome-relay doctor\`.`, {
+      const error = reasonedError('timeout', 'host_unresponsive', `The host at ${socketPath} did not answer ${toolLabel(tool)} within ${timeoutMs} ms; run \`chrome-relay doctor\`.`, {
         tool,
         phase: 'transport',
         details: { socket: socketPath, timeoutMs },
@@ -132,17 +133,18 @@ export function callSocket(socketPath: string, tool: string, params: Record<stri
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (connected) return; // 'close' follows and reports it
       finish(() =>
-        reject(reasonedError('extension_not_connected', 'no_host', `Nothing answers on ${socketPath} (${error.code ?? error.message}): its host is gone.`, { tool, phase: 'connect', details: { socket: socketPath, errno: error.code ?? null } })),
+        reject(reasonedError('extension_not_connected', 'no_host', `Nothing answers on ${socketPath} (${error.code ?? error.message}): its host is gone. Retry in a moment; if no browser comes back, run \`chrome-relay doctor\` (ask the person to open their browser, or run \`chrome-relay launch\` for a dedicated one).`, { tool, phase: 'connect', details: { socket: socketPath, errno: error.code ?? null } })),
       );
     });
     // A host that exits on purpose answers first (relay.ts); a bare close means it died (killed, crashed).
     socket.on('close', () => {
-      // Whether a new host comes depends on the browser: hostClient.ts says which when it knows the browser.
-      const error = new RelayError('native_host_disconnected', `The native host went away during ${tool} without answering (it was killed or crashed, or its browser exited).`, {
-        tool,
-        phase: 'transport',
-        details: { socket: socketPath, cause: 'host_died' },
-      });
+      // Whether a new host comes depends on the browser: lostHost.ts says which when it knows the browser.
+      const error = reasonedError(
+        'native_host_disconnected',
+        'host_exited',
+        `The native host went away during ${toolLabel(tool)} without answering (it was killed or crashed, or its browser exited); while the browser runs, the extension starts a new host within a second: retry in a moment.`,
+        { tool, phase: 'transport', details: { socket: socketPath, cause: 'host_died' } },
+      );
       finish(() => reject(asInterrupted(error)));
     });
   });

@@ -185,7 +185,7 @@ describe('dispatcher: the dialog precondition', () => {
 
   it("checks a ref's own tab, and lets tabs/dialog/close through", async () => {
     const { env, tab, dispatch } = guarded(
-      defineTool({ name: 'click', async handle() { return { tabId: tab, x: 1, y: 1, healed: false, navigated: false, url: '' }; } }),
+      defineTool({ name: 'click', async handle() { return { clicked: true as const, tabId: tab, x: 1, y: 1, healed: false, navigated: false, url: '' }; } }),
       defineTool({ name: 'tabs', async handle() { return emptyTabs; } }),
     );
     await env.cdp.attach(tab);
@@ -265,7 +265,7 @@ describe('dispatcher: a snapshot after the tool (the CLI’s --snapshot)', () =>
     const dispatch = createDispatcher({ tools: [click, snapshot], cdp: env.cdp, browser: env.browser, targeting: targetingOver(env.browser) });
     return { env, tab, order, snapshots, dispatch };
   }
-  const clicked = (tab: number) => ({ tabId: tab, x: 1, y: 2, healed: false, navigated: false, url: 'https://a.test/' });
+  const clicked = (tab: number) => ({ clicked: true as const, tabId: tab, x: 1, y: 2, healed: false, navigated: false, url: 'https://a.test/' });
 
   it('runs the tool, then the snapshot of the tab its result names, and answers both in one reply', async () => {
     const { tab, order, snapshots, dispatch } = composite(clicked);
@@ -456,7 +456,7 @@ describe('dispatcher: input calls take turns per tab', () => {
         started.push(name);
         await ctx.cdp.send(params.tab ?? 0, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: params.x ?? 0, y: 0 });
         await new Promise<void>((resolve) => finish.set(name, resolve));
-        return { tabId: params.tab ?? 0, x: params.x ?? 0, y: 0, healed: false, navigated: false, url: '' };
+        return { clicked: true as const, tabId: params.tab ?? 0, x: params.x ?? 0, y: 0, healed: false, navigated: false, url: '' };
       },
     });
     const get = defineTool({

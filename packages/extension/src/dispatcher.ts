@@ -39,6 +39,7 @@ import {
   VERSION,
   parseResult,
   TOOLS,
+  toolLabel,
   type ExtensionToHost,
   type HostToExtension,
   type ToolName,
@@ -50,7 +51,7 @@ import type { BrowserApi } from './browserApi.js';
 import { navigationCut } from './navigationCut.js';
 import type { CdpSessions } from './cdp/cdpSession.js';
 import { InputLanes, type Turn } from './input/inputLanes.js';
-import { dialogOpenError, dialogTracker, type DialogInfo } from './pageState/dialogs.js';
+import { ADialog, dialogOpenError, dialogTracker, type DialogInfo } from './pageState/dialogs.js';
 import { downloadTracker } from './pageState/downloads.js';
 import { networkActivity } from './pageState/networkIdle.js';
 import { snapshotAfter } from './snapshotAfter.js';
@@ -132,7 +133,7 @@ function interruptedByDialog(tabId: number, dialog: DialogInfo, tool: string): R
   return reasonedError(
     'target_conflict',
     'dialog_open',
-    `A ${dialog.type} dialog${message} opened on tab ${tabId} while ${tool} was running, so ${tool} could not finish; it may already have taken effect (it may be what opened the dialog). Answer it with \`chrome-relay dialog accept\` or \`chrome-relay dialog dismiss\` (add --tab ${tabId} if it is not the current tab), then check the page.`,
+    `${ADialog(dialog.type)}${message} opened on tab ${tabId} while ${toolLabel(tool)} was running, so it could not finish; it may already have taken effect (it may be what opened the dialog). Answer it with \`chrome-relay dialog accept\` or \`chrome-relay dialog dismiss\` (add --tab ${tabId} if it is not the current tab), then check the page.`,
     { tool, phase: 'act', details: { tab: tabId, dialog, interrupted: true } },
   );
 }
@@ -216,7 +217,7 @@ async function byDeadline(running: Promise<unknown>, deadline: number, tabId: nu
       const error = reasonedError(
         'timeout',
         'page_busy',
-        `Tab ${tabId} did not let ${tool} finish before the deadline: its page is busy (a long-running script) or stuck. Check the tab with \`chrome-relay snapshot\`, then retry.`,
+        `Tab ${tabId} did not let ${toolLabel(tool)} finish before the deadline: its page is busy (a long-running script) or stuck. Check the tab with \`chrome-relay snapshot\`, then retry.`,
         { tool, phase: 'act', details: { tab: tabId } },
       );
       reject(asInterrupted(error));

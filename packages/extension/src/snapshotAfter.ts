@@ -13,7 +13,7 @@
  * complete) is waited for until DOMContentLoaded, briefly, so the snapshot is not of half a page. An action whose
  * result proves the document parsed (ToolDefinition.leavesParsed) is not asked about it: ~10 ms per navigate.
  */
-import { RelayError, type AfterSnapshot } from '@chrome-relay/protocol';
+import { RelayError, toolLabel, type AfterSnapshot } from '@chrome-relay/protocol';
 import { mainFrameDocument, worlds, worldTarget } from './page/worlds.js';
 import type { ToolContext } from './tools/defineTool.js';
 
@@ -75,7 +75,7 @@ export async function snapshotAfter(ctx: Pick<ToolContext, 'cdp' | 'deadline'>, 
   try {
     const tabId = tabOf(result);
     if (tabId === undefined) {
-      throw new RelayError('invalid_arguments', `${tool} acts on no single tab, so there is no tab to snapshot after it; run \`chrome-relay snapshot --tab <id>\` instead.`, {
+      throw new RelayError('invalid_arguments', `${toolLabel(tool)} acts on no single tab, so there is no tab to snapshot after it; run \`chrome-relay snapshot --tab <id>\` instead.`, {
         tool: 'snapshot',
         phase: 'validate',
         details: { field: 'snapshot', tool },

@@ -130,6 +130,8 @@ export const HostDescriptorSchema = lazy(() =>
     startedAt: z.string(),
     browserPid: z.number().int().nullable(),
     profile: z.string().nullable(),
+    /** `chrome-relay launch` started this browser (absent from hosts older than this field: unknown). */
+    launched: z.boolean().optional(),
     origin: z.string(),
     host: VersionInfoSchema(),
     extension: VersionInfoSchema().extend({ id: z.string() }).nullable(),

@@ -202,6 +202,7 @@ export const TOOLS = {
           else if (ref === undefined && y === undefined) ctx.addIssue({ code: 'custom', path: ['y'], message: 'x was given without y; give both, or a ref instead' });
         }),
       result: z.strictObject({
+        clicked: z.literal(true).describe('Always true: the element (or what was at the point) got the click; a click that did not land is an error (exit 1), never clicked: false'),
         tabId: z.number(),
         ref: z.string().optional(),
         x: z.number(),

@@ -18,9 +18,12 @@ import {
   MAX_SOCKET_FRAME_BYTES,
   reasonedError,
   RelayError,
+  toolLabel,
   type ClientResponse,
+  type HostDescriptor,
 } from '@chrome-relay/protocol';
 import { notConnected, pickHost, RECONNECT_WAIT_MS, recentlyActive } from '../hostClient.js';
+import { explainLostHost, explainLostHostResponse } from '../lostHost.js';
 import { callRequest, readResponse, type CallEnvelope } from '../socketCall.js';
 
 interface Pending {
@@ -34,6 +37,8 @@ interface Connection {
   socket: Socket;
   path: string;
   decoder: FrameDecoder;
+  /** The host's descriptor: whose browser to look at when it goes (lostHost.ts). */
+  host: HostDescriptor;
 }
 
 export interface HostSessionOptions {
@@ -61,7 +66,7 @@ export class HostSession {
       // The host enforces timeoutMs itself; the margin lets its own timeout answer arrive first.
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        const error = reasonedError('timeout', 'host_unresponsive', `The host at ${connection.path} did not answer ${tool} within ${timeoutMs} ms; run \`chrome-relay doctor\`.`, {
+        const error = reasonedError('timeout', 'host_unresponsive', `The host at ${connection.path} did not answer ${toolLabel(tool)} within ${timeoutMs} ms; run \`chrome-relay doctor\`.`, {
           tool,
           phase: 'transport',
           details: { socket: connection.path, timeoutMs },
@@ -106,15 +111,16 @@ export class HostSession {
       if (host) {
         const socket = await connectTo(host.socket);
         if (socket && this.closed) socket.destroy();
-        else if (socket) return this.attach(socket, host.socket);
+        else if (socket) return this.attach(socket, host);
       }
       if (Date.now() >= giveUpAt) throw notConnected(tool, this.options.home, this.options.profile);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
 
-  private attach(socket: Socket, path: string): Connection {
-    const connection: Connection = { socket, path, decoder: new FrameDecoder(MAX_SOCKET_FRAME_BYTES) };
+  private attach(socket: Socket, host: HostDescriptor): Connection {
+    const path = host.socket;
+    const connection: Connection = { socket, path, decoder: new FrameDecoder(MAX_SOCKET_FRAME_BYTES), host };
     this.live = connection;
     socket.on('data', (chunk: Buffer) => {
       let messages: unknown[];
@@ -131,7 +137,10 @@ export class HostSession {
         if (!call) continue;
         this.pending.delete(response.id);
         clearTimeout(call.timer);
-        call.resolve(response);
+        // A host that exits on purpose answers before it goes: what became of its browser is looked at here too.
+        if (!response.ok && response.error.code === 'native_host_disconnected') {
+          explainLostHostResponse(response, host, this.options.home).then(call.resolve, call.reject);
+        } else call.resolve(response);
       }
     });
     socket.on('error', () => undefined); // 'close' follows and reports it
@@ -139,11 +148,12 @@ export class HostSession {
     socket.on('close', () =>
       this.fail(connection, (tool) =>
         asInterrupted(
-          new RelayError('native_host_disconnected', `The native host went away during ${tool} without answering (it was killed or crashed); the browser starts a new one within a second.`, {
-            tool,
-            phase: 'transport',
-            details: { socket: path, cause: 'host_died' },
-          }),
+          reasonedError(
+            'native_host_disconnected',
+            'host_exited',
+            `The native host went away during ${toolLabel(tool)} without answering (it was killed or crashed); while the browser runs, the extension starts a new host within a second: retry in a moment.`,
+            { tool, phase: 'transport', details: { socket: path, cause: 'host_died' } },
+          ),
         ),
       ),
     );
@@ -158,7 +168,9 @@ export class HostSession {
     for (const [id, call] of this.pending) {
       this.pending.delete(id);
       clearTimeout(call.timer);
-      call.reject(error(call.tool));
+      const failure = error(call.tool);
+      if (failure.code === 'native_host_disconnected') explainLostHost(failure, connection.host, this.options.home).then(call.reject, call.reject);
+      else call.reject(failure);
     }
   }
 }
@@ -166,11 +178,12 @@ export class HostSession {
 /** A call cut off, or refused, because the session's client went away. */
 function sessionClosed(tool: string): RelayError {
   return asInterrupted(
-    new RelayError('native_host_disconnected', `${tool} was cut off: the MCP client closed the session (its stdin ended) before the call answered.`, {
-      tool,
-      phase: 'transport',
-      details: { cause: 'client_closed' },
-    }),
+    reasonedError(
+      'native_host_disconnected',
+      'client_closed',
+      `${toolLabel(tool)} was cut off: the MCP client closed the session (its stdin ended) before the call answered. Nothing to do in this session; in a new one, check the page with \`chrome-relay snapshot\` before re-issuing a mutating call.`,
+      { tool, phase: 'transport', details: { cause: 'client_closed' } },
+    ),
   );
 }
 

@@ -20,7 +20,7 @@ describe('MCP results', () => {
   });
 
   it('an action: one line of JSON; with the snapshot after it, { result, snapshot } and the snapshot text', () => {
-    const result = { tabId: 4, ref: 'e1', x: 1, y: 2, healed: false, navigated: false, url: 'https://a.test/' };
+    const result = { clicked: true, tabId: 4, ref: 'e1', x: 1, y: 2, healed: false, navigated: false, url: 'https://a.test/' };
     expect(mcpResult('click', {}, result, undefined, words)).toEqual({ content: [{ type: 'text', text: toSafeJson(result) }], structuredContent: result });
     const after = mcpResult('click', {}, result, { ok: true, result: snap }, words);
     expect(after.structuredContent).toEqual({ result, snapshot: snap });
@@ -43,7 +43,7 @@ describe('MCP results', () => {
     expect(out.isError).toBe(true);
     expect(out.structuredContent).toMatchObject({ result: { tabId: 4 }, snapshot: null, relayError: { code: 'cdp_error', retryable: false, details: { after: 'click' } } });
     const message = (out.structuredContent?.relayError as { message: string }).message;
-    expect(message).toContain('click happened (its result is above)');
+    expect(message).toContain('`click` happened (its result is above)');
     expect(message).toContain('`snapshot {"tab": 4}`');
   });
 });

@@ -17,6 +17,16 @@ describe('mcpWords', () => {
     expect(mcpWords('`chrome-relay click @e12 --snapshot -i`', core)).toBe('`click {"ref": "e12", "snapshot": true}`');
   });
 
+  it('a tool named by its command words (as messages name the tool they are about) is its tool name', () => {
+    expect(mcpWords('`record stop` did not finish: the native host was stopped by a signal.', all)).toBe('`record_stop` did not finish: the native host was stopped by a signal.');
+    expect(mcpWords('while `group create` was running', all)).toBe('while `group_create` was running');
+    // click_intercepted's way to see the covering element.
+    expect(mcpWords('Dismiss or close it (`chrome-relay snapshot -s @e42` shows it and what closes it)', core)).toBe('Dismiss or close it (`snapshot {"scopeRef": "e42"}` shows it and what closes it)');
+    expect(mcpWords('`click` may already have taken effect', core)).toBe('`click` may already have taken effect');
+    // Not served here: no call of this server, so the words stay.
+    expect(mcpWords('`record stop` did not finish', core)).toBe('`record stop` did not finish');
+  });
+
   it('bare flags become the params they fill, refs lose their @, a command-line aside goes', () => {
     expect(mcpWords('Run `chrome-relay tabs` and pass --tab <id>.', core)).toBe('Call `tabs` and pass `tab` <id>.');
     expect(mcpWords('retry with a larger --timeout', { ...core, tool: 'wait' })).toBe('retry with a larger `timeoutMs`');

@@ -100,6 +100,12 @@ function callOf(line: string, served: ReadonlySet<ToolName>): string | null {
   return `${tool.name} {${args.map(([name, value]) => `${JSON.stringify(name)}: ${render(value)}`).join(', ')}}`;
 }
 
+/** The served tool whose command path is exactly `words`. */
+function namedTool(words: string, served: ReadonlySet<ToolName>): string | null {
+  for (const name of served) if (TOOLS[name].cli?.command === words) return name;
+  return null;
+}
+
 /** The tool whose command path (`group create`) the words at `at` start with, the longest one. */
 function toolAt(tokens: readonly string[], at: number): { name: ToolName; words: number } | undefined {
   let best: { name: ToolName; words: number } | undefined;
@@ -209,7 +215,8 @@ export function mcpWords(text: string, context: WordsContext): string {
         break;
       }
       const inner = text.slice(i + 1, close);
-      const call = callOf(inner, context.served);
+      // A tool named by its command words (`record stop`, as messages name the tool they are about) is its name here.
+      const call = callOf(inner, context.served) ?? namedTool(inner, context.served);
       flush();
       if (call === null) out += text.slice(i, close + 1);
       else {

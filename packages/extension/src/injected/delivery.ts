@@ -133,6 +133,8 @@ interface Armed {
 export interface GuardState {
   events: GuardEvent[];
   interceptor: Element | null;
+  /** The element the action was for (an interceptor is described as what covers it). */
+  expected: Element;
   /** The expected element is no longer in the document (its own handlers removed or replaced it). */
   gone: boolean;
   /**
@@ -203,7 +205,7 @@ export class DeliveryGuard {
     const armed = current ?? this.#replaced.get(token);
     if (armed === undefined) return undefined;
     if (disarm) armed.active = false;
-    return { events: [...armed.events], interceptor: armed.interceptor, gone: !armed.expected.isConnected, superseded: current === undefined };
+    return { events: [...armed.events], interceptor: armed.interceptor, expected: armed.expected, gone: !armed.expected.isConnected, superseded: current === undefined };
   }
 
   /**

@@ -102,15 +102,32 @@ export interface RefArgs {
   ref: string;
 }
 
+/** An element described for an agent: a covering element (an interceptor), or what a coordinate click expects. */
 export interface Interceptor {
   tag: string;
+  /** Its DOM nodeName (`DIV`; SVG and foreign elements keep their case), as DOM.describeNode reports it. */
+  nodeName: string;
   id: string;
   className: string;
   /** Short accessible name or text, to let a person or agent recognise the covering element. */
   name: string;
-  /** The interceptor's ref (or its nearest ancestor's) when the last snapshot gave it one. */
+  /** Its ref when it has one (an interceptor: its own; a coordinate click's target: its own or its nearest ancestor's). */
   ref?: string;
+  /** This world's handle on the element for a moment (adopt(), candidate()): the worker gives it a ref or a node id. */
+  candidate: number;
 }
+
+export interface AdoptArgs {
+  candidate: number;
+  /** The ref the worker reserved for it (the counter already moved past it). */
+  ref: string;
+}
+
+export type AdoptOutcome =
+  /** `ref`: the element's ref now (the reserved one, or the one it had meanwhile); role and name as a snapshot computes them. */
+  | { status: 'ok'; ref: string; role: string; name: string; adopted: boolean }
+  /** The element left the page, or is the document's root (a ref to it would stand for the whole page). */
+  | { status: 'gone' | 'root' };
 
 /**
  * Which parts of a pointer action the delivery guard checks (injected/delivery.ts): the pointer
@@ -314,6 +331,13 @@ export interface PageApi {
   /** The live element of a ref (not JSON: used to get a RemoteObject for DOM.* calls), or null. */
   element(args: RefArgs): Element | null;
   /**
+   * Give the element a described interceptor stands for the worker's reserved ref, like a snapshot's (it resolves,
+   * heals and dies by the same rules), and keep it actionable in later snapshots, so the agent finds it there.
+   */
+  adopt(args: AdoptArgs): AdoptOutcome;
+  /** Not JSON (a RemoteObject for DOM.describeNode): the element a described interceptor stands for, or null. */
+  candidate(args: { candidate: number }): Element | null;
+  /**
    * Not JSON (called with RemoteObjects): the elements that have page listeners for actions a person performs
    * (page/listeners.ts); later walks of this document count them as actionable. `reused`: backend node ids of
    * elements it already holds; `fresh[i]`: the id of `elements[i]`. Returns how many it was given.
@@ -358,6 +382,7 @@ export type PageMethod =
   | 'scrollIntoView'
   | 'box'
   | 'fileInput'
-  | 'locateSelector';
+  | 'locateSelector'
+  | 'adopt';
 export type PageArgs<M extends PageMethod> = Parameters<PageApi[M]>[0];
 export type PageReturn<M extends PageMethod> = ReturnType<PageApi[M]>;

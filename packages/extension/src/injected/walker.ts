@@ -138,6 +138,7 @@ export class Walker {
   #shadowRoots = false;
   readonly #labelsOf: LabelLookup = createLabelIndex();
   readonly #hints: ListenerHints;
+  readonly #pinned: ListenerHints;
   /** The element with keyboard focus (read once: nothing moves focus during a walk). */
   readonly #focused: Element | null = deepActiveElement(document);
   #reached: Reach | undefined;
@@ -147,9 +148,12 @@ export class Walker {
   /**
    * `hints`: elements with listeners a person triggers (dblclick, drop…), as the worker read them for this document.
    * Every walk of a document (snapshot and heal) must get the same hints: they are part of which elements count.
+   * `pinned`: elements handed to an agent with a ref outside a snapshot (a click's interceptor), actionable while
+   * visible so the snapshot shows that ref; the same for every walk, like the hints.
    */
-  constructor(hints: ListenerHints = NO_HINTS) {
+  constructor(hints: ListenerHints = NO_HINTS, pinned: ListenerHints = NO_HINTS) {
     this.#hints = hints;
+    this.#pinned = pinned;
   }
 
   /** Walk the whole document. */
@@ -304,8 +308,9 @@ export class Walker {
     const clickable = visible && !interactive && isClickable(element, tag, bare, pointer, inherited.pointer);
     // Only a page listener says it is clickable: a container whose descendants are controls is probably
     // delegating their events (`$(list).on('dblclick', 'label', …)`), so it keeps a ref only without them.
-    const listened = visible && !interactive && !clickable && !forced && tag !== 'body' && tag !== 'html' && this.#hints.has(element);
-    let actionable = forced || (visible && (interactive || clickable || listened));
+    const pinned = visible && !interactive && !clickable && !forced && this.#pinned.has(element);
+    const listened = visible && !interactive && !clickable && !forced && !pinned && tag !== 'body' && tag !== 'html' && this.#hints.has(element);
+    let actionable = forced || (visible && (interactive || clickable || listened || pinned));
     const explicit = visible ? explicitName(element, this.#labelsOf, bare) : '';
     const ownHolder: ContextHolder | null =
       visible && isIdentifyingAncestor(role, explicit) ? { role, explicitName: cap(explicit), text: '' } : null;
@@ -411,8 +416,9 @@ export class Walker {
     // text runs stay beside its links (`link "Bren Estuary"` then `", sea level"`). Never for an actionable node: its
     // name is part of what its ref means.
     if (STRUCTURAL_CONTENT_ROLES.has(role) && !actionable && explicit === '' && children.some((child) => child.role !== 'text')) delete node.name;
-    // Otherwise the content already is the name; repeating it as text children only costs tokens.
-    else if (contentNamed && name !== '') children = children.filter((child) => child.role !== 'text');
+    // Otherwise the content already is the name; repeating it as text children only costs tokens. Not for a pinned
+    // element (a covering layer handed over with a ref): its name is cut short, and its text is what the agent reads.
+    else if (contentNamed && name !== '' && !pinned) children = children.filter((child) => child.role !== 'text');
     if (children.length > 0) node.children = children;
 
     if (entry !== undefined) {

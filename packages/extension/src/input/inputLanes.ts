@@ -26,7 +26,7 @@
  * - Every Input.* command passes `admit` (CdpSessions.setInputGate): one sent to a tab no call holds is refused
  *   with internal_error naming the fix (the tool's entry lacks `input: true`).
  */
-import { RelayError, reasonedError } from '@chrome-relay/protocol';
+import { RelayError, reasonedError, toolLabel } from '@chrome-relay/protocol';
 import { TabLocks } from '../refs/tabLocks.js';
 
 /** A call's turn at its tab's input; `end` hands in the call's work, and the next call starts once it is over. */
@@ -67,7 +67,7 @@ function busyError(tabId: number, tool: string): RelayError {
   return reasonedError(
     'timeout',
     'busy',
-    `Tab ${tabId} was taking another input action (another agent's or call's click, keys or typing: one at a time per tab) until this ${tool}'s deadline, so it never started and did nothing. Retry in a moment, or give each agent its own tab.`,
+    `Tab ${tabId} was taking another input action (another agent's or call's click, keys or typing: one at a time per tab) until the deadline of this ${toolLabel(tool)}, so it never started and did nothing. Retry in a moment, or give each agent its own tab.`,
     { tool, phase: 'resolve', details: { tab: tabId, waitingFor: 'input' } },
   );
 }

@@ -22,7 +22,7 @@
  * "Naming a tab": the tabs the call was resolved to act on (targeting/resolveCall.ts), plus the tab
  * ids a tool manages directly (group_create/group_add `tabs`, lease_claim `tab`).
  */
-import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, toolLabel, type ToolResult } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import type { CdpSessions } from '../cdp/cdpSession.js';
 import { tabsOf, type CallTabs } from '../targeting/resolveCall.js';
@@ -80,7 +80,7 @@ function interruptedByPause(tool: string): RelayError {
   return reasonedError(
     'target_conflict',
     'paused_by_user',
-    `The person paused chrome-relay while ${tool} was running, so it was stopped and every tab detached; it may already have taken effect. Stop and tell them; once they press Resume, check the page before re-issuing it.`,
+    `The person paused chrome-relay while ${toolLabel(tool)} was running, so it was stopped and every tab detached; it may already have taken effect. Stop and tell them; once they press Resume, check the page before re-issuing it.`,
     { tool, phase: 'act', retryable: false, details: { interrupted: true, mayHaveActed: true } },
   );
 }
@@ -88,8 +88,8 @@ function interruptedByPause(tool: string): RelayError {
 /** A tab on a blocked site is named by its origin only: the path may be what the person keeps to themselves. */
 function blockedTabError(tool: string, tab: number, url: string, rule: string, interrupted: boolean): RelayError {
   const site = originOf(url) || 'a page';
-  const what = interrupted ? `Tab ${tab} navigated to ${site} while ${tool} was running` : `Tab ${tab} shows ${site}`;
-  const outcome = interrupted ? `${tool} was stopped and the tab detached; it may already have taken effect` : 'chrome-relay does not attach to it and nothing was done';
+  const what = interrupted ? `Tab ${tab} navigated to ${site} while ${toolLabel(tool)} was running` : `Tab ${tab} shows ${site}`;
+  const outcome = interrupted ? `${toolLabel(tool)} was stopped and the tab detached; it may already have taken effect` : 'chrome-relay does not attach to it and nothing was done';
   return reasonedError(
     'target_conflict',
     'site_blocked',

@@ -28,6 +28,7 @@ import type { ToolContext } from './defineTool.js';
 import { recorder } from './observe/record.js';
 import { classifyDelivery, type DeliveryAction, type DeliveryVerdict } from './deliveryVerdict.js';
 import { checkLanding } from './inputLanding.js';
+import { described, identifyInterceptor } from './interceptorIdentity.js';
 import { callSite, frameChain, framesOf, interceptedError, notVisibleError, refusedError, unlessStale, type RefDeps, type RefSite } from './refAction.js';
 
 /** What each action's guards check. */
@@ -120,8 +121,10 @@ async function prepare(ctx: ToolContext, deps: RefDeps, site: RefSite, tool: Too
   switch (outcome.status) {
     case 'ok':
       return outcome;
-    case 'intercepted':
-      throw interceptedError(tool, site.ref, site.tabId, { ...outcome, when: 'before_pointer', sent: false });
+    case 'intercepted': {
+      const interceptor = await identifyInterceptor(ctx, deps, site.world, outcome.interceptor);
+      throw interceptedError(tool, site.ref, site.tabId, { x: outcome.x, y: outcome.y, healed: outcome.healed, interceptor, when: 'before_pointer', sent: false });
+    }
     case 'not_visible':
       throw notVisibleError(tool, site.ref, site.tabId);
     case 'disabled':
@@ -167,8 +170,10 @@ async function toTopViewport(
         // Still inside the widget of the ref's frame's process: its coordinates follow.
         if (parent.sessionId === local) input = { ...input, x: point.x, y: point.y };
         break;
-      case 'intercepted':
-        throw interceptedError(tool, site.ref, site.tabId, { x: mapped.x, y: mapped.y, healed: inner.healed, interceptor: mapped.interceptor, when: 'before_pointer', sent: false });
+      case 'intercepted': {
+        const interceptor = await identifyInterceptor(ctx, deps, parentWorld, mapped.interceptor);
+        throw interceptedError(tool, site.ref, site.tabId, { x: mapped.x, y: mapped.y, healed: inner.healed, interceptor, when: 'before_pointer', sent: false });
+      }
       case 'not_visible':
         throw notVisibleError(tool, site.ref, site.tabId);
     }
@@ -247,18 +252,33 @@ export async function verifyDelivery(ctx: ToolContext, deps: RefDeps, point: Poi
   if (verdict.delivered || verdict.interceptor !== undefined || action === 'hover') return verdict;
   const probed = await readGuards(ctx, deps, { ...point, guards: point.guards.slice(0, 1) }, { disarm: true, probe: true });
   const hit = probed.target.probe?.hit;
-  return hit === undefined ? verdict : { ...verdict, interceptor: hit };
+  return hit === undefined ? verdict : { ...verdict, interceptor: hit, from: 0 };
 }
 
-/** The click_intercepted error for a verdict that is not delivered. */
-export function undeliveredError(tool: ToolName, site: RefSite, point: PointerPoint, verdict: Extract<DeliveryVerdict, { delivered: false }>, healed = point.healed) {
+/**
+ * The click_intercepted error for a verdict that is not delivered, its interceptor identified in the document whose
+ * guard named it. `describeOnly`: the page cannot be asked (a dialog holds it, or its document was replaced): the
+ * interceptor is only described.
+ */
+export async function undeliveredError(
+  ctx: ToolContext,
+  deps: RefDeps,
+  tool: ToolName,
+  site: RefSite,
+  point: PointerPoint,
+  verdict: Extract<DeliveryVerdict, { delivered: false }>,
+  options: { healed?: boolean; describeOnly?: boolean } = {},
+): Promise<RelayError> {
+  const world = point.guards[verdict.from ?? 0]?.world;
+  const who = verdict.interceptor;
+  const interceptor = who === undefined ? undefined : world === undefined || options.describeOnly === true ? described(who) : await identifyInterceptor(ctx, deps, world, who);
   return interceptedError(tool, site.ref, site.tabId, {
     x: point.x,
     y: point.y,
-    healed,
+    healed: options.healed ?? point.healed,
     when: verdict.when,
     sent: true,
-    ...(verdict.interceptor === undefined ? {} : { interceptor: verdict.interceptor }),
+    ...(interceptor === undefined ? {} : { interceptor }),
     ...(verdict.gone === true ? { gone: true } : {}),
   });
 }
