@@ -59,10 +59,13 @@ export interface CreatedTab {
   pendingUrl?: string | undefined;
 }
 
+/** The host a request's initiator is matched by: a name or an IPv4 address (the filter takes no IPv6 literal as a domain). */
 function hostOf(url: string): string | undefined {
   try {
     const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.hostname.replace(/\.+$/, '') || undefined : undefined;
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
+    const host = parsed.hostname.replace(/\.+$/, '');
+    return host === '' || host.startsWith('[') ? undefined : host;
   } catch {
     return undefined;
   }

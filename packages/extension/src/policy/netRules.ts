@@ -141,8 +141,14 @@ export function barrierRules(rules: readonly SiteRule[], scope: BarrierScope): N
   const scopes: Pick<NetCondition, 'tabIds' | 'excludedTabIds' | 'initiatorDomains'>[] = [];
   if (scope.agentTabs.length > 0) scopes.push({ tabIds: [...scope.agentTabs].sort((a, b) => a - b) });
   if (scope.opening || scope.agentDomains.length > 0) {
-    const excluded = scope.personTabs.length > 0 ? { excludedTabIds: [...scope.personTabs].sort((a, b) => a - b) } : {};
-    scopes.push(scope.opening ? excluded : { ...excluded, initiatorDomains: [...scope.agentDomains].sort() });
+    const person = [...scope.personTabs].sort((a, b) => a - b);
+    if (scope.opening) {
+      // Any initiator, for the moment chrome-relay opens a tab: but never requests of no tab (-1: the person's sites'
+      // service workers, other extensions), which the new tab's first page is not.
+      scopes.push({ excludedTabIds: [-1, ...person] });
+    } else {
+      scopes.push({ ...(person.length > 0 ? { excludedTabIds: person } : {}), initiatorDomains: [...scope.agentDomains].sort() });
+    }
   }
   const out: NetRule[] = [];
   for (const where of scopes) {

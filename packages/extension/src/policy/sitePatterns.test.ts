@@ -232,6 +232,8 @@ describe('the two compilations of a rule agree (checks in the worker, the networ
     // While chrome-relay opens a tab: every unknown tab, whoever initiated its request.
     const opening = barrierRules(rules, { agentTabs: [], personTabs: [1], agentDomains: [], opening: true });
     expect(opening.map((r) => r.condition.initiatorDomains)).toEqual([undefined, undefined, undefined]);
+    // Requests of no tab (the person's sites' workers) are never caught by that moment.
+    expect(opening.map((r) => r.condition.excludedTabIds)).toEqual([[-1, 1], [-1, 1], [-1, 1]]);
     expect(barrierRules(rules, { agentTabs: [], personTabs: [1, 2], agentDomains: [], opening: false })).toEqual([]);
     expect(barrierRules([], { agentTabs: [1], personTabs: [], agentDomains: ['a.test'], opening: false })).toEqual([]);
   });
