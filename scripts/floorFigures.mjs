@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// The extension's floor-plan figures, reproducible at any revision:
+//   node scripts/floorFigures.mjs            the working tree
+//   node scripts/floorFigures.mjs --rev REV  a commit (read with git archive into a temporary folder)
+//   --list                                   also name the files behind each figure
+// Figures (non-test files of packages/extension/src; the plan is packages/extension/floors.mjs of the working tree,
+// so two revisions are measured against the same plan):
+//   - imports that reach up or sideways (a room importing its own floor or a higher one; types count);
+//   - files outside cdp/ that read Chrome's error text (its phrases, in a pattern or a string). browserApi.ts reads
+//     chrome.tabs' own errors and is counted apart;
+//   - files that send Input.* commands, and files that capture pixels (Page.captureScreenshot, Page.startScreencast);
+//   - files outside injected/ with page code: an expression or function text handed to Runtime.evaluate or
+//     Runtime.callFunctionOn, or a function serialised for the page. Not counted: page/pageCall.ts, the one page-call
+//     path (its expression only names a typed PageApi method), and the js tool's evaluation of the agent's own code
+//     (it holds no page code of ours);
+//   - the files a `click @e12` enters: the extension modules reachable by import from tools/click.ts.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { exempt, FLOORS, roomOf } from '../packages/extension/floors.mjs';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const list = args.includes('--list');
+const revAt = args.indexOf('--rev');
+const rev = revAt === -1 ? undefined : args[revAt + 1];
+let root = repo;
+let scratch;
+if (rev !== undefined) {
+  scratch = mkdtempSync(join(tmpdir(), 'floor-figures-'));
+  execFileSync('sh', ['-c', `git archive ${JSON.stringify(rev)} packages/extension/src | tar -x -C ${JSON.stringify(scratch)}`], { cwd: repo });
+  root = scratch;
+}
+const src = join(root, 'packages/extension/src');
+
+function walk(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : [path];
+  });
+}
+const files = walk(src).map((path) => relative(src, path)).filter((file) => file.endsWith('.ts') && !exempt(file)).sort();
+const text = new Map(files.map((file) => [file, readFileSync(join(src, file), 'utf8')]));
+
+/** Every relative import or re-export of a file, resolved to a path under src/. */
+function importsOf(file) {
+  const found = [];
+  for (const match of text.get(file).matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'|import\('(\.[^']+)'\)/g)) {
+    const spec = match[1] ?? match[2];
+    found.push(relative(src, resolve(src, dirname(file), spec)).replace(/\.js$/, '.ts'));
+  }
+  return found;
+}
+
+const upward = [];
+for (const file of files) {
+  const room = roomOf(file);
+  for (const target of importsOf(file)) {
+    const to = roomOf(target);
+    if (to === room || target.startsWith('..')) continue;
+    const bad = room === 'injected' || FLOORS[room] === undefined || FLOORS[to] === undefined || FLOORS[to] >= FLOORS[room];
+    if (bad) upward.push(`${file} → ${target}`);
+  }
+}
+
+const CHROME_PHRASES = /cannot find context|execution context was destroyed|cannot find default execution context|no frame for given id|frame with the given id|could not compute|inspected target navigated|no dialog is showing|debugger is not attached|not attached to an active page|no node with given id|node is detached|another debugger is already attached|no tab with (given )?id|chrome-extension:\\?\/\\?\/ url of different extension/i;
+const errorText = files.filter((file) => !file.startsWith('cdp/') && file !== 'browserApi.ts' && CHROME_PHRASES.test(stripComments(text.get(file))));
+const input = files.filter((file) => /['"`]Input\.[a-z]\w*['"`]/.test(stripComments(text.get(file))));
+const pixels = files.filter((file) => /['"`]Page\.(captureScreenshot|startScreencast)['"`]/.test(stripComments(text.get(file))));
+const PAGE_CODE = /\b(expression|functionDeclaration)\s*:\s*(?!expression\b|functionDeclaration\b|source\b|code\b|params\.)[^,}\n]+|\.toString\(\)\s*,?\s*$/m;
+const pageCode = files.filter((file) => !file.startsWith('injected/') && file !== 'page/pageCall.ts' && PAGE_CODE.test(stripComments(text.get(file))));
+
+function stripComments(source) {
+  return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+}
+
+/** Modules reachable by import from a tool file (the tool's own closure inside the extension). */
+function closure(start) {
+  const seen = new Set();
+  const queue = [start];
+  while (queue.length > 0) {
+    const file = queue.pop();
+    if (seen.has(file) || !text.has(file)) continue;
+    seen.add(file);
+    queue.push(...importsOf(file));
+  }
+  return [...seen].sort();
+}
+const click = existsSync(join(src, 'tools/click.ts')) ? closure('tools/click.ts') : [];
+
+const figures = [
+  ['imports that reach up or sideways', upward],
+  ['files outside cdp/ that read Chrome error text', errorText],
+  ['files that send Input.*', input],
+  ['  of them outside input/', input.filter((file) => !file.startsWith('input/'))],
+  ['files that capture pixels', pixels],
+  ['  of them outside capture/', pixels.filter((file) => !file.startsWith('capture/'))],
+  ['files outside injected/ with page code', pageCode],
+  ['files a click @e12 enters (import closure of tools/click.ts)', click],
+];
+console.log(`floor figures at ${rev ?? 'the working tree'} (plan: packages/extension/floors.mjs)`);
+for (const [name, items] of figures) {
+  console.log(`${String(items.length).padStart(4)}  ${name}`);
+  if (list) for (const item of items) console.log(`        ${item}`);
+}
+if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
