@@ -9,16 +9,13 @@
  * it (snapshot retries, ref tools say stale_ref) never lets it reach here.
  */
 import { asInterrupted, reasonedError, RelayError, toolLabel } from '@chrome-relay/protocol';
+import { DOCUMENT_GONE, isCdpFailure } from './cdp/failures.js';
 import { DocumentChanged } from './page/pageCall.js';
-
-const NAVIGATED_AWAY = /cannot find context with specified id|execution context was destroyed|cannot find default execution context|inspected target navigated or closed/i;
 
 /** `error` itself, or — when CDP said the document went away under the tool — timeout/navigating. */
 export function navigationCut(error: unknown, tool: string, tabId: number | undefined): unknown {
   if (error instanceof DocumentChanged) return cut(tool, tabId ?? error.tabId, {});
-  if (!(error instanceof RelayError) || error.code !== 'cdp_error') return error;
-  const cdpMessage = error.details.cdpMessage;
-  if (typeof cdpMessage !== 'string' || !NAVIGATED_AWAY.test(cdpMessage)) return error;
+  if (!(error instanceof RelayError) || !isCdpFailure(error, ...DOCUMENT_GONE)) return error;
   return cut(tool, tabId, error.details);
 }
 

@@ -22,13 +22,14 @@
  */
 import type ProtocolMapping from 'devtools-protocol/types/protocol-mapping.js';
 import { RelayError } from '@chrome-relay/protocol';
+import { cdpKindOf } from './failures.js';
 import { IdleDetacher, type IdleClock } from './idleDetach.js';
 
 type Commands = ProtocolMapping.Commands;
 
 export interface CdpTarget {
   tabId: number;
-  /** A flattened child session (out-of-process iframe), once frames are supported. */
+  /** A flattened child session: an out-of-process iframe's own session. */
   sessionId?: string;
 }
 
@@ -54,7 +55,6 @@ export const RELAY_DETACH_REASON = 'relay_detach';
 const ALREADY_ATTACHED = /another debugger is already attached/i;
 const NOT_ATTACHED = /debugger is not attached/i;
 const NO_TAB = /no tab with (given )?id/i;
-const SWAPPING = /^not attached to an active page/i;
 /**
  * Chrome refuses every command of an extension's debugger session while the tab shows a frame of another
  * extension (observed in Chromium 156: an iframe of a chrome-extension:// URL — even a blocked one — and
@@ -230,7 +230,7 @@ export class CdpSessions {
           await this.attach(resolved.tabId);
           continue;
         }
-        if (attempt < SWAP_RETRIES && SWAPPING.test(cdpMessageOf(error))) {
+        if (attempt < SWAP_RETRIES && cdpKindOf(cdpMessageOf(error)) === 'swapping') {
           // Right after a cross-process navigation commits, the session briefly has no page to
           // talk to (observed on Page.getNavigationHistory just after Page.navigate answered). The
           // command was not delivered; it succeeds once the new renderer is attached.

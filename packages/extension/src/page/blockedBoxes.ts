@@ -12,6 +12,7 @@
 import { RelayError } from '@chrome-relay/protocol';
 import type { ToolContext } from '../tools/defineTool.js';
 import type { CdpTarget } from '../cdp/cdpSession.js';
+import { isCdpFailure } from '../cdp/failures.js';
 import { originOf } from '../policy/frameBlocks.js';
 import { blockedFrameError } from '../policy/policy.js';
 import type { FrameInfo, FrameSessions } from './frames.js';
@@ -103,8 +104,6 @@ export async function frameArea(frames: readonly FrameInfo[], frame: FrameInfo, 
   return box;
 }
 
-const NOT_RENDERED = /could not compute (box model|content quads)/i;
-
 /** DOM.getFrameOwner + DOM.getBoxModel on the parent's session: the owner's content box; nothing of the child is asked. */
 function cdpOwnerBox(ctx: Pick<ToolContext, 'cdp'>, tabId: number): OwnerBox {
   return async (child, parent) => {
@@ -115,7 +114,7 @@ function cdpOwnerBox(ctx: Pick<ToolContext, 'cdp'>, tabId: number): OwnerBox {
       return quadBounds(model.content);
     } catch (error) {
       // display:none (or not yet laid out): the frame is not drawn, so there is nothing to paint over.
-      if (error instanceof RelayError && error.code === 'cdp_error' && NOT_RENDERED.test(String(error.details.cdpMessage))) return undefined;
+      if (isCdpFailure(error, 'not_rendered')) return undefined;
       throw error;
     }
   };

@@ -7,12 +7,8 @@
  * snapshot leaves it out as it leaves out a child session that ended, and the next snapshot finds it
  * where it is.
  */
-import { RelayError } from '@chrome-relay/protocol';
-
-const FRAME_GONE = /^no frame for given id found|^frame with the given id was not found/i;
+import { isCdpFailure } from '../cdp/failures.js';
 
 export function isFrameGone(error: unknown): boolean {
-  if (!(error instanceof RelayError) || error.code !== 'cdp_error') return false;
-  const cdpMessage = error.details.cdpMessage;
-  return typeof cdpMessage === 'string' && FRAME_GONE.test(cdpMessage);
+  return isCdpFailure(error, 'frame_gone');
 }

@@ -5,13 +5,12 @@
  */
 import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
+import { isCdpFailure } from '../cdp/failures.js';
 import type { PageArgs, PageMethod, PageReturn } from '../injected/types.js';
 import type { ToolContext } from '../tools/defineTool.js';
 import { currentFrame } from './frames.js';
 import { worldTarget, type PageWorld, type Worlds } from './worlds.js';
 
-/** Runtime.evaluate's way of saying the world is gone (navigation, or a frame swap). */
-const CONTEXT_GONE = /cannot find context with specified id|execution context was destroyed|cannot find default execution context/i;
 
 /**
  * The tab now shows another document than the world we were given: whatever refs we hold for it
@@ -29,10 +28,9 @@ export class DocumentChanged extends Error {
   }
 }
 
+/** Runtime.evaluate's way of saying the world is gone (navigation, or a frame swap). */
 function isContextGone(error: unknown): boolean {
-  if (!(error instanceof RelayError) || error.code !== 'cdp_error') return false;
-  const cdpMessage = error.details.cdpMessage;
-  return typeof cdpMessage === 'string' && CONTEXT_GONE.test(cdpMessage);
+  return isCdpFailure(error, 'context_gone');
 }
 
 function pageScript(): string {

@@ -18,6 +18,7 @@
  */
 import { RelayError } from '@chrome-relay/protocol';
 import type { CdpTarget } from '../cdp/cdpSession.js';
+import { DOCUMENT_GONE, isCdpFailure } from '../cdp/failures.js';
 import type { ToolContext } from '../tools/defineTool.js';
 
 /** A frame of a tab to read in; a bare tab id means its main frame. */
@@ -29,7 +30,6 @@ export interface FrameScope {
 }
 
 const WORLD_NAME = 'chrome-relay-reads';
-const LOST_CONTEXT = /cannot find context|execution context was destroyed|context with specified id|inspected target navigated/i;
 
 export function scopeTarget(where: number | FrameScope): number | CdpTarget {
   if (typeof where === 'number') return where;
@@ -41,11 +41,6 @@ async function createWorld(ctx: Pick<ToolContext, 'cdp'>, where: number | FrameS
   const frameId = typeof where === 'number' ? (await ctx.cdp.send(target, 'Page.getFrameTree')).frameTree.frame.id : where.frameId;
   const world = await ctx.cdp.send(target, 'Page.createIsolatedWorld', { frameId, worldName: WORLD_NAME });
   return world.executionContextId;
-}
-
-function cdpMessage(error: unknown): string {
-  if (error instanceof RelayError && typeof error.details.cdpMessage === 'string') return error.details.cdpMessage;
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -75,7 +70,7 @@ export async function callInPage<Args extends unknown[], R>(
       return reply.result.value as Awaited<R>;
     } catch (error) {
       // The document (and its world) went away between calls: make the world again, once.
-      if (attempt === 1 && LOST_CONTEXT.test(cdpMessage(error))) continue;
+      if (attempt === 1 && isCdpFailure(error, ...DOCUMENT_GONE)) continue;
       throw error;
     }
   }

@@ -7,11 +7,11 @@
  * is only meaningful for a prompt being accepted; anything else is refused rather than ignored.
  */
 import { RelayError } from '@chrome-relay/protocol';
+import { isCdpFailure } from '../cdp/failures.js';
 import { dialogTracker } from '../pageState/dialogs.js';
 import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 
-const NO_DIALOG = /no dialog is showing/i;
 
 export const dialogTool = defineTool({
   name: 'dialog',
@@ -40,8 +40,7 @@ export const dialogTool = defineTool({
         ...(params.text === undefined ? {} : { promptText: params.text }),
       });
     } catch (error) {
-      const cdpMessage = error instanceof RelayError && typeof error.details.cdpMessage === 'string' ? error.details.cdpMessage : '';
-      if (NO_DIALOG.test(cdpMessage)) {
+      if (isCdpFailure(error, 'no_dialog')) {
         dialogs.markClosed(tabId);
         throw new RelayError('target_not_found', `No dialog is open on tab ${tabId}.`, { tool: 'dialog', phase: 'resolve', details: { tab: tabId } });
       }

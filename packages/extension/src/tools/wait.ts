@@ -21,6 +21,7 @@
  * ref's element is visible) as one more condition resolved through the refs layer.
  */
 import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { DOCUMENT_GONE, isCdpFailure } from '../cdp/failures.js';
 import { dialogOpenError, dialogTracker } from '../pageState/dialogs.js';
 import { armedDir, downloadTracker, toDownloadInfo, type DownloadInfo } from '../pageState/downloads.js';
 import { worlds as defaultWorlds } from '../page/worlds.js';
@@ -38,7 +39,6 @@ import type { RefDeps } from './refAction.js';
 export const POLL_MS = 100;
 /** Kept back from the call deadline for the timeout's diagnostics and the reply. */
 export const DIAGNOSTICS_RESERVE_MS = 600;
-const TRANSIENT = /cannot find context|execution context was destroyed|inspected target navigated|not attached to an active page/i;
 
 type WaitCondition = ToolResult<'wait'>['condition'];
 type Check = { met: true; download?: DownloadInfo } | { met: false };
@@ -121,10 +121,9 @@ function describe(condition: WaitCondition, params: ToolParams<'wait'>): string 
   }
 }
 
+/** A poll cut off by the page changing under it: the next poll asks the new document. */
 function transient(error: unknown): boolean {
-  if (!(error instanceof RelayError) || error.code !== 'cdp_error') return false;
-  const text = typeof error.details.cdpMessage === 'string' ? error.details.cdpMessage : error.message;
-  return TRANSIENT.test(text);
+  return isCdpFailure(error, ...DOCUMENT_GONE, 'swapping');
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
