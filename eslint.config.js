@@ -1,4 +1,5 @@
-// Lint and package boundaries, by config (run by `pnpm test` through scripts/lint.mjs):
+// Lint and package boundaries, by config (run by `pnpm test` through scripts/lint.mjs), over the packages, e2e/ and
+// scripts/ alike:
 // - typescript-eslint: no floating promises, type-only imports marked, no `any`;
 // - boundaries: page-side code (extension/src/injected) uses no chrome.* and no Node; the protocol imports
 //   nothing Node- or chrome-specific; the CLI never imports the host (nor the host the CLI), and neither
@@ -9,9 +10,9 @@ const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'net', 'child_process', 'cry
 const noNode = { group: nodeBuiltins, message: 'This code must not depend on Node.' };
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'e2e/**', 'scripts/**', '**/*.mjs', 'eslint.config.js', 'vitest.*'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'packages/**/*.mjs', 'eslint.config.js', 'vitest.*', 'e2e/pages/**'] },
   {
-    files: ['packages/*/src/**/*.ts'],
+    files: ['packages/*/src/**/*.ts', 'e2e/**/*.ts', 'scripts/**/*.ts', 'scripts/**/*.mjs'],
     extends: [tseslint.configs.base],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     linterOptions: { reportUnusedDisableDirectives: 'error' },

@@ -1,5 +1,5 @@
 /**
- * Issue 4, part A: the page actions that need no ref, each through the built CLI on a fixture that would catch
+ * The page actions that need no ref, each through the built CLI on a fixture that would catch
  * the wrong behaviour. Assertions read the page's own state through the DevTools observer (never chrome-relay's
  * word); the observer never acts on the page.
  */

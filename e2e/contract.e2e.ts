@@ -1,5 +1,5 @@
 /**
- * Issue 9 (parts 3 and 4): the failure contract, through the built CLI. Bad output paths and homes fail
+ * The failure contract, through the built CLI. Bad output paths and homes fail
  * fast as invalid_arguments naming the field, before any call; stderr holds exactly one human line; bare
  * commands print usage; a closed pipe is quiet; a chrome:// tab is a non-retryable chrome_api_error;
  * `wait --timeout` is the wait's own budget; `js` awaits promises and only says invalid_arguments when

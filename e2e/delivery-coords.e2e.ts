@@ -1,5 +1,5 @@
 /**
- * Issue 9, the rest: a click at coordinates and the drop of a drag are verified like a ref click.
+ * A click at coordinates and the drop of a drag are verified like a ref click.
  * The fixtures record every handler that ran; the tests read them through the DevTools observer and
  * hold the CLI's exit code to them: a press or a drop that went elsewhere is click_intercepted, the
  * element that would have taken it hears nothing, and a success names what got the click.

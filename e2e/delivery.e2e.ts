@@ -1,5 +1,5 @@
 /**
- * Issue 9: a click or hover that did not reach its element is never a success. Each fixture page
+ * A click or hover that did not reach its element is never a success. Each fixture page
  * reproduces one way a press or a pointer goes astray (an overlay on hover, an overlay on press, a
  * decoy swapped in on pointermove, a target that jumps every 16 ms, a fresh cross-origin frame, a
  * cross-origin frame drawn where the target was scrolled to) and records every handler that ran;

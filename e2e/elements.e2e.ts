@@ -1,5 +1,5 @@
 /**
- * Issue 4 part B: element-addressed actions through the built CLI. Every assertion reads the
+ * Element-addressed actions through the built CLI. Every assertion reads the
  * page's own state (what its listeners recorded), never chrome-relay's claim alone.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';

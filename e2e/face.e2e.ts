@@ -1,5 +1,5 @@
 /**
- * Issue 12, the extension's face, end to end. The popup and options pages are opened as extension pages in the
+ * The extension's face, end to end. The popup and options pages are opened as extension pages in the
  * launched browser through the DevTools connection and read and clicked there: that is the person's UI, so the
  * test acts as the person there (and when the person opens their own tab or drags it into a tab group). Agents
  * act only through the built CLI. Page state is read from the pages themselves.

@@ -1,5 +1,5 @@
 /**
- * Issue 10: what the agent sees is what it can act on. Through the built CLI, on small fixtures: refs for every
+ * What the agent sees is what it can act on. Through the built CLI, on small fixtures: refs for every
  * element a person acts on (double-click, drag and drop, hover rows), names and states as the browser computes
  * them, context in -i, refs that survive a re-rendering list, and readers that reach into shadow roots and frames.
  * Every assertion about an effect reads the page's own record through the DevTools observer.

@@ -1,5 +1,5 @@
 /**
- * Issue 4, frames: elements of a same-origin iframe and of a cross-origin (out-of-process) iframe
+ * Frames: elements of a same-origin iframe and of a cross-origin (out-of-process) iframe
  * appear in the snapshot with refs that click and fill. The cross-origin child is served by a
  * second fixture server on 127.0.0.2 (another site, so Chromium puts it in its own process).
  * Every assertion reads the frame's own state through the DevTools observer (page.frames()).

@@ -191,7 +191,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
 }
 
 /** Poll until `fn` returns a truthy value (observation of page state that settles asynchronously). */
-export async function until<T>(fn: () => Promise<T> | T, timeoutMs = 5000, what = 'condition'): Promise<T> {
+export async function until<T>(fn: () => Promise<T> | T, timeoutMs = 5000, what = 'condition'): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await fn();

@@ -1,5 +1,5 @@
 /**
- * Issue 9, "Health you can trust", through the built CLI. The fault is real and injected from the observation
+ * Health an agent can trust (a stuck worker, the circuit, reconnect), through the built CLI. The fault is real and injected from the observation
  * side, like killing the worker in refs.e2e.ts: an endless loop started in the extension's service worker over
  * DevTools, so the worker stops answering while its native port (and the host's cached hello) stay up. Then:
  * calls time out; after 3 the host's circuit opens and calls fail at once; doctor's round trip fails and names

@@ -1,5 +1,5 @@
 /**
- * Issue 9 part 6: the page cannot forge what the agent reads. A page whose every string (text, labels, option,
+ * The page cannot forge what the agent reads. A page whose every string (text, labels, option,
  * value, link, title, URL, console, a covering element's name) imitates chrome-relay's own lines and carries line
  * separators and terminal controls; and a page full of content a person cannot see. Everything through the
  * built CLI; the DevTools connection only observes the page.

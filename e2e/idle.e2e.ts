@@ -1,5 +1,5 @@
 /**
- * Issue 12, detach when idle, end to end in a browser that shows Chrome's "started debugging this browser" bar
+ * Detach when idle, end to end in a browser that shows Chrome's "started debugging this browser" bar
  * (launch --debugger-infobar: a person's own Chrome, no --silent-debugger-extension-api).
  *
  *   - after the idle time without commands the tab's debugger session is detached (the popup says so) and, in a

@@ -1,5 +1,5 @@
 /**
- * Issue 5 through the built CLI: screenshots (pixels decoded here), recording (frames + a real GIF),
+ * Observation through the built CLI: screenshots (pixels decoded here), recording (frames + a real GIF),
  * console, network with redaction of headers the fixture server sets, workspaces, groups, leases
  * between two agent identities (conflict and expiry), aliases, batch. Page state is read through
  * the DevTools observer, never taken from chrome-relay's own claim.

@@ -1,5 +1,5 @@
 /**
- * Issue 6, operator side, through the built CLI: install / uninstall / doctor / update against a launched
+ * The operator's side, through the built CLI: install / uninstall / doctor / update against a launched
  * Chromium, plus the cheap no-browser cases (stale socket, skill, --help examples). One browser for the file.
  */
 import { spawn } from 'node:child_process';

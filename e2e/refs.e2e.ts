@@ -1,5 +1,5 @@
 /**
- * Issue 3: refs that never lie. Each scenario uses its own small fixture page; every claim is checked against the
+ * Refs that never lie. Each scenario uses its own small fixture page; every claim is checked against the
  * page's own counters. Page-side changes (re-render, overlay, navigation triggered by the page) are made through
  * the DevTools observer, playing the part of the page's own code; every chrome-relay action goes through the CLI.
  */

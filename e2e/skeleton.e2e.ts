@@ -1,5 +1,5 @@
 /**
- * Issue 2: the real CLI → native host → extension → CDP path. Every assertion about the page reads the page's
+ * The real CLI → native host → extension → CDP path. Every assertion about the page reads the page's
  * own state (window.clicks etc.), never chrome-relay's claim.
  */
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Issue 13: actions pay only for what they do. Navigation is detected from what the click set going
+ * Actions pay only for what they do. Navigation is detected from what the click set going
  * (its events, the requests its handler awaited, one turn of the page after them) instead of a fixed
  * sleep; the page's own state says what happened. (That a click which starts nothing settles without
  * any timer is pinned by the unit tests of page/navigation.ts: timing is never asserted here.) And

@@ -1,5 +1,5 @@
 /**
- * Issue 9 through the built CLI: exactly the tab the agent named, or a closed code.
+ * Targeting through the built CLI: exactly the tab the agent named, or a closed code.
  *
  * Tabs here load recorder.html, which records every event it gets (pointer, key, focus, load/unload,
  * scroll…). "The other tab records nothing" is read from that record through the DevTools

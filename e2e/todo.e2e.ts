@@ -1,5 +1,5 @@
 /**
- * Issue 10, the proof an agent would give: a TodoMVC-style app (e2e/pages/todo.html: the list re-rendered from a
+ * The proof an agent would give: a TodoMVC-style app (e2e/pages/todo.html: the list re-rendered from a
  * template on every change, a transparent toggle over its label's circle, double-click to edit, a delete button
  * that only shows on hover) driven the way an agent drives it — snapshot, then refs only: no `js`, no coordinates.
  * Each step is checked against the app's own state (window.todos) through the DevTools observer.

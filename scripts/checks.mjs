@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The static checks of `pnpm test`, run side by side: `pnpm typecheck` is seven tsc projects and `pnpm lint` an
+// The static checks of `pnpm test`, run side by side: `pnpm typecheck` is nine tsc projects and `pnpm lint` an
 // ESLint pass with type information, each mostly one busy core, and run one after another they took ~100 s of a
 // run on a 2-core machine. Here they share the cores (one task per core), each task's output is held until it
 // ends, so a failure prints whole and unmixed, and the run fails if any task did.
@@ -18,7 +18,7 @@ const node = process.execPath;
 
 // Longest first, so the slow ones are not left to run alone at the end (measured without ESLint's cache, as in a
 // fresh clone: ESLint ~50 s, tsc of the extension and of the CLI ~20 s each, each dead-export check ~7 s).
-const typecheck = ['packages/extension', 'packages/cli', 'scripts/torture', 'scripts/bench', 'packages/native-host', 'packages/protocol', 'packages/host-files'].map(
+const typecheck = ['packages/extension', 'packages/cli', 'e2e', 'scripts/torture', 'scripts/bench', 'scripts', 'packages/native-host', 'packages/protocol', 'packages/host-files'].map(
   (project) => ({ name: `tsc -p ${project}`, command: tsc, args: ['-p', project] }),
 );
 const docs = { name: 'docs --check', command: node, args: ['scripts/gen-docs.mjs', '--check'] };

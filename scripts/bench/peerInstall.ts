@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execTimed } from './exec.js';
 
-/** Pinned: the figures in issue 13 were taken against this version. */
+/** Pinned, so the peer's figures compare across runs: the published comparison was taken against this version. */
 export const AGENT_BROWSER_VERSION = '0.41.2';
 
 export interface InstalledPeer {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderSummary } from './summary.js';
 
 describe('renderSummary', () => {
-  it('prints the long-standing ratio lines with issue 13\'s goals', () => {
+  it('prints the long-standing ratio lines with their goals', () => {
     const text = renderSummary({ node: 80, version: 120, tabs: 100, click: 240, snapshot1500: 377, navigate1500: 350, loop1500: 1258, peerLoop1500: undefined });
     expect(text.split('\n')).toEqual([
       'ratios (same run):',

@@ -1,6 +1,6 @@
 /**
  * The ratio lines `pnpm bench` has always printed, so figures stay comparable with earlier runs: start-up and click
- * against `node -e 0`, and the 1,500-row snapshot, navigate and loop (full snapshots). The goals are issue 13's:
+ * against `node -e 0`, and the 1,500-row snapshot, navigate and loop (full snapshots). The goals:
  * `--version` ≤ 1.10× and `tabs` ≤ 1.20× Node's own start, an action ≤ Node's start + 30 ms.
  */
 import type { OverFloor } from './measure.js';

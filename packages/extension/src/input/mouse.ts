@@ -86,7 +86,7 @@ export async function moveTo(ctx: Pick<ToolContext, 'cdp'>, tabId: number | CdpT
  * Run `work` with the page handling every mouse move as it arrives. Blink queues moves for the
  * next animation frame and acknowledges them only then; with no press to flush the queue (hover,
  * the moves of a drag) each ack waited for a frame: ~1 s after a click on a 1,500-row page
- * (measured, issue 9). Enabling the Overlay domain (which needs DOM) makes Blink deliver input
+ * (measured on Chromium 156). Enabling the Overlay domain (which needs DOM) makes Blink deliver input
  * unbuffered, as it does for DevTools (InspectorOverlayAgent::enable → unbuffered input for the
  * debugger); disabling it restores the page's normal, frame-aligned input. Nothing is drawn.
  * `target` is the session of the widget that receives the input (an OOPIF has its own).

@@ -2,7 +2,7 @@
  * Wait until the browser has drawn what the page's DOM now says. The browser routes mouse input
  * between a tab's out-of-process frames by the hit-test data of the last frame it drew, not by the
  * DOM: a press sent right after a scroll went to the cross-origin iframe drawn at that point
- * before the scroll (observed in Chromium 156, issue 9).
+ * before the scroll (observed in Chromium 156), and a click reported as delivered would have landed elsewhere.
  *
  * Two steps, both needed (measured, Chromium 156, a same-origin iframe clicked right after the
  * page scrolled away from a cross-origin one, three clicks per tab):

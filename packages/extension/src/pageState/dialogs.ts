@@ -180,7 +180,8 @@ export class DialogTracker {
   }
 
   #observe(event: CdpEvent): void {
-    // Dialogs of out-of-process iframes arrive on child sessions: frames are part B.
+    // Only the tab's own session is followed: a dialog an out-of-process iframe opens arrives on that frame's child
+    // session and is not tracked here.
     if (event.sessionId !== undefined) return;
     if (event.method === 'Page.javascriptDialogOpening') {
       const dialog = toDialogInfo(event.params);

@@ -1,5 +1,5 @@
 /**
- * The drop side of `drag`, verified (issue 9). Once the source took the press, the delivery guard
+ * The drop side of `drag`, verified: a drop that did not reach its target is never a success. Once the source took the press, the delivery guard
  * of the drop target's document is armed in mode `drop` (injected/delivery.ts): the release at the
  * drop point (pointerup/mouseup) and, for an HTML5 drag, the drop events (dragenter/dragover/drop)
  * must land on the drop target. One that goes anywhere else (an overlay shown when a drag reaches

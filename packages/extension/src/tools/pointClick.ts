@@ -1,5 +1,5 @@
 /**
- * `click --x --y`: a click at a point of the viewport, verified like a ref click (issue 9). With no
+ * `click --x --y`: a click at a point of the viewport, verified like a ref click (a click that reached something else is not a success). With no
  * ref there is no element to prove a point for, so right before the input the page says what is at
  * the point (the deepest element, through open shadow roots) and arms the delivery guard to expect
  * it there (injected/delivery.ts). The press and the release must then reach that element; whatever

@@ -1,5 +1,5 @@
 /**
- * Pointer actions on a ref, delivered and then verified (issue 9). A hit-test before the input is
+ * Pointer actions on a ref, delivered and then verified: input that did not reach the element is never a success. A hit-test before the input is
  * a prediction; this module adds the proof:
  * 1. In the ref's frame, one page call resolves the ref, scrolls, hit-tests and arms the delivery
  *    guard (injected/delivery.ts). For a ref inside iframes, each frame above maps the point,

@@ -10,8 +10,8 @@
  * Strict: typing with nothing editable focused would silently type nowhere, so the focused element
  * is checked first (in an isolated world, through open shadow roots and same-origin frames) and
  * its absence is element_not_found. A focused cross-origin frame cannot be inspected from here; it
- * is accepted and reported as `iframe (cross-origin)` (frames are part B). `-s @ref` (focus an
- * element first) is part B: it resolves the ref, focuses it, then calls typeIntoFocused. Focus inside a frame
+ * is accepted and reported as `iframe (cross-origin)`. `-s @ref` resolves the ref, focuses its element, then calls
+ * typeIntoFocused. Focus inside a frame
  * that shows a site the person blocked is refused before anything is looked at or typed (inputLanding.ts).
  */
 import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
@@ -75,8 +75,8 @@ export function describeFocus(): FocusReport {
 }
 
 /**
- * Type `text` into whatever is focused in the tab (the seam for part B: `type -s @ref` focuses the
- * ref's element first, then calls this). Checks that something editable has focus, then types.
+ * Type `text` into whatever is focused in the tab (`type -s @ref` focuses the ref's element first, then calls
+ * this). Checks that something editable has focus, then types.
  */
 export async function typeIntoFocused(ctx: ToolContext, deps: LandingDeps, tabId: number, text: string): Promise<ToolResult<'type'>> {
   // First: describeFocus looks into same-origin frames, and the text goes where focus is.

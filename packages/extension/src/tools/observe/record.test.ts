@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createFakeEnvironment } from '../../testing/fakeChrome.js';
 import { NO_BLOCKED_FRAMES } from '../../testing/blockedFrames.js';
 import { createScreenshotTool, drawnAtScroll } from './screenshot.js';
-import { Recorder, type LiveFrame } from './record.js';
+import { Recorder } from './record.js';
+import type { LiveFrame } from './recordMask.js';
 import { unmasked, type FrameMasker } from './recordMask.js';
 
 /** Frames are kept after the masker answered (a microtask chain): let it run. */

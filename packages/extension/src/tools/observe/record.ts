@@ -17,7 +17,6 @@ import type { BlockedLayout } from '../../page/blockedBoxes.js';
 import { frameSessions } from '../../page/frames.js';
 import { createFrameMasker, type FrameMasker, type LiveFrame, type SiteShown } from './recordMask.js';
 
-export type { LiveFrame } from './recordMask.js';
 
 const DEFAULT_MAX_FRAMES = 300;
 const MAX_TOTAL_BYTES = 48 * 1024 * 1024;
