@@ -10,12 +10,12 @@ export const FLOORS = {
   // 0: the page side; storage primitives.
   injected: 0,
   state: 0,
-  // 1: Chrome's own APIs behind small interfaces (tabs and storage, tab groups, the debugger).
+  // 1: Chrome's own APIs behind small interfaces (tabs and storage, the debugger).
   browserApi: 1,
-  organizeApi: 1,
   cdp: 1,
-  // 2: what every call carries (ToolContext, CallTabs); capture rings.
+  // 2: what every call carries (CallContext, CallTabs); tab groups; capture rings.
   context: 2,
+  organizeApi: 2,
   observe: 2,
   // 3: the person's limits; the popup's log; the tab chrome-relay last worked on.
   policy: 3,
@@ -30,7 +30,7 @@ export const FLOORS = {
   // 6: the one way input reaches a page; the one way pixels leave it.
   input: 6,
   capture: 6,
-  // 7: what tools share: ref actions, pointer delivery, verdicts, landing, drops, frame refs, snapshot shape.
+  // 7: what tools share: their context, ref actions, pointer delivery, verdicts, landing, drops, frame refs.
   actions: 7,
   // 8: the tools.
   tools: 8,

@@ -8,7 +8,8 @@ import { createTargetingContext, type TargetingParts } from './targeting/context
 import { createFakeEnvironment, type FakeBrowser } from './testing/fakeChrome.js';
 import { fakeOrganize } from './testing/fakeOrganize.js';
 import { fakeBarrier } from './testing/fakeNet.js';
-import { defineTool, type AnyToolDefinition, type ToolContext } from './tools/defineTool.js';
+import { defineTool, type AnyToolDefinition } from './tools/defineTool.js';
+import type { ToolContext } from './actions/toolContext.js';
 import { ActivityLog } from './activity/activityLog.js';
 import { AgentTabs } from './policy/agentTabs.js';
 import { PauseStore } from './policy/pause.js';

@@ -56,9 +56,10 @@ import { downloadTracker } from './pageState/downloads.js';
 import { networkActivity } from './pageState/networkIdle.js';
 import { snapshotAfter } from './snapshotAfter.js';
 import { prepareCall, type TargetingContext } from './targeting/prepareCall.js';
-import { tabsOf, type CallTabs } from './targeting/resolveCall.js';
+import { tabsOf, type CallTabs } from './context/call.js';
 import type { Policy } from './policy/policy.js';
-import type { AnyToolDefinition, ToolContext, ToolDefinition } from './tools/defineTool.js';
+import type { AnyToolDefinition, ToolDefinition } from './tools/defineTool.js';
+import type { ToolContext } from './actions/toolContext.js';
 
 export type CallMessage = Extract<HostToExtension, { type: 'call' }>;
 export type Dispatch = (call: CallMessage) => Promise<ExtensionToHost>;

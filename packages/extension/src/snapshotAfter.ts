@@ -15,7 +15,7 @@
  */
 import { RelayError, toolLabel, type AfterSnapshot } from '@chrome-relay/protocol';
 import { mainFrameDocument, worlds, worldTarget } from './page/worlds.js';
-import type { ToolContext } from './tools/defineTool.js';
+import type { ToolContext } from './actions/toolContext.js';
 
 /** Longest wait for a document being parsed before the snapshot takes what is there. */
 export const PARSED_LIMIT_MS = 5_000;

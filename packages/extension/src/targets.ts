@@ -14,13 +14,13 @@
 import { RelayError } from '@chrome-relay/protocol';
 import { chromeBrowserApi, type BrowserApi } from './browserApi.js';
 import { isTabId, readSession, SESSION_KEYS, writeSession } from './state/storage.js';
-import type { ToolContext } from './tools/defineTool.js';
+import type { CallContext } from './context/call.js';
 
 /**
  * Explicit id → it must exist (else target_not_found, details {tab}) and becomes the remembered tab.
  * Absent → the remembered tab if it still exists, else target_not_found.
  */
-export async function resolveTab(tab: number | undefined, ctx: Pick<ToolContext, 'browser'>): Promise<number> {
+export async function resolveTab(tab: number | undefined, ctx: Pick<CallContext, 'browser'>): Promise<number> {
   const { browser } = ctx;
   if (tab === undefined) return rememberedTab(browser);
   await browser.getTab(tab);

@@ -19,7 +19,7 @@
  * Chromium handles the same combos in the renderer (Control+a selects all, verified).
  */
 import { RelayError } from '@chrome-relay/protocol';
-import type { ToolContext } from '../tools/defineTool.js';
+import type { CallContext } from '../context/call.js';
 
 export interface KeyDefinition {
   /** `KeyboardEvent.key` without Shift. */
@@ -305,11 +305,11 @@ export function planTyping(text: string): TypingStep[] {
   return steps;
 }
 
-export async function pressCombo(ctx: Pick<ToolContext, 'cdp'>, tabId: number, combo: Combo, platform: Platform): Promise<void> {
+export async function pressCombo(ctx: Pick<CallContext, 'cdp'>, tabId: number, combo: Combo, platform: Platform): Promise<void> {
   for (const event of comboEvents(combo, platform)) await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', event);
 }
 
-export async function typeStep(ctx: Pick<ToolContext, 'cdp'>, tabId: number, step: TypingStep, platform: Platform): Promise<void> {
+export async function typeStep(ctx: Pick<CallContext, 'cdp'>, tabId: number, step: TypingStep, platform: Platform): Promise<void> {
   if (step.kind === 'insert') await ctx.cdp.send(tabId, 'Input.insertText', { text: step.text });
   else await pressCombo(ctx, tabId, step.combo, platform);
 }

@@ -5,7 +5,7 @@
  * viewport, or an out-of-process iframe's own when given its child session.
  */
 import type { CdpTarget } from '../cdp/cdpSession.js';
-import type { ToolContext } from '../tools/defineTool.js';
+import type { CallContext } from '../context/call.js';
 
 export type MouseButton = 'left' | 'right' | 'middle';
 
@@ -30,7 +30,7 @@ export interface ClickHooks {
 }
 
 export async function clickAt(
-  ctx: Pick<ToolContext, 'cdp'>,
+  ctx: Pick<CallContext, 'cdp'>,
   tabId: number | CdpTarget,
   x: number,
   y: number,
@@ -78,7 +78,7 @@ export async function clickAt(
 }
 
 /** Move the pointer without pressing (hover). Its ack waits for the page to handle the move: see withUnbufferedInput. */
-export async function moveTo(ctx: Pick<ToolContext, 'cdp'>, tabId: number | CdpTarget, x: number, y: number): Promise<void> {
+export async function moveTo(ctx: Pick<CallContext, 'cdp'>, tabId: number | CdpTarget, x: number, y: number): Promise<void> {
   await ctx.cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'none', buttons: 0, pointerType: 'mouse' });
 }
 
@@ -91,7 +91,7 @@ export async function moveTo(ctx: Pick<ToolContext, 'cdp'>, tabId: number | CdpT
  * debugger); disabling it restores the page's normal, frame-aligned input. Nothing is drawn.
  * `target` is the session of the widget that receives the input (an OOPIF has its own).
  */
-export async function withUnbufferedInput<T>(ctx: Pick<ToolContext, 'cdp'>, target: number | CdpTarget, work: () => Promise<T>): Promise<T> {
+export async function withUnbufferedInput<T>(ctx: Pick<CallContext, 'cdp'>, target: number | CdpTarget, work: () => Promise<T>): Promise<T> {
   await ctx.cdp.send(target, 'DOM.enable');
   await ctx.cdp.send(target, 'Overlay.enable');
   try {

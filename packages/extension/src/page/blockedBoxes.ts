@@ -10,7 +10,7 @@
  * box, and cut to it (nothing of a frame is drawn outside its iframe).
  */
 import { RelayError } from '@chrome-relay/protocol';
-import type { ToolContext } from '../tools/defineTool.js';
+import type { CallContext } from '../context/call.js';
 import type { CdpTarget } from '../cdp/cdpSession.js';
 import { isCdpFailure } from '../cdp/failures.js';
 import { originOf } from '../policy/frameBlocks.js';
@@ -105,7 +105,7 @@ export async function frameArea(frames: readonly FrameInfo[], frame: FrameInfo, 
 }
 
 /** DOM.getFrameOwner + DOM.getBoxModel on the parent's session: the owner's content box; nothing of the child is asked. */
-function cdpOwnerBox(ctx: Pick<ToolContext, 'cdp'>, tabId: number): OwnerBox {
+function cdpOwnerBox(ctx: Pick<CallContext, 'cdp'>, tabId: number): OwnerBox {
   return async (child, parent) => {
     const target: CdpTarget = parent.sessionId === undefined ? { tabId } : { tabId, sessionId: parent.sessionId };
     const { backendNodeId } = await ctx.cdp.send(target, 'DOM.getFrameOwner', { frameId: child.frameId });
@@ -125,7 +125,7 @@ function cdpOwnerBox(ctx: Pick<ToolContext, 'cdp'>, tabId: number): OwnerBox {
  * tab: the rules are in memory). Fails site_blocked naming the rule when a blocked frame's area cannot be measured
  * (its frame detached in between, say): a capture must then not be handed out.
  */
-export async function blockedLayout(ctx: Pick<ToolContext, 'cdp'>, frames: BlockedFrames, tabId: number): Promise<BlockedLayout | undefined> {
+export async function blockedLayout(ctx: Pick<CallContext, 'cdp'>, frames: BlockedFrames, tabId: number): Promise<BlockedLayout | undefined> {
   if ((await frames.blockList()).length === 0) return undefined;
   const listed = await frames.list(ctx, tabId);
   const boxes: BlockedBox[] = [];

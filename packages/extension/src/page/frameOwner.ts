@@ -7,13 +7,13 @@
  */
 import { RelayError } from '@chrome-relay/protocol';
 import type { DeliveryPhase, FramePointOutcome } from '../injected/types.js';
-import type { ToolContext } from '../tools/defineTool.js';
+import type { CallContext } from '../context/call.js';
 import { installPageScript } from './pageCall.js';
 import { worldTarget, type PageWorld } from './worlds.js';
 
 const OBJECT_GROUP = 'chrome-relay-frame-owner';
 
-async function callOnOwner(ctx: Pick<ToolContext, 'cdp'>, parent: PageWorld, childFrameId: string, body: string, args: unknown[]): Promise<unknown> {
+async function callOnOwner(ctx: Pick<CallContext, 'cdp'>, parent: PageWorld, childFrameId: string, body: string, args: unknown[]): Promise<unknown> {
   const target = worldTarget(parent);
   const { backendNodeId } = await ctx.cdp.send(target, 'DOM.getFrameOwner', { frameId: childFrameId });
   const { object } = await ctx.cdp.send(target, 'DOM.resolveNode', { backendNodeId, executionContextId: parent.contextId, objectGroup: OBJECT_GROUP });
@@ -25,7 +25,7 @@ async function callOnOwner(ctx: Pick<ToolContext, 'cdp'>, parent: PageWorld, chi
 }
 
 /** Run `body` (the page API as `api`, the element as `this`) on a frame element of `parent`'s document held as `objectId`. */
-async function callOnElement(ctx: Pick<ToolContext, 'cdp'>, parent: PageWorld, objectId: string, body: string, args: unknown[]): Promise<unknown> {
+async function callOnElement(ctx: Pick<CallContext, 'cdp'>, parent: PageWorld, objectId: string, body: string, args: unknown[]): Promise<unknown> {
   const call = () =>
     ctx.cdp.send(worldTarget(parent), 'Runtime.callFunctionOn', {
       objectId,
@@ -46,7 +46,7 @@ async function callOnElement(ctx: Pick<ToolContext, 'cdp'>, parent: PageWorld, o
 }
 
 /** The slot the parent's last snapshot gave the child's iframe element; undefined when it has none. */
-export async function frameSlotOf(ctx: Pick<ToolContext, 'cdp'>, parent: PageWorld, childFrameId: string): Promise<number | undefined> {
+export async function frameSlotOf(ctx: Pick<CallContext, 'cdp'>, parent: PageWorld, childFrameId: string): Promise<number | undefined> {
   const slot = await callOnOwner(ctx, parent, childFrameId, 'api.frameSlot(this)', []);
   return typeof slot === 'number' && slot >= 0 ? slot : undefined;
 }
@@ -56,7 +56,7 @@ export async function frameSlotOf(ctx: Pick<ToolContext, 'cdp'>, parent: PageWor
  * there; with `arm`, the parent's delivery guard then expects the pointer on that iframe only.
  */
 export async function framePointIn(
-  ctx: Pick<ToolContext, 'cdp'>,
+  ctx: Pick<CallContext, 'cdp'>,
   parent: PageWorld,
   childFrameId: string,
   x: number,
@@ -69,7 +69,7 @@ export async function framePointIn(
 }
 
 /** A point of `parent`'s viewport in the viewport of the frame its element `objectId` (an <iframe>/<frame>) shows. */
-export async function pointInFrameElement(ctx: Pick<ToolContext, 'cdp'>, parent: PageWorld, objectId: string, x: number, y: number): Promise<{ x: number; y: number } | undefined> {
+export async function pointInFrameElement(ctx: Pick<CallContext, 'cdp'>, parent: PageWorld, objectId: string, x: number, y: number): Promise<{ x: number; y: number } | undefined> {
   const point = await callOnElement(ctx, parent, objectId, 'api.pointInFrame(this, args[0], args[1])', [x, y]);
   return typeof point === 'object' && point !== null ? (point as { x: number; y: number }) : undefined;
 }

@@ -22,7 +22,7 @@
  */
 import type Protocol from 'devtools-protocol';
 import { cdp, type CdpEvent, type CdpSessions, type CdpTarget } from '../cdp/cdpSession.js';
-import type { ToolContext } from '../tools/defineTool.js';
+import type { CallContext } from '../context/call.js';
 import { frameBlocks, siteBlockOf, type SiteBlock } from '../policy/frameBlocks.js';
 import type { SiteRule } from '../policy/sitePatterns.js';
 import { settingsStore } from '../policy/index.js';
@@ -122,7 +122,7 @@ export class FrameSessions {
   }
 
   /** Make sure every OOPIF of the tab has a known child session. */
-  ensure(ctx: Pick<ToolContext, 'cdp'>, tabId: number): Promise<void> {
+  ensure(ctx: Pick<CallContext, 'cdp'>, tabId: number): Promise<void> {
     let ready = this.#ready.get(tabId);
     if (ready === undefined) {
       ready = this.#setUp(ctx, tabId).catch((error: unknown) => {
@@ -139,13 +139,13 @@ export class FrameSessions {
    * processes by what the compositor last drew (see page/paint.ts); without one, the renderer
    * hit-tests every event itself against its current layout.
    */
-  async hasOutOfProcessFrames(ctx: Pick<ToolContext, 'cdp'>, tabId: number): Promise<boolean> {
+  async hasOutOfProcessFrames(ctx: Pick<CallContext, 'cdp'>, tabId: number): Promise<boolean> {
     await this.ensure(ctx, tabId);
     return (this.#children.get(tabId)?.size ?? 0) > 0;
   }
 
   /** Every frame of the tab that can be placed under its parent, main frame first; blocked ones marked. */
-  async list(ctx: Pick<ToolContext, 'cdp'>, tabId: number): Promise<FrameInfo[]> {
+  async list(ctx: Pick<CallContext, 'cdp'>, tabId: number): Promise<FrameInfo[]> {
     await this.ensure(ctx, tabId);
     const main = (await ctx.cdp.send(tabId, 'Page.getFrameTree')).frameTree;
     const frames = flattenFrameTree(main, undefined);
@@ -166,7 +166,7 @@ export class FrameSessions {
     return connected;
   }
 
-  async #setUp(ctx: Pick<ToolContext, 'cdp'>, tabId: number): Promise<void> {
+  async #setUp(ctx: Pick<CallContext, 'cdp'>, tabId: number): Promise<void> {
     // Off then on: after a worker restart the debugger session (and its child sessions) survived
     // but our map did not, and only a fresh auto-attach announces the existing OOPIFs again.
     this.#children.delete(tabId);
@@ -212,7 +212,7 @@ export class FrameSessions {
  * The document `site.frameId` shows now, looked up on the session that owns it; undefined when the
  * frame (or its child session) is gone.
  */
-export async function currentFrame(ctx: Pick<ToolContext, 'cdp'>, tabId: number, site: FrameSite): Promise<FrameInfo | undefined> {
+export async function currentFrame(ctx: Pick<CallContext, 'cdp'>, tabId: number, site: FrameSite): Promise<FrameInfo | undefined> {
   const target: CdpTarget = site.sessionId === undefined ? { tabId } : { tabId, sessionId: site.sessionId };
   let tree: Protocol.Page.FrameTree;
   try {

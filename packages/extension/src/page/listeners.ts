@@ -28,7 +28,7 @@
 import { RelayError } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
 import type { ListenerScanState } from '../injected/types.js';
-import type { ToolContext } from '../tools/defineTool.js';
+import type { CallContext } from '../context/call.js';
 import { installPageScript } from './pageCall.js';
 import { worldTarget, type PageWorld } from './worlds.js';
 
@@ -132,7 +132,7 @@ export function ownListeners(sites: readonly ScanSite[], reported: ReadonlyMap<s
  */
 const SCAN_WORLD = 'chrome-relay-listener-scan';
 
-async function readListeners(ctx: Pick<ToolContext, 'cdp'>, { world, shallow }: ScanSite): Promise<Listener[]> {
+async function readListeners(ctx: Pick<CallContext, 'cdp'>, { world, shallow }: ScanSite): Promise<Listener[]> {
   const target = worldTarget(world);
   const scratch = await ctx.cdp.send(target, 'Page.createIsolatedWorld', { frameId: world.frameId, worldName: SCAN_WORLD, grantUniveralAccess: false });
   // No object group: getEventListeners wraps every handler (twice: handler and originalHandler, with its source
@@ -163,7 +163,7 @@ export function splitKnown(nodes: readonly number[], known: ReadonlySet<number>)
  * Hand the picked nodes to the frame's page script (replacing the last set): the ones it already holds by id, the
  * others resolved into its world.
  */
-async function note(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, nodes: readonly number[], known: ReadonlySet<number>): Promise<void> {
+async function note(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, nodes: readonly number[], known: ReadonlySet<number>): Promise<void> {
   const target = worldTarget(world);
   const split = splitKnown(nodes, known);
   const resolved = await Promise.all(
@@ -201,7 +201,7 @@ interface FrameScanState extends ListenerScanState {
 }
 
 /** Whether the frame's page script wants a fresh read (no script yet, or elements came or went since), and what it holds. */
-async function scanState(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld): Promise<FrameScanState> {
+async function scanState(ctx: Pick<CallContext, 'cdp'>, world: PageWorld): Promise<FrameScanState> {
   try {
     const reply = await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', { expression: STATE, contextId: world.contextId, returnByValue: true, silent: true });
     return asFrameScanState(reply.result.value);
@@ -230,7 +230,7 @@ export function asScanState(value: unknown): ListenerScanState {
  * Give the page script of each frame the elements of its document with such listeners. Best effort: a frame that
  * goes away meanwhile is the snapshot's business (its own page call reports it), so CDP failures skip that frame.
  */
-export async function scanListeners(ctx: Pick<ToolContext, 'cdp'>, allSites: readonly ScanSite[]): Promise<void> {
+export async function scanListeners(ctx: Pick<CallContext, 'cdp'>, allSites: readonly ScanSite[]): Promise<void> {
   const reported = new Map<string, Listener[]>();
   const read: ScanSite[] = [];
   // A frame's own set stays valid while no element came or went in it (listenerHints.ts). A parent's read also

@@ -10,7 +10,7 @@
  * before: our world's context is gone, and the page call reports the document changed.
  */
 import type { CdpEvent, CdpSessions } from '../cdp/cdpSession.js';
-import type { ToolContext } from '../tools/defineTool.js';
+import type { CallContext } from '../context/call.js';
 import { mainFrameDocument, type FrameState } from './worlds.js';
 import { isObject } from './cdpParams.js';
 
@@ -45,7 +45,7 @@ export class MainFrames {
    * The tab's main-frame document: from events when `eventsOn` (the session has Page enabled), else read. A read
    * made while events flow is kept.
    */
-  async current(ctx: Pick<ToolContext, 'cdp'>, tabId: number, eventsOn: boolean): Promise<FrameState> {
+  async current(ctx: Pick<CallContext, 'cdp'>, tabId: number, eventsOn: boolean): Promise<FrameState> {
     const known = this.#known.get(tabId);
     if (eventsOn && known !== undefined && ctx.cdp.isAttached(tabId)) return known;
     const read = await mainFrameDocument(ctx, tabId);
@@ -58,7 +58,7 @@ export class MainFrames {
 const trackers = new WeakMap<object, MainFrames>();
 
 /** The tracker of `ctx.cdp` (one per CdpSessions, subscribed on first use). */
-export function mainFrames(ctx: Pick<ToolContext, 'cdp'>): MainFrames {
+export function mainFrames(ctx: Pick<CallContext, 'cdp'>): MainFrames {
   let tracker = trackers.get(ctx.cdp);
   if (tracker === undefined) trackers.set(ctx.cdp, (tracker = new MainFrames(ctx.cdp)));
   return tracker;

@@ -24,7 +24,7 @@
  */
 import type Protocol from 'devtools-protocol';
 import type { CdpEvent } from '../cdp/cdpSession.js';
-import type { ToolContext } from '../tools/defineTool.js';
+import type { CallContext } from '../context/call.js';
 import { mainFrameDocument, worldTarget, type FrameDocument, type PageWorld } from './worlds.js';
 import { isObject } from './cdpParams.js';
 
@@ -134,7 +134,7 @@ export function trackRequest(pending: Set<string>, event: CdpEvent, tabId: numbe
  * enabled on every session chrome-relay attaches (observe/captures.ts).
  */
 export function watchNavigation(
-  ctx: Pick<ToolContext, 'cdp' | 'deadline'>,
+  ctx: Pick<CallContext, 'cdp' | 'deadline'>,
   tabId: number,
   before: FrameDocument & { url?: string },
   timing: NavigationTiming = DEFAULT_NAVIGATION_TIMING,
@@ -234,7 +234,7 @@ async function bounded(work: Promise<void>, until: number): Promise<void> {
  * A PageTurn in our world of the frame: a task queued behind everything the page has queued now,
  * in our isolated world (the page cannot slow or fake it by replacing its own setTimeout).
  */
-export async function turnOf(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld): Promise<void> {
+export async function turnOf(ctx: Pick<CallContext, 'cdp'>, world: PageWorld): Promise<void> {
   await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', {
     expression: 'new Promise((resolve) => setTimeout(resolve, 0))',
     contextId: world.contextId,

@@ -7,7 +7,7 @@ import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
 import { isCdpFailure } from '../cdp/failures.js';
 import type { PageArgs, PageMethod, PageReturn } from '../injected/types.js';
-import type { ToolContext } from '../tools/defineTool.js';
+import type { CallContext } from '../context/call.js';
 import { currentFrame } from './frames.js';
 import { worldTarget, type PageWorld, type Worlds } from './worlds.js';
 
@@ -42,7 +42,7 @@ function exceptionText(details: Protocol.Runtime.ExceptionDetails): string {
   return details.exception?.description ?? details.text;
 }
 
-async function evaluate(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, expression: string, what: string): Promise<unknown> {
+async function evaluate(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, expression: string, what: string): Promise<unknown> {
   const response = await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', {
     expression,
     contextId: world.contextId,
@@ -61,11 +61,11 @@ async function evaluate(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, express
 }
 
 /** Install the page script in the world if it is missing (idempotent, see injected/index.ts). */
-export async function installPageScript(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld): Promise<void> {
+export async function installPageScript(ctx: Pick<CallContext, 'cdp'>, world: PageWorld): Promise<void> {
   await evaluate(ctx, world, pageScript(), 'install');
 }
 
-async function callOnce<M extends PageMethod>(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, method: M, args: PageArgs<M>): Promise<PageReturn<M>> {
+async function callOnce<M extends PageMethod>(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, method: M, args: PageArgs<M>): Promise<PageReturn<M>> {
   const expression =
     `(() => { const api = globalThis.__chromeRelay; ` +
     `return api === undefined ? null : JSON.stringify(api.${method}(${JSON.stringify(args)})); })()`;
@@ -112,7 +112,7 @@ function withDeadline<T>(work: Promise<T>, deadline: number, tabId: number, meth
  * made once more; if the document changed, DocumentChanged is thrown.
  */
 export function callPage<M extends PageMethod>(
-  ctx: Pick<ToolContext, 'cdp' | 'deadline'>,
+  ctx: Pick<CallContext, 'cdp' | 'deadline'>,
   worlds: Worlds,
   world: PageWorld,
   method: M,
@@ -122,7 +122,7 @@ export function callPage<M extends PageMethod>(
 }
 
 async function callPageNow<M extends PageMethod>(
-  ctx: Pick<ToolContext, 'cdp'>,
+  ctx: Pick<CallContext, 'cdp'>,
   worlds: Worlds,
   world: PageWorld,
   method: M,
@@ -159,7 +159,7 @@ async function callPageNow<M extends PageMethod>(
  * in our world; undefined when it returns null. A world without the page script gets it first. Release the group
  * with Runtime.releaseObjectGroup.
  */
-async function pageObject(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, call: string, group: string): Promise<string | undefined> {
+async function pageObject(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, call: string, group: string): Promise<string | undefined> {
   const expression = `(() => { const api = globalThis.__chromeRelay; return api === undefined ? undefined : (api.${call} ?? null); })()`;
   for (let attempt = 1; ; attempt++) {
     const response = await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', { expression, contextId: world.contextId, returnByValue: false, objectGroup: group, silent: true });
@@ -180,16 +180,16 @@ async function pageObject(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, call:
  * (DOM.setFileInputFiles). undefined when the ref has no live element. Call a JSON method on the ref first: it
  * verifies or heals the ref.
  */
-export function pageElementHandle(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, ref: string, group: string): Promise<string | undefined> {
+export function pageElementHandle(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, ref: string, group: string): Promise<string | undefined> {
   return pageObject(ctx, world, `element(${JSON.stringify({ ref })})`, group);
 }
 
 /** A handle on the element a described interceptor stands for (injected `candidate`); undefined when it is gone. */
-export function pageCandidateHandle(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, candidate: number, group: string): Promise<string | undefined> {
+export function pageCandidateHandle(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, candidate: number, group: string): Promise<string | undefined> {
   return pageObject(ctx, world, `candidate(${JSON.stringify({ candidate })})`, group);
 }
 
 /** A handle on the frame element input at `at` (a point of this viewport), or by keyboard focus (null), goes into; undefined when none. */
-export function inputFrameHandle(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, at: { x: number; y: number } | null, group: string): Promise<string | undefined> {
+export function inputFrameHandle(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, at: { x: number; y: number } | null, group: string): Promise<string | undefined> {
   return pageObject(ctx, world, `inputFrame(${JSON.stringify(at)})`, group);
 }

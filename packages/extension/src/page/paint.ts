@@ -14,7 +14,7 @@
  *   and drawing is what refreshes the routing data: with it, 6 of 6 landed. (The screenshot tool
  *   uses a screencast frame for the same reason: Page.captureScreenshot hangs on hidden tabs.)
  */
-import type { ToolContext } from '../tools/defineTool.js';
+import type { CallContext } from '../context/call.js';
 import { worldTarget, type PageWorld } from './worlds.js';
 
 /**
@@ -27,7 +27,7 @@ export const PAINT_LIMIT_MS = 250;
 const TWO_FRAMES = 'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))))';
 
 /** Resolves once the world's frame drew twice, or after PAINT_LIMIT_MS; true when it drew. */
-export async function waitForPaint(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, limitMs = PAINT_LIMIT_MS): Promise<boolean> {
+export async function waitForPaint(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, limitMs = PAINT_LIMIT_MS): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), limitMs);
@@ -51,7 +51,7 @@ export async function waitForPaint(ctx: Pick<ToolContext, 'cdp'>, world: PageWor
  * within `limitMs`. Not while the tab is being recorded: the recording's own screencast would be
  * reconfigured and stopped (the caller checks).
  */
-export async function waitForDraw(ctx: Pick<ToolContext, 'cdp'>, tabId: number, limitMs = PAINT_LIMIT_MS): Promise<boolean> {
+export async function waitForDraw(ctx: Pick<CallContext, 'cdp'>, tabId: number, limitMs = PAINT_LIMIT_MS): Promise<boolean> {
   let unsubscribe: () => void = () => undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const framed = new Promise<boolean>((resolve) => {

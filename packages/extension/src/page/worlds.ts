@@ -23,7 +23,7 @@
 import type { CdpTarget } from '../cdp/cdpSession.js';
 import type { SiteBlock } from '../policy/frameBlocks.js';
 import { blockedFrameError } from '../policy/policy.js';
-import type { ToolContext } from '../tools/defineTool.js';
+import type { CallContext } from '../context/call.js';
 import type { KeyValueStore } from '../refs/persist.js';
 import { chromeSessionStore } from '../refs/persist.js';
 
@@ -57,7 +57,7 @@ export function worldTarget(world: Pick<PageWorld, 'tabId' | 'sessionId'>): CdpT
 }
 
 /** The main frame's id, the loader of the document it currently shows, and its URL. */
-export async function mainFrameDocument(ctx: Pick<ToolContext, 'cdp'>, tabId: number): Promise<FrameState> {
+export async function mainFrameDocument(ctx: Pick<CallContext, 'cdp'>, tabId: number): Promise<FrameState> {
   const { frame } = (await ctx.cdp.send(tabId, 'Page.getFrameTree')).frameTree;
   return { frameId: frame.id, loaderId: frame.loaderId, url: frame.url + (frame.urlFragment ?? '') };
 }
@@ -92,7 +92,7 @@ export class Worlds {
    * created if missing. Never in a frame the list marked blocked: every child frame comes from that list, so this is
    * the last line before chrome-relay would run anything inside a site the person blocked.
    */
-  async ensure(ctx: Pick<ToolContext, 'cdp'>, tabId: number, frame: FrameSite & { readonly blocked?: SiteBlock | undefined }): Promise<PageWorld> {
+  async ensure(ctx: Pick<CallContext, 'cdp'>, tabId: number, frame: FrameSite & { readonly blocked?: SiteBlock | undefined }): Promise<PageWorld> {
     if (frame.blocked !== undefined) throw blockedFrameError(tabId, frame.blocked, { frame: true });
     const known = this.#byTab.get(tabId)?.get(frame.frameId);
     if (known !== undefined && known.loaderId === frame.loaderId && known.sessionId === frame.sessionId) return known;

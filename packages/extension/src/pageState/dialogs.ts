@@ -23,7 +23,7 @@ import { reasonedError, type ToolResult } from '@chrome-relay/protocol';
 import type { RelayError } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import type { CdpEvent, CdpSessions } from '../cdp/cdpSession.js';
-import type { ToolContext } from '../tools/defineTool.js';
+import type { CallContext } from '../context/call.js';
 
 /** A JavaScript dialog as the page opened it (DialogInfoSchema in protocol tools/actions.ts). */
 export type DialogInfo = NonNullable<ToolResult<'keys'>['dialog']>;
@@ -111,7 +111,7 @@ export class DialogTracker {
    * answer while a dialog we were not told about is open, so it is bounded: past the limit the
    * page is reported as unresponsive (`timeout`) rather than hanging the call.
    */
-  async ensureEvents(ctx: Pick<ToolContext, 'cdp' | 'deadline'>, tabId: number, tool: string): Promise<void> {
+  async ensureEvents(ctx: Pick<CallContext, 'cdp' | 'deadline'>, tabId: number, tool: string): Promise<void> {
     if (this.pageEventsOn(tabId)) return;
     const limit = Math.max(0, Math.min(ctx.deadline - Date.now(), PAGE_ENABLE_LIMIT_MS));
     const enable = ctx.cdp.send(tabId, 'Page.enable');
@@ -231,7 +231,7 @@ export class DialogTracker {
 const trackers = new WeakMap<CdpSessions, DialogTracker>();
 
 /** The tracker of these sessions, created (and subscribed) on first use. */
-export function dialogTracker(ctx: Pick<ToolContext, 'cdp' | 'browser'>): DialogTracker {
+export function dialogTracker(ctx: Pick<CallContext, 'cdp' | 'browser'>): DialogTracker {
   let tracker = trackers.get(ctx.cdp);
   if (!tracker) {
     tracker = new DialogTracker(ctx.cdp, ctx.browser);

@@ -17,7 +17,7 @@
  */
 import { RelayError, type ToolResult } from '@chrome-relay/protocol';
 import type { CdpEvent, CdpSessions } from '../cdp/cdpSession.js';
-import type { ToolContext } from '../tools/defineTool.js';
+import type { CallContext } from '../context/call.js';
 import { readSession, writeSession } from '../state/storage.js';
 
 export type DownloadInfo = NonNullable<ToolResult<'wait'>['download']>;
@@ -147,7 +147,7 @@ export class DownloadTracker {
 const trackers = new WeakMap<CdpSessions, DownloadTracker>();
 
 /** The tracker of these sessions, created (and subscribed) on first use; `api` only matters then. */
-export function downloadTracker(ctx: Pick<ToolContext, 'cdp'>, api: DownloadsApi = chromeDownloadsApi): DownloadTracker {
+export function downloadTracker(ctx: Pick<CallContext, 'cdp'>, api: DownloadsApi = chromeDownloadsApi): DownloadTracker {
   let tracker = trackers.get(ctx.cdp);
   if (!tracker) {
     tracker = new DownloadTracker(ctx.cdp, api);
@@ -156,12 +156,12 @@ export function downloadTracker(ctx: Pick<ToolContext, 'cdp'>, api: DownloadsApi
   return tracker;
 }
 
-export async function armedDir(ctx: Pick<ToolContext, 'browser'>, tabId: number): Promise<string | null> {
+export async function armedDir(ctx: Pick<CallContext, 'browser'>, tabId: number): Promise<string | null> {
   const dirs = (await readSession(ctx.browser, DOWNLOAD_DIRS_KEY, isDirMap)) ?? {};
   return dirs[String(tabId)] ?? null;
 }
 
-export async function armDir(ctx: Pick<ToolContext, 'browser'>, tabId: number, dir: string): Promise<void> {
+export async function armDir(ctx: Pick<CallContext, 'browser'>, tabId: number, dir: string): Promise<void> {
   const dirs = (await readSession(ctx.browser, DOWNLOAD_DIRS_KEY, isDirMap)) ?? {};
   await writeSession(ctx.browser, DOWNLOAD_DIRS_KEY, { ...dirs, [String(tabId)]: dir });
 }

@@ -19,7 +19,7 @@
 import { RelayError } from '@chrome-relay/protocol';
 import type { CdpTarget } from '../cdp/cdpSession.js';
 import { DOCUMENT_GONE, isCdpFailure } from '../cdp/failures.js';
-import type { ToolContext } from '../tools/defineTool.js';
+import type { CallContext } from '../context/call.js';
 
 /** A frame of a tab to read in; a bare tab id means its main frame. */
 export interface FrameScope {
@@ -36,7 +36,7 @@ export function scopeTarget(where: number | FrameScope): number | CdpTarget {
   return where.sessionId === undefined ? where.tabId : { tabId: where.tabId, sessionId: where.sessionId };
 }
 
-async function createWorld(ctx: Pick<ToolContext, 'cdp'>, where: number | FrameScope): Promise<number> {
+async function createWorld(ctx: Pick<CallContext, 'cdp'>, where: number | FrameScope): Promise<number> {
   const target = scopeTarget(where);
   const frameId = typeof where === 'number' ? (await ctx.cdp.send(target, 'Page.getFrameTree')).frameTree.frame.id : where.frameId;
   const world = await ctx.cdp.send(target, 'Page.createIsolatedWorld', { frameId, worldName: WORLD_NAME });
@@ -48,7 +48,7 @@ async function createWorld(ctx: Pick<ToolContext, 'cdp'>, where: number | FrameS
  * exception inside `fn` is a bug of ours (the functions guard their own inputs): internal_error.
  */
 export async function callInPage<Args extends unknown[], R>(
-  ctx: Pick<ToolContext, 'cdp'>,
+  ctx: Pick<CallContext, 'cdp'>,
   where: number | FrameScope,
   fn: (...args: Args) => R,
   ...args: Args

@@ -20,7 +20,7 @@
 import { reasonedError, RelayError, toolLabel } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
 import type { CdpTarget } from '../cdp/cdpSession.js';
-import type { ToolContext } from '../tools/defineTool.js';
+import type { CallContext } from '../context/call.js';
 
 /** Where agent code runs: a tab (its main frame), or a session and, for a frame that is not its top, a context. */
 export type MainWorldSite = number | { target: number | CdpTarget; contextId?: number };
@@ -51,7 +51,7 @@ function exceptionText(details: Protocol.Runtime.ExceptionDetails): string {
 }
 
 export async function evaluateInMainWorld(
-  ctx: Pick<ToolContext, 'cdp'>,
+  ctx: Pick<CallContext, 'cdp'>,
   at: MainWorldSite,
   expression: string,
   where: EvaluationSite,
@@ -97,7 +97,7 @@ function pageThrew(where: { tool: string; field: string }, method: string, text:
  * Await the promise the code returned and serialize what it settles to. The code has run by now, so
  * a rejection is the page's exception (cdp_error), never invalid_arguments — whatever its class.
  */
-async function settle(ctx: Pick<ToolContext, 'cdp'>, target: number | CdpTarget, promiseId: string, where: EvaluationSite): Promise<Evaluation> {
+async function settle(ctx: Pick<CallContext, 'cdp'>, target: number | CdpTarget, promiseId: string, where: EvaluationSite): Promise<Evaluation> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const settled = ctx.cdp.send(target, 'Runtime.callFunctionOn', {

@@ -13,7 +13,7 @@
  * not requests here. Network is never disabled here: the observe layer's capture relies on it.
  */
 import type { CdpEvent, CdpSessions } from '../cdp/cdpSession.js';
-import type { ToolContext } from '../tools/defineTool.js';
+import type { CallContext } from '../context/call.js';
 
 export const NETWORK_QUIET_MS = 500;
 
@@ -76,7 +76,7 @@ export class NetworkActivity {
    * Make sure Network events flow for the tab. Returns whether they may not have flowed before
    * (then earlier requests are unknown and quiet must be measured from now).
    */
-  async ensureEnabled(ctx: Pick<ToolContext, 'cdp'>, tabId: number): Promise<boolean> {
+  async ensureEnabled(ctx: Pick<CallContext, 'cdp'>, tabId: number): Promise<boolean> {
     if (this.#enabled.has(tabId)) return false;
     const seenBefore = this.#tabs.has(tabId);
     await ctx.cdp.send(tabId, 'Network.enable', {});
@@ -93,7 +93,7 @@ export class NetworkActivity {
 const activities = new WeakMap<CdpSessions, NetworkActivity>();
 
 /** The activity tracker of these sessions, created (and subscribed) on first use. */
-export function networkActivity(ctx: Pick<ToolContext, 'cdp'>): NetworkActivity {
+export function networkActivity(ctx: Pick<CallContext, 'cdp'>): NetworkActivity {
   let activity = activities.get(ctx.cdp);
   if (!activity) {
     activity = new NetworkActivity(ctx.cdp);

@@ -4,7 +4,7 @@
  * Page.navigate. So the document to wait for is the main frame's first commit after the command:
  *
  * - Page.frameNavigated of the main frame, type "Navigation": a new document; wait for its loader
- *   to reach the milestone (LoaderProgress from navigate, fed from before the command is sent).
+ *   to reach the milestone (LoaderProgress, fed from before the command is sent).
  * - Page.frameNavigated type "BackForwardCacheRestore": the page came back from the back/forward
  *   cache, already loaded; it fires no lifecycle events (observed in Chromium 156), so it is ready.
  * - Page.navigatedWithinDocument of the main frame (history entry of a pushState/fragment): the
@@ -16,8 +16,8 @@
  */
 import { RelayError, type ToolParams } from '@chrome-relay/protocol';
 import type { CdpEvent } from '../cdp/cdpSession.js';
-import type { ToolContext } from '../tools/defineTool.js';
-import { LoaderProgress } from '../tools/navigate.js';
+import type { CallContext } from '../context/call.js';
+import { LoaderProgress } from './loaderProgress.js';
 import { dialogTracker, type DialogInfo } from './dialogs.js';
 
 export type WaitUntil = NonNullable<ToolParams<'navigate'>['wait']>;
@@ -62,7 +62,7 @@ export class CommitWatcher {
 }
 
 /** URL and title of the tab's current history entry (answers even while a dialog is open). */
-export async function currentEntry(ctx: Pick<ToolContext, 'cdp' | 'browser'>, tabId: number): Promise<{ url: string; title: string }> {
+export async function currentEntry(ctx: Pick<CallContext, 'cdp' | 'browser'>, tabId: number): Promise<{ url: string; title: string }> {
   const history = await ctx.cdp.send(tabId, 'Page.getNavigationHistory');
   const entry = history.entries[history.currentIndex];
   if (entry) return { url: entry.url, title: entry.title };
@@ -75,7 +75,7 @@ export async function currentEntry(ctx: Pick<ToolContext, 'cdp' | 'browser'>, ta
  * `wait`, a dialog opens, or `readyBy` (epoch ms) passes.
  */
 export async function runNavigation(
-  ctx: ToolContext,
+  ctx: CallContext,
   tabId: number,
   start: () => Promise<unknown>,
   wait: WaitUntil,

@@ -14,7 +14,7 @@
  * (`clear`, from runtime.onStartup), so it never grows across runs.
  */
 import type { BrowserApi } from '../browserApi.js';
-import { Serial } from '../targeting/serial.js';
+import { Serial } from '../state/serial.js';
 
 export const AGENT_TABS_KEY = 'agentTabs';
 

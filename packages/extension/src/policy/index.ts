@@ -1,7 +1,7 @@
 /** The worker's instances of the person's settings, pause switch, agent tabs, network barrier and the policy over them. */
 import { chromeBrowserApi } from '../browserApi.js';
 import { cdp } from '../cdp/cdpSession.js';
-import { chromeOrganizeApi } from '../targeting/organizeApi.js';
+import { chromeOrganizeApi } from '../organizeApi.js';
 import { AgentTabs } from './agentTabs.js';
 import { chromeNetApi } from './chromeNet.js';
 import { NetBarrier } from './netBarrier.js';

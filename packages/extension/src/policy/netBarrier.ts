@@ -23,7 +23,7 @@
  * force, so nothing an agent asks for may run (policy.ts refuses it).
  */
 import { RelayError } from '@chrome-relay/protocol';
-import { Serial } from '../targeting/serial.js';
+import { Serial } from '../state/serial.js';
 import { barrierRules, requestMatches, type NetRule } from './netRules.js';
 import type { RuleProblem, SiteRule } from './sitePatterns.js';
 

@@ -1,6 +1,6 @@
 import type { RelayError } from '@chrome-relay/protocol';
 import { describe, expect, it } from 'vitest';
-import type { CallTabs } from '../targeting/resolveCall.js';
+import type { CallTabs } from '../context/call.js';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
 import { fakeBarrier } from '../testing/fakeNet.js';
 import { fakeOrganize } from '../testing/fakeOrganize.js';

@@ -25,8 +25,8 @@
 import { reasonedError, RelayError, toolLabel, type ToolResult } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import type { CdpSessions } from '../cdp/cdpSession.js';
-import { tabsOf, type CallTabs } from '../targeting/resolveCall.js';
-import type { OrganizeApi } from '../targeting/organizeApi.js';
+import { tabsOf, type CallTabs } from '../context/call.js';
+import type { OrganizeApi } from '../organizeApi.js';
 import type { AgentTabKind, AgentTabs } from './agentTabs.js';
 import { originOf, type SiteBlock } from './frameBlocks.js';
 import type { NetBarrier } from './netBarrier.js';

@@ -4,7 +4,12 @@
  * re-checked before use: storage may hold a value written by an older build, so every read goes
  * through a guard and a wrong shape reads as "absent".
  */
-import type { BrowserApi } from '../browserApi.js';
+
+/** chrome.storage.session as this module uses it (BrowserApi has it). */
+export interface SessionArea {
+  storageSessionGet(keys: string[]): Promise<Record<string, unknown>>;
+  storageSessionSet(items: Record<string, unknown>): Promise<void>;
+}
 
 /** Keys in chrome.storage.session (survives worker restarts, cleared by an extension reload). */
 export const SESSION_KEYS = {
@@ -16,12 +21,12 @@ export type Guard<T> = (value: unknown) => value is T;
 
 export const isTabId: Guard<number> = (value): value is number => typeof value === 'number' && Number.isInteger(value) && value > 0;
 
-export async function readSession<T>(browser: Pick<BrowserApi, 'storageSessionGet'>, key: string, guard: Guard<T>): Promise<T | undefined> {
+export async function readSession<T>(browser: Pick<SessionArea, 'storageSessionGet'>, key: string, guard: Guard<T>): Promise<T | undefined> {
   const items = await browser.storageSessionGet([key]);
   const value = items[key];
   return guard(value) ? value : undefined;
 }
 
-export async function writeSession(browser: BrowserApi, key: string, value: unknown): Promise<void> {
+export async function writeSession(browser: Pick<SessionArea, 'storageSessionSet'>, key: string, value: unknown): Promise<void> {
   await browser.storageSessionSet({ [key]: value });
 }

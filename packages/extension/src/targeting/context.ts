@@ -3,7 +3,7 @@ import type { BrowserApi } from '../browserApi.js';
 import type { TargetingContext } from './prepareCall.js';
 import { getGroup } from './groups.js';
 import { LeaseStore } from './leases.js';
-import type { OrganizeApi } from './organizeApi.js';
+import type { OrganizeApi } from '../organizeApi.js';
 import type { RefTab, Scope, ScopeTabs } from './resolveCall.js';
 import { WorkspaceStore } from './workspaces.js';
 

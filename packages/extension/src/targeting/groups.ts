@@ -1,6 +1,6 @@
 /** Named native tab groups: a group's name is its title, which must identify exactly one group. */
 import { reasonedError, RelayError } from '@chrome-relay/protocol';
-import type { GroupInfo, OrganizeApi } from './organizeApi.js';
+import type { GroupInfo, OrganizeApi } from '../organizeApi.js';
 
 export function groupNotFound(name: string): RelayError {
   return new RelayError('target_not_found', `No tab group is named "${name}"; run \`chrome-relay group list\`, or create it with \`chrome-relay group create ${name} <tab…>\`.`, {

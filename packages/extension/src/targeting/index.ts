@@ -8,7 +8,7 @@ import { onTabClosed } from '../targets.js';
 import type { TargetingContext } from './prepareCall.js';
 import { createTargetingContext } from './context.js';
 import { LeaseStore } from './leases.js';
-import { chromeOrganizeApi } from './organizeApi.js';
+import { chromeOrganizeApi } from '../organizeApi.js';
 import { WorkspaceStore } from './workspaces.js';
 
 export const leaseStore = new LeaseStore(chromeBrowserApi);

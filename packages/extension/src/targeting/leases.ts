@@ -8,7 +8,7 @@
  */
 import { reasonedError, type RelayError, type ToolResult } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
-import { Serial } from './serial.js';
+import { Serial } from '../state/serial.js';
 
 export type LeaseInfo = ToolResult<'lease_list'>['leases'][number];
 

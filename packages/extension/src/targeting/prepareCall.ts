@@ -11,8 +11,9 @@
 import { parseParams, RelayError, TOOLS, type ToolName, type ToolParams } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import { leaseConflict, type LeaseInfo, type LeaseStore } from './leases.js';
-import type { OrganizeApi } from './organizeApi.js';
-import { mergeEnvelope, resolveCallTabs, tabsOf, withCallTabs, type CallTabs, type EnvelopeTarget, type ResolveContext } from './resolveCall.js';
+import type { OrganizeApi } from '../organizeApi.js';
+import { tabsOf, type CallTabs } from '../context/call.js';
+import { mergeEnvelope, resolveCallTabs, withCallTabs, type EnvelopeTarget, type ResolveContext } from './resolveCall.js';
 import type { WorkspaceStore } from './workspaces.js';
 
 export interface TargetingContext extends ResolveContext {

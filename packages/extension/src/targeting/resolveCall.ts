@@ -24,6 +24,7 @@
 import { RelayError, REF_PARAMS, TOOLS, isToolName, reasonedError, tabUseOf, toolLabel } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import { noRememberedTab, readRememberedTab, tabExists } from '../targets.js';
+import type { CallTabs, TabSource } from '../context/call.js';
 
 /** The envelope's target, as the CLI sent it (validated by CallTargetSchema at the host). */
 export interface EnvelopeTarget {
@@ -146,13 +147,6 @@ export interface ResolveContext {
   scopeTabs(scope: Scope): Promise<ScopeTabs>;
 }
 
-export type TabSource = 'explicit' | 'ref' | 'remembered' | 'workspace' | 'group';
-
-/** The tabs a call acts on. `none`: no existing tab (it opens one, acts on none, or the tool reports why not). */
-export type CallTabs =
-  | { readonly kind: 'none' }
-  | { readonly kind: 'tab'; readonly tab: number; readonly via: TabSource }
-  | { readonly kind: 'tabs'; readonly tabs: readonly number[]; readonly via: TabSource };
 
 const NONE: CallTabs = { kind: 'none' };
 
@@ -255,9 +249,3 @@ export function withCallTabs(tool: string, params: Readonly<Record<string, unkno
   return out;
 }
 
-/** Every tab the call acts on (for leases and the dialog precondition). */
-export function tabsOf(tabs: CallTabs): readonly number[] {
-  if (tabs.kind === 'tab') return [tabs.tab];
-  if (tabs.kind === 'tabs') return tabs.tabs;
-  return [];
-}

@@ -5,8 +5,8 @@
  */
 import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
-import type { OrganizeApi } from './organizeApi.js';
-import { Serial } from './serial.js';
+import type { OrganizeApi } from '../organizeApi.js';
+import { Serial } from '../state/serial.js';
 
 export const WORKSPACES_KEY = 'workspaces';
 

@@ -5,7 +5,7 @@
  */
 import { chromeApiError, keyList, type BrowserApi, type StorageKeys } from '../browserApi.js';
 import { CdpSessions, type CdpEvent, type CdpTarget, type DebuggerTransport } from '../cdp/cdpSession.js';
-import type { ToolContext } from '../tools/defineTool.js';
+import type { ToolContext } from '../actions/toolContext.js';
 
 interface FakeWindow {
   id: number;

@@ -1,5 +1,5 @@
 /** OrganizeApi over a FakeBrowser's windows, with groups kept here: the fake for workspaces, groups and targeting. */
-import type { GroupInfo, OrganizeApi } from '../targeting/organizeApi.js';
+import type { GroupInfo, OrganizeApi } from '../organizeApi.js';
 import type { FakeBrowser } from './fakeChrome.js';
 
 export type FakeOrganize = OrganizeApi & { groups: Map<number, GroupInfo & { tabIds: number[] }> };

@@ -10,10 +10,11 @@ import type { CheckStateOutcome } from '../injected/types.js';
 import { worlds as defaultWorlds } from '../page/worlds.js';
 import { refRegistry } from '../refs/index.js';
 import { setCurrentTab } from '../targets.js';
-import { defineTool, type ToolContext } from './defineTool.js';
-import { pointerTarget } from './pointerDelivery.js';
-import { callSite, openRef, refusedError, unlessStale, type RefDeps, type RefSite } from './refAction.js';
-import { clickRef } from './refClick.js';
+import { defineTool } from './defineTool.js';
+import type { ToolContext } from '../actions/toolContext.js';
+import { pointerTarget } from '../actions/pointerDelivery.js';
+import { callSite, openRef, refusedError, unlessStale, type RefDeps, type RefSite } from '../actions/refAction.js';
+import { clickRef } from '../actions/refClick.js';
 
 /** How long the state may take to follow a click (an async re-render). */
 export const CHECK_SETTLE_MS = 1000;

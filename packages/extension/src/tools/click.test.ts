@@ -8,7 +8,7 @@ import { MemoryStore } from '../refs/memoryStore.js';
 import { RefRegistry } from '../refs/registry.js';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
 import { createClickTool } from './click.js';
-import { described } from './interceptorIdentity.js';
+import { described } from '../actions/interceptorIdentity.js';
 
 beforeAll(() => {
   (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';

@@ -19,11 +19,12 @@ import { DEFAULT_NAVIGATION_TIMING, turnOf, watchNavigation, type NavigationOutc
 import { worlds as defaultWorlds, type FrameState } from '../page/worlds.js';
 import { refRegistry } from '../refs/index.js';
 import { resolveTab, setCurrentTab } from '../targets.js';
-import { defineTool, type ToolContext } from './defineTool.js';
-import { pointerTarget, type PointerPoint } from './pointerDelivery.js';
-import { armPointClick, clickPoint, type ArmedPoint } from './pointClick.js';
-import { enablePage, openRef, type RefDeps, type RefSite } from './refAction.js';
-import { clickRef } from './refClick.js';
+import { defineTool } from './defineTool.js';
+import type { ToolContext } from '../actions/toolContext.js';
+import { pointerTarget, type PointerPoint } from '../actions/pointerDelivery.js';
+import { armPointClick, clickPoint, type ArmedPoint } from '../actions/pointClick.js';
+import { enablePage, openRef, type RefDeps, type RefSite } from '../actions/refAction.js';
+import { clickRef } from '../actions/refClick.js';
 
 export interface ClickDeps extends RefDeps {
   navigation: NavigationTiming;

@@ -19,7 +19,8 @@
 import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import { aDialog, dialogTracker, type DialogInfo } from '../pageState/dialogs.js';
 import { rememberedTab } from '../targets.js';
-import { defineTool, type ToolContext } from './defineTool.js';
+import { defineTool } from './defineTool.js';
+import type { ToolContext } from '../actions/toolContext.js';
 
 async function exists(ctx: ToolContext, tabId: number): Promise<boolean> {
   try {

@@ -4,15 +4,7 @@
  * `handle` runs and the result after, so handlers receive typed, checked input.
  */
 import type { ToolName, ToolParams, ToolResult } from '@chrome-relay/protocol';
-import type { BrowserApi } from '../browserApi.js';
-import type { CdpSessions } from '../cdp/cdpSession.js';
-
-export interface ToolContext {
-  readonly cdp: CdpSessions;
-  readonly browser: BrowserApi;
-  /** Epoch ms by which the handler must have answered (the host times out then). */
-  readonly deadline: number;
-}
+import type { ToolContext } from '../actions/toolContext.js';
 
 export interface ToolDefinition<T extends ToolName> {
   readonly name: T;

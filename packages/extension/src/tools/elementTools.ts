@@ -10,7 +10,7 @@ import { focusTool } from './focus.js';
 import { hoverTool } from './hover.js';
 import { scrollTool } from './scroll.js';
 import { selectTool } from './select.js';
-import { callSite, notVisibleError, openRef, unlessStale } from './refAction.js';
+import { callSite, notVisibleError, openRef, unlessStale } from '../actions/refAction.js';
 import { uploadTool } from './upload.js';
 
 /** `get box @ref`: the element's box after the same resolve/heal/navigation checks as every ref action. */

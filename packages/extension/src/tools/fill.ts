@@ -16,8 +16,9 @@ import { normalizeText } from '../injected/dom.js';
 import { worlds as defaultWorlds } from '../page/worlds.js';
 import { refRegistry } from '../refs/index.js';
 import { setCurrentTab } from '../targets.js';
-import { defineTool, type ToolContext } from './defineTool.js';
-import { callSite, openRef, refusedError, unlessStale, type RefDeps, type RefSite } from './refAction.js';
+import { defineTool } from './defineTool.js';
+import type { ToolContext } from '../actions/toolContext.js';
+import { callSite, openRef, refusedError, unlessStale, type RefDeps, type RefSite } from '../actions/refAction.js';
 
 /** Clear the selected text with a trusted Delete key press (insertText of "" inserts nothing). */
 async function pressDelete(ctx: ToolContext, tabId: number): Promise<void> {

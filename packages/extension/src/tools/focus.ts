@@ -3,7 +3,7 @@ import { worlds as defaultWorlds } from '../page/worlds.js';
 import { refRegistry } from '../refs/index.js';
 import { setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
-import { focusRef, type RefDeps } from './refAction.js';
+import { focusRef, type RefDeps } from '../actions/refAction.js';
 
 export function createFocusTool(deps: RefDeps) {
   return defineTool({

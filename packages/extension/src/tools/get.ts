@@ -20,8 +20,8 @@ import { currentEntry } from '../pageState/readiness.js';
 import { refRegistry } from '../refs/index.js';
 import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
-import { resolveFrameRef } from './frameRef.js';
-import type { RefDeps } from './refAction.js';
+import { resolveFrameRef } from '../actions/frameRef.js';
+import type { RefDeps } from '../actions/refAction.js';
 
 type GetWhat = ToolParams<'get'>['what'];
 

@@ -12,7 +12,8 @@
 import { RelayError, type ToolName, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { runNavigation } from '../pageState/readiness.js';
 import { resolveTab } from '../targets.js';
-import { defineTool, type ToolContext } from './defineTool.js';
+import { defineTool } from './defineTool.js';
+import type { ToolContext } from '../actions/toolContext.js';
 
 const DEFAULT_TIMEOUT_MS = 20_000;
 type HistoryTool = Extract<ToolName, 'back' | 'forward' | 'reload'>;

@@ -12,8 +12,8 @@ import { worlds as defaultWorlds } from '../page/worlds.js';
 import { refRegistry } from '../refs/index.js';
 import { setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
-import { disarm, pointerTarget, undeliveredError, verifyDelivery } from './pointerDelivery.js';
-import { openRef, type RefDeps } from './refAction.js';
+import { disarm, pointerTarget, undeliveredError, verifyDelivery } from '../actions/pointerDelivery.js';
+import { openRef, type RefDeps } from '../actions/refAction.js';
 
 export function createHoverTool(deps: RefDeps) {
   return defineTool({

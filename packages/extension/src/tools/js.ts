@@ -22,8 +22,8 @@ import { evaluateInMainWorld, type MainWorldSite } from '../pageState/mainWorld.
 import { refRegistry } from '../refs/index.js';
 import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
-import { resolveFrameRef } from './frameRef.js';
-import type { RefDeps } from './refAction.js';
+import { resolveFrameRef } from '../actions/frameRef.js';
+import type { RefDeps } from '../actions/refAction.js';
 
 export const JS_MAX_DEPTH = 20;
 

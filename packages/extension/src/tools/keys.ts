@@ -14,7 +14,7 @@ import { ADialog, dialogTracker } from '../pageState/dialogs.js';
 import { worlds } from '../page/worlds.js';
 import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
-import { checkFocusLanding, type LandingDeps } from './inputLanding.js';
+import { checkFocusLanding, type LandingDeps } from '../actions/inputLanding.js';
 
 export function createKeysTool(deps: LandingDeps) {
   return defineTool({

@@ -10,7 +10,8 @@
 import { RelayError, VERSION, type ToolResult } from '@chrome-relay/protocol';
 import { aDialog, dialogTracker } from '../pageState/dialogs.js';
 import { isTabId, readSession, SESSION_KEYS } from '../state/storage.js';
-import { defineTool, type ToolContext } from './defineTool.js';
+import { defineTool } from './defineTool.js';
+import type { ToolContext } from '../actions/toolContext.js';
 
 type PagePing = NonNullable<ToolResult<'ping'>['page']>;
 

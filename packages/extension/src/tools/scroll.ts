@@ -10,8 +10,9 @@ import { callPage, DocumentChanged } from '../page/pageCall.js';
 import { mainFrameDocument, worlds as defaultWorlds } from '../page/worlds.js';
 import { refRegistry } from '../refs/index.js';
 import { resolveTab, setCurrentTab } from '../targets.js';
-import { defineTool, type ToolContext } from './defineTool.js';
-import { callSite, notVisibleError, openRef, unlessStale, type RefDeps } from './refAction.js';
+import { defineTool } from './defineTool.js';
+import type { ToolContext } from '../actions/toolContext.js';
+import { callSite, notVisibleError, openRef, unlessStale, type RefDeps } from '../actions/refAction.js';
 
 function invalid(field: string, message: string): RelayError {
   return new RelayError('invalid_arguments', `Invalid arguments for scroll: ${message}`, { phase: 'validate', details: { field } });

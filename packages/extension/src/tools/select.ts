@@ -6,7 +6,7 @@ import { worlds as defaultWorlds } from '../page/worlds.js';
 import { refRegistry } from '../refs/index.js';
 import { setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
-import { callSite, openRef, refusedError, unlessStale, type RefDeps } from './refAction.js';
+import { callSite, openRef, refusedError, unlessStale, type RefDeps } from '../actions/refAction.js';
 
 export function createSelectTool(deps: RefDeps) {
   return defineTool({

@@ -19,11 +19,12 @@ import { currentPlatform, planTyping, typeStep } from '../input/keyboard.js';
 import { ADialog, dialogTracker } from '../pageState/dialogs.js';
 import { callInPage } from '../pageState/isolatedWorld.js';
 import { resolveTab } from '../targets.js';
-import { focusRef, type RefDeps } from './refAction.js';
+import { focusRef, type RefDeps } from '../actions/refAction.js';
 import { refRegistry } from '../refs/index.js';
 import { worlds } from '../page/worlds.js';
-import { defineTool, type ToolContext } from './defineTool.js';
-import { checkFocusLanding, type LandingDeps } from './inputLanding.js';
+import { defineTool } from './defineTool.js';
+import type { ToolContext } from '../actions/toolContext.js';
+import { checkFocusLanding, type LandingDeps } from '../actions/inputLanding.js';
 
 export type FocusReport = { editable: true; description: string } | { editable: false; description: string };
 

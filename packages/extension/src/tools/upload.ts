@@ -14,10 +14,11 @@ import { worlds as defaultWorlds, worldTarget } from '../page/worlds.js';
 import { refRegistry } from '../refs/index.js';
 import { staleRefError } from '../refs/refTarget.js';
 import { setCurrentTab } from '../targets.js';
-import { defineTool, type ToolContext } from './defineTool.js';
-import { pointerTarget } from './pointerDelivery.js';
-import { callSite, openRef, refusedError, unlessStale, type RefDeps, type RefSite } from './refAction.js';
-import { clickRef } from './refClick.js';
+import { defineTool } from './defineTool.js';
+import type { ToolContext } from '../actions/toolContext.js';
+import { pointerTarget } from '../actions/pointerDelivery.js';
+import { callSite, openRef, refusedError, unlessStale, type RefDeps, type RefSite } from '../actions/refAction.js';
+import { clickRef } from '../actions/refClick.js';
 
 /** How long after the click a file chooser may take to open. */
 export const CHOOSER_WAIT_MS = 3000;

@@ -32,9 +32,10 @@ import { currentEntry } from '../pageState/readiness.js';
 import { urlMatches } from '../pageState/urlGlob.js';
 import { refRegistry } from '../refs/index.js';
 import { resolveTab } from '../targets.js';
-import { defineTool, type ToolContext } from './defineTool.js';
-import { resolveFrameRef } from './frameRef.js';
-import type { RefDeps } from './refAction.js';
+import { defineTool } from './defineTool.js';
+import type { ToolContext } from '../actions/toolContext.js';
+import { resolveFrameRef } from '../actions/frameRef.js';
+import type { RefDeps } from '../actions/refAction.js';
 
 export const POLL_MS = 100;
 /** Kept back from the call deadline for the timeout's diagnostics and the reply. */

@@ -3,8 +3,8 @@ import { createFakeEnvironment } from '../../testing/fakeChrome.js';
 import { NO_BLOCKED_FRAMES } from '../../testing/blockedFrames.js';
 import { createScreenshotTool, drawnAtScroll } from './screenshot.js';
 import { Recorder } from './record.js';
-import type { LiveFrame } from './recordMask.js';
-import { unmasked, type FrameMasker } from './recordMask.js';
+import type { LiveFrame } from '../../capture/recordMask.js';
+import { unmasked, type FrameMasker } from '../../capture/recordMask.js';
 
 /** Frames are kept after the masker answered (a microtask chain): let it run. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));

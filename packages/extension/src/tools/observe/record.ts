@@ -15,7 +15,7 @@ import { onTabClosed, resolveTab } from '../../targets.js';
 import { defineTool } from '../defineTool.js';
 import type { BlockedLayout } from '../../page/blockedBoxes.js';
 import { frameSessions } from '../../page/frames.js';
-import { createFrameMasker, type FrameMasker, type LiveFrame, type SiteShown } from './recordMask.js';
+import { createFrameMasker, type FrameMasker, type LiveFrame, type SiteShown } from '../../capture/recordMask.js';
 
 
 const DEFAULT_MAX_FRAMES = 300;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BANK_RULE, blockedFramesTab } from '../../testing/blockedFrames.js';
-import type { Render, RenderFrame } from './frameImage.js';
+import type { Render, RenderFrame } from '../../capture/frameImage.js';
 import { Recorder } from './record.js';
-import { unmasked } from './recordMask.js';
+import { unmasked } from '../../capture/recordMask.js';
 import { createScreenshotTool, drawnAtScroll, noFrameError } from './screenshot.js';
 
 describe('an element screenshot takes a frame drawn at the scroll its box was measured at', () => {

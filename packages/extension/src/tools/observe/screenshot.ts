@@ -25,14 +25,15 @@ import { mainFrameDocument, worlds } from '../../page/worlds.js';
 import { callInPage } from '../../pageState/isolatedWorld.js';
 import { refRegistry } from '../../refs/index.js';
 import { resolveTab } from '../../targets.js';
-import { callSite, notVisibleError, openRef, unlessStale } from '../refAction.js';
-import { defineTool, type ToolContext } from '../defineTool.js';
+import { callSite, notVisibleError, openRef, unlessStale } from '../../actions/refAction.js';
+import { defineTool } from '../defineTool.js';
+import type { ToolContext } from '../../actions/toolContext.js';
 import { recorder as defaultRecorder, type Recorder } from './record.js';
 import { blockedLayout, type BlockedFrames, type Rect } from '../../page/blockedBoxes.js';
 import { frameSessions } from '../../page/frames.js';
 import { blockedFrameError } from '../../policy/policy.js';
-import { outputSize, planMasks, type MaskedArea } from './captureMask.js';
-import { imageSize, offscreenRender, type Frame, type Render, type RenderFrame } from './frameImage.js';
+import { outputSize, planMasks, type MaskedArea } from '../../capture/captureMask.js';
+import { imageSize, offscreenRender, type Frame, type Render, type RenderFrame } from '../../capture/frameImage.js';
 
 type Clip = Rect;
 

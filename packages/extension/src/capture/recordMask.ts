@@ -5,8 +5,8 @@
  * (captureMask.ts: an iframe that moved in between is covered at both places). A frame whose blocked area cannot be
  * measured or painted is withheld: never kept, never shown to a screenshot.
  */
-import type { CdpSessions } from '../../cdp/cdpSession.js';
-import { blockedLayout, type BlockedFrames, type BlockedLayout } from '../../page/blockedBoxes.js';
+import type { CdpSessions } from '../cdp/cdpSession.js';
+import { blockedLayout, type BlockedFrames, type BlockedLayout } from '../page/blockedBoxes.js';
 import { planMasks } from './captureMask.js';
 import { imageSize, offscreenRender, type RenderFrame } from './frameImage.js';
 

@@ -17,7 +17,7 @@ import { worldTarget } from '../page/worlds.js';
 import type { FrameScope } from '../pageState/isolatedWorld.js';
 import type { MainWorldSite } from '../pageState/mainWorld.js';
 import { blockedFrameError } from '../policy/policy.js';
-import type { ToolContext } from './defineTool.js';
+import type { ToolContext } from './toolContext.js';
 import { frameShownBy, openRef, type RefDeps } from './refAction.js';
 
 const GROUP = 'chrome-relay-frame-ref';

@@ -17,7 +17,7 @@ import { pointInFrameElement } from '../page/frameOwner.js';
 import { inputFrameHandle } from '../page/pageCall.js';
 import { mainFrameDocument, worldTarget, type PageWorld } from '../page/worlds.js';
 import { blockedFrameError, type FrameAim } from '../policy/policy.js';
-import type { ToolContext } from './defineTool.js';
+import type { ToolContext } from './toolContext.js';
 import { framesOf, type RefDeps } from './refAction.js';
 
 /** Our worlds, and the tab's frames with their block marks (default: the worker's). */

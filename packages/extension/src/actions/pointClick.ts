@@ -19,7 +19,7 @@ import { clickAt, type ClickOptions } from '../input/mouse.js';
 import { callPage, DocumentChanged } from '../page/pageCall.js';
 import type { DialogInfo, Watched } from '../pageState/dialogs.js';
 import type { FrameState } from '../page/worlds.js';
-import type { ToolContext } from './defineTool.js';
+import type { ToolContext } from './toolContext.js';
 import { classifyDelivery, progress, type DeliveryVerdict } from './deliveryVerdict.js';
 import { ACTION_PHASES, disarm, drawnAsLaidOut, readGuards, type GuardReports, type PointerPoint } from './pointerDelivery.js';
 import { checkLanding } from './inputLanding.js';

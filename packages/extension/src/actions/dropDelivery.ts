@@ -17,7 +17,7 @@ import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import type { GuardReport, Interceptor } from '../injected/types.js';
 import { callPage, DocumentChanged } from '../page/pageCall.js';
 import type { PageWorld } from '../page/worlds.js';
-import type { ToolContext } from './defineTool.js';
+import type { ToolContext } from './toolContext.js';
 import { inputOverlapError } from './pointerDelivery.js';
 import { described, identifyInterceptor } from './interceptorIdentity.js';
 import { callSite, labelOf, unlessStale, type RefDeps, type RefSite } from './refAction.js';

@@ -17,7 +17,7 @@ import { blockedFrameError } from '../policy/policy.js';
 import { resolveRefTarget, staleRefError } from '../refs/refTarget.js';
 import type { RefCounter } from '../refs/counter.js';
 import type { RefRegistry } from '../refs/registry.js';
-import type { ToolContext } from './defineTool.js';
+import type { ToolContext } from './toolContext.js';
 import type { DeliveryWhen } from './deliveryVerdict.js';
 import type { InterceptorIdentity } from './interceptorIdentity.js';
 

@@ -8,7 +8,7 @@ import { reasonedError, type ToolName } from '@chrome-relay/protocol';
 import { clickAt, type ClickOptions } from '../input/mouse.js';
 import { DocumentChanged } from '../page/pageCall.js';
 import type { DialogInfo, Watched } from '../pageState/dialogs.js';
-import type { ToolContext } from './defineTool.js';
+import type { ToolContext } from './toolContext.js';
 import { classifyDelivery } from './deliveryVerdict.js';
 import { disarm, readGuards, undeliveredError, verifyDelivery, type GuardReports, type PointerPoint } from './pointerDelivery.js';
 import type { RefDeps, RefSite } from './refAction.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BlockedLayout, Rect } from '../../page/blockedBoxes.js';
+import type { BlockedLayout, Rect } from '../page/blockedBoxes.js';
 import { MASK_FILL, outputSize, paintMasks, planMasks, type FillContext } from './captureMask.js';
 
 const layout = (box: Rect, scroll = { x: 0, y: 0 }): BlockedLayout => ({ boxes: [{ rule: 'bank.test', origin: 'https://bank.test', box }], scroll });

@@ -3,7 +3,7 @@
  * on an OffscreenCanvas, encoded again (both exist in MV3 service workers; PNG and JPEG both decode and encode there).
  */
 import { RelayError } from '@chrome-relay/protocol';
-import type { Rect } from '../../page/blockedBoxes.js';
+import type { Rect } from '../page/blockedBoxes.js';
 import { paintMasks } from './captureMask.js';
 
 export type ImageFormat = 'png' | 'jpeg';

@@ -6,7 +6,7 @@
  * Nothing here focuses a window or activates a tab: windows are created with focused:false and
  * grouping a tab leaves the active tab alone.
  */
-import { chromeApiError, guardedOpen } from '../browserApi.js';
+import { chromeApiError, guardedOpen } from './browserApi.js';
 
 export interface GroupInfo {
   id: number;

@@ -19,7 +19,7 @@ import { callPage, pageCandidateHandle, pageElementHandle } from '../page/pageCa
 import type { Interceptor } from '../injected/types.js';
 import { refCounter } from '../refs/index.js';
 import type { RefSummary } from '../refs/registry.js';
-import type { ToolContext } from './defineTool.js';
+import type { ToolContext } from './toolContext.js';
 import type { RefDeps } from './refAction.js';
 
 /** Only this module makes identities: an error cannot hand over a page description that skipped identifying. */

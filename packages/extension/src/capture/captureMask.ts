@@ -13,8 +13,8 @@
  *   subsampling): the area is snapped outward to that grid of the frame, so no block that held blocked pixels
  *   survives.
  */
-import type { BlockedBox, BlockedLayout, Rect } from '../../page/blockedBoxes.js';
-import { intersect } from '../../page/blockedBoxes.js';
+import type { BlockedBox, BlockedLayout, Rect } from '../page/blockedBoxes.js';
+import { intersect } from '../page/blockedBoxes.js';
 
 /** The flat fill: opaque mid grey, nothing of the original pixels. */
 export const MASK_FILL = 'rgb(128, 128, 128)';
