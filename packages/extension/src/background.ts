@@ -1,41 +1,126 @@
 /**
- * Service-worker entry: wiring only. Everything here runs synchronously at the top level because
- * Chrome only wakes a stopped worker for listeners registered that way, and each wake-up is our
- * chance to re-open the native port (CHROMIUM.md: a killed worker does not restart by itself; any
- * event with a top-level listener brings it and a new host back). State that must outlive the
- * worker is in chrome.storage.session, never here.
+ * Service-worker entry and the composition root: every service of the worker is built here, once, and handed down —
+ * no module below keeps an instance of its own (packages/extension/floors.mjs puts this file on the top floor, so
+ * nothing imports it). Everything runs synchronously at the top level because Chrome only wakes a stopped worker for
+ * listeners registered that way, and each wake-up is our chance to re-open the native port (CHROMIUM.md: a killed
+ * worker does not restart by itself; any event with a top-level listener brings it and a new host back). State that
+ * must outlive the worker is in chrome.storage, never here.
  */
 import { ActivityLog } from './activity/activityLog.js';
 import { chromeActionApi, Indicator } from './activity/indicator.js';
+import type { Services } from './actions/toolContext.js';
+import { SnapshotHistory } from './actions/snapshotHistory.js';
 import { chromeBrowserApi, setOpenGuard } from './browserApi.js';
-import { cdp } from './cdp/cdpSession.js';
+import { imageSize, offscreenRender } from './capture/frameImage.js';
+import { Recorder } from './capture/recorder.js';
+import { createFrameMasker } from './capture/recordMask.js';
+import { CdpSessions, chromeDebuggerTransport } from './cdp/cdpSession.js';
 import { createDispatcher } from './dispatcher.js';
 import { chromeHello, connectChromeNative, createHostPort, type HostLink } from './hostPort.js';
-import { dialogTracker } from './pageState/dialogs.js';
-import { downloadTracker } from './pageState/downloads.js';
-import { agentTabs, netBarrier, pauseStore, policy, settingsStore } from './policy/index.js';
-import type { PauseState } from './policy/pause.js';
-import { notifyTabClosed } from './targets.js';
+import { TabCaptures } from './observe/captures.js';
+import { wireCaptures } from './observe/wire.js';
+import { chromeOrganizeApi } from './organizeApi.js';
+import { FrameSessions } from './page/frames.js';
+import { scanListeners } from './page/listeners.js';
+import { MainFrames } from './page/mainFrames.js';
+import { DEFAULT_NAVIGATION_TIMING } from './page/navigation.js';
+import { Worlds } from './page/worlds.js';
+import { DialogTracker } from './pageState/dialogs.js';
+import { chromeDownloadsApi, DownloadTracker } from './pageState/downloads.js';
+import { NetworkActivity } from './pageState/networkIdle.js';
+import { AgentTabs } from './policy/agentTabs.js';
+import { chromeNetApi } from './policy/chromeNet.js';
+import { NetBarrier } from './policy/netBarrier.js';
+import { PauseStore, type PauseState } from './policy/pause.js';
+import { Policy } from './policy/policy.js';
+import { SettingsStore } from './policy/settings.js';
+import { RefCounter } from './refs/counter.js';
+import { chromeLocalStore, chromeSessionStore } from './refs/persist.js';
+import { RefRegistry } from './refs/registry.js';
+import { TabLocks } from './refs/tabLocks.js';
+import { createTargetingContext } from './targeting/context.js';
+import { LeaseStore } from './targeting/leases.js';
+import { WorkspaceStore } from './targeting/workspaces.js';
 import { TOOL_REGISTRY } from './tools/index.js';
-import { leaseStore, targetingContext } from './targeting/index.js';
-import { captures } from './observe/captures.js';
-import { recorder } from './tools/observe/record.js';
-import { setRestartHostHandler } from './tools/restartHost.js';
 import { createUiService } from './ui/uiService.js';
 import { uiMessageListener } from './ui/uiMessages.js';
 import { armWatchdog, chromeWatchdogApis } from './watchdog.js';
 
 const logError = (what: string) => (error: unknown) => console.error(`chrome-relay: ${what}`, error);
 
-const activity = new ActivityLog(chromeBrowserApi);
+// The debugger and Chrome's tab APIs.
+const browser = chromeBrowserApi;
+const cdp = new CdpSessions(chromeDebuggerTransport);
+
+// The person's limits: settings, the pause switch, agent tabs, the network barrier, and the policy over them.
+const settings = new SettingsStore(browser);
+const pause = new PauseStore(browser);
+const agentTabs = new AgentTabs(browser);
+const netBarrier = new NetBarrier({
+  net: chromeNetApi,
+  rules: () => settings.rules(),
+  storage: { get: (keys) => browser.storageLocalGet(keys), set: (items) => browser.storageLocalSet(items) },
+});
+const policy = new Policy({ browser, organize: chromeOrganizeApi, sessions: cdp, settings, pause, agentTabs, barrier: netBarrier });
+
+// Refs, the page's documents and frames, what the page is doing, captures.
+const registry = new RefRegistry(chromeSessionStore);
+const worlds = new Worlds(chromeSessionStore);
+const frames = new FrameSessions(() => settings.rules());
+frames.listen(cdp);
+const captures = new TabCaptures();
+wireCaptures(cdp, captures);
+const recorder = new Recorder(createFrameMasker(frames));
+// Subscribed now, synchronously: dialog and download events that wake the worker must find their listeners.
+const dialogs = new DialogTracker(cdp, browser);
+const downloads = new DownloadTracker(cdp, chromeDownloadsApi);
+
+// Leases, workspaces and tab groups, and the context a call is resolved in.
+const leases = new LeaseStore(browser);
+const workspaces = new WorkspaceStore(browser, chromeOrganizeApi);
+const targeting = createTargetingContext({
+  browser,
+  organize: chromeOrganizeApi,
+  leases,
+  workspaces,
+  refTab: async (ref) => {
+    const found = await registry.lookup(ref);
+    return found === undefined ? undefined : { tab: found.tabId, state: found.state };
+  },
+});
+
+const activity = new ActivityLog(browser);
 const indicator = new Indicator(chromeActionApi);
 let hostLink: HostLink = { connected: false, host: null };
 /** The person's pause as the host reports it (`status`, doctor); kept here because a hello is built synchronously. */
 let pausedSince: number | null = null;
 
+const services: Services = {
+  cdp,
+  browser,
+  registry,
+  counter: new RefCounter(chromeLocalStore),
+  worlds,
+  frames,
+  mainFrames: new MainFrames(cdp),
+  dialogs,
+  downloads,
+  network: new NetworkActivity(cdp),
+  captures,
+  recorder,
+  render: offscreenRender,
+  imageSize,
+  targeting,
+  navigation: DEFAULT_NAVIGATION_TIMING,
+  snapshotLocks: new TabLocks(),
+  snapshotHistory: new SnapshotHistory(chromeSessionStore),
+  scanListeners,
+  restartHost: (delayMs) => hostPort.reconnect(delayMs),
+};
+
 const hostPort = createHostPort({
   connect: connectChromeNative,
-  dispatch: createDispatcher({ tools: TOOL_REGISTRY, cdp, browser: chromeBrowserApi, targeting: targetingContext, policy, activity }),
+  dispatch: createDispatcher({ tools: TOOL_REGISTRY, services, policy, activity }),
   hello: () => chromeHello(pausedSince),
   onStatus: (status) => {
     hostLink = status;
@@ -43,7 +128,6 @@ const hostPort = createHostPort({
   },
 });
 const wake = (): void => hostPort.ensureConnected();
-setRestartHostHandler((delayMs) => hostPort.reconnect(delayMs));
 
 cdp.start();
 // Console/network capture starts on attach, so `network` after `navigate` shows the navigation.
@@ -57,29 +141,29 @@ setOpenGuard((open, tabIdOf) => policy.openTab(open, tabIdOf));
 // Idle detach must not drop a session something still needs (cdp/idleDetach.ts).
 cdp.keepAttachedIf(async (tabId) => {
   if (recorder.isRecording(tabId)) return true;
-  if (downloadTracker({ cdp }).nextUnreported(tabId)?.state === 'inProgress') return true;
-  return (await dialogTracker({ cdp, browser: chromeBrowserApi }).current(tabId)) !== undefined;
+  if (downloads.nextUnreported(tabId)?.state === 'inProgress') return true;
+  return (await dialogs.current(tabId)) !== undefined;
 });
 // Loading the settings applies the idle time (policy listens) and the icon shows a standing pause.
-settingsStore.get().catch(logError('reading the settings failed'));
+settings.get().catch(logError('reading the settings failed'));
 const pauseChanged = (state: PauseState): void => {
   indicator.update({ paused: state.paused });
   pausedSince = state.paused ? state.since : null;
   hostPort.greet();
 };
-pauseStore.onChange(pauseChanged);
-pauseStore.get().then(pauseChanged, logError('reading the pause state failed'));
+pause.onChange(pauseChanged);
+pause.get().then(pauseChanged, logError('reading the pause state failed'));
 activity.onFinish(() => indicator.update({ lastActivityAt: activity.lastActivityAt() }));
 indicator.update({ connected: false });
 
 const ui = createUiService({
-  browser: chromeBrowserApi,
+  browser,
   sessions: cdp,
-  leases: leaseStore,
+  leases,
   activity,
   policy,
-  pause: pauseStore,
-  settings: settingsStore,
+  pause,
+  settings,
   hostStatus: () => hostLink,
   agentTabs,
 });
@@ -104,7 +188,12 @@ chrome.tabs.onActivated.addListener(wake);
 chrome.tabs.onRemoved.addListener((tabId) => {
   // Chrome also fires debugger.onDetach for attached tabs, but not for tabs we merely remember.
   cdp.forgetTab(tabId);
-  notifyTabClosed(tabId);
+  // Everything kept per tab goes with it: refs answer "tab closed", a lease dies with its tab.
+  worlds.forget(tabId);
+  registry.forgetTab(tabId).catch(logError('forgetting the refs of a closed tab failed'));
+  leases.dropTab(tabId).catch(logError('dropping the leases of a closed tab failed'));
+  captures.forget(tabId);
+  recorder.discard(tabId);
   agentTabs.remove(tabId).catch(logError('forgetting a closed agent tab failed'));
   netBarrier.tabRemoved(tabId).catch(logError('forgetting a closed tab in the network barrier failed'));
   activity.forgetTab(tabId).catch(logError('forgetting a closed tab in the activity log failed'));

@@ -2,7 +2,6 @@ import type { ExtensionToHost, RelayErrorData, ToolResult } from '@chrome-relay/
 import { RelayError } from '@chrome-relay/protocol';
 import { describe, expect, it } from 'vitest';
 import { createDispatcher, DEADLINE_MARGIN_MS, DIALOG_GRACE_MS, type CallMessage } from './dispatcher.js';
-import { dialogTracker } from './pageState/dialogs.js';
 import { SESSION_KEYS } from './state/storage.js';
 import { createTargetingContext, type TargetingParts } from './targeting/context.js';
 import { createFakeEnvironment, type FakeBrowser } from './testing/fakeChrome.js';
@@ -23,8 +22,8 @@ function targetingOver(browser: FakeBrowser, refTab: TargetingParts['refTab'] = 
 }
 
 function dispatcherWith(...tools: AnyToolDefinition[]) {
-  const { cdp, browser } = createFakeEnvironment();
-  return createDispatcher({ tools, cdp, browser, now: () => NOW, targeting: targetingOver(browser) });
+  const { ctx, browser } = createFakeEnvironment();
+  return createDispatcher({ tools, services: { ...ctx, targeting: targetingOver(browser) }, now: () => NOW });
 }
 
 function call(tool: string, params: Record<string, unknown> = {}, timeoutMs = 30_000): CallMessage {
@@ -125,7 +124,7 @@ describe('dispatcher: one target per call', () => {
         return { tabId: params.tab ?? 0, what: params.what, value: 'T' };
       },
     });
-    const dispatch = createDispatcher({ tools: [get], cdp: env.cdp, browser: env.browser, targeting: targetingOver(env.browser) });
+    const dispatch = createDispatcher({ tools: [get], services: { ...env.ctx, targeting: targetingOver(env.browser) } });
     return { env, seen, dispatch };
   }
 
@@ -155,7 +154,7 @@ describe('dispatcher: the dialog precondition', () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab({ url: 'https://a.test/', active: true }).id ?? 0;
     const refTab: TargetingParts['refTab'] = async (ref) => (ref === 'e5' ? { tab, state: 'live' } : undefined);
-    const dispatch = createDispatcher({ tools, cdp: env.cdp, browser: env.browser, targeting: targetingOver(env.browser, refTab) });
+    const dispatch = createDispatcher({ tools, services: { ...env.ctx, targeting: targetingOver(env.browser, refTab) } });
     return { env, tab, dispatch };
   }
 
@@ -172,7 +171,6 @@ describe('dispatcher: the dialog precondition', () => {
     const ran = { count: 0 };
     const { env, tab, dispatch } = guarded(getTitle(ran));
     await env.cdp.attach(tab);
-    dialogTracker(env.ctx);
     env.debugger.emit(tab, 'Page.javascriptDialogOpening', alertOpening);
     const explicit = errorOf(await dispatch(call('get', { what: 'title', tab })));
     expect(explicit).toMatchObject({ code: 'target_conflict', tool: 'get', details: { tab, dialog: alertOpening } });
@@ -190,7 +188,6 @@ describe('dispatcher: the dialog precondition', () => {
       defineTool({ name: 'tabs', async handle() { return emptyTabs; } }),
     );
     await env.cdp.attach(tab);
-    dialogTracker(env.ctx);
     env.debugger.emit(tab, 'Page.javascriptDialogOpening', alertOpening);
     expect(errorOf(await dispatch(call('click', { ref: 'e5' }))).code).toBe('target_conflict');
     expect((await dispatch(call('tabs'))).type).toBe('result');
@@ -227,7 +224,7 @@ describe('dispatcher: the dialog precondition', () => {
       defineTool({
         name: 'js',
         async handle(params, ctx) {
-          const outcome = await dialogTracker(ctx).watch(tab, async () => {
+          const outcome = await ctx.dialogs.watch(tab, async () => {
             env.debugger.emit(tab, 'Page.javascriptDialogOpening', alertOpening);
             return new Promise<never>(() => undefined);
           });
@@ -263,7 +260,7 @@ describe('dispatcher: a snapshot after the tool (the CLI’s --snapshot)', () =>
         return { tabId: params.tab ?? 0, url: 'https://a.test/', title: 'A', refCount: 1, tree };
       },
     });
-    const dispatch = createDispatcher({ tools: [click, snapshot], cdp: env.cdp, browser: env.browser, targeting: targetingOver(env.browser) });
+    const dispatch = createDispatcher({ tools: [click, snapshot], services: { ...env.ctx, targeting: targetingOver(env.browser) } });
     return { env, tab, order, snapshots, dispatch };
   }
   const clicked = (tab: number) => ({ clicked: true as const, tabId: tab, x: 1, y: 2, healed: false, navigated: false, url: 'https://a.test/' });
@@ -290,7 +287,7 @@ describe('dispatcher: a snapshot after the tool (the CLI’s --snapshot)', () =>
       leavesParsed: (params) => params.wait !== 'commit',
     });
     const snapshot = defineTool({ name: 'snapshot', handle: async () => ({ tabId: tab, url: 'https://a.test/', title: 'A', refCount: 1, tree }) });
-    const dispatch = createDispatcher({ tools: [navigate, snapshot], cdp: env.cdp, browser: env.browser, targeting: targetingOver(env.browser) });
+    const dispatch = createDispatcher({ tools: [navigate, snapshot], services: { ...env.ctx, targeting: targetingOver(env.browser) } });
     expect(await dispatch({ ...call('navigate', { url: 'https://a.test/', tab, wait: 'load' }), snapshot: {} })).toMatchObject({ ok: true, snapshot: { ok: true } });
     expect(pageQuestions(env)).toBe(0);
     expect(await dispatch({ ...call('navigate', { url: 'https://a.test/', tab, wait: 'commit' }), snapshot: {} })).toMatchObject({ ok: true, snapshot: { ok: true } });
@@ -311,7 +308,6 @@ describe('dispatcher: a snapshot after the tool (the CLI’s --snapshot)', () =>
       return { ...clicked(t), dialog: alert };
     });
     await env.cdp.attach(tab);
-    dialogTracker(env.ctx);
     const reply = dispatch({ ...call('click', { x: 1, y: 2, tab }), snapshot: {} });
     expect(await reply).toMatchObject({ ok: true, snapshot: { ok: false, error: { code: 'target_conflict', details: { reason: 'dialog_open' } } } });
     expect(order).toEqual(['click']);
@@ -351,7 +347,7 @@ describe('dispatcher: the person\'s limits and the activity log', () => {
         return { tabId: params.tab ?? 0, what: params.what, value: 'T' };
       },
     });
-    const dispatch = createDispatcher({ tools: [get], cdp: env.cdp, browser: env.browser, targeting: targetingOver(env.browser), policy, activity });
+    const dispatch = createDispatcher({ tools: [get], services: { ...env.ctx, targeting: targetingOver(env.browser) }, policy, activity });
     const hold = (): (() => void) => {
       let open: () => void = () => undefined;
       gate = new Promise((resolve) => (open = resolve));
@@ -429,7 +425,7 @@ describe('dispatcher: the deadline of a call on a tab', () => {
     const tab = env.browser.addTab({ url: 'https://a.test/' }).id ?? 0;
     const never = (): Promise<never> => new Promise<never>(() => undefined);
     const tools = [defineTool({ name: 'get', handle: never }), defineTool({ name: 'click', handle: never })];
-    const dispatch = createDispatcher({ tools, cdp: env.cdp, browser: env.browser, targeting: targetingOver(env.browser) });
+    const dispatch = createDispatcher({ tools, services: { ...env.ctx, targeting: targetingOver(env.browser) } });
     const started = Date.now();
     const read = errorOf(await dispatch(call('get', { what: 'title', tab }, DEADLINE_MARGIN_MS + 100)));
     expect(Date.now() - started).toBeLessThan(DEADLINE_MARGIN_MS + 100);
@@ -468,7 +464,7 @@ describe('dispatcher: input calls take turns per tab', () => {
         return { tabId: params.tab ?? 0, what: params.what, value: 'T' };
       },
     });
-    const dispatch = createDispatcher({ tools: [click, get], cdp: env.cdp, browser: env.browser, targeting: targetingOver(env.browser) });
+    const dispatch = createDispatcher({ tools: [click, get], services: { ...env.ctx, targeting: targetingOver(env.browser) } });
     const done = (name: string): void => finish.get(name)?.();
     return { env, tab, other, started, done, dispatch };
   }
@@ -540,7 +536,7 @@ describe('dispatcher: input calls take turns per tab', () => {
         return { tabId: params.tab ?? 0, typed: params.text.length, into: 'input' };
       },
     });
-    const dispatch = createDispatcher({ tools: [type], cdp: env.cdp, browser: env.browser, targeting: targetingOver(env.browser) });
+    const dispatch = createDispatcher({ tools: [type], services: { ...env.ctx, targeting: targetingOver(env.browser) } });
     const cut = errorOf(await dispatch(call('type', { text: 'abcd', tab }, DEADLINE_MARGIN_MS + 50)));
     expect(cut).toMatchObject({ code: 'timeout', details: { reason: 'page_busy' } });
     go();

@@ -47,19 +47,15 @@ import {
   type ToolResult,
 } from '@chrome-relay/protocol';
 import type { ActivityEntry, ActivityLog } from './activity/activityLog.js';
-import type { BrowserApi } from './browserApi.js';
 import { navigationCut } from './navigationCut.js';
-import type { CdpSessions } from './cdp/cdpSession.js';
 import { InputLanes, type Turn } from './input/inputLanes.js';
-import { ADialog, dialogOpenError, dialogTracker, type DialogInfo } from './pageState/dialogs.js';
-import { downloadTracker } from './pageState/downloads.js';
-import { networkActivity } from './pageState/networkIdle.js';
+import { ADialog, dialogOpenError, type DialogInfo } from './pageState/dialogs.js';
 import { snapshotAfter } from './snapshotAfter.js';
-import { prepareCall, type TargetingContext } from './targeting/prepareCall.js';
+import { prepareCall } from './targeting/prepareCall.js';
 import { tabsOf, type CallTabs } from './context/call.js';
 import type { Policy } from './policy/policy.js';
 import type { AnyToolDefinition, ToolDefinition } from './tools/defineTool.js';
-import type { ToolContext } from './actions/toolContext.js';
+import type { Services, ToolContext } from './actions/toolContext.js';
 
 export type CallMessage = Extract<HostToExtension, { type: 'call' }>;
 export type Dispatch = (call: CallMessage) => Promise<ExtensionToHost>;
@@ -75,11 +71,9 @@ export const DIALOG_GRACE_MS = 500;
 
 export interface DispatcherDeps {
   readonly tools: readonly AnyToolDefinition[];
-  readonly cdp: CdpSessions;
-  readonly browser: BrowserApi;
+  /** The worker's services, built once by the composition root (background.ts); every call's context carries them. */
+  readonly services: Services;
   readonly now?: () => number;
-  /** Envelope targeting, tab resolution and leases (the worker's: targeting/index.ts; tests pass fakes). */
-  readonly targeting: TargetingContext;
   /** The person's limits (pause, block list, agent tabs only); absent in tests that do not need them. */
   readonly policy?: Pick<Policy, 'checkPause' | 'checkTabs' | 'watch' | 'noteResult' | 'explainFailure'>;
   /** Where every call is recorded for the popup. */
@@ -147,7 +141,7 @@ async function runGuarded<T extends ToolName>(tool: ToolDefinition<T>, tabs: Cal
   // A tool whose entry says `dialog: 'self'` deals with dialogs itself (dialog answers them; close reports beforeunload).
   const tabId = tabs.kind === 'tab' && TOOLS[tool.name].dialog !== 'self' ? tabs.tab : undefined;
   if (tabId === undefined) return start();
-  const dialogs = dialogTracker(ctx);
+  const dialogs = ctx.dialogs;
   const open = await dialogs.current(tabId);
   if (open) throw dialogOpenError(tabId, open, tool.name);
   try {
@@ -183,7 +177,7 @@ async function runGuarded<T extends ToolName>(tool: ToolDefinition<T>, tabs: Cal
  * and a stop (Pause) answers at once; either way the place in the queue is given up and nothing of the call runs.
  */
 async function takeTurn(lanes: InputLanes, ctx: ToolContext, tabId: number, tool: string, stopped: Promise<never>): Promise<Turn> {
-  const dialogs = dialogTracker(ctx);
+  const dialogs = ctx.dialogs;
   const waiting = lanes.enter(tabId, ctx.deadline, tool);
   const { opened, cancel } = dialogs.onOpened(tabId);
   const blocked = opened.then((dialog): never => {
@@ -234,14 +228,10 @@ async function byDeadline(running: Promise<unknown>, deadline: number, tabId: nu
 export function createDispatcher(deps: DispatcherDeps): Dispatch {
   const byName = new Map<string, AnyToolDefinition>(deps.tools.map((tool) => [tool.name, tool]));
   const now = deps.now ?? Date.now;
+  const { services } = deps;
   // One set of turns for every call, and the gate that holds every Input.* command to them.
   const lanes = new InputLanes();
-  deps.cdp.setInputGate((tabId, method, params) => lanes.admit(tabId, method, params));
-  // Created now, synchronously: background calls this at the worker's top level, so dialog and
-  // download events that wake the worker already find their listeners.
-  dialogTracker({ cdp: deps.cdp, browser: deps.browser });
-  downloadTracker({ cdp: deps.cdp });
-  networkActivity({ cdp: deps.cdp });
+  services.cdp.setInputGate((tabId, method, params) => lanes.admit(tabId, method, params));
 
   return async (call) => {
     const startedAt = now();
@@ -273,10 +263,10 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       // reads) so the popup's log can say which tab the refused command was meant for.
       const pause = deps.policy?.checkPause(tool.name) ?? Promise.resolve();
       pause.catch(() => undefined);
-      const ctx: ToolContext = { cdp: deps.cdp, browser: deps.browser, deadline: now() + call.timeoutMs - DEADLINE_MARGIN_MS };
+      const ctx: ToolContext = { ...services, deadline: now() + call.timeoutMs - DEADLINE_MARGIN_MS };
       let prepared: Awaited<ReturnType<typeof prepareCall>>;
       try {
-        prepared = await prepareCall(tool.name, { params: call.params, target: call.target, agent: call.agent }, deps.targeting);
+        prepared = await prepareCall(tool.name, { params: call.params, target: call.target, agent: call.agent }, services.targeting);
       } catch (error) {
         await pause;
         throw error;
@@ -287,7 +277,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       watch?.setTabs(tabsOf(tabs));
       await deps.policy?.checkTabs(tool.name, prepared.params, tabs);
       // A call that resolved to no tab may open one (navigate): hold every session until it ends.
-      release = deps.cdp.hold(tabs.kind === 'none' ? 'all' : tabsOf(tabs));
+      release = services.cdp.hold(tabs.kind === 'none' ? 'all' : tabsOf(tabs));
       // A pause that landed while the call was being resolved: nothing has run yet, say so.
       await deps.policy?.checkPause(tool.name);
       turn = tabId !== undefined && TOOLS[tool.name].input === true ? await takeTurn(lanes, ctx, tabId, tool.name, stopped) : undefined;
@@ -306,11 +296,11 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
         // would run (the person's limits, the tab's hold, the dialog precondition, the deadline).
         const parsed = leftParsed(tool, prepared.params, result);
         const snapshot = await snapshotAfter(ctx, { tool: tool.name, result, parsed }, call.snapshot, async (snapshotParams, settle) => {
-          const after = await prepareCall('snapshot', { params: snapshotParams, agent: call.agent }, deps.targeting);
+          const after = await prepareCall('snapshot', { params: snapshotParams, agent: call.agent }, services.targeting);
           await deps.policy?.checkPause('snapshot');
           await deps.policy?.checkTabs('snapshot', after.params, after.tabs);
           watch?.setTabs(tabsOf(after.tabs));
-          const releaseAfter = deps.cdp.hold(tabsOf(after.tabs));
+          const releaseAfter = services.cdp.hold(tabsOf(after.tabs));
           try {
             await settle();
             const snapshotDef = snapshotTool(byName);

@@ -14,7 +14,7 @@
  * result proves the document parsed (ToolDefinition.leavesParsed) is not asked about it: ~10 ms per navigate.
  */
 import { RelayError, toolLabel, type AfterSnapshot } from '@chrome-relay/protocol';
-import { mainFrameDocument, worlds, worldTarget } from './page/worlds.js';
+import { mainFrameDocument, worldTarget } from './page/worlds.js';
 import type { ToolContext } from './actions/toolContext.js';
 
 /** Longest wait for a document being parsed before the snapshot takes what is there. */
@@ -36,8 +36,8 @@ export function documentParsed(): Promise<boolean> {
  * documentParsed in the snapshot's own world of the main frame's document: the snapshot then finds that world made
  * (after a click that did not navigate, it already was), where a world of its own would cost one more to create.
  */
-async function askParsed(ctx: Pick<ToolContext, 'cdp'>, tabId: number): Promise<void> {
-  const world = await worlds.ensure(ctx, tabId, await mainFrameDocument(ctx, tabId));
+async function askParsed(ctx: Pick<ToolContext, 'cdp' | 'worlds'>, tabId: number): Promise<void> {
+  const world = await ctx.worlds.ensure(ctx, tabId, await mainFrameDocument(ctx, tabId));
   await ctx.cdp.send(worldTarget(world), 'Runtime.callFunctionOn', {
     functionDeclaration: documentParsed.toString(),
     executionContextId: world.contextId,
@@ -46,7 +46,7 @@ async function askParsed(ctx: Pick<ToolContext, 'cdp'>, tabId: number): Promise<
   });
 }
 
-async function untilParsed(ctx: Pick<ToolContext, 'cdp' | 'deadline'>, tabId: number): Promise<void> {
+async function untilParsed(ctx: Pick<ToolContext, 'cdp' | 'deadline' | 'worlds'>, tabId: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, Math.max(0, Math.min(PARSED_LIMIT_MS, ctx.deadline - Date.now())));
@@ -71,7 +71,7 @@ export interface ActionDone {
   parsed: boolean;
 }
 
-export async function snapshotAfter(ctx: Pick<ToolContext, 'cdp' | 'deadline'>, { tool, result, parsed }: ActionDone, params: Record<string, unknown>, run: SnapshotRunner): Promise<AfterSnapshot> {
+export async function snapshotAfter(ctx: Pick<ToolContext, 'cdp' | 'deadline' | 'worlds'>, { tool, result, parsed }: ActionDone, params: Record<string, unknown>, run: SnapshotRunner): Promise<AfterSnapshot> {
   try {
     const tabId = tabOf(result);
     if (tabId === undefined) {

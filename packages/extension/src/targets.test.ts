@@ -1,7 +1,7 @@
 import { RelayError } from '@chrome-relay/protocol';
 import { describe, expect, it } from 'vitest';
 import { SESSION_KEYS } from './state/storage.js';
-import { notifyTabClosed, onTabClosed, resolveTab, setCurrentTab } from './targets.js';
+import { resolveTab, setCurrentTab } from './targets.js';
 import { createFakeEnvironment } from './testing/fakeChrome.js';
 
 async function rejection(promise: Promise<unknown>): Promise<RelayError> {
@@ -67,13 +67,3 @@ describe('resolveTab', () => {
   });
 });
 
-describe('onTabClosed', () => {
-  it('notifies subscribers until they unsubscribe', () => {
-    const closed: number[] = [];
-    const off = onTabClosed((tabId) => closed.push(tabId));
-    notifyTabClosed(4);
-    off();
-    notifyTabClosed(5);
-    expect(closed).toEqual([4]);
-  });
-});

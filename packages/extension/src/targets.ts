@@ -73,26 +73,3 @@ export async function tabExists(browser: Pick<BrowserApi, 'getTab'>, tabId: numb
     throw error;
   }
 }
-
-/*
- * Tab-closed hub. background.ts calls notifyTabClosed from chrome.tabs.onRemoved (after telling cdp
- * to forget the tab); modules that keep per-tab state (refs, worlds, leases) subscribe with
- * onTabClosed so background does not need to know them. Subscribe at module top level: a worker
- * woken by onRemoved must have its listeners in place before the event is delivered.
- */
-const tabClosedListeners = new Set<(tabId: number) => void>();
-
-export function onTabClosed(listener: (tabId: number) => void): () => void {
-  tabClosedListeners.add(listener);
-  return () => tabClosedListeners.delete(listener);
-}
-
-export function notifyTabClosed(tabId: number): void {
-  for (const listener of [...tabClosedListeners]) {
-    try {
-      listener(tabId);
-    } catch (error) {
-      console.error('chrome-relay: onTabClosed listener threw', error);
-    }
-  }
-}

@@ -20,8 +20,7 @@ import type { PageWorld } from '../page/worlds.js';
 import type { ToolContext } from './toolContext.js';
 import { inputOverlapError } from './pointerDelivery.js';
 import { described, identifyInterceptor } from './interceptorIdentity.js';
-import { callSite, labelOf, unlessStale, type RefDeps, type RefSite } from './refAction.js';
-
+import { callSite, labelOf, unlessStale, type RefSite } from './refAction.js';
 /** The drop target: a ref's site, or a point/selector of the source's top document. */
 export type DropTargetSite = RefSite | { x: number; y: number } | { selector: string };
 
@@ -52,7 +51,7 @@ export function classifyDrop(report: GuardReport): DropVerdict {
   return hit === undefined ? { delivered: false } : { delivered: false, interceptor: hit };
 }
 
-async function armDrop(ctx: ToolContext, deps: RefDeps, source: RefSite, target: DropTargetSite, point: DropPoint): Promise<ArmedDrop> {
+async function armDrop(ctx: ToolContext, source: RefSite, target: DropTargetSite, point: DropPoint): Promise<ArmedDrop> {
   const arm = { arm: ['release' as const, 'drop' as const], purpose: 'drop' as const };
   let site: RefSite;
   let args;
@@ -63,10 +62,10 @@ async function armDrop(ctx: ToolContext, deps: RefDeps, source: RefSite, target:
     args = { ...local, ...arm, ref: target.ref, ...(target.world.frameId === source.world.frameId ? { sourceRef: source.ref } : {}) };
   } else {
     // A point or a selector: the element at the point in the top document, as the drag found it.
-    site = { ...source, world: await deps.worlds.ensure(ctx, source.tabId, source.before) };
+    site = { ...source, world: await ctx.worlds.ensure(ctx, source.tabId, source.before) };
     args = { x: point.x, y: point.y, ...arm, ...(source.world.frameId === source.before.frameId ? { sourceRef: source.ref } : {}) };
   }
-  const outcome = unlessStale(site, await callSite(ctx, deps, site, 'armPoint', args));
+  const outcome = unlessStale(site, await callSite(ctx, site, 'armPoint', args));
   if (outcome.status === 'outside') {
     throw new RelayError('invalid_arguments', `Cannot drag @${source.ref} there: the drop point (${point.x}, ${point.y}) is outside the viewport. Scroll so the drop target is visible, then retry.`, {
       tool: 'drag',
@@ -77,10 +76,10 @@ async function armDrop(ctx: ToolContext, deps: RefDeps, source: RefSite, target:
   return { world: site.world, token: outcome.token, local: { x: args.x, y: args.y }, target: outcome.target };
 }
 
-async function undeliveredDrop(ctx: ToolContext, deps: RefDeps, source: RefSite, armed: ArmedDrop, point: DropPoint, verdict: Extract<DropVerdict, { delivered: false }>): Promise<RelayError> {
+async function undeliveredDrop(ctx: ToolContext, source: RefSite, armed: ArmedDrop, point: DropPoint, verdict: Extract<DropVerdict, { delivered: false }>): Promise<RelayError> {
   const aimed = labelOf(armed.target);
   const where = `(${point.x}, ${point.y})`;
-  const interceptor = verdict.interceptor === undefined ? undefined : await identifyInterceptor(ctx, deps, armed.world, verdict.interceptor);
+  const interceptor = verdict.interceptor === undefined ? undefined : await identifyInterceptor(ctx, armed.world, verdict.interceptor);
   const message =
     interceptor === undefined
       ? `Drag of @${source.ref} did not complete: the drag began, but the drop at ${where} never reached ${aimed} (another frame took it, or a page listener stopped it). The dragged element may have moved: check the page with \`chrome-relay snapshot\` before trying again.`
@@ -97,19 +96,18 @@ async function undeliveredDrop(ctx: ToolContext, deps: RefDeps, source: RefSite,
  */
 export async function verifiedDrop(
   ctx: ToolContext,
-  deps: RefDeps,
   drag: { source: RefSite; target: DropTargetSite; point: DropPoint },
   drop: () => Promise<void>,
   release: () => Promise<void>,
 ): Promise<void> {
   let armed: ArmedDrop;
   try {
-    armed = await armDrop(ctx, deps, drag.source, drag.target, drag.point);
+    armed = await armDrop(ctx, drag.source, drag.target, drag.point);
   } catch (error) {
     await release().catch(() => undefined);
     throw error;
   }
-  const report = async (): Promise<GuardReport> => callPage(ctx, deps.worlds, armed.world, 'deliveryReport', { token: armed.token, disarm: true, probe: armed.local });
+  const report = async (): Promise<GuardReport> => callPage(ctx, ctx.worlds, armed.world, 'deliveryReport', { token: armed.token, disarm: true, probe: armed.local });
   try {
     await drop();
   } catch (error) {
@@ -130,5 +128,5 @@ export async function verifiedDrop(
       { tool: 'drag', phase: 'verify', details: { ref: drag.source.ref, tab: drag.source.tabId }, retryable: false },
     );
   }
-  if (!verdict.delivered) throw await undeliveredDrop(ctx, deps, drag.source, armed, drag.point, verdict);
+  if (!verdict.delivered) throw await undeliveredDrop(ctx, drag.source, armed, drag.point, verdict);
 }

@@ -18,8 +18,7 @@ import type { FrameScope } from '../pageState/isolatedWorld.js';
 import type { MainWorldSite } from '../pageState/mainWorld.js';
 import { blockedFrameError } from '../policy/policy.js';
 import type { ToolContext } from './toolContext.js';
-import { frameShownBy, openRef, type RefDeps } from './refAction.js';
-
+import { frameShownBy, openRef } from './refAction.js';
 const GROUP = 'chrome-relay-frame-ref';
 
 export interface FrameRefTarget {
@@ -49,9 +48,9 @@ function notAFrame(tool: ToolName, ref: string, tabId: number): RelayError {
  * The frame an iframe ref shows, or the closed error (stale ref, not an iframe, nothing loaded in it, or a site the
  * person blocked: openRef refuses that, and the frame is checked again here as it was found).
  */
-export async function resolveFrameRef(ctx: ToolContext, deps: RefDeps, tool: ToolName, ref: string, requestedTab: number | undefined): Promise<FrameRefTarget> {
-  const site = await openRef(ctx, deps, ref, requestedTab);
-  const { node, frame } = site.shows ?? (await frameShownBy(ctx, deps, site));
+export async function resolveFrameRef(ctx: ToolContext, tool: ToolName, ref: string, requestedTab: number | undefined): Promise<FrameRefTarget> {
+  const site = await openRef(ctx, ref, requestedTab);
+  const { node, frame } = site.shows ?? (await frameShownBy(ctx, site));
   if (node.frameId === undefined) throw notAFrame(tool, ref, site.tabId);
   if (frame === undefined) {
     throw reasonedError('element_not_found', 'no_match', `The iframe @${ref} shows no document chrome-relay can reach yet (it may still be loading); \`chrome-relay wait\` a moment, or check it in a fresh \`chrome-relay snapshot\`, then retry.`, {

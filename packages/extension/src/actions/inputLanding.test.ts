@@ -16,7 +16,7 @@ describe('checkLanding: where input goes, against the block list', () => {
     const tab = blockedFramesTab();
     tab.page.objects.inputFrame = () => 'el:BANK';
     const landing = { at: { x: 10, y: 20 }, shown: { x: 110, y: 220 }, ref: 'e5' };
-    await expect(checkLanding(tab.ctx, tab.deps, await topWorld(tab), landing)).rejects.toMatchObject({
+    await expect(checkLanding(tab.ctx, await topWorld(tab), landing)).rejects.toMatchObject({
       code: 'target_conflict',
       details: { reason: 'site_blocked', rule: BANK_RULE, origin: 'https://bank.test', x: 110, y: 220, ref: 'e5' },
     });
@@ -29,7 +29,7 @@ describe('checkLanding: where input goes, against the block list', () => {
     const hits = ['el:OPEN', 'el:INNER'];
     tab.page.objects.inputFrame = () => hits.shift() ?? null;
     tab.debugger.handle('Runtime.callFunctionOn', () => ({ result: { type: 'object', value: { x: 3, y: 4 } } }));
-    await expect(checkLanding(tab.ctx, tab.deps, await topWorld(tab), { at: { x: 10, y: 20 }, shown: { x: 10, y: 20 } })).rejects.toMatchObject({ details: { reason: 'site_blocked' } });
+    await expect(checkLanding(tab.ctx, await topWorld(tab), { at: { x: 10, y: 20 }, shown: { x: 10, y: 20 } })).rejects.toMatchObject({ details: { reason: 'site_blocked' } });
     // The second question was asked in the open frame, at the point mapped into it.
     expect(tab.page.calls.map((call) => call.args)).toEqual([{ x: 10, y: 20 }, { x: 3, y: 4 }]);
   });
@@ -38,20 +38,20 @@ describe('checkLanding: where input goes, against the block list', () => {
     const tab = blockedFramesTab();
     const hits = ['el:OPEN', null];
     tab.page.objects.inputFrame = () => hits.shift() ?? null;
-    await expect(checkFocusLanding(tab.ctx, tab.deps, tab.tabId)).resolves.toBeUndefined();
+    await expect(checkFocusLanding(tab.ctx, tab.tabId)).resolves.toBeUndefined();
     expect(tab.page.calls.map((call) => call.args)).toEqual([null, null]);
   });
 
   it('refuses keys while focus is inside a blocked frame', async () => {
     const tab = blockedFramesTab();
     tab.page.objects.inputFrame = () => 'el:BANK';
-    await expect(checkFocusLanding(tab.ctx, tab.deps, tab.tabId)).rejects.toMatchObject({ details: { reason: 'site_blocked', rule: BANK_RULE } });
+    await expect(checkFocusLanding(tab.ctx, tab.tabId)).rejects.toMatchObject({ details: { reason: 'site_blocked', rule: BANK_RULE } });
   });
 
   it('costs nothing while the person blocks no site', async () => {
     const tab = blockedFramesTab({ rules: [] });
     const sent = tab.debugger.sent.length;
-    await checkFocusLanding(tab.ctx, tab.deps, tab.tabId);
+    await checkFocusLanding(tab.ctx, tab.tabId);
     expect(tab.debugger.sent.length).toBe(sent);
   });
 });

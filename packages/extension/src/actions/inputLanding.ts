@@ -18,10 +18,8 @@ import { inputFrameHandle } from '../page/pageCall.js';
 import { mainFrameDocument, worldTarget, type PageWorld } from '../page/worlds.js';
 import { blockedFrameError, type FrameAim } from '../policy/policy.js';
 import type { ToolContext } from './toolContext.js';
-import { framesOf, type RefDeps } from './refAction.js';
 
 /** Our worlds, and the tab's frames with their block marks (default: the worker's). */
-export type LandingDeps = Pick<RefDeps, 'worlds' | 'frames'>;
 
 /** What the input is: mouse input at a point of the aimed document's viewport (`at`; `shown`/`ref` name it in messages), or keys. */
 export type Landing = { at: { x: number; y: number }; shown: { x: number; y: number }; ref?: string } | { focus: true };
@@ -31,8 +29,8 @@ const GROUP = 'chrome-relay-input-landing';
 const MAX_DEPTH = 16;
 
 /** Throws site_blocked when input aimed at `world`'s document would reach a frame showing a blocked site. */
-export async function checkLanding(ctx: ToolContext, deps: LandingDeps, world: PageWorld, landing: Landing): Promise<void> {
-  const frames = framesOf(deps);
+export async function checkLanding(ctx: ToolContext, world: PageWorld, landing: Landing): Promise<void> {
+  const frames = ctx.frames;
   if ((await frames.blockList()).length === 0) return;
   const aim: FrameAim = 'focus' in landing ? { focus: true } : { point: landing.shown, ...(landing.ref === undefined ? {} : { ref: landing.ref }) };
   let listed: FrameInfo[] | undefined;
@@ -55,7 +53,7 @@ export async function checkLanding(ctx: ToolContext, deps: LandingDeps, world: P
         if (inner === undefined) return;
         point = inner;
       }
-      here = await deps.worlds.ensure(ctx, world.tabId, frame);
+      here = await ctx.worlds.ensure(ctx, world.tabId, frame);
     } finally {
       await ctx.cdp.send(target, 'Runtime.releaseObjectGroup', { objectGroup: GROUP }).catch(() => undefined);
     }
@@ -63,13 +61,13 @@ export async function checkLanding(ctx: ToolContext, deps: LandingDeps, world: P
 }
 
 /** Input aimed at the tab's top document (keys and typed text by focus, a drag's drop point): checked from there. Without rules nothing is asked, not even for the top document's world. */
-export async function checkTopLanding(ctx: ToolContext, deps: LandingDeps, tabId: number, landing: Landing): Promise<void> {
-  if ((await framesOf(deps).blockList()).length === 0) return;
-  const world = await deps.worlds.ensure(ctx, tabId, await mainFrameDocument(ctx, tabId));
-  await checkLanding(ctx, deps, world, landing);
+export async function checkTopLanding(ctx: ToolContext, tabId: number, landing: Landing): Promise<void> {
+  if ((await ctx.frames.blockList()).length === 0) return;
+  const world = await ctx.worlds.ensure(ctx, tabId, await mainFrameDocument(ctx, tabId));
+  await checkLanding(ctx, world, landing);
 }
 
 /** Keys and typed text go where focus is: check from the tab's top document. */
-export function checkFocusLanding(ctx: ToolContext, deps: LandingDeps, tabId: number): Promise<void> {
-  return checkTopLanding(ctx, deps, tabId, { focus: true });
+export function checkFocusLanding(ctx: ToolContext, tabId: number): Promise<void> {
+  return checkTopLanding(ctx, tabId, { focus: true });
 }

@@ -17,10 +17,8 @@
 import { worldTarget, mainFrameDocument, type PageWorld } from '../page/worlds.js';
 import { callPage, pageCandidateHandle, pageElementHandle } from '../page/pageCall.js';
 import type { Interceptor } from '../injected/types.js';
-import { refCounter } from '../refs/index.js';
 import type { RefSummary } from '../refs/registry.js';
 import type { ToolContext } from './toolContext.js';
-import type { RefDeps } from './refAction.js';
 
 /** Only this module makes identities: an error cannot hand over a page description that skipped identifying. */
 declare const IDENTIFIED: unique symbol;
@@ -54,14 +52,14 @@ export function described(who: Interceptor): InterceptorIdentity {
 }
 
 /** The interceptor `world`'s page described, with its node id and a ref (given now if it had none). */
-export async function identifyInterceptor(ctx: ToolContext, deps: RefDeps, world: PageWorld, who: Interceptor): Promise<InterceptorIdentity> {
+export async function identifyInterceptor(ctx: ToolContext, world: PageWorld, who: Interceptor): Promise<InterceptorIdentity> {
   const identity = described(who);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const budget = Math.max(0, Math.min(IDENTIFY_BUDGET_MS, ctx.deadline - Date.now() - IDENTIFY_BUDGET_MS / 3));
   const outOfTime = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, budget);
   });
-  const work = identify(ctx, deps, world, who, identity).catch(() => undefined);
+  const work = identify(ctx, world, who, identity).catch(() => undefined);
   try {
     await Promise.race([work, outOfTime]);
   } finally {
@@ -71,9 +69,9 @@ export async function identifyInterceptor(ctx: ToolContext, deps: RefDeps, world
   return { ...identity };
 }
 
-async function identify(ctx: ToolContext, deps: RefDeps, world: PageWorld, who: Interceptor, identity: InterceptorIdentity): Promise<void> {
+async function identify(ctx: ToolContext, world: PageWorld, who: Interceptor, identity: InterceptorIdentity): Promise<void> {
   if (identity.ref === undefined) {
-    const ref = await adoptRef(ctx, deps, world, who);
+    const ref = await adoptRef(ctx, world, who);
     if (ref !== undefined) identity.ref = ref;
   }
   const target = worldTarget(world);
@@ -89,20 +87,20 @@ async function identify(ctx: ToolContext, deps: RefDeps, world: PageWorld, who: 
 }
 
 /** Reserve a ref, have the page bind it to the covering element, and route it to the tab; undefined when it cannot. */
-async function adoptRef(ctx: ToolContext, deps: RefDeps, world: PageWorld, who: Interceptor): Promise<string | undefined> {
-  const counter = deps.counter ?? refCounter;
+async function adoptRef(ctx: ToolContext, world: PageWorld, who: Interceptor): Promise<string | undefined> {
+  const counter = ctx.counter;
   const reserved = await counter.run(ctx.deadline, async (allocation) => {
     const ref = `e${allocation.next}`;
     await allocation.advanceTo(allocation.next + 1);
     return ref;
   });
-  const outcome = await callPage(ctx, deps.worlds, world, 'adopt', { candidate: who.candidate, ref: reserved });
+  const outcome = await callPage(ctx, ctx.worlds, world, 'adopt', { candidate: who.candidate, ref: reserved });
   if (outcome.status !== 'ok') return undefined;
   // It had a ref meanwhile (a snapshot ran): that one is known already, and the reserved number is never used.
   if (!outcome.adopted) return outcome.ref;
   const main = await mainFrameDocument(ctx, world.tabId);
   const record: RefSummary = { ref: outcome.ref, role: outcome.role, name: outcome.name };
   if (world.frameId !== main.frameId) record.frame = { frameId: world.frameId, loaderId: world.loaderId };
-  await deps.registry.addRefs(world.tabId, main, [record]);
+  await ctx.registry.addRefs(world.tabId, main, [record]);
   return outcome.ref;
 }

@@ -24,7 +24,7 @@ import { classifyDelivery, progress, type DeliveryVerdict } from './deliveryVerd
 import { ACTION_PHASES, disarm, drawnAsLaidOut, readGuards, type GuardReports, type PointerPoint } from './pointerDelivery.js';
 import { checkLanding } from './inputLanding.js';
 import { described, identifyInterceptor } from './interceptorIdentity.js';
-import { labelOf, type RefDeps } from './refAction.js';
+import { labelOf } from './refAction.js';
 import { guardedClick, type InputRunner } from './refClick.js';
 
 /** A point with the guard armed for it, and what it expects there. */
@@ -57,30 +57,30 @@ function outsideError(x: number, y: number, viewport: { width: number; height: n
 }
 
 /** Find what is at (x, y) in the tab's top document and arm the guard for it; invalid_arguments when the point is off the viewport. */
-export async function armPointClick(ctx: ToolContext, deps: RefDeps, tabId: number, before: FrameState, x: number, y: number): Promise<ArmedPoint> {
-  const world = await deps.worlds.ensure(ctx, tabId, before);
-  const outcome = await callPage(ctx, deps.worlds, world, 'armPoint', { x, y, arm: ACTION_PHASES.click, purpose: 'click' });
+export async function armPointClick(ctx: ToolContext, tabId: number, before: FrameState, x: number, y: number): Promise<ArmedPoint> {
+  const world = await ctx.worlds.ensure(ctx, tabId, before);
+  const outcome = await callPage(ctx, ctx.worlds, world, 'armPoint', { x, y, arm: ACTION_PHASES.click, purpose: 'click' });
   if (outcome.status === 'outside') throw outsideError(x, y, outcome.viewport);
   if (outcome.status === 'stale') throw new RelayError('internal_error', 'armPoint answered stale for a point (no ref was given)', { tool: 'click', phase: 'act' });
   const point: PointerPoint = { x, y, healed: false, input: { target: tabId, x, y }, local: { x, y }, guards: [{ world, token: outcome.token }] };
   try {
     // The frame the point is over gets the click: not one showing a site the person blocked.
-    if (outcome.frame) await checkLanding(ctx, deps, world, { at: { x, y }, shown: { x, y } });
-    await drawnAsLaidOut(ctx, deps, { tabId, before, world });
+    if (outcome.frame) await checkLanding(ctx, world, { at: { x, y }, shown: { x, y } });
+    await drawnAsLaidOut(ctx, { tabId, before, world });
   } catch (error) {
-    await disarm(ctx, deps, point.guards);
+    await disarm(ctx, point.guards);
     throw error;
   }
   return { tabId, point, target: outcome.target, frame: outcome.frame };
 }
 
 /** click_intercepted for a point; `describeOnly`: the page cannot be asked (a dialog holds it, its document was replaced). */
-async function undelivered(ctx: ToolContext, deps: RefDeps, armed: ArmedPoint, verdict: Extract<DeliveryVerdict, { delivered: false }>, describeOnly = false): Promise<RelayError> {
+async function undelivered(ctx: ToolContext, armed: ArmedPoint, verdict: Extract<DeliveryVerdict, { delivered: false }>, describeOnly = false): Promise<RelayError> {
   const { x, y } = armed.point;
   const aimed = labelOf(armed.target);
   const world = armed.point.guards[0]?.world;
   const found = verdict.interceptor;
-  const interceptor = found === undefined ? undefined : world === undefined || describeOnly ? described(found) : await identifyInterceptor(ctx, deps, world, found);
+  const interceptor = found === undefined ? undefined : world === undefined || describeOnly ? described(found) : await identifyInterceptor(ctx, world, found);
   const who = interceptor === undefined ? undefined : labelOf(interceptor);
   let message: string;
   if (who === undefined) {
@@ -97,8 +97,8 @@ async function undelivered(ctx: ToolContext, deps: RefDeps, armed: ArmedPoint, v
   return new RelayError('click_intercepted', message, { tool: 'click', phase: 'verify', details, retryable: false });
 }
 
-async function verdictAfter(ctx: ToolContext, deps: RefDeps, armed: ArmedPoint): Promise<DeliveryVerdict> {
-  const reports = await readGuards(ctx, deps, armed.point, { disarm: true, probe: true });
+async function verdictAfter(ctx: ToolContext, armed: ArmedPoint): Promise<DeliveryVerdict> {
+  const reports = await readGuards(ctx, armed.point, { disarm: true, probe: true });
   const verdict = classifyPointClick(armed.frame, reports.target);
   if (verdict.delivered || verdict.interceptor !== undefined) return verdict;
   // Nothing we watch says where it went: name what is at the point now, if it is something else.
@@ -111,23 +111,23 @@ async function verdictAfter(ctx: ToolContext, deps: RefDeps, armed: ArmedPoint):
  * opened a JavaScript dialog (only the press could be checked then). When the click replaced the
  * document before its record could be read, the press's record decides.
  */
-export async function clickPoint(ctx: ToolContext, deps: RefDeps, armed: ArmedPoint, options: ClickOptions, run: InputRunner): Promise<{ dialog?: DialogInfo }> {
+export async function clickPoint(ctx: ToolContext, armed: ArmedPoint, options: ClickOptions, run: InputRunner): Promise<{ dialog?: DialogInfo }> {
   const { point } = armed;
-  const { pressed, clicked } = await guardedClick(ctx, deps, point, options, run);
+  const { pressed, clicked } = await guardedClick(ctx, point, options, run);
   // An element gets the press; over an iframe the top document sees no press at all, so only its verdict counts.
   const pressVerdict = pressed === undefined ? undefined : armed.frame ? classifyPointClick(true, pressed.target) : classifyDelivery('press', pressed.target);
   if ('dialog' in clicked) {
-    if (pressVerdict !== undefined && !pressVerdict.delivered) throw await undelivered(ctx, deps, armed, pressVerdict, true);
+    if (pressVerdict !== undefined && !pressVerdict.delivered) throw await undelivered(ctx, armed, pressVerdict, true);
     return { dialog: clicked.dialog };
   }
   try {
-    const verdict = await verdictAfter(ctx, deps, armed);
-    if (!verdict.delivered) throw await undelivered(ctx, deps, armed, verdict);
+    const verdict = await verdictAfter(ctx, armed);
+    if (!verdict.delivered) throw await undelivered(ctx, armed, verdict);
     return {};
   } catch (error) {
     if (!(error instanceof DocumentChanged)) throw error;
     if (pressVerdict?.delivered === true) return {};
-    if (pressVerdict !== undefined) throw await undelivered(ctx, deps, armed, pressVerdict, true);
+    if (pressVerdict !== undefined) throw await undelivered(ctx, armed, pressVerdict, true);
     throw reasonedError(
       'timeout',
       'navigating',

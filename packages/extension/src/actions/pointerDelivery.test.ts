@@ -53,7 +53,7 @@ describe('pointerTarget: a ref inside an iframe', () => {
       { ...child, url: 'https://y.test/', parentId: page.frameId },
     ];
     await registry.replaceTab(tabId, { frameId: page.frameId, loaderId: page.loaderId }, [{ ref: 'e5', role: 'button', name: 'Child', frame: child }]);
-    const deps = { registry, worlds, frames: { list: () => Promise.resolve(frameList), hasOutOfProcessFrames: () => Promise.resolve(outOfProcess), blockList: () => Promise.resolve([]) } };
+    const deps = { registry, worlds, frames: { list: () => Promise.resolve(frameList), hasOutOfProcessFrames: () => Promise.resolve(outOfProcess), blockList: () => Promise.resolve([]), blocking: () => Promise.resolve(undefined) } };
     // A screencast delivers its first frame at once, as Chrome does for a tab it can draw.
     env.debugger.handle('Page.startScreencast', (_params, tab) => {
       setTimeout(() => env.debugger.emit(tab, 'Page.screencastFrame', { data: '', sessionId: 1, metadata: {} }), 1);
@@ -61,16 +61,16 @@ describe('pointerTarget: a ref inside an iframe', () => {
     });
     const paints = () => env.debugger.sent.filter((c) => c.method === 'Runtime.evaluate' && JSON.stringify(c.params).includes('requestAnimationFrame')).length;
     const draws = () => env.debugger.methods().filter((m) => m === 'Page.startScreencast').length;
-    return { ...env, page, deps, tabId, paints, draws, prepareCalls: () => calls };
+    return { ...env, ctx: { ...env.ctx, ...deps }, page, deps, tabId, paints, draws, prepareCalls: () => calls };
   }
 
   it('measures again, a paint apart, while the frame is laid out at another size than its iframe', async () => {
-    const { ctx, deps, prepareCalls, paints } = await setup([
+    const { ctx, prepareCalls, paints } = await setup([
       { width: 300, height: 150 },
       { width: 420, height: 220 },
     ]);
-    const site = await openRef(ctx, deps, 'e5', undefined);
-    const point = await pointerTarget(ctx, deps, site, 'click', 'click');
+    const site = await openRef(ctx, 'e5', undefined);
+    const point = await pointerTarget(ctx, site, 'click', 'click');
     expect(prepareCalls()).toBe(2);
     // The point of the second, settled measurement; mapped by the parent.
     expect(point.local).toEqual({ x: 51, y: 20 });
@@ -81,16 +81,16 @@ describe('pointerTarget: a ref inside an iframe', () => {
   });
 
   it('goes ahead after a bounded number of tries when the sizes never agree (the guards still catch a miss)', async () => {
-    const { ctx, deps, prepareCalls } = await setup([{ width: 300, height: 150 }]);
-    const site = await openRef(ctx, deps, 'e5', undefined);
-    await pointerTarget(ctx, deps, site, 'click', 'click');
+    const { ctx, prepareCalls } = await setup([{ width: 300, height: 150 }]);
+    const site = await openRef(ctx, 'e5', undefined);
+    await pointerTarget(ctx, site, 'click', 'click');
     expect(prepareCalls()).toBe(4);
   });
 
   it('waits for the page to lay out and the browser to draw it in a tab with an out-of-process frame', async () => {
-    const { ctx, deps, paints, draws, debugger: dbg } = await setup([{ width: 420, height: 220 }], true);
-    const site = await openRef(ctx, deps, 'e5', undefined);
-    await pointerTarget(ctx, deps, site, 'click', 'click');
+    const { ctx, paints, draws, debugger: dbg } = await setup([{ width: 420, height: 220 }], true);
+    const site = await openRef(ctx, 'e5', undefined);
+    await pointerTarget(ctx, site, 'click', 'click');
     expect(paints()).toBe(1);
     expect(draws()).toBe(1);
     // The paint first, then the draw, then the screencast is stopped again.
@@ -99,9 +99,9 @@ describe('pointerTarget: a ref inside an iframe', () => {
   });
 
   it('waits for neither in a tab without one', async () => {
-    const { ctx, deps, paints, draws } = await setup([{ width: 420, height: 220 }]);
-    const site = await openRef(ctx, deps, 'e5', undefined);
-    await pointerTarget(ctx, deps, site, 'click', 'click');
+    const { ctx, paints, draws } = await setup([{ width: 420, height: 220 }]);
+    const site = await openRef(ctx, 'e5', undefined);
+    await pointerTarget(ctx, site, 'click', 'click');
     expect(paints()).toBe(0);
     expect(draws()).toBe(0);
   });
@@ -117,8 +117,8 @@ describe('pointerTarget: a point over the iframe of a blocked site', () => {
     });
     tab.page.objects.inputFrame = () => 'el:BANK';
     await tab.registry.replaceTab(tab.tabId, { frameId: tab.page.frameId, loaderId: tab.page.loaderId }, [{ ref: 'e5', role: 'generic', name: 'Card' }]);
-    const site = await openRef(tab.ctx, tab.deps, 'e5', undefined);
-    await expect(pointerTarget(tab.ctx, tab.deps, site, 'click', 'click')).rejects.toMatchObject({ details: { reason: 'site_blocked', ref: 'e5', x: 40, y: 30 } });
+    const site = await openRef(tab.ctx, 'e5', undefined);
+    await expect(pointerTarget(tab.ctx, site, 'click', 'click')).rejects.toMatchObject({ details: { reason: 'site_blocked', ref: 'e5', x: 40, y: 30 } });
     expect(tab.page.calls.find((call) => call.method === 'deliveryReport')?.args).toMatchObject({ token: 'g1', disarm: true });
     expect(tab.inputEvents()).toEqual([]);
   });

@@ -25,12 +25,10 @@ import { waitForDraw, waitForPaint } from '../page/paint.js';
 import type { PageWorld } from '../page/worlds.js';
 import { staleRefError } from '../refs/refTarget.js';
 import type { ToolContext } from './toolContext.js';
-import { recorder } from '../tools/observe/record.js';
 import { classifyDelivery, type DeliveryAction, type DeliveryVerdict } from './deliveryVerdict.js';
 import { checkLanding } from './inputLanding.js';
 import { described, identifyInterceptor } from './interceptorIdentity.js';
-import { callSite, frameChain, framesOf, interceptedError, notVisibleError, refusedError, unlessStale, type RefDeps, type RefSite } from './refAction.js';
-
+import { callSite, frameChain, interceptedError, notVisibleError, refusedError, unlessStale, type RefSite } from './refAction.js';
 /** What each action's guards check. */
 export const ACTION_PHASES: Readonly<Record<DeliveryAction, DeliveryPhase[]>> = {
   click: ['pointer', 'press', 'release'],
@@ -75,12 +73,12 @@ type Prepared = Extract<PrepareClickOutcome, { status: 'ok' }>;
  * routes input by the current layout. The point to put the mouse at, or the closed error (stale,
  * covered, not visible, disabled).
  */
-export async function pointerTarget(ctx: ToolContext, deps: RefDeps, site: RefSite, tool: ToolName, action: DeliveryAction): Promise<PointerPoint> {
+export async function pointerTarget(ctx: ToolContext, site: RefSite, tool: ToolName, action: DeliveryAction): Promise<PointerPoint> {
   const phases = ACTION_PHASES[action];
   let point: PointerPoint | undefined;
   let intoFrame = false;
   for (let attempt = 1; point === undefined; attempt++) {
-    const prepared = await prepare(ctx, deps, site, tool, phases);
+    const prepared = await prepare(ctx, site, tool, phases);
     intoFrame = prepared.intoFrame === true;
     const guards = prepared.token === undefined ? [] : [{ world: site.world, token: prepared.token }];
     const local = { x: prepared.x, y: prepared.y };
@@ -90,9 +88,9 @@ export async function pointerTarget(ctx: ToolContext, deps: RefDeps, site: RefSi
     }
     let mapped: Awaited<ReturnType<typeof toTopViewport>>;
     try {
-      mapped = await toTopViewport(ctx, deps, site, tool, prepared, phases, guards);
+      mapped = await toTopViewport(ctx, site, tool, prepared, phases, guards);
     } catch (error) {
-      await disarm(ctx, deps, guards);
+      await disarm(ctx, guards);
       throw error;
     }
     if (mapped.settled || attempt >= GEOMETRY_TRIES) {
@@ -101,28 +99,28 @@ export async function pointerTarget(ctx: ToolContext, deps: RefDeps, site: RefSi
     } else {
       // The frame is still laid out at another size than its iframe's (it just loaded, or its
       // iframe was just resized): the point it gave may not be where the element will be.
-      await disarm(ctx, deps, guards);
+      await disarm(ctx, guards);
       await waitForPaint(ctx, site.world);
     }
   }
   try {
     // The point is over an <iframe> (the element is one, or holds one there): the input goes into what it shows.
-    if (intoFrame) await checkLanding(ctx, deps, site.world, { at: point.local, shown: { x: point.x, y: point.y }, ref: site.ref });
-    await drawnAsLaidOut(ctx, deps, site);
+    if (intoFrame) await checkLanding(ctx, site.world, { at: point.local, shown: { x: point.x, y: point.y }, ref: site.ref });
+    await drawnAsLaidOut(ctx, site);
   } catch (error) {
-    await disarm(ctx, deps, point.guards);
+    await disarm(ctx, point.guards);
     throw error;
   }
   return point;
 }
 
-async function prepare(ctx: ToolContext, deps: RefDeps, site: RefSite, tool: ToolName, arm: DeliveryPhase[]): Promise<Prepared> {
-  const outcome = unlessStale(site, await callSite(ctx, deps, site, 'prepareClick', { ref: site.ref, arm }));
+async function prepare(ctx: ToolContext, site: RefSite, tool: ToolName, arm: DeliveryPhase[]): Promise<Prepared> {
+  const outcome = unlessStale(site, await callSite(ctx, site, 'prepareClick', { ref: site.ref, arm }));
   switch (outcome.status) {
     case 'ok':
       return outcome;
     case 'intercepted': {
-      const interceptor = await identifyInterceptor(ctx, deps, site.world, outcome.interceptor);
+      const interceptor = await identifyInterceptor(ctx, site.world, outcome.interceptor);
       throw interceptedError(tool, site.ref, site.tabId, { x: outcome.x, y: outcome.y, healed: outcome.healed, interceptor, when: 'before_pointer', sent: false });
     }
     case 'not_visible':
@@ -146,21 +144,20 @@ async function prepare(ctx: ToolContext, deps: RefDeps, site: RefSite, tool: Too
  */
 async function toTopViewport(
   ctx: ToolContext,
-  deps: RefDeps,
   site: RefSite,
   tool: ToolName,
   inner: Prepared,
   phases: DeliveryPhase[],
   guards: ArmedGuard[],
 ): Promise<{ x: number; y: number; input: PointerInput; settled: boolean }> {
-  const chain = frameChain(await framesOf(deps).list(ctx, site.tabId), site.world.frameId);
+  const chain = frameChain(await ctx.frames.list(ctx, site.tabId), site.world.frameId);
   if (chain === undefined) throw staleRefError(site.ref, 'navigated', site.tabId);
   let point = { x: inner.x, y: inner.y };
   let settled = true;
   const local = site.world.sessionId;
   let input: PointerInput = local === undefined ? { target: site.tabId, x: point.x, y: point.y } : { target: { tabId: site.tabId, sessionId: local }, x: point.x, y: point.y };
   for (const [step, { child, parent }] of chain.entries()) {
-    const parentWorld = await deps.worlds.ensure(ctx, site.tabId, parent);
+    const parentWorld = await ctx.worlds.ensure(ctx, site.tabId, parent);
     const mapped = await framePointIn(ctx, parentWorld, child.frameId, point.x, point.y, phases);
     switch (mapped.status) {
       case 'ok':
@@ -171,7 +168,7 @@ async function toTopViewport(
         if (parent.sessionId === local) input = { ...input, x: point.x, y: point.y };
         break;
       case 'intercepted': {
-        const interceptor = await identifyInterceptor(ctx, deps, parentWorld, mapped.interceptor);
+        const interceptor = await identifyInterceptor(ctx, parentWorld, mapped.interceptor);
         throw interceptedError(tool, site.ref, site.tabId, { x: mapped.x, y: mapped.y, healed: inner.healed, interceptor, when: 'before_pointer', sent: false });
       }
       case 'not_visible':
@@ -192,18 +189,18 @@ export function sameSize(viewport: { width: number; height: number }, content: {
  * frame that gets the input by the last drawn frame (see page/paint.ts). A tab without one needs
  * nothing: its renderer hit-tests each event itself.
  */
-export async function drawnAsLaidOut(ctx: ToolContext, deps: RefDeps, site: Pick<RefSite, 'tabId' | 'before' | 'world'>): Promise<void> {
-  if (!(await framesOf(deps).hasOutOfProcessFrames(ctx, site.tabId))) return;
-  const top = site.world.frameId === site.before.frameId ? site.world : await deps.worlds.ensure(ctx, site.tabId, site.before);
+export async function drawnAsLaidOut(ctx: ToolContext, site: Pick<RefSite, 'tabId' | 'before' | 'world'>): Promise<void> {
+  if (!(await ctx.frames.hasOutOfProcessFrames(ctx, site.tabId))) return;
+  const top = site.world.frameId === site.before.frameId ? site.world : await ctx.worlds.ensure(ctx, site.tabId, site.before);
   const worlds = site.world.sessionId === undefined ? [top] : [top, site.world];
   await Promise.all(worlds.map((world) => waitForPaint(ctx, world)));
   // A tab being recorded is drawn continuously by the recording's screencast, which ours would stop.
-  if (!recorder.isRecording(site.tabId)) await waitForDraw(ctx, site.tabId);
+  if (!ctx.recorder.isRecording(site.tabId)) await waitForDraw(ctx, site.tabId);
 }
 
 /** End the armings (best effort: a failed action must not leave a page guarded). */
-export async function disarm(ctx: ToolContext, deps: RefDeps, guards: readonly ArmedGuard[]): Promise<void> {
-  await Promise.all(guards.map((guard) => callPage(ctx, deps.worlds, guard.world, 'deliveryReport', { token: guard.token, disarm: true }).catch(() => undefined)));
+export async function disarm(ctx: ToolContext, guards: readonly ArmedGuard[]): Promise<void> {
+  await Promise.all(guards.map((guard) => callPage(ctx, ctx.worlds, guard.world, 'deliveryReport', { token: guard.token, disarm: true }).catch(() => undefined)));
 }
 
 export interface GuardReports {
@@ -229,13 +226,13 @@ export function inputOverlapError(tabId: number): RelayError {
  * point now. Throws DocumentChanged (pageCall.ts) when a frame's document was replaced, and
  * target_conflict (input_overlap) when another arming replaced one of them.
  */
-export async function readGuards(ctx: ToolContext, deps: RefDeps, point: PointerPoint, options: { disarm: boolean; probe?: boolean }): Promise<GuardReports> {
+export async function readGuards(ctx: ToolContext, point: PointerPoint, options: { disarm: boolean; probe?: boolean }): Promise<GuardReports> {
   const [first, ...rest] = point.guards;
   if (first === undefined) return { target: { armed: false, events: [] }, above: [] };
   const args = { token: first.token, disarm: options.disarm, ...(options.probe === true ? { probe: point.local } : {}) };
   const [target, ...above] = await Promise.all([
-    callPage(ctx, deps.worlds, first.world, 'deliveryReport', args),
-    ...rest.map((guard) => callPage(ctx, deps.worlds, guard.world, 'deliveryReport', { token: guard.token, disarm: options.disarm })),
+    callPage(ctx, ctx.worlds, first.world, 'deliveryReport', args),
+    ...rest.map((guard) => callPage(ctx, ctx.worlds, guard.world, 'deliveryReport', { token: guard.token, disarm: options.disarm })),
   ]);
   if (target?.superseded === true || above.some((report) => report.superseded === true)) throw inputOverlapError(first.world.tabId);
   return { target: target ?? { armed: false, events: [] }, above };
@@ -246,11 +243,11 @@ export async function readGuards(ctx: ToolContext, deps: RefDeps, point: Pointer
  * the input went, the ref's frame is asked what is at the point now, to name it if it is not the
  * element.
  */
-export async function verifyDelivery(ctx: ToolContext, deps: RefDeps, point: PointerPoint, action: DeliveryAction): Promise<DeliveryVerdict> {
-  const reports = await readGuards(ctx, deps, point, { disarm: true, probe: action === 'hover' });
+export async function verifyDelivery(ctx: ToolContext, point: PointerPoint, action: DeliveryAction): Promise<DeliveryVerdict> {
+  const reports = await readGuards(ctx, point, { disarm: true, probe: action === 'hover' });
   const verdict = classifyDelivery(action, reports.target, reports.above);
   if (verdict.delivered || verdict.interceptor !== undefined || action === 'hover') return verdict;
-  const probed = await readGuards(ctx, deps, { ...point, guards: point.guards.slice(0, 1) }, { disarm: true, probe: true });
+  const probed = await readGuards(ctx, { ...point, guards: point.guards.slice(0, 1) }, { disarm: true, probe: true });
   const hit = probed.target.probe?.hit;
   return hit === undefined ? verdict : { ...verdict, interceptor: hit, from: 0 };
 }
@@ -262,7 +259,6 @@ export async function verifyDelivery(ctx: ToolContext, deps: RefDeps, point: Poi
  */
 export async function undeliveredError(
   ctx: ToolContext,
-  deps: RefDeps,
   tool: ToolName,
   site: RefSite,
   point: PointerPoint,
@@ -271,7 +267,7 @@ export async function undeliveredError(
 ): Promise<RelayError> {
   const world = point.guards[verdict.from ?? 0]?.world;
   const who = verdict.interceptor;
-  const interceptor = who === undefined ? undefined : world === undefined || options.describeOnly === true ? described(who) : await identifyInterceptor(ctx, deps, world, who);
+  const interceptor = who === undefined ? undefined : world === undefined || options.describeOnly === true ? described(who) : await identifyInterceptor(ctx, world, who);
   return interceptedError(tool, site.ref, site.tabId, {
     x: point.x,
     y: point.y,

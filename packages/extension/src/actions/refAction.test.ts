@@ -39,38 +39,38 @@ describe('openRef and the site block list inside a page', () => {
   const blockedError = { code: 'target_conflict', details: { reason: 'site_blocked', rule: BANK_RULE, origin: 'https://bank.test', frame: true } };
 
   it('refuses a ref inside a blocked frame before anything is asked of the page, at any depth', async () => {
-    const { ctx, deps, page, registry, tabId } = blockedFramesTab();
+    const { ctx, page, registry, tabId } = blockedFramesTab();
     await registry.replaceTab(tabId, { frameId: page.frameId, loaderId: page.loaderId }, [
       { ref: 'e7', role: 'button', name: 'Transfer', frame: { frameId: 'BANK', loaderId: 'LB' } },
       { ref: 'e8', role: 'button', name: 'Pay', frame: { frameId: 'INNER', loaderId: 'LI' } },
     ]);
-    await expect(openRef(ctx, deps, 'e7', undefined)).rejects.toMatchObject({ ...blockedError, details: { ...blockedError.details, ref: 'e7' } });
-    await expect(openRef(ctx, deps, 'e8', undefined)).rejects.toMatchObject(blockedError);
+    await expect(openRef(ctx, 'e7', undefined)).rejects.toMatchObject({ ...blockedError, details: { ...blockedError.details, ref: 'e7' } });
+    await expect(openRef(ctx, 'e8', undefined)).rejects.toMatchObject(blockedError);
     expect(page.calls).toEqual([]);
   });
 
   it('says site_blocked, not navigated, for a frame that moved onto a blocked site after the snapshot', async () => {
-    const { ctx, deps, page, registry, tabId, navigateFrame } = blockedFramesTab();
+    const { ctx, page, registry, tabId, navigateFrame } = blockedFramesTab();
     await registry.replaceTab(tabId, { frameId: page.frameId, loaderId: page.loaderId }, [{ ref: 'e4', role: 'button', name: 'Go', frame: { frameId: 'OPEN', loaderId: 'LO' } }]);
     navigateFrame('OPEN', 'https://bank.test/login');
-    await expect(openRef(ctx, deps, 'e4', undefined)).rejects.toMatchObject(blockedError);
+    await expect(openRef(ctx, 'e4', undefined)).rejects.toMatchObject(blockedError);
   });
 
   it('refuses the ref of an <iframe> that shows a blocked site, and hands over the frame an open one shows', async () => {
-    const { ctx, deps, page, registry, tabId } = blockedFramesTab({ api: { resolve: () => ({ status: 'live', healed: false }) } });
+    const { ctx, page, registry, tabId } = blockedFramesTab({ api: { resolve: () => ({ status: 'live', healed: false }) } });
     page.objects.element = (args) => ((args as { ref: string }).ref === 'e2' ? 'el:BANK' : 'el:OPEN');
     await registry.replaceTab(tabId, { frameId: page.frameId, loaderId: page.loaderId }, [
       { ref: 'e2', role: 'iframe', name: 'Bank' },
       { ref: 'e3', role: 'iframe', name: 'Widgets' },
     ]);
-    await expect(openRef(ctx, deps, 'e2', undefined)).rejects.toMatchObject({ ...blockedError, details: { ...blockedError.details, ref: 'e2' } });
-    expect((await openRef(ctx, deps, 'e3', undefined)).shows?.frame?.frameId).toBe('OPEN');
+    await expect(openRef(ctx, 'e2', undefined)).rejects.toMatchObject({ ...blockedError, details: { ...blockedError.details, ref: 'e2' } });
+    expect((await openRef(ctx, 'e3', undefined)).shows?.frame?.frameId).toBe('OPEN');
   });
 
   it('asks nothing more of an <iframe> ref while the person blocks no site', async () => {
-    const { ctx, deps, page, registry, tabId } = blockedFramesTab({ rules: [] });
+    const { ctx, page, registry, tabId } = blockedFramesTab({ rules: [] });
     await registry.replaceTab(tabId, { frameId: page.frameId, loaderId: page.loaderId }, [{ ref: 'e2', role: 'iframe', name: 'Bank' }]);
-    expect((await openRef(ctx, deps, 'e2', undefined)).shows).toBeUndefined();
+    expect((await openRef(ctx, 'e2', undefined)).shows).toBeUndefined();
     expect(page.calls).toEqual([]);
   });
 });

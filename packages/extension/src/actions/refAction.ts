@@ -8,10 +8,8 @@ import { reasonedError, RelayError, type ToolName } from '@chrome-relay/protocol
 import type Protocol from 'devtools-protocol';
 import type { PageArgs, PageMethod, PageReturn, StaleReason } from '../injected/types.js';
 import type { NavigationTiming } from '../page/navigation.js';
-import { dialogTracker } from '../pageState/dialogs.js';
-import { mainFrames } from '../page/mainFrames.js';
 import { callPage, DocumentChanged, pageElementHandle } from '../page/pageCall.js';
-import { frameSessions, type FrameInfo, type FrameSessions } from '../page/frames.js';
+import type { FrameInfo } from '../page/frames.js';
 import { mainFrameDocument, worldTarget, type FrameState, type PageWorld, type Worlds } from '../page/worlds.js';
 import { blockedFrameError } from '../policy/policy.js';
 import { resolveRefTarget, staleRefError } from '../refs/refTarget.js';
@@ -20,19 +18,6 @@ import type { RefRegistry } from '../refs/registry.js';
 import type { ToolContext } from './toolContext.js';
 import type { DeliveryWhen } from './deliveryVerdict.js';
 import type { InterceptorIdentity } from './interceptorIdentity.js';
-
-export interface RefDeps {
-  registry: RefRegistry;
-  worlds: Worlds;
-  /** The browser-wide ref counter (default: the worker's), for refs issued outside a snapshot (a click's interceptor). */
-  counter?: RefCounter;
-  /** The tab's frames and their sessions (default: the worker's): refs inside iframes, and pointer actions in tabs with out-of-process frames. */
-  frames?: Pick<FrameSessions, 'list' | 'hasOutOfProcessFrames' | 'blockList'>;
-}
-
-export interface ActionDeps extends RefDeps {
-  navigation: NavigationTiming;
-}
 
 /**
  * A ref's tab, the main frame's document when the action began, and our world in the ref's own
@@ -55,15 +40,11 @@ export interface ShownFrame {
 
 const SHOWN_GROUP = 'chrome-relay-shown-frame';
 
-export function framesOf(deps: Pick<RefDeps, 'frames'>): Pick<FrameSessions, 'list' | 'hasOutOfProcessFrames' | 'blockList'> {
-  return deps.frames ?? frameSessions;
-}
-
 /** Page domain on (navigation watch, file chooser events) and the main frame's document. */
 export async function enablePage(ctx: ToolContext, tabId: number): Promise<FrameState> {
   // The dispatcher's dialog guard enabled it on this session already (once per session), and the main frame's
   // document is then known from Page events; otherwise enable it here and read.
-  if (dialogTracker(ctx).pageEventsOn(tabId)) return mainFrames(ctx).current(ctx, tabId, true);
+  if (ctx.dialogs.pageEventsOn(tabId)) return ctx.mainFrames.current(ctx, tabId, true);
   const [frame] = await Promise.all([mainFrameDocument(ctx, tabId), ctx.cdp.send(tabId, 'Page.enable')]);
   return frame;
 }
@@ -75,30 +56,30 @@ export async function enablePage(ctx: ToolContext, tabId: number): Promise<Frame
  * holds whenever the frame became blocked: it navigated onto the site after the snapshot, or the person added the
  * rule since.
  */
-export async function openRef(ctx: ToolContext, deps: RefDeps, ref: string, requestedTab: number | undefined): Promise<RefSite> {
-  const target = await resolveRefTarget(deps.registry, ctx.browser, ref, requestedTab);
+export async function openRef(ctx: ToolContext, ref: string, requestedTab: number | undefined): Promise<RefSite> {
+  const target = await resolveRefTarget(ctx.registry, ctx.browser, ref, requestedTab);
   const { tabId } = target;
   const before = await enablePage(ctx, tabId);
   // The document the ref was issued in is gone, even if the new one has a look-alike element.
   if (before.frameId !== target.document.frameId || before.loaderId !== target.document.loaderId) {
-    await deps.registry.markNavigated(tabId);
+    await ctx.registry.markNavigated(tabId);
     throw staleRefError(ref, 'navigated', tabId);
   }
   let site: RefSite;
   if (target.frame.frameId === before.frameId) {
-    site = { ref, tabId, before, world: await deps.worlds.ensure(ctx, tabId, before) };
+    site = { ref, tabId, before, world: await ctx.worlds.ensure(ctx, tabId, before) };
   } else {
     // A ref inside an iframe: that frame must still show the document the ref was issued in (only
     // this frame's refs die when it navigates; the rest of the tab's stay). A frame that now shows a blocked
     // site says so first: that, not the navigation, is what the agent must know.
-    const frame = (await framesOf(deps).list(ctx, tabId)).find((candidate) => candidate.frameId === target.frame.frameId);
+    const frame = (await ctx.frames.list(ctx, tabId)).find((candidate) => candidate.frameId === target.frame.frameId);
     if (frame?.blocked !== undefined) throw blockedFrameError(tabId, frame.blocked, { ref, is: 'inside' });
     if (frame === undefined || frame.loaderId !== target.frame.loaderId) throw staleRefError(ref, 'navigated', tabId);
-    site = { ref, tabId, before, world: await deps.worlds.ensure(ctx, tabId, frame) };
+    site = { ref, tabId, before, world: await ctx.worlds.ensure(ctx, tabId, frame) };
   }
-  if (target.record.role === 'iframe' && (await framesOf(deps).blockList()).length > 0) {
+  if (target.record.role === 'iframe' && (await ctx.frames.blockList()).length > 0) {
     // Pointing at, focusing or capturing the frame element reaches into what it shows.
-    const shows = await frameShownBy(ctx, deps, site);
+    const shows = await frameShownBy(ctx, site);
     if (shows.frame?.blocked !== undefined) throw blockedFrameError(tabId, shows.frame.blocked, { ref, is: 'frame' });
     site.shows = shows;
   }
@@ -106,15 +87,15 @@ export async function openRef(ctx: ToolContext, deps: RefDeps, ref: string, requ
 }
 
 /** The frame the ref's element shows (the ref verified, or healed, first); stale_ref when the element is gone. */
-export async function frameShownBy(ctx: ToolContext, deps: RefDeps, site: RefSite): Promise<ShownFrame> {
-  unlessStale(site, await callSite(ctx, deps, site, 'resolve', { ref: site.ref }));
+export async function frameShownBy(ctx: ToolContext, site: RefSite): Promise<ShownFrame> {
+  unlessStale(site, await callSite(ctx, site, 'resolve', { ref: site.ref }));
   const target = worldTarget(site.world);
   try {
     const handle = await pageElementHandle(ctx, site.world, site.ref, SHOWN_GROUP);
     if (handle === undefined) throw staleRefError(site.ref, 'vanished', site.tabId);
     const { node } = await ctx.cdp.send(target, 'DOM.describeNode', { objectId: handle, depth: 0 });
     const frameId = node.frameId;
-    const frame = frameId === undefined ? undefined : (await framesOf(deps).list(ctx, site.tabId)).find((candidate) => candidate.frameId === frameId);
+    const frame = frameId === undefined ? undefined : (await ctx.frames.list(ctx, site.tabId)).find((candidate) => candidate.frameId === frameId);
     return { node, frame };
   } finally {
     ctx.cdp.send(target, 'Runtime.releaseObjectGroup', { objectGroup: SHOWN_GROUP }).catch(() => undefined);
@@ -122,13 +103,13 @@ export async function frameShownBy(ctx: ToolContext, deps: RefDeps, site: RefSit
 }
 
 /** Call the page API for this site; a document swap mid-call is stale_ref (navigated). */
-export async function callSite<M extends PageMethod>(ctx: ToolContext, deps: RefDeps, site: RefSite, method: M, args: PageArgs<M>): Promise<PageReturn<M>> {
+export async function callSite<M extends PageMethod>(ctx: ToolContext, site: RefSite, method: M, args: PageArgs<M>): Promise<PageReturn<M>> {
   try {
-    return await callPage(ctx, deps.worlds, site.world, method, args);
+    return await callPage(ctx, ctx.worlds, site.world, method, args);
   } catch (error) {
     if (!(error instanceof DocumentChanged)) throw error;
     // Only the main frame's new document kills the whole tab's refs.
-    if (error.frameId === undefined || error.frameId === site.before.frameId) await deps.registry.markNavigated(site.tabId);
+    if (error.frameId === undefined || error.frameId === site.before.frameId) await ctx.registry.markNavigated(site.tabId);
     throw staleRefError(site.ref, 'navigated', site.tabId);
   }
 }
@@ -233,13 +214,12 @@ export function frameChain(frames: readonly FrameInfo[], frameId: string): { chi
  */
 export async function focusRef(
   ctx: ToolContext,
-  deps: RefDeps,
   ref: string,
   requestedTab: number | undefined,
   tool: ToolName,
 ): Promise<{ tabId: number; healed: boolean }> {
-  const site = await openRef(ctx, deps, ref, requestedTab);
-  const outcome = unlessStale(site, await callSite(ctx, deps, site, 'focus', { ref }));
+  const site = await openRef(ctx, ref, requestedTab);
+  const outcome = unlessStale(site, await callSite(ctx, site, 'focus', { ref }));
   if (outcome.status === 'refused') throw refusedError(tool, ref, site.tabId, outcome.reason);
   return { tabId: site.tabId, healed: outcome.healed };
 }

@@ -11,8 +11,7 @@ import type { DialogInfo, Watched } from '../pageState/dialogs.js';
 import type { ToolContext } from './toolContext.js';
 import { classifyDelivery } from './deliveryVerdict.js';
 import { disarm, readGuards, undeliveredError, verifyDelivery, type GuardReports, type PointerPoint } from './pointerDelivery.js';
-import type { RefDeps, RefSite } from './refAction.js';
-
+import type { RefSite } from './refAction.js';
 /** Runs the input; the click tool passes the dialog tracker's watch (a click may open alert()). */
 export type InputRunner = (work: () => Promise<void>) => Promise<Watched<void>>;
 
@@ -24,20 +23,19 @@ const direct: InputRunner = async (work) => ({ done: await work() });
  */
 export async function guardedClick(
   ctx: ToolContext,
-  deps: RefDeps,
   point: PointerPoint,
   options: ClickOptions,
   run: InputRunner,
 ): Promise<{ pressed: GuardReports | undefined; clicked: Watched<void> }> {
   let pressed: GuardReports | undefined;
   const afterPress = async (): Promise<void> => {
-    pressed = await readGuards(ctx, deps, point, { disarm: false });
+    pressed = await readGuards(ctx, point, { disarm: false });
   };
   try {
     const clicked = await run(() => clickAt(ctx, point.input.target, point.input.x, point.input.y, options, { afterPress }));
     return { pressed, clicked };
   } catch (error) {
-    await disarm(ctx, deps, point.guards);
+    await disarm(ctx, point.guards);
     throw error;
   }
 }
@@ -50,31 +48,30 @@ export async function guardedClick(
  */
 export async function clickRef(
   ctx: ToolContext,
-  deps: RefDeps,
   site: RefSite,
   point: PointerPoint,
   tool: ToolName,
   options: ClickOptions = {},
   run: InputRunner = direct,
 ): Promise<{ dialog?: DialogInfo }> {
-  const { pressed, clicked } = await guardedClick(ctx, deps, point, options, run);
+  const { pressed, clicked } = await guardedClick(ctx, point, options, run);
   const pressVerdict = pressed === undefined ? undefined : classifyDelivery('press', pressed.target, pressed.above);
   if ('dialog' in clicked) {
     // The dialog blocks the page: what the press reached is all that can be read. A press that went
     // astray is the answer (the dialog stays open for the agent); one that reached the element
     // means the dialog came from the element's own press or click.
-    if (pressVerdict !== undefined && !pressVerdict.delivered) throw await undeliveredError(ctx, deps, tool, site, point, pressVerdict, { describeOnly: true });
+    if (pressVerdict !== undefined && !pressVerdict.delivered) throw await undeliveredError(ctx, tool, site, point, pressVerdict, { describeOnly: true });
     return { dialog: clicked.dialog };
   }
   try {
-    const verdict = await verifyDelivery(ctx, deps, point, 'click');
-    if (!verdict.delivered) throw await undeliveredError(ctx, deps, tool, site, point, verdict);
+    const verdict = await verifyDelivery(ctx, point, 'click');
+    if (!verdict.delivered) throw await undeliveredError(ctx, tool, site, point, verdict);
     return {};
   } catch (error) {
     if (!(error instanceof DocumentChanged)) throw error;
     // The click navigated before its record could be read: the press record decides.
     if (pressVerdict?.delivered === true) return {};
-    if (pressVerdict !== undefined) throw await undeliveredError(ctx, deps, tool, site, point, pressVerdict, { describeOnly: true });
+    if (pressVerdict !== undefined) throw await undeliveredError(ctx, tool, site, point, pressVerdict, { describeOnly: true });
     throw reasonedError(
       'stale_ref',
       'navigated',

@@ -1,7 +1,63 @@
 /**
- * What a tool's handler gets (the dispatcher builds one per call): the call's part (context/call.ts: the debugger,
- * Chrome's tab APIs, the deadline) and the services the composition root (background.ts) built once.
+ * What a tool's handler gets: the call's part (context/call.ts: the debugger, Chrome's tab APIs, the deadline) and
+ * the services the composition root (background.ts) built once for the worker. A tool takes every service from here,
+ * never from a module of its own, so there is one instance of each, and a test hands a tool its fakes the same way
+ * (testing/toolContext.ts).
  */
+import type { RenderFrame, imageSize } from '../capture/frameImage.js';
+import type { Recorder } from '../capture/recorder.js';
 import type { CallContext } from '../context/call.js';
+import type { TabCaptures } from '../observe/captures.js';
+import type { FrameSessions } from '../page/frames.js';
+import type { ScanSite } from '../page/listeners.js';
+import type { MainFrames } from '../page/mainFrames.js';
+import type { NavigationTiming } from '../page/navigation.js';
+import type { Worlds } from '../page/worlds.js';
+import type { DialogTracker } from '../pageState/dialogs.js';
+import type { DownloadTracker } from '../pageState/downloads.js';
+import type { NetworkActivity } from '../pageState/networkIdle.js';
+import type { RefCounter } from '../refs/counter.js';
+import type { RefRegistry } from '../refs/registry.js';
+import type { TabLocks } from '../refs/tabLocks.js';
+import type { TargetingContext } from '../targeting/prepareCall.js';
+import type { SnapshotHistory } from './snapshotHistory.js';
 
-export type ToolContext = CallContext;
+/** The worker's services, built once (background.ts). */
+export interface ToolServices {
+  /** Refs: what each one stands for, and the browser-wide counter that numbers them. */
+  readonly registry: RefRegistry;
+  readonly counter: RefCounter;
+  /** chrome-relay's isolated world in each document. */
+  readonly worlds: Worlds;
+  /** Each tab's frames and the sessions that own them (out-of-process iframes), with the person's blocks. */
+  readonly frames: Pick<FrameSessions, 'list' | 'hasOutOfProcessFrames' | 'blockList' | 'blocking'>;
+  /** Each tab's main-frame document, followed from Page events. */
+  readonly mainFrames: MainFrames;
+  readonly dialogs: DialogTracker;
+  readonly downloads: DownloadTracker;
+  readonly network: NetworkActivity;
+  /** Console and network capture per tab. */
+  readonly captures: TabCaptures;
+  /** Screencasts (record_start/stop; a screenshot of a recorded tab takes its frames). */
+  readonly recorder: Recorder;
+  /** Decoding and drawing a captured frame (an offscreen canvas in the worker; a test's frames are not images). */
+  readonly render: RenderFrame;
+  readonly imageSize: typeof imageSize;
+  /** Leases, workspaces and tab groups. */
+  readonly targeting: TargetingContext;
+  /** How long a click watches for the navigation it may start. */
+  readonly navigation: NavigationTiming;
+  /** One snapshot of a tab at a time, including the leftover work of one that already timed out. */
+  readonly snapshotLocks: TabLocks;
+  /** Each tab's last snapshot per scope (`snapshot --diff`). */
+  readonly snapshotHistory: SnapshotHistory;
+  /** Hand each frame's page script the elements with action listeners (page/listeners.ts); absent in unit tests. */
+  readonly scanListeners?: (ctx: CallContext, sites: readonly ScanSite[]) => Promise<void>;
+  /** Drop the native port and connect again after `delayMs` (restart_host). */
+  readonly restartHost: (delayMs: number) => void;
+}
+
+export interface ToolContext extends CallContext, ToolServices {}
+
+/** Everything the composition root builds once: a call's context is these and its deadline. */
+export type Services = Omit<ToolContext, 'deadline'>;

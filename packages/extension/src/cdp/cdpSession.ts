@@ -490,5 +490,3 @@ export const chromeDebuggerTransport: DebuggerTransport = {
   },
 };
 
-/** The worker's sessions. background.ts calls `cdp.start()` at its top level. */
-export const cdp = new CdpSessions(chromeDebuggerTransport);

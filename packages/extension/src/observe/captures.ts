@@ -111,5 +111,3 @@ export class TabCaptures {
 
 export { atLeast };
 
-/** The worker's captures. background.ts wires events, detaches and tab closes to it. */
-export const captures = new TabCaptures();

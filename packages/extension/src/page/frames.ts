@@ -21,11 +21,10 @@
  * (worlds.ts refuses it).
  */
 import type Protocol from 'devtools-protocol';
-import { cdp, type CdpEvent, type CdpSessions, type CdpTarget } from '../cdp/cdpSession.js';
+import type { CdpEvent, CdpSessions, CdpTarget } from '../cdp/cdpSession.js';
 import type { CallContext } from '../context/call.js';
 import { frameBlocks, siteBlockOf, type SiteBlock } from '../policy/frameBlocks.js';
 import type { SiteRule } from '../policy/sitePatterns.js';
-import { settingsStore } from '../policy/index.js';
 import type { FrameSite } from './worlds.js';
 import { isObject } from './cdpParams.js';
 
@@ -225,5 +224,3 @@ export async function currentFrame(ctx: Pick<CallContext, 'cdp'>, tabId: number,
   return flattenFrameTree(tree, site.sessionId).find((frame) => frame.frameId === site.frameId);
 }
 
-export const frameSessions = new FrameSessions(() => settingsStore.rules());
-frameSessions.listen(cdp);

@@ -55,11 +55,3 @@ export class MainFrames {
   }
 }
 
-const trackers = new WeakMap<object, MainFrames>();
-
-/** The tracker of `ctx.cdp` (one per CdpSessions, subscribed on first use). */
-export function mainFrames(ctx: Pick<CallContext, 'cdp'>): MainFrames {
-  let tracker = trackers.get(ctx.cdp);
-  if (tracker === undefined) trackers.set(ctx.cdp, (tracker = new MainFrames(ctx.cdp)));
-  return tracker;
-}

@@ -25,7 +25,6 @@ import type { SiteBlock } from '../policy/frameBlocks.js';
 import { blockedFrameError } from '../policy/policy.js';
 import type { CallContext } from '../context/call.js';
 import type { KeyValueStore } from '../refs/persist.js';
-import { chromeSessionStore } from '../refs/persist.js';
 
 const EPOCH_KEY = 'worldEpoch';
 const WORLD_PREFIX = 'chrome-relay:';
@@ -134,4 +133,3 @@ export class Worlds {
   }
 }
 
-export const worlds = new Worlds(chromeSessionStore);

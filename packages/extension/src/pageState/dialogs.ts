@@ -228,14 +228,3 @@ export class DialogTracker {
   }
 }
 
-const trackers = new WeakMap<CdpSessions, DialogTracker>();
-
-/** The tracker of these sessions, created (and subscribed) on first use. */
-export function dialogTracker(ctx: Pick<CallContext, 'cdp' | 'browser'>): DialogTracker {
-  let tracker = trackers.get(ctx.cdp);
-  if (!tracker) {
-    tracker = new DialogTracker(ctx.cdp, ctx.browser);
-    trackers.set(ctx.cdp, tracker);
-  }
-  return tracker;
-}

@@ -144,17 +144,6 @@ export class DownloadTracker {
   }
 }
 
-const trackers = new WeakMap<CdpSessions, DownloadTracker>();
-
-/** The tracker of these sessions, created (and subscribed) on first use; `api` only matters then. */
-export function downloadTracker(ctx: Pick<CallContext, 'cdp'>, api: DownloadsApi = chromeDownloadsApi): DownloadTracker {
-  let tracker = trackers.get(ctx.cdp);
-  if (!tracker) {
-    tracker = new DownloadTracker(ctx.cdp, api);
-    trackers.set(ctx.cdp, tracker);
-  }
-  return tracker;
-}
 
 export async function armedDir(ctx: Pick<CallContext, 'browser'>, tabId: number): Promise<string | null> {
   const dirs = (await readSession(ctx.browser, DOWNLOAD_DIRS_KEY, isDirMap)) ?? {};

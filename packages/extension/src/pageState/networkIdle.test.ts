@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
-import { InflightRequests, NETWORK_QUIET_MS, networkActivity } from './networkIdle.js';
+import { InflightRequests, NETWORK_QUIET_MS } from './networkIdle.js';
 
 describe('InflightRequests', () => {
   it('is idle only with nothing in flight for the quiet period', () => {
@@ -27,7 +27,7 @@ describe('NetworkActivity', () => {
   it('tracks requests of every tab from events and never disables Network', async () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab({ url: 'https://a.test/' }).id ?? 0;
-    const activity = networkActivity(env.ctx);
+    const activity = env.ctx.network;
     expect(await activity.ensureEnabled(env.ctx, tab)).toBe(true);
     expect(await activity.ensureEnabled(env.ctx, tab)).toBe(false);
     env.debugger.emit(tab, 'Network.requestWillBeSent', { requestId: 'r1' });

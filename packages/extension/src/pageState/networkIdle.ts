@@ -90,14 +90,3 @@ export class NetworkActivity {
   }
 }
 
-const activities = new WeakMap<CdpSessions, NetworkActivity>();
-
-/** The activity tracker of these sessions, created (and subscribed) on first use. */
-export function networkActivity(ctx: Pick<CallContext, 'cdp'>): NetworkActivity {
-  let activity = activities.get(ctx.cdp);
-  if (!activity) {
-    activity = new NetworkActivity(ctx.cdp);
-    activities.set(ctx.cdp, activity);
-  }
-  return activity;
-}

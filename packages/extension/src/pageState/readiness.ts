@@ -18,7 +18,7 @@ import { RelayError, type ToolParams } from '@chrome-relay/protocol';
 import type { CdpEvent } from '../cdp/cdpSession.js';
 import type { CallContext } from '../context/call.js';
 import { LoaderProgress } from './loaderProgress.js';
-import { dialogTracker, type DialogInfo } from './dialogs.js';
+import type { DialogInfo, DialogTracker } from './dialogs.js';
 
 export type WaitUntil = NonNullable<ToolParams<'navigate'>['wait']>;
 
@@ -75,7 +75,7 @@ export async function currentEntry(ctx: Pick<CallContext, 'cdp' | 'browser'>, ta
  * `wait`, a dialog opens, or `readyBy` (epoch ms) passes.
  */
 export async function runNavigation(
-  ctx: CallContext,
+  ctx: CallContext & { readonly dialogs: DialogTracker },
   tabId: number,
   start: () => Promise<unknown>,
   wait: WaitUntil,
@@ -103,7 +103,7 @@ export async function runNavigation(
           }),
     );
   });
-  const dialogs = dialogTracker(ctx);
+  const dialogs = ctx.dialogs;
   const { opened, cancel } = dialogs.onOpened(tabId);
   try {
     const started = await dialogs.watch(tabId, start);

@@ -16,7 +16,7 @@ import { createFakeEnvironment } from './fakeChrome.js';
 export const BANK_RULE = 'bank.test';
 
 /** The frames of a tab while the person blocks no site (and the tab has no out-of-process frame). */
-export const NO_BLOCKED_FRAMES = { list: () => Promise.resolve<FrameInfo[]>([]), hasOutOfProcessFrames: () => Promise.resolve(false), blockList: () => Promise.resolve([]) };
+export const NO_BLOCKED_FRAMES = { list: () => Promise.resolve<FrameInfo[]>([]), hasOutOfProcessFrames: () => Promise.resolve(false), blockList: () => Promise.resolve([]), blocking: () => Promise.resolve(undefined) };
 
 export function blockedFramesTab(options: { api?: FakePageApi; rules?: string[] } = {}) {
   const env = createFakeEnvironment();
@@ -41,7 +41,7 @@ export function blockedFramesTab(options: { api?: FakePageApi; rules?: string[] 
       return block === undefined ? { ...frame } : { ...frame, blocked: block };
     });
   };
-  const frameSessions = { list: () => Promise.resolve(listed()), hasOutOfProcessFrames: () => Promise.resolve(false), blockList: () => Promise.resolve(rules) };
+  const frameSessions = { list: () => Promise.resolve(listed()), hasOutOfProcessFrames: () => Promise.resolve(false), blockList: () => Promise.resolve(rules), blocking: () => Promise.resolve(undefined) };
   /** DOM.describeNode of an element handle: the frame it shows, by object id (`el:<frameId>`). */
   env.debugger.handle('DOM.describeNode', (params) => {
     const objectId = (params as { objectId?: string }).objectId ?? '';
@@ -54,5 +54,6 @@ export function blockedFramesTab(options: { api?: FakePageApi; rules?: string[] 
     frames = frames.map((frame) => (frame.frameId === frameId ? { ...frame, url, loaderId: `${frame.loaderId}+` } : frame));
   };
   const inputEvents = () => env.debugger.methods(tabId).filter((method) => method.startsWith('Input.'));
-  return { ...env, page, tabId, registry, worlds, deps: { registry, worlds, frames: frameSessions }, navigateFrame, inputEvents };
+  const ctx = { ...env.ctx, registry, worlds, frames: frameSessions };
+  return { ...env, ctx, page, tabId, registry, worlds, frames: frameSessions, navigateFrame, inputEvents };
 }

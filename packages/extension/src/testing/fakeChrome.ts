@@ -6,6 +6,7 @@
 import { chromeApiError, keyList, type BrowserApi, type StorageKeys } from '../browserApi.js';
 import { CdpSessions, type CdpEvent, type CdpTarget, type DebuggerTransport } from '../cdp/cdpSession.js';
 import type { ToolContext } from '../actions/toolContext.js';
+import { fakeServices } from './toolContext.js';
 
 interface FakeWindow {
   id: number;
@@ -280,6 +281,6 @@ export function createFakeEnvironment(options: { deadlineMs?: number } = {}): Fa
   const fakeDebugger = new FakeDebugger();
   const cdp = new CdpSessions(fakeDebugger);
   cdp.start();
-  const ctx: ToolContext = { cdp, browser, deadline: Date.now() + (options.deadlineMs ?? 5_000) };
+  const ctx: ToolContext = { ...fakeServices(cdp, browser), deadline: Date.now() + (options.deadlineMs ?? 5_000) };
   return { browser, debugger: fakeDebugger, cdp, ctx };
 }

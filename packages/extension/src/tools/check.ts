@@ -7,13 +7,11 @@
  */
 import { RelayError, type ToolResult } from '@chrome-relay/protocol';
 import type { CheckStateOutcome } from '../injected/types.js';
-import { worlds as defaultWorlds } from '../page/worlds.js';
-import { refRegistry } from '../refs/index.js';
 import { setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { pointerTarget } from '../actions/pointerDelivery.js';
-import { callSite, openRef, refusedError, unlessStale, type RefDeps, type RefSite } from '../actions/refAction.js';
+import { callSite, openRef, refusedError, unlessStale, type RefSite } from '../actions/refAction.js';
 import { clickRef } from '../actions/refClick.js';
 
 /** How long the state may take to follow a click (an async re-render). */
@@ -22,32 +20,32 @@ const POLL_MS = 50;
 
 type Checked = Extract<CheckStateOutcome, { status: 'ok' }>;
 
-async function readState(ctx: ToolContext, deps: RefDeps, site: RefSite, tool: 'check' | 'uncheck'): Promise<Checked> {
-  const outcome = unlessStale(site, await callSite(ctx, deps, site, 'checkState', { ref: site.ref }));
+async function readState(ctx: ToolContext, site: RefSite, tool: 'check' | 'uncheck'): Promise<Checked> {
+  const outcome = unlessStale(site, await callSite(ctx, site, 'checkState', { ref: site.ref }));
   if (outcome.status === 'refused') throw refusedError(tool, site.ref, site.tabId, outcome.reason);
   return outcome;
 }
 
-export function createCheckTool(deps: RefDeps, tool: 'check' | 'uncheck', settleMs = CHECK_SETTLE_MS) {
+export function createCheckTool(tool: 'check' | 'uncheck', settleMs = CHECK_SETTLE_MS) {
   const want = tool === 'check' ? 'true' : 'false';
   return defineTool({
     name: tool,
     async handle(params, ctx): Promise<ToolResult<'check'>> {
-      const site = await openRef(ctx, deps, params.ref, params.tab);
-      const before = await readState(ctx, deps, site, tool);
+      const site = await openRef(ctx, params.ref, params.tab);
+      const before = await readState(ctx, site, tool);
       await setCurrentTab(site.tabId, ctx.browser);
       if (before.checked === want) return { tabId: site.tabId, ref: params.ref, checked: want === 'true', changed: false, healed: before.healed };
       if (tool === 'uncheck' && before.radio) {
         throw refusedError(tool, params.ref, site.tabId, 'a radio button is unchecked by checking another option of its group');
       }
-      const point = await pointerTarget(ctx, deps, site, tool, 'click');
+      const point = await pointerTarget(ctx, site, tool, 'click');
       // Only a click the element itself received counts; one that went elsewhere is click_intercepted.
-      await clickRef(ctx, deps, site, point, tool);
+      await clickRef(ctx, site, point, tool);
       const until = Math.min(Date.now() + settleMs, ctx.deadline);
-      let after = await readState(ctx, deps, site, tool);
+      let after = await readState(ctx, site, tool);
       while (after.checked !== want && Date.now() < until) {
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-        after = await readState(ctx, deps, site, tool);
+        after = await readState(ctx, site, tool);
       }
       if (after.checked !== want) {
         throw new RelayError(
@@ -61,5 +59,5 @@ export function createCheckTool(deps: RefDeps, tool: 'check' | 'uncheck', settle
   });
 }
 
-export const checkTool = createCheckTool({ registry: refRegistry, worlds: defaultWorlds }, 'check');
-export const uncheckTool = createCheckTool({ registry: refRegistry, worlds: defaultWorlds }, 'uncheck');
+export const checkTool = createCheckTool('check');
+export const uncheckTool = createCheckTool('uncheck');

@@ -7,7 +7,7 @@ import { COUNTER_KEY, RefCounter } from '../refs/counter.js';
 import { MemoryStore } from '../refs/memoryStore.js';
 import { RefRegistry } from '../refs/registry.js';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
-import { createClickTool } from './click.js';
+import { clickTool } from './click.js';
 import { described } from '../actions/interceptorIdentity.js';
 
 beforeAll(() => {
@@ -38,12 +38,13 @@ async function setup(outcome: PrepareClickOutcome | (() => PrepareClickOutcome),
   const local = new MemoryStore();
   await local.set({ [COUNTER_KEY]: 40 });
   const counter = new RefCounter(local);
-  const tool = createClickTool({ registry, worlds, counter, navigation: { handlingMs: 50, commitMs: 50 } });
+  const tool = clickTool;
+  const ctx = { ...env.ctx, registry, worlds, counter, navigation: { handlingMs: 50, commitMs: 50 } };
   const tabId = env.browser.addTab({ active: true, url: 'https://x.test/' }).id ?? 0;
   const page = pages.open(tabId, { prepareClick: typeof outcome === 'function' ? outcome : () => outcome, deliveryReport: report });
   page.installed = true;
   await registry.replaceTab(tabId, { frameId: page.frameId, loaderId: page.loaderId }, [record]);
-  return { ...env, pages, page, registry, tool, tabId, local };
+  return { ...env, ctx, pages, page, registry, tool, tabId, local };
 }
 
 async function failure(promise: Promise<unknown>): Promise<RelayError> {

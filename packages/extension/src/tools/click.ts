@@ -14,21 +14,16 @@
 import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { modifierMask } from '../input/keyboard.js';
 import type { ClickOptions } from '../input/mouse.js';
-import { dialogTracker, type DialogInfo } from '../pageState/dialogs.js';
+import { type DialogInfo } from '../pageState/dialogs.js';
 import { DEFAULT_NAVIGATION_TIMING, turnOf, watchNavigation, type NavigationOutcome, type NavigationTiming } from '../page/navigation.js';
-import { worlds as defaultWorlds, type FrameState } from '../page/worlds.js';
-import { refRegistry } from '../refs/index.js';
+import type { FrameState } from '../page/worlds.js';
 import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { pointerTarget, type PointerPoint } from '../actions/pointerDelivery.js';
 import { armPointClick, clickPoint, type ArmedPoint } from '../actions/pointClick.js';
-import { enablePage, openRef, type RefDeps, type RefSite } from '../actions/refAction.js';
+import { enablePage, openRef, type RefSite } from '../actions/refAction.js';
 import { clickRef } from '../actions/refClick.js';
-
-export interface ClickDeps extends RefDeps {
-  navigation: NavigationTiming;
-}
 
 type ClickParams = ToolParams<'click'>;
 
@@ -69,18 +64,18 @@ function clickOptions(params: ClickParams): ClickOptions {
   return options;
 }
 
-async function pointForRef(ctx: ToolContext, deps: ClickDeps, ref: string, requestedTab: number | undefined): Promise<ClickPoint> {
-  const site = await openRef(ctx, deps, ref, requestedTab);
-  const point = await pointerTarget(ctx, deps, site, 'click', 'click');
+async function pointForRef(ctx: ToolContext, ref: string, requestedTab: number | undefined): Promise<ClickPoint> {
+  const site = await openRef(ctx, ref, requestedTab);
+  const point = await pointerTarget(ctx, site, 'click', 'click');
   return { tabId: site.tabId, before: site.before, x: point.x, y: point.y, healed: point.healed, ref: { site, point } };
 }
 
 /** Send the click; `{ dialog }` when one opened (the page is then blocked). Both kinds are verified. */
-async function send(ctx: ToolContext, deps: ClickDeps, point: ClickPoint, options: ClickOptions): Promise<{ dialog?: DialogInfo }> {
+async function send(ctx: ToolContext, point: ClickPoint, options: ClickOptions): Promise<{ dialog?: DialogInfo }> {
   // A click may open alert/confirm/prompt; the page then blocks, so report it instead of waiting.
-  const watch = (work: () => Promise<void>) => dialogTracker(ctx).watch(point.tabId, work);
-  if (point.ref !== undefined) return clickRef(ctx, deps, point.ref.site, point.ref.point, 'click', options, watch);
-  if (point.spot !== undefined) return clickPoint(ctx, deps, point.spot, options, watch);
+  const watch = (work: () => Promise<void>) => ctx.dialogs.watch(point.tabId, work);
+  if (point.ref !== undefined) return clickRef(ctx, point.ref.site, point.ref.point, 'click', options, watch);
+  if (point.spot !== undefined) return clickPoint(ctx, point.spot, options, watch);
   throw new RelayError('internal_error', 'click: neither a ref nor a point was armed', { tool: 'click', phase: 'act' });
 }
 
@@ -100,59 +95,56 @@ async function dialogResult(ctx: ToolContext, point: ClickPoint, wanted: { ref: 
   return result;
 }
 
-export function createClickTool(deps: ClickDeps) {
-  return defineTool({
-    name: 'click',
-    async handle(params, ctx): Promise<ToolResult<'click'>> {
-      const wanted = checkTarget(params);
-      let point: ClickPoint;
-      if ('ref' in wanted) {
-        point = await pointForRef(ctx, deps, wanted.ref, params.tab);
-      } else {
-        const tabId = await resolveTab(params.tab, ctx);
-        const before = await enablePage(ctx, tabId);
-        const spot = await armPointClick(ctx, deps, tabId, before, wanted.x, wanted.y);
-        point = { tabId, before, x: wanted.x, y: wanted.y, healed: false, spot };
-      }
-      const { tabId } = point;
+export const clickTool = defineTool({
+  name: 'click',
+  async handle(params, ctx): Promise<ToolResult<'click'>> {
+    const wanted = checkTarget(params);
+    let point: ClickPoint;
+    if ('ref' in wanted) {
+      point = await pointForRef(ctx, wanted.ref, params.tab);
+    } else {
+      const tabId = await resolveTab(params.tab, ctx);
+      const before = await enablePage(ctx, tabId);
+      const spot = await armPointClick(ctx, tabId, before, wanted.x, wanted.y);
+      point = { tabId, before, x: wanted.x, y: wanted.y, healed: false, spot };
+    }
+    const { tabId } = point;
 
-      const watch = watchNavigation(ctx, tabId, point.before, deps.navigation);
-      let clicked: { dialog?: DialogInfo };
-      try {
-        clicked = await send(ctx, deps, point, clickOptions(params));
-      } catch (error) {
-        watch.stop();
-        throw error;
-      }
-      if (clicked.dialog !== undefined) {
-        watch.stop();
-        return dialogResult(ctx, point, wanted, clicked.dialog);
-      }
-      // What the click's handlers set going: a request they await may end in a navigation, or in
-      // a dialog (alert after fetch), which blocks the page; then the dialog is the answer.
-      const turn = async (): Promise<void> => turnOf(ctx, await deps.worlds.ensure(ctx, tabId, point.before));
-      const settled = await dialogTracker(ctx).watch(tabId, () => watch.settle({ turn, synced: point.ref !== undefined || point.spot !== undefined }));
-      if ('dialog' in settled) return dialogResult(ctx, point, wanted, settled.dialog);
-      const navigation: NavigationOutcome = settled.done;
-      if (navigation.committed) {
-        deps.worlds.forget(tabId);
-        await deps.registry.markNavigated(tabId);
-      }
-      await setCurrentTab(tabId, ctx.browser);
-      const result: ToolResult<'click'> = {
-        clicked: true,
-        tabId,
-        x: point.x,
-        y: point.y,
-        healed: point.healed,
-        navigated: navigation.started,
-        url: navigation.url,
-      };
-      if ('ref' in wanted) result.ref = wanted.ref;
-      if (point.spot !== undefined) result.target = clickedTarget(point.spot);
-      return result;
-    },
-  });
-}
+    const watch = watchNavigation(ctx, tabId, point.before, ctx.navigation);
+    let clicked: { dialog?: DialogInfo };
+    try {
+      clicked = await send(ctx, point, clickOptions(params));
+    } catch (error) {
+      watch.stop();
+      throw error;
+    }
+    if (clicked.dialog !== undefined) {
+      watch.stop();
+      return dialogResult(ctx, point, wanted, clicked.dialog);
+    }
+    // What the click's handlers set going: a request they await may end in a navigation, or in
+    // a dialog (alert after fetch), which blocks the page; then the dialog is the answer.
+    const turn = async (): Promise<void> => turnOf(ctx, await ctx.worlds.ensure(ctx, tabId, point.before));
+    const settled = await ctx.dialogs.watch(tabId, () => watch.settle({ turn, synced: point.ref !== undefined || point.spot !== undefined }));
+    if ('dialog' in settled) return dialogResult(ctx, point, wanted, settled.dialog);
+    const navigation: NavigationOutcome = settled.done;
+    if (navigation.committed) {
+      ctx.worlds.forget(tabId);
+      await ctx.registry.markNavigated(tabId);
+    }
+    await setCurrentTab(tabId, ctx.browser);
+    const result: ToolResult<'click'> = {
+      clicked: true,
+      tabId,
+      x: point.x,
+      y: point.y,
+      healed: point.healed,
+      navigated: navigation.started,
+      url: navigation.url,
+    };
+    if ('ref' in wanted) result.ref = wanted.ref;
+    if (point.spot !== undefined) result.target = clickedTarget(point.spot);
+    return result;
+  },
+});
 
-export const clickTool = createClickTool({ registry: refRegistry, worlds: defaultWorlds, navigation: DEFAULT_NAVIGATION_TIMING });

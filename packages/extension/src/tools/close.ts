@@ -17,7 +17,7 @@
  * on others the call ends at the deadline with `timeout`.
  */
 import { reasonedError, RelayError } from '@chrome-relay/protocol';
-import { aDialog, dialogTracker, type DialogInfo } from '../pageState/dialogs.js';
+import { aDialog, type DialogInfo } from '../pageState/dialogs.js';
 import { rememberedTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
@@ -34,7 +34,7 @@ async function exists(ctx: ToolContext, tabId: number): Promise<boolean> {
 
 /** Close one tab; settles with the dialog if it asks first, or 'late' at the deadline. */
 async function closeOne(ctx: ToolContext, tabId: number): Promise<'closed' | 'late' | { dialog: DialogInfo }> {
-  const dialogs = dialogTracker(ctx);
+  const dialogs = ctx.dialogs;
   const { opened, cancel } = ctx.cdp.isAttached(tabId) ? dialogs.onOpened(tabId) : { opened: new Promise<never>(() => undefined), cancel: () => undefined };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<'late'>((resolve) => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { dialogTracker } from '../pageState/dialogs.js';
 import { createFakeEnvironment, protocolError } from '../testing/fakeChrome.js';
 import { dialogTool } from './dialog.js';
 
@@ -8,19 +7,17 @@ describe('dialog', () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab().id ?? 0;
     await env.cdp.attach(tab);
-    dialogTracker(env.ctx);
     env.debugger.emit(tab, 'Page.javascriptDialogOpening', { type: 'prompt', message: 'Name?', url: 'https://a.test/', defaultPrompt: 'x' });
     const result = await dialogTool.handle({ action: 'accept', text: 'Ada', tab }, env.ctx);
     expect(result).toEqual({ tabId: tab, action: 'accept', dialog: { type: 'prompt', message: 'Name?', url: 'https://a.test/', defaultPrompt: 'x' } });
     expect(env.debugger.sent.find((c) => c.method === 'Page.handleJavaScriptDialog')?.params).toEqual({ accept: true, promptText: 'Ada' });
-    expect(await dialogTracker(env.ctx).current(tab)).toBeUndefined();
+    expect(await env.ctx.dialogs.current(tab)).toBeUndefined();
   });
 
   it('refuses --text for anything but accepting a prompt', async () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab().id ?? 0;
     await env.cdp.attach(tab);
-    dialogTracker(env.ctx);
     env.debugger.emit(tab, 'Page.javascriptDialogOpening', { type: 'alert', message: 'Hi', url: 'https://a.test/' });
     expect(await dialogTool.handle({ action: 'accept', text: 'x', tab }, env.ctx).catch((e: unknown) => e)).toMatchObject({ code: 'invalid_arguments', details: { field: 'text' } });
     expect(await dialogTool.handle({ action: 'dismiss', text: 'x', tab }, env.ctx).catch((e: unknown) => e)).toMatchObject({ code: 'invalid_arguments', details: { field: 'text' } });

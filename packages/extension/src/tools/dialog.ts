@@ -8,7 +8,6 @@
  */
 import { RelayError } from '@chrome-relay/protocol';
 import { isCdpFailure } from '../cdp/failures.js';
-import { dialogTracker } from '../pageState/dialogs.js';
 import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 
@@ -17,7 +16,7 @@ export const dialogTool = defineTool({
   name: 'dialog',
   async handle(params, ctx) {
     const tabId = await resolveTab(params.tab, ctx);
-    const dialogs = dialogTracker(ctx);
+    const dialogs = ctx.dialogs;
     const known = await dialogs.current(tabId);
     if (params.text !== undefined) {
       const why =

@@ -25,8 +25,6 @@
 import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
 import { withUnbufferedInput } from '../input/mouse.js';
-import { worlds as defaultWorlds } from '../page/worlds.js';
-import { refRegistry } from '../refs/index.js';
 import { setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
@@ -35,8 +33,7 @@ import { verifiedDrop } from '../actions/dropDelivery.js';
 import { checkTopLanding } from '../actions/inputLanding.js';
 import { disarm, pointerTarget, readGuards, undeliveredError, type PointerPoint } from '../actions/pointerDelivery.js';
 import { identifyInterceptor } from '../actions/interceptorIdentity.js';
-import { callSite, interceptedError, openRef, type RefDeps, type RefSite } from '../actions/refAction.js';
-
+import { callSite, interceptedError, openRef, type RefSite } from '../actions/refAction.js';
 const STEPS = 8;
 const DRAG_EVENT_GRACE_MS = 50;
 
@@ -64,11 +61,11 @@ function dropTargetOf(params: ToolParams<'drag'>): DropTarget {
 }
 
 /** Where a drop target given as a CSS selector is, in the source's frame (which must be the tab's top frame). */
-async function selectorPoint(ctx: ToolContext, deps: RefDeps, from: RefSite, selector: string): Promise<{ x: number; y: number }> {
+async function selectorPoint(ctx: ToolContext, from: RefSite, selector: string): Promise<{ x: number; y: number }> {
   const invalid = (message: string, details: Record<string, unknown> = {}) =>
     new RelayError('invalid_arguments', `Invalid arguments for drag: ${message}`, { tool: 'drag', phase: 'resolve', details: { field: 'toSelector', selector, ...details } });
   if (from.world.frameId !== from.before.frameId) throw invalid(`@${from.ref} is inside an iframe; a drop target there must be a ref (from a snapshot), not a selector.`);
-  const outcome = await callSite(ctx, deps, from, 'locateSelector', { selector });
+  const outcome = await callSite(ctx, from, 'locateSelector', { selector });
   switch (outcome.status) {
     case 'ok':
       return { x: outcome.x, y: outcome.y };
@@ -88,7 +85,7 @@ async function selectorPoint(ctx: ToolContext, deps: RefDeps, from: RefSite, sel
         details: { selector, tab: from.tabId, matched: outcome.matched },
       });
     case 'intercepted': {
-      const interceptor = await identifyInterceptor(ctx, deps, from.world, outcome.interceptor);
+      const interceptor = await identifyInterceptor(ctx, from.world, outcome.interceptor);
       throw interceptedError('drag', from.ref, from.tabId, { x: outcome.x, y: outcome.y, healed: false, interceptor, when: 'before_pointer', sent: false });
     }
   }
@@ -98,20 +95,20 @@ async function selectorPoint(ctx: ToolContext, deps: RefDeps, from: RefSite, sel
  * Both points, the source's guard armed last (each page has one arming at a time, and the
  * source's is the one the press is checked against; the target's point is only hit-tested).
  */
-async function locateBoth(ctx: ToolContext, deps: RefDeps, from: RefSite, to: RefSite | Exclude<DropTarget, { ref: string }>): Promise<{ from: Point; to: { x: number; y: number } }> {
-  const first = await pointerTarget(ctx, deps, from, 'drag', 'press');
+async function locateBoth(ctx: ToolContext, from: RefSite, to: RefSite | Exclude<DropTarget, { ref: string }>): Promise<{ from: Point; to: { x: number; y: number } }> {
+  const first = await pointerTarget(ctx, from, 'drag', 'press');
   if (!('world' in to)) {
     // A point needs nothing located; a selector is located once the source is armed and in view.
     if ('x' in to) return { from: first, to };
-    await disarm(ctx, deps, first.guards);
-    const point = await selectorPoint(ctx, deps, from, to.selector);
-    const source = await pointerTarget(ctx, deps, from, 'drag', 'press');
+    await disarm(ctx, first.guards);
+    const point = await selectorPoint(ctx, from, to.selector);
+    const source = await pointerTarget(ctx, from, 'drag', 'press');
     if (source.x === first.x && source.y === first.y) return { from: source, to: point };
-    await disarm(ctx, deps, source.guards);
-    const again = await selectorPoint(ctx, deps, from, to.selector);
-    const settled = await pointerTarget(ctx, deps, from, 'drag', 'press');
+    await disarm(ctx, source.guards);
+    const again = await selectorPoint(ctx, from, to.selector);
+    const settled = await pointerTarget(ctx, from, 'drag', 'press');
     if (again.x !== point.x || again.y !== point.y || settled.x !== source.x || settled.y !== source.y) {
-      await disarm(ctx, deps, settled.guards);
+      await disarm(ctx, settled.guards);
       throw new RelayError('invalid_arguments', `Cannot drag @${from.ref} onto "${to.selector}": they do not fit in the viewport together. Scroll so both are visible, then retry.`, {
         tool: 'drag',
         phase: 'act',
@@ -120,17 +117,17 @@ async function locateBoth(ctx: ToolContext, deps: RefDeps, from: RefSite, to: Re
     }
     return { from: settled, to: again };
   }
-  const target = await pointerTarget(ctx, deps, to, 'drag', 'press');
-  await disarm(ctx, deps, target.guards);
-  const source = await pointerTarget(ctx, deps, from, 'drag', 'press');
+  const target = await pointerTarget(ctx, to, 'drag', 'press');
+  await disarm(ctx, target.guards);
+  const source = await pointerTarget(ctx, from, 'drag', 'press');
   if (source.x === first.x && source.y === first.y) return { from: source, to: target };
   // Bringing the target into view moved the source: both must now be in view and still.
-  await disarm(ctx, deps, source.guards);
-  const again = await pointerTarget(ctx, deps, to, 'drag', 'press');
-  await disarm(ctx, deps, again.guards);
-  const settled = await pointerTarget(ctx, deps, from, 'drag', 'press');
+  await disarm(ctx, source.guards);
+  const again = await pointerTarget(ctx, to, 'drag', 'press');
+  await disarm(ctx, again.guards);
+  const settled = await pointerTarget(ctx, from, 'drag', 'press');
   if (again.x !== target.x || again.y !== target.y || settled.x !== source.x || settled.y !== source.y) {
-    await disarm(ctx, deps, settled.guards);
+    await disarm(ctx, settled.guards);
     throw new RelayError('invalid_arguments', `Cannot drag @${from.ref} onto @${to.ref}: they do not fit in the viewport together. Scroll so both are visible (or drag in steps), then retry.`, {
       tool: 'drag',
       phase: 'act',
@@ -141,12 +138,12 @@ async function locateBoth(ctx: ToolContext, deps: RefDeps, from: RefSite, to: Re
 }
 
 /** The pointer onto the source and the button down; click_intercepted (button let go) unless the source got both. */
-async function pressSource(ctx: ToolContext, deps: RefDeps, site: RefSite, tabId: number, a: Point): Promise<void> {
+async function pressSource(ctx: ToolContext, site: RefSite, tabId: number, a: Point): Promise<void> {
   await mouse(ctx, tabId, 'mouseMoved', a.x, a.y, 0);
   await mouse(ctx, tabId, 'mousePressed', a.x, a.y, 1);
   let verdict;
   try {
-    const reports = await readGuards(ctx, deps, a, { disarm: false });
+    const reports = await readGuards(ctx, a, { disarm: false });
     verdict = classifyDelivery('press', reports.target, reports.above);
   } catch (error) {
     await mouse(ctx, tabId, 'mouseReleased', a.x, a.y, 0).catch(() => undefined);
@@ -158,90 +155,87 @@ async function pressSource(ctx: ToolContext, deps: RefDeps, site: RefSite, tabId
     await mouse(ctx, tabId, 'mouseReleased', a.x, a.y, 0);
   }
   // The moves go over other elements on purpose; the drop side is checked on its own (dropDelivery.ts).
-  await disarm(ctx, deps, a.guards);
-  if (!verdict.delivered) throw await undeliveredError(ctx, deps, 'drag', site, a, verdict);
+  await disarm(ctx, a.guards);
+  if (!verdict.delivered) throw await undeliveredError(ctx, 'drag', site, a, verdict);
 }
 
-export function createDragTool(deps: RefDeps) {
-  return defineTool({
-    name: 'drag',
-    async handle(params, ctx): Promise<ToolResult<'drag'>> {
-      const from = await openRef(ctx, deps, params.from, params.tab);
-      const drop = dropTargetOf(params);
-      const to = 'ref' in drop ? await openRef(ctx, deps, drop.ref, params.tab) : drop;
-      if ('world' in to && from.tabId !== to.tabId) {
-        throw reasonedError('target_conflict', 'multiple_targets', `@${params.from} is in tab ${from.tabId} but @${to.ref} is in tab ${to.tabId}; drag works within one tab: give one target tab (refs of one tab).`, {
-          tool: 'drag',
-          phase: 'resolve',
-          details: { from: params.from, to: to.ref, fromTab: from.tabId, toTab: to.tabId },
-        });
-      }
-      const tabId = from.tabId;
-      const points = await locateBoth(ctx, deps, from, to);
-      if (!('world' in to)) {
-        // A drop at a point or selector of the top document: what is there may be a frame showing a blocked site
-        // (a ref's point was checked by pointerTarget).
-        try {
-          await checkTopLanding(ctx, deps, tabId, { at: points.to, shown: points.to });
-        } catch (error) {
-          await disarm(ctx, deps, points.from.guards);
-          throw error;
-        }
-      }
-
-      let intercepted: Protocol.Input.DragData | undefined;
-      const unsubscribe = ctx.cdp.on((event) => {
-        if (event.tabId === tabId && event.sessionId === undefined && event.method === 'Input.dragIntercepted') {
-          intercepted = (event.params as Protocol.Input.DragInterceptedEvent).data;
-        }
+export const dragTool = defineTool({
+  name: 'drag',
+  async handle(params, ctx): Promise<ToolResult<'drag'>> {
+    const from = await openRef(ctx, params.from, params.tab);
+    const drop = dropTargetOf(params);
+    const to = 'ref' in drop ? await openRef(ctx, drop.ref, params.tab) : drop;
+    if ('world' in to && from.tabId !== to.tabId) {
+      throw reasonedError('target_conflict', 'multiple_targets', `@${params.from} is in tab ${from.tabId} but @${to.ref} is in tab ${to.tabId}; drag works within one tab: give one target tab (refs of one tab).`, {
+        tool: 'drag',
+        phase: 'resolve',
+        details: { from: params.from, to: to.ref, fromTab: from.tabId, toTab: to.tabId },
       });
+    }
+    const tabId = from.tabId;
+    const points = await locateBoth(ctx, from, to);
+    if (!('world' in to)) {
+      // A drop at a point or selector of the top document: what is there may be a frame showing a blocked site
+      // (a ref's point was checked by pointerTarget).
       try {
-        await ctx.cdp.send(tabId, 'Input.setInterceptDrags', { enabled: true });
+        await checkTopLanding(ctx, tabId, { at: points.to, shown: points.to });
       } catch (error) {
-        // pressSource ends the source's arming on every path it takes; this is the one before it.
-        unsubscribe();
-        await disarm(ctx, deps, points.from.guards);
+        await disarm(ctx, points.from.guards);
         throw error;
       }
-      try {
-        const a = points.from;
-        const b = points.to;
-        await withUnbufferedInput(ctx, tabId, async () => {
-          await pressSource(ctx, deps, from, tabId, a);
-          const letGo = () => mouse(ctx, tabId, 'mouseReleased', a.x, a.y, 0);
-          await verifiedDrop(ctx, deps, { source: from, target: to, point: b }, async () => {
-            for (let step = 1; step <= STEPS; step++) {
-              const x = a.x + ((b.x - a.x) * step) / STEPS;
-              const y = a.y + ((b.y - a.y) * step) / STEPS;
-              await mouse(ctx, tabId, 'mouseMoved', x, y, 1);
-              if (intercepted !== undefined) break;
-            }
-            // The event can trail the move that started the drag by a moment; with interception on,
-            // a drag we missed would never reach the page at all.
-            if (intercepted === undefined) await new Promise((resolve) => setTimeout(resolve, DRAG_EVENT_GRACE_MS));
-            if (intercepted !== undefined) {
-              const data = intercepted;
-              for (const type of ['dragEnter', 'dragOver', 'drop'] as const) {
-                await ctx.cdp.send(tabId, 'Input.dispatchDragEvent', { type, x: b.x, y: b.y, data });
-              }
-            }
-            await mouse(ctx, tabId, 'mouseReleased', b.x, b.y, 0);
-          }, letGo);
-        });
-      } finally {
-        unsubscribe();
-        await ctx.cdp.send(tabId, 'Input.setInterceptDrags', { enabled: false }).catch(() => undefined);
-      }
-      await setCurrentTab(tabId, ctx.browser);
-      const healed = points.from.healed || ('healed' in points.to && points.to.healed === true);
-      return {
-        tabId,
-        from: { ref: params.from, x: points.from.x, y: points.from.y },
-        to: { ...('ref' in drop ? { ref: drop.ref } : 'selector' in drop ? { selector: drop.selector } : {}), x: points.to.x, y: points.to.y },
-        healed,
-      };
-    },
-  });
-}
+    }
 
-export const dragTool = createDragTool({ registry: refRegistry, worlds: defaultWorlds });
+    let intercepted: Protocol.Input.DragData | undefined;
+    const unsubscribe = ctx.cdp.on((event) => {
+      if (event.tabId === tabId && event.sessionId === undefined && event.method === 'Input.dragIntercepted') {
+        intercepted = (event.params as Protocol.Input.DragInterceptedEvent).data;
+      }
+    });
+    try {
+      await ctx.cdp.send(tabId, 'Input.setInterceptDrags', { enabled: true });
+    } catch (error) {
+      // pressSource ends the source's arming on every path it takes; this is the one before it.
+      unsubscribe();
+      await disarm(ctx, points.from.guards);
+      throw error;
+    }
+    try {
+      const a = points.from;
+      const b = points.to;
+      await withUnbufferedInput(ctx, tabId, async () => {
+        await pressSource(ctx, from, tabId, a);
+        const letGo = () => mouse(ctx, tabId, 'mouseReleased', a.x, a.y, 0);
+        await verifiedDrop(ctx, { source: from, target: to, point: b }, async () => {
+          for (let step = 1; step <= STEPS; step++) {
+            const x = a.x + ((b.x - a.x) * step) / STEPS;
+            const y = a.y + ((b.y - a.y) * step) / STEPS;
+            await mouse(ctx, tabId, 'mouseMoved', x, y, 1);
+            if (intercepted !== undefined) break;
+          }
+          // The event can trail the move that started the drag by a moment; with interception on,
+          // a drag we missed would never reach the page at all.
+          if (intercepted === undefined) await new Promise((resolve) => setTimeout(resolve, DRAG_EVENT_GRACE_MS));
+          if (intercepted !== undefined) {
+            const data = intercepted;
+            for (const type of ['dragEnter', 'dragOver', 'drop'] as const) {
+              await ctx.cdp.send(tabId, 'Input.dispatchDragEvent', { type, x: b.x, y: b.y, data });
+            }
+          }
+          await mouse(ctx, tabId, 'mouseReleased', b.x, b.y, 0);
+        }, letGo);
+      });
+    } finally {
+      unsubscribe();
+      await ctx.cdp.send(tabId, 'Input.setInterceptDrags', { enabled: false }).catch(() => undefined);
+    }
+    await setCurrentTab(tabId, ctx.browser);
+    const healed = points.from.healed || ('healed' in points.to && points.to.healed === true);
+    return {
+      tabId,
+      from: { ref: params.from, x: points.from.x, y: points.from.y },
+      to: { ...('ref' in drop ? { ref: drop.ref } : 'selector' in drop ? { selector: drop.selector } : {}), x: points.to.x, y: points.to.y },
+      healed,
+    };
+  },
+});
+

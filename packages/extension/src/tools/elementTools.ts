@@ -1,6 +1,4 @@
 /** The element-addressed tools (part of TOOL_REGISTRY, spread in by tools/index.ts), and the small read `get box`. */
-import { worlds } from '../page/worlds.js';
-import { refRegistry } from '../refs/index.js';
 import { setCurrentTab } from '../targets.js';
 import { checkTool, uncheckTool } from './check.js';
 import { defineTool, type AnyToolDefinition } from './defineTool.js';
@@ -17,9 +15,8 @@ import { uploadTool } from './upload.js';
 const getBoxTool = defineTool({
   name: 'get_box',
   async handle(params, ctx) {
-    const deps = { registry: refRegistry, worlds };
-    const site = await openRef(ctx, deps, params.ref, params.tab);
-    const outcome = unlessStale(site, await callSite(ctx, deps, site, 'box', { ref: params.ref }));
+    const site = await openRef(ctx, params.ref, params.tab);
+    const outcome = unlessStale(site, await callSite(ctx, site, 'box', { ref: params.ref }));
     if (outcome.status === 'not_visible') throw notVisibleError('get_box', params.ref, site.tabId);
     await setCurrentTab(site.tabId, ctx.browser);
     return { tabId: site.tabId, ref: params.ref, x: outcome.x, y: outcome.y, width: outcome.width, height: outcome.height, healed: outcome.healed };

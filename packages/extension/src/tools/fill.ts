@@ -13,13 +13,10 @@
  */
 import { RelayError, type ToolResult } from '@chrome-relay/protocol';
 import { normalizeText } from '../injected/dom.js';
-import { worlds as defaultWorlds } from '../page/worlds.js';
-import { refRegistry } from '../refs/index.js';
 import { setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
-import { callSite, openRef, refusedError, unlessStale, type RefDeps, type RefSite } from '../actions/refAction.js';
-
+import { callSite, openRef, refusedError, unlessStale, type RefSite } from '../actions/refAction.js';
 /** Clear the selected text with a trusted Delete key press (insertText of "" inserts nothing). */
 async function pressDelete(ctx: ToolContext, tabId: number): Promise<void> {
   const key = { key: 'Delete', code: 'Delete', windowsVirtualKeyCode: 46, nativeVirtualKeyCode: 46 };
@@ -30,10 +27,10 @@ async function pressDelete(ctx: ToolContext, tabId: number): Promise<void> {
 /** What the agent is shown of a secret field's value (the snapshot shows the same): never the value, nor its length. */
 export const SECRET_VALUE = '••••••';
 
-async function typeValue(ctx: ToolContext, deps: RefDeps, site: RefSite, value: string, plan: 'typed' | 'contenteditable'): Promise<string> {
+async function typeValue(ctx: ToolContext, site: RefSite, value: string, plan: 'typed' | 'contenteditable'): Promise<string> {
   if (value === '') await pressDelete(ctx, site.tabId);
   else await ctx.cdp.send(site.tabId, 'Input.insertText', { text: value });
-  const after = unlessStale(site, await callSite(ctx, deps, site, 'value', { ref: site.ref }));
+  const after = unlessStale(site, await callSite(ctx, site, 'value', { ref: site.ref }));
   // A contenteditable's value is its rendered text: compare it the way it renders.
   const same = plan === 'contenteditable' ? normalizeText(after.value) === normalizeText(value) : after.value === value;
   if (!same) {
@@ -48,31 +45,28 @@ async function typeValue(ctx: ToolContext, deps: RefDeps, site: RefSite, value: 
   return after.secret ? SECRET_VALUE : after.value;
 }
 
-export function createFillTool(deps: RefDeps) {
-  return defineTool({
-    name: 'fill',
-    async handle(params, ctx): Promise<ToolResult<'fill'>> {
-      const site = await openRef(ctx, deps, params.ref, params.tab);
-      const outcome = unlessStale(site, await callSite(ctx, deps, site, 'fill', { ref: params.ref, value: params.value }));
-      let value: string;
-      switch (outcome.status) {
-        case 'refused':
-          throw refusedError('fill', params.ref, site.tabId, outcome.reason);
-        case 'no_option':
-          throw refusedError('fill', params.ref, site.tabId, `the <select> has no option with value or text ${JSON.stringify(outcome.missing)} (options: ${outcome.available.map((o) => JSON.stringify(o)).join(', ')})`, {
-            available: outcome.available,
-          });
-        case 'done':
-          value = outcome.value;
-          break;
-        case 'typing':
-          value = await typeValue(ctx, deps, site, params.value, outcome.plan);
-          break;
-      }
-      await setCurrentTab(site.tabId, ctx.browser);
-      return { tabId: site.tabId, ref: params.ref, value, healed: outcome.healed };
-    },
-  });
-}
+export const fillTool = defineTool({
+  name: 'fill',
+  async handle(params, ctx): Promise<ToolResult<'fill'>> {
+    const site = await openRef(ctx, params.ref, params.tab);
+    const outcome = unlessStale(site, await callSite(ctx, site, 'fill', { ref: params.ref, value: params.value }));
+    let value: string;
+    switch (outcome.status) {
+      case 'refused':
+        throw refusedError('fill', params.ref, site.tabId, outcome.reason);
+      case 'no_option':
+        throw refusedError('fill', params.ref, site.tabId, `the <select> has no option with value or text ${JSON.stringify(outcome.missing)} (options: ${outcome.available.map((o) => JSON.stringify(o)).join(', ')})`, {
+          available: outcome.available,
+        });
+      case 'done':
+        value = outcome.value;
+        break;
+      case 'typing':
+        value = await typeValue(ctx, site, params.value, outcome.plan);
+        break;
+    }
+    await setCurrentTab(site.tabId, ctx.browser);
+    return { tabId: site.tabId, ref: params.ref, value, healed: outcome.healed };
+  },
+});
 
-export const fillTool = createFillTool({ registry: refRegistry, worlds: defaultWorlds });

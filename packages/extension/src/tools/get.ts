@@ -14,14 +14,11 @@
  * to --selector; it will resolve to the element and share readElement's per-kind logic.
  */
 import { reasonedError, RelayError, type ToolParams } from '@chrome-relay/protocol';
-import { worlds as defaultWorlds } from '../page/worlds.js';
 import { callInPage, type FrameScope } from '../pageState/isolatedWorld.js';
 import { currentEntry } from '../pageState/readiness.js';
-import { refRegistry } from '../refs/index.js';
 import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import { resolveFrameRef } from '../actions/frameRef.js';
-import type { RefDeps } from '../actions/refAction.js';
 
 type GetWhat = ToolParams<'get'>['what'];
 
@@ -77,45 +74,42 @@ function invalidSelector(what: GetWhat, selector: string, why: string): RelayErr
   });
 }
 
-export function createGetTool(deps: RefDeps) {
-  return defineTool({
-    name: 'get',
-    async handle(params, ctx) {
-      let tabId: number;
-      let where: number | FrameScope;
-      if (params.frame !== undefined) {
-        const frame = await resolveFrameRef(ctx, deps, 'get', params.frame, params.tab);
-        tabId = frame.tabId;
-        where = frame.scope;
-      } else {
-        tabId = await resolveTab(params.tab, ctx);
-        where = tabId;
-        if (params.what === 'title' || params.what === 'url') {
-          const entry = await currentEntry(ctx, tabId);
-          return { tabId, what: params.what, value: params.what === 'title' ? entry.title : entry.url };
-        }
+export const getTool = defineTool({
+  name: 'get',
+  async handle(params, ctx) {
+    let tabId: number;
+    let where: number | FrameScope;
+    if (params.frame !== undefined) {
+      const frame = await resolveFrameRef(ctx, 'get', params.frame, params.tab);
+      tabId = frame.tabId;
+      where = frame.scope;
+    } else {
+      tabId = await resolveTab(params.tab, ctx);
+      where = tabId;
+      if (params.what === 'title' || params.what === 'url') {
+        const entry = await currentEntry(ctx, tabId);
+        return { tabId, what: params.what, value: params.what === 'title' ? entry.title : entry.url };
       }
-      // The schema guarantees a selector for element reads, and a name for attr.
-      const selector = params.selector ?? '';
-      const read = await callInPage(ctx, where, readElement, params.what, selector, params.name ?? '');
-      switch (read.status) {
-        case 'ok':
-          return { tabId, what: params.what, value: read.value };
-        case 'bad_selector':
-          throw invalidSelector(params.what, selector, `"${selector}" is not valid CSS: ${read.message}`);
-        case 'many':
-          throw invalidSelector(params.what, selector, `"${selector}" matches ${read.count} elements; make it match exactly one (e.g. add an id, attribute or :nth-of-type)`);
-        case 'no_value':
-          throw invalidSelector(params.what, selector, `"${selector}" is a <${read.tag}>, which has no value (use get text, or select an input, textarea or select)`);
-        case 'none':
-          throw reasonedError('element_not_found', 'no_match', `No element in tab ${tabId}${params.frame === undefined ? '' : ` (frame @${params.frame})`} matches "${selector}"; check it against a fresh \`chrome-relay snapshot\`, or \`chrome-relay wait --selector\` for it.`, {
-            tool: 'get',
-            phase: 'resolve',
-            details: { selector, tab: tabId, ...(params.frame === undefined ? {} : { frame: params.frame }) },
-          });
-      }
-    },
-  });
-}
+    }
+    // The schema guarantees a selector for element reads, and a name for attr.
+    const selector = params.selector ?? '';
+    const read = await callInPage(ctx, where, readElement, params.what, selector, params.name ?? '');
+    switch (read.status) {
+      case 'ok':
+        return { tabId, what: params.what, value: read.value };
+      case 'bad_selector':
+        throw invalidSelector(params.what, selector, `"${selector}" is not valid CSS: ${read.message}`);
+      case 'many':
+        throw invalidSelector(params.what, selector, `"${selector}" matches ${read.count} elements; make it match exactly one (e.g. add an id, attribute or :nth-of-type)`);
+      case 'no_value':
+        throw invalidSelector(params.what, selector, `"${selector}" is a <${read.tag}>, which has no value (use get text, or select an input, textarea or select)`);
+      case 'none':
+        throw reasonedError('element_not_found', 'no_match', `No element in tab ${tabId}${params.frame === undefined ? '' : ` (frame @${params.frame})`} matches "${selector}"; check it against a fresh \`chrome-relay snapshot\`, or \`chrome-relay wait --selector\` for it.`, {
+          tool: 'get',
+          phase: 'resolve',
+          details: { selector, tab: tabId, ...(params.frame === undefined ? {} : { frame: params.frame }) },
+        });
+    }
+  },
+});
 
-export const getTool = createGetTool({ registry: refRegistry, worlds: defaultWorlds });

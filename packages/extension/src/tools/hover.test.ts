@@ -7,7 +7,7 @@ import { MemoryStore } from '../refs/memoryStore.js';
 import { RefRegistry } from '../refs/registry.js';
 import { NO_BLOCKED_FRAMES } from '../testing/blockedFrames.js';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
-import { createHoverTool } from './hover.js';
+import { hoverTool } from './hover.js';
 
 beforeAll(() => {
   (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
@@ -26,7 +26,7 @@ async function setup(report: (args: DeliveryArgs) => GuardReport) {
   });
   page.installed = true;
   await registry.replaceTab(tabId, { frameId: page.frameId, loaderId: page.loaderId }, [{ ref: 'e5', role: 'button', name: 'Menu' }]);
-  return { ...env, page, tool: createHoverTool(deps), tabId };
+  return { ...env, ctx: { ...env.ctx, ...deps }, page, tool: hoverTool, tabId };
 }
 
 const moved = [

@@ -8,31 +8,25 @@
  * proof, would wait for the page's next animation frame (up to ~1 s measured on a 1,500-row page).
  */
 import { moveTo, withUnbufferedInput } from '../input/mouse.js';
-import { worlds as defaultWorlds } from '../page/worlds.js';
-import { refRegistry } from '../refs/index.js';
 import { setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import { disarm, pointerTarget, undeliveredError, verifyDelivery } from '../actions/pointerDelivery.js';
-import { openRef, type RefDeps } from '../actions/refAction.js';
+import { openRef } from '../actions/refAction.js';
+export const hoverTool = defineTool({
+  name: 'hover',
+  async handle(params, ctx) {
+    const site = await openRef(ctx, params.ref, params.tab);
+    const point = await pointerTarget(ctx, site, 'hover', 'hover');
+    try {
+      await withUnbufferedInput(ctx, point.input.target, () => moveTo(ctx, point.input.target, point.input.x, point.input.y));
+    } catch (error) {
+      await disarm(ctx, point.guards);
+      throw error;
+    }
+    const verdict = await verifyDelivery(ctx, point, 'hover');
+    if (!verdict.delivered) throw await undeliveredError(ctx, 'hover', site, point, verdict);
+    await setCurrentTab(site.tabId, ctx.browser);
+    return { tabId: site.tabId, ref: params.ref, x: point.x, y: point.y, healed: point.healed };
+  },
+});
 
-export function createHoverTool(deps: RefDeps) {
-  return defineTool({
-    name: 'hover',
-    async handle(params, ctx) {
-      const site = await openRef(ctx, deps, params.ref, params.tab);
-      const point = await pointerTarget(ctx, deps, site, 'hover', 'hover');
-      try {
-        await withUnbufferedInput(ctx, point.input.target, () => moveTo(ctx, point.input.target, point.input.x, point.input.y));
-      } catch (error) {
-        await disarm(ctx, deps, point.guards);
-        throw error;
-      }
-      const verdict = await verifyDelivery(ctx, deps, point, 'hover');
-      if (!verdict.delivered) throw await undeliveredError(ctx, deps, 'hover', site, point, verdict);
-      await setCurrentTab(site.tabId, ctx.browser);
-      return { tabId: site.tabId, ref: params.ref, x: point.x, y: point.y, healed: point.healed };
-    },
-  });
-}
-
-export const hoverTool = createHoverTool({ registry: refRegistry, worlds: defaultWorlds });

@@ -15,50 +15,43 @@
  * `--frame @ref` evaluates in the main world of that iframe's document (same- or cross-origin, see frameRef.ts).
  */
 import { RelayError } from '@chrome-relay/protocol';
-import { dialogTracker } from '../pageState/dialogs.js';
 import { fromDeepSerialized } from '../pageState/jsonValue.js';
-import { worlds as defaultWorlds } from '../page/worlds.js';
 import { evaluateInMainWorld, type MainWorldSite } from '../pageState/mainWorld.js';
-import { refRegistry } from '../refs/index.js';
 import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import { resolveFrameRef } from '../actions/frameRef.js';
-import type { RefDeps } from '../actions/refAction.js';
 
 export const JS_MAX_DEPTH = 20;
 
 /** The dispatcher answers page_busy at ctx.deadline; a pending promise is told apart this much earlier, so its own answer wins. */
 const PROMISE_MARGIN_MS = 150;
 
-export function createJsTool(deps: RefDeps) {
-  return defineTool({
-    name: 'js',
-    async handle(params, ctx) {
-      let tabId: number;
-      let site: MainWorldSite;
-      if (params.frame === undefined) {
-        tabId = await resolveTab(params.tab, ctx);
-        site = tabId;
-      } else {
-        const frame = await resolveFrameRef(ctx, deps, 'js', params.frame, params.tab);
-        tabId = frame.tabId;
-        site = frame.main;
-      }
-      const outcome = await dialogTracker(ctx).watch(tabId, () =>
-        evaluateInMainWorld(ctx, site, params.expression, { tool: 'js', field: 'expression', maxDepth: JS_MAX_DEPTH, settleBy: ctx.deadline - PROMISE_MARGIN_MS }),
+export const jsTool = defineTool({
+  name: 'js',
+  async handle(params, ctx) {
+    let tabId: number;
+    let site: MainWorldSite;
+    if (params.frame === undefined) {
+      tabId = await resolveTab(params.tab, ctx);
+      site = tabId;
+    } else {
+      const frame = await resolveFrameRef(ctx, 'js', params.frame, params.tab);
+      tabId = frame.tabId;
+      site = frame.main;
+    }
+    const outcome = await ctx.dialogs.watch(tabId, () =>
+      evaluateInMainWorld(ctx, site, params.expression, { tool: 'js', field: 'expression', maxDepth: JS_MAX_DEPTH, settleBy: ctx.deadline - PROMISE_MARGIN_MS }),
+    );
+    if ('dialog' in outcome) return { tabId, dialog: outcome.dialog };
+    const converted = fromDeepSerialized(outcome.done.deep);
+    if (!converted.ok) {
+      throw new RelayError(
+        'invalid_arguments',
+        `The expression ran, but its value cannot be returned as JSON: ${converted.path} is ${converted.why}. Give an expression that returns plain data (e.g. el.textContent rather than the element); whatever this one did in the page has happened, so check the page before re-running one that changes it.`,
+        { tool: 'js', phase: 'verify', retryable: false, details: { field: 'expression', path: converted.path, mayHaveActed: true } },
       );
-      if ('dialog' in outcome) return { tabId, dialog: outcome.dialog };
-      const converted = fromDeepSerialized(outcome.done.deep);
-      if (!converted.ok) {
-        throw new RelayError(
-          'invalid_arguments',
-          `The expression ran, but its value cannot be returned as JSON: ${converted.path} is ${converted.why}. Give an expression that returns plain data (e.g. el.textContent rather than the element); whatever this one did in the page has happened, so check the page before re-running one that changes it.`,
-          { tool: 'js', phase: 'verify', retryable: false, details: { field: 'expression', path: converted.path, mayHaveActed: true } },
-        );
-      }
-      return converted.value === undefined ? { tabId } : { tabId, value: converted.value };
-    },
-  });
-}
+    }
+    return converted.value === undefined ? { tabId } : { tabId, value: converted.value };
+  },
+});
 
-export const jsTool = createJsTool({ registry: refRegistry, worlds: defaultWorlds });

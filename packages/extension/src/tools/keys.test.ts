@@ -1,12 +1,7 @@
 import { RelayError } from '@chrome-relay/protocol';
 import { describe, expect, it } from 'vitest';
-import { Worlds } from '../page/worlds.js';
-import { MemoryStore } from '../refs/memoryStore.js';
-import { NO_BLOCKED_FRAMES } from '../testing/blockedFrames.js';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
-import { createKeysTool } from './keys.js';
-
-const keysTool = createKeysTool({ worlds: new Worlds(new MemoryStore()), frames: NO_BLOCKED_FRAMES });
+import { keysTool } from './keys.js';
 
 const confirmOpening = { type: 'confirm', message: 'Sure?', url: 'https://a.test/' };
 

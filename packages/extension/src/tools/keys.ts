@@ -10,40 +10,35 @@
  */
 import { RelayError } from '@chrome-relay/protocol';
 import { currentPlatform, formatCombo, parseCombo, pressCombo } from '../input/keyboard.js';
-import { ADialog, dialogTracker } from '../pageState/dialogs.js';
-import { worlds } from '../page/worlds.js';
+import { ADialog } from '../pageState/dialogs.js';
 import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
-import { checkFocusLanding, type LandingDeps } from '../actions/inputLanding.js';
-
-export function createKeysTool(deps: LandingDeps) {
-  return defineTool({
-    name: 'keys',
-    async handle(params, ctx) {
-      const platform = currentPlatform();
-      // Parse everything first: one bad name must not leave the earlier keys pressed.
-      const combos = params.keys.map((key) => parseCombo(key, platform));
-      const tabId = await resolveTab(params.tab, ctx);
-      const dialogs = dialogTracker(ctx);
-      const pressed: string[] = [];
-      for (const [index, combo] of combos.entries()) {
-        // Before each combination: a Tab may have just moved focus into a frame showing a blocked site.
-        await checkFocusLanding(ctx, deps, tabId);
-        const outcome = await dialogs.watch(tabId, () => pressCombo(ctx, tabId, combo, platform));
-        pressed.push(formatCombo(combo));
-        if ('dialog' in outcome) {
-          const remaining = combos.slice(index + 1).map(formatCombo);
-          if (remaining.length === 0) return { tabId, pressed, dialog: outcome.dialog };
-          throw new RelayError(
-            'partial_success_disallowed',
-            `${ADialog(outcome.dialog.type)} opened on tab ${tabId} after ${pressed.join(', ')}; ${remaining.join(', ')} were not pressed. Answer it with \`chrome-relay dialog accept|dismiss\`, then press the rest.`,
-            { tool: 'keys', phase: 'act', details: { tab: tabId, applied: pressed, failed: remaining, dialog: outcome.dialog } },
-          );
-        }
+import { checkFocusLanding } from '../actions/inputLanding.js';
+export const keysTool = defineTool({
+  name: 'keys',
+  async handle(params, ctx) {
+    const platform = currentPlatform();
+    // Parse everything first: one bad name must not leave the earlier keys pressed.
+    const combos = params.keys.map((key) => parseCombo(key, platform));
+    const tabId = await resolveTab(params.tab, ctx);
+    const dialogs = ctx.dialogs;
+    const pressed: string[] = [];
+    for (const [index, combo] of combos.entries()) {
+      // Before each combination: a Tab may have just moved focus into a frame showing a blocked site.
+      await checkFocusLanding(ctx, tabId);
+      const outcome = await dialogs.watch(tabId, () => pressCombo(ctx, tabId, combo, platform));
+      pressed.push(formatCombo(combo));
+      if ('dialog' in outcome) {
+        const remaining = combos.slice(index + 1).map(formatCombo);
+        if (remaining.length === 0) return { tabId, pressed, dialog: outcome.dialog };
+        throw new RelayError(
+          'partial_success_disallowed',
+          `${ADialog(outcome.dialog.type)} opened on tab ${tabId} after ${pressed.join(', ')}; ${remaining.join(', ')} were not pressed. Answer it with \`chrome-relay dialog accept|dismiss\`, then press the rest.`,
+          { tool: 'keys', phase: 'act', details: { tab: tabId, applied: pressed, failed: remaining, dialog: outcome.dialog } },
+        );
       }
-      return { tabId, pressed };
-    },
-  });
-}
+    }
+    return { tabId, pressed };
+  },
+});
 
-export const keysTool = createKeysTool({ worlds });

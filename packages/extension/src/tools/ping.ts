@@ -8,7 +8,7 @@
  * answer is a finding of the check, and the extension still answered.
  */
 import { RelayError, VERSION, type ToolResult } from '@chrome-relay/protocol';
-import { aDialog, dialogTracker } from '../pageState/dialogs.js';
+import { aDialog } from '../pageState/dialogs.js';
 import { isTabId, readSession, SESSION_KEYS } from '../state/storage.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
@@ -34,7 +34,7 @@ async function pingPage(ctx: ToolContext): Promise<PagePing | null> {
     if (error instanceof RelayError && error.code === 'target_not_found') return null;
     throw error;
   }
-  const dialog = await dialogTracker(ctx).current(tabId);
+  const dialog = await ctx.dialogs.current(tabId);
   if (dialog) {
     return { tabId, url, answered: false, ms: 0, problem: `${aDialog(dialog.type)} is open; answer it with \`chrome-relay dialog dismiss --tab ${tabId}\` (or accept)` };
   }

@@ -7,22 +7,20 @@
 import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import type { ScrollArgs } from '../injected/types.js';
 import { callPage, DocumentChanged } from '../page/pageCall.js';
-import { mainFrameDocument, worlds as defaultWorlds } from '../page/worlds.js';
-import { refRegistry } from '../refs/index.js';
+import { mainFrameDocument } from '../page/worlds.js';
 import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
-import { callSite, notVisibleError, openRef, unlessStale, type RefDeps } from '../actions/refAction.js';
-
+import { callSite, notVisibleError, openRef, unlessStale } from '../actions/refAction.js';
 function invalid(field: string, message: string): RelayError {
   return new RelayError('invalid_arguments', `Invalid arguments for scroll: ${message}`, { phase: 'validate', details: { field } });
 }
 
-async function pageScroll(ctx: ToolContext, deps: RefDeps, tabId: number, args: ScrollArgs): Promise<ToolResult<'scroll'>> {
+async function pageScroll(ctx: ToolContext, tabId: number, args: ScrollArgs): Promise<ToolResult<'scroll'>> {
   for (let attempt = 1; ; attempt++) {
-    const world = await deps.worlds.ensure(ctx, tabId, await mainFrameDocument(ctx, tabId));
+    const world = await ctx.worlds.ensure(ctx, tabId, await mainFrameDocument(ctx, tabId));
     try {
-      const outcome = await callPage(ctx, deps.worlds, world, 'scroll', args);
+      const outcome = await callPage(ctx, ctx.worlds, world, 'scroll', args);
       if (outcome.status === 'stale') throw new Error('a page scroll names no ref');
       return { tabId, container: 'page', before: outcome.before, after: outcome.after, moved: outcome.before.x !== outcome.after.x || outcome.before.y !== outcome.after.y, healed: false };
     } catch (error) {
@@ -32,43 +30,40 @@ async function pageScroll(ctx: ToolContext, deps: RefDeps, tabId: number, args: 
   }
 }
 
-export function createScrollTool(deps: RefDeps) {
-  return defineTool({
-    name: 'scroll',
-    async handle(params: ToolParams<'scroll'>, ctx): Promise<ToolResult<'scroll'>> {
-      if (params.intoView) {
-        if (params.ref === undefined) throw invalid('ref', 'intoView needs the ref of the element to bring into view.');
-        if (params.direction !== undefined || params.amount !== undefined) throw invalid('direction', 'give either intoView or a direction, not both.');
-        const site = await openRef(ctx, deps, params.ref, params.tab);
-        const outcome = unlessStale(site, await callSite(ctx, deps, site, 'scrollIntoView', { ref: params.ref }));
-        if (outcome.status === 'not_visible') throw notVisibleError('scroll', params.ref, site.tabId);
-        await setCurrentTab(site.tabId, ctx.browser);
-        return { tabId: site.tabId, ref: params.ref, container: 'page', moved: outcome.scrolled, healed: outcome.healed };
-      }
-      if (params.direction === undefined) throw invalid('direction', 'give a direction (up, down, left, right) or intoView with a ref.');
-      const args: ScrollArgs = { direction: params.direction };
-      if (params.amount !== undefined) args.amount = params.amount;
-      if (params.ref === undefined) {
-        const tabId = await resolveTab(params.tab, ctx);
-        const result = await pageScroll(ctx, deps, tabId, args);
-        await setCurrentTab(tabId, ctx.browser);
-        return result;
-      }
-      args.ref = params.ref;
-      const site = await openRef(ctx, deps, params.ref, params.tab);
-      const outcome = unlessStale(site, await callSite(ctx, deps, site, 'scroll', args));
+export const scrollTool = defineTool({
+  name: 'scroll',
+  async handle(params: ToolParams<'scroll'>, ctx): Promise<ToolResult<'scroll'>> {
+    if (params.intoView) {
+      if (params.ref === undefined) throw invalid('ref', 'intoView needs the ref of the element to bring into view.');
+      if (params.direction !== undefined || params.amount !== undefined) throw invalid('direction', 'give either intoView or a direction, not both.');
+      const site = await openRef(ctx, params.ref, params.tab);
+      const outcome = unlessStale(site, await callSite(ctx, site, 'scrollIntoView', { ref: params.ref }));
+      if (outcome.status === 'not_visible') throw notVisibleError('scroll', params.ref, site.tabId);
       await setCurrentTab(site.tabId, ctx.browser);
-      return {
-        tabId: site.tabId,
-        ref: params.ref,
-        container: outcome.container,
-        before: outcome.before,
-        after: outcome.after,
-        moved: outcome.before.x !== outcome.after.x || outcome.before.y !== outcome.after.y,
-        healed: outcome.healed,
-      };
-    },
-  });
-}
+      return { tabId: site.tabId, ref: params.ref, container: 'page', moved: outcome.scrolled, healed: outcome.healed };
+    }
+    if (params.direction === undefined) throw invalid('direction', 'give a direction (up, down, left, right) or intoView with a ref.');
+    const args: ScrollArgs = { direction: params.direction };
+    if (params.amount !== undefined) args.amount = params.amount;
+    if (params.ref === undefined) {
+      const tabId = await resolveTab(params.tab, ctx);
+      const result = await pageScroll(ctx, tabId, args);
+      await setCurrentTab(tabId, ctx.browser);
+      return result;
+    }
+    args.ref = params.ref;
+    const site = await openRef(ctx, params.ref, params.tab);
+    const outcome = unlessStale(site, await callSite(ctx, site, 'scroll', args));
+    await setCurrentTab(site.tabId, ctx.browser);
+    return {
+      tabId: site.tabId,
+      ref: params.ref,
+      container: outcome.container,
+      before: outcome.before,
+      after: outcome.after,
+      moved: outcome.before.x !== outcome.after.x || outcome.before.y !== outcome.after.y,
+      healed: outcome.healed,
+    };
+  },
+});
 
-export const scrollTool = createScrollTool({ registry: refRegistry, worlds: defaultWorlds });

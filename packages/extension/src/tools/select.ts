@@ -2,32 +2,26 @@
  * `select @ref option…`: choose options of a native <select> by value or visible text. All or
  * nothing: an unknown or disabled option changes nothing and names the available ones.
  */
-import { worlds as defaultWorlds } from '../page/worlds.js';
-import { refRegistry } from '../refs/index.js';
 import { setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
-import { callSite, openRef, refusedError, unlessStale, type RefDeps } from '../actions/refAction.js';
+import { callSite, openRef, refusedError, unlessStale } from '../actions/refAction.js';
+export const selectTool = defineTool({
+  name: 'select',
+  async handle(params, ctx) {
+    const site = await openRef(ctx, params.ref, params.tab);
+    const outcome = unlessStale(site, await callSite(ctx, site, 'select', { ref: params.ref, values: params.values }));
+    if (outcome.status === 'refused') throw refusedError('select', params.ref, site.tabId, outcome.reason);
+    if (outcome.status === 'no_option') {
+      throw refusedError(
+        'select',
+        params.ref,
+        site.tabId,
+        `it has no option with value or text ${JSON.stringify(outcome.missing)} (options: ${outcome.available.map((o) => JSON.stringify(o)).join(', ')})`,
+        { field: 'values', available: outcome.available },
+      );
+    }
+    await setCurrentTab(site.tabId, ctx.browser);
+    return { tabId: site.tabId, ref: params.ref, selected: outcome.selected, healed: outcome.healed };
+  },
+});
 
-export function createSelectTool(deps: RefDeps) {
-  return defineTool({
-    name: 'select',
-    async handle(params, ctx) {
-      const site = await openRef(ctx, deps, params.ref, params.tab);
-      const outcome = unlessStale(site, await callSite(ctx, deps, site, 'select', { ref: params.ref, values: params.values }));
-      if (outcome.status === 'refused') throw refusedError('select', params.ref, site.tabId, outcome.reason);
-      if (outcome.status === 'no_option') {
-        throw refusedError(
-          'select',
-          params.ref,
-          site.tabId,
-          `it has no option with value or text ${JSON.stringify(outcome.missing)} (options: ${outcome.available.map((o) => JSON.stringify(o)).join(', ')})`,
-          { field: 'values', available: outcome.available },
-        );
-      }
-      await setCurrentTab(site.tabId, ctx.browser);
-      return { tabId: site.tabId, ref: params.ref, selected: outcome.selected, healed: outcome.healed };
-    },
-  });
-}
-
-export const selectTool = createSelectTool({ registry: refRegistry, worlds: defaultWorlds });

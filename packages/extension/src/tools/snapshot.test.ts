@@ -9,8 +9,8 @@ import { TabLocks } from '../refs/tabLocks.js';
 import type { FrameInfo } from '../page/frames.js';
 import type { ScanSite } from '../page/listeners.js';
 import { createFakeEnvironment, protocolError } from '../testing/fakeChrome.js';
-import { SnapshotHistory } from './snapshotHistory.js';
-import { createSnapshotTool } from './snapshot.js';
+import { SnapshotHistory } from '../actions/snapshotHistory.js';
+import { snapshotTool } from './snapshot.js';
 
 beforeAll(() => {
   (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
@@ -49,8 +49,16 @@ function setup(scan?: (sites: readonly ScanSite[]) => Promise<void>) {
   const pages = new FakePages(env.debugger);
   const local = new MemoryStore();
   const session = new MemoryStore();
-  const deps = { counter: new RefCounter(local), tabLocks: new TabLocks(), ...(scan === undefined ? {} : { scan: (_ctx: unknown, sites: readonly ScanSite[]) => scan(sites) }), registry: new RefRegistry(session), worlds: new Worlds(session), history: new SnapshotHistory(session), frames: { list: (): Promise<FrameInfo[]> => Promise.resolve([]), blocking: () => Promise.resolve(undefined) } };
-  return { ...env, pages, local, session, deps, tool: createSnapshotTool(deps) };
+  const deps = {
+    counter: new RefCounter(local),
+    snapshotLocks: new TabLocks(),
+    ...(scan === undefined ? {} : { scanListeners: (_ctx: unknown, sites: readonly ScanSite[]) => scan(sites) }),
+    registry: new RefRegistry(session),
+    worlds: new Worlds(session),
+    snapshotHistory: new SnapshotHistory(session),
+    frames: { list: (): Promise<FrameInfo[]> => Promise.resolve([]), blocking: () => Promise.resolve(undefined), hasOutOfProcessFrames: () => Promise.resolve(false), blockList: () => Promise.resolve([]) },
+  };
+  return { ...env, ctx: { ...env.ctx, ...deps }, pages, local, session, deps, tool: snapshotTool };
 }
 
 describe('snapshot tool', () => {
@@ -238,9 +246,9 @@ describe('snapshot tool: frames on a site the person blocked', () => {
       .handle('DOM.resolveNode', (params) => ({ object: { type: 'object', objectId: `owner:${(params as { backendNodeId: number }).backendNodeId}` } }))
       .handle('Runtime.callFunctionOn', (params) => ({ result: { type: 'number', value: Number((params as { objectId: string }).objectId.slice('owner:'.length)) } }))
       .handle('Runtime.releaseObjectGroup', () => ({}));
-    const tool = createSnapshotTool({ ...deps, frames: { list: () => Promise.resolve(frames), blocking: (url: string) => Promise.resolve(url.includes('bank.test') ? block : undefined) } });
+    const frameList = { ...deps.frames, list: () => Promise.resolve(frames), blocking: (url: string) => Promise.resolve(url.includes('bank.test') ? block : undefined) };
 
-    const result = await tool.handle({ tab: tabId }, ctx);
+    const result = await snapshotTool.handle({ tab: tabId }, { ...ctx, frames: frameList });
     expect(result.tree).toEqual([
       { role: 'iframe', name: 'Bank', ref: 'e1', siteBlocked: 'bank.test' },
       { role: 'iframe', name: 'Late', ref: 'e2', siteBlocked: 'bank.test' },

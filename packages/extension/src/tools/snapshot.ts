@@ -12,36 +12,19 @@
 import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import type { PageNode, PageSnapshot, SnapshotArgs } from '../injected/types.js';
 import { callPage, DocumentChanged } from '../page/pageCall.js';
-import { frameSessions, type FrameInfo, type FrameSessions } from '../page/frames.js';
+import type { FrameInfo } from '../page/frames.js';
 import { isFrameGone } from '../page/frameGone.js';
 import { frameSlotOf } from '../page/frameOwner.js';
-import { scanListeners, type ScanSite } from '../page/listeners.js';
+import type { ScanSite } from '../page/listeners.js';
 import { graftFrames, type FrameShot } from '../page/frameTree.js';
-import { mainFrameDocument, worlds as defaultWorlds, type PageWorld, type Worlds } from '../page/worlds.js';
-import type { RefCounter } from '../refs/counter.js';
-import { refCounter, refRegistry } from '../refs/index.js';
-import { chromeSessionStore } from '../refs/persist.js';
-import type { RefRegistry, RefSummary } from '../refs/registry.js';
+import { mainFrameDocument, type PageWorld } from '../page/worlds.js';
+import type { RefSummary } from '../refs/registry.js';
 import { framesAroundBlocked } from '../policy/frameBlocks.js';
 import { blockedFrameError } from '../policy/policy.js';
 import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
-import { SnapshotHistory } from './snapshotHistory.js';
 import { shapeTree } from './snapshotShape.js';
-import { TabLocks } from '../refs/tabLocks.js';
-
-export interface SnapshotDeps {
-  counter: RefCounter;
-  /** One snapshot of a tab at a time, including the leftover work of one that already timed out. */
-  tabLocks: TabLocks;
-  registry: RefRegistry;
-  worlds: Worlds;
-  history: SnapshotHistory;
-  frames: Pick<FrameSessions, 'list' | 'blocking'>;
-  /** Hand each frame's page script the elements with action listeners (page/listeners.ts); absent in unit tests. */
-  scan?: (ctx: ToolContext, sites: readonly ScanSite[]) => Promise<void>;
-}
 
 /** Every ref in the tree with its role and name (each ref sits on exactly one node). */
 export function refsInTree(tree: readonly PageNode[]): RefSummary[] {
@@ -74,9 +57,9 @@ interface FrameRun {
 }
 
 /** The frame a scope belongs to: a ref's own frame when the registry knows it, else the main frame. */
-async function scopeFrameId(deps: SnapshotDeps, tabId: number, mainFrameId: string, scope: SnapshotArgs['scope']): Promise<string> {
+async function scopeFrameId(ctx: ToolContext, tabId: number, mainFrameId: string, scope: SnapshotArgs['scope']): Promise<string> {
   if (scope === undefined || !('ref' in scope)) return mainFrameId;
-  const found = await deps.registry.lookup(scope.ref);
+  const found = await ctx.registry.lookup(scope.ref);
   return found !== undefined && found.state === 'live' && found.tabId === tabId ? found.frame.frameId : mainFrameId;
 }
 
@@ -84,10 +67,10 @@ async function scopeFrameId(deps: SnapshotDeps, tabId: number, mainFrameId: stri
  * Snapshot one frame in its world. A child frame that navigates or goes away meanwhile is left out
  * (undefined); the main frame's DocumentChanged goes up (the caller retries the whole tab).
  */
-async function snapshotFrame(ctx: ToolContext, deps: SnapshotDeps, tabId: number, frame: FrameInfo, args: SnapshotArgs, isMain: boolean): Promise<FrameRun | undefined> {
+async function snapshotFrame(ctx: ToolContext, tabId: number, frame: FrameInfo, args: SnapshotArgs, isMain: boolean): Promise<FrameRun | undefined> {
   try {
-    const world = await deps.worlds.ensure(ctx, tabId, frame);
-    const page = await callPage(ctx, deps.worlds, world, 'snapshot', args);
+    const world = await ctx.worlds.ensure(ctx, tabId, frame);
+    const page = await callPage(ctx, ctx.worlds, world, 'snapshot', args);
     // Refs are read before frames are grafted together, so each frame's refs are its own.
     const refs: RefSummary[] = page.refs?.map(([ref, role, name]) => ({ ref, role, name })) ?? refsInTree(page.tree);
     if (refs.length !== page.refCount) {
@@ -117,26 +100,26 @@ async function snapshotFrame(ctx: ToolContext, deps: SnapshotDeps, tabId: number
  * frame that navigated onto a blocked site after the list was read is caught by the URL its own walk reports, and
  * dropped with everything it produced before anything is committed or returned.
  */
-async function snapshotDocument(ctx: ToolContext, deps: SnapshotDeps, tabId: number, scope: SnapshotArgs['scope']): Promise<PageSnapshot> {
+async function snapshotDocument(ctx: ToolContext, tabId: number, scope: SnapshotArgs['scope']): Promise<PageSnapshot> {
   const main = await mainFrameDocument(ctx, tabId);
-  const all = await deps.frames.list(ctx, tabId);
+  const all = await ctx.frames.list(ctx, tabId);
   const listed = all.filter((frame) => frame.frameId !== main.frameId);
   const frames = listed.filter((frame) => frame.blocked === undefined);
   const blocked: BlockedFrame[] = listed.flatMap((frame) => (frame.blocked === undefined ? [] : [{ frame, rule: frame.blocked.rule }]));
-  const scoped = await scopeFrameId(deps, tabId, main.frameId, scope);
+  const scoped = await scopeFrameId(ctx, tabId, main.frameId, scope);
   const scopeBlock = listed.find((frame) => frame.frameId === scoped)?.blocked;
   if (scopeBlock !== undefined && scope !== undefined && 'ref' in scope) throw blockedFrameError(tabId, scopeBlock, { ref: scope.ref, is: 'inside' });
-  if (deps.scan !== undefined) await deps.scan(ctx, await scanSites(ctx, deps, tabId, [{ ...main }, ...frames], framesAroundBlocked(all)));
-  return deps.counter.run(ctx.deadline, async (allocation) => {
+  if (ctx.scanListeners !== undefined) await ctx.scanListeners(ctx, await scanSites(ctx, tabId, [{ ...main }, ...frames], framesAroundBlocked(all)));
+  return ctx.counter.run(ctx.deadline, async (allocation) => {
     let nextRef = allocation.next;
     const runs: FrameRun[] = [];
     for (const frame of [{ ...main }, ...frames]) {
       const isMain = frame.frameId === main.frameId;
       const args: SnapshotArgs = { nextRef };
       if (scope !== undefined && frame.frameId === scoped) args.scope = scope;
-      const run = await snapshotFrame(ctx, deps, tabId, frame, args, isMain);
+      const run = await snapshotFrame(ctx, tabId, frame, args, isMain);
       if (run === undefined) continue;
-      const late = isMain ? undefined : await deps.frames.blocking(run.page.url);
+      const late = isMain ? undefined : await ctx.frames.blocking(run.page.url);
       if (late !== undefined) {
         // Its walk is never committed, and its refs numbers are handed to the next frame.
         blocked.push({ frame, rule: late.rule });
@@ -181,12 +164,12 @@ async function snapshotDocument(ctx: ToolContext, deps: SnapshotDeps, tabId: num
     const kept = runs.filter((run) => reachable.has(run.frame.frameId));
     await allocation.advanceTo(nextRef);
     const refs = kept.flatMap((run) => run.refs);
-    await deps.registry.replaceTab(tabId, main, [...refs, ...kept.flatMap((run) => run.hidden)]);
+    await ctx.registry.replaceTab(tabId, main, [...refs, ...kept.flatMap((run) => run.hidden)]);
     for (const run of kept) {
       const isMain = run.frame.frameId === main.frameId;
       let committed: boolean;
       try {
-        ({ committed } = await callPage(ctx, deps.worlds, run.world, 'commit', { token: run.page.token }));
+        ({ committed } = await callPage(ctx, ctx.worlds, run.world, 'commit', { token: run.page.token }));
       } catch (error) {
         // A child frame replaced meanwhile: its refs die with it (openRef sees the new loader).
         if (!isMain && error instanceof DocumentChanged) continue;
@@ -205,11 +188,11 @@ async function snapshotDocument(ctx: ToolContext, deps: SnapshotDeps, tabId: num
  * Our world in each (unblocked) frame, for the listener scan; a child frame gone meanwhile is left out (the snapshot
  * sees it too). `shallow`: the frames whose piercing read would reach a blocked frame in their process.
  */
-async function scanSites(ctx: ToolContext, deps: SnapshotDeps, tabId: number, frames: readonly FrameInfo[], shallow: ReadonlySet<string>): Promise<ScanSite[]> {
+async function scanSites(ctx: ToolContext, tabId: number, frames: readonly FrameInfo[], shallow: ReadonlySet<string>): Promise<ScanSite[]> {
   const sites: ScanSite[] = [];
   for (const frame of frames) {
     try {
-      const world = await deps.worlds.ensure(ctx, tabId, frame);
+      const world = await ctx.worlds.ensure(ctx, tabId, frame);
       sites.push({ world, frameId: frame.frameId, ...(frame.parentId === undefined ? {} : { parentId: frame.parentId }), ...(shallow.has(frame.frameId) ? { shallow: true } : {}) });
     } catch (error) {
       if (frame.parentId === undefined || !(error instanceof RelayError) || error.code !== 'cdp_error') throw error;
@@ -241,15 +224,15 @@ function scopeOf(params: ToolParams<'snapshot'>): SnapshotArgs['scope'] {
 }
 
 /** The tab's documents, once more when it navigated meanwhile. */
-async function snapshotTab(ctx: ToolContext, deps: SnapshotDeps, tabId: number, scope: SnapshotArgs['scope']): Promise<PageSnapshot> {
+async function snapshotTab(ctx: ToolContext, tabId: number, scope: SnapshotArgs['scope']): Promise<PageSnapshot> {
   try {
-    return await snapshotDocument(ctx, deps, tabId, scope);
+    return await snapshotDocument(ctx, tabId, scope);
   } catch (error) {
     if (!(error instanceof DocumentChanged)) throw error;
     // The tab navigated while we looked: its old refs are dead; snapshot the new document, once.
-    await deps.registry.markNavigated(tabId);
+    await ctx.registry.markNavigated(tabId);
     try {
-      return await snapshotDocument(ctx, deps, tabId, scope);
+      return await snapshotDocument(ctx, tabId, scope);
     } catch (retryError) {
       if (!(retryError instanceof DocumentChanged)) throw retryError;
       throw reasonedError('timeout', 'navigating', `Tab ${tabId} kept navigating while the snapshot ran; wait for the page to settle (\`chrome-relay wait --load\`) and snapshot again.`, {
@@ -260,31 +243,20 @@ async function snapshotTab(ctx: ToolContext, deps: SnapshotDeps, tabId: number, 
   }
 }
 
-export function createSnapshotTool(deps: SnapshotDeps) {
-  return defineTool({
-    name: 'snapshot',
-    async handle(params, ctx) {
-      const scope = scopeOf(params);
-      const tabId = await resolveTab(params.tab, ctx);
-      const page = await deps.tabLocks.run(tabId, ctx.deadline, () => snapshotTab(ctx, deps, tabId, scope));
-      await setCurrentTab(tabId, ctx.browser);
-      const shape = { interactive: params.interactive === true, elide: params.noElide !== true, ...(params.depth === undefined ? {} : { depth: params.depth }) };
-      const scopeKey = scope === undefined ? '' : JSON.stringify(scope);
-      const previous = params.diff ? await deps.history.previous(tabId, scopeKey) : undefined;
-      await deps.history.remember(tabId, scopeKey, page.tree);
-      const result: ToolResult<'snapshot'> = { tabId, url: page.url, title: page.title, refCount: page.refCount, tree: shapeTree(page.tree, shape) };
-      if (previous !== undefined) result.previous = previous === null ? null : shapeTree(previous, shape);
-      return result;
-    },
-  });
-}
-
-export const snapshotTool = createSnapshotTool({
-  counter: refCounter,
-  tabLocks: new TabLocks(),
-  registry: refRegistry,
-  worlds: defaultWorlds,
-  history: new SnapshotHistory(chromeSessionStore),
-  frames: frameSessions,
-  scan: scanListeners,
+export const snapshotTool = defineTool({
+  name: 'snapshot',
+  async handle(params, ctx) {
+    const scope = scopeOf(params);
+    const tabId = await resolveTab(params.tab, ctx);
+    const page = await ctx.snapshotLocks.run(tabId, ctx.deadline, () => snapshotTab(ctx, tabId, scope));
+    await setCurrentTab(tabId, ctx.browser);
+    const shape = { interactive: params.interactive === true, elide: params.noElide !== true, ...(params.depth === undefined ? {} : { depth: params.depth }) };
+    const scopeKey = scope === undefined ? '' : JSON.stringify(scope);
+    const previous = params.diff ? await ctx.snapshotHistory.previous(tabId, scopeKey) : undefined;
+    await ctx.snapshotHistory.remember(tabId, scopeKey, page.tree);
+    const result: ToolResult<'snapshot'> = { tabId, url: page.url, title: page.title, refCount: page.refCount, tree: shapeTree(page.tree, shape) };
+    if (previous !== undefined) result.previous = previous === null ? null : shapeTree(previous, shape);
+    return result;
+  },
 });
+

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Worlds } from '../page/worlds.js';
-import { MemoryStore } from '../refs/memoryStore.js';
-import { RefRegistry } from '../refs/registry.js';
-import { NO_BLOCKED_FRAMES } from '../testing/blockedFrames.js';
 import { createFakeEnvironment, type FakeEnvironment } from '../testing/fakeChrome.js';
-import { createTypeTool, type FocusReport } from './type.js';
+import { typeTool, type FocusReport } from './type.js';
 
-const session = new MemoryStore();
-const typeTool = createTypeTool({ registry: new RefRegistry(session), worlds: new Worlds(session), frames: NO_BLOCKED_FRAMES });
 
 function focused(env: FakeEnvironment, report: FocusReport): void {
   env.debugger.handle('Page.getFrameTree', () => ({ frameTree: { frame: { id: 'MAIN', loaderId: 'L', url: '', securityOrigin: '', mimeType: 'text/html' } } }));

@@ -16,16 +16,13 @@
  */
 import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
 import { currentPlatform, planTyping, typeStep } from '../input/keyboard.js';
-import { ADialog, dialogTracker } from '../pageState/dialogs.js';
+import { ADialog } from '../pageState/dialogs.js';
 import { callInPage } from '../pageState/isolatedWorld.js';
 import { resolveTab } from '../targets.js';
-import { focusRef, type RefDeps } from '../actions/refAction.js';
-import { refRegistry } from '../refs/index.js';
-import { worlds } from '../page/worlds.js';
+import { focusRef } from '../actions/refAction.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
-import { checkFocusLanding, type LandingDeps } from '../actions/inputLanding.js';
-
+import { checkFocusLanding } from '../actions/inputLanding.js';
 export type FocusReport = { editable: true; description: string } | { editable: false; description: string };
 
 /**
@@ -79,9 +76,9 @@ export function describeFocus(): FocusReport {
  * Type `text` into whatever is focused in the tab (`type -s @ref` focuses the ref's element first, then calls
  * this). Checks that something editable has focus, then types.
  */
-export async function typeIntoFocused(ctx: ToolContext, deps: LandingDeps, tabId: number, text: string): Promise<ToolResult<'type'>> {
+export async function typeIntoFocused(ctx: ToolContext, tabId: number, text: string): Promise<ToolResult<'type'>> {
   // First: describeFocus looks into same-origin frames, and the text goes where focus is.
-  await checkFocusLanding(ctx, deps, tabId);
+  await checkFocusLanding(ctx, tabId);
   const focus = await callInPage(ctx, tabId, describeFocus);
   if (!focus.editable) {
     throw reasonedError(
@@ -94,7 +91,7 @@ export async function typeIntoFocused(ctx: ToolContext, deps: LandingDeps, tabId
   const platform = currentPlatform();
   const steps = planTyping(text);
   const total = steps.reduce((sum, step) => sum + step.chars, 0);
-  const dialogs = dialogTracker(ctx);
+  const dialogs = ctx.dialogs;
   let typed = 0;
   for (const step of steps) {
     const outcome = await dialogs.watch(tabId, () => typeStep(ctx, tabId, step, platform));
@@ -111,15 +108,12 @@ export async function typeIntoFocused(ctx: ToolContext, deps: LandingDeps, tabId
   return { tabId, typed, into: focus.description };
 }
 
-export function createTypeTool(deps: RefDeps) {
-  return defineTool({
-    name: 'type',
-    async handle(params, ctx) {
-      // -s @ref: focus the ref's element first (same resolve/heal/navigation checks as every ref action).
-      const tabId = params.ref === undefined ? await resolveTab(params.tab, ctx) : (await focusRef(ctx, deps, params.ref, params.tab, 'type')).tabId;
-      return typeIntoFocused(ctx, deps, tabId, params.text);
-    },
-  });
-}
+export const typeTool = defineTool({
+  name: 'type',
+  async handle(params, ctx) {
+    // -s @ref: focus the ref's element first (same resolve/heal/navigation checks as every ref action).
+    const tabId = params.ref === undefined ? await resolveTab(params.tab, ctx) : (await focusRef(ctx, params.ref, params.tab, 'type')).tabId;
+    return typeIntoFocused(ctx, tabId, params.text);
+  },
+});
 
-export const typeTool = createTypeTool({ registry: refRegistry, worlds });

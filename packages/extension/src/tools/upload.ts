@@ -10,14 +10,13 @@
 import { RelayError, type ToolResult } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
 import { pageElementHandle } from '../page/pageCall.js';
-import { worlds as defaultWorlds, worldTarget } from '../page/worlds.js';
-import { refRegistry } from '../refs/index.js';
+import { worldTarget } from '../page/worlds.js';
 import { staleRefError } from '../refs/refTarget.js';
 import { setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { pointerTarget } from '../actions/pointerDelivery.js';
-import { callSite, openRef, refusedError, unlessStale, type RefDeps, type RefSite } from '../actions/refAction.js';
+import { callSite, openRef, refusedError, unlessStale, type RefSite } from '../actions/refAction.js';
 import { clickRef } from '../actions/refClick.js';
 
 /** How long after the click a file chooser may take to open. */
@@ -28,8 +27,8 @@ function tooMany(site: RefSite, count: number): RelayError {
   return refusedError('upload', site.ref, site.tabId, `it takes one file (no "multiple" attribute), ${count} were given`, { field: 'files' });
 }
 
-async function uploadToInput(ctx: ToolContext, deps: RefDeps, site: RefSite, files: string[]): Promise<boolean> {
-  const check = unlessStale(site, await callSite(ctx, deps, site, 'fileInput', { ref: site.ref }));
+async function uploadToInput(ctx: ToolContext, site: RefSite, files: string[]): Promise<boolean> {
+  const check = unlessStale(site, await callSite(ctx, site, 'fileInput', { ref: site.ref }));
   if (check.status === 'refused') throw refusedError('upload', site.ref, site.tabId, check.reason);
   if (!check.multiple && files.length > 1) throw tooMany(site, files.length);
   const objectId = await pageElementHandle(ctx, site.world, site.ref, OBJECT_GROUP);
@@ -62,12 +61,12 @@ function nextFileChooser(ctx: ToolContext, tabId: number): { opened: Promise<Pro
   return { opened, stop };
 }
 
-async function uploadViaChooser(ctx: ToolContext, deps: RefDeps, site: RefSite, files: string[]): Promise<boolean> {
-  const point = await pointerTarget(ctx, deps, site, 'upload', 'click');
+async function uploadViaChooser(ctx: ToolContext, site: RefSite, files: string[]): Promise<boolean> {
+  const point = await pointerTarget(ctx, site, 'upload', 'click');
   await ctx.cdp.send(site.tabId, 'Page.setInterceptFileChooserDialog', { enabled: true });
   const chooser = nextFileChooser(ctx, site.tabId);
   try {
-    await clickRef(ctx, deps, site, point, 'upload');
+    await clickRef(ctx, site, point, 'upload');
     const opened = await chooser.opened;
     if (opened === undefined) {
       throw refusedError('upload', site.ref, site.tabId, `clicking it opened no file chooser within ${CHOOSER_WAIT_MS} ms (give the <input type=file> ref itself, without --via)`);
@@ -84,23 +83,20 @@ async function uploadViaChooser(ctx: ToolContext, deps: RefDeps, site: RefSite, 
   return point.healed;
 }
 
-export function createUploadTool(deps: RefDeps) {
-  return defineTool({
-    name: 'upload',
-    async handle(params, ctx): Promise<ToolResult<'upload'>> {
-      const bad = params.files.find((file) => !file.startsWith('/'));
-      if (bad !== undefined) {
-        throw new RelayError('invalid_arguments', `Invalid arguments for upload: files must be absolute paths, got ${JSON.stringify(bad)}.`, {
-          phase: 'validate',
-          details: { field: 'files', value: bad },
-        });
-      }
-      const site = await openRef(ctx, deps, params.ref, params.tab);
-      const healed = params.via ? await uploadViaChooser(ctx, deps, site, params.files) : await uploadToInput(ctx, deps, site, params.files);
-      await setCurrentTab(site.tabId, ctx.browser);
-      return { tabId: site.tabId, ref: params.ref, files: params.files, via: params.via ? 'chooser' : 'input', healed };
-    },
-  });
-}
+export const uploadTool = defineTool({
+  name: 'upload',
+  async handle(params, ctx): Promise<ToolResult<'upload'>> {
+    const bad = params.files.find((file) => !file.startsWith('/'));
+    if (bad !== undefined) {
+      throw new RelayError('invalid_arguments', `Invalid arguments for upload: files must be absolute paths, got ${JSON.stringify(bad)}.`, {
+        phase: 'validate',
+        details: { field: 'files', value: bad },
+      });
+    }
+    const site = await openRef(ctx, params.ref, params.tab);
+    const healed = params.via ? await uploadViaChooser(ctx, site, params.files) : await uploadToInput(ctx, site, params.files);
+    await setCurrentTab(site.tabId, ctx.browser);
+    return { tabId: site.tabId, ref: params.ref, files: params.files, via: params.via ? 'chooser' : 'input', healed };
+  },
+});
 
-export const uploadTool = createUploadTool({ registry: refRegistry, worlds: defaultWorlds });

@@ -22,20 +22,16 @@
  */
 import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { DOCUMENT_GONE, isCdpFailure } from '../cdp/failures.js';
-import { dialogOpenError, dialogTracker } from '../pageState/dialogs.js';
-import { armedDir, downloadTracker, toDownloadInfo, type DownloadInfo } from '../pageState/downloads.js';
-import { worlds as defaultWorlds } from '../page/worlds.js';
+import { dialogOpenError } from '../pageState/dialogs.js';
+import { armedDir, toDownloadInfo, type DownloadInfo } from '../pageState/downloads.js';
 import { callInPage, type FrameScope } from '../pageState/isolatedWorld.js';
 import { evaluateInMainWorld, isTruthy, type MainWorldSite } from '../pageState/mainWorld.js';
-import { networkActivity } from '../pageState/networkIdle.js';
 import { currentEntry } from '../pageState/readiness.js';
 import { urlMatches } from '../pageState/urlGlob.js';
-import { refRegistry } from '../refs/index.js';
 import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { resolveFrameRef } from '../actions/frameRef.js';
-import type { RefDeps } from '../actions/refAction.js';
 
 export const POLL_MS = 100;
 /** Kept back from the call deadline for the timeout's diagnostics and the reply. */
@@ -140,7 +136,7 @@ async function diagnostics(ctx: ToolContext, tabId: number, extra: Record<string
 }
 
 async function pollUntil(ctx: ToolContext, tabId: number, by: number, check: () => Promise<Check & { exists?: boolean }>): Promise<Outcome> {
-  const dialogs = dialogTracker(ctx);
+  const dialogs = ctx.dialogs;
   let exists: boolean | undefined;
   for (;;) {
     const outcome = await dialogs.watch(tabId, async () => {
@@ -159,8 +155,8 @@ async function pollUntil(ctx: ToolContext, tabId: number, by: number, check: () 
 }
 
 async function waitForDownload(ctx: ToolContext, tabId: number, by: number): Promise<Outcome> {
-  const tracker = downloadTracker(ctx);
-  const dialogs = dialogTracker(ctx);
+  const tracker = ctx.downloads;
+  const dialogs = ctx.dialogs;
   const finished = await dialogs.watch(tabId, () => tracker.waitForFinished(tabId, by));
   if ('dialog' in finished) throw dialogOpenError(tabId, finished.dialog, 'wait');
   const download = finished.done;
@@ -187,7 +183,7 @@ async function waitForDownload(ctx: ToolContext, tabId: number, by: number): Pro
 }
 
 async function waitForNetworkIdle(ctx: ToolContext, tabId: number, by: number): Promise<Outcome> {
-  const activity = networkActivity(ctx);
+  const activity = ctx.network;
   const started = Date.now();
   const blind = await activity.ensureEnabled(ctx, tabId);
   // Quiet before the wait only counts if requests were being watched then.
@@ -204,7 +200,7 @@ interface WaitSite {
   frame?: string;
 }
 
-async function waitSite(ctx: ToolContext, deps: RefDeps, params: ToolParams<'wait'>, condition: WaitCondition): Promise<WaitSite> {
+async function waitSite(ctx: ToolContext, params: ToolParams<'wait'>, condition: WaitCondition): Promise<WaitSite> {
   if (params.frame === undefined) {
     const tabId = await resolveTab(params.tab, ctx);
     return { tabId, reads: tabId, main: tabId };
@@ -216,80 +212,77 @@ async function waitSite(ctx: ToolContext, deps: RefDeps, params: ToolParams<'wai
       details: { field: 'frame', condition },
     });
   }
-  const frame = await resolveFrameRef(ctx, deps, 'wait', params.frame, params.tab);
+  const frame = await resolveFrameRef(ctx, 'wait', params.frame, params.tab);
   return { tabId: frame.tabId, reads: frame.scope, main: frame.main, frame: params.frame };
 }
 
-export function createWaitTool(deps: RefDeps) {
-  return defineTool({
-    name: 'wait',
-    async handle(params, ctx) {
-      const condition = conditionOf(params);
-      const started = Date.now();
-      const site = await waitSite(ctx, deps, params, condition);
-      const tabId = site.tabId;
-      const cap = ctx.deadline - DIAGNOSTICS_RESERVE_MS;
-      const by = Math.min(params.timeoutMs === undefined ? cap : started + params.timeoutMs, cap);
+export const waitTool = defineTool({
+  name: 'wait',
+  async handle(params, ctx) {
+    const condition = conditionOf(params);
+    const started = Date.now();
+    const site = await waitSite(ctx, params, condition);
+    const tabId = site.tabId;
+    const cap = ctx.deadline - DIAGNOSTICS_RESERVE_MS;
+    const by = Math.min(params.timeoutMs === undefined ? cap : started + params.timeoutMs, cap);
 
-      let outcome: Outcome;
-      switch (condition) {
-        case 'download':
-          outcome = await waitForDownload(ctx, tabId, by);
-          break;
-        case 'networkIdle':
-          outcome = await waitForNetworkIdle(ctx, tabId, by);
-          break;
-        case 'url': {
-          const glob = params.url ?? '';
-          // The tab's URL comes from its history entry (pushState included); a frame's from its document.
-          const urlNow = async (): Promise<string> => {
-            if (site.frame === undefined) return (await currentEntry(ctx, tabId)).url;
-            const answer = await callInPage(ctx, site.reads, pageConditions, 'url', '');
-            return answer.status === 'ok' ? (answer.url ?? '') : '';
-          };
-          outcome = await pollUntil(ctx, tabId, by, async () => ({ met: urlMatches(glob, await urlNow()) }));
-          break;
-        }
-        case 'fn': {
-          const fn = params.fn ?? '';
-          outcome = await pollUntil(ctx, tabId, by, async () => {
-            const evaluation = await evaluateInMainWorld(ctx, site.main, fn, { tool: 'wait', field: 'fn', maxDepth: 0 });
-            return { met: isTruthy(evaluation.deep) };
-          });
-          break;
-        }
-        default: {
-          const arg = condition === 'text' ? (params.text ?? '') : (params.selector ?? '');
-          outcome = await pollUntil(ctx, tabId, by, async () => {
-            const answer = await callInPage(ctx, site.reads, pageConditions, condition, arg);
-            if (answer.status === 'bad_selector') {
-              throw new RelayError('invalid_arguments', `Invalid arguments for wait: selector "${arg}" is not valid CSS: ${answer.message}.`, {
-                tool: 'wait',
-                phase: 'validate',
-                details: { field: 'selector', selector: arg },
-              });
-            }
-            return answer.exists === undefined ? { met: answer.met } : { met: answer.met, exists: answer.exists };
-          });
-        }
+    let outcome: Outcome;
+    switch (condition) {
+      case 'download':
+        outcome = await waitForDownload(ctx, tabId, by);
+        break;
+      case 'networkIdle':
+        outcome = await waitForNetworkIdle(ctx, tabId, by);
+        break;
+      case 'url': {
+        const glob = params.url ?? '';
+        // The tab's URL comes from its history entry (pushState included); a frame's from its document.
+        const urlNow = async (): Promise<string> => {
+          if (site.frame === undefined) return (await currentEntry(ctx, tabId)).url;
+          const answer = await callInPage(ctx, site.reads, pageConditions, 'url', '');
+          return answer.status === 'ok' ? (answer.url ?? '') : '';
+        };
+        outcome = await pollUntil(ctx, tabId, by, async () => ({ met: urlMatches(glob, await urlNow()) }));
+        break;
       }
-
-      if (outcome.check.met) {
-        const url = (await currentEntry(ctx, tabId)).url;
-        const result = { tabId, condition, elapsedMs: Date.now() - started, url };
-        return outcome.check.download ? { ...result, download: outcome.check.download } : result;
+      case 'fn': {
+        const fn = params.fn ?? '';
+        outcome = await pollUntil(ctx, tabId, by, async () => {
+          const evaluation = await evaluateInMainWorld(ctx, site.main, fn, { tool: 'wait', field: 'fn', maxDepth: 0 });
+          return { met: isTruthy(evaluation.deep) };
+        });
+        break;
       }
-      const waited = Date.now() - started;
-      const extra: Record<string, unknown> = { condition, waitedMs: waited, ...outcome.detail, ...(site.frame === undefined ? {} : { frame: site.frame }) };
-      const capped = params.timeoutMs !== undefined && by < started + params.timeoutMs;
-      throw reasonedError(
-        'timeout',
-        'condition_not_met',
-        `Waited ${waited} ms for ${describe(condition, params)} in tab ${tabId}; it did not happen${capped ? ' (the wait was cut to fit the call deadline: raise --timeout)' : ''}. Check the page with \`chrome-relay snapshot\`; retry with a larger --timeout if it is merely slow.`,
-        { tool: 'wait', phase: 'wait', details: await diagnostics(ctx, tabId, extra) },
-      );
-    },
-  });
-}
+      default: {
+        const arg = condition === 'text' ? (params.text ?? '') : (params.selector ?? '');
+        outcome = await pollUntil(ctx, tabId, by, async () => {
+          const answer = await callInPage(ctx, site.reads, pageConditions, condition, arg);
+          if (answer.status === 'bad_selector') {
+            throw new RelayError('invalid_arguments', `Invalid arguments for wait: selector "${arg}" is not valid CSS: ${answer.message}.`, {
+              tool: 'wait',
+              phase: 'validate',
+              details: { field: 'selector', selector: arg },
+            });
+          }
+          return answer.exists === undefined ? { met: answer.met } : { met: answer.met, exists: answer.exists };
+        });
+      }
+    }
 
-export const waitTool = createWaitTool({ registry: refRegistry, worlds: defaultWorlds });
+    if (outcome.check.met) {
+      const url = (await currentEntry(ctx, tabId)).url;
+      const result = { tabId, condition, elapsedMs: Date.now() - started, url };
+      return outcome.check.download ? { ...result, download: outcome.check.download } : result;
+    }
+    const waited = Date.now() - started;
+    const extra: Record<string, unknown> = { condition, waitedMs: waited, ...outcome.detail, ...(site.frame === undefined ? {} : { frame: site.frame }) };
+    const capped = params.timeoutMs !== undefined && by < started + params.timeoutMs;
+    throw reasonedError(
+      'timeout',
+      'condition_not_met',
+      `Waited ${waited} ms for ${describe(condition, params)} in tab ${tabId}; it did not happen${capped ? ' (the wait was cut to fit the call deadline: raise --timeout)' : ''}. Check the page with \`chrome-relay snapshot\`; retry with a larger --timeout if it is merely slow.`,
+      { tool: 'wait', phase: 'wait', details: await diagnostics(ctx, tabId, extra) },
+    );
+  },
+});
+

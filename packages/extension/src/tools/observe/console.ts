@@ -5,7 +5,7 @@
  * name. (`js` reads the page unmasked when an agent really needs a value.)
  */
 import type { ToolResult } from '@chrome-relay/protocol';
-import { atLeast, captures as defaultCaptures, type RawSend, type TabCaptures } from '../../observe/captures.js';
+import { atLeast, type RawSend } from '../../observe/captures.js';
 import { redactText, redactUrl } from '../../observe/redact.js';
 import { rawSend } from '../../observe/wire.js';
 import { resolveTab } from '../../targets.js';
@@ -29,22 +29,19 @@ export function redactEntry(entry: ConsoleEntry, secrets: readonly string[]): Co
   return out;
 }
 
-export function createConsoleTool(captures: TabCaptures) {
-  return defineTool({
-    name: 'console',
-    async handle(params, ctx): Promise<ToolResult<'console'>> {
-      const tabId = await resolveTab(params.tab, ctx);
-      const send = rawSend(ctx.cdp, tabId);
-      await captures.arm(tabId, send);
-      const buffer = captures.console(tabId);
-      const selected = buffer.since(params.since ?? 0).filter(({ value }) => atLeast(value.level, params.level));
-      const secrets = selected.length > 0 ? await cookieValues(send) : [];
-      const entries: ConsoleEntry[] = selected.map(({ id, value }) => redactEntry({ id, ...value }, secrets));
-      const dropped = buffer.dropped;
-      if (params.clear) buffer.clear();
-      return { tabId, entries, dropped };
-    },
-  });
-}
+export const consoleTool = defineTool({
+  name: 'console',
+  async handle(params, ctx): Promise<ToolResult<'console'>> {
+    const tabId = await resolveTab(params.tab, ctx);
+    const send = rawSend(ctx.cdp, tabId);
+    await ctx.captures.arm(tabId, send);
+    const buffer = ctx.captures.console(tabId);
+    const selected = buffer.since(params.since ?? 0).filter(({ value }) => atLeast(value.level, params.level));
+    const secrets = selected.length > 0 ? await cookieValues(send) : [];
+    const entries: ConsoleEntry[] = selected.map(({ id, value }) => redactEntry({ id, ...value }, secrets));
+    const dropped = buffer.dropped;
+    if (params.clear) buffer.clear();
+    return { tabId, entries, dropped };
+  },
+});
 
-export const consoleTool = createConsoleTool(defaultCaptures);

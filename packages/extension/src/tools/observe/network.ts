@@ -5,7 +5,6 @@
  */
 import { RelayError, VERSION, type ToolParams } from '@chrome-relay/protocol';
 import type { NetworkEntry } from '../../observe/networkLog.js';
-import { captures as defaultCaptures, type TabCaptures } from '../../observe/captures.js';
 import { buildHar } from '../../observe/har.js';
 import type { NetworkRecord } from '../../observe/networkLog.js';
 import { redactHeaders, redactUrl } from '../../observe/redact.js';
@@ -39,42 +38,38 @@ export function filterRequests(records: readonly NetworkRecord[], params: Pick<T
     .map((record) => toEntry(record, params.rawHeaders ?? false));
 }
 
-export function createNetworkTools(captures: TabCaptures) {
-  return [
-    defineTool({
-      name: 'network',
-      async handle(params, ctx) {
-        const tabId = await resolveTab(params.tab, ctx);
-        await captures.arm(tabId, rawSend(ctx.cdp, tabId));
-        const log = captures.network(tabId);
-        return { tabId, requests: filterRequests(log.buffer.since().map((item) => item.value), params), dropped: log.buffer.dropped };
-      },
-    }),
-    defineTool({
-      name: 'network_body',
-      async handle(params, ctx) {
-        const tabId = await resolveTab(params.tab, ctx);
-        const record = captures.network(tabId).get(params.id);
-        if (!record) {
-          throw new RelayError('invalid_arguments', `No captured request ${params.id} in tab ${tabId}; run \`chrome-relay network --tab ${tabId}\` for the ids it holds.`, {
-            phase: 'validate',
-            details: { field: 'id', id: params.id, tab: tabId },
-          });
-        }
-        const body = await ctx.cdp.send(tabId, 'Network.getResponseBody', { requestId: params.id });
-        return { tabId, id: params.id, mimeType: record.mimeType, base64Encoded: body.base64Encoded, body: body.body };
-      },
-    }),
-    defineTool({
-      name: 'network_har',
-      async handle(params, ctx) {
-        const tabId = await resolveTab(params.tab, ctx);
-        await captures.arm(tabId, rawSend(ctx.cdp, tabId));
-        const entries = captures.network(tabId).buffer.since().map((item) => toEntry(item.value, params.rawHeaders ?? false));
-        return { tabId, entries: entries.length, har: buildHar(entries, VERSION) };
-      },
-    }),
-  ] as const;
-}
+export const networkTool = defineTool({
+  name: 'network',
+  async handle(params, ctx) {
+    const tabId = await resolveTab(params.tab, ctx);
+    await ctx.captures.arm(tabId, rawSend(ctx.cdp, tabId));
+    const log = ctx.captures.network(tabId);
+    return { tabId, requests: filterRequests(log.buffer.since().map((item) => item.value), params), dropped: log.buffer.dropped };
+  },
+});
 
-export const [networkTool, networkBodyTool, networkHarTool] = createNetworkTools(defaultCaptures);
+export const networkBodyTool = defineTool({
+  name: 'network_body',
+  async handle(params, ctx) {
+    const tabId = await resolveTab(params.tab, ctx);
+    const record = ctx.captures.network(tabId).get(params.id);
+    if (!record) {
+      throw new RelayError('invalid_arguments', `No captured request ${params.id} in tab ${tabId}; run \`chrome-relay network --tab ${tabId}\` for the ids it holds.`, {
+        phase: 'validate',
+        details: { field: 'id', id: params.id, tab: tabId },
+      });
+    }
+    const body = await ctx.cdp.send(tabId, 'Network.getResponseBody', { requestId: params.id });
+    return { tabId, id: params.id, mimeType: record.mimeType, base64Encoded: body.base64Encoded, body: body.body };
+  },
+});
+
+export const networkHarTool = defineTool({
+  name: 'network_har',
+  async handle(params, ctx) {
+    const tabId = await resolveTab(params.tab, ctx);
+    await ctx.captures.arm(tabId, rawSend(ctx.cdp, tabId));
+    const entries = ctx.captures.network(tabId).buffer.since().map((item) => toEntry(item.value, params.rawHeaders ?? false));
+    return { tabId, entries: entries.length, har: buildHar(entries, VERSION) };
+  },
+});

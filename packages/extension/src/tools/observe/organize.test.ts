@@ -3,14 +3,14 @@ import { RelayError } from '@chrome-relay/protocol';
 import { createTargetingContext } from '../../targeting/context.js';
 import { createFakeEnvironment } from '../../testing/fakeChrome.js';
 import { fakeOrganize } from '../../testing/fakeOrganize.js';
-import { createOrganizeTools } from './organize.js';
+import { organizeTools } from './organize.js';
 
 function setup() {
   const env = createFakeEnvironment();
   const deps = createTargetingContext({ browser: env.browser, organize: fakeOrganize(env.browser), refTab: async () => undefined });
   const tabA = env.browser.addTab({}).id ?? 0;
   const tabB = env.browser.addTab({}).id ?? 0;
-  return { ...env, deps, tools: createOrganizeTools(deps), tabA, tabB };
+  return { ...env, ctx: { ...env.ctx, targeting: deps }, deps, tools: organizeTools, tabA, tabB };
 }
 
 async function failure(run: Promise<unknown>): Promise<RelayError> {

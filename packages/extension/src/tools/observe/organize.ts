@@ -11,7 +11,6 @@ import type { LeaseInfo } from '../../targeting/leases.js';
 import { leasesOnTab, type TargetingContext } from '../../targeting/prepareCall.js';
 import { findGroup, getGroup } from '../../targeting/groups.js';
 import { DEFAULT_LEASE_TTL_MS, leaseConflict } from '../../targeting/leases.js';
-import { targetingContext } from '../../targeting/index.js';
 import { tabExists } from '../../targets.js';
 import { defineTool } from '../defineTool.js';
 
@@ -55,10 +54,11 @@ function gate(tool: string, vetted: { ok: number[]; failed: Failed[] }, allowPar
   );
 }
 
-export function createOrganizeTools(deps: Deps) {
+/** The organisation tools; each takes the worker's leases, workspaces and tab groups from its context. */
+function organizeToolSet() {
   const workspaceCreate = defineTool({
     name: 'workspace_create',
-    async handle(params) {
+    async handle(params, { targeting: deps }) {
       const created = await deps.workspaces.create(params.name, params.agent ?? null, params.url ?? 'about:blank');
       // The agent that opens a workspace owns it: others acting there get target_conflict.
       if (params.agent !== undefined) await deps.leases.claim('workspace', params.name, params.agent, DEFAULT_LEASE_TTL_MS);
@@ -68,7 +68,7 @@ export function createOrganizeTools(deps: Deps) {
 
   const workspaceList = defineTool({
     name: 'workspace_list',
-    async handle() {
+    async handle(_params, { targeting: deps }) {
       const live = await deps.workspaces.list();
       return { workspaces: live.map((w) => ({ name: w.name, windowId: w.windowId, tabIds: w.tabIds, owner: w.owner })) };
     },
@@ -76,7 +76,7 @@ export function createOrganizeTools(deps: Deps) {
 
   const workspaceClose = defineTool({
     name: 'workspace_close',
-    async handle(params) {
+    async handle(params, { targeting: deps }) {
       const workspace = await deps.workspaces.get(params.name);
       const lease = await deps.leases.find('workspace', params.name);
       if (lease && lease.owner !== params.agent) throw leaseConflict(lease, params.agent, deps.leases.now());
@@ -89,7 +89,7 @@ export function createOrganizeTools(deps: Deps) {
 
   const groupCreate = defineTool({
     name: 'group_create',
-    async handle(params) {
+    async handle(params, { targeting: deps }) {
       if (await findGroup(deps.organize, params.name)) {
         throw reasonedError('target_conflict', 'name_taken', `A tab group named "${params.name}" already exists; add tabs with \`chrome-relay group add ${params.name} <tab…>\`, or pick another name.`, {
           phase: 'resolve',
@@ -106,7 +106,7 @@ export function createOrganizeTools(deps: Deps) {
 
   const groupAdd = defineTool({
     name: 'group_add',
-    async handle(params) {
+    async handle(params, { targeting: deps }) {
       const group = await getGroup(deps.organize, params.name);
       const vetted = await vet(deps, params.tabs, params.agent);
       gate('group_add', vetted, params.allowPartial);
@@ -117,7 +117,7 @@ export function createOrganizeTools(deps: Deps) {
 
   const groupList = defineTool({
     name: 'group_list',
-    async handle() {
+    async handle(_params, { targeting: deps }) {
       const groups = await deps.organize.queryGroups();
       const result: ToolResult<'group_list'>['groups'] = [];
       for (const group of groups) {
@@ -129,7 +129,7 @@ export function createOrganizeTools(deps: Deps) {
 
   const groupClose = defineTool({
     name: 'group_close',
-    async handle(params) {
+    async handle(params, { targeting: deps }) {
       const group = await getGroup(deps.organize, params.name);
       const vetted = await vet(deps, await deps.organize.groupTabIds(group.id), params.agent);
       gate('group_close', vetted, params.allowPartial);
@@ -157,7 +157,7 @@ export function createOrganizeTools(deps: Deps) {
 
   const leaseClaim = defineTool({
     name: 'lease_claim',
-    async handle(params) {
+    async handle(params, { targeting: deps }) {
       const ttlMs = (params.ttlSec ?? DEFAULT_LEASE_TTL_MS / 1000) * 1000;
       if ((params.tab === undefined) === (params.workspace === undefined)) {
         throw new RelayError('invalid_arguments', 'lease claim: give exactly one of --tab <id> or --workspace <name>.', { phase: 'validate', details: { field: 'tab' } });
@@ -174,7 +174,7 @@ export function createOrganizeTools(deps: Deps) {
 
   const leaseList = defineTool({
     name: 'lease_list',
-    async handle() {
+    async handle(_params, { targeting: deps }) {
       // Leases die with what they name. Tab closes drop theirs as they happen (targeting/index.ts);
       // this catches closes the worker missed, and workspaces whose window a person closed.
       const workspaces = new Set((await deps.workspaces.list()).map((w) => w.name));
@@ -189,7 +189,7 @@ export function createOrganizeTools(deps: Deps) {
 
   const leaseRelease = defineTool({
     name: 'lease_release',
-    async handle(params) {
+    async handle(params, { targeting: deps }) {
       const given = [params.tab !== undefined, params.workspace !== undefined, params.all === true].filter(Boolean).length;
       if (given !== 1) {
         throw new RelayError('invalid_arguments', 'lease release: give exactly one of --tab <id>, --workspace <name> or --all.', {
@@ -211,4 +211,4 @@ export function createOrganizeTools(deps: Deps) {
   return { workspaceCreate, workspaceList, workspaceClose, groupCreate, groupAdd, groupList, groupClose, leaseClaim, leaseList, leaseRelease };
 }
 
-export const organizeTools = createOrganizeTools(targetingContext);
+export const organizeTools = organizeToolSet();

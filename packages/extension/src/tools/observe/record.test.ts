@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeEnvironment } from '../../testing/fakeChrome.js';
 import { NO_BLOCKED_FRAMES } from '../../testing/blockedFrames.js';
-import { createScreenshotTool, drawnAtScroll } from './screenshot.js';
-import { Recorder } from './record.js';
+import { drawnAtScroll, screenshotTool } from './screenshot.js';
+import { Recorder } from '../../capture/recorder.js';
 import type { LiveFrame } from '../../capture/recordMask.js';
 import { unmasked, type FrameMasker } from '../../capture/recordMask.js';
 
@@ -59,8 +59,7 @@ describe('screenshot while the tab is being recorded', () => {
     const tab = env.browser.addTab().id ?? 0;
     const recorder = new Recorder(unmasked);
     await recorder.start(env.ctx.cdp, tab, { maxFrames: 10, quality: 50, maxEdge: 800 });
-    const tool = createScreenshotTool(noCrop, recorder, NO_BLOCKED_FRAMES);
-    const error = await tool.handle({ tab, full: true }, env.ctx).then(() => null, (e: unknown) => e);
+    const error = await screenshotTool.handle({ tab, full: true }, { ...env.ctx, render: noCrop, recorder, frames: NO_BLOCKED_FRAMES }).then(() => null, (e: unknown) => e);
     expect(error).toMatchObject({ code: 'target_conflict', retryable: false, details: { reason: 'recording', field: 'full' } });
     const sent = env.debugger.sent.map((c) => c.method);
     expect(sent.filter((m) => m === 'Page.startScreencast')).toHaveLength(1);

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { ToolParams } from '@chrome-relay/protocol';
+import type { ToolContext } from '../../actions/toolContext.js';
 import { BANK_RULE, blockedFramesTab } from '../../testing/blockedFrames.js';
 import type { Render, RenderFrame } from '../../capture/frameImage.js';
-import { Recorder } from './record.js';
+import { Recorder } from '../../capture/recorder.js';
 import { unmasked } from '../../capture/recordMask.js';
-import { createScreenshotTool, drawnAtScroll, noFrameError } from './screenshot.js';
+import { drawnAtScroll, noFrameError, screenshotTool } from './screenshot.js';
 
 describe('an element screenshot takes a frame drawn at the scroll its box was measured at', () => {
   it('refuses a frame drawn before the element was scrolled into view', () => {
@@ -45,8 +47,10 @@ function capturedTab(rules?: string[]) {
     queueMicrotask(() => chrome.emit(tab.tabId, 'Page.screencastFrame', { data: 'raw', sessionId: 1, metadata: { deviceWidth: 800 } }));
     return {};
   });
-  const frames = rules === undefined ? tab.deps.frames : { ...tab.deps.frames, blockList: () => Promise.resolve([]) };
-  const tool = (render: RenderFrame) => createScreenshotTool(render, new Recorder(unmasked), frames, () => Promise.resolve({ width: 800, height: 600 }));
+  const frames = rules === undefined ? tab.frames : { ...tab.frames, blockList: () => Promise.resolve([]) };
+  const tool = (render: RenderFrame) => ({
+    handle: (params: ToolParams<'screenshot'>, ctx: ToolContext) => screenshotTool.handle(params, { ...ctx, render, recorder: new Recorder(unmasked), frames }),
+  });
   return { ...tab, tool };
 }
 

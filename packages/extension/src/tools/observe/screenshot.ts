@@ -21,19 +21,17 @@
  * recording, so it is refused (target_conflict, reason recording) with the move.
  */
 import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
-import { mainFrameDocument, worlds } from '../../page/worlds.js';
+import { mainFrameDocument } from '../../page/worlds.js';
 import { callInPage } from '../../pageState/isolatedWorld.js';
-import { refRegistry } from '../../refs/index.js';
 import { resolveTab } from '../../targets.js';
 import { callSite, notVisibleError, openRef, unlessStale } from '../../actions/refAction.js';
 import { defineTool } from '../defineTool.js';
 import type { ToolContext } from '../../actions/toolContext.js';
-import { recorder as defaultRecorder, type Recorder } from './record.js';
+import type { Recorder } from '../../capture/recorder.js';
 import { blockedLayout, type BlockedFrames, type Rect } from '../../page/blockedBoxes.js';
-import { frameSessions } from '../../page/frames.js';
 import { blockedFrameError } from '../../policy/policy.js';
 import { outputSize, planMasks, type MaskedArea } from '../../capture/captureMask.js';
-import { imageSize, offscreenRender, type Frame, type Render, type RenderFrame } from '../../capture/frameImage.js';
+import type { Frame, imageSize, Render, RenderFrame } from '../../capture/frameImage.js';
 
 type Clip = Rect;
 
@@ -70,12 +68,11 @@ export function elementBox(selector: string): ElementBox | { invalid: string } {
 
 /** A ref's element box: the same resolve/heal/navigation checks as every ref action, then its viewport rect. */
 async function refClip(ctx: ToolContext, ref: string, requestedTab: number | undefined): Promise<{ tabId: number; clip: Clip; scroll: Scroll }> {
-  const deps = { registry: refRegistry, worlds };
-  const site = await openRef(ctx, deps, ref, requestedTab);
+  const site = await openRef(ctx, ref, requestedTab);
   if (site.world.frameId !== (await mainFrameDocument(ctx, site.tabId)).frameId) {
     throw invalid('ref', `@${ref} is inside an iframe; element screenshots of framed elements are not supported yet — capture the viewport, or use --selector on the iframe.`);
   }
-  const outcome = unlessStale(site, await callSite(ctx, deps, site, 'box', { ref }));
+  const outcome = unlessStale(site, await callSite(ctx, site, 'box', { ref }));
   if (outcome.status === 'not_visible') throw notVisibleError('screenshot', ref, site.tabId);
   return { tabId: site.tabId, clip: { x: outcome.x, y: outcome.y, width: outcome.width, height: outcome.height }, scroll: { x: outcome.scrollX, y: outcome.scrollY } };
 }
@@ -222,65 +219,62 @@ async function renderMasked(render: RenderFrame, frame: Frame, out: Render, tabI
 /** A frame's size in its own pixels (decoded in the worker; a test's frames are not images). */
 type SizeOf = typeof imageSize;
 
-export function createScreenshotTool(render: RenderFrame, recordings: Recorder = defaultRecorder, frames: BlockedFrames = frameSessions, sizeOf: SizeOf = imageSize) {
-  return defineTool({
-    name: 'screenshot',
-    async handle(params: ToolParams<'screenshot'>, ctx): Promise<ToolResult<'screenshot'>> {
-      const format = params.format ?? 'png';
-      if (params.quality !== undefined && format !== 'jpeg') throw invalid('quality', '--quality only applies to --format jpeg.');
-      if (params.full && (params.selector !== undefined || params.ref !== undefined)) throw invalid('full', 'give --full or an element, not both.');
-      if (params.ref !== undefined && params.selector !== undefined) throw invalid('selector', 'give a ref or --selector, not both.');
-      let tabId: number;
-      let element: Clip | undefined;
-      let scroll: Scroll | undefined;
-      if (params.ref !== undefined) {
-        ({ tabId, clip: element, scroll } = await refClip(ctx, params.ref, params.tab));
-      } else {
-        tabId = await resolveTab(params.tab, ctx);
-        if (params.selector !== undefined) ({ clip: element, scroll } = await elementClip(ctx, tabId, params.selector));
-      }
-      const recording = recordings.isRecording(tabId);
-      if (recording && params.full) {
-        throw reasonedError('target_conflict', 'recording', `Tab ${tabId} is being recorded, and a --full screenshot resizes its viewport, which would show in the recording. Take the screenshot without --full (it comes from the recording), or run \`chrome-relay record stop --tab ${tabId} --out DIR\` first.`, {
-          phase: 'validate',
-          details: { tab: tabId, field: 'full' },
+export const screenshotTool = defineTool({
+  name: 'screenshot',
+  async handle(params: ToolParams<'screenshot'>, ctx): Promise<ToolResult<'screenshot'>> {
+    const format = params.format ?? 'png';
+    if (params.quality !== undefined && format !== 'jpeg') throw invalid('quality', '--quality only applies to --format jpeg.');
+    if (params.full && (params.selector !== undefined || params.ref !== undefined)) throw invalid('full', 'give --full or an element, not both.');
+    if (params.ref !== undefined && params.selector !== undefined) throw invalid('selector', 'give a ref or --selector, not both.');
+    let tabId: number;
+    let element: Clip | undefined;
+    let scroll: Scroll | undefined;
+    if (params.ref !== undefined) {
+      ({ tabId, clip: element, scroll } = await refClip(ctx, params.ref, params.tab));
+    } else {
+      tabId = await resolveTab(params.tab, ctx);
+      if (params.selector !== undefined) ({ clip: element, scroll } = await elementClip(ctx, tabId, params.selector));
+    }
+    const recording = ctx.recorder.isRecording(tabId);
+    if (recording && params.full) {
+      throw reasonedError('target_conflict', 'recording', `Tab ${tabId} is being recorded, and a --full screenshot resizes its viewport, which would show in the recording. Take the screenshot without --full (it comes from the recording), or run \`chrome-relay record stop --tab ${tabId} --out DIR\` first.`, {
+        phase: 'validate',
+        details: { tab: tabId, field: 'full' },
+      });
+    }
+    let viewport: Viewport & { contentHeight: number } = await viewportOf(ctx, tabId);
+    let overridden = false;
+    if (params.full) {
+      const height = Math.min(MAX_FULL_HEIGHT, Math.ceil(viewport.contentHeight));
+      await ctx.cdp.send(tabId, 'Emulation.setDeviceMetricsOverride', { width: Math.round(viewport.width), height, deviceScaleFactor: 0, mobile: false });
+      overridden = true;
+      viewport = { ...viewport, height };
+    }
+    try {
+      const clip = element ? clampToViewport(element, viewport) : { x: 0, y: 0, width: viewport.width, height: viewport.height };
+      if (clip.width < 1 || clip.height < 1) {
+        throw new RelayError('cdp_error', `Tab ${tabId} reports an empty area to capture (${clip.width}×${clip.height}); is it still loading?`, {
+          phase: 'act',
+          details: { method: 'Page.getLayoutMetrics', tab: tabId },
         });
       }
-      let viewport: Viewport & { contentHeight: number } = await viewportOf(ctx, tabId);
-      let overridden = false;
-      if (params.full) {
-        const height = Math.min(MAX_FULL_HEIGHT, Math.ceil(viewport.contentHeight));
-        await ctx.cdp.send(tabId, 'Emulation.setDeviceMetricsOverride', { width: Math.round(viewport.width), height, deviceScaleFactor: 0, mobile: false });
-        overridden = true;
-        viewport = { ...viewport, height };
-      }
-      try {
-        const clip = element ? clampToViewport(element, viewport) : { x: 0, y: 0, width: viewport.width, height: viewport.height };
-        if (clip.width < 1 || clip.height < 1) {
-          throw new RelayError('cdp_error', `Tab ${tabId} reports an empty area to capture (${clip.width}×${clip.height}); is it still loading?`, {
-            phase: 'act',
-            details: { method: 'Page.getLayoutMetrics', tab: tabId },
-          });
-        }
-        const scale = screenshotScale(clip, params.maxEdge);
-        // Blocked areas measured before and after the frame is drawn (undefined, and nothing asked, without rules).
-        const before = await blockedLayout(ctx, frames, tabId);
-        const frame = recording ? await recordedFrame(ctx, sizeOf, recordings, tabId, viewport, scroll) : await screencastFrame(ctx, sizeOf, tabId, format, params.quality, viewport, scroll);
-        const after = before === undefined ? undefined : await blockedLayout(ctx, frames, tabId);
-        const k = frame.cssToFrame;
-        const size = outputSize(clip, k, scale);
-        const plan = planMasks([before, after], { cssToFrame: k, jpeg: frame.format === 'jpeg', ...(frame.scroll === undefined ? {} : { scroll: frame.scroll }) }, clip, size);
-        const whole = clip.x === 0 && clip.y === 0 && clip.width === viewport.width && clip.height === viewport.height;
-        const asIs = whole && scale === 1 && Math.abs(k - 1) < 0.01 && frame.format === format && plan.rects.length === 0;
-        const out: Render = { format, quality: params.quality, source: { x: clip.x * k, y: clip.y * k, width: clip.width * k, height: clip.height * k }, ...size, masks: plan.rects };
-        const data = asIs ? frame.data : await renderMasked(render, frame, out, tabId, plan.masked);
-        const masked = plan.masked.length === 0 ? {} : { masked: plan.masked };
-        return { tabId, format, width: Math.round(clip.width), height: Math.round(clip.height), scale, data, ...masked };
-      } finally {
-        if (overridden) await ctx.cdp.send(tabId, 'Emulation.clearDeviceMetricsOverride').catch(() => undefined);
-      }
-    },
-  });
-}
+      const scale = screenshotScale(clip, params.maxEdge);
+      // Blocked areas measured before and after the frame is drawn (undefined, and nothing asked, without rules).
+      const before = await blockedLayout(ctx, ctx.frames, tabId);
+      const frame = recording ? await recordedFrame(ctx, ctx.imageSize, ctx.recorder, tabId, viewport, scroll) : await screencastFrame(ctx, ctx.imageSize, tabId, format, params.quality, viewport, scroll);
+      const after = before === undefined ? undefined : await blockedLayout(ctx, ctx.frames, tabId);
+      const k = frame.cssToFrame;
+      const size = outputSize(clip, k, scale);
+      const plan = planMasks([before, after], { cssToFrame: k, jpeg: frame.format === 'jpeg', ...(frame.scroll === undefined ? {} : { scroll: frame.scroll }) }, clip, size);
+      const whole = clip.x === 0 && clip.y === 0 && clip.width === viewport.width && clip.height === viewport.height;
+      const asIs = whole && scale === 1 && Math.abs(k - 1) < 0.01 && frame.format === format && plan.rects.length === 0;
+      const out: Render = { format, quality: params.quality, source: { x: clip.x * k, y: clip.y * k, width: clip.width * k, height: clip.height * k }, ...size, masks: plan.rects };
+      const data = asIs ? frame.data : await renderMasked(ctx.render, frame, out, tabId, plan.masked);
+      const masked = plan.masked.length === 0 ? {} : { masked: plan.masked };
+      return { tabId, format, width: Math.round(clip.width), height: Math.round(clip.height), scale, data, ...masked };
+    } finally {
+      if (overridden) await ctx.cdp.send(tabId, 'Emulation.clearDeviceMetricsOverride').catch(() => undefined);
+    }
+  },
+});
 
-export const screenshotTool = createScreenshotTool(offscreenRender);
