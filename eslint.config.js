@@ -3,8 +3,11 @@
 // - typescript-eslint: no floating promises, type-only imports marked, no `any`;
 // - boundaries: page-side code (extension/src/injected) uses no chrome.* and no Node; the protocol imports
 //   nothing Node- or chrome-specific; the CLI never imports the host (nor the host the CLI), and neither
-//   imports the extension.
+//   imports the extension;
+// - floors inside the extension: a room imports only rooms on lower floors (packages/extension/floors.mjs, read by
+//   scripts/eslintFloors.mjs: the role of Playwright's DEPS.list files).
 import tseslint from 'typescript-eslint';
+import { floorsPlugin } from './scripts/eslintFloors.mjs';
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'net', 'child_process', 'crypto', 'url', 'module'];
 const noNode = { group: nodeBuiltins, message: 'This code must not depend on Node.' };
@@ -47,6 +50,25 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [noNode, { group: ['@chrome-relay/cli', '@chrome-relay/native-host', '**/cli/src/**', '**/native-host/src/**'], message: 'The extension never imports the CLI or the host.' }] }],
+    },
+  },
+  {
+    files: ['packages/extension/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'packages/extension/src/testing/**'],
+    plugins: { floors: floorsPlugin },
+    rules: { 'floors/imports': 'error' },
+  },
+  // The person's limits at their choke points: input reaches a page only through input/ (which asks for the landing
+  // check's proof), and pixels leave it only through capture/ (which masks what the person blocked).
+  {
+    files: ['packages/extension/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'packages/extension/src/testing/**', 'packages/extension/src/input/**', 'packages/extension/src/capture/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'Literal[value=/^Input\\.[a-zA-Z]/]', message: 'Input.* commands are sent only from input/, on a landing proof (input/landing.ts).' },
+        { selector: 'Literal[value=/^Page\\.(captureScreenshot|startScreencast|stopScreencast|screencastFrame)/]', message: "A tab's pixels are asked for only in capture/ (capture/screencast.ts), which masks what the person blocked." },
+      ],
     },
   },
   // After the extension-wide block: for a rule, the last matching block wins.

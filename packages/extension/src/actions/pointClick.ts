@@ -22,7 +22,7 @@ import type { FrameState } from '../page/worlds.js';
 import type { ToolContext } from './toolContext.js';
 import { classifyDelivery, progress, type DeliveryVerdict } from './deliveryVerdict.js';
 import { ACTION_PHASES, disarm, drawnAsLaidOut, readGuards, type GuardReports, type PointerPoint } from './pointerDelivery.js';
-import { checkLanding } from './inputLanding.js';
+import { checkPointLanding } from '../input/landing.js';
 import { described, identifyInterceptor } from './interceptorIdentity.js';
 import { labelOf } from './refAction.js';
 import { guardedClick, type InputRunner } from './refClick.js';
@@ -62,16 +62,17 @@ export async function armPointClick(ctx: ToolContext, tabId: number, before: Fra
   const outcome = await callPage(ctx, ctx.worlds, world, 'armPoint', { x, y, arm: ACTION_PHASES.click, purpose: 'click' });
   if (outcome.status === 'outside') throw outsideError(x, y, outcome.viewport);
   if (outcome.status === 'stale') throw new RelayError('internal_error', 'armPoint answered stale for a point (no ref was given)', { tool: 'click', phase: 'act' });
-  const point: PointerPoint = { x, y, healed: false, input: { target: tabId, x, y }, local: { x, y }, guards: [{ world, token: outcome.token }] };
+  const guards = [{ world, token: outcome.token }];
   try {
     // The frame the point is over gets the click: not one showing a site the person blocked.
-    if (outcome.frame) await checkLanding(ctx, world, { at: { x, y }, shown: { x, y } });
+    const landed = await checkPointLanding(ctx, world, { at: { x, y }, shown: { x, y } }, outcome.frame);
     await drawnAsLaidOut(ctx, { tabId, before, world });
+    const point: PointerPoint = { x, y, healed: false, input: { target: tabId, x, y }, local: { x, y }, guards, landed };
+    return { tabId, point, target: outcome.target, frame: outcome.frame };
   } catch (error) {
-    await disarm(ctx, point.guards);
+    await disarm(ctx, guards);
     throw error;
   }
-  return { tabId, point, target: outcome.target, frame: outcome.frame };
 }
 
 /** click_intercepted for a point; `describeOnly`: the page cannot be asked (a dialog holds it, its document was replaced). */

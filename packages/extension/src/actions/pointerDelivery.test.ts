@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FramePointOutcome, GuardReport, PrepareClickOutcome } from '../injected/types.js';
-import { FakePages } from '../page/fakePage.js';
+import { FakePages } from '../testing/fakePage.js';
 import type { FrameInfo } from '../page/frames.js';
 import { Worlds } from '../page/worlds.js';
 import { MemoryStore } from '../refs/memoryStore.js';

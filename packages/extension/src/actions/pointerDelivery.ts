@@ -21,12 +21,13 @@ import type { CdpTarget } from '../cdp/cdpSession.js';
 import type { DeliveryPhase, GuardReport, PrepareClickOutcome } from '../injected/types.js';
 import { framePointIn } from '../page/frameOwner.js';
 import { callPage } from '../page/pageCall.js';
-import { waitForDraw, waitForPaint } from '../page/paint.js';
+import { waitForDraw } from '../capture/screencast.js';
+import { waitForPaint } from '../page/paint.js';
 import type { PageWorld } from '../page/worlds.js';
 import { staleRefError } from '../refs/refTarget.js';
 import type { ToolContext } from './toolContext.js';
 import { classifyDelivery, type DeliveryAction, type DeliveryVerdict } from './deliveryVerdict.js';
-import { checkLanding } from './inputLanding.js';
+import { checkPointLanding, type Landed } from '../input/landing.js';
 import { described, identifyInterceptor } from './interceptorIdentity.js';
 import { callSite, frameChain, interceptedError, notVisibleError, refusedError, unlessStale, type RefSite } from './refAction.js';
 /** What each action's guards check. */
@@ -64,6 +65,8 @@ export interface PointerPoint {
   local: { x: number; y: number };
   /** The guard of the ref's frame first, then one per frame above it, innermost first. */
   guards: ArmedGuard[];
+  /** The landing check's proof for the point (input/landing.ts): what the input senders ask for. */
+  landed: Landed;
 }
 
 type Prepared = Extract<PrepareClickOutcome, { status: 'ok' }>;
@@ -75,7 +78,7 @@ type Prepared = Extract<PrepareClickOutcome, { status: 'ok' }>;
  */
 export async function pointerTarget(ctx: ToolContext, site: RefSite, tool: ToolName, action: DeliveryAction): Promise<PointerPoint> {
   const phases = ACTION_PHASES[action];
-  let point: PointerPoint | undefined;
+  let point: Omit<PointerPoint, 'landed'> | undefined;
   let intoFrame = false;
   for (let attempt = 1; point === undefined; attempt++) {
     const prepared = await prepare(ctx, site, tool, phases);
@@ -105,13 +108,13 @@ export async function pointerTarget(ctx: ToolContext, site: RefSite, tool: ToolN
   }
   try {
     // The point is over an <iframe> (the element is one, or holds one there): the input goes into what it shows.
-    if (intoFrame) await checkLanding(ctx, site.world, { at: point.local, shown: { x: point.x, y: point.y }, ref: site.ref });
+    const landed = await checkPointLanding(ctx, site.world, { at: point.local, shown: { x: point.x, y: point.y }, ref: site.ref }, intoFrame);
     await drawnAsLaidOut(ctx, site);
+    return { ...point, landed };
   } catch (error) {
     await disarm(ctx, point.guards);
     throw error;
   }
-  return point;
 }
 
 async function prepare(ctx: ToolContext, site: RefSite, tool: ToolName, arm: DeliveryPhase[]): Promise<Prepared> {

@@ -32,7 +32,7 @@ export async function guardedClick(
     pressed = await readGuards(ctx, point, { disarm: false });
   };
   try {
-    const clicked = await run(() => clickAt(ctx, point.input.target, point.input.x, point.input.y, options, { afterPress }));
+    const clicked = await run(() => clickAt(ctx, point.landed, point.input.target, point.input.x, point.input.y, options, { afterPress }));
     return { pressed, clicked };
   } catch (error) {
     await disarm(ctx, point.guards);

@@ -13,6 +13,7 @@ import type Protocol from 'devtools-protocol';
 import type { CdpSessions } from '../cdp/cdpSession.js';
 import type { BlockedLayout } from '../page/blockedBoxes.js';
 import { createFrameMasker, type FrameMasker, type LiveFrame, type SiteShown } from './recordMask.js';
+import { onScreencastFrames, startScreencast, stopScreencast } from './screencast.js';
 
 export const DEFAULT_MAX_FRAMES = 300;
 const MAX_TOTAL_BYTES = 48 * 1024 * 1024;
@@ -67,21 +68,20 @@ export class Recorder {
       layout: undefined,
       withheld: 0,
     };
-    recording.stopListening = cdp.on((event) => {
-      if (event.tabId !== tabId || event.sessionId !== undefined || event.method !== 'Page.screencastFrame') return;
-      const frame = event.params as Protocol.Page.ScreencastFrameEvent;
+    recording.stopListening = onScreencastFrames(cdp, tabId, (frame) => {
       const arrived: LiveFrame = { data: frame.data, cssWidth: frame.metadata.deviceWidth };
       if (frame.metadata.scrollOffsetX !== undefined) arrived.scrollOffsetX = frame.metadata.scrollOffsetX;
       if (frame.metadata.scrollOffsetY !== undefined) arrived.scrollOffsetY = frame.metadata.scrollOffsetY;
       const timestamp = frame.metadata.timestamp ?? Date.now() / 1000;
       recording.pending = recording.pending
         .then(() => this.#take(cdp, tabId, recording, arrived, timestamp, options.quality))
-        .catch((error: unknown) => console.error('chrome-relay: keeping a recorded frame failed', error))
-        .finally(() => cdp.send(tabId, 'Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined));
+        .catch((error: unknown) => console.error('chrome-relay: keeping a recorded frame failed', error));
+      // Acknowledged (and so the next frame sent) once this one is kept.
+      return recording.pending;
     });
     this.#recordings.set(tabId, recording);
     try {
-      await cdp.send(tabId, 'Page.startScreencast', {
+      await startScreencast(cdp, tabId, {
         format: 'jpeg',
         quality: options.quality,
         maxWidth: options.maxEdge,
@@ -106,7 +106,7 @@ export class Recorder {
     // The frame being painted now is kept too.
     await recording.pending;
     // The frames are already ours; a tab that can no longer stop its screencast has stopped anyway.
-    await cdp.send(tabId, 'Page.stopScreencast').catch(() => undefined);
+    await stopScreencast(cdp, tabId);
     const shown = new Map<string, SiteShown & { frames: number }>();
     for (const frame of recording.frames) {
       // Once per frame, however many of its frames one site shows in.

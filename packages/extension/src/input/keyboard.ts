@@ -20,6 +20,7 @@
  */
 import { RelayError } from '@chrome-relay/protocol';
 import type { CallContext } from '../context/call.js';
+import { assertLanded, type Landed } from './landing.js';
 
 export interface KeyDefinition {
   /** `KeyboardEvent.key` without Shift. */
@@ -305,13 +306,28 @@ export function planTyping(text: string): TypingStep[] {
   return steps;
 }
 
-export async function pressCombo(ctx: Pick<CallContext, 'cdp'>, tabId: number, combo: Combo, platform: Platform): Promise<void> {
+export async function pressCombo(ctx: Pick<CallContext, 'cdp'>, landed: Landed, tabId: number, combo: Combo, platform: Platform): Promise<void> {
+  assertLanded(landed, tabId);
   for (const event of comboEvents(combo, platform)) await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', event);
 }
 
-export async function typeStep(ctx: Pick<CallContext, 'cdp'>, tabId: number, step: TypingStep, platform: Platform): Promise<void> {
-  if (step.kind === 'insert') await ctx.cdp.send(tabId, 'Input.insertText', { text: step.text });
-  else await pressCombo(ctx, tabId, step.combo, platform);
+export async function typeStep(ctx: Pick<CallContext, 'cdp'>, landed: Landed, tabId: number, step: TypingStep, platform: Platform): Promise<void> {
+  if (step.kind === 'insert') await insertText(ctx, landed, tabId, step.text);
+  else await pressCombo(ctx, landed, tabId, step.combo, platform);
+}
+
+/** Text where focus is, as one trusted insertion (beforeinput(insertText) + input, as an IME commits it). */
+export async function insertText(ctx: Pick<CallContext, 'cdp'>, landed: Landed, tabId: number, text: string): Promise<void> {
+  assertLanded(landed, tabId);
+  await ctx.cdp.send(tabId, 'Input.insertText', { text });
+}
+
+/** Clear the selected text with a trusted Delete key press (an insertion of "" inserts nothing). */
+export async function pressDelete(ctx: Pick<CallContext, 'cdp'>, landed: Landed, tabId: number): Promise<void> {
+  assertLanded(landed, tabId);
+  const key = { key: 'Delete', code: 'Delete', windowsVirtualKeyCode: 46, nativeVirtualKeyCode: 46 };
+  await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', { type: 'rawKeyDown', ...key });
+  await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', { type: 'keyUp', ...key });
 }
 
 /** The platform of this browser, for ControlOrMeta and macOS editing commands. */

@@ -2,10 +2,14 @@
  * Trusted mouse input through CDP Input.dispatchMouseEvent: the browser delivers these exactly like
  * a person's mouse (isTrusted, hover, focus, pointer events), unlike element.click() in the page.
  * Coordinates are CSS pixels in the viewport of the widget the target names: the tab's top-level
- * viewport, or an out-of-process iframe's own when given its child session.
+ * viewport, or an out-of-process iframe's own when given its child session. Every sender takes the landing
+ * check's proof for the tab (landing.ts).
  */
 import type { CdpTarget } from '../cdp/cdpSession.js';
 import type { CallContext } from '../context/call.js';
+import { assertLanded, type Landed } from './landing.js';
+
+const tabOf = (target: number | CdpTarget): number => (typeof target === 'number' ? target : target.tabId);
 
 export type MouseButton = 'left' | 'right' | 'middle';
 
@@ -31,12 +35,14 @@ export interface ClickHooks {
 
 export async function clickAt(
   ctx: Pick<CallContext, 'cdp'>,
+  landed: Landed,
   tabId: number | CdpTarget,
   x: number,
   y: number,
   opts: ClickOptions = {},
   hooks: ClickHooks = {},
 ): Promise<void> {
+  assertLanded(landed, tabOf(tabId));
   const button = opts.button ?? 'left';
   const clickCount = opts.clickCount ?? 1;
   const modifiers = opts.modifiers ?? 0;
@@ -78,8 +84,23 @@ export async function clickAt(
 }
 
 /** Move the pointer without pressing (hover). Its ack waits for the page to handle the move: see withUnbufferedInput. */
-export async function moveTo(ctx: Pick<CallContext, 'cdp'>, tabId: number | CdpTarget, x: number, y: number): Promise<void> {
+export async function moveTo(ctx: Pick<CallContext, 'cdp'>, landed: Landed, tabId: number | CdpTarget, x: number, y: number): Promise<void> {
+  assertLanded(landed, tabOf(tabId));
   await ctx.cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'none', buttons: 0, pointerType: 'mouse' });
+}
+
+/** One step of a drag with the left button: a move (held or not), the press, or the release. */
+export async function dragMouse(ctx: Pick<CallContext, 'cdp'>, landed: Landed, tabId: number, type: 'mouseMoved' | 'mousePressed' | 'mouseReleased', x: number, y: number, buttons: number): Promise<void> {
+  assertLanded(landed, tabId);
+  await ctx.cdp.send(tabId, 'Input.dispatchMouseEvent', {
+    type,
+    x,
+    y,
+    button: type === 'mouseMoved' && buttons === 0 ? 'none' : 'left',
+    buttons,
+    clickCount: type === 'mouseMoved' ? 0 : 1,
+    pointerType: 'mouse',
+  });
 }
 
 /**

@@ -10,9 +10,9 @@
  *   the new layout. Alone, it was enough under Xvfb but not headless: 2 of 3 clicks still went
  *   to the cross-origin frame, whose renderer-side position was current but the browser's
  *   routing data was not.
- * - waitForDraw: one screencast frame of the tab. A capture makes the browser draw the tab now,
- *   and drawing is what refreshes the routing data: with it, 6 of 6 landed. (The screenshot tool
- *   uses a screencast frame for the same reason: Page.captureScreenshot hangs on hidden tabs.)
+ * - waitForDraw (capture/screencast.ts, the one place pixels are asked for): one screencast frame of the tab. A
+ *   capture makes the browser draw the tab now, and drawing is what refreshes the routing data: with it, 6 of 6
+ *   landed.
  */
 import type { CallContext } from '../context/call.js';
 import { worldTarget, type PageWorld } from './worlds.js';
@@ -43,32 +43,5 @@ export async function waitForPaint(ctx: Pick<CallContext, 'cdp'>, world: PageWor
     return await Promise.race([painted, late]);
   } finally {
     clearTimeout(timer);
-  }
-}
-
-/**
- * One screencast frame of the tab, acknowledged, then the screencast stopped; true when it came
- * within `limitMs`. Not while the tab is being recorded: the recording's own screencast would be
- * reconfigured and stopped (the caller checks).
- */
-export async function waitForDraw(ctx: Pick<CallContext, 'cdp'>, tabId: number, limitMs = PAINT_LIMIT_MS): Promise<boolean> {
-  let unsubscribe: () => void = () => undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const framed = new Promise<boolean>((resolve) => {
-    unsubscribe = ctx.cdp.on((event) => {
-      if (event.tabId !== tabId || event.sessionId !== undefined || event.method !== 'Page.screencastFrame') return;
-      const params = event.params as { sessionId: number };
-      void ctx.cdp.send(tabId, 'Page.screencastFrameAck', { sessionId: params.sessionId }).catch(() => undefined);
-      resolve(true);
-    });
-    timer = setTimeout(() => resolve(false), limitMs);
-  });
-  try {
-    await ctx.cdp.send(tabId, 'Page.startScreencast', { format: 'jpeg', quality: 1, maxWidth: 16, maxHeight: 16 });
-    return await framed;
-  } finally {
-    clearTimeout(timer);
-    unsubscribe();
-    await ctx.cdp.send(tabId, 'Page.stopScreencast').catch(() => undefined);
   }
 }

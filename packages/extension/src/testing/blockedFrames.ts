@@ -3,8 +3,8 @@
  * inside the open one, another blocked frame (INNER). The frame list is what FrameSessions.list would give with
  * the rules applied; the fake page answers for every frame (its API is the test's).
  */
-import type { FakePageApi, FakePageTab } from '../page/fakePage.js';
-import { FakePages } from '../page/fakePage.js';
+import type { FakePageApi, FakePageTab } from './fakePage.js';
+import { FakePages } from './fakePage.js';
 import type { FrameInfo } from '../page/frames.js';
 import { Worlds } from '../page/worlds.js';
 import { frameBlocks } from '../policy/frameBlocks.js';

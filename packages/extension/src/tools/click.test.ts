@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RelayError } from '@chrome-relay/protocol';
 import type { ArmPointOutcome, DeliveryArgs, GuardEvent, GuardReport, PrepareClickOutcome } from '../injected/types.js';
-import { FakePages } from '../page/fakePage.js';
+import { FakePages } from '../testing/fakePage.js';
 import { Worlds } from '../page/worlds.js';
 import { COUNTER_KEY, RefCounter } from '../refs/counter.js';
 import { MemoryStore } from '../refs/memoryStore.js';

@@ -23,14 +23,14 @@
  * the press/move/release, also covered by the e2e.
  */
 import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
-import type Protocol from 'devtools-protocol';
-import { withUnbufferedInput } from '../input/mouse.js';
+import { dispatchDrop, interceptDrags, type DragInterception } from '../input/drag.js';
+import { dragMouse, withUnbufferedInput } from '../input/mouse.js';
 import { setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { classifyDelivery } from '../actions/deliveryVerdict.js';
 import { verifiedDrop } from '../actions/dropDelivery.js';
-import { checkTopLanding } from '../actions/inputLanding.js';
+import { checkTopLanding, type Landed } from '../input/landing.js';
 import { disarm, pointerTarget, readGuards, undeliveredError, type PointerPoint } from '../actions/pointerDelivery.js';
 import { identifyInterceptor } from '../actions/interceptorIdentity.js';
 import { callSite, interceptedError, openRef, type RefSite } from '../actions/refAction.js';
@@ -38,18 +38,6 @@ const STEPS = 8;
 const DRAG_EVENT_GRACE_MS = 50;
 
 type Point = PointerPoint;
-
-async function mouse(ctx: ToolContext, tabId: number, type: 'mouseMoved' | 'mousePressed' | 'mouseReleased', x: number, y: number, buttons: number): Promise<void> {
-  await ctx.cdp.send(tabId, 'Input.dispatchMouseEvent', {
-    type,
-    x,
-    y,
-    button: type === 'mouseMoved' && buttons === 0 ? 'none' : 'left',
-    buttons,
-    clickCount: type === 'mouseMoved' ? 0 : 1,
-    pointerType: 'mouse',
-  });
-}
 
 /** The drop target as the agent gave it. */
 type DropTarget = { ref: string } | { selector: string } | { x: number; y: number };
@@ -95,7 +83,7 @@ async function selectorPoint(ctx: ToolContext, from: RefSite, selector: string):
  * Both points, the source's guard armed last (each page has one arming at a time, and the
  * source's is the one the press is checked against; the target's point is only hit-tested).
  */
-async function locateBoth(ctx: ToolContext, from: RefSite, to: RefSite | Exclude<DropTarget, { ref: string }>): Promise<{ from: Point; to: { x: number; y: number } }> {
+async function locateBoth(ctx: ToolContext, from: RefSite, to: RefSite | Exclude<DropTarget, { ref: string }>): Promise<{ from: Point; to: { x: number; y: number; landed?: Landed } }> {
   const first = await pointerTarget(ctx, from, 'drag', 'press');
   if (!('world' in to)) {
     // A point needs nothing located; a selector is located once the source is armed and in view.
@@ -139,20 +127,20 @@ async function locateBoth(ctx: ToolContext, from: RefSite, to: RefSite | Exclude
 
 /** The pointer onto the source and the button down; click_intercepted (button let go) unless the source got both. */
 async function pressSource(ctx: ToolContext, site: RefSite, tabId: number, a: Point): Promise<void> {
-  await mouse(ctx, tabId, 'mouseMoved', a.x, a.y, 0);
-  await mouse(ctx, tabId, 'mousePressed', a.x, a.y, 1);
+  await dragMouse(ctx, a.landed, tabId, 'mouseMoved', a.x, a.y, 0);
+  await dragMouse(ctx, a.landed, tabId, 'mousePressed', a.x, a.y, 1);
   let verdict;
   try {
     const reports = await readGuards(ctx, a, { disarm: false });
     verdict = classifyDelivery('press', reports.target, reports.above);
   } catch (error) {
-    await mouse(ctx, tabId, 'mouseReleased', a.x, a.y, 0).catch(() => undefined);
+    await dragMouse(ctx, a.landed, tabId, 'mouseReleased', a.x, a.y, 0).catch(() => undefined);
     throw error;
   }
   if (!verdict.delivered) {
     // Let the button go while still armed: the guard cancels the release too, so the element
     // that took the press hears nothing of the drag at all.
-    await mouse(ctx, tabId, 'mouseReleased', a.x, a.y, 0);
+    await dragMouse(ctx, a.landed, tabId, 'mouseReleased', a.x, a.y, 0);
   }
   // The moves go over other elements on purpose; the drop side is checked on its own (dropDelivery.ts).
   await disarm(ctx, a.guards);
@@ -174,28 +162,21 @@ export const dragTool = defineTool({
     }
     const tabId = from.tabId;
     const points = await locateBoth(ctx, from, to);
-    if (!('world' in to)) {
+    let dropLanded: Landed;
+    try {
       // A drop at a point or selector of the top document: what is there may be a frame showing a blocked site
       // (a ref's point was checked by pointerTarget).
-      try {
-        await checkTopLanding(ctx, tabId, { at: points.to, shown: points.to });
-      } catch (error) {
-        await disarm(ctx, points.from.guards);
-        throw error;
-      }
+      dropLanded = points.to.landed ?? (await checkTopLanding(ctx, tabId, { at: points.to, shown: points.to }));
+    } catch (error) {
+      await disarm(ctx, points.from.guards);
+      throw error;
     }
 
-    let intercepted: Protocol.Input.DragData | undefined;
-    const unsubscribe = ctx.cdp.on((event) => {
-      if (event.tabId === tabId && event.sessionId === undefined && event.method === 'Input.dragIntercepted') {
-        intercepted = (event.params as Protocol.Input.DragInterceptedEvent).data;
-      }
-    });
+    let drags: DragInterception;
     try {
-      await ctx.cdp.send(tabId, 'Input.setInterceptDrags', { enabled: true });
+      drags = await interceptDrags(ctx, tabId);
     } catch (error) {
       // pressSource ends the source's arming on every path it takes; this is the one before it.
-      unsubscribe();
       await disarm(ctx, points.from.guards);
       throw error;
     }
@@ -204,29 +185,24 @@ export const dragTool = defineTool({
       const b = points.to;
       await withUnbufferedInput(ctx, tabId, async () => {
         await pressSource(ctx, from, tabId, a);
-        const letGo = () => mouse(ctx, tabId, 'mouseReleased', a.x, a.y, 0);
+        const letGo = () => dragMouse(ctx, a.landed, tabId, 'mouseReleased', a.x, a.y, 0);
         await verifiedDrop(ctx, { source: from, target: to, point: b }, async () => {
           for (let step = 1; step <= STEPS; step++) {
             const x = a.x + ((b.x - a.x) * step) / STEPS;
             const y = a.y + ((b.y - a.y) * step) / STEPS;
-            await mouse(ctx, tabId, 'mouseMoved', x, y, 1);
-            if (intercepted !== undefined) break;
+            await dragMouse(ctx, a.landed, tabId, 'mouseMoved', x, y, 1);
+            if (drags.intercepted() !== undefined) break;
           }
           // The event can trail the move that started the drag by a moment; with interception on,
           // a drag we missed would never reach the page at all.
-          if (intercepted === undefined) await new Promise((resolve) => setTimeout(resolve, DRAG_EVENT_GRACE_MS));
-          if (intercepted !== undefined) {
-            const data = intercepted;
-            for (const type of ['dragEnter', 'dragOver', 'drop'] as const) {
-              await ctx.cdp.send(tabId, 'Input.dispatchDragEvent', { type, x: b.x, y: b.y, data });
-            }
-          }
-          await mouse(ctx, tabId, 'mouseReleased', b.x, b.y, 0);
+          if (drags.intercepted() === undefined) await new Promise((resolve) => setTimeout(resolve, DRAG_EVENT_GRACE_MS));
+          const data = drags.intercepted();
+          if (data !== undefined) await dispatchDrop(ctx, dropLanded, tabId, b.x, b.y, data);
+          await dragMouse(ctx, dropLanded, tabId, 'mouseReleased', b.x, b.y, 0);
         }, letGo);
       });
     } finally {
-      unsubscribe();
-      await ctx.cdp.send(tabId, 'Input.setInterceptDrags', { enabled: false }).catch(() => undefined);
+      await drags.stop();
     }
     await setCurrentTab(tabId, ctx.browser);
     const healed = points.from.healed || ('healed' in points.to && points.to.healed === true);

@@ -13,23 +13,21 @@
  */
 import { RelayError, type ToolResult } from '@chrome-relay/protocol';
 import { normalizeText } from '../injected/dom.js';
+import { insertText, pressDelete } from '../input/keyboard.js';
+import { checkFocusLanding } from '../input/landing.js';
 import { setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { callSite, openRef, refusedError, unlessStale, type RefSite } from '../actions/refAction.js';
-/** Clear the selected text with a trusted Delete key press (insertText of "" inserts nothing). */
-async function pressDelete(ctx: ToolContext, tabId: number): Promise<void> {
-  const key = { key: 'Delete', code: 'Delete', windowsVirtualKeyCode: 46, nativeVirtualKeyCode: 46 };
-  await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', { type: 'rawKeyDown', ...key });
-  await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', { type: 'keyUp', ...key });
-}
-
 /** What the agent is shown of a secret field's value (the snapshot shows the same): never the value, nor its length. */
 export const SECRET_VALUE = '••••••';
 
 async function typeValue(ctx: ToolContext, site: RefSite, value: string, plan: 'typed' | 'contenteditable'): Promise<string> {
-  if (value === '') await pressDelete(ctx, site.tabId);
-  else await ctx.cdp.send(site.tabId, 'Input.insertText', { text: value });
+  // The page focused the field: the text goes where focus is, which must not be a frame of a blocked site (a page may
+  // move focus in its own focus handler).
+  const landed = await checkFocusLanding(ctx, site.tabId);
+  if (value === '') await pressDelete(ctx, landed, site.tabId);
+  else await insertText(ctx, landed, site.tabId, value);
   const after = unlessStale(site, await callSite(ctx, site, 'value', { ref: site.ref }));
   // A contenteditable's value is its rendered text: compare it the way it renders.
   const same = plan === 'contenteditable' ? normalizeText(after.value) === normalizeText(value) : after.value === value;

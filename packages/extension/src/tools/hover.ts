@@ -18,7 +18,7 @@ export const hoverTool = defineTool({
     const site = await openRef(ctx, params.ref, params.tab);
     const point = await pointerTarget(ctx, site, 'hover', 'hover');
     try {
-      await withUnbufferedInput(ctx, point.input.target, () => moveTo(ctx, point.input.target, point.input.x, point.input.y));
+      await withUnbufferedInput(ctx, point.input.target, () => moveTo(ctx, point.landed, point.input.target, point.input.x, point.input.y));
     } catch (error) {
       await disarm(ctx, point.guards);
       throw error;

@@ -13,7 +13,7 @@ import { currentPlatform, formatCombo, parseCombo, pressCombo } from '../input/k
 import { ADialog } from '../pageState/dialogs.js';
 import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
-import { checkFocusLanding } from '../actions/inputLanding.js';
+import { checkFocusLanding } from '../input/landing.js';
 export const keysTool = defineTool({
   name: 'keys',
   async handle(params, ctx) {
@@ -25,8 +25,8 @@ export const keysTool = defineTool({
     const pressed: string[] = [];
     for (const [index, combo] of combos.entries()) {
       // Before each combination: a Tab may have just moved focus into a frame showing a blocked site.
-      await checkFocusLanding(ctx, tabId);
-      const outcome = await dialogs.watch(tabId, () => pressCombo(ctx, tabId, combo, platform));
+      const landed = await checkFocusLanding(ctx, tabId);
+      const outcome = await dialogs.watch(tabId, () => pressCombo(ctx, landed, tabId, combo, platform));
       pressed.push(formatCombo(combo));
       if ('dialog' in outcome) {
         const remaining = combos.slice(index + 1).map(formatCombo);

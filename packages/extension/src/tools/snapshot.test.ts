@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PageSnapshot } from '../injected/types.js';
-import { FakePages } from '../page/fakePage.js';
+import { FakePages } from '../testing/fakePage.js';
 import { Worlds } from '../page/worlds.js';
 import { RefCounter } from '../refs/counter.js';
 import { MemoryStore } from '../refs/memoryStore.js';

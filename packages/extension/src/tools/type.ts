@@ -22,7 +22,7 @@ import { resolveTab } from '../targets.js';
 import { focusRef } from '../actions/refAction.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
-import { checkFocusLanding } from '../actions/inputLanding.js';
+import { checkFocusLanding } from '../input/landing.js';
 export type FocusReport = { editable: true; description: string } | { editable: false; description: string };
 
 /**
@@ -78,7 +78,7 @@ export function describeFocus(): FocusReport {
  */
 export async function typeIntoFocused(ctx: ToolContext, tabId: number, text: string): Promise<ToolResult<'type'>> {
   // First: describeFocus looks into same-origin frames, and the text goes where focus is.
-  await checkFocusLanding(ctx, tabId);
+  const landed = await checkFocusLanding(ctx, tabId);
   const focus = await callInPage(ctx, tabId, describeFocus);
   if (!focus.editable) {
     throw reasonedError(
@@ -94,7 +94,7 @@ export async function typeIntoFocused(ctx: ToolContext, tabId: number, text: str
   const dialogs = ctx.dialogs;
   let typed = 0;
   for (const step of steps) {
-    const outcome = await dialogs.watch(tabId, () => typeStep(ctx, tabId, step, platform));
+    const outcome = await dialogs.watch(tabId, () => typeStep(ctx, landed, tabId, step, platform));
     typed += step.chars;
     if ('dialog' in outcome) {
       if (typed === total) return { tabId, typed, into: focus.description, dialog: outcome.dialog };

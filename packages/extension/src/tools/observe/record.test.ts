@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeEnvironment } from '../../testing/fakeChrome.js';
 import { NO_BLOCKED_FRAMES } from '../../testing/blockedFrames.js';
-import { drawnAtScroll, screenshotTool } from './screenshot.js';
+import { drawnAtScroll } from '../../capture/screenshot.js';
+import { screenshotTool } from './screenshot.js';
 import { Recorder } from '../../capture/recorder.js';
 import type { LiveFrame } from '../../capture/recordMask.js';
 import { unmasked, type FrameMasker } from '../../capture/recordMask.js';

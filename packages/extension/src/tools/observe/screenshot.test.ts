@@ -5,7 +5,8 @@ import { BANK_RULE, blockedFramesTab } from '../../testing/blockedFrames.js';
 import type { Render, RenderFrame } from '../../capture/frameImage.js';
 import { Recorder } from '../../capture/recorder.js';
 import { unmasked } from '../../capture/recordMask.js';
-import { drawnAtScroll, noFrameError, screenshotTool } from './screenshot.js';
+import { drawnAtScroll, noFrameError } from '../../capture/screenshot.js';
+import { screenshotTool } from './screenshot.js';
 
 describe('an element screenshot takes a frame drawn at the scroll its box was measured at', () => {
   it('refuses a frame drawn before the element was scrolled into view', () => {

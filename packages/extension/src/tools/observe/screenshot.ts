@@ -27,19 +27,10 @@ import { resolveTab } from '../../targets.js';
 import { callSite, notVisibleError, openRef, unlessStale } from '../../actions/refAction.js';
 import { defineTool } from '../defineTool.js';
 import type { ToolContext } from '../../actions/toolContext.js';
-import type { Recorder } from '../../capture/recorder.js';
-import { blockedLayout, type BlockedFrames, type Rect } from '../../page/blockedBoxes.js';
-import { blockedFrameError } from '../../policy/policy.js';
-import { outputSize, planMasks, type MaskedArea } from '../../capture/captureMask.js';
-import type { Frame, imageSize, Render, RenderFrame } from '../../capture/frameImage.js';
+import type { Rect } from '../../page/blockedBoxes.js';
+import { captureMasked, type Scroll, type Viewport } from '../../capture/screenshot.js';
 
 type Clip = Rect;
-
-/** The page's scroll (CSS px) an element's box was measured at. */
-interface Scroll {
-  x: number;
-  y: number;
-}
 
 type ElementBox = { found: false } | { found: true; x: number; y: number; width: number; height: number; scrollX: number; scrollY: number };
 
@@ -95,11 +86,6 @@ async function elementClip(ctx: ToolContext, tabId: number, selector: string): P
   return { clip: { x: box.x, y: box.y, width: box.width, height: box.height }, scroll: { x: box.scrollX, y: box.scrollY } };
 }
 
-interface Viewport {
-  width: number;
-  height: number;
-}
-
 async function viewportOf(ctx: ToolContext, tabId: number): Promise<Viewport & { contentHeight: number }> {
   const metrics = await ctx.cdp.send(tabId, 'Page.getLayoutMetrics');
   return { width: metrics.cssLayoutViewport.clientWidth, height: metrics.cssLayoutViewport.clientHeight, contentHeight: metrics.cssContentSize.height };
@@ -107,73 +93,6 @@ async function viewportOf(ctx: ToolContext, tabId: number): Promise<Viewport & {
 
 /** Tallest full-page capture we render; beyond it the image would exceed what canvases and agents handle. */
 const MAX_FULL_HEIGHT = 16_384;
-/** Large enough that Chrome never downscales the frame below the viewport's device pixels. */
-const MAX_FRAME_EDGE = 16_384;
-
-/**
- * Pure: whether a screencast frame was drawn at `scroll` (within a pixel). An element's box is measured right
- * after scrolling it into view, and the first frame can still be one drawn before that scroll reached the
- * compositor: cropped at the new box, it would show another part of the page.
- */
-export function drawnAtScroll(metadata: { scrollOffsetX?: number; scrollOffsetY?: number }, scroll: Scroll | undefined): boolean {
-  if (scroll === undefined || metadata.scrollOffsetX === undefined || metadata.scrollOffsetY === undefined) return true;
-  return Math.abs(metadata.scrollOffsetX - scroll.x) <= 1 && Math.abs(metadata.scrollOffsetY - scroll.y) <= 1;
-}
-
-/**
- * No frame to capture by the deadline: none at all, or only frames drawn at another scroll than the element's box
- * was measured at (`framesAtOtherScroll`), from our own screencast or from the tab's recording.
- */
-export function noFrameError(tabId: number, framesAtOtherScroll: number, recording: boolean): RelayError {
-  const tab = recording ? `Tab ${tabId} is being recorded but` : `Tab ${tabId}`;
-  const message =
-    framesAtOtherScroll > 0
-      ? `${tab} drew no frame at the scroll the element was measured at before the deadline (the page keeps scrolling?), so its pixels cannot be captured exactly; retry once the page is still.`
-      : recording
-        ? `${tab} its screencast has shown no frame yet; retry, and if the tab is minimised or crashed bring it back first.`
-        : `${tab} produced no frame to capture before the deadline; retry, and if the tab is minimised or crashed bring it back first.`;
-  return reasonedError('timeout', 'no_frame', message, { phase: 'act', details: { tab: tabId, ...(recording ? { recording: true } : {}), framesAtOtherScroll } });
-}
-
-/**
- * Start a screencast, take its first frame (acked) — with `scroll`, the first drawn at that scroll — stop.
- * Bounded by the call's deadline.
- */
-async function screencastFrame(ctx: ToolContext, sizeOf: SizeOf, tabId: number, format: 'png' | 'jpeg', quality: number | undefined, viewport: Viewport, scroll?: Scroll): Promise<Frame> {
-  let unsubscribe: () => void = () => undefined;
-  let earlier = 0;
-  const frame = new Promise<{ data: string; width: number; scroll?: Scroll }>((resolve) => {
-    unsubscribe = ctx.cdp.on((event) => {
-      if (event.tabId !== tabId || event.sessionId !== undefined || event.method !== 'Page.screencastFrame') return;
-      const params = event.params as { data: string; sessionId: number; metadata: { deviceWidth: number; scrollOffsetX?: number; scrollOffsetY?: number } };
-      void ctx.cdp.send(tabId, 'Page.screencastFrameAck', { sessionId: params.sessionId }).catch(() => undefined);
-      const { scrollOffsetX: x, scrollOffsetY: y } = params.metadata;
-      if (drawnAtScroll(params.metadata, scroll)) resolve({ data: params.data, width: params.metadata.deviceWidth, ...(x === undefined || y === undefined ? {} : { scroll: { x, y } }) });
-      else earlier++;
-    });
-  });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(noFrameError(tabId, earlier, false)), Math.max(0, ctx.deadline - Date.now()));
-  });
-  try {
-    await ctx.cdp.send(tabId, 'Page.startScreencast', {
-      format,
-      ...(quality === undefined ? {} : { quality }),
-      maxWidth: MAX_FRAME_EDGE,
-      maxHeight: MAX_FRAME_EDGE,
-      everyNthFrame: 1,
-    });
-    const got = await Promise.race([frame, deadline]);
-    // metadata.deviceWidth is the frame's width in CSS px, scrollbar included (clientWidth is not).
-    const image = await sizeOf(got.data, format);
-    return { data: got.data, format, cssToFrame: image.width / Math.max(1, got.width || viewport.width), ...(got.scroll === undefined ? {} : { scroll: got.scroll }) };
-  } finally {
-    clearTimeout(timer);
-    unsubscribe();
-    await ctx.cdp.send(tabId, 'Page.stopScreencast').catch(() => undefined);
-  }
-}
 
 /** The part of `clip` inside the viewport (an element larger than the viewport is cut at its edges). */
 function clampToViewport(clip: Clip, viewport: Viewport): Clip {
@@ -186,38 +105,6 @@ export function screenshotScale(clip: Clip, maxEdge: number | undefined): number
   if (maxEdge === undefined) return 1;
   return Math.min(1, maxEdge / Math.max(clip.width, clip.height));
 }
-
-/**
- * The recording's newest frame as a screenshot frame — with `scroll`, the newest drawn at that scroll (as
- * screencastFrame); timeout when the recording has shown no such frame by the deadline.
- */
-async function recordedFrame(ctx: ToolContext, sizeOf: SizeOf, recordings: Recorder, tabId: number, viewport: Viewport, scroll: Scroll | undefined): Promise<Frame> {
-  let earlier = 0;
-  const live = await recordings.currentFrame(tabId, ctx.deadline, (frame) => {
-    const atScroll = drawnAtScroll(frame, scroll);
-    if (!atScroll) earlier++;
-    return atScroll;
-  });
-  if (live === null) throw noFrameError(tabId, earlier, true);
-  const image = await sizeOf(live.data, 'jpeg');
-  const { scrollOffsetX: x, scrollOffsetY: y } = live;
-  return { data: live.data, format: 'jpeg', cssToFrame: image.width / Math.max(1, live.cssWidth || viewport.width), ...(x === undefined || y === undefined ? {} : { scroll: { x, y } }) };
-}
-
-/** Paint over the blocked areas (or, when they cannot be painted, fail site_blocked naming the rule: never their pixels). */
-async function renderMasked(render: RenderFrame, frame: Frame, out: Render, tabId: number, masked: readonly MaskedArea[]): Promise<string> {
-  try {
-    return await render(frame, out);
-  } catch (error) {
-    const first = masked[0];
-    if (first === undefined || out.masks.length === 0) throw error;
-    console.warn('chrome-relay: painting over a blocked frame failed', error);
-    throw blockedFrameError(tabId, { rule: first.rule, url: first.origin }, { capture: 'screenshot' });
-  }
-}
-
-/** A frame's size in its own pixels (decoded in the worker; a test's frames are not images). */
-type SizeOf = typeof imageSize;
 
 export const screenshotTool = defineTool({
   name: 'screenshot',
@@ -259,18 +146,8 @@ export const screenshotTool = defineTool({
         });
       }
       const scale = screenshotScale(clip, params.maxEdge);
-      // Blocked areas measured before and after the frame is drawn (undefined, and nothing asked, without rules).
-      const before = await blockedLayout(ctx, ctx.frames, tabId);
-      const frame = recording ? await recordedFrame(ctx, ctx.imageSize, ctx.recorder, tabId, viewport, scroll) : await screencastFrame(ctx, ctx.imageSize, tabId, format, params.quality, viewport, scroll);
-      const after = before === undefined ? undefined : await blockedLayout(ctx, ctx.frames, tabId);
-      const k = frame.cssToFrame;
-      const size = outputSize(clip, k, scale);
-      const plan = planMasks([before, after], { cssToFrame: k, jpeg: frame.format === 'jpeg', ...(frame.scroll === undefined ? {} : { scroll: frame.scroll }) }, clip, size);
-      const whole = clip.x === 0 && clip.y === 0 && clip.width === viewport.width && clip.height === viewport.height;
-      const asIs = whole && scale === 1 && Math.abs(k - 1) < 0.01 && frame.format === format && plan.rects.length === 0;
-      const out: Render = { format, quality: params.quality, source: { x: clip.x * k, y: clip.y * k, width: clip.width * k, height: clip.height * k }, ...size, masks: plan.rects };
-      const data = asIs ? frame.data : await renderMasked(ctx.render, frame, out, tabId, plan.masked);
-      const masked = plan.masked.length === 0 ? {} : { masked: plan.masked };
+      const { data, masked: areas } = await captureMasked(ctx, tabId, { clip, scale, format, quality: params.quality, viewport, scroll, recording });
+      const masked = areas.length === 0 ? {} : { masked: areas };
       return { tabId, format, width: Math.round(clip.width), height: Math.round(clip.height), scale, data, ...masked };
     } finally {
       if (overridden) await ctx.cdp.send(tabId, 'Emulation.clearDeviceMetricsOverride').catch(() => undefined);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BANK_RULE, blockedFramesTab } from '../testing/blockedFrames.js';
-import { checkFocusLanding, checkLanding } from './inputLanding.js';
+import { checkFocusLanding, checkLanding } from './landing.js';
 
 beforeAll(() => {
   (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
@@ -38,7 +38,7 @@ describe('checkLanding: where input goes, against the block list', () => {
     const tab = blockedFramesTab();
     const hits = ['el:OPEN', null];
     tab.page.objects.inputFrame = () => hits.shift() ?? null;
-    await expect(checkFocusLanding(tab.ctx, tab.tabId)).resolves.toBeUndefined();
+    await expect(checkFocusLanding(tab.ctx, tab.tabId)).resolves.toMatchObject({ tabId: tab.tabId });
     expect(tab.page.calls.map((call) => call.args)).toEqual([null, null]);
   });
 

@@ -4,7 +4,7 @@
  * node without a browser. The page API itself is a plain object the test controls.
  */
 import type { PageArgs, PageMethod, PageReturn } from '../injected/types.js';
-import { protocolError, type FakeDebugger } from '../testing/fakeChrome.js';
+import { protocolError, type FakeDebugger } from './fakeChrome.js';
 
 export type FakePageApi = { [M in PageMethod]?: (args: PageArgs<M>) => PageReturn<M> };
 
