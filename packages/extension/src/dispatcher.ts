@@ -34,6 +34,7 @@
  */
 import {
   asInterrupted,
+  isToolName,
   reasonedError,
   RelayError,
   VERSION,
@@ -51,7 +52,7 @@ import { navigationCut } from './navigationCut.js';
 import { InputLanes, type Turn } from './input/inputLanes.js';
 import { ADialog, dialogOpenError, type DialogInfo } from './pageState/dialogs.js';
 import { snapshotAfter } from './snapshotAfter.js';
-import { prepareCall } from './targeting/prepareCall.js';
+import { prepareCall, type PreparedCall } from './targeting/prepareCall.js';
 import { tabsOf, type CallTabs } from './context/call.js';
 import type { Policy } from './policy/policy.js';
 import type { AnyToolDefinition, ToolDefinition } from './tools/defineTool.js';
@@ -79,9 +80,6 @@ export interface DispatcherDeps {
   /** Where every call is recorded for the popup. */
   readonly activity?: Pick<ActivityLog, 'start' | 'finish'>;
 }
-
-/** Calls the popup's history leaves out: health checks and host plumbing, not agent actions. */
-const NOT_LOGGED: ReadonlySet<string> = new Set(['ping', 'restart_host']);
 
 /** The tab a call names before resolution (for the log of a call refused early). */
 function namedTab(call: CallMessage): number | null {
@@ -196,6 +194,20 @@ async function takeTurn(lanes: InputLanes, ctx: ToolContext, tabId: number, tool
   }
 }
 
+/** What one run of a tool shares with the call it belongs to (dispatcher's execute). */
+interface Stage {
+  /** The call's context but for the tabs, which each run has resolved for itself. */
+  readonly ctx: Omit<ToolContext, 'target'>;
+  readonly watch: { setTabs(tabs: readonly number[]): void } | undefined;
+  readonly stopped: Promise<never>;
+  /** Releases of the debugger sessions held, run when the call has answered. */
+  readonly holds: (() => void)[];
+  /** The input turns, for a tool that sends input. */
+  readonly lanes: InputLanes | undefined;
+  /** Waits before the tool runs (the snapshot after an action: until the document parsed). */
+  readonly settle?: () => Promise<void>;
+}
+
 /** The registry's snapshot tool (the one a call's `snapshot` runs). */
 function snapshotTool(byName: ReadonlyMap<string, AnyToolDefinition>): ToolDefinition<'snapshot'> {
   const tool = byName.get('snapshot');
@@ -233,9 +245,41 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
   const lanes = new InputLanes();
   services.cdp.setInputGate((tabId, method, params) => lanes.admit(tabId, method, params));
 
+  /**
+   * One tool's run on its resolved tabs, the same for a call and for the snapshot after it (--snapshot): the person's
+   * limits for those tabs, the tabs' debugger sessions held (released with the call's), a pause that landed meanwhile,
+   * the input turn (`lanes`, for a tool that sends input), the dialog precondition, the deadline, a stop; then the
+   * result as the person's limits let it out.
+   */
+  async function execute<T extends ToolName>(tool: ToolDefinition<T>, prepared: PreparedCall<T>, stage: Stage, onTurn: (turn: Turn) => void = noop): Promise<unknown> {
+    const { watch, stopped } = stage;
+    const { tabs } = prepared;
+    const ctx: ToolContext = { ...stage.ctx, target: tabs };
+    const tabId = tabs.kind === 'tab' ? tabs.tab : undefined;
+    watch?.setTabs(tabsOf(tabs));
+    await deps.policy?.checkTabs(tool.name, prepared.params, tabs);
+    // A call that resolved to no tab may open one (navigate): hold every session until it ends.
+    stage.holds.push(services.cdp.hold(tabs.kind === 'none' ? 'all' : tabsOf(tabs)));
+    // A pause that landed while the call was being resolved: nothing has run yet, say so.
+    await deps.policy?.checkPause(tool.name);
+    const turn = tabId !== undefined && stage.lanes !== undefined ? await takeTurn(stage.lanes, ctx, tabId, tool.name, stopped) : undefined;
+    if (turn !== undefined) onTurn(turn);
+    await stage.settle?.();
+    let handler: Promise<unknown> | undefined;
+    const guarded = runGuarded(tool, tabs, ctx, () => (handler = run(tool, prepared.params, ctx)));
+    // The handler starts inside runGuarded, before it settles; it may still be running after (see the header).
+    turn?.end(guarded.then(noop, noop).then(() => handler));
+    // A busy page must not leave the host to report the extension unresponsive (see the header).
+    const running = tabId === undefined ? guarded : byDeadline(guarded, ctx.deadline, tabId, tool.name);
+    running.catch(() => undefined);
+    const result = await Promise.race([running, stopped]);
+    return deps.policy === undefined ? result : deps.policy.noteResult(tool.name, result);
+  }
+
   return async (call) => {
     const startedAt = now();
-    const logged = deps.activity !== undefined && !NOT_LOGGED.has(call.tool);
+    // The popup's history leaves out health checks and host plumbing (the tool entry's `health`): not agent actions.
+    const logged = deps.activity !== undefined && !(isToolName(call.tool) && TOOLS[call.tool].health === true);
     const runningId = logged ? deps.activity?.start({ at: startedAt, agent: call.agent ?? null, tool: call.tool, tab: namedTab(call) }) : undefined;
     let stopCall: (error: RelayError) => void = () => undefined;
     const stopped = new Promise<never>((_resolve, reject) => {
@@ -244,7 +288,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
     stopped.catch(() => undefined);
     // Subscribed before the pause check, so a pause landing in between still stops this call.
     const watch = deps.policy?.watch(call.tool, (error) => stopCall(error));
-    let release: () => void = () => undefined;
+    const holds: (() => void)[] = [];
     let tabs: CallTabs | undefined;
     let reply: ExtensionToHost;
     let result: unknown;
@@ -263,7 +307,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       // reads) so the popup's log can say which tab the refused command was meant for.
       const pause = deps.policy?.checkPause(tool.name) ?? Promise.resolve();
       pause.catch(() => undefined);
-      const ctx: ToolContext = { ...services, deadline: now() + call.timeoutMs - DEADLINE_MARGIN_MS };
+      const ctx = { ...services, deadline: now() + call.timeoutMs - DEADLINE_MARGIN_MS };
       let prepared: Awaited<ReturnType<typeof prepareCall>>;
       try {
         prepared = await prepareCall(tool.name, { params: call.params, target: call.target, agent: call.agent }, services.targeting);
@@ -274,44 +318,18 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       tabs = prepared.tabs;
       if (tabs.kind === 'tab') tabId = tabs.tab;
       await pause;
-      watch?.setTabs(tabsOf(tabs));
-      await deps.policy?.checkTabs(tool.name, prepared.params, tabs);
-      // A call that resolved to no tab may open one (navigate): hold every session until it ends.
-      release = services.cdp.hold(tabs.kind === 'none' ? 'all' : tabsOf(tabs));
-      // A pause that landed while the call was being resolved: nothing has run yet, say so.
-      await deps.policy?.checkPause(tool.name);
-      turn = tabId !== undefined && TOOLS[tool.name].input === true ? await takeTurn(lanes, ctx, tabId, tool.name, stopped) : undefined;
-      let handler: Promise<unknown> | undefined;
-      const guarded = runGuarded(tool, tabs, ctx, () => (handler = run(tool, prepared.params, ctx)));
-      // The handler starts inside runGuarded, before it settles; it may still be running after (see the header).
-      turn?.end(guarded.then(noop, noop).then(() => handler));
-      // A busy page must not leave the host to report the extension unresponsive (see the header).
-      const running = tabId === undefined ? guarded : byDeadline(guarded, ctx.deadline, tabId, tool.name);
-      running.catch(() => undefined);
-      result = await Promise.race([running, stopped]);
-      if (deps.policy !== undefined) result = await deps.policy.noteResult(tool.name, result);
+      const stage: Stage = { ctx, watch, stopped, holds, lanes: TOOLS[tool.name].input === true ? lanes : undefined };
+      result = await execute(tool, prepared, stage, (started) => (turn = started));
       if (call.snapshot === undefined) reply = { type: 'result', id: call.id, ok: true, result };
       else {
-        // The CLI's --snapshot: the tab the result names, right after, as a snapshot call of its own
-        // would run (the person's limits, the tab's hold, the dialog precondition, the deadline).
+        // The CLI's --snapshot: the tab the result names, right after, through the same path as a snapshot call of
+        // its own (the person's limits, the tab's hold, the dialog precondition, the deadline, a stop).
         const parsed = leftParsed(tool, prepared.params, result);
         const snapshot = await snapshotAfter(ctx, { tool: tool.name, result, parsed }, call.snapshot, async (snapshotParams, settle) => {
+          const snapshotDef = snapshotTool(byName);
           const after = await prepareCall('snapshot', { params: snapshotParams, agent: call.agent }, services.targeting);
           await deps.policy?.checkPause('snapshot');
-          await deps.policy?.checkTabs('snapshot', after.params, after.tabs);
-          watch?.setTabs(tabsOf(after.tabs));
-          const releaseAfter = services.cdp.hold(tabsOf(after.tabs));
-          try {
-            await settle();
-            const snapshotDef = snapshotTool(byName);
-            const guardedSnapshot = runGuarded(snapshotDef, after.tabs, ctx, () => run(snapshotDef, after.params, ctx));
-            const snapshotTab = after.tabs.kind === 'tab' ? after.tabs.tab : undefined;
-            const runningSnapshot = snapshotTab === undefined ? guardedSnapshot : byDeadline(guardedSnapshot, ctx.deadline, snapshotTab, 'snapshot');
-            runningSnapshot.catch(() => undefined);
-            return await Promise.race([runningSnapshot, stopped]);
-          } finally {
-            releaseAfter();
-          }
+          return execute(snapshotDef, after, { ...stage, lanes: undefined, settle });
         });
         reply = { type: 'result', id: call.id, ok: true, result, snapshot: deps.policy === undefined ? snapshot : await deps.policy.noteResult('snapshot', snapshot) };
       }
@@ -323,7 +341,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       turn?.answered(failure);
       reply = { type: 'error', id: call.id, error: failure.toData() };
     } finally {
-      release();
+      for (const release of holds) release();
       watch?.close();
     }
     if (runningId !== undefined) {

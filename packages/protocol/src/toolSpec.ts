@@ -50,6 +50,16 @@ export interface ToolPolicy {
   /** `exempt`: reads only chrome-relay's bookkeeping, or checks leases itself; no lease check before it. */
   readonly leases?: 'exempt';
   /**
+   * A health check or the host's plumbing, not an agent's action on the person's tabs: Pause does not stop it
+   * (doctor's round trip, update's host swap) and the popup's history leaves it out.
+   */
+  readonly health?: true;
+  /**
+   * The tool loads the URL its `url` param names: the person's pages and the site block list are checked against
+   * that URL before it runs, as against the tabs it names.
+   */
+  readonly loads?: 'url';
+  /**
    * The tool sends input to its tab (pointer, keys, text) or moves its focus. Such calls take turns per tab: the
    * dispatcher runs one at a time and queues the rest within their own deadline, so what each one reports is what
    * the page received (input/inputLanes.ts). An Input.* command sent outside such a call is refused.

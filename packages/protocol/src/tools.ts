@@ -85,6 +85,7 @@ export const TOOLS = {
     description: 'Open a URL in a new background tab (default) or in --tab, and wait until the real document is ready.',
     mutates: true,
     tabUse: 'page_or_new',
+    loads: 'url',
     mcp: { group: 'core', description: 'Open a URL in a new background tab, or in `tab`, and wait until the page is ready. Returns its tabId.' },
     cli: {
       command: 'navigate',
@@ -242,6 +243,7 @@ export const TOOLS = {
     description: 'Round trip to the extension (answered by its service worker, not the host) and, with page, a trivial evaluation in the tab chrome-relay last worked on; `chrome-relay doctor` uses it.',
     mutates: false,
     internal: true,
+    health: true,
     schemas: () => ({
       params: z.strictObject({
         page: z.literal(true).optional().describe('Also evaluate `1` in the tab chrome-relay last worked on, if it is still open'),
@@ -267,6 +269,7 @@ export const TOOLS = {
     // Touches neither page nor browser state; repeating it only reconnects once more.
     mutates: false,
     internal: true,
+    health: true,
     schemas: () => ({
       params: z.strictObject({}),
       result: z.strictObject({

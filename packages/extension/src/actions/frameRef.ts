@@ -48,8 +48,8 @@ function notAFrame(tool: ToolName, ref: string, tabId: number): RelayError {
  * The frame an iframe ref shows, or the closed error (stale ref, not an iframe, nothing loaded in it, or a site the
  * person blocked: openRef refuses that, and the frame is checked again here as it was found).
  */
-export async function resolveFrameRef(ctx: ToolContext, tool: ToolName, ref: string, requestedTab: number | undefined): Promise<FrameRefTarget> {
-  const site = await openRef(ctx, ref, requestedTab);
+export async function resolveFrameRef(ctx: ToolContext, tool: ToolName, ref: string): Promise<FrameRefTarget> {
+  const site = await openRef(ctx, ref);
   const { node, frame } = site.shows ?? (await frameShownBy(ctx, site));
   if (node.frameId === undefined) throw notAFrame(tool, ref, site.tabId);
   if (frame === undefined) {

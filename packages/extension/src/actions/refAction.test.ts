@@ -44,8 +44,8 @@ describe('openRef and the site block list inside a page', () => {
       { ref: 'e7', role: 'button', name: 'Transfer', frame: { frameId: 'BANK', loaderId: 'LB' } },
       { ref: 'e8', role: 'button', name: 'Pay', frame: { frameId: 'INNER', loaderId: 'LI' } },
     ]);
-    await expect(openRef(ctx, 'e7', undefined)).rejects.toMatchObject({ ...blockedError, details: { ...blockedError.details, ref: 'e7' } });
-    await expect(openRef(ctx, 'e8', undefined)).rejects.toMatchObject(blockedError);
+    await expect(openRef(ctx, 'e7')).rejects.toMatchObject({ ...blockedError, details: { ...blockedError.details, ref: 'e7' } });
+    await expect(openRef(ctx, 'e8')).rejects.toMatchObject(blockedError);
     expect(page.calls).toEqual([]);
   });
 
@@ -53,7 +53,7 @@ describe('openRef and the site block list inside a page', () => {
     const { ctx, page, registry, tabId, navigateFrame } = blockedFramesTab();
     await registry.replaceTab(tabId, { frameId: page.frameId, loaderId: page.loaderId }, [{ ref: 'e4', role: 'button', name: 'Go', frame: { frameId: 'OPEN', loaderId: 'LO' } }]);
     navigateFrame('OPEN', 'https://bank.test/login');
-    await expect(openRef(ctx, 'e4', undefined)).rejects.toMatchObject(blockedError);
+    await expect(openRef(ctx, 'e4')).rejects.toMatchObject(blockedError);
   });
 
   it('refuses the ref of an <iframe> that shows a blocked site, and hands over the frame an open one shows', async () => {
@@ -63,14 +63,14 @@ describe('openRef and the site block list inside a page', () => {
       { ref: 'e2', role: 'iframe', name: 'Bank' },
       { ref: 'e3', role: 'iframe', name: 'Widgets' },
     ]);
-    await expect(openRef(ctx, 'e2', undefined)).rejects.toMatchObject({ ...blockedError, details: { ...blockedError.details, ref: 'e2' } });
-    expect((await openRef(ctx, 'e3', undefined)).shows?.frame?.frameId).toBe('OPEN');
+    await expect(openRef(ctx, 'e2')).rejects.toMatchObject({ ...blockedError, details: { ...blockedError.details, ref: 'e2' } });
+    expect((await openRef(ctx, 'e3')).shows?.frame?.frameId).toBe('OPEN');
   });
 
   it('asks nothing more of an <iframe> ref while the person blocks no site', async () => {
     const { ctx, page, registry, tabId } = blockedFramesTab({ rules: [] });
     await registry.replaceTab(tabId, { frameId: page.frameId, loaderId: page.loaderId }, [{ ref: 'e2', role: 'iframe', name: 'Bank' }]);
-    expect((await openRef(ctx, 'e2', undefined)).shows).toBeUndefined();
+    expect((await openRef(ctx, 'e2')).shows).toBeUndefined();
     expect(page.calls).toEqual([]);
   });
 });

@@ -56,8 +56,8 @@ export async function enablePage(ctx: ToolContext, tabId: number): Promise<Frame
  * holds whenever the frame became blocked: it navigated onto the site after the snapshot, or the person added the
  * rule since.
  */
-export async function openRef(ctx: ToolContext, ref: string, requestedTab: number | undefined): Promise<RefSite> {
-  const target = await resolveRefTarget(ctx.registry, ctx.browser, ref, requestedTab);
+export async function openRef(ctx: ToolContext, ref: string): Promise<RefSite> {
+  const target = await resolveRefTarget(ctx.registry, ctx.browser, ref, ctx.target.kind === 'tab' ? ctx.target.tab : undefined);
   const { tabId } = target;
   const before = await enablePage(ctx, tabId);
   // The document the ref was issued in is gone, even if the new one has a look-alike element.
@@ -215,10 +215,9 @@ export function frameChain(frames: readonly FrameInfo[], frameId: string): { chi
 export async function focusRef(
   ctx: ToolContext,
   ref: string,
-  requestedTab: number | undefined,
   tool: ToolName,
 ): Promise<{ tabId: number; healed: boolean }> {
-  const site = await openRef(ctx, ref, requestedTab);
+  const site = await openRef(ctx, ref);
   const outcome = unlessStale(site, await callSite(ctx, site, 'focus', { ref }));
   if (outcome.status === 'refused') throw refusedError(tool, ref, site.tabId, outcome.reason);
   return { tabId: site.tabId, healed: outcome.healed };

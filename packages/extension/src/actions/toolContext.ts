@@ -59,5 +59,5 @@ export interface ToolServices {
 
 export interface ToolContext extends CallContext, ToolServices {}
 
-/** Everything the composition root builds once: a call's context is these and its deadline. */
-export type Services = Omit<ToolContext, 'deadline'>;
+/** Everything the composition root builds once: a call's context is these, its deadline and its resolved tabs. */
+export type Services = Omit<ToolContext, 'deadline' | 'target'>;

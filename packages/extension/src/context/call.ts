@@ -12,6 +12,11 @@ export interface CallContext {
   readonly browser: BrowserApi;
   /** Epoch ms by which the handler must have answered (the host times out then). */
   readonly deadline: number;
+  /**
+   * The tabs the call was resolved to act on, decided once before the tool runs (targeting/prepareCall.ts): a ref's
+   * own tab, --tab, a workspace's or group's, or the remembered one. A tool opening a ref reads the tab here.
+   */
+  readonly target: CallTabs;
 }
 
 export type TabSource = 'explicit' | 'ref' | 'remembered' | 'workspace' | 'group';

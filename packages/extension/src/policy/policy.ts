@@ -22,7 +22,7 @@
  * "Naming a tab": the tabs the call was resolved to act on (targeting/resolveCall.ts), plus the tab
  * ids a tool manages directly (group_create/group_add `tabs`, lease_claim `tab`).
  */
-import { reasonedError, RelayError, toolLabel, type ToolResult } from '@chrome-relay/protocol';
+import { isToolName, reasonedError, RelayError, toolLabel, TOOLS, type ToolResult } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import type { CdpSessions } from '../cdp/cdpSession.js';
 import { tabsOf, type CallTabs } from '../context/call.js';
@@ -37,9 +37,6 @@ import { blockingRule, parseSiteRules, type RuleProblem, type SiteRule } from '.
 
 /** The tab group title that lends a person's tab to agents in "agent tabs only" mode. */
 export const AGENT_GROUP_TITLE = 'chrome-relay';
-
-/** Tools that work while paused: they act on no tab (doctor's round trip, update's host swap). */
-const PAUSE_EXEMPT: ReadonlySet<string> = new Set(['ping', 'restart_host']);
 
 export interface PolicyDeps {
   browser: Pick<BrowserApi, 'getTab'>;
@@ -213,7 +210,8 @@ export class Policy {
 
   /** Fails while paused (first thing a call does, before anything is looked up). */
   async checkPause(tool: string): Promise<void> {
-    if (PAUSE_EXEMPT.has(tool)) return;
+    // Health checks and plumbing act on no tab of the person's (the tool entry's `health`).
+    if (isToolName(tool) && TOOLS[tool].health === true) return;
     const state = await this.#deps.pause.get();
     if (state.paused) throw pausedError(state, tool);
   }
@@ -225,7 +223,7 @@ export class Policy {
   async checkTabs(tool: string, params: Readonly<Record<string, unknown>>, tabs: CallTabs): Promise<void> {
     const settings = await this.#deps.settings.get();
     const rules = await this.#deps.settings.rules();
-    if (tool === 'navigate' && typeof params.url === 'string') {
+    if (isToolName(tool) && TOOLS[tool].loads === 'url' && typeof params.url === 'string') {
       if (isPersonPage(params.url.trim())) throw personPageError(tool, undefined, params.url.trim());
       const blocked = blockingRule(rules, [params.url]);
       if (blocked) throw blockedUrlError(tool, blocked.url, blocked.rule.text);

@@ -47,11 +47,11 @@ describe('resolveRefTarget', () => {
     expect(error.message).toContain('chrome-relay snapshot');
   });
 
-  it('--tab naming another tab is target_conflict with both tabs', async () => {
+  it('a call resolved to another tab than the ref lives in is a bug of ours: --tab against a ref is refused before (resolveCall)', async () => {
     const { browser, registry, tabA, tabB } = await setup();
     const error = await failure(resolveRefTarget(registry, browser, 'e7', tabB));
-    expect(error.code).toBe('target_conflict');
-    expect(error.details).toEqual({ ref: 'e7', refTab: tabA, requestedTab: tabB, reason: 'ref_tab_mismatch' });
+    expect(error.code).toBe('internal_error');
+    expect(error.details).toEqual({ ref: 'e7', refTab: tabA, callTab: tabB });
   });
 
   it('a ref whose tab was closed is target_not_found (tabs.onRemoved seen)', async () => {

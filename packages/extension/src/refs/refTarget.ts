@@ -47,24 +47,20 @@ function tabClosedError(ref: string, tabId: number): RelayError {
 }
 
 /**
- * The live target of `ref`. Throws stale_ref (unknown or navigated), target_conflict (--tab names
- * another tab than the ref's) or target_not_found (the ref's tab was closed).
+ * The live target of `ref`. Throws stale_ref (unknown or navigated) or target_not_found (the ref's tab was closed).
+ * Which tab the call acts in was decided before the tool ran (targeting/resolveCall.ts: a ref carries its tab, and
+ * --tab naming another is refused there); `callTab` is that decision, and a ref of another tab is a bug of ours.
  */
 export async function resolveRefTarget(
   registry: RefRegistry,
   browser: Pick<BrowserApi, 'getTab'>,
   ref: string,
-  requestedTab: number | undefined,
+  callTab: number | undefined,
 ): Promise<RefTarget> {
   const found = await registry.lookup(ref);
   if (found === undefined) throw staleRefError(ref, 'unknown_ref');
-  if (requestedTab !== undefined && requestedTab !== found.tabId) {
-    throw reasonedError(
-      'target_conflict',
-      'ref_tab_mismatch',
-      `Ref @${ref} belongs to tab ${found.tabId}, but --tab ${requestedTab} was given. A ref already carries its tab: drop --tab.`,
-      { phase: 'resolve', details: { ref, refTab: found.tabId, requestedTab } },
-    );
+  if (callTab !== undefined && callTab !== found.tabId) {
+    throw new RelayError('internal_error', `The call was resolved to tab ${callTab}, but @${ref} belongs to tab ${found.tabId}.`, { phase: 'resolve', details: { ref, refTab: found.tabId, callTab } });
   }
   if (found.state !== 'live') throw found.state === 'closed' ? tabClosedError(ref, found.tabId) : staleRefError(ref, 'navigated', found.tabId);
   try {

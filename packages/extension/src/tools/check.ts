@@ -31,7 +31,7 @@ export function createCheckTool(tool: 'check' | 'uncheck', settleMs = CHECK_SETT
   return defineTool({
     name: tool,
     async handle(params, ctx): Promise<ToolResult<'check'>> {
-      const site = await openRef(ctx, params.ref, params.tab);
+      const site = await openRef(ctx, params.ref);
       const before = await readState(ctx, site, tool);
       await setCurrentTab(site.tabId, ctx.browser);
       if (before.checked === want) return { tabId: site.tabId, ref: params.ref, checked: want === 'true', changed: false, healed: before.healed };

@@ -39,21 +39,11 @@ interface ClickPoint {
   spot?: ArmedPoint;
 }
 
-function invalid(field: string, message: string): RelayError {
-  return new RelayError('invalid_arguments', `Invalid arguments for click: ${message}`, { phase: 'validate', details: { field } });
-}
-
-/** Exactly one of a ref, or x and y together. */
-function checkTarget(params: ClickParams): { ref: string } | { x: number; y: number } {
-  const hasPoint = params.x !== undefined || params.y !== undefined;
-  if (params.ref !== undefined) {
-    if (hasPoint) throw invalid('ref', 'give either a ref or x and y, not both.');
-    return { ref: params.ref };
-  }
-  if (params.x === undefined && params.y === undefined) throw invalid('ref', 'give a ref (e.g. @e12 from `chrome-relay snapshot`) or both x and y.');
-  if (params.x === undefined) throw invalid('x', 'x is required together with y.');
-  if (params.y === undefined) throw invalid('y', 'y is required together with x.');
-  return { x: params.x, y: params.y };
+/** The target the schema let through: exactly one of a ref, or x and y together (protocol tools.ts says which is missing). */
+function targetOf(params: ClickParams): { ref: string } | { x: number; y: number } {
+  if (params.ref !== undefined) return { ref: params.ref };
+  if (params.x !== undefined && params.y !== undefined) return { x: params.x, y: params.y };
+  throw new RelayError('internal_error', 'click ran with neither a ref nor a point: its schema refuses such params', { tool: 'click', phase: 'validate' });
 }
 
 function clickOptions(params: ClickParams): ClickOptions {
@@ -64,8 +54,8 @@ function clickOptions(params: ClickParams): ClickOptions {
   return options;
 }
 
-async function pointForRef(ctx: ToolContext, ref: string, requestedTab: number | undefined): Promise<ClickPoint> {
-  const site = await openRef(ctx, ref, requestedTab);
+async function pointForRef(ctx: ToolContext, ref: string): Promise<ClickPoint> {
+  const site = await openRef(ctx, ref);
   const point = await pointerTarget(ctx, site, 'click', 'click');
   return { tabId: site.tabId, before: site.before, x: point.x, y: point.y, healed: point.healed, ref: { site, point } };
 }
@@ -98,10 +88,10 @@ async function dialogResult(ctx: ToolContext, point: ClickPoint, wanted: { ref: 
 export const clickTool = defineTool({
   name: 'click',
   async handle(params, ctx): Promise<ToolResult<'click'>> {
-    const wanted = checkTarget(params);
+    const wanted = targetOf(params);
     let point: ClickPoint;
     if ('ref' in wanted) {
-      point = await pointForRef(ctx, wanted.ref, params.tab);
+      point = await pointForRef(ctx, wanted.ref);
     } else {
       const tabId = await resolveTab(params.tab, ctx);
       const before = await enablePage(ctx, tabId);

@@ -150,9 +150,9 @@ async function pressSource(ctx: ToolContext, site: RefSite, tabId: number, a: Po
 export const dragTool = defineTool({
   name: 'drag',
   async handle(params, ctx): Promise<ToolResult<'drag'>> {
-    const from = await openRef(ctx, params.from, params.tab);
+    const from = await openRef(ctx, params.from);
     const drop = dropTargetOf(params);
-    const to = 'ref' in drop ? await openRef(ctx, drop.ref, params.tab) : drop;
+    const to = 'ref' in drop ? await openRef(ctx, drop.ref) : drop;
     if ('world' in to && from.tabId !== to.tabId) {
       throw reasonedError('target_conflict', 'multiple_targets', `@${params.from} is in tab ${from.tabId} but @${to.ref} is in tab ${to.tabId}; drag works within one tab: give one target tab (refs of one tab).`, {
         tool: 'drag',

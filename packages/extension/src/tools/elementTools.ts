@@ -15,7 +15,7 @@ import { uploadTool } from './upload.js';
 const getBoxTool = defineTool({
   name: 'get_box',
   async handle(params, ctx) {
-    const site = await openRef(ctx, params.ref, params.tab);
+    const site = await openRef(ctx, params.ref);
     const outcome = unlessStale(site, await callSite(ctx, site, 'box', { ref: params.ref }));
     if (outcome.status === 'not_visible') throw notVisibleError('get_box', params.ref, site.tabId);
     await setCurrentTab(site.tabId, ctx.browser);

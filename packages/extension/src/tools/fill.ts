@@ -46,7 +46,7 @@ async function typeValue(ctx: ToolContext, site: RefSite, value: string, plan: '
 export const fillTool = defineTool({
   name: 'fill',
   async handle(params, ctx): Promise<ToolResult<'fill'>> {
-    const site = await openRef(ctx, params.ref, params.tab);
+    const site = await openRef(ctx, params.ref);
     const outcome = unlessStale(site, await callSite(ctx, site, 'fill', { ref: params.ref, value: params.value }));
     let value: string;
     switch (outcome.status) {

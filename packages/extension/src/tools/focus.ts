@@ -5,7 +5,7 @@ import { focusRef } from '../actions/refAction.js';
 export const focusTool = defineTool({
   name: 'focus',
   async handle(params, ctx) {
-    const focused = await focusRef(ctx, params.ref, params.tab, 'focus');
+    const focused = await focusRef(ctx, params.ref, 'focus');
     await setCurrentTab(focused.tabId, ctx.browser);
     return { tabId: focused.tabId, ref: params.ref, healed: focused.healed };
   },

@@ -80,7 +80,7 @@ export const getTool = defineTool({
     let tabId: number;
     let where: number | FrameScope;
     if (params.frame !== undefined) {
-      const frame = await resolveFrameRef(ctx, 'get', params.frame, params.tab);
+      const frame = await resolveFrameRef(ctx, 'get', params.frame);
       tabId = frame.tabId;
       where = frame.scope;
     } else {

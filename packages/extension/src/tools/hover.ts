@@ -15,7 +15,7 @@ import { openRef } from '../actions/refAction.js';
 export const hoverTool = defineTool({
   name: 'hover',
   async handle(params, ctx) {
-    const site = await openRef(ctx, params.ref, params.tab);
+    const site = await openRef(ctx, params.ref);
     const point = await pointerTarget(ctx, site, 'hover', 'hover');
     try {
       await withUnbufferedInput(ctx, point.input.target, () => moveTo(ctx, point.landed, point.input.target, point.input.x, point.input.y));

@@ -35,7 +35,7 @@ export const jsTool = defineTool({
       tabId = await resolveTab(params.tab, ctx);
       site = tabId;
     } else {
-      const frame = await resolveFrameRef(ctx, 'js', params.frame, params.tab);
+      const frame = await resolveFrameRef(ctx, 'js', params.frame);
       tabId = frame.tabId;
       site = frame.main;
     }

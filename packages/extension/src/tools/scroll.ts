@@ -36,7 +36,7 @@ export const scrollTool = defineTool({
     if (params.intoView) {
       if (params.ref === undefined) throw invalid('ref', 'intoView needs the ref of the element to bring into view.');
       if (params.direction !== undefined || params.amount !== undefined) throw invalid('direction', 'give either intoView or a direction, not both.');
-      const site = await openRef(ctx, params.ref, params.tab);
+      const site = await openRef(ctx, params.ref);
       const outcome = unlessStale(site, await callSite(ctx, site, 'scrollIntoView', { ref: params.ref }));
       if (outcome.status === 'not_visible') throw notVisibleError('scroll', params.ref, site.tabId);
       await setCurrentTab(site.tabId, ctx.browser);
@@ -52,7 +52,7 @@ export const scrollTool = defineTool({
       return result;
     }
     args.ref = params.ref;
-    const site = await openRef(ctx, params.ref, params.tab);
+    const site = await openRef(ctx, params.ref);
     const outcome = unlessStale(site, await callSite(ctx, site, 'scroll', args));
     await setCurrentTab(site.tabId, ctx.browser);
     return {

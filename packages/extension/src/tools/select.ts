@@ -8,7 +8,7 @@ import { callSite, openRef, refusedError, unlessStale } from '../actions/refActi
 export const selectTool = defineTool({
   name: 'select',
   async handle(params, ctx) {
-    const site = await openRef(ctx, params.ref, params.tab);
+    const site = await openRef(ctx, params.ref);
     const outcome = unlessStale(site, await callSite(ctx, site, 'select', { ref: params.ref, values: params.values }));
     if (outcome.status === 'refused') throw refusedError('select', params.ref, site.tabId, outcome.reason);
     if (outcome.status === 'no_option') {

@@ -112,7 +112,7 @@ export const typeTool = defineTool({
   name: 'type',
   async handle(params, ctx) {
     // -s @ref: focus the ref's element first (same resolve/heal/navigation checks as every ref action).
-    const tabId = params.ref === undefined ? await resolveTab(params.tab, ctx) : (await focusRef(ctx, params.ref, params.tab, 'type')).tabId;
+    const tabId = params.ref === undefined ? await resolveTab(params.tab, ctx) : (await focusRef(ctx, params.ref, 'type')).tabId;
     return typeIntoFocused(ctx, tabId, params.text);
   },
 });

@@ -93,7 +93,7 @@ export const uploadTool = defineTool({
         details: { field: 'files', value: bad },
       });
     }
-    const site = await openRef(ctx, params.ref, params.tab);
+    const site = await openRef(ctx, params.ref);
     const healed = params.via ? await uploadViaChooser(ctx, site, params.files) : await uploadToInput(ctx, site, params.files);
     await setCurrentTab(site.tabId, ctx.browser);
     return { tabId: site.tabId, ref: params.ref, files: params.files, via: params.via ? 'chooser' : 'input', healed };

@@ -212,7 +212,7 @@ async function waitSite(ctx: ToolContext, params: ToolParams<'wait'>, condition:
       details: { field: 'frame', condition },
     });
   }
-  const frame = await resolveFrameRef(ctx, 'wait', params.frame, params.tab);
+  const frame = await resolveFrameRef(ctx, 'wait', params.frame);
   return { tabId: frame.tabId, reads: frame.scope, main: frame.main, frame: params.frame };
 }
 

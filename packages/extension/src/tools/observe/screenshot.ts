@@ -58,8 +58,8 @@ export function elementBox(selector: string): ElementBox | { invalid: string } {
 }
 
 /** A ref's element box: the same resolve/heal/navigation checks as every ref action, then its viewport rect. */
-async function refClip(ctx: ToolContext, ref: string, requestedTab: number | undefined): Promise<{ tabId: number; clip: Clip; scroll: Scroll }> {
-  const site = await openRef(ctx, ref, requestedTab);
+async function refClip(ctx: ToolContext, ref: string): Promise<{ tabId: number; clip: Clip; scroll: Scroll }> {
+  const site = await openRef(ctx, ref);
   if (site.world.frameId !== (await mainFrameDocument(ctx, site.tabId)).frameId) {
     throw invalid('ref', `@${ref} is inside an iframe; element screenshots of framed elements are not supported yet — capture the viewport, or use --selector on the iframe.`);
   }
@@ -117,7 +117,7 @@ export const screenshotTool = defineTool({
     let element: Clip | undefined;
     let scroll: Scroll | undefined;
     if (params.ref !== undefined) {
-      ({ tabId, clip: element, scroll } = await refClip(ctx, params.ref, params.tab));
+      ({ tabId, clip: element, scroll } = await refClip(ctx, params.ref));
     } else {
       tabId = await resolveTab(params.tab, ctx);
       if (params.selector !== undefined) ({ clip: element, scroll } = await elementClip(ctx, tabId, params.selector));
