@@ -226,10 +226,11 @@ describe('every (code, reason) says its move', () => {
     }
     // The CLI's look at a browser that closed: the person's, and one `launch` started.
     const lost = reasonedError('native_host_disconnected', 'worker_stopped', 'the browser closed its side', { tool: 'click', phase: 'host' });
-    const look = { alive: () => false, successor: () => false, sleep: async () => undefined, now: () => 0 };
     for (const launched of [false, true]) {
-      const host = { ...descriptorFor({ home: '/h', pid: 9, browserPid: 77, profile: '/p' }, '/h/run/host-9.sock'), launched };
+      const look = { alive: () => false, successor: () => false, sleep: async () => undefined, now: () => 0, launchedBrowser: () => (launched ? 77 : null) };
+      const host = descriptorFor({ home: '/h', pid: 9, browserPid: 77, profile: '/p' }, '/h/run/host-9.sock');
       const closed = await explainLostHost(lost, host, '/h', look);
+      expect(closed.details.launched).toBe(launched);
       expect(closed.details.reason).toBe('browser_closed');
       expect(missing(closed.message, 'native_host_disconnected', 'browser_closed'), `launched ${launched}`).toEqual([]);
     }

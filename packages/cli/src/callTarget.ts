@@ -9,7 +9,7 @@
 import type { Command } from 'commander';
 import { reasonedError, RelayError, type Notice } from '@chrome-relay/protocol';
 import { parseTab } from './args.js';
-import { commandIndexOf, optionAt } from './argvScan.js';
+import { scanArgv } from './argvScan.js';
 import { resolveGlobals, type GlobalOptions } from './globalOptions.js';
 import { printNotice } from './output.js';
 
@@ -69,28 +69,17 @@ export function resolveCallTarget(program: CallTarget, sub: CallTarget): { tab?:
   return out;
 }
 
-const TARGET_FLAGS = ['tab', 'workspace', 'group'] as const;
-
 /**
- * Target flags given before the command name and after it. Read from argv because commander
- * assigns an option both the program and the command define to the program wherever it appears,
- * which would hide which level it was typed at.
+ * Target flags given before the command name and after it, from the one scan of argv (argvScan.ts): commander assigns
+ * an option both the program and the command define to the program wherever it appears, which would hide which level
+ * it was typed at.
  */
 export function targetFlagsByPosition(argv: readonly string[]): { before: CallTarget; after: CallTarget } {
   const before: CallTarget = {};
   const after: CallTarget = {};
-  const commandAt = commandIndexOf(argv);
-  for (let i = 2; i < argv.length; ) {
-    if (argv[i] === '--') break;
-    const { flag, value, next } = optionAt(argv, i);
-    const key = TARGET_FLAGS.find((k) => flag === `--${k}`);
-    if (key === undefined) {
-      i++;
-      continue;
-    }
-    const target = i < commandAt ? before : after;
-    i = next;
+  for (const { key, value, beforeCommand } of scanArgv(argv).targets) {
     if (value === undefined) continue; // commander reports the missing value itself
+    const target = beforeCommand ? before : after;
     if (key === 'tab') target.tab = parseTab(value);
     else target[key] = value;
   }

@@ -7,7 +7,7 @@ import { descriptorFor } from './testing/fakeHost.js';
 const HOME = '/h';
 
 /** A clock that moves only when the code under test sleeps; the browser dies (or a successor comes) at a set time. */
-function fakeLook(options: { diesAt?: number; successorAt?: number }): BrowserLook & { slept: number } {
+function fakeLook(options: { diesAt?: number; successorAt?: number; launched?: boolean }): BrowserLook & { slept: number } {
   let now = 0;
   const look = {
     slept: 0,
@@ -18,14 +18,13 @@ function fakeLook(options: { diesAt?: number; successorAt?: number }): BrowserLo
       look.slept += ms;
     },
     now: () => now,
+    launchedBrowser: () => (options.launched === true ? 77 : null),
   };
   return look;
 }
 
-const host = (spec: { browserPid?: number | null; profile?: string; launched?: boolean }): HostDescriptor => ({
-  ...descriptorFor({ home: HOME, pid: 10, browserPid: spec.browserPid === undefined ? 77 : spec.browserPid, profile: spec.profile ?? '/p' }, '/h/run/host-10.sock'),
-  ...(spec.launched === undefined ? {} : { launched: spec.launched }),
-});
+const host = (spec: { browserPid?: number | null; profile?: string }): HostDescriptor =>
+  descriptorFor({ home: HOME, pid: 10, browserPid: spec.browserPid === undefined ? 77 : spec.browserPid, profile: spec.profile ?? '/p' }, '/h/run/host-10.sock');
 
 const died = (tool: string, phase: 'transport' | 'host' = 'transport') =>
   reasonedError('native_host_disconnected', 'host_exited', `The native host went away during ${tool}.`, { tool, phase, details: { cause: 'host_died' } });
@@ -34,7 +33,7 @@ const sideClosed = (tool: string) =>
 
 describe('explainLostHost', () => {
   it("the person's browser is gone: browser_closed, not retryable, ask the person; never launch in its place", async () => {
-    const error = await explainLostHost(sideClosed('tabs'), host({ launched: false }), HOME, fakeLook({ diesAt: 300 }));
+    const error = await explainLostHost(sideClosed('tabs'), host({}), HOME, fakeLook({ diesAt: 300 }));
     expect(error.toData()).toMatchObject({ code: 'native_host_disconnected', retryable: false, details: { reason: 'browser_closed', browserPid: 77, launched: false, profile: '/p' } });
     expect(error.message).toMatch(/person's browser \(pid 77, profile \/p\) has closed/);
     expect(error.message).toMatch(/ask them to reopen it/);
@@ -43,10 +42,10 @@ describe('explainLostHost', () => {
   });
 
   it('a browser `launch` started is gone: the move is to launch that profile again (no flag for the default one)', async () => {
-    const custom = await explainLostHost(died('snapshot'), host({ launched: true }), HOME, fakeLook({ diesAt: 0 }));
+    const custom = await explainLostHost(died('snapshot'), host({}), HOME, fakeLook({ diesAt: 0, launched: true }));
     expect(custom.toData()).toMatchObject({ retryable: false, details: { reason: 'browser_closed', launched: true } });
     expect(custom.message).toMatch(/Run `chrome-relay launch --user-data-dir \/p` to start it again/);
-    const own = await explainLostHost(died('snapshot'), host({ launched: true, profile: defaultProfileDir(HOME) }), HOME, fakeLook({ diesAt: 0 }));
+    const own = await explainLostHost(died('snapshot'), host({ profile: defaultProfileDir(HOME) }), HOME, fakeLook({ diesAt: 0, launched: true }));
     expect(own.message).toMatch(/Run `chrome-relay launch` to start it again/);
   });
 

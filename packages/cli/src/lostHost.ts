@@ -3,8 +3,9 @@
  * the browser, which neither the host nor the extension can know when they go. The host says what it saw (killed,
  * stopped, or the browser closed its side); here, knowing the host's browser from its descriptor, the CLI looks:
  * - the browser process is gone → `browser_closed`: nothing starts a host again until someone starts the browser.
- *   A person's own browser is theirs to reopen; only a browser `chrome-relay launch` started (descriptor
- *   `launched`) is the agent's to start again. Never `launch` in place of a person's browser: that is a second,
+ *   A person's own browser is theirs to reopen; only a browser `chrome-relay launch` started (its record in
+ *   `<home>/launched/` names this browser: launched.ts, the one account of what launch started) is the agent's to
+ *   start again. Never `launch` in place of a person's browser: that is a second,
  *   different browser.
  * - a new host of the same profile appears → the reason stands (`host_exited`, `worker_stopped`): a retry works.
  * - the browser runs and no host came within LOOK_MS → the reason stands too (a stopped service worker comes back
@@ -18,6 +19,7 @@
 import { isPidAlive } from '@chrome-relay/host-files';
 import { PHASE_TABLE, reasonedError, RelayError, toolLabel, toolMutates, type ClientResponse, type HostDescriptor } from '@chrome-relay/protocol';
 import { listDescriptors } from './discovery.js';
+import { launchRecordOf } from './launched.js';
 import { defaultProfileDir } from './paths.js';
 
 /** How long to look for the browser's exit or a new host before the host's own reason stands. */
@@ -30,6 +32,8 @@ export interface BrowserLook {
   successor(profile: string | null, pid: number): boolean;
   sleep(ms: number): Promise<void>;
   now(): number;
+  /** The browser pid `chrome-relay launch` recorded for `profile` (launched.ts), or null when it started none. */
+  launchedBrowser(profile: string): number | null;
 }
 
 function systemLook(home: string): BrowserLook {
@@ -38,6 +42,7 @@ function systemLook(home: string): BrowserLook {
     successor: (profile, pid) => listDescriptors(home).some((d) => d.alive && d.descriptor.pid !== pid && d.descriptor.profile === profile),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     now: Date.now,
+    launchedBrowser: (profile) => launchRecordOf(home, profile)?.browserPid ?? null,
   };
 }
 
@@ -53,17 +58,16 @@ export async function explainLostHost(error: RelayError, host: HostDescriptor, h
   if (browserPid === null) return error;
   const giveUpAt = look.now() + LOOK_MS;
   for (;;) {
-    if (!look.alive(browserPid)) return browserClosed(error, host, home, browserPid);
+    if (!look.alive(browserPid)) return browserClosed(error, host, home, browserPid, host.profile !== null && look.launchedBrowser(host.profile) === browserPid);
     if (look.successor(host.profile, host.pid) || look.now() >= giveUpAt) return error;
     await look.sleep(POLL_MS);
   }
 }
 
-function browserClosed(error: RelayError, host: HostDescriptor, home: string, browserPid: number): RelayError {
+function browserClosed(error: RelayError, host: HostDescriptor, home: string, browserPid: number, launched: boolean): RelayError {
   const tool = toolLabel(error.tool);
   const mayHaveActed = toolMutates(error.tool) && !PHASE_TABLE[error.phase].beforeActing;
   const after = `Once it is back, look with \`chrome-relay snapshot\`${mayHaveActed ? ` before re-issuing ${tool}: it may already have taken effect` : ''}.`;
-  const launched = host.launched === true && host.profile !== null;
   let message: string;
   if (launched && host.profile !== null) {
     const again = host.profile === defaultProfileDir(home) ? 'chrome-relay launch' : `chrome-relay launch --user-data-dir ${host.profile}`;

@@ -24,8 +24,15 @@ function invalidOr(tool: ToolName, params: Record<string, unknown>, error: unkno
   return error;
 }
 
-async function call<T extends ToolName>(tool: T, params: ToolParams<T>, globals: GlobalOptions, snapshot?: Record<string, unknown>): Promise<{ result: ToolResult<T>; response: Extract<ClientResponse, { ok: true }> }> {
+/**
+ * How a caller explains a failed call. By default the params are held to the schema (bad input is said to be bad
+ * input); a command line passes its own, which checks them once naming the flags as typed (toolCommand.ts).
+ */
+export type ExplainFailure = (error: unknown) => unknown;
+
+async function call<T extends ToolName>(tool: T, params: ToolParams<T>, globals: GlobalOptions, snapshot?: Record<string, unknown>, explain?: ExplainFailure): Promise<{ result: ToolResult<T>; response: Extract<ClientResponse, { ok: true }> }> {
   const clean = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
+  const failed: ExplainFailure = explain ?? ((error) => invalidOr(tool, clean, error));
   let response: ClientResponse;
   try {
     response = await callHost(tool, clean, {
@@ -37,17 +44,17 @@ async function call<T extends ToolName>(tool: T, params: ToolParams<T>, globals:
       snapshot,
     });
   } catch (error) {
-    throw invalidOr(tool, clean, error);
+    throw failed(error);
   }
   for (const notice of skewNotices(response.versions.extension?.version ?? null)) printNotice(notice);
   // An extension-side timeout of a mutating tool may have acted too (a page that stopped answering mid-click).
-  if (!response.ok) throw invalidOr(tool, clean, asInterrupted(RelayError.fromData(response.error)));
+  if (!response.ok) throw failed(asInterrupted(RelayError.fromData(response.error)));
   const producer = isHostTool(tool) ? response.versions.host : response.versions.extension;
   return { result: isSameBuild(producer) ? (response.result as ToolResult<T>) : parseResult(tool, response.result), response };
 }
 
-export async function runTool<T extends ToolName>(tool: T, params: ToolParams<T>, globals: GlobalOptions): Promise<ToolResult<T>> {
-  return (await call(tool, params, globals)).result;
+export async function runTool<T extends ToolName>(tool: T, params: ToolParams<T>, globals: GlobalOptions, explain?: ExplainFailure): Promise<ToolResult<T>> {
+  return (await call(tool, params, globals, undefined, explain)).result;
 }
 
 /**
@@ -61,8 +68,9 @@ export async function runToolThenSnapshot<T extends ToolName>(
   params: ToolParams<T>,
   globals: GlobalOptions,
   snapshot: Record<string, unknown>,
+  explain?: ExplainFailure,
 ): Promise<{ result: ToolResult<T>; snapshot: AfterSnapshot }> {
-  const { result, response } = await call(tool, params, globals, snapshot);
+  const { result, response } = await call(tool, params, globals, snapshot, explain);
   if (response.snapshot !== undefined) return { result, snapshot: response.snapshot };
   const tabId = (result as { tabId?: unknown }).tabId;
   try {

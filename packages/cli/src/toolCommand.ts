@@ -89,10 +89,11 @@ export async function runToolCommand(spec: CommandSpec, positionals: readonly st
   let result: Record<string, unknown>;
   let after: AfterSnapshot | undefined;
   try {
-    // The params are checked by the extension, first thing (and by the schema here on failure only:
-    // building it costs more at start-up than the whole call).
-    if (snapshot === undefined) result = (await runTool(spec.tool, filled.params as never, callGlobals)) as Record<string, unknown>;
-    else ({ result, snapshot: after } = (await runToolThenSnapshot(spec.tool, filled.params as never, callGlobals, snapshot)) as { result: Record<string, unknown>; snapshot: AfterSnapshot });
+    // The params are checked by the extension, first thing, and by the schema here on failure only, once, naming
+    // the flags (building it costs more at start-up than the whole call): runTool leaves the failure as it came.
+    const asCame = (error: unknown): unknown => error;
+    if (snapshot === undefined) result = (await runTool(spec.tool, filled.params as never, callGlobals, asCame)) as Record<string, unknown>;
+    else ({ result, snapshot: after } = (await runToolThenSnapshot(spec.tool, filled.params as never, callGlobals, snapshot, asCame)) as { result: Record<string, unknown>; snapshot: AfterSnapshot });
   } catch (error) {
     throw commandLineError(spec, filled, error);
   }

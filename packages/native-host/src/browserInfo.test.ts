@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectBrowser, launchedByRelay, linuxProc, userDataDir, type ProcReader } from './browserInfo.js';
+import { detectBrowser, linuxProc, userDataDir, type ProcReader } from './browserInfo.js';
 
 interface FakeProcess {
   argv: string[];
@@ -52,13 +52,3 @@ describe('detectBrowser', () => {
   });
 });
 
-describe('launchedByRelay', () => {
-  it('is true only for the profile launch handed to the browser', () => {
-    expect(launchedByRelay({ CHROME_RELAY_LAUNCHED_PROFILE: '/tmp/p1' }, '/tmp/p1')).toBe(true);
-    expect(launchedByRelay({ CHROME_RELAY_LAUNCHED_PROFILE: '/tmp/p1/' }, '/tmp/p1')).toBe(true);
-    expect(launchedByRelay({ CHROME_RELAY_LAUNCHED_PROFILE: '/tmp/p1' }, '/tmp/p2')).toBe(false);
-    expect(launchedByRelay({ CHROME_RELAY_LAUNCHED_PROFILE: 'p1' }, '/tmp/p1')).toBe(false);
-    expect(launchedByRelay({}, '/tmp/p1')).toBe(false);
-    expect(launchedByRelay({ CHROME_RELAY_LAUNCHED_PROFILE: '/tmp/p1' }, null)).toBe(false);
-  });
-});

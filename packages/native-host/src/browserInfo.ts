@@ -40,16 +40,6 @@ export function detectBrowserOn(os: OsName, ppid: number, env: NodeJS.ProcessEnv
   return { browserPid: os === 'darwin' ? ppid : null, profile };
 }
 
-/**
- * Whether `chrome-relay launch` started the browser serving `profile`: launch hands the profile it starts to the
- * browser's environment, which this host inherits. A person's own browser never has it (or names another profile).
- * The CLI uses it to tell an agent whether a browser that closed is one it may start again.
- */
-export function launchedByRelay(env: NodeJS.ProcessEnv, profile: string | null): boolean {
-  const launched = env[LAUNCHED_PROFILE_ENV];
-  return profile !== null && launched !== undefined && isAbsolute(launched) && resolve(launched) === profile;
-}
-
 export function detectBrowser(ppid: number, proc: ProcReader, fallbackCwd: string): BrowserInfo {
   let browserPid = ppid;
   let argv = proc.cmdline(ppid);

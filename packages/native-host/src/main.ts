@@ -7,7 +7,7 @@ import { homedir, userInfo } from 'node:os';
 import { currentPlatform, proofForEndpoint, proofMatches } from '@chrome-relay/host-files';
 import type { Endpoint } from '@chrome-relay/host-files';
 import { PROTOCOL_VERSION, VERSION, type ExtensionHello, type HostDescriptor } from '@chrome-relay/protocol';
-import { detectBrowserOn, launchedByRelay } from './browserInfo.js';
+import { detectBrowserOn } from './browserInfo.js';
 import { isProcessAlive, removeDescriptorIfOurs, sweepStaleHosts, writeDescriptor } from './descriptor.js';
 import { stderrLog as log } from './log.js';
 import { allowedExtensionIds, checkHello, checkOrigin } from './origin.js';
@@ -78,7 +78,6 @@ function main(): void {
     startedAt,
     browserPid: browser.browserPid,
     profile: browser.profile,
-    launched: launchedByRelay(process.env, browser.profile),
     origin: origin ?? '',
     host: { version: VERSION, protocolVersion: PROTOCOL_VERSION },
     extension: { id: hello.extension.id, version: hello.extension.version, protocolVersion: hello.extension.protocolVersion },

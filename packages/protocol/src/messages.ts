@@ -130,7 +130,7 @@ export const HostDescriptorSchema = lazy(() =>
     startedAt: z.string(),
     browserPid: z.number().int().nullable(),
     profile: z.string().nullable(),
-    /** `chrome-relay launch` started this browser (absent from hosts older than this field: unknown). */
+    /** Read and ignored: hosts of earlier builds wrote whether launch started their browser; the CLI reads that from launch's own record now (packages/cli/src/launched.ts). */
     launched: z.boolean().optional(),
     origin: z.string(),
     host: VersionInfoSchema(),
