@@ -11,9 +11,10 @@
 //   - files that send Input.* commands, and files that capture pixels (Page.captureScreenshot, Page.startScreencast);
 //   - files outside injected/ with page code: an expression or function text handed to Runtime.evaluate or
 //     Runtime.callFunctionOn, or a function serialised for the page. Not counted: page/pageCall.ts, the one page-call
-//     path (its expression only names a typed PageApi method), and the js tool's evaluation of the agent's own code
-//     (it holds no page code of ours);
-//   - the files a `click @e12` enters: the extension modules reachable by import from tools/click.ts.
+//     path (its expression only names a typed PageApi method), and pageState/mainWorld.ts, the main-world evaluation
+//     of the agent's own code for `js` and `wait --fn` (the one exception: it holds no page code of ours);
+//   - the files a `click @e12` enters: the extension modules reachable by value imports from tools/click.ts (type-only
+//     imports run nothing).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,11 +45,12 @@ function walk(dir) {
 const files = walk(src).map((path) => relative(src, path)).filter((file) => file.endsWith('.ts') && !exempt(file)).sort();
 const text = new Map(files.map((file) => [file, readFileSync(join(src, file), 'utf8')]));
 
-/** Every relative import or re-export of a file, resolved to a path under src/. */
-function importsOf(file) {
+/** Every relative import or re-export of a file, resolved to a path under src/ (with `values`: none that is type-only). */
+function importsOf(file, values = false) {
   const found = [];
-  for (const match of text.get(file).matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'|import\('(\.[^']+)'\)/g)) {
-    const spec = match[1] ?? match[2];
+  for (const match of text.get(file).matchAll(/(?:^|\n)\s*((?:import|export)\s[^;]*?)from\s+'(\.[^']+)'|import\('(\.[^']+)'\)/g)) {
+    if (values && match[1] !== undefined && /^(import|export)\s+type\s/.test(match[1])) continue;
+    const spec = match[2] ?? match[3];
     found.push(relative(src, resolve(src, dirname(file), spec)).replace(/\.js$/, '.ts'));
   }
   return found;
@@ -70,13 +72,13 @@ const errorText = files.filter((file) => !file.startsWith('cdp/') && file !== 'b
 const input = files.filter((file) => /['"`]Input\.[a-z]\w*['"`]/.test(stripComments(text.get(file))));
 const pixels = files.filter((file) => /['"`]Page\.(captureScreenshot|startScreencast)['"`]/.test(stripComments(text.get(file))));
 const PAGE_CODE = /\b(expression|functionDeclaration)\s*:\s*(?!expression\b|functionDeclaration\b|source\b|code\b|params\.)[^,}\n]+|\.toString\(\)\s*,?\s*$/m;
-const pageCode = files.filter((file) => !file.startsWith('injected/') && file !== 'page/pageCall.ts' && PAGE_CODE.test(stripComments(text.get(file))));
+const pageCode = files.filter((file) => !file.startsWith('injected/') && file !== 'page/pageCall.ts' && file !== 'pageState/mainWorld.ts' && PAGE_CODE.test(stripComments(text.get(file))));
 
 function stripComments(source) {
   return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
 }
 
-/** Modules reachable by import from a tool file (the tool's own closure inside the extension). */
+/** Modules reachable by value imports from a tool file: what of the extension runs when the tool does. */
 function closure(start) {
   const seen = new Set();
   const queue = [start];
@@ -84,7 +86,7 @@ function closure(start) {
     const file = queue.pop();
     if (seen.has(file) || !text.has(file)) continue;
     seen.add(file);
-    queue.push(...importsOf(file));
+    queue.push(...importsOf(file, true));
   }
   return [...seen].sort();
 }
@@ -98,7 +100,7 @@ const figures = [
   ['files that capture pixels', pixels],
   ['  of them outside capture/', pixels.filter((file) => !file.startsWith('capture/'))],
   ['files outside injected/ with page code', pageCode],
-  ['files a click @e12 enters (import closure of tools/click.ts)', click],
+  ['files a click @e12 enters (value-import closure of tools/click.ts)', click],
 ];
 console.log(`floor figures at ${rev ?? 'the working tree'} (plan: packages/extension/floors.mjs)`);
 for (const [name, items] of figures) {

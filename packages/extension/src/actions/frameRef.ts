@@ -13,8 +13,7 @@
  */
 import { reasonedError, RelayError, toolLabel, type ToolName } from '@chrome-relay/protocol';
 import type { CdpTarget } from '../cdp/cdpSession.js';
-import { worldTarget } from '../page/worlds.js';
-import type { FrameScope } from '../pageState/isolatedWorld.js';
+import { worldTarget, type FrameSite } from '../page/worlds.js';
 import type { MainWorldSite } from '../pageState/mainWorld.js';
 import { blockedFrameError } from '../policy/policy.js';
 import type { ToolContext } from './toolContext.js';
@@ -23,8 +22,8 @@ const GROUP = 'chrome-relay-frame-ref';
 
 export interface FrameRefTarget {
   tabId: number;
-  /** Where isolated-world reads run. */
-  scope: FrameScope;
+  /** Where reads of the page API run (page/pageCall.ts callRead): the frame's document. */
+  reads: { tabId: number; frame: FrameSite };
   /** Where agent code runs. */
   main: MainWorldSite;
 }
@@ -60,13 +59,13 @@ export async function resolveFrameRef(ctx: ToolContext, tool: ToolName, ref: str
     });
   }
   if (frame.blocked !== undefined) throw blockedFrameError(site.tabId, frame.blocked, { ref, is: 'frame' });
-  const scope: FrameScope = { tabId: site.tabId, frameId: frame.frameId, ...(frame.sessionId === undefined ? {} : { sessionId: frame.sessionId }) };
+  const reads = { tabId: site.tabId, frame: { frameId: frame.frameId, loaderId: frame.loaderId, ...(frame.sessionId === undefined ? {} : { sessionId: frame.sessionId }) } };
   const documentNode = node.contentDocument?.backendNodeId;
   if (documentNode === undefined) {
     // Out of process: the frame is the top of its own session, whose default context is its main world.
     if (frame.sessionId === undefined || frame.sessionId === site.world.sessionId) throw reasonedError('element_not_found', 'no_match', `The iframe @${ref} has no document yet (it may still be loading); \`chrome-relay wait\` a moment, or check it in a fresh \`chrome-relay snapshot\`, then retry.`, { tool, phase: 'resolve', details: { frame: ref, tab: site.tabId } });
     const own: CdpTarget = { tabId: site.tabId, sessionId: frame.sessionId };
-    return { tabId: site.tabId, scope, main: { target: own } };
+    return { tabId: site.tabId, reads, main: { target: own } };
   }
   const parent = worldTarget(site.world);
   try {
@@ -75,7 +74,7 @@ export async function resolveFrameRef(ctx: ToolContext, tool: ToolName, ref: str
     if (contextId === undefined) {
       throw new RelayError('internal_error', `Could not find the main world of the frame in @${ref} (unexpected object id shape).`, { tool, phase: 'resolve', details: { frame: ref } });
     }
-    return { tabId: site.tabId, scope, main: { target: parent, contextId } };
+    return { tabId: site.tabId, reads, main: { target: parent, contextId } };
   } finally {
     ctx.cdp.send(parent, 'Runtime.releaseObjectGroup', { objectGroup: GROUP }).catch(() => undefined);
   }

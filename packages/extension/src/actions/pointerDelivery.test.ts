@@ -59,7 +59,7 @@ describe('pointerTarget: a ref inside an iframe', () => {
       setTimeout(() => env.debugger.emit(tab, 'Page.screencastFrame', { data: '', sessionId: 1, metadata: {} }), 1);
       return {};
     });
-    const paints = () => env.debugger.sent.filter((c) => c.method === 'Runtime.evaluate' && JSON.stringify(c.params).includes('requestAnimationFrame')).length;
+    const paints = () => env.debugger.sent.filter((c) => c.method === 'Runtime.evaluate' && JSON.stringify(c.params).includes('api.twoFrames()')).length;
     const draws = () => env.debugger.methods().filter((m) => m === 'Page.startScreencast').length;
     return { ...env, ctx: { ...env.ctx, ...deps }, page, deps, tabId, paints, draws, prepareCalls: () => calls };
   }

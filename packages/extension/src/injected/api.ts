@@ -10,6 +10,7 @@ import { coveringElement, describeInterceptor, frameContentBox, locateClick, loc
 import { decideHeal, identityKey, placeTwins } from './identity.js';
 import { ListenerHintSet } from './listenerHints.js';
 import { assignRefs, type Vanished } from './refAssignment.js';
+import { createReads } from './reads.js';
 import type {
   AdoptArgs,
   AdoptOutcome,
@@ -499,5 +500,6 @@ export function createPageApi(): PageApi {
     framePoint,
     inputFrame,
     pointInFrame: (frame: Element, x: number, y: number) => pointInFrame(frame, { x, y }),
+    ...createReads(withElement),
   };
 }

@@ -5,6 +5,7 @@
  * Page code may not import other packages, so `PageNode` mirrors protocol's SnapshotNode
  * structurally; the dispatcher validates the final tool result against the real schema.
  */
+import type { ReadAwaitMethod, ReadMethod, ReadsApi } from './reads.js';
 
 export interface PageNode {
   role: string;
@@ -301,7 +302,7 @@ export interface CommitArgs {
 }
 
 /** Installed as `globalThis.__chromeRelay` in our isolated world. */
-export interface PageApi {
+export interface PageApi extends ReadsApi {
   readonly version: 1;
   /**
    * Two-phase: snapshot() computes refs but binds nothing; commit() makes them the world's refs.
@@ -383,6 +384,7 @@ export type PageMethod =
   | 'box'
   | 'fileInput'
   | 'locateSelector'
-  | 'adopt';
-export type PageArgs<M extends PageMethod> = Parameters<PageApi[M]>[0];
-export type PageReturn<M extends PageMethod> = ReturnType<PageApi[M]>;
+  | 'adopt'
+  | ReadMethod;
+export type PageArgs<M extends PageMethod | ReadAwaitMethod> = Parameters<PageApi[M]>[0];
+export type PageReturn<M extends PageMethod | ReadAwaitMethod> = Awaited<ReturnType<PageApi[M]>>;

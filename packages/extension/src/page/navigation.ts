@@ -25,8 +25,9 @@
 import type Protocol from 'devtools-protocol';
 import type { CdpEvent } from '../cdp/cdpSession.js';
 import type { CallContext } from '../context/call.js';
-import { mainFrameDocument, worldTarget, type FrameDocument, type PageWorld } from './worlds.js';
+import { mainFrameDocument, type FrameDocument, type PageWorld } from './worlds.js';
 import { isObject } from './cdpParams.js';
+import { callPageAwait } from './pageCall.js';
 
 export interface NavigationTiming {
   /** Once a navigation started, how long to wait for it to commit (so the reported URL is the new one). */
@@ -235,10 +236,5 @@ async function bounded(work: Promise<void>, until: number): Promise<void> {
  * in our isolated world (the page cannot slow or fake it by replacing its own setTimeout).
  */
 export async function turnOf(ctx: Pick<CallContext, 'cdp'>, world: PageWorld): Promise<void> {
-  await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', {
-    expression: 'new Promise((resolve) => setTimeout(resolve, 0))',
-    contextId: world.contextId,
-    awaitPromise: true,
-    silent: true,
-  });
+  await callPageAwait(ctx, world, 'turn');
 }

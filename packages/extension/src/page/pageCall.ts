@@ -6,10 +6,11 @@
 import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
 import { isCdpFailure } from '../cdp/failures.js';
+import type { ReadAwaitMethod } from '../injected/reads.js';
 import type { PageArgs, PageMethod, PageReturn } from '../injected/types.js';
 import type { CallContext } from '../context/call.js';
-import { currentFrame } from './frames.js';
-import { worldTarget, type PageWorld, type Worlds } from './worlds.js';
+import { currentFrame, type FrameInfo } from './frames.js';
+import { mainFrameDocument, worldTarget, type FrameSite, type PageWorld, type Worlds } from './worlds.js';
 
 
 /**
@@ -192,4 +193,69 @@ export function pageCandidateHandle(ctx: Pick<CallContext, 'cdp'>, world: PageWo
 /** A handle on the frame element input at `at` (a point of this viewport), or by keyboard focus (null), goes into; undefined when none. */
 export function inputFrameHandle(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, at: { x: number; y: number } | null, group: string): Promise<string | undefined> {
   return pageObject(ctx, world, `inputFrame(${JSON.stringify(at)})`, group);
+}
+
+/**
+ * Call an awaited read (`twoFrames`, `turn`) in the world and wait for its answer; undefined when the world went away
+ * or the page threw (the caller decides what a missing answer means). Bounded by the caller.
+ */
+export async function callPageAwait<M extends ReadAwaitMethod>(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, method: M): Promise<PageReturn<M> | undefined> {
+  const expression = `(async () => { const api = globalThis.__chromeRelay; return api === undefined ? null : JSON.stringify(await api.${method}()); })()`;
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const response = await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', { expression, contextId: world.contextId, awaitPromise: true, returnByValue: true, silent: true });
+    if (response.exceptionDetails !== undefined) return undefined;
+    const value: unknown = response.result.value;
+    if (typeof value === 'string') return JSON.parse(value) as PageReturn<M>;
+    if (attempt === 1) await installPageScript(ctx, world);
+  }
+  return undefined;
+}
+
+/** Where a read runs: the tab's main frame (its number), or one frame of it (`--frame @ref`). */
+export type ReadSite = number | { tabId: number; frame: FrameSite };
+
+/**
+ * A read in our world of the tab's main frame, or of one frame. A document replaced between two reads (a page that
+ * navigates while `wait` polls it) is read again, once, in the document there now.
+ */
+export async function callRead<M extends PageMethod>(ctx: Pick<CallContext, 'cdp' | 'deadline'> & { readonly worlds: Worlds }, where: ReadSite, method: M, args: PageArgs<M>): Promise<PageReturn<M>> {
+  const tabId = typeof where === 'number' ? where : where.tabId;
+  const documentNow = async (): Promise<FrameSite | undefined> => {
+    if (typeof where === 'number') return mainFrameDocument(ctx, tabId);
+    const frame: FrameInfo | undefined = await currentFrame(ctx, tabId, where.frame);
+    return frame;
+  };
+  const first = typeof where === 'number' ? await mainFrameDocument(ctx, tabId) : where.frame;
+  try {
+    return await callPage(ctx, ctx.worlds, await ctx.worlds.ensure(ctx, tabId, first), method, args);
+  } catch (error) {
+    if (!(error instanceof DocumentChanged)) throw error;
+    const now = await documentNow();
+    if (now === undefined) throw error;
+    return callPage(ctx, ctx.worlds, await ctx.worlds.ensure(ctx, tabId, now), method, args);
+  }
+}
+
+/** The page API's methods called on an element held as a RemoteObject (`this`), with JSON arguments after it. */
+type ElementMethod = 'frameSlot' | 'framePoint' | 'pointInFrame';
+
+/** Call `method` on the element `objectId` of `world`'s document (installing the page script if missing); its JSON value. */
+export async function callPageOnElement(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, objectId: string, method: ElementMethod, args: readonly unknown[]): Promise<unknown> {
+  const call = () =>
+    ctx.cdp.send(worldTarget(world), 'Runtime.callFunctionOn', {
+      objectId,
+      functionDeclaration: 'function (method, ...args) { const api = globalThis.__chromeRelay; return api === undefined ? null : api[method](this, ...args); }',
+      arguments: [{ value: method }, ...args.map((value) => ({ value }))],
+      returnByValue: true,
+      silent: true,
+    });
+  let response = await call();
+  if (response.exceptionDetails === undefined && response.result.value === null) {
+    await installPageScript(ctx, world);
+    response = await call();
+  }
+  if (response.exceptionDetails !== undefined) {
+    throw new RelayError('internal_error', `The page script failed in ${method}: ${exceptionText(response.exceptionDetails)}`, { phase: 'act', details: { method } });
+  }
+  return response.result.value;
 }

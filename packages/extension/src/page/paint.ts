@@ -15,7 +15,8 @@
  *   landed.
  */
 import type { CallContext } from '../context/call.js';
-import { worldTarget, type PageWorld } from './worlds.js';
+import { callPageAwait } from './pageCall.js';
+import type { PageWorld } from './worlds.js';
 
 /**
  * How long to wait for a frame. A tab that draws (visible, or focus-emulated as our sessions are)
@@ -24,21 +25,17 @@ import { worldTarget, type PageWorld } from './worlds.js';
  */
 export const PAINT_LIMIT_MS = 250;
 
-const TWO_FRAMES = 'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))))';
-
 /** Resolves once the world's frame drew twice, or after PAINT_LIMIT_MS; true when it drew. */
 export async function waitForPaint(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, limitMs = PAINT_LIMIT_MS): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), limitMs);
   });
-  const painted = ctx.cdp
-    .send(worldTarget(world), 'Runtime.evaluate', { expression: TWO_FRAMES, contextId: world.contextId, awaitPromise: true, returnByValue: true, silent: true })
-    .then(
-      () => true,
-      // A world that went away has nothing left to draw; the action's own checks report the change.
-      () => false,
-    );
+  const painted = callPageAwait(ctx, world, 'twoFrames').then(
+    (drew) => drew === true,
+    // A world that went away has nothing left to draw; the action's own checks report the change.
+    () => false,
+  );
   try {
     return await Promise.race([painted, late]);
   } finally {

@@ -154,3 +154,11 @@ export function isTruthy(deep: unknown): boolean {
       return true;
   }
 }
+
+/**
+ * Whether the page's main thread answers at all: the literal `1` evaluated in its main world (doctor's page check).
+ * It runs nothing of ours or the agent's; the answer, not its value, is the point.
+ */
+export function mainWorldAnswers(ctx: Pick<CallContext, 'cdp'>, tabId: number): Promise<unknown> {
+  return ctx.cdp.send(tabId, 'Runtime.evaluate', { expression: '1', returnByValue: true, silent: true });
+}

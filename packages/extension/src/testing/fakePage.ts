@@ -95,7 +95,7 @@ export class FakePages {
     }
     if (!tab.installed) return { result: { type: 'object', subtype: 'null', value: null } };
     const method = match[1] as PageMethod;
-    const args: unknown = JSON.parse(match[2] ?? 'null');
+    const args: unknown = match[2] === 'undefined' ? undefined : JSON.parse(match[2] ?? 'null');
     tab.calls.push({ method, args });
     const handler = tab.api[method] as ((a: unknown) => unknown) | undefined;
     if (handler === undefined) throw new Error(`fake page: no ${method}`);

@@ -1,18 +1,23 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ReadResult } from '../injected/reads.js';
 import { createFakeEnvironment, type FakeEnvironment } from '../testing/fakeChrome.js';
-import { getTool, type ReadResult } from './get.js';
+import { FakePages } from '../testing/fakePage.js';
+import { getTool } from './get.js';
 
-/** A page whose isolated-world reads answer `read`; records the arguments it was called with. */
-function page(env: FakeEnvironment, read: ReadResult): unknown[][] {
-  const calls: unknown[][] = [];
-  env.debugger.handle('Page.getFrameTree', () => ({ frameTree: { frame: { id: 'MAIN', loaderId: 'L', url: '', securityOrigin: '', mimeType: 'text/html' } } }));
-  env.debugger.handle('Page.createIsolatedWorld', () => ({ executionContextId: 9 }));
-  env.debugger.handle('Runtime.callFunctionOn', (params) => {
-    const p = params as { executionContextId: number; arguments: { value: unknown }[] };
-    expect(p.executionContextId).toBe(9);
-    calls.push(p.arguments.map((a) => a.value));
-    return { result: { type: 'object', value: read } };
+beforeAll(() => {
+  (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
+});
+
+/** A page whose element reads (the page API's readElement) answer `read`; records the arguments it was called with. */
+function page(env: FakeEnvironment, tab: number, read: ReadResult): unknown[] {
+  const calls: unknown[] = [];
+  const fake = new FakePages(env.debugger).open(tab, {
+    readElement: (args) => {
+      calls.push(args);
+      return read;
+    },
   });
+  fake.installed = true;
   env.debugger.handle('Page.getNavigationHistory', () => ({ currentIndex: 0, entries: [{ id: 1, url: 'https://a.test/x', userTypedURL: '', title: 'Title A', transitionType: 'typed' }] }));
   return calls;
 }
@@ -21,18 +26,18 @@ describe('get', () => {
   it('reads title and url from the history entry, without touching the page', async () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab().id ?? 0;
-    const calls = page(env, { status: 'ok', value: 'unused' });
+    const calls = page(env, tab, { status: 'ok', value: 'unused' });
     expect(await getTool.handle({ what: 'title', tab }, env.ctx)).toEqual({ tabId: tab, what: 'title', value: 'Title A' });
     expect(await getTool.handle({ what: 'url', tab }, env.ctx)).toEqual({ tabId: tab, what: 'url', value: 'https://a.test/x' });
     expect(calls).toEqual([]);
   });
 
-  it('reads elements in the isolated world and passes selector and attribute name', async () => {
+  it('reads elements through the page API in our isolated world, passing selector and attribute name', async () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab().id ?? 0;
-    const calls = page(env, { status: 'ok', value: '/next' });
+    const calls = page(env, tab, { status: 'ok', value: '/next' });
     expect(await getTool.handle({ what: 'attr', selector: 'a', name: 'href', tab }, env.ctx)).toEqual({ tabId: tab, what: 'attr', value: '/next' });
-    expect(calls).toEqual([['attr', 'a', 'href']]);
+    expect(calls).toEqual([{ what: 'attr', selector: 'a', name: 'href' }]);
   });
 
   it.each([
@@ -43,7 +48,7 @@ describe('get', () => {
   ])('maps %j to %s', async (read, code, field) => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab().id ?? 0;
-    page(env, read);
+    page(env, tab, read);
     const error = await getTool.handle({ what: 'text', selector: '.x', tab }, env.ctx).catch((e: unknown) => e);
     expect(error).toMatchObject({ code });
     if (field) expect(error).toMatchObject({ details: { field } });

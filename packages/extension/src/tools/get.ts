@@ -2,69 +2,24 @@
  * `get title|url|text|value|attr|count`: one small read without a snapshot.
  *
  * title and url come from the tab's current history entry (browser side: includes pushState
- * URLs). Element reads run in an isolated world (pageState/isolatedWorld.ts), so page scripts
- * cannot alter what querySelectorAll, innerText or value return. A selector matches inside open
+ * URLs). Element reads are a read of the page API (injected/reads.ts) in chrome-relay's isolated world, so page
+ * scripts cannot alter what querySelectorAll, innerText or value return. A selector matches inside open
  * shadow roots too (each tree scope is searched, as the snapshot sees them); `--frame @ref` reads
  * inside that iframe instead (title and url are then the frame document's).
  *
  * Strict like a locator: text/value/attr need exactly one match — zero is element_not_found,
  * several is invalid_arguments on the selector (say which one you mean; `get count` tells how
  * many there are). count never fails on zero. An absent attribute reads as null; value on an
- * element that has none (a <div>) is invalid_arguments. Part B adds a ref as the alternative
- * to --selector; it will resolve to the element and share readElement's per-kind logic.
+ * element that has none (a <div>) is invalid_arguments.
  */
 import { reasonedError, RelayError, type ToolParams } from '@chrome-relay/protocol';
-import { callInPage, type FrameScope } from '../pageState/isolatedWorld.js';
+import { callRead, type ReadSite } from '../page/pageCall.js';
 import { currentEntry } from '../pageState/readiness.js';
 import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import { resolveFrameRef } from '../actions/frameRef.js';
 
 type GetWhat = ToolParams<'get'>['what'];
-
-export type ReadResult =
-  | { status: 'ok'; value: string | number | null }
-  | { status: 'bad_selector'; message: string }
-  | { status: 'none' }
-  | { status: 'many'; count: number }
-  | { status: 'no_value'; tag: string };
-
-/** Runs in the page (isolated world). Self-contained. */
-export function readElement(what: string, selector: string, name: string): ReadResult {
-  if (what === 'title') return { status: 'ok', value: document.title };
-  if (what === 'url') return { status: 'ok', value: location.href };
-  // Matches in the document and in every open shadow root (each scope searched on its own), in tree order.
-  const matches: Element[] = [];
-  try {
-    const search = (root: Document | ShadowRoot): void => {
-      for (const element of root.querySelectorAll('*')) {
-        if (element.matches(selector)) matches.push(element);
-        if (element.shadowRoot !== null) search(element.shadowRoot);
-      }
-    };
-    document.querySelector(selector);
-    search(document);
-  } catch (error) {
-    return { status: 'bad_selector', message: error instanceof Error ? error.message : String(error) };
-  }
-  if (what === 'count') return { status: 'ok', value: matches.length };
-  if (matches.length === 0) return { status: 'none' };
-  if (matches.length > 1) return { status: 'many', count: matches.length };
-  const el = matches[0] as HTMLElement;
-  if (what === 'attr') return { status: 'ok', value: el.getAttribute(name) };
-  if (what === 'value') {
-    const tag = el.tagName;
-    if (tag !== 'INPUT' && tag !== 'TEXTAREA' && tag !== 'SELECT' && tag !== 'OPTION' && tag !== 'BUTTON' && tag !== 'OUTPUT') {
-      return { status: 'no_value', tag: tag.toLowerCase() };
-    }
-    const input = el as HTMLInputElement;
-    // A password (or one-time code) is the person's secret: shown as the snapshot shows it (injected/actions.ts isSecretField).
-    const secret = tag === 'INPUT' && (input.type === 'password' || /\b(current-password|new-password|one-time-code)\b/.test(input.autocomplete));
-    return { status: 'ok', value: secret && input.value !== '' ? '••••••' : input.value };
-  }
-  // innerText is the rendered text (what a person sees); SVG and other non-HTML elements lack it.
-  return { status: 'ok', value: typeof el.innerText === 'string' ? el.innerText : (el.textContent ?? '') };
-}
 
 function invalidSelector(what: GetWhat, selector: string, why: string): RelayError {
   return new RelayError('invalid_arguments', `Invalid arguments for get: selector ${why}.`, {
@@ -78,11 +33,11 @@ export const getTool = defineTool({
   name: 'get',
   async handle(params, ctx) {
     let tabId: number;
-    let where: number | FrameScope;
+    let where: ReadSite;
     if (params.frame !== undefined) {
       const frame = await resolveFrameRef(ctx, 'get', params.frame);
       tabId = frame.tabId;
-      where = frame.scope;
+      where = frame.reads;
     } else {
       tabId = await resolveTab(params.tab, ctx);
       where = tabId;
@@ -93,7 +48,7 @@ export const getTool = defineTool({
     }
     // The schema guarantees a selector for element reads, and a name for attr.
     const selector = params.selector ?? '';
-    const read = await callInPage(ctx, where, readElement, params.what, selector, params.name ?? '');
+    const read = await callRead(ctx, where, 'readElement', { what: params.what, selector, name: params.name ?? '' });
     switch (read.status) {
       case 'ok':
         return { tabId, what: params.what, value: read.value };

@@ -12,6 +12,7 @@ import { aDialog } from '../pageState/dialogs.js';
 import { isTabId, readSession, SESSION_KEYS } from '../state/storage.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
+import { mainWorldAnswers } from '../pageState/mainWorld.js';
 
 type PagePing = NonNullable<ToolResult<'ping'>['page']>;
 
@@ -39,7 +40,7 @@ async function pingPage(ctx: ToolContext): Promise<PagePing | null> {
     return { tabId, url, answered: false, ms: 0, problem: `${aDialog(dialog.type)} is open; answer it with \`chrome-relay dialog dismiss --tab ${tabId}\` (or accept)` };
   }
   const started = Date.now();
-  const outcome = await withinDeadline(ctx.cdp.send(tabId, 'Runtime.evaluate', { expression: '1', returnByValue: true, silent: true }), ctx.deadline);
+  const outcome = await withinDeadline(mainWorldAnswers(ctx, tabId), ctx.deadline);
   const ms = Math.max(0, Date.now() - started);
   if (outcome === 'late') {
     return { tabId, url, answered: false, ms, problem: 'the page did not evaluate `1` before the deadline: its main thread is busy, or a dialog chrome-relay was not told about is open' };

@@ -17,69 +17,21 @@
 import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
 import { currentPlatform, planTyping, typeStep } from '../input/keyboard.js';
 import { ADialog } from '../pageState/dialogs.js';
-import { callInPage } from '../pageState/isolatedWorld.js';
+import { callRead } from '../page/pageCall.js';
 import { resolveTab } from '../targets.js';
 import { focusRef } from '../actions/refAction.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { checkFocusLanding } from '../input/landing.js';
-export type FocusReport = { editable: true; description: string } | { editable: false; description: string };
-
-/**
- * Runs in the page (isolated world): describe the deepest focused element. Self-contained. Tag
- * names, not instanceof: elements of a same-origin frame belong to that frame's realm.
- */
-export function describeFocus(): FocusReport {
-  let doc: Document = document;
-  let el: Element | null = doc.activeElement;
-  for (;;) {
-    const root = el?.shadowRoot;
-    if (root?.activeElement) {
-      el = root.activeElement;
-      continue;
-    }
-    if (el && (el.tagName === 'IFRAME' || el.tagName === 'FRAME')) {
-      let inner: Document | null = null;
-      try {
-        inner = (el as HTMLIFrameElement).contentDocument;
-      } catch {
-        inner = null;
-      }
-      if (!inner) return { editable: true, description: 'iframe (cross-origin)' };
-      doc = inner;
-      el = inner.activeElement;
-      continue;
-    }
-    break;
-  }
-  if (!el || el === doc.body || el === doc.documentElement) return { editable: false, description: 'nothing (the page body)' };
-  let description = el.tagName.toLowerCase();
-  if (el.id) description += `#${el.id}`;
-  for (const attr of ['name', 'type']) {
-    const value = el.getAttribute(attr);
-    if (value) description += `[${attr}=${value}]`;
-  }
-  const field = el as HTMLInputElement;
-  const contentEditable = (el as HTMLElement).isContentEditable === true;
-  if (contentEditable) description += '[contenteditable]';
-  // Inputs that take no typed text; every other type (text, email, date, number…) does.
-  const notTyped = ['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'image', 'range', 'color', 'hidden'];
-  const writable = field.readOnly !== true && field.disabled !== true;
-  const editable =
-    contentEditable ||
-    (el.tagName === 'TEXTAREA' && writable) ||
-    (el.tagName === 'INPUT' && writable && !notTyped.includes(field.type));
-  return { editable, description };
-}
 
 /**
  * Type `text` into whatever is focused in the tab (`type -s @ref` focuses the ref's element first, then calls
  * this). Checks that something editable has focus, then types.
  */
 export async function typeIntoFocused(ctx: ToolContext, tabId: number, text: string): Promise<ToolResult<'type'>> {
-  // First: describeFocus looks into same-origin frames, and the text goes where focus is.
+  // First: the focus report looks into same-origin frames, and the text goes where focus is.
   const landed = await checkFocusLanding(ctx, tabId);
-  const focus = await callInPage(ctx, tabId, describeFocus);
+  const focus = await callRead(ctx, tabId, 'focusReport', undefined);
   if (!focus.editable) {
     throw reasonedError(
       'element_not_found',

@@ -1,14 +1,19 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FakePages } from '../testing/fakePage.js';
 import { createFakeEnvironment, type FakeEnvironment } from '../testing/fakeChrome.js';
 import { WAIT_REPORT_MS } from '@chrome-relay/protocol';
 import { DEADLINE_MARGIN_MS } from '../dispatcher.js';
 import { DIAGNOSTICS_RESERVE_MS, waitTool } from './wait.js';
 
-function history(env: FakeEnvironment, url: () => string): void {
+beforeAll(() => {
+  (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
+});
+
+/** The tab's history entry at `url()`, and a page whose document has loaded. */
+function history(env: FakeEnvironment, tab: number, url: () => string): void {
+  const page = new FakePages(env.debugger).open(tab, { readyState: () => 'complete' });
+  page.installed = true;
   env.debugger.handle('Page.getNavigationHistory', () => ({ currentIndex: 0, entries: [{ id: 1, url: url(), userTypedURL: '', title: 'T', transitionType: 'typed' }] }));
-  env.debugger.handle('Page.getFrameTree', () => ({ frameTree: { frame: { id: 'MAIN', loaderId: 'L', url: '', securityOrigin: '', mimeType: 'text/html' } } }));
-  env.debugger.handle('Page.createIsolatedWorld', () => ({ executionContextId: 3 }));
-  env.debugger.handle('Runtime.callFunctionOn', () => ({ result: { type: 'string', value: 'complete' } }));
 }
 
 describe('wait', () => {
@@ -21,7 +26,7 @@ describe('wait', () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab().id ?? 0;
     let url = 'https://shop.test/cart';
-    history(env, () => url);
+    history(env, tab, () => url);
     setTimeout(() => {
       url = 'https://shop.test/checkout/done';
     }, 150);
@@ -33,7 +38,7 @@ describe('wait', () => {
   it('times out with the page state, capped below the call deadline', async () => {
     const env = createFakeEnvironment({ deadlineMs: DIAGNOSTICS_RESERVE_MS + 300 });
     const tab = env.browser.addTab().id ?? 0;
-    history(env, () => 'https://shop.test/cart');
+    history(env, tab, () => 'https://shop.test/cart');
     const started = Date.now();
     const error = await waitTool.handle({ url: '**/never', tab, timeoutMs: 60_000 }, env.ctx).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'timeout', details: { tab, condition: 'url', url: 'https://shop.test/cart', readyState: 'complete' } });
@@ -44,7 +49,7 @@ describe('wait', () => {
   it('fails at once when the page opens a dialog while waiting', async () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab().id ?? 0;
-    history(env, () => 'https://shop.test/cart');
+    history(env, tab, () => 'https://shop.test/cart');
     await env.cdp.attach(tab);
     setTimeout(() => env.debugger.emit(tab, 'Page.javascriptDialogOpening', { type: 'alert', message: 'Boo', url: 'https://shop.test/cart' }), 120);
     const started = Date.now();
@@ -56,7 +61,7 @@ describe('wait', () => {
   it('evaluates --fn in the main world and ends on a truthy value', async () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab().id ?? 0;
-    history(env, () => 'https://a.test/');
+    history(env, tab, () => 'https://a.test/');
     let calls = 0;
     env.debugger.handle('Runtime.evaluate', () => {
       calls++;

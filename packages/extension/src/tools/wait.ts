@@ -24,7 +24,7 @@ import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@ch
 import { DOCUMENT_GONE, isCdpFailure } from '../cdp/failures.js';
 import { dialogOpenError } from '../pageState/dialogs.js';
 import { armedDir, toDownloadInfo, type DownloadInfo } from '../pageState/downloads.js';
-import { callInPage, type FrameScope } from '../pageState/isolatedWorld.js';
+import { callRead, type ReadSite } from '../page/pageCall.js';
 import { evaluateInMainWorld, isTruthy, type MainWorldSite } from '../pageState/mainWorld.js';
 import { currentEntry } from '../pageState/readiness.js';
 import { urlMatches } from '../pageState/urlGlob.js';
@@ -41,53 +41,6 @@ type WaitCondition = ToolResult<'wait'>['condition'];
 type Check = { met: true; download?: DownloadInfo } | { met: false };
 /** The last check, plus what the timeout error should say about the page (details). */
 type Outcome = { check: Check; detail: Record<string, unknown> };
-
-/** Runs in the page (isolated world). Self-contained. */
-export function pageConditions(kind: string, arg: string): { status: 'ok'; met: boolean; exists?: boolean; url?: string } | { status: 'bad_selector'; message: string } {
-  if (kind === 'load') return { status: 'ok', met: document.readyState === 'complete' };
-  if (kind === 'url') return { status: 'ok', met: false, url: location.href };
-  const roots: ShadowRoot[] = [];
-  const collect = (root: Document | ShadowRoot): void => {
-    for (const element of root.querySelectorAll('*')) {
-      if (element.shadowRoot !== null) {
-        roots.push(element.shadowRoot);
-        collect(element.shadowRoot);
-      }
-    }
-  };
-  if (kind === 'text') {
-    if ((document.body?.innerText ?? '').includes(arg)) return { status: 'ok', met: true };
-    // innerText leaves shadow trees out: read each open shadow root's rendered children.
-    collect(document);
-    for (const root of roots) {
-      if (!root.host.checkVisibility()) continue;
-      for (const child of root.childNodes) {
-        const text = child instanceof HTMLElement ? (child.checkVisibility() ? child.innerText : '') : child.nodeType === Node.TEXT_NODE ? (child.textContent ?? '') : '';
-        if (text.includes(arg)) return { status: 'ok', met: true };
-      }
-    }
-    return { status: 'ok', met: false };
-  }
-  const matches: Element[] = [];
-  try {
-    matches.push(...document.querySelectorAll(arg));
-    collect(document);
-    for (const root of roots) matches.push(...root.querySelectorAll(arg));
-  } catch (error) {
-    return { status: 'bad_selector', message: error instanceof Error ? error.message : String(error) };
-  }
-  for (const el of matches) {
-    const box = el.getBoundingClientRect();
-    const styleVisible = typeof el.checkVisibility === 'function' ? el.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true } as CheckVisibilityOptions) : true;
-    if (styleVisible && box.width > 0 && box.height > 0) return { status: 'ok', met: true, exists: true };
-  }
-  return { status: 'ok', met: false, exists: matches.length > 0 };
-}
-
-/** Runs in the page (isolated world). Self-contained. */
-export function readyStateOf(): string {
-  return document.readyState;
-}
 
 function conditionOf(params: ToolParams<'wait'>): WaitCondition {
   if (params.text !== undefined) return 'text';
@@ -131,7 +84,7 @@ async function diagnostics(ctx: ToolContext, tabId: number, extra: Record<string
     work.catch(() => undefined);
     return Promise.race([work.catch(() => null), sleep(400).then(() => null)]);
   };
-  const [entry, readyState] = await Promise.all([bounded(currentEntry(ctx, tabId)), bounded(callInPage(ctx, tabId, readyStateOf))]);
+  const [entry, readyState] = await Promise.all([bounded(currentEntry(ctx, tabId)), bounded(callRead(ctx, tabId, 'readyState', undefined))]);
   return { tab: tabId, url: entry?.url ?? null, readyState, ...extra };
 }
 
@@ -195,7 +148,7 @@ async function waitForNetworkIdle(ctx: ToolContext, tabId: number, by: number): 
 /** Where the page conditions are checked: the tab's main frame, or the frame of `--frame @ref`. */
 interface WaitSite {
   tabId: number;
-  reads: number | FrameScope;
+  reads: ReadSite;
   main: MainWorldSite;
   frame?: string;
 }
@@ -213,7 +166,7 @@ async function waitSite(ctx: ToolContext, params: ToolParams<'wait'>, condition:
     });
   }
   const frame = await resolveFrameRef(ctx, 'wait', params.frame);
-  return { tabId: frame.tabId, reads: frame.scope, main: frame.main, frame: params.frame };
+  return { tabId: frame.tabId, reads: frame.reads, main: frame.main, frame: params.frame };
 }
 
 export const waitTool = defineTool({
@@ -239,7 +192,7 @@ export const waitTool = defineTool({
         // The tab's URL comes from its history entry (pushState included); a frame's from its document.
         const urlNow = async (): Promise<string> => {
           if (site.frame === undefined) return (await currentEntry(ctx, tabId)).url;
-          const answer = await callInPage(ctx, site.reads, pageConditions, 'url', '');
+          const answer = await callRead(ctx, site.reads, 'waitCondition', { kind: 'url', arg: '' });
           return answer.status === 'ok' ? (answer.url ?? '') : '';
         };
         outcome = await pollUntil(ctx, tabId, by, async () => ({ met: urlMatches(glob, await urlNow()) }));
@@ -256,7 +209,7 @@ export const waitTool = defineTool({
       default: {
         const arg = condition === 'text' ? (params.text ?? '') : (params.selector ?? '');
         outcome = await pollUntil(ctx, tabId, by, async () => {
-          const answer = await callInPage(ctx, site.reads, pageConditions, condition, arg);
+          const answer = await callRead(ctx, site.reads, 'waitCondition', { kind: condition, arg });
           if (answer.status === 'bad_selector') {
             throw new RelayError('invalid_arguments', `Invalid arguments for wait: selector "${arg}" is not valid CSS: ${answer.message}.`, {
               tool: 'wait',

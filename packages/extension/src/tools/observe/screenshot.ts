@@ -22,7 +22,7 @@
  */
 import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { mainFrameDocument } from '../../page/worlds.js';
-import { callInPage } from '../../pageState/isolatedWorld.js';
+import { callRead } from '../../page/pageCall.js';
 import { resolveTab } from '../../targets.js';
 import { callSite, notVisibleError, openRef, unlessStale } from '../../actions/refAction.js';
 import { defineTool } from '../defineTool.js';
@@ -32,29 +32,8 @@ import { captureMasked, type Scroll, type Viewport } from '../../capture/screens
 
 type Clip = Rect;
 
-type ElementBox = { found: false } | { found: true; x: number; y: number; width: number; height: number; scrollX: number; scrollY: number };
-
 function invalid(field: string, message: string): RelayError {
   return new RelayError('invalid_arguments', `Invalid arguments for screenshot: ${message}`, { phase: 'validate', details: { field } });
-}
-
-/**
- * Runs in the page, in chrome-relay's reads world (isolated: the page cannot patch querySelector or
- * getBoundingClientRect for it, nor see it run): scroll the element into view and return its box in viewport
- * coordinates. Self-contained (serialised with toString).
- */
-export function elementBox(selector: string): ElementBox | { invalid: string } {
-  let el: Element | null;
-  try {
-    el = document.querySelector(selector);
-  } catch (error) {
-    return { invalid: error instanceof Error ? error.message : String(error) };
-  }
-  if (!el) return { found: false };
-  el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-  const r = el.getBoundingClientRect();
-  // Viewport coordinates: the frame is of the viewport, after the scroll above.
-  return { found: true, x: r.left, y: r.top, width: r.width, height: r.height, scrollX: window.scrollX, scrollY: window.scrollY };
 }
 
 /** A ref's element box: the same resolve/heal/navigation checks as every ref action, then its viewport rect. */
@@ -69,7 +48,7 @@ async function refClip(ctx: ToolContext, ref: string): Promise<{ tabId: number; 
 }
 
 async function elementClip(ctx: ToolContext, tabId: number, selector: string): Promise<{ clip: Clip; scroll: Scroll }> {
-  const box = await callInPage(ctx, tabId, elementBox, selector);
+  const box = await callRead(ctx, tabId, 'elementBox', { selector });
   if ('invalid' in box) throw invalid('selector', `"${selector}" is not a valid CSS selector (${box.invalid}).`);
   if (!box.found) {
     throw reasonedError('element_not_found', 'no_match', `No element matches "${selector}" in tab ${tabId}; check it against a fresh \`chrome-relay snapshot\`, or \`chrome-relay wait --selector\` for it.`, {

@@ -1,0 +1,205 @@
+/**
+ * Reads of page state and waits on the page, as methods of the page API (types.ts PageApi extends ReadsApi): the
+ * worker calls them through the one page-call path (page/pageCall.ts), in chrome-relay's isolated world, so the page
+ * cannot patch what they use (a redefined querySelector, innerText or JSON) nor see them run. Adding a read is adding
+ * a method here: its types travel with it.
+ */
+import type { ResolveOutcome } from './types.js';
+
+type Stale = Extract<ResolveOutcome, { status: 'stale' }>;
+/** The page API's own way to act on a ref's element (resolved, healed, or stale). */
+export type WithElement = <R>(ref: string, act: (element: Element, healed: boolean) => R) => R | Stale;
+
+export type ElementBox = { found: false } | { found: true; x: number; y: number; width: number; height: number; scrollX: number; scrollY: number };
+export type FocusReport = { editable: true; description: string } | { editable: false; description: string };
+export type ReadResult =
+  | { status: 'ok'; value: string | number | null }
+  | { status: 'bad_selector'; message: string }
+  | { status: 'none' }
+  | { status: 'many'; count: number }
+  | { status: 'no_value'; tag: string };
+
+export type WaitConditionAnswer = { status: 'ok'; met: boolean; exists?: boolean; url?: string } | { status: 'bad_selector'; message: string };
+
+/** The read methods the worker may call by name with JSON arguments (callPage). */
+export type ReadMethod = 'elementBox' | 'focusReport' | 'waitCondition' | 'readyState' | 'readElement';
+/** The ones that answer later (callPageAwait). */
+export type ReadAwaitMethod = 'twoFrames' | 'turn';
+
+export function createReads(_withElement: WithElement) {
+  return {
+    /**
+     * Scroll the first element matching `selector` into view and return its box in viewport coordinates (element
+     * screenshots by CSS selector); `invalid` when the selector is not CSS.
+     */
+    elementBox({ selector }: { selector: string }): ElementBox | { invalid: string } {
+      let el: Element | null;
+      try {
+        el = document.querySelector(selector);
+      } catch (error) {
+        return { invalid: error instanceof Error ? error.message : String(error) };
+      }
+      if (!el) return { found: false };
+      el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      const r = el.getBoundingClientRect();
+      // Viewport coordinates: the frame is of the viewport, after the scroll above.
+      return { found: true, x: r.left, y: r.top, width: r.width, height: r.height, scrollX: window.scrollX, scrollY: window.scrollY };
+    },
+
+    /** The deepest focused element (through open shadow roots and same-origin frames) and whether it takes typed text. */
+    focusReport(): FocusReport {
+      return describeFocus();
+    },
+
+    /** One check of a `wait` condition in this document: load, url, text (shadow trees included) or a visible selector. */
+    waitCondition({ kind, arg }: { kind: string; arg: string }): WaitConditionAnswer {
+      return waitCondition(kind, arg);
+    },
+
+    /**
+     * `get` by selector: the title, the URL, or one element's text, value or attribute (the match must be unique), or
+     * how many elements match. A selector matches in the document and in every open shadow root, each scope searched on
+     * its own, as the snapshot sees them.
+     */
+    readElement({ what, selector, name }: { what: string; selector: string; name: string }): ReadResult {
+      return readElement(what, selector, name);
+    },
+
+    readyState(): string {
+      return document.readyState;
+    },
+
+    /** Resolves once this frame's renderer has produced two animation frames (so a new layout has been drawn). */
+    twoFrames(): Promise<true> {
+      return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))));
+    },
+
+    /** Resolves after one task queued behind everything the page has queued now (our world's own setTimeout). */
+    turn(): Promise<true> {
+      return new Promise((resolve) => setTimeout(() => resolve(true), 0));
+    },
+  };
+}
+
+export type ReadsApi = ReturnType<typeof createReads>;
+
+/** Tag names, not instanceof: elements of a same-origin frame belong to that frame's realm. */
+function describeFocus(): FocusReport {
+  let doc: Document = document;
+  let el: Element | null = doc.activeElement;
+  for (;;) {
+    const root = el?.shadowRoot;
+    if (root?.activeElement) {
+      el = root.activeElement;
+      continue;
+    }
+    if (el && (el.tagName === 'IFRAME' || el.tagName === 'FRAME')) {
+      let inner: Document | null = null;
+      try {
+        inner = (el as HTMLIFrameElement).contentDocument;
+      } catch {
+        inner = null;
+      }
+      if (!inner) return { editable: true, description: 'iframe (cross-origin)' };
+      doc = inner;
+      el = inner.activeElement;
+      continue;
+    }
+    break;
+  }
+  if (!el || el === doc.body || el === doc.documentElement) return { editable: false, description: 'nothing (the page body)' };
+  let description = el.tagName.toLowerCase();
+  if (el.id) description += `#${el.id}`;
+  for (const attr of ['name', 'type']) {
+    const value = el.getAttribute(attr);
+    if (value) description += `[${attr}=${value}]`;
+  }
+  const field = el as HTMLInputElement;
+  const contentEditable = (el as HTMLElement).isContentEditable === true;
+  if (contentEditable) description += '[contenteditable]';
+  // Inputs that take no typed text; every other type (text, email, date, number…) does.
+  const notTyped = ['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'image', 'range', 'color', 'hidden'];
+  const writable = field.readOnly !== true && field.disabled !== true;
+  const editable =
+    contentEditable ||
+    (el.tagName === 'TEXTAREA' && writable) ||
+    (el.tagName === 'INPUT' && writable && !notTyped.includes(field.type));
+  return { editable, description };
+}
+
+function waitCondition(kind: string, arg: string): WaitConditionAnswer {
+  if (kind === 'load') return { status: 'ok', met: document.readyState === 'complete' };
+  if (kind === 'url') return { status: 'ok', met: false, url: location.href };
+  const roots: ShadowRoot[] = [];
+  const collect = (root: Document | ShadowRoot): void => {
+    for (const element of root.querySelectorAll('*')) {
+      if (element.shadowRoot !== null) {
+        roots.push(element.shadowRoot);
+        collect(element.shadowRoot);
+      }
+    }
+  };
+  if (kind === 'text') {
+    if ((document.body?.innerText ?? '').includes(arg)) return { status: 'ok', met: true };
+    // innerText leaves shadow trees out: read each open shadow root's rendered children.
+    collect(document);
+    for (const root of roots) {
+      if (!root.host.checkVisibility()) continue;
+      for (const child of root.childNodes) {
+        const text = child instanceof HTMLElement ? (child.checkVisibility() ? child.innerText : '') : child.nodeType === Node.TEXT_NODE ? (child.textContent ?? '') : '';
+        if (text.includes(arg)) return { status: 'ok', met: true };
+      }
+    }
+    return { status: 'ok', met: false };
+  }
+  const matches: Element[] = [];
+  try {
+    matches.push(...document.querySelectorAll(arg));
+    collect(document);
+    for (const root of roots) matches.push(...root.querySelectorAll(arg));
+  } catch (error) {
+    return { status: 'bad_selector', message: error instanceof Error ? error.message : String(error) };
+  }
+  for (const el of matches) {
+    const box = el.getBoundingClientRect();
+    const styleVisible = typeof el.checkVisibility === 'function' ? el.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true } as CheckVisibilityOptions) : true;
+    if (styleVisible && box.width > 0 && box.height > 0) return { status: 'ok', met: true, exists: true };
+  }
+  return { status: 'ok', met: false, exists: matches.length > 0 };
+}
+
+function readElement(what: string, selector: string, name: string): ReadResult {
+  if (what === 'title') return { status: 'ok', value: document.title };
+  if (what === 'url') return { status: 'ok', value: location.href };
+  // Matches in the document and in every open shadow root (each scope searched on its own), in tree order.
+  const matches: Element[] = [];
+  try {
+    const search = (root: Document | ShadowRoot): void => {
+      for (const element of root.querySelectorAll('*')) {
+        if (element.matches(selector)) matches.push(element);
+        if (element.shadowRoot !== null) search(element.shadowRoot);
+      }
+    };
+    document.querySelector(selector);
+    search(document);
+  } catch (error) {
+    return { status: 'bad_selector', message: error instanceof Error ? error.message : String(error) };
+  }
+  if (what === 'count') return { status: 'ok', value: matches.length };
+  if (matches.length === 0) return { status: 'none' };
+  if (matches.length > 1) return { status: 'many', count: matches.length };
+  const el = matches[0] as HTMLElement;
+  if (what === 'attr') return { status: 'ok', value: el.getAttribute(name) };
+  if (what === 'value') {
+    const tag = el.tagName;
+    if (tag !== 'INPUT' && tag !== 'TEXTAREA' && tag !== 'SELECT' && tag !== 'OPTION' && tag !== 'BUTTON' && tag !== 'OUTPUT') {
+      return { status: 'no_value', tag: tag.toLowerCase() };
+    }
+    const input = el as HTMLInputElement;
+    // A password (or one-time code) is the person's secret: shown as the snapshot shows it (injected/actions.ts isSecretField).
+    const secret = tag === 'INPUT' && (input.type === 'password' || /\b(current-password|new-password|one-time-code)\b/.test(input.autocomplete));
+    return { status: 'ok', value: secret && input.value !== '' ? '••••••' : input.value };
+  }
+  // innerText is the rendered text (what a person sees); SVG and other non-HTML elements lack it.
+  return { status: 'ok', value: typeof el.innerText === 'string' ? el.innerText : (el.textContent ?? '') };
+}
