@@ -309,3 +309,31 @@ describe('get box', () => {
     expect(stale.error).toMatchObject({ code: 'stale_ref', tool: 'get box', details: { protocolTool: 'get_box' } });
   });
 });
+
+describe('get style', () => {
+  it("prints the element's computed CSS values as the browser applies them, even when the page patches its own getComputedStyle", async () => {
+    const tab = await open(relay, '/style.html');
+    const ref = refFor(await snapshot(relay, tab.tabId), /button "Go"/);
+    const got = await ok('get', 'style', ref, 'display', 'color', 'font-size', 'background-image', 'not-a-property', '--', '--brand');
+    const page = await relay.page(tab.path);
+    // The page's own values, read with the getComputedStyle it kept before patching the global.
+    const truth = await read<Record<string, string>>(
+      page,
+      `(() => { const s = window.realStyle(document.getElementById('go')); return Object.fromEntries(['display', 'color', 'font-size', '--brand', 'background-image'].map((p) => [p, s.getPropertyValue(p).trim()])); })()`,
+    );
+    expect(truth.display).toBe('inline-block');
+    expect(got).toEqual({ tabId: tab.tabId, ref: ref.slice(1), style: { ...truth, 'not-a-property': '' }, healed: false });
+    expect(got.style).toMatchObject({ color: 'rgb(10, 20, 30)', 'font-size': '18px', '--brand': '#123456' });
+  });
+
+  it('refuses a name that is no CSS property before anything is sent; a stale ref is stale_ref', async () => {
+    const tab = await open(relay, '/style.html');
+    const ref = refFor(await snapshot(relay, tab.tabId), /button "Go"/);
+    const bad = await relay.cli('get', 'style', ref, 'color;x');
+    expect(bad.error).toMatchObject({ code: 'invalid_arguments', details: { field: 'properties' } });
+    const page = await relay.page(tab.path);
+    await page.evaluate("document.body.innerHTML = '<p>gone</p>'");
+    const stale = await relay.cli('get', 'style', ref, 'display');
+    expect(stale.error).toMatchObject({ code: 'stale_ref', tool: 'get style', details: { protocolTool: 'get_style' } });
+  });
+});

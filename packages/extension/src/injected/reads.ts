@@ -22,12 +22,30 @@ export type ReadResult =
 export type WaitConditionAnswer = { status: 'ok'; met: boolean; exists?: boolean; url?: string } | { status: 'bad_selector'; message: string };
 
 /** The read methods the worker may call by name with JSON arguments (callPage). */
-export type ReadMethod = 'elementBox' | 'focusReport' | 'waitCondition' | 'readyState' | 'readElement';
+export type ReadMethod = 'elementBox' | 'focusReport' | 'waitCondition' | 'readyState' | 'readElement' | 'style';
 /** The ones that answer later (callPageAwait). */
 export type ReadAwaitMethod = 'twoFrames' | 'turn';
 
-export function createReads(_withElement: WithElement) {
+/** Longest computed value returned whole (a data: URL in background-image can be megabytes). */
+const MAX_STYLE_VALUE = 4096;
+
+export function createReads(withElement: WithElement) {
   return {
+    /** `get style`: the computed value of each CSS property asked for, on a ref's element (resolved and healed like any ref). */
+    style({ ref, properties }: { ref: string; properties: string[] }) {
+      return withElement(ref, (element, healed) => {
+        const computed = getComputedStyle(element);
+        const style: Record<string, string> = {};
+        const truncated: string[] = [];
+        for (const property of properties) {
+          const value = computed.getPropertyValue(property).trim();
+          if (value.length > MAX_STYLE_VALUE) truncated.push(property);
+          style[property] = value.slice(0, MAX_STYLE_VALUE);
+        }
+        return { status: 'ok' as const, style, truncated, healed };
+      });
+    },
+
     /**
      * Scroll the first element matching `selector` into view and return its box in viewport coordinates (element
      * screenshots by CSS selector); `invalid` when the selector is not CSS.

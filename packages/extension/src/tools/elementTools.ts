@@ -1,4 +1,4 @@
-/** The element-addressed tools (part of TOOL_REGISTRY, spread in by tools/index.ts), and the small read `get box`. */
+/** The element-addressed tools (part of TOOL_REGISTRY, spread in by tools/index.ts), and the small reads `get box` and `get style`. */
 import { setCurrentTab } from '../targets.js';
 import { checkTool, uncheckTool } from './check.js';
 import { defineTool, type AnyToolDefinition } from './defineTool.js';
@@ -23,6 +23,17 @@ const getBoxTool = defineTool({
   },
 });
 
+/** `get style @ref PROP…`: computed CSS values of the element, after the same resolve/heal/navigation checks as every ref action. */
+const getStyleTool = defineTool({
+  name: 'get_style',
+  async handle(params, ctx) {
+    const site = await openRef(ctx, params.ref);
+    const outcome = unlessStale(site, await callSite(ctx, site, 'style', { ref: params.ref, properties: params.properties }));
+    await setCurrentTab(site.tabId, ctx.browser);
+    return { tabId: site.tabId, ref: params.ref, style: outcome.style, ...(outcome.truncated.length === 0 ? {} : { truncated: outcome.truncated }), healed: outcome.healed };
+  },
+});
+
 export const ELEMENT_TOOL_REGISTRY: readonly AnyToolDefinition[] = [
   fillTool,
   focusTool,
@@ -34,4 +45,5 @@ export const ELEMENT_TOOL_REGISTRY: readonly AnyToolDefinition[] = [
   dragTool,
   uploadTool,
   getBoxTool,
+  getStyleTool,
 ];

@@ -273,4 +273,38 @@ export const ELEMENT_TOOLS = {
       }),
     }),
   }),
+  get_style: toolEntry({
+    description:
+      "How an element is drawn: the computed value of one or more CSS properties (getComputedStyle, what the browser applies after every stylesheet, inline style and inheritance). To check that something is hidden, disabled-looking, the right colour or size, without a screenshot. A value longer than 4,096 characters is cut, and the property named in `truncated`.",
+    mutates: false,
+    mcp: { group: 'devtools', description: "Computed CSS values of an element by ref (e.g. display, color, font-size)." },
+    cli: {
+      command: 'get style',
+      summary: 'Print computed CSS values of an element by ref (getComputedStyle).',
+      task: 'read',
+      args: [
+        { param: 'ref', help: 'element ref from snapshot, e.g. @e12' },
+        { param: 'properties', help: 'CSS property names, e.g. display color font-size (custom properties after --: -- --brand)' },
+      ],
+      examples: ['chrome-relay get style @e12 display color', 'chrome-relay get style @e4 background-color --json'],
+    },
+    schemas: () => ({
+      params: z.strictObject({
+        ref: ref(),
+        properties: z
+          .array(z.string().regex(/^-{0,2}[a-zA-Z][a-zA-Z0-9-]*$/, 'a CSS property name, e.g. display, color, font-size or --my-var'))
+          .min(1, 'give at least one CSS property, e.g. display')
+          .max(50)
+          .describe('CSS property names (custom properties too, e.g. --brand)'),
+        tab: tabId().optional(),
+      }),
+      result: z.strictObject({
+        tabId: z.number(),
+        ref: z.string(),
+        style: z.record(z.string(), z.string()).describe('Each property asked for → its computed value ("" for a property the browser does not know)'),
+        truncated: z.array(z.string()).optional().describe('Properties whose value was cut at 4,096 characters'),
+        healed: healed(),
+      }),
+    }),
+  }),
 } as const;
