@@ -10,11 +10,12 @@
  * read while it is open.
  *
  * A document still being parsed (the action navigated: its new page committed, its DOM not yet
- * complete) is waited for until DOMContentLoaded, briefly, so the snapshot is not of half a page. An action whose
+ * complete) is waited for until DOMContentLoaded (the page API's `parsed`), briefly, so the snapshot is not of half a page. An action whose
  * result proves the document parsed (ToolDefinition.leavesParsed) is not asked about it: ~10 ms per navigate.
  */
 import { RelayError, toolLabel, type AfterSnapshot } from '@chrome-relay/protocol';
-import { mainFrameDocument, worldTarget } from './page/worlds.js';
+import { callPageAwait } from './page/pageCall.js';
+import { mainFrameDocument } from './page/worlds.js';
 import type { ToolContext } from './actions/toolContext.js';
 
 /** Longest wait for a document being parsed before the snapshot takes what is there. */
@@ -26,24 +27,13 @@ export const PARSED_LIMIT_MS = 5_000;
  */
 export type SnapshotRunner = (params: Record<string, unknown>, settle: () => Promise<void>) => Promise<unknown>;
 
-/** Runs in the page (isolated world): resolves once the document has been parsed. Self-contained. */
-export function documentParsed(): Promise<boolean> {
-  if (document.readyState !== 'loading') return Promise.resolve(true);
-  return new Promise((resolve) => document.addEventListener('DOMContentLoaded', () => resolve(true), { once: true }));
-}
-
 /**
- * documentParsed in the snapshot's own world of the main frame's document: the snapshot then finds that world made
- * (after a click that did not navigate, it already was), where a world of its own would cost one more to create.
+ * The page API's `parsed` in the snapshot's own world of the main frame's document: the snapshot then finds that world
+ * made (after a click that did not navigate, it already was), where a world of its own would cost one more to create.
  */
 async function askParsed(ctx: Pick<ToolContext, 'cdp' | 'worlds'>, tabId: number): Promise<void> {
   const world = await ctx.worlds.ensure(ctx, tabId, await mainFrameDocument(ctx, tabId));
-  await ctx.cdp.send(worldTarget(world), 'Runtime.callFunctionOn', {
-    functionDeclaration: documentParsed.toString(),
-    executionContextId: world.contextId,
-    returnByValue: true,
-    awaitPromise: true,
-  });
+  await callPageAwait(ctx, world, 'parsed');
 }
 
 async function untilParsed(ctx: Pick<ToolContext, 'cdp' | 'deadline' | 'worlds'>, tabId: number): Promise<void> {

@@ -24,7 +24,7 @@ export type WaitConditionAnswer = { status: 'ok'; met: boolean; exists?: boolean
 /** The read methods the worker may call by name with JSON arguments (callPage). */
 export type ReadMethod = 'elementBox' | 'focusReport' | 'waitCondition' | 'readyState' | 'readElement' | 'style';
 /** The ones that answer later (callPageAwait). */
-export type ReadAwaitMethod = 'twoFrames' | 'turn';
+export type ReadAwaitMethod = 'twoFrames' | 'turn' | 'parsed';
 
 /** Longest computed value returned whole (a data: URL in background-image can be megabytes). */
 const MAX_STYLE_VALUE = 4096;
@@ -90,6 +90,12 @@ export function createReads(withElement: WithElement) {
     /** Resolves once this frame's renderer has produced two animation frames (so a new layout has been drawn). */
     twoFrames(): Promise<true> {
       return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))));
+    },
+
+    /** Resolves once the document has been parsed (DOMContentLoaded, or at once when it already was). */
+    parsed(): Promise<true> {
+      if (document.readyState !== 'loading') return Promise.resolve(true);
+      return new Promise((resolve) => document.addEventListener('DOMContentLoaded', () => resolve(true), { once: true }));
     },
 
     /** Resolves after one task queued behind everything the page has queued now (our world's own setTimeout). */

@@ -24,7 +24,7 @@ import { blockedFrameError } from '../policy/policy.js';
 import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
-import { shapeTree } from './snapshotShape.js';
+import { shapeTree } from '../actions/snapshotShape.js';
 
 /** Every ref in the tree with its role and name (each ref sits on exactly one node). */
 export function refsInTree(tree: readonly PageNode[]): RefSummary[] {
