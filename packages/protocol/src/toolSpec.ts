@@ -47,8 +47,12 @@ export interface ToolPolicy {
    * precondition leaves it alone (dialog answers it; close must work on a tab whose dialog is open).
    */
   readonly dialog?: 'self';
-  /** `exempt`: reads only chrome-relay's bookkeeping, or checks leases itself; no lease check before it. */
-  readonly leases?: 'exempt';
+  /**
+   * `exempt`: reads only chrome-relay's bookkeeping, or checks leases itself; no lease check before it.
+   * `named_workspace`: the tool acts on the workspace its `name` param names (workspace_close), whose lease is checked
+   * besides its tabs'.
+   */
+  readonly leases?: 'exempt' | 'named_workspace';
   /**
    * A health check or the host's plumbing, not an agent's action on the person's tabs: Pause does not stop it
    * (doctor's round trip, update's host swap) and the popup's history leaves it out.
@@ -59,6 +63,8 @@ export interface ToolPolicy {
    * that URL before it runs, as against the tabs it names.
    */
   readonly loads?: 'url';
+  /** The result lists the browser's tabs (`tabs`): a tab on a blocked site is shown by its origin only, without its title. */
+  readonly lists?: 'tabs';
   /**
    * The tool sends input to its tab (pointer, keys, text) or moves its focus. Such calls take turns per tab: the
    * dispatcher runs one at a time and queues the rest within their own deadline, so what each one reports is what

@@ -74,6 +74,7 @@ export const TOOLS = {
     description: 'List windows and their tabs.',
     mutates: false,
     leases: 'exempt',
+    lists: 'tabs',
     mcp: { group: 'core', description: 'List the open windows and their tabs (id, url, title).' },
     cli: { command: 'tabs', summary: 'List windows and tabs (ids for --tab).', task: 'navigate', examples: ['chrome-relay tabs'] },
     schemas: () => ({

@@ -274,8 +274,9 @@ export class Policy {
    */
   async noteResult<T>(tool: string, result: T): Promise<T> {
     const rules = await this.#deps.settings.rules();
-    // `tabs` answers a TabsResult (the dispatcher checked it against the tool's schema).
-    const shown = tool === 'tabs' && typeof result === 'object' && result !== null ? (hiddenTabs(result as unknown as TabsResult, rules) as unknown as T) : result;
+    // A tab list (the entry's `lists: 'tabs'`) is a TabsResult: the dispatcher checked it against the tool's schema.
+    const listsTabs = isToolName(tool) && TOOLS[tool].lists === 'tabs';
+    const shown = listsTabs && typeof result === 'object' && result !== null ? (hiddenTabs(result as unknown as TabsResult, rules) as unknown as T) : result;
     // Whatever else the tool returned: no URL on a blocked site beyond its origin (scrub.ts).
     return scrubValue(shown, rules);
   }

@@ -8,7 +8,7 @@
  *      measures is whether the agent is still alive, and an attempt proves that as well as a success;
  *   4. the params the tool runs with: the resolved tab filled in.
  */
-import { parseParams, RelayError, TOOLS, type ToolName, type ToolParams } from '@chrome-relay/protocol';
+import { isToolName, parseParams, RelayError, TOOLS, type ToolName, type ToolParams } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import { leaseConflict, type LeaseInfo, type LeaseStore } from './leases.js';
 import type { OrganizeApi } from '../organizeApi.js';
@@ -63,8 +63,8 @@ export async function leasesOnTab(ctx: Pick<TargetingContext, 'browser' | 'lease
 async function enforceLeases(tool: string, params: Readonly<Record<string, unknown>>, tabs: CallTabs, agent: string | undefined, ctx: TargetingContext): Promise<void> {
   const held: LeaseInfo[] = [];
   for (const tab of tabsOf(tabs)) held.push(...(await leasesOnTab(ctx, tab)));
-  // A tool that names a workspace directly (workspace_close).
-  const named = tool === 'workspace_close' && typeof params.name === 'string' ? params.name : undefined;
+  // A tool that names a workspace directly (the entry's `leases: 'named_workspace'`: workspace_close).
+  const named = isToolName(tool) && TOOLS[tool].leases === 'named_workspace' && typeof params.name === 'string' ? params.name : undefined;
   if (named !== undefined) {
     const lease = await ctx.leases.find('workspace', named);
     if (lease) held.push(lease);

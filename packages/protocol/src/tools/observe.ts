@@ -272,6 +272,7 @@ export const OBSERVE_TOOLS = {
     description: 'Close a workspace window and its tabs.',
     mutates: true,
     destructive: true,
+    leases: 'named_workspace',
     mcp: { group: 'tabs-admin', description: 'Close a workspace window and its tabs.' },
     cli: {
       command: 'workspace close',
