@@ -10,7 +10,8 @@
 //     chrome.tabs' own errors and is counted apart;
 //   - files that send Input.* commands, and files that capture pixels (Page.captureScreenshot, Page.startScreencast);
 //   - files outside injected/ with page code: an expression or function text handed to Runtime.evaluate or
-//     Runtime.callFunctionOn, or a function serialised for the page. Not counted: page/pageCall.ts, the one page-call
+//     Runtime.callFunctionOn, a function serialised for the page, or a function handed to the old isolated-world
+//     runner (callInPage) to run there. Not counted: page/pageCall.ts, the one page-call
 //     path (its expression only names a typed PageApi method), and pageState/mainWorld.ts, the main-world evaluation
 //     of the agent's own code for `js` and `wait --fn` (the one exception: it holds no page code of ours);
 //   - the files a `click @e12` enters: the extension modules reachable by value imports from tools/click.ts (type-only
@@ -72,7 +73,12 @@ const errorText = files.filter((file) => !file.startsWith('cdp/') && file !== 'b
 const input = files.filter((file) => /['"`]Input\.[a-z]\w*['"`]/.test(stripComments(text.get(file))));
 const pixels = files.filter((file) => /['"`]Page\.(captureScreenshot|startScreencast)['"`]/.test(stripComments(text.get(file))));
 const PAGE_CODE = /\b(expression|functionDeclaration)\s*:\s*(?!expression\b|functionDeclaration\b|source\b|code\b|params\.)[^,}\n]+|\.toString\(\)\s*,?\s*$/m;
-const pageCode = files.filter((file) => !file.startsWith('injected/') && file !== 'page/pageCall.ts' && file !== 'pageState/mainWorld.ts' && PAGE_CODE.test(stripComments(text.get(file))));
+const RUN_IN_PAGE = /\bcallInPage\(\s*ctx,\s*[^,()]+,\s*[A-Za-z_$][\w$]*/;
+const pageCode = files.filter((file) => {
+  if (file.startsWith('injected/') || file === 'page/pageCall.ts' || file === 'pageState/mainWorld.ts') return false;
+  const source = stripComments(text.get(file));
+  return PAGE_CODE.test(source) || RUN_IN_PAGE.test(source);
+});
 
 function stripComments(source) {
   return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
