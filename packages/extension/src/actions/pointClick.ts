@@ -11,7 +11,7 @@
  * enough here: the agent named a point, not an element inside the frame, so the top document's
  * lineage is all there is to verify (a ref inside a frame is verified frame by frame instead, see
  * pointerDelivery.ts). Before that, the frame (and any frame in it at the point) must not show a site the person
- * blocked: nothing is sent into one (inputLanding.ts).
+ * blocked: nothing is sent into one (input/landing.ts).
  */
 import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import type { GuardReport, Interceptor } from '../injected/types.js';

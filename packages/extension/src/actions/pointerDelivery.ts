@@ -7,7 +7,7 @@
  *    only; the innermost frame's viewport must have the size of its iframe's content box (a frame
  *    that just loaded may still be laid out at another size, and its point would be wrong).
  *    A point over an <iframe> (an iframe's ref, or an element holding one) sends the input into the
- *    frame it shows, which must not show a site the person blocked (inputLanding.ts).
+ *    frame it shows, which must not show a site the person blocked (input/landing.ts).
  * 2. In a tab with out-of-process frames the browser routes input by what the compositor last
  *    drew, so before any input we wait until the frames showing the point have drawn their
  *    current layout (page/paint.ts).

@@ -11,7 +11,7 @@
  * fires over/enter events at the pointer's old position); the first one
  * that goes anywhere else is cancelled (preventDefault + stopImmediatePropagation) before any page
  * listener on the document or an element sees it, and so is every later event of the action. The
- * worker reads the log (settle) and decides; see tools/deliveryVerdict.ts.
+ * worker reads the log (settle) and decides; see actions/deliveryVerdict.ts.
  *
  * Limits, by construction of DOM events: listeners of the page registered on `window` in the
  * capture phase BEFORE this script was installed run before ours and cannot be stopped. They still

@@ -1,5 +1,5 @@
 /**
- * Where a page draws the frames that show a blocked site, for captures to paint over (tools/observe/captureMask.ts).
+ * Where a page draws the frames that show a blocked site, for captures to paint over (capture/captureMask.ts).
  * Asked of the parent documents only: a blocked frame is never entered, so its area is its <iframe> element's
  * content box in the parent (an out-of-process frame is just that element to its parent).
  *

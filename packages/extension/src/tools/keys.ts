@@ -6,7 +6,7 @@
  * press races the dialog. If keys were left to press when it opened, they are not pressed (the
  * page would drop them) and the call fails with partial_success_disallowed naming what was pressed.
  *
- * Keys go where focus is: never into a frame that shows a site the person blocked (inputLanding.ts).
+ * Keys go where focus is: never into a frame that shows a site the person blocked (input/landing.ts).
  */
 import { RelayError } from '@chrome-relay/protocol';
 import { currentPlatform, formatCombo, parseCombo, pressCombo } from '../input/keyboard.js';

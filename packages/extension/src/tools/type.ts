@@ -12,7 +12,7 @@
  * its absence is element_not_found. A focused cross-origin frame cannot be inspected from here; it
  * is accepted and reported as `iframe (cross-origin)`. `-s @ref` resolves the ref, focuses its element, then calls
  * typeIntoFocused. Focus inside a frame
- * that shows a site the person blocked is refused before anything is looked at or typed (inputLanding.ts).
+ * that shows a site the person blocked is refused before anything is looked at or typed (input/landing.ts).
  */
 import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
 import { currentPlatform, planTyping, typeStep } from '../input/keyboard.js';

@@ -175,7 +175,7 @@ function organizeToolSet() {
   const leaseList = defineTool({
     name: 'lease_list',
     async handle(_params, { targeting: deps }) {
-      // Leases die with what they name. Tab closes drop theirs as they happen (targeting/index.ts);
+      // Leases die with what they name. Tab closes drop theirs as they happen (background.ts);
       // this catches closes the worker missed, and workspaces whose window a person closed.
       const workspaces = new Set((await deps.workspaces.list()).map((w) => w.name));
       const gone: LeaseInfo[] = [];
