@@ -67,7 +67,7 @@ export function createPageApi(): PageApi {
   const bindings = new Bindings();
   const hints = new ListenerHintSet();
   /** Every walk of this document sees the same listener hints (snapshot and heal must agree on the twin domain). */
-  const walker = (): Walker => new Walker(hints);
+  const walker = (maxText?: number): Walker => new Walker(hints, maxText);
   const guard = new DeliveryGuard(window);
   const interceptorOf = (element: Element) => describeInterceptor(element, (candidate) => bindings.refOf(candidate));
   let pending: { token: string; bindings: Binding[] } | undefined;
@@ -95,7 +95,7 @@ export function createPageApi(): PageApi {
     if (typeof scoped === 'string') {
       return { token: '', url: location.href, title: document.title, tree: [], nextRef: args.nextRef, refCount: 0, scopeMissing: scoped };
     }
-    const walk = walker().walkDocument();
+    const walk = walker(args.maxText).walkDocument();
     hints.shadowRoots = walk.shadowRoots;
     const keys = walk.actionables.map(keyOf);
     const placements = placeTwins(keys);
@@ -128,11 +128,12 @@ export function createPageApi(): PageApi {
     const token = `${Date.now().toString(36)}.${++tokens}`;
     pending = { token, bindings: [...fresh, ...kept] };
     const result: PageSnapshot = { token, url: location.href, title: document.title, tree: walk.tree, nextRef, refCount: records.length };
+    if (walk.modal !== undefined) result.modal = walk.modal;
     if (kept.length > 0) result.hidden = kept.map(({ record }) => [record.ref, record.role, record.name]);
     if (scoped !== undefined) {
       // Walk the scope again for its tree alone; its actionables take the refs just computed.
       const refOf = new Map(walk.actionables.map((actionable) => [actionable.element, actionable.node.ref]));
-      const part = walker().walkSubtree(scoped);
+      const part = walker(args.maxText).walkSubtree(scoped);
       for (const actionable of part.actionables) {
         const ref = refOf.get(actionable.element);
         if (ref !== undefined) actionable.node.ref = ref;

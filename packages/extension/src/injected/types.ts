@@ -22,6 +22,16 @@ export interface PageNode {
   focused?: boolean;
   multiline?: boolean;
   richtext?: boolean;
+  readonly?: boolean;
+  /** The name is not Chrome's (which is empty) but what a person goes by: the icon, a tooltip, a nearby label. */
+  nameFrom?: 'icon' | 'tooltip' | 'label';
+  /** The image the element draws through CSS (its state, e.g. a board cell's "x"), as the words of its file name. */
+  img?: string;
+  /** Beyond the edge of what scrolling reaches (pushed there by layout): no pointer reaches it. */
+  offscreen?: boolean;
+  /** The name / value were cut: their whole length. */
+  nameLength?: number;
+  valueLength?: number;
   /** Set by the worker, iframe nodes only: the rule of the person's block list the frame's site falls under (its content is never read). */
   siteBlocked?: string;
   children?: PageNode[];
@@ -62,6 +72,8 @@ export interface SnapshotArgs {
    * the scope keep working). A ref of the previous snapshot, or a CSS selector (first match).
    */
   scope?: { ref: string } | { selector: string };
+  /** Cut text runs and values at this many characters (default 100). */
+  maxText?: number;
 }
 
 /**
@@ -83,6 +95,8 @@ export interface PageSnapshot {
   hidden?: [string, string, string][];
   /** The scope matched nothing (or its ref is stale); nothing was computed. */
   scopeMissing?: string;
+  /** A modal dialog is open (its name, possibly ''): content outside it is left out, refs included. */
+  modal?: string;
 }
 
 /**
