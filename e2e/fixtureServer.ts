@@ -3,6 +3,7 @@
  *   /slow?ms=N      answers after N ms (readiness, host killed mid-call)
  *   /redirect?to=P  302 to P (server redirects kill refs)
  *   /rows?n=N       a table of N rows, each with a named "Open" button (benchmarks, big snapshots)
+ *   /icons/N.svg    a 16 px square, for pages that draw icons by file name (controls-icons.html)
  *   /bench/*        generated benchmark pages (small form, N elements, news front page, encyclopedia article):
  *                   see fixtures/benchPages.ts
  * Requests are recorded so tests can wait for "the browser asked for X".
@@ -51,6 +52,11 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   if (url.pathname === '/redirect') {
     res.writeHead(302, { location: url.searchParams.get('to') ?? '/' });
     res.end();
+    return;
+  }
+  if (/^\/icons\/[\w-]+\.svg$/.test(url.pathname)) {
+    // Any icon name: a small visible square, so pages can draw icons by file name (the name is what they mean).
+    send(200, '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" fill="#557"/></svg>', 'image/svg+xml');
     return;
   }
   if (url.pathname === '/rows') {

@@ -167,12 +167,14 @@ export const TOOLS = {
         { flag: '--double', param: 'clickCount', value: 2, help: 'double click' },
         { flag: '--triple', param: 'clickCount', value: 3, help: "triple click (selects a paragraph or a field's text)" },
         { flag: '--modifiers', param: 'modifiers', parse: 'modifiers', placeholder: '<keys>', help: 'keys held during the click, e.g. Shift or Control,Shift' },
+        { flag: '--hold', param: 'holdMs', placeholder: '<ms>', help: 'press and hold the button this long before releasing it' },
       ],
       examples: [
         'chrome-relay click @e12',
         'chrome-relay click @e12 --snapshot -i',
         'chrome-relay click @e12 --double',
         'chrome-relay click @e7 --triple',
+        'chrome-relay click @e9 --hold 3000',
         'chrome-relay click @e5 --button right --modifiers Shift',
         'chrome-relay click --x 120 --y 340',
       ],
@@ -186,9 +188,11 @@ export const TOOLS = {
           button: z.enum(['left', 'right', 'middle']).optional().describe('Mouse button (default left)'),
           clickCount: z.number().int().min(1).max(3).optional().describe('2 = double click, 3 = triple click'),
           modifiers: z.array(z.enum(['Alt', 'Control', 'Meta', 'Shift'])).optional().describe('Keys held during the click'),
+          holdMs: z.number().int().min(1).max(20_000).optional().describe('Press and hold: milliseconds the button stays down before the release'),
           tab: TabIdField().optional(),
         })
         .superRefine((params, ctx) => {
+          if (params.holdMs !== undefined && (params.clickCount ?? 1) > 1) ctx.addIssue({ code: 'custom', path: ['holdMs'], message: 'hold goes with a single click, not a double or triple one' });
           // Name what is missing: with one coordinate given, that is the other one.
           const { ref, x, y } = params;
           if (ref !== undefined && (x !== undefined || y !== undefined)) ctx.addIssue({ code: 'custom', path: ['ref'], message: 'give either a ref or x and y, not both' });

@@ -3,7 +3,7 @@
  * scroll, hit-test). Every expected outcome is a return value; the worker decides which error it is.
  */
 import { Bindings, type Binding } from './bindings.js';
-import { checkState, currentValue, focusElement, isFileInput, planFill, scrollContainer, scrollStep, selectForTyping, selectOptions, setPickerValue } from './actions.js';
+import { checkState, currentValue, focusElement, isFileInput, planFill, scrollContainer, scrollerOnScreen, scrollStep, selectForTyping, selectOptions, setPickerValue } from './actions.js';
 import { DeliveryGuard } from './delivery.js';
 import { deepActiveElement, deepQuery, isFrameElement } from './dom.js';
 import { describeInterceptor, frameContentBox, locateClick, locateInFrame, pointInFrame, scrollIntoViewIfNeeded } from './hitTest.js';
@@ -29,6 +29,9 @@ import type {
   PageSnapshot,
   PrepareClickArgs,
   PrepareClickOutcome,
+  PageActivity,
+  ReadArgs,
+  ReadOutcome,
   RefArgs,
   RefRecord,
   ResolveOutcome,
@@ -71,6 +74,19 @@ export function createPageApi(): PageApi {
   const guard = new DeliveryGuard(window);
   const interceptorOf = (element: Element) => describeInterceptor(element, (candidate) => bindings.refOf(candidate));
   let pending: { token: string; bindings: Binding[] } | undefined;
+  // What a snapshot taken right after an action waits for (snapshotAfter.ts): a client-side route changes the URL at
+  // once and renders its view later; the tree must be the new view's. Only times are kept, nothing of the page.
+  const activity: PageActivity = { now: 0, mutation: -1, route: -1 };
+  new MutationObserver(() => {
+    activity.mutation = performance.now();
+  }).observe(document, { childList: true, subtree: true, characterData: true });
+  const routed = (): void => {
+    activity.route = performance.now();
+  };
+  const navigation = (globalThis as { navigation?: EventTarget }).navigation;
+  if (navigation !== undefined) navigation.addEventListener('currententrychange', routed);
+  else window.addEventListener('popstate', routed);
+  window.addEventListener('hashchange', routed);
   let tokens = 0;
   /** The last snapshot's frame elements, by frameSlot (weak: a removed iframe must not stay alive). */
   let frames: WeakRef<Element>[] = [];
@@ -231,7 +247,7 @@ export function createPageApi(): PageApi {
     const located = locateClick(element);
     switch (located.status) {
       case 'not_visible':
-        return { status: 'not_visible', healed };
+        return located.beyondEdge === true ? { status: 'not_visible', beyondEdge: true, healed } : { status: 'not_visible', healed };
       case 'ok': {
         const outcome: PrepareClickOutcome = {
           status: 'ok',
@@ -322,6 +338,28 @@ export function createPageApi(): PageApi {
     return withElement(ref, (element): ValueOutcome => ({ status: 'ok', value: currentValue(element) }));
   }
 
+  function read({ ref, what, name }: ReadArgs): ReadOutcome {
+    return withElement(ref, (element, healed): ReadOutcome => {
+      if (what === 'attr') return { status: 'ok', value: element.getAttribute(name ?? ''), healed };
+      if (what === 'value') {
+        const tag = element.localName;
+        if (tag !== 'input' && tag !== 'textarea' && tag !== 'select' && tag !== 'option' && tag !== 'button' && tag !== 'output') {
+          // A contenteditable editor's value is its text; anything else has none.
+          if (element instanceof HTMLElement && element.isContentEditable) return { status: 'ok', value: element.innerText, healed };
+          return { status: 'no_value', tag, healed };
+        }
+        // Never echo a password, as the snapshot never does.
+        if (element instanceof HTMLInputElement && element.type === 'password') return { status: 'ok', value: element.value === '' ? '' : '••••••', healed };
+        return { status: 'ok', value: (element as HTMLInputElement).value, healed };
+      }
+      // The rendered text (what a person sees, line breaks included); a field's text is its value.
+      if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
+        return { status: 'ok', value: element instanceof HTMLInputElement && element.type === 'password' ? '' : element.value, healed };
+      }
+      return { status: 'ok', value: element instanceof HTMLElement ? element.innerText : (element.textContent ?? ''), healed };
+    });
+  }
+
   function select({ ref, values }: { ref: string; values: string[] }): SelectOutcome {
     return withElement(ref, (element, healed): SelectOutcome => ({ ...selectOptions(element, values), healed }));
   }
@@ -337,11 +375,20 @@ export function createPageApi(): PageApi {
   }
 
   function scroll({ ref, direction, amount }: ScrollArgs): ScrollOutcome {
-    if (ref === undefined) return { status: 'ok', container: 'page', ...scrollStep(null, direction, amount), healed: false };
+    if (ref === undefined) {
+      const page = scrollStep(null, direction, amount);
+      if (page.before.x !== page.after.x || page.before.y !== page.after.y) return { status: 'ok', container: 'page', ...page, healed: false };
+      // The page cannot move that way: a person turns the scroller they see instead (a carousel, a side panel).
+      const inner = scrollerOnScreen(direction);
+      if (inner === null) return { status: 'ok', container: 'page', ...page, healed: false };
+      return { status: 'ok', container: 'element', ...scrollStep(inner, direction, amount), scroller: interceptorOf(inner), healed: false };
+    }
     const horizontal = direction === 'left' || direction === 'right';
     return withElement(ref, (element, healed): ScrollOutcome => {
       const container = scrollContainer(element, horizontal ? 1 : 0, horizontal ? 0 : 1);
-      return { status: 'ok', container: container === null ? 'page' : 'element', ...scrollStep(container, direction, amount), healed };
+      const outcome: ScrollOutcome = { status: 'ok', container: container === null ? 'page' : 'element', ...scrollStep(container, direction, amount), healed };
+      if (container !== null && container !== element) outcome.scroller = interceptorOf(container);
+      return outcome;
     });
   }
 
@@ -435,6 +482,8 @@ export function createPageApi(): PageApi {
     armPoint,
     fill,
     value,
+    read,
+    activity: () => ({ ...activity, now: performance.now() }),
     select,
     checkState: checkStateOf,
     focus,

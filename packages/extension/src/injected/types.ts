@@ -213,8 +213,11 @@ export type PrepareClickOutcome =
       intoFrame?: true;
     }
   | { status: 'intercepted'; x: number; y: number; healed: boolean; interceptor: Interceptor }
-  /** Still the same element, but it has no box to click (display:none, zero size, collapsed). */
-  | { status: 'not_visible'; healed: boolean }
+  /**
+   * Still the same element, but it has no box to click (display:none, zero size, collapsed), or (`beyondEdge`) its box
+   * lies past the edge the page can scroll to, where no pointer reaches.
+   */
+  | { status: 'not_visible'; healed: boolean; beyondEdge?: true }
   /** A disabled form control: the browser dispatches no press to it, so a click cannot be delivered. */
   | { status: 'disabled'; healed: boolean }
   | { status: 'stale'; reason: StaleReason };
@@ -232,6 +235,24 @@ export type FillOutcome =
   | Stale;
 
 export type ValueOutcome = { status: 'ok'; value: string } | Stale;
+
+/** Times on the document's clock (performance.now()); -1 = not since the page script was installed. */
+export interface PageActivity {
+  now: number;
+  /** Elements were added or removed (or text changed). */
+  mutation: number;
+  /** The URL changed without a new document (pushState, replaceState, a hash): a client-side route. */
+  route: number;
+}
+
+/** `get text|value|attr @ref`: the whole string, exactly as the page holds it. */
+export interface ReadArgs {
+  ref: string;
+  what: 'text' | 'value' | 'attr';
+  /** The attribute, for attr. */
+  name?: string;
+}
+export type ReadOutcome = ({ status: 'ok'; value: string | null } & Healed) | ({ status: 'no_value'; tag: string } & Healed) | Stale;
 
 export type SelectOutcome =
   | ({ status: 'done'; selected: string[] } & Healed)
@@ -257,7 +278,7 @@ export interface ScrollArgs {
 }
 
 export type ScrollOutcome =
-  | ({ status: 'ok'; container: 'page' | 'element'; before: { x: number; y: number }; after: { x: number; y: number } } & Healed)
+  | ({ status: 'ok'; container: 'page' | 'element'; before: { x: number; y: number }; after: { x: number; y: number }; scroller?: Interceptor } & Healed)
   | Stale;
 
 /** The box in viewport CSS px, and the page's scroll it was measured at (a screenshot takes a frame drawn at that scroll). */
@@ -309,6 +330,9 @@ export interface PageApi {
   armPoint(args: ArmPointArgs): ArmPointOutcome;
   fill(args: { ref: string; value: string }): FillOutcome;
   value(args: RefArgs): ValueOutcome;
+  read(args: ReadArgs): ReadOutcome;
+  /** When the document last changed its elements and its URL (same-document navigations), and now: performance.now(). */
+  activity(): PageActivity;
   select(args: { ref: string; values: string[] }): SelectOutcome;
   checkState(args: RefArgs): CheckStateOutcome;
   focus(args: RefArgs): FocusOutcome;
@@ -359,6 +383,7 @@ export type PageMethod =
   | 'armPoint'
   | 'fill'
   | 'value'
+  | 'read'
   | 'select'
   | 'checkState'
   | 'focus'

@@ -610,16 +610,24 @@ function holdsControl(element: Element): boolean {
 
 /** A name from content with the element's own ::before/::after text, or, when still empty, its descendants'. */
 function withGeneratedContent(element: Element, name: string): string {
-  const own = normalizeText(`${pseudoText(element, '::before')}${name}${pseudoText(element, '::after')}`);
+  const own = normalizeText(`${glyphless(pseudoText(element, '::before'))}${name}${glyphless(pseudoText(element, '::after'))}`);
   if (own !== '') return own;
   // An icon element inside an otherwise empty control (`<button><i class="icon-close"></i></button>`).
   let found = '';
   const icons = element.querySelectorAll('*');
   for (let i = 0; i < icons.length && i < MAX_ICON_ELEMENTS && found === ''; i++) {
     const icon = icons[i];
-    if (icon !== undefined) found = normalizeText(`${pseudoText(icon, '::before')}${pseudoText(icon, '::after')}`);
+    if (icon !== undefined) found = normalizeText(glyphless(`${pseudoText(icon, '::before')}${pseudoText(icon, '::after')}`));
   }
   return found;
+}
+
+/**
+ * Generated text without private-use characters: an icon font's glyph (`content: "\f005"`) means nothing as text;
+ * the icon's class names it instead (names.ts inferredName).
+ */
+function glyphless(text: string): string {
+  return text.replace(/[\uE000-\uF8FF\u{F0000}-\u{10FFFD}]/gu, '');
 }
 
 /** <html>, and the document's <body>: their overflow belongs to the viewport. */

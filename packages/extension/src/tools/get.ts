@@ -10,8 +10,8 @@
  * Strict like a locator: text/value/attr need exactly one match — zero is element_not_found,
  * several is invalid_arguments on the selector (say which one you mean; `get count` tells how
  * many there are). count never fails on zero. An absent attribute reads as null; value on an
- * element that has none (a <div>) is invalid_arguments. Part B adds a ref as the alternative
- * to --selector; it will resolve to the element and share readElement's per-kind logic.
+ * element that has none (a <div>) is invalid_arguments. A ref instead of --selector reads that element (resolved and
+ * healed like any ref), whole: the snapshot cuts long strings, this is how an agent reads one all.
  */
 import { reasonedError, RelayError, type ToolParams } from '@chrome-relay/protocol';
 import { worlds as defaultWorlds } from '../page/worlds.js';
@@ -21,7 +21,8 @@ import { refRegistry } from '../refs/index.js';
 import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import { resolveFrameRef } from './frameRef.js';
-import type { RefDeps } from './refAction.js';
+import { callSite, openRef, refusedError, unlessStale, type RefDeps } from './refAction.js';
+import type { ReadArgs } from '../injected/types.js';
 
 type GetWhat = ToolParams<'get'>['what'];
 
@@ -78,6 +79,14 @@ export function createGetTool(deps: RefDeps) {
   return defineTool({
     name: 'get',
     async handle(params, ctx) {
+      if (params.ref !== undefined && (params.what === 'text' || params.what === 'value' || params.what === 'attr')) {
+        const site = await openRef(ctx, deps, params.ref, params.tab);
+        const args: ReadArgs = { ref: params.ref, what: params.what };
+        if (params.name !== undefined) args.name = params.name;
+        const read = unlessStale(site, await callSite(ctx, deps, site, 'read', args));
+        if (read.status === 'no_value') throw refusedError('get', params.ref, site.tabId, `it is a <${read.tag}>, which has no value (use get text)`);
+        return { tabId: site.tabId, what: params.what, value: read.value };
+      }
       let tabId: number;
       let where: number | FrameScope;
       if (params.frame !== undefined) {
@@ -92,7 +101,7 @@ export function createGetTool(deps: RefDeps) {
           return { tabId, what: params.what, value: params.what === 'title' ? entry.title : entry.url };
         }
       }
-      // The schema guarantees a selector for element reads, and a name for attr.
+      // The schema guarantees a selector (or a ref) for element reads, and a name for attr.
       const selector = params.selector ?? '';
       const read = await callInPage(ctx, where, readElement, params.what, selector, params.name ?? '');
       switch (read.status) {

@@ -123,7 +123,7 @@ async function prepare(ctx: ToolContext, deps: RefDeps, site: RefSite, tool: Too
     case 'intercepted':
       throw interceptedError(tool, site.ref, site.tabId, { ...outcome, when: 'before_pointer', sent: false });
     case 'not_visible':
-      throw notVisibleError(tool, site.ref, site.tabId);
+      throw notVisibleError(tool, site.ref, site.tabId, outcome.beyondEdge === true);
     case 'disabled':
       throw refusedError(tool, site.ref, site.tabId, 'it is disabled, and a disabled control receives no clicks');
   }
