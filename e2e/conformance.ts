@@ -68,6 +68,8 @@ const NAME_PROHIBITED = new Set(['generic', 'none', 'presentation', 'paragraph',
 export interface Seen {
   role: string;
   name: string;
+  /** Ours only: the name is inferred (from an icon, a tooltip, a nearby label), marked so in the snapshot line. */
+  inferred?: boolean;
 }
 
 export interface Difference {
@@ -101,6 +103,11 @@ export const DELIBERATE: Readonly<Record<string, Deliberate>> = {
     why: 'A list item or an element that is not a widget but gets a ref because a person acts on it (it shows controls on hover, it is draggable) is named by its text, so an agent can tell one from another; Chrome names list items only from aria-label (and calls a draggable element a group).',
     matches: (d) => d.ours !== undefined && d.chrome !== undefined && d.chrome.name === '' && d.ours.name !== '' && (d.ours.role === d.chrome.role || (d.chrome.role === 'group' && d.ours.role === 'generic')),
   },
+  inferred_name: {
+    why: "A control Chrome leaves nameless (an icon-only button: its only content an icon font's private-use glyph, a CSS image, an aria-hidden SVG) is named by what a person goes by — the icon's file or class name, a tooltip, the label beside a field — and the line says so ([icon], [tooltip], [label]), so an agent can act on it and knows the name is inferred.",
+    matches: (d) =>
+      d.ours?.inferred === true && d.chrome !== undefined && d.ours.name !== '' && /^[\uE000-\uF8FF\s]*$/u.test(d.chrome.name) && (d.ours.role === chromeRoleAsOurs({ role: d.chrome.role, editingHost: false }) || d.ours.role === 'generic'),
+  },
   text_transform: {
     why: "CSS text-transform: the name keeps the page's own letters; Chrome's shows them as displayed (\"LOWER CASE LINK\"). Match names case-insensitively.",
     matches: (d) => d.ours !== undefined && d.chrome !== undefined && d.ours.role === chromeRoleAsOurs({ role: d.chrome.role, editingHost: false }) && d.ours.name !== d.chrome.name && d.ours.name.toLowerCase() === d.chrome.name.toLowerCase(),
@@ -132,12 +139,12 @@ export function chromeRoleAsOurs(node: Pick<AxLite, 'role' | 'editingHost'>): st
 }
 
 interface SnapshotJson {
-  tree: { role: string; name?: string; ref?: string; children?: SnapshotJson['tree'] }[];
+  tree: { role: string; name?: string; ref?: string; nameFrom?: string; children?: SnapshotJson['tree'] }[];
 }
 
 function refsOf(tree: SnapshotJson['tree'], out: (Seen & { ref: string })[] = []): (Seen & { ref: string })[] {
   for (const node of tree) {
-    if (node.ref !== undefined) out.push({ ref: node.ref, role: node.role, name: node.name ?? '' });
+    if (node.ref !== undefined) out.push({ ref: node.ref, role: node.role, name: node.name ?? '', ...(node.nameFrom === undefined ? {} : { inferred: true }) });
     if (node.children !== undefined) refsOf(node.children, out);
   }
   return out;
@@ -359,6 +366,14 @@ export const CONFORMANCE_PAGES: readonly string[] = [
   'conformance-tables.html',
   'conformance-forms.html',
   'conformance-svg.html',
+  'controls-icons.html',
+  'controls-svg.html',
+  'controls-sortable.html',
+  'controls-form.html',
+  'controls-text.html',
+  'controls-verbs.html',
+  'controls-route.html',
+  'controls-modal.html',
 ].map((name) => `/${name}`);
 
 /** Left out, and why (a page that does not settle, or that only makes sense with a parameter). */

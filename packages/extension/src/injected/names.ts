@@ -300,6 +300,15 @@ function neighbourLabel(element: Element): string {
   return '';
 }
 
+/** The element after `node` in document order, staying inside `root`; null past its last descendant. */
+function nextElementWithin(node: Element, root: Element): Element | null {
+  if (node.firstElementChild !== null) return node.firstElementChild;
+  for (let current: Element | null = node; current !== null && current !== root; current = current.parentElement) {
+    if (current.nextElementSibling !== null) return current.nextElementSibling;
+  }
+  return null;
+}
+
 /**
  * A name for a control whose accessible name is empty (Chrome would show it nameless), from what a person would go
  * by: a tooltip, the icon it shows (its image's file name, an SVG symbol, an icon-font class), or for a field the
@@ -310,10 +319,9 @@ export function inferredName(element: Element, role: string): { name: string; fr
   if (tooltip !== '') return { name: tooltip, from: 'tooltip' };
   const own = iconOf(element);
   if (own !== '') return { name: own, from: 'icon' };
-  const icons = element.querySelectorAll('*');
-  for (let i = 0; i < icons.length && i < MAX_ICON_ELEMENTS; i++) {
-    const icon = icons[i];
-    if (icon === undefined) continue;
+  // The first few elements in document order, without listing the whole subtree (a big unnamed container).
+  let icon: Element | null = element.firstElementChild;
+  for (let i = 0; icon !== null && i < MAX_ICON_ELEMENTS; i++, icon = nextElementWithin(icon, element)) {
     const title = icon.localName === 'title' ? normalizeText(icon.textContent ?? '') : '';
     const words = title !== '' ? title : iconOf(icon) || tooltipOf(icon);
     if (words !== '') return { name: words, from: 'icon' };
