@@ -292,9 +292,10 @@ const MAX_NEIGHBOUR_LABEL = 60;
 /** The short text right before a field, in its parent: what a person reads as its label. */
 function neighbourLabel(element: Element): string {
   for (let node = element.previousSibling; node !== null; node = node.previousSibling) {
+    // Another control in between: the text before it is that control's label, not this one's.
+    if (node.nodeType === Node.ELEMENT_NODE && (SKIPPED_IN_LABEL_TEXT.has((node as Element).localName) || (node as Element).querySelector('input, select, textarea, button') !== null)) return '';
     const text = normalizeText(node.nodeType === Node.ELEMENT_NODE ? (node as HTMLElement).innerText ?? '' : (node.textContent ?? ''));
     if (text === '') continue;
-    if (node.nodeType === Node.ELEMENT_NODE && SKIPPED_IN_LABEL_TEXT.has((node as Element).localName)) return '';
     return text.length <= MAX_NEIGHBOUR_LABEL ? text : '';
   }
   return '';
