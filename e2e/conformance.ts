@@ -317,17 +317,20 @@ function classify(difference: Difference, hidden: string): void {
 export interface Totals {
   compared: number;
   agreed: number;
-  /** Differences that are names Chrome leaves empty and we infer (left out of the rate). */
+  /** Differences that are names Chrome leaves empty and we give on purpose (FALLBACK_NAMES: left out of the rate). */
   inferred: number;
   rate: number;
   unexplained: Difference[];
 }
 
+/** Deliberate differences that are names where Chrome has none (fallback names): reported, not counted in the rate. */
+const FALLBACK_NAMES: ReadonlySet<string> = new Set(['inferred_name', 'named_by_content']);
+
 export function totals(reports: readonly PageReport[]): Totals {
   const compared = reports.reduce((sum, r) => sum + r.compared, 0);
   const agreed = reports.reduce((sum, r) => sum + r.agreed, 0);
-  // A name Chrome leaves empty and we infer is a difference by design: the bar holds for everything else.
-  const inferred = reports.reduce((sum, r) => sum + r.differences.filter((d) => d.deliberate === 'inferred_name').length, 0);
+  // A name Chrome leaves empty and we give is a difference by design: the bar holds for everything else.
+  const inferred = reports.reduce((sum, r) => sum + r.differences.filter((d) => d.deliberate !== undefined && FALLBACK_NAMES.has(d.deliberate)).length, 0);
   const judged = compared - inferred;
   return { compared, agreed, inferred, rate: judged === 0 ? 1 : agreed / judged, unexplained: reports.flatMap((r) => r.differences.filter((d) => d.deliberate === undefined)) };
 }
@@ -413,7 +416,7 @@ export function renderReport(reports: readonly PageReport[], when: string): stri
       ') and so are the names — only the role where ARIA prohibits a name (generic containers: Chrome reports none;',
     'chrome-relay names a clickable one by its text so an agent can tell it apart).',
     '',
-    `**Agreement: ${sum.agreed} of ${sum.compared - sum.inferred} elements, ${(sum.rate * 100).toFixed(1)} %** (the e2e fails under 98 %, and on any difference not listed as deliberate below), not counting the ${sum.inferred} controls Chrome leaves nameless and chrome-relay names by their icon, tooltip or label (\`inferred_name\` below).`,
+    `**Agreement: ${sum.agreed} of ${sum.compared - sum.inferred} elements, ${(sum.rate * 100).toFixed(1)} %** (the e2e fails under 98 %, and on any difference not listed as deliberate below), not counting the ${sum.inferred} elements Chrome leaves nameless that chrome-relay names on purpose (\`inferred_name\` and \`named_by_content\` below); counting them, ${sum.agreed} of ${sum.compared}, ${((sum.agreed / Math.max(1, sum.compared)) * 100).toFixed(1)} %.`,
     '',
     '| page | compared | agreed | differences |',
     '|---|---:|---:|---:|',

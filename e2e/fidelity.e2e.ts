@@ -111,7 +111,8 @@ describe('names and states as the browser computes them', () => {
     expect(snap).toMatch(/- button "▶ Play" \[ref=e\d+\]/);
     expect(snap).toMatch(/- button "Attachment" \[ref=e\d+\]: "No file chosen"/);
     expect(snap).toMatch(/- button "Choose File" \[ref=e\d+\]: "No file chosen"/);
-    expect(snap).toMatch(/- textbox \[multiline\] \[ref=e\d+\]\n/);
+    // Unlabelled, it is named by the text just before it, as a person reads it, and says so.
+    expect(snap).toMatch(/- textbox "Comment" \[multiline\] \[label\] \[ref=e\d+\]\n/);
     expect(snap).toMatch(/- textbox \[ref=e\d+\]\n/);
     expect(snap).toMatch(/- textbox \[richtext\] \[ref=e\d+\]\n/);
     expect(snap).toMatch(/- button "Bold" \[pressed\] \[ref=e\d+\]/);
