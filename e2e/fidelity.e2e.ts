@@ -236,6 +236,21 @@ describe('refs survive re-rendering apps', () => {
     await ok('click', `@${fresh[1] ?? ''}`);
     expect((await read<number[]>(page, 'window.hits')).slice(hits)).toEqual([5]);
   });
+
+  it('a page whose listeners are read before every snapshot keeps answering (20 presses, 20 snapshots)', async () => {
+    // Reading listeners with `pierce` on an isolated world's document crashed the tab within a few reads once the
+    // page allocated: every later call was timeout/page_busy.
+    const tab = await open(relay, '/fidelity-churn.html');
+    const page = await relay.page(tab.path);
+    const t = String(tab.tabId);
+    let snap = await text('snapshot', '-i', '--tab', t);
+    for (let i = 0; i < 20; i++) {
+      await ok('click', refFor(snap, /button "Again"/));
+      snap = await text('snapshot', '-i', '--tab', t);
+      expect(snap).toMatch(/"row 299"/);
+    }
+    expect(await read<number>(page, 'window.presses')).toBe(20);
+  });
 });
 
 describe('readers reach where refs reach', () => {
