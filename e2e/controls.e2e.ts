@@ -85,6 +85,17 @@ describe('SVG shapes and list items a person presses get refs', () => {
     expect(await read<string[]>(page, 'window.order')).toEqual(['Banana', 'Apple', 'Cherry', 'Damson']);
   });
 
+  it('drag onto an item of a list that rearranges as the pointer passes the middle of each item puts it there, down and up', async () => {
+    const tab = await open(relay, '/controls-sortable-live.html');
+    const page = await relay.page(tab.path);
+    let snap = await snapshot(relay, tab.tabId);
+    await ok('drag', refFor(snap, /listitem "Amazon" \[ref=/), refFor(snap, /listitem "Ganges" \[ref=/));
+    expect(await read<string[]>(page, 'window.order')).toEqual(['Danube', 'Ganges', 'Amazon', 'Mekong', 'Volga']);
+    snap = await snapshot(relay, tab.tabId);
+    await ok('drag', refFor(snap, /listitem "Volga" \[ref=/), refFor(snap, /listitem "Ganges" \[ref=/));
+    expect(await read<string[]>(page, 'window.order')).toEqual(['Danube', 'Volga', 'Ganges', 'Amazon', 'Mekong']);
+  });
+
   it('a target marked only by cursor: context-menu gets a ref, and a right click on it reaches the page', async () => {
     const tab = await open(relay, '/controls-verbs.html');
     const snap = await snapshot(relay, tab.tabId);
