@@ -212,9 +212,9 @@ describe('get and js', () => {
     expect((await js('window.secret')).json).toEqual({ tabId: tab.tabId, value: { answer: 42, list: [1, 'two', null], nested: { ok: true } } });
     expect((await js('await new Promise((r) => setTimeout(() => r(7), 50))')).json).toMatchObject({ value: 7 });
     expect((await js('undefined')).json).toEqual({ tabId: tab.tabId });
-    // The expression ran: a value JSON cannot carry is not "bad arguments" (see contract.e2e.ts).
+    // A value JSON cannot carry: the expression is what to change, and it ran (see contract.e2e.ts).
     const node = await js("document.getElementById('head')");
-    expect(node.error).toMatchObject({ code: 'partial_success_disallowed', retryable: false, details: { field: 'expression', path: 'result' } });
+    expect(node.error).toMatchObject({ code: 'invalid_arguments', retryable: false, details: { field: 'expression', path: 'result', mayHaveActed: true } });
     expect(node.error?.message).toContain('DOM node');
     const thrown = await js("throw new Error('boom')");
     expect(thrown.error).toMatchObject({ code: 'cdp_error', retryable: false });

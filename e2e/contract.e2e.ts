@@ -41,7 +41,7 @@ function expectOneHumanLine(result: CliResult): void {
 }
 
 describe('bad output paths and homes fail fast, before the call', () => {
-  it('every bad --out of screenshot, network har, network body and record stop is invalid_arguments naming out', async () => {
+  it('every bad --out of screenshot, network har, network body and record stop is invalid_arguments naming out (and the command as typed)', async () => {
     const scratch = mkdtempSync(join(tmpdir(), 'cr-out-'));
     const file = join(scratch, 'a-file');
     writeFileSync(file, '');
@@ -50,9 +50,9 @@ describe('bad output paths and homes fail fast, before the call', () => {
     const env = noBrowserEnv();
     const runs: [string[], string, string][] = [
       ...badFiles.map((out): [string[], string, string] => [['screenshot', '--out', out], out, 'screenshot']),
-      ...badFiles.map((out): [string[], string, string] => [['network', 'har', '--out', out], out, 'network_har']),
-      ...badFiles.map((out): [string[], string, string] => [['network', 'body', '1', '--out', out], out, 'network_body']),
-      ...badDirs.map((out): [string[], string, string] => [['record', 'stop', '--out', out], out, 'record_stop']),
+      ...badFiles.map((out): [string[], string, string] => [['network', 'har', '--out', out], out, 'network har']),
+      ...badFiles.map((out): [string[], string, string] => [['network', 'body', '1', '--out', out], out, 'network body']),
+      ...badDirs.map((out): [string[], string, string] => [['record', 'stop', '--out', out], out, 'record stop']),
     ];
     for (const [args, out, tool] of runs) {
       const result = await runCli(args, env, FAST_MS);
@@ -177,7 +177,7 @@ describe('codes that fit the situation', () => {
     expect(elapsed).toBeLessThan(15_000);
   });
 
-  it('js awaits a returned promise; a compile error never runs; anything after running is not invalid_arguments', async () => {
+  it('js awaits a returned promise; a compile error never runs; what ran says it may have acted', async () => {
     const tab = await open(relay, '/reads.html');
     const page = await relay.page(tab.path);
     const js = (expression: string) => relay.cli('js', expression, '--tab', String(tab.tabId));
@@ -197,8 +197,9 @@ describe('codes that fit the situation', () => {
     expect(rejected.error).toMatchObject({ code: 'cdp_error', retryable: false });
     expect(String(rejected.error?.details.exception)).toContain('late');
 
+    // The expression is what to change (invalid_arguments on it), but it ran: mayHaveActed, not retryable.
     const node = await js("window.ranNode = 1; document.getElementById('head')");
-    expect(node.error).toMatchObject({ code: 'partial_success_disallowed', retryable: false, details: { path: 'result' } });
+    expect(node.error).toMatchObject({ code: 'invalid_arguments', retryable: false, details: { field: 'expression', path: 'result', mayHaveActed: true } });
     expect(node.error?.message).toContain('DOM node');
     expect(await read(page, 'window.ranNode')).toBe(1);
   });
@@ -214,7 +215,7 @@ describe('interrupted calls', () => {
     await relay.server.waitForRequest('/slow?ms=0&mark=busy-click');
     process.kill(hostPid, 'SIGKILL');
     const result = await pending;
-    expect(result.error).toMatchObject({ code: 'native_host_disconnected', tool: 'click', retryable: false, details: { mayHaveActed: true } });
+    expect(result.error).toMatchObject({ code: 'native_host_disconnected', tool: 'click', retryable: false, details: { reason: 'host_exited', mayHaveActed: true } });
     expect(result.error?.message).toMatch(/killed or crashed/);
     expect(result.error?.message).not.toMatch(/browser closed/);
     expect(result.error?.message).toMatch(/snapshot.*check the page before re-issuing/);
@@ -233,7 +234,7 @@ describe('interrupted calls', () => {
     await relay.server.waitForRequest('/slow?ms=0&mark=wait-poll');
     process.kill(hostPid, 'SIGKILL');
     const result = await pending;
-    expect(result.error).toMatchObject({ code: 'native_host_disconnected', tool: 'wait', retryable: true });
+    expect(result.error).toMatchObject({ code: 'native_host_disconnected', tool: 'wait', retryable: true, details: { reason: 'host_exited' } });
     expect(result.error?.details.mayHaveActed).toBeUndefined();
     const next = await relay.cli('tabs');
     expect(next.code, next.stderr).toBe(0);

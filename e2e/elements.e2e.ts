@@ -306,6 +306,6 @@ describe('get box', () => {
 
     await page.evaluate("document.body.innerHTML = '<p>gone</p>'");
     const stale = await relay.cli('get', 'box', ref);
-    expect(stale.error).toMatchObject({ code: 'stale_ref', tool: 'get_box' });
+    expect(stale.error).toMatchObject({ code: 'stale_ref', tool: 'get box', details: { protocolTool: 'get_box' } });
   });
 });

@@ -12,6 +12,8 @@
  *   - "agent tabs only": a tab the person opened is refused, until they put it into a "chrome-relay" group;
  *   - `setup` without a terminal against this profile: the install result, and with --wait a healthy doctor.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { VERSION } from '@chrome-relay/protocol';
@@ -82,8 +84,11 @@ describe('setup without a terminal', () => {
     expect(plain.code, plain.stderr).toBe(0);
     const result = plain.json as { written: { browser: string; manifest: string }[]; extensionPath: string; steps: string[]; doctor?: unknown };
     expect(result.written).toEqual([{ browser: 'profile', manifest: `${relay.profile}/NativeMessagingHosts/com.chrome_relay.host.json` }]);
-    expect(result.extensionPath).toMatch(/dist\/extension$/);
-    expect(result.steps).toHaveLength(3);
+    // The folder the person loads is in the home, not in the package; the last step pins the toolbar button.
+    expect(result.extensionPath).toBe(join(relay.home, 'extension/current'));
+    expect(existsSync(join(result.extensionPath, 'manifest.json'))).toBe(true);
+    expect(result.steps).toHaveLength(4);
+    expect(result.steps[3]).toMatch(/^Pin the toolbar button/);
     expect(result.doctor).toBeUndefined();
 
     const waited = await relay.cli('setup', '--user-data-dir', relay.profile, '--wait');
@@ -109,7 +114,8 @@ describe('the popup', () => {
     expect(row.cells[0]).toContain('Button fixture');
     expect(row.cells[0]).toContain(`#${page.tabId}`);
     expect(row.cells[1]).toBe('attached');
-    expect(row.cells[2]).toBe('claude');
+    // The lease's owner, and the person's button that frees it.
+    expect(row.cells[2]).toBe('claudeFree');
     expect(row.cells[3]).toMatch(/^click ok/);
     expect(row.cells[3]).toContain('claude');
 
@@ -189,7 +195,8 @@ describe('site limits (options page)', () => {
 
     await saveOptions(options, { blocked: '' });
     expect((await listedTab())?.url).toContain('other.html');
-    expect((await relay.cli('snapshot', '--tab', String(mine.tabId))).code).toBe(0);
+    // The rule gone, the tab is simply the person's own again ("agent tabs only" is on by default).
+    expect((await relay.cli('snapshot', '--tab', String(mine.tabId))).error?.details['reason']).toBe('not_agent_tab');
     await mine.page.close();
   });
 

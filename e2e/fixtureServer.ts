@@ -1,7 +1,8 @@
 /**
  * Tiny fixture server on 127.0.0.1: serves e2e/pages/*.html plus a few behaviours pages cannot fake:
  *   /slow?ms=N      answers after N ms (readiness, host killed mid-call)
- *   /redirect?to=P  302 to P (server redirects kill refs)
+ *   /redirect?to=P  302 to P (server redirects kill refs); ?to64=B64: to P given in base64, so the caller's URL does
+ *                   not spell where it leads
  *   /rows?n=N       a table of N rows, each with a named "Open" button (benchmarks, big snapshots)
  *   /icons/N.svg    a 16 px square, for pages that draw icons by file name (controls-icons.html)
  *   /bench/*        generated benchmark pages (small form, N elements, news front page, encyclopedia article):
@@ -50,7 +51,8 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
     return;
   }
   if (url.pathname === '/redirect') {
-    res.writeHead(302, { location: url.searchParams.get('to') ?? '/' });
+    const to64 = url.searchParams.get('to64');
+    res.writeHead(302, { location: to64 === null ? (url.searchParams.get('to') ?? '/') : Buffer.from(to64, 'base64').toString('utf8') });
     res.end();
     return;
   }

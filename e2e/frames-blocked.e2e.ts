@@ -74,8 +74,10 @@ async function heard(frame: Frame): Promise<string[]> {
 
 describe('blocked sites inside pages', () => {
   it('the snapshot shows a blocked frame as its marked iframe, nothing inside it; the open frame next to it works', async () => {
-    await saveOptions(rig.options, { blocked: `${CROSS_RULE}\n${PATH_RULE}` });
     const { tab, bank, vault, child } = await openPage();
+    // The page loads first: once a rule is in force, the network barrier keeps the blocked site out of agent
+    // tabs altogether (control-barrier.e2e.ts). What is tested here is a page that already shows one.
+    await saveOptions(rig.options, { blocked: `${CROSS_RULE}\n${PATH_RULE}` });
     const snap = await snapshot(rig.relay, tab.tabId);
     expect(checkSnapshotText(snap).problems).toEqual([]);
     expect(snap).toMatch(/^- iframe "Bank frame" \[ref=e\d+\] \[site-blocked="127\.0\.0\.2"\]$/m);
@@ -100,8 +102,10 @@ describe('blocked sites inside pages', () => {
   });
 
   it('get and js --frame into a blocked frame fail site_blocked and never run', async () => {
-    await saveOptions(rig.options, { blocked: `${CROSS_RULE}\n${PATH_RULE}` });
     const { tab, bank, vault } = await openPage();
+    // The page loads first: once a rule is in force, the network barrier keeps the blocked site out of agent
+    // tabs altogether (control-barrier.e2e.ts). What is tested here is a page that already shows one.
+    await saveOptions(rig.options, { blocked: `${CROSS_RULE}\n${PATH_RULE}` });
     const snap = await snapshot(rig.relay, tab.tabId);
     const frames: [string, string, string, () => Frame][] = [
       [refFor(snap, /iframe "Bank frame"/), CROSS_RULE, rig.crossServer.origin, bank],
@@ -131,8 +135,10 @@ describe('blocked sites inside pages', () => {
   });
 
   it('a click at coordinates over a blocked frame, a drag dropped there, or a click on its iframe, fails and the frame hears nothing', async () => {
-    await saveOptions(rig.options, { blocked: `${CROSS_RULE}\n${PATH_RULE}` });
     const { tab, page, bank, vault } = await openPage();
+    // The page loads first: once a rule is in force, the network barrier keeps the blocked site out of agent
+    // tabs altogether (control-barrier.e2e.ts). What is tested here is a page that already shows one.
+    await saveOptions(rig.options, { blocked: `${CROSS_RULE}\n${PATH_RULE}` });
     const centre = async (id: string): Promise<[number, number]> =>
       (await page.evaluate(`(() => { const r = document.getElementById('${id}').getBoundingClientRect(); return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)]; })()`)) as [number, number];
     const [bx, by] = await centre('bank');
@@ -154,8 +160,10 @@ describe('blocked sites inside pages', () => {
   });
 
   it('keys do not follow focus into a blocked frame', async () => {
-    await saveOptions(rig.options, { blocked: `${CROSS_RULE}\n${PATH_RULE}` });
     const { tab, page, bank } = await openPage();
+    // The page loads first: once a rule is in force, the network barrier keeps the blocked site out of agent
+    // tabs altogether (control-barrier.e2e.ts). What is tested here is a page that already shows one.
+    await saveOptions(rig.options, { blocked: `${CROSS_RULE}\n${PATH_RULE}` });
     await ok('click', refFor(await snapshot(rig.relay, tab.tabId), /button "Focus the bank"/));
     await until(async () => (await page.evaluate('document.activeElement.id')) === 'bank', 5000, 'focus in the bank frame');
     expectBlocked(await rig.relay.cli('keys', 'a', '--tab', String(tab.tabId)), CROSS_RULE, rig.crossServer.origin);

@@ -115,8 +115,10 @@ describe('captures paint over frames that show a blocked site', () => {
   });
 
   it('a screenshot of an element holding a blocked frame (--selector) and a JPEG one: grey where the frame is, the element around it kept', async () => {
-    await saveOptions(rig.options, { blocked: RULE });
     const tab = await openPage();
+    // The page loads first: once a rule is in force, the network barrier keeps the blocked site out of agent
+    // tabs altogether (control-barrier.e2e.ts). What is tested here is a page that already shows one.
+    await saveOptions(rig.options, { blocked: RULE });
     const shot = await okJson(rig.relay, 'screenshot', '--tab', String(tab.tabId), '--selector', '#holder');
     const png = decodePng(readFileSync(String(shot.path)));
     expect([png.width, png.height]).toEqual([186, 126]);
@@ -132,8 +134,10 @@ describe('captures paint over frames that show a blocked site', () => {
   });
 
   it('a full-page screenshot (--full) paints the same areas and keeps the open content', async () => {
-    await saveOptions(rig.options, { blocked: RULE });
     const tab = await openPage();
+    // The page loads first: once a rule is in force, the network barrier keeps the blocked site out of agent
+    // tabs altogether (control-barrier.e2e.ts). What is tested here is a page that already shows one.
+    await saveOptions(rig.options, { blocked: RULE });
     const shot = await okJson(rig.relay, 'screenshot', '--tab', String(tab.tabId), '--full');
     const png = decodePng(readFileSync(String(shot.path)));
     for (const { box } of blockedBoxes()) expect(leaks(png, box), JSON.stringify(box)).toEqual({ notGrey: 0, magenta: 0 });
@@ -142,8 +146,10 @@ describe('captures paint over frames that show a blocked site', () => {
   });
 
   it("a recording's frames and its GIF are painted over", async () => {
-    await saveOptions(rig.options, { blocked: RULE });
     const tab = await openPage();
+    // The page loads first: once a rule is in force, the network barrier keeps the blocked site out of agent
+    // tabs altogether (control-barrier.e2e.ts). What is tested here is a page that already shows one.
+    await saveOptions(rig.options, { blocked: RULE });
     const t = String(tab.tabId);
     await okJson(rig.relay, 'record', 'start', '--tab', t);
     for (const colour of ['rgb(0, 150, 0)', 'rgb(0, 170, 0)', 'rgb(0, 160, 0)']) {

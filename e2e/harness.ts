@@ -17,6 +17,10 @@ import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The built CLI under test; E2E_CLI points at a private build (`node scripts/build.mjs --out DIR`). */
 export const CLI = process.env.E2E_CLI ?? join(repo, 'packages/cli/dist/chrome-relay.cjs');
+/** The browser `launch` starts; E2E_BROWSER names another than the one launch finds (the workflow's Chrome for Testing). */
+const BROWSER_FLAG = process.env.E2E_BROWSER ? ['--browser', process.env.E2E_BROWSER] : [];
+/** What Windows programs cannot start without (Chrome and node read them), kept in the trimmed environment. */
+const WINDOWS_ESSENTIALS = ['SystemRoot', 'SystemDrive', 'windir', 'ComSpec', 'PATHEXT', 'USERPROFILE', 'LOCALAPPDATA', 'APPDATA', 'TEMP', 'TMP', 'USERNAME'];
 export const EXTENSION_ID = 'nplipfneioajmjoiadbinnjjicindjlf';
 
 export interface CliResult {
@@ -103,6 +107,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   for (const dir of [join(root, 'userhome'), join(root, 'tmp'), home]) mkdirSync(dir, { recursive: true });
   const xvfb = headless ? null : await startXvfb();
   const env: NodeJS.ProcessEnv = {
+    ...(process.platform === 'win32' ? Object.fromEntries(WINDOWS_ESSENTIALS.map((name) => [name, process.env[name]])) : {}),
     PATH: process.env.PATH,
     // Chromium writes ~/.config, ~/.cache and $TMPDIR even with a custom profile: keep it all in the temp root.
     HOME: join(root, 'userhome'),
@@ -117,6 +122,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
       '--user-data-dir',
       profile,
       '--browser-arg=--remote-debugging-port=0',
+      ...BROWSER_FLAG,
       ...(options.browserArgs ?? []).map((a) => `--browser-arg=${a}`),
       ...(headless ? ['--headless'] : []),
       ...(options.debuggerInfobar === true ? ['--debugger-infobar'] : []),

@@ -1,7 +1,9 @@
 /** Small helpers shared by e2e files: open a fixture under a unique URL, find refs in snapshot text. */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { expect } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import type { Relay } from './harness.js';
+import { CLI, type Relay } from './harness.js';
 
 export interface Opened {
   tabId: number;
@@ -60,4 +62,16 @@ export async function read<T>(page: Page, expression: string): Promise<T> {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
+}
+
+/** The environment as a child process takes it (no unset entries). */
+export const stringEnv = (env: NodeJS.ProcessEnv): Record<string, string> =>
+  Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+
+/** An MCP client from the official SDK, connected over stdio to `chrome-relay mcp …args` of the built CLI. */
+export async function mcpClient(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Client> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], env: stringEnv(env), stderr: 'pipe' });
+  const client = new Client({ name: 'chrome-relay-e2e', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
 }

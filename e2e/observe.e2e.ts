@@ -211,9 +211,12 @@ describe('console and network', () => {
     expect(network.stdout).toContain('access_token=[redacted]&x=1');
     expect(network.stdout).toMatch(/"Referer": "http:\/\/127\.0\.0\.1:\d+\/observe\.html\?code=\[redacted\]"/);
     expect(consoleOut.stdout).toContain('sent Bearer [redacted] with');
-    // The filter matches what the page really asked for; --raw-headers shows it.
+    // The filter matches what the page really asked for; the answer still never echoes the token in a URL, not even
+    // with --raw-headers (which shows headers as sent): URL credentials are redacted in every answer.
     const raw = await relay.cli('network', '--tab', t, '--url', 'access_token=url-secret-1', '--raw-headers');
-    expect(raw.stdout).toContain('access_token=url-secret-1');
+    expect((raw.json as { requests: unknown[] }).requests).toHaveLength(1);
+    expect(raw.stdout).toContain('access_token=[redacted]&x=1');
+    expect(raw.stdout).not.toContain('url-secret-1');
   });
 });
 

@@ -30,7 +30,7 @@ describe('operator experience with a launched browser', () => {
   it('doctor is healthy and names the browser, profile, extension and versions', async () => {
     const doctor = await relay.cli('doctor', '--profile', relay.profile);
     expect(doctor.code, doctor.stdout + doctor.stderr).toBe(0);
-    expect(doctor.stdout).toMatch(new RegExp(`\\[ok\\] {3}extension connected \\(${relay.profile}, host pid \\d+\\): chromium [\\d.]+ \\(pid ${relay.browserPid}\\), profile ${relay.profile}, extension ${EXTENSION_ID} 0\\.1\\.0`));
+    expect(doctor.stdout).toMatch(new RegExp(`\\[ok\\] {3}extension connected \\(profile ${relay.profile}, host pid \\d+\\): chromium [\\d.]+ \\(pid ${relay.browserPid}\\), profile ${relay.profile}, extension ${EXTENSION_ID} 0\\.1\\.0`));
     expect(doctor.stdout).toMatch(/\[ok\] {3}host reachable .*\(0600, dir 0700\)/);
     expect(doctor.stdout).toMatch(/\[ok\] {3}versions .*cli 0\.1\.0, host 0\.1\.0, extension 0\.1\.0/);
     expect(doctor.stdout.trimEnd().split('\n').at(-1)).toBe('healthy: yes');

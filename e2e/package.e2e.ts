@@ -4,9 +4,11 @@
  * installed `chrome-relay` binary (run through its shebang, not through our node) then launches a headless
  * browser, navigates, snapshots and clicks. The page's own state proves the click. The installed CLI starts
  * from a V8 code cache it writes itself (next to its bundle, or under its home when it may not write there).
+ * On a machine without a display `launch` keeps an Xvfb of its own and `stop` ends the browser and that display;
+ * the extension folder a person loads lives in the home, so `npm uninstall -g` leaves it whole.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +43,36 @@ let tarball: string;
 let server: FixtureServer;
 let env: NodeJS.ProcessEnv;
 let browserPid: number | undefined;
+/** Processes a test started, killed at the end whatever happened. */
+const ownProcesses: number[] = [];
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  // A zombie (exited, not yet reaped) is gone.
+  try {
+    return !/\) [ZX] /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+/** Pids whose command line names `text` (Linux). */
+function processesNaming(text: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text) && alive(Number(pid));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'cr-pack-'));
@@ -65,6 +97,13 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  for (const pid of ownProcesses) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
   if (browserPid !== undefined) {
     try {
       process.kill(-browserPid, 'SIGKILL');
@@ -179,6 +218,43 @@ describe('the packed CLI package', () => {
     } finally {
       chmodSync(dist, 0o755);
     }
+  });
+
+  it('launch → navigate → stop on a machine without a display: launch keeps its own Xvfb, stop ends both; the extension folder lives outside the prefix and outlives npm uninstall -g', async () => {
+    const bin = join(root, 'prefix/bin/chrome-relay');
+    expect(env.DISPLAY).toBeUndefined();
+    const profile = join(root, 'profile-own-display');
+    const launched = await run(bin, ['launch', '--user-data-dir', profile], { env, timeoutMs: 60_000 });
+    expect(launched.code, launched.stderr).toBe(0);
+    const started = launched.json as { pid: number; xvfb: { pid: number; display: string } | null; stop: string };
+    expect(started.xvfb).not.toBeNull();
+    const xvfbPid = started.xvfb?.pid ?? 0;
+    ownProcesses.push(started.pid, xvfbPid);
+    expect(alive(started.pid) && alive(xvfbPid)).toBe(true);
+
+    const nav = await run(bin, ['navigate', server.url('/button.html'), '--profile', realpathSync(profile)], { env });
+    expect(nav.code, nav.stderr).toBe(0);
+    const status = await run(bin, ['status', '--profile', realpathSync(profile)], { env });
+    expect(status.json).toMatchObject({ launched: expect.arrayContaining([expect.objectContaining({ profile: realpathSync(profile), browserRunning: true, xvfb: expect.objectContaining({ pid: xvfbPid, running: true }) })]) });
+
+    const stopped = await run(bin, ['stop', '--user-data-dir', profile], { env });
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(stopped.json).toMatchObject({ stopped: [{ browser: 'stopped', xvfb: { outcome: 'stopped' } }] });
+    expect(alive(started.pid)).toBe(false);
+    expect(alive(xvfbPid)).toBe(false);
+    // Nothing of that browser is left: no renderer, no host of that profile.
+    expect(processesNaming(realpathSync(profile))).toEqual([]);
+
+    const folder = await run(bin, ['extension', 'path'], { env });
+    expect(folder.code, folder.stderr).toBe(0);
+    const path = folder.stdout.trim();
+    expect(path).toBe(join(root, 'home/extension/current'));
+    expect(path.startsWith(join(root, 'prefix'))).toBe(false);
+    const uninstalled = await run('npm', ['uninstall', '-g', '--prefix', join(root, 'prefix'), 'chrome-relay'], { env });
+    expect(uninstalled.code, uninstalled.stderr).toBe(0);
+    expect(existsSync(join(root, 'prefix/lib/node_modules/chrome-relay'))).toBe(false);
+    expect(JSON.parse(readFileSync(join(path, 'manifest.json'), 'utf8'))).toMatchObject({ manifest_version: 3 });
+    expect(existsSync(join(path, 'background.js'))).toBe(true);
   });
 
   it('runs straight from the tarball with npx', async () => {

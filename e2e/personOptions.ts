@@ -38,7 +38,10 @@ export async function saveOptions(options: Page, change: { blocked?: string; age
   }
   await options.$eval('#saved', (el) => (el.textContent = ''));
   await personClicks(options, '#save');
-  await until(async () => (await options.$eval('#saved', (el) => el.textContent)) === 'Saved.', 5000, 'settings saved');
+  let said: string | null = null;
+  await until(async () => (said = await options.$eval('#saved', (el) => el.textContent)) === 'Saved.', 5000, 'settings saved').catch((error: unknown) => {
+    throw new Error(`${String(error)}; the page said: ${said ?? '(nothing)'}`);
+  });
 }
 
 /** What a block-list e2e file works with: the relay, a second fixture server on another site, the options page. */

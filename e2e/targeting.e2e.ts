@@ -220,7 +220,9 @@ describe('close and leases', () => {
       const result = await as('bob', ...args);
       expectCode(result, 'target_conflict', 'leased');
       expect(result.error?.details.owner).toBe('alice');
-      expect(result.error?.message).toContain(`lease release --tab ${tab.tabId} --force`);
+      // The move is to wait or ask the person: no agent frees another's lease.
+      expect(result.error?.message).toContain('ask the person');
+      expect(result.error?.message).not.toContain('--force');
     }
     expectCode(await as(undefined, 'close', String(tab.tabId)), 'target_conflict', 'leased');
     expect(tab.page.isClosed()).toBe(false);
@@ -231,7 +233,7 @@ describe('close and leases', () => {
     expect(leases.leases.map((l) => l.target)).not.toContain(String(tab.tabId));
   });
 
-  it('the owner releases all its leases; a person force-releases one', async () => {
+  it("the owner releases all its leases; another agent cannot release one, with or without --force", async () => {
     const one = await agentTab('lease-one');
     const two = await agentTab('lease-two');
     ok(await as('alice', 'lease', 'claim', '--tab', String(one.tabId)));
@@ -244,8 +246,10 @@ describe('close and leases', () => {
 
     ok(await as('alice', 'lease', 'claim', '--tab', String(two.tabId)));
     expectCode(await as(undefined, 'lease', 'release', '--tab', String(two.tabId)), 'invalid_arguments');
-    const forced = ok(await as(undefined, 'lease', 'release', '--tab', String(two.tabId), '--force')).json as { released: { owner: string }[] };
-    expect(forced.released).toMatchObject([{ owner: 'alice' }]);
+    expectCode(await as('bob', 'lease', 'release', '--tab', String(two.tabId)), 'target_conflict', 'leased');
+    expectCode(await as('bob', 'lease', 'release', '--tab', String(two.tabId), '--force'), 'invalid_arguments');
+    expectCode(await as('bob', 'snapshot', '--tab', String(two.tabId)), 'target_conflict', 'leased');
+    ok(await as('alice', 'lease', 'release', '--all'));
     ok(await as('bob', 'snapshot', '--tab', String(two.tabId)));
   });
 });

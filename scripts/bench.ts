@@ -19,7 +19,8 @@ import { startRelayTool, type RelayTool } from './bench/relayTool.js';
 import { cellValue, renderReport, type Section } from './bench/report.js';
 import { renderSummary } from './bench/summary.js';
 import { commandsSection, startupSection } from './bench/suiteCommands.js';
-import { mcpSection } from './bench/suiteMcp.js';
+import { mcpContextSection, mcpSection } from './bench/suiteMcp.js';
+import { idleSection } from './bench/suiteIdle.js';
 import { loopSection, rawCdpSection } from './bench/suiteLoops.js';
 import { bigPageSection, snapshotSections } from './bench/suiteSnapshots.js';
 import { TOKEN_ENCODING, tokenizerVersion } from './bench/tokens.js';
@@ -102,16 +103,18 @@ try {
   const bench: Bench = { plan, url: (path) => server.url(path), relay, peer, log };
   const startup = await startupSection(bench, relay.env);
   const mcp = await mcpSection(bench, relay.env, cellValue(startup.tabs));
+  const mcpContext = await mcpContextSection(bench, relay.env);
   const commands = await commandsSection(bench, startup.floor);
   const snapshots = await snapshotSections(bench);
   const big = await bigPageSection(bench, { relay: bigPlan, peer: bigPeerPlan }, MAX_CHARS);
   const loops = await loopSection(bench);
+  const idle = await idleSection(bench, flags, options.headful, display);
   const raw = await rawCdpSection(bench, flags, options.headful ? display : undefined, snapshots.relay5k ? { full: snapshots.relay5k.full.time, interactive: snapshots.relay5k.interactive.time } : undefined);
 
   for (const [name, args] of [['chrome-relay', relay.browserArgs()], ['agent-browser', peer?.browserArgs()]] as const) {
     if (args) footer.push(`${name}'s browser also runs with: ${extraFlags(args, flags).join(' ') || '(nothing else)'}`);
   }
-  const sections: Section[] = [startup.section, mcp.section, commands.section, snapshots.timeSection, snapshots.tokenSection, big, loops.section, raw];
+  const sections: Section[] = [startup.section, mcp.section, mcpContext, commands.section, snapshots.timeSection, snapshots.tokenSection, big, loops.section, idle, raw];
   const report = renderReport({ sections, peers: peer !== undefined, peerName: 'agent-browser' });
   const summary = renderSummary({
     node: startup.node,

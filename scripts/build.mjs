@@ -7,12 +7,15 @@
 //                                        no other command reads or parses the SDK at start-up
 //   packages/cli/dist/host/host.mjs      the native host (copied into $CHROME_RELAY_HOME/host by install/launch)
 //   packages/cli/dist/extension/         the unpacked MV3 extension (manifest key → stable dev id)
+// Everything is written into a fresh directory and swapped in whole (swapBuild.mjs): a suite running from the old
+// build keeps working while `pnpm demo`, `pnpm bench` or `pnpm docs:popup` rebuild in the same checkout.
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { buildCli } from '../packages/cli/build.mjs';
 import { buildExtension } from '../packages/extension/build.mjs';
+import { stagingDirs, swapIn, sweepStaging } from './swapBuild.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outIndex = process.argv.indexOf('--out');
@@ -24,10 +27,12 @@ const storeBuild = process.argv.includes('--store');
 const nodeBanner = "import { createRequire as __relayCreateRequire } from 'node:module'; const require = __relayCreateRequire(import.meta.url);";
 
 const started = Date.now();
-rmSync(dist, { recursive: true, force: true });
-mkdirSync(dist, { recursive: true });
+sweepStaging(dist);
+const { fresh } = stagingDirs(dist);
+rmSync(fresh, { recursive: true, force: true });
+mkdirSync(fresh, { recursive: true });
 await Promise.all([
-  buildCli({ outDir: dist }),
+  buildCli({ outDir: fresh }),
   build({
     bundle: true,
     platform: 'node',
@@ -37,9 +42,14 @@ await Promise.all([
     legalComments: 'none',
     logLevel: 'warning',
     entryPoints: [join(root, 'packages/native-host/src/main.ts')],
-    outfile: join(dist, 'host/host.mjs'),
+    outfile: join(fresh, 'host/host.mjs'),
     banner: { js: nodeBanner },
   }),
-  buildExtension({ outDir: join(dist, 'extension'), withKey: !storeBuild }),
-]);
+  buildExtension({ outDir: join(fresh, 'extension'), withKey: !storeBuild }),
+]).catch((error) => {
+  rmSync(fresh, { recursive: true, force: true });
+  throw error;
+});
+mkdirSync(dirname(dist), { recursive: true });
+swapIn(fresh, dist);
 console.error(`build: done in ${Date.now() - started} ms → ${dist}`);

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // The README's first command: launch the embedded default (a dedicated Chromium profile with our extension and
-// host), open a sample page, snapshot it, click a ref, show the page changed. Uses only the built CLI.
-// Headful when a display exists, headless otherwise. Closes the browser at the end unless --keep.
+// host), open a sample page, snapshot it, click a ref, show the page changed, and `stop` it. Uses only the built CLI.
+// Headful (launch keeps an Xvfb of its own on a Linux machine without a display), headless only when neither a
+// display nor Xvfb is there. Stops the browser at the end unless --keep.
 
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,10 +33,12 @@ async function run(...args) {
   });
 }
 
-let browserPid = 0;
+const xvfb = (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, 'Xvfb')));
+const headless = process.platform === 'linux' && !process.env.DISPLAY && !xvfb;
+let started = false;
 try {
-  const launched = JSON.parse(await run('launch', ...(process.env.DISPLAY ? [] : ['--headless'])));
-  browserPid = launched.alreadyRunning ? 0 : launched.pid;
+  const launched = JSON.parse(await run('launch', ...(headless ? ['--headless'] : [])));
+  started = !launched.alreadyRunning;
   const nav = JSON.parse(await run('navigate', url));
   const snap = await run('snapshot', '--tab', String(nav.tabId));
   const ref = /button "Click me" \[ref=(e\d+)\]/.exec(snap)?.[1];
@@ -45,11 +49,6 @@ try {
   console.log('\ndemo: the page changed after `click` — the whole CLI → host → extension → CDP path works.');
 } finally {
   server.close();
-  if (browserPid && !keep) {
-    try {
-      process.kill(-browserPid, 'SIGTERM');
-    } catch {
-      /* already gone */
-    }
-  }
+  // A browser that was already running is the person's to stop.
+  if (started && !keep) await run('stop');
 }

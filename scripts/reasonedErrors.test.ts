@@ -36,6 +36,8 @@ const DYNAMIC_SITES: Record<string, readonly string[]> = {
   'packages/cli/src/doctor.ts': ["first.code ?? 'extension_not_connected'"],
   // printActionResult: the snapshot after an action failed; its own error, details spread.
   'packages/cli/src/outputs.ts': ['after.error.code'],
+  // scrubbedError/explainFailure: the same error with a blocked site's URL cut from its message and details.
+  'packages/extension/src/policy/policy.ts': ['error.code', 'error.code'],
   // cliError: invalid_arguments or target_conflict (PENDING).
   'packages/cli/src/callTarget.ts': ['code'],
 };

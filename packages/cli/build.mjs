@@ -55,7 +55,8 @@ async function toolTables() {
   for (const tool of protocol.TOOL_NAMES) if (protocol.TOOLS[tool].cli !== undefined) paramInfos[tool] = protocol.paramInfos(protocol.TOOLS[tool].params);
   const entries = {};
   for (const tool of protocol.TOOL_NAMES) {
-    const plain = Object.entries(Object.getOwnPropertyDescriptors(protocol.TOOLS[tool])).filter(([, d]) => 'value' in d);
+    // The MCP face is read by dist/mcp.cjs only (built from the sources): no tool command parses it at start-up.
+    const plain = Object.entries(Object.getOwnPropertyDescriptors(protocol.TOOLS[tool])).filter(([key, d]) => 'value' in d && key !== 'mcp');
     entries[tool] = Object.fromEntries(plain.map(([key, d]) => [key, d.value]));
   }
   return { version: protocol.VERSION, paramInfos, entries, toolsExports: Object.keys(protocol.toolsModule).sort() };

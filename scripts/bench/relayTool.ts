@@ -17,6 +17,8 @@ export interface RelayTool extends BenchTool {
   browserArgs(): string[] | undefined;
   /** The environment the CLI runs with (scratch HOME, CHROME_RELAY_HOME…). */
   readonly env: NodeJS.ProcessEnv;
+  /** The browser's profile directory (its DevToolsActivePort, when started with --remote-debugging-port). */
+  readonly profile: string;
 }
 
 export async function startRelayTool(options: { flags: string[]; headful: boolean; display?: string }): Promise<RelayTool> {
@@ -95,6 +97,7 @@ export async function startRelayTool(options: { flags: string[]; headful: boolea
     name: 'chrome-relay',
     browserPid,
     env,
+    profile: join(root, 'profile'),
     browserArgs: () => processArgs(browserPid),
     async unsupported(action) {
       if (action.kind === 'version') return undefined;

@@ -76,7 +76,9 @@ export async function faults(suite: LiveSuite, relaunched: Relaunched): Promise<
     await sleep(800);
     const at = Date.now();
     process.kill(host.pid, 'SIGKILL');
-    expectCode('host killed mid-call', await call, ['native_host_disconnected'], (r) => (/still runs/.test(r.checked.error?.message ?? '') ? null : 'the message does not say the browser starts a new host'));
+    expectCode('host killed mid-call', await call, ['native_host_disconnected'], (r) =>
+      r.checked.error?.details.reason === 'host_exited' && /starts a new host within a second/.test(r.checked.error.message) ? null : 'not host_exited saying a new host comes',
+    );
     await recovery('host killed mid-call', at, 5_000);
   }
 
@@ -104,7 +106,7 @@ export async function faults(suite: LiveSuite, relaunched: Relaunched): Promise<
     await sleep(800);
     const at = Date.now();
     await killWorker();
-    expectCode('service worker killed mid-call', await call, ['native_host_disconnected']);
+    expectCode('service worker killed mid-call', await call, ['native_host_disconnected'], (r) => (r.checked.error?.details.reason === 'worker_stopped' ? null : 'reason is not worker_stopped'));
     await recovery('service worker killed mid-call', at, WORKER_BACK_MS + 2_000);
   }
 
@@ -186,7 +188,7 @@ export async function faults(suite: LiveSuite, relaunched: Relaunched): Promise<
     await recovery('after restart_host', Date.now(), 5_000);
   }
 
-  // The browser killed mid-call: the call says the browser is gone (nothing will restart it), then launch.
+  // The browser killed mid-call: the call says the browser is gone (browser_closed: nothing will restart it), then launch.
   {
     const call = inFlight(waitNever(tab));
     await sleep(800);
@@ -196,9 +198,9 @@ export async function faults(suite: LiveSuite, relaunched: Relaunched): Promise<
       process.kill(relay.browserPid, 'SIGKILL');
     }
     expectCode('browser killed mid-call', await call, ['native_host_disconnected', 'extension_not_connected'], (r) => {
-      const message = r.checked.error?.message ?? '';
-      if (/within a second/.test(message) && !/exited too/.test(message)) return 'claims a new host comes within a second';
-      return r.checked.error?.retryable === false || r.checked.error?.code === 'extension_not_connected' ? null : 'retryable although the browser is gone';
+      if (r.checked.error?.code === 'extension_not_connected') return null;
+      if (r.checked.error?.details.reason !== 'browser_closed') return 'reason is not browser_closed';
+      return r.checked.error.retryable === false ? null : 'retryable although the browser is gone';
     });
     expectCode('browser gone: next call', await run({ argv: ['tabs'] }), ['extension_not_connected']);
     const at = Date.now();

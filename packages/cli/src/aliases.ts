@@ -1,6 +1,7 @@
 /**
- * Deprecated command names kept working for older agent prompts: `read` and `ax` print a snapshot
- * (text / JSON), `click-ax <ref>` clicks a ref. Each prints the `deprecated` notice on stderr
+ * Deprecated command names kept working for older agent prompts, and kept out of --help (a new user
+ * should not learn them): `read` and `ax` print a snapshot (text / JSON), `click-ax <ref>` clicks a
+ * ref. Each prints the `deprecated` notice on stderr
  * naming the replacement, then behaves exactly like it (same tool, same output, and the same
  * --tab/--workspace/--group in either position, through callTarget.ts).
  */
@@ -18,7 +19,7 @@ function deprecatedNotice(alias: string, replacement: string): Notice {
 
 export function registerAliases(program: Command): void {
   const snapshotAlias = (alias: string, json: boolean): void => {
-    targetOptions(program.command(alias))
+    targetOptions(program.command(alias, { hidden: true }))
       .description(`Deprecated: use \`snapshot${json ? ' --json' : ''}\`.`)
       .action(async (_opts: unknown, cmd: Command) => {
         printNotice(deprecatedNotice(alias, `snapshot${json ? ' --json' : ''}`));
@@ -31,7 +32,7 @@ export function registerAliases(program: Command): void {
   snapshotAlias('read', false);
   snapshotAlias('ax', true);
 
-  targetOptions(program.command('click-ax'))
+  targetOptions(program.command('click-ax', { hidden: true }))
     .description('Deprecated: use `click @ref`.')
     .argument('<ref>', 'element ref from snapshot, e.g. @e12')
     .action(async (ref: string, _opts: unknown, cmd: Command) => {

@@ -22,7 +22,7 @@ const MAX_STEPS = 100;
  * is a sequence of agent actions read from stdin (often generated); none of these belongs in one — `launch`
  * from stdin JSON starts a browser with whatever flags the JSON carries. Run them by themselves.
  */
-export const OPERATOR_COMMANDS: readonly string[] = ['launch', 'setup', 'install', 'uninstall', 'update', 'reconnect', 'doctor', 'skill', 'extension', 'mcp'];
+export const OPERATOR_COMMANDS: readonly string[] = ['launch', 'stop', 'setup', 'install', 'uninstall', 'update', 'reconnect', 'doctor', 'skill', 'extension', 'mcp'];
 
 function stepError(index: number, message: string): RelayError {
   return new RelayError(

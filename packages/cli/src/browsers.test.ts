@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RelayError } from '@chrome-relay/protocol';
-import { browserCommand, browserOfExecutable, browserTarget, browserTargets, type BrowserEnv } from './browsers.js';
+import { browserExecutable, browserOfExecutable, browserTarget, browserTargets, type BrowserEnv } from './browsers.js';
 import { resolveInstallTargets } from './install.js';
 
 let userHome = '';
@@ -30,12 +30,13 @@ function caught(fn: () => unknown): RelayError {
 
 describe('browser detection', () => {
   it('knows every Linux browser with its user-level NativeMessagingHosts dir', () => {
-    const dirs = Object.fromEntries(browserTargets(linux()).map((t) => [t.browser, t.dir.slice(userHome.length)]));
+    const dirs = Object.fromEntries(browserTargets(linux()).map((t) => [t.browser, t.dir?.slice(userHome.length)]));
     expect(dirs).toEqual({
       chrome: '/.config/google-chrome/NativeMessagingHosts',
       'chrome-beta': '/.config/google-chrome-beta/NativeMessagingHosts',
       'chrome-dev': '/.config/google-chrome-unstable/NativeMessagingHosts',
       'chrome-canary': '/.config/google-chrome-canary/NativeMessagingHosts',
+      'chrome-for-testing': '/.config/google-chrome-for-testing/NativeMessagingHosts',
       chromium: '/.config/chromium/NativeMessagingHosts',
       brave: '/.config/BraveSoftware/Brave-Browser/NativeMessagingHosts',
       edge: '/.config/microsoft-edge/NativeMessagingHosts',
@@ -46,12 +47,12 @@ describe('browser detection', () => {
 
   it('knows the macOS layout, including Arc', () => {
     const targets = browserTargets({ platform: 'darwin', userHome });
-    const dirs = Object.fromEntries(targets.map((t) => [t.browser, t.dir.slice(userHome.length)]));
+    const dirs = Object.fromEntries(targets.map((t) => [t.browser, t.dir?.slice(userHome.length)]));
     expect(dirs.chrome).toBe('/Library/Application Support/Google/Chrome/NativeMessagingHosts');
     expect(dirs['chrome-canary']).toBe('/Library/Application Support/Google/Chrome Canary/NativeMessagingHosts');
     expect(dirs.opera).toBe('/Library/Application Support/com.operasoftware.Opera/NativeMessagingHosts');
     expect(dirs.arc).toBe('/Library/Application Support/Arc/User Data/NativeMessagingHosts');
-    expect(Object.keys(dirs)).toHaveLength(10);
+    expect(Object.keys(dirs)).toHaveLength(11);
   });
 
   it('detects only chromium when only its profile dir exists', () => {
@@ -69,7 +70,7 @@ describe('browser detection', () => {
 
   it('detects nothing on a fresh home, and install then refuses with the browsers it looked for', () => {
     expect(detected(linux())).toEqual([]);
-    const error = caught(() => resolveInstallTargets({ browsers: [] }, linux()));
+    const error = caught(() => resolveInstallTargets({ browsers: [] }, linux(), join(userHome, 'relay')));
     expect(error.code).toBe('external_dependency_missing');
     expect(error.details.looked).toContain(join(userHome, '.config/chromium'));
   });
@@ -77,15 +78,15 @@ describe('browser detection', () => {
   it('honours an absolute XDG_CONFIG_HOME and ignores a relative one', () => {
     const xdg = join(userHome, 'xdg');
     mkdirSync(join(xdg, 'vivaldi'), { recursive: true });
-    expect(detected({ platform: 'linux', userHome, xdgConfigHome: xdg })).toEqual(['vivaldi']);
-    expect(browserTarget('chrome', { platform: 'linux', userHome, xdgConfigHome: 'rel' }).dir).toBe(join(userHome, '.config/google-chrome/NativeMessagingHosts'));
+    expect(detected({ platform: 'linux', userHome, env: { XDG_CONFIG_HOME: xdg } })).toEqual(['vivaldi']);
+    expect(browserTarget('chrome', { platform: 'linux', userHome, env: { XDG_CONFIG_HOME: 'rel' } }).dir).toBe(join(userHome, '.config/google-chrome/NativeMessagingHosts'));
   });
 
   it('rejects an unknown --browser with the valid names for this platform', () => {
     const error = caught(() => browserTarget('firefox', linux()));
     expect(error.code).toBe('invalid_arguments');
     expect(error.details.field).toBe('browser');
-    expect(error.message).toContain('chrome, chrome-beta, chrome-dev, chrome-canary, chromium, brave, edge, vivaldi, opera');
+    expect(error.message).toContain('chrome, chrome-beta, chrome-dev, chrome-canary, chrome-for-testing, chromium, brave, edge, vivaldi, opera');
     expect(caught(() => browserTarget('arc', linux())).code).toBe('invalid_arguments');
     expect(browserTarget('arc', { platform: 'darwin', userHome }).browser).toBe('arc');
   });
@@ -103,12 +104,15 @@ describe('browser detection', () => {
     expect(browserOfExecutable('/usr/bin/node')).toBeNull();
   });
 
-  it('finds a browser\'s command on PATH on Linux (setup opens chrome://extensions with it), none on macOS', () => {
+  it('finds a browser\'s executable (setup opens its steps with it): package paths and PATH on Linux, the app bundle on macOS, Program Files on Windows', () => {
     const present = new Set(['/opt/bin/google-chrome-stable', '/usr/bin/chromium']);
     const isExecutable = (path: string): boolean => present.has(path);
-    expect(browserCommand('chrome', linux(), isExecutable, '/usr/bin:/opt/bin')).toBe('/opt/bin/google-chrome-stable');
-    expect(browserCommand('chromium', linux(), isExecutable, '/usr/bin:/opt/bin')).toBe('/usr/bin/chromium');
-    expect(browserCommand('brave', linux(), isExecutable, '/usr/bin:/opt/bin')).toBeNull();
-    expect(browserCommand('chrome', { platform: 'darwin', userHome }, () => true, '/usr/bin')).toBeNull();
+    const onPath = { platform: 'linux' as const, userHome, env: { PATH: '/usr/bin:/opt/bin' } };
+    expect(browserExecutable('chrome', onPath, isExecutable)).toBe('/opt/bin/google-chrome-stable');
+    expect(browserExecutable('chromium', onPath, isExecutable)).toBe('/usr/bin/chromium');
+    expect(browserExecutable('brave', onPath, isExecutable)).toBeNull();
+    expect(browserExecutable('chrome', { platform: 'darwin', userHome }, () => true)).toBe('/Applications/Google Chrome.app/Contents/MacOS/Google Chrome');
+    const windows = { platform: 'win32' as const, userHome: 'C:\\Users\\u', env: { ProgramFiles: 'C:\\Program Files' } };
+    expect(browserExecutable('chrome', windows, (p) => p.endsWith('Local\\Google\\Chrome\\Application\\chrome.exe'))).toBe('C:\\Users\\u\\AppData\\Local\\Google\\Chrome\\Application\\chrome.exe');
   });
 });

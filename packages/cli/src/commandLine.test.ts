@@ -146,7 +146,10 @@ describe('tool commands send what the schema accepts', () => {
     expect((await refused('lease', 'claim', '--tab', '5')).details.field).toBe('agent');
     expect((await sent('--agent', 'a1', 'lease', 'claim', '--tab', '5', '--ttl', '60')).params).toEqual({ agent: 'a1', tab: 5, ttlSec: 60 });
     expect((await sent('--agent', 'a1', 'lease', 'release', '--all')).params).toEqual({ agent: 'a1', all: true });
-    expect((await sent('lease', 'release', '--tab', '5', '--force')).params).toEqual({ tab: 5, force: true });
+    // Only the person frees another agent's lease (the extension's popup): there is no --force.
+    const forced = await run('--agent', 'a1', 'lease', 'release', '--tab', '5', '--force');
+    expect(forced.request).toBeUndefined();
+    expect(forced.error?.message).toContain("unknown option '--force'");
     expect((await refused('lease', 'release', '--tab', '5')).details.field).toBe('agent');
     expect((await refused('lease', 'claim', '--group', 'g', '--agent', 'a')).details.field).toBe('group');
   });
@@ -182,6 +185,12 @@ describe('tool commands send what the schema accepts', () => {
     expect(await field('record', 'start', '--quality', '0')).toBe('quality');
     expect(await field('network', '--status', '999x')).toBe('status');
     expect(await field('fill', '@e1', 'a', 'b')).toBe('command');
+  });
+
+  it('a missing flag is named as typed, with its spelling (not only its field)', async () => {
+    const error = await refused('get', 'value', '#email');
+    expect(error.details.field).toBe('selector');
+    expect(error.message).toBe('selector: is required: pass -s, --selector <selector>');
   });
 
   it('bad input is invalid_arguments also when no browser is connected', async () => {

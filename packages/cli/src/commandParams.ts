@@ -104,6 +104,12 @@ export function checkParams(spec: CommandSpec, filled: CommandLineParams): Recor
   const issue = parsed.error.issues[0];
   const param = String(issue?.path[0] ?? '');
   const field = param === '' ? 'command' : (filled.fields.get(param)?.replace(/^--/, '') ?? fieldOfParam(spec, param));
-  const message = param !== '' && filled.params[param] === undefined && spec.params.has(param) ? 'is required' : (issue?.message ?? 'invalid value');
-  throw invalidArgument(field, message, filled.params[param]);
+  const missing = param !== '' && filled.params[param] === undefined && spec.params.has(param);
+  throw invalidArgument(field, missing ? requiredMessage(spec, param) : (issue?.message ?? 'invalid value'), filled.params[param]);
+}
+
+/** A missing flag is named as typed (`-s, --selector <css>`): an agent that wrote the value as an argument sees where it goes. */
+function requiredMessage(spec: CommandSpec, param: string): string {
+  const flag = spec.flags.find((f) => f.param === param || f.otherwise === param);
+  return flag === undefined ? 'is required' : `is required: pass ${flag.spelling}`;
 }

@@ -174,7 +174,7 @@ async function problemsOf(lines: readonly ShownLine[]): Promise<string[]> {
 
 function docFiles(): [string, string][] {
   const docs = readdirSync(join(repo, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join('docs', f));
-  return ['README.md', 'SKILL.md', 'AGENTS.md', ...docs].map((f) => [f, readFileSync(join(repo, f), 'utf8')]);
+  return ['README.md', 'SKILL.md', 'AGENTS.md', 'CONTRIBUTING.md', ...docs].map((f) => [f, readFileSync(join(repo, f), 'utf8')]);
 }
 
 describe('every command line the docs show parses', () => {

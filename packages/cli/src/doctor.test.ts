@@ -1,12 +1,15 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { platformOf } from '@chrome-relay/host-files';
 import { HOST_NAME, PROTOCOL_VERSION, VERSION } from '@chrome-relay/protocol';
 import { renderReport, runDoctor, unhealthyError, type Check, type DoctorOptions, type DoctorReport } from './doctor.js';
 import { allowedExtensionIds, installOrThrow, resolveInstallTargets } from './install.js';
 import { descriptorFor, FAKE_EXTENSION, startFakeHost, type FakeHost, type FakeHostSpec } from './testing/fakeHost.js';
+import { fakeRegistry } from './testing/fakeRegistry.js';
+import { writeLaunchRecord } from './launched.js';
 
 let root = '';
 let userHome = '';
@@ -30,7 +33,7 @@ afterEach(async () => {
 function installChromium(browsers: string[] = []): void {
   const hostSource = join(root, 'host.mjs');
   writeFileSync(hostSource, '// host\n');
-  installOrThrow(home, resolveInstallTargets({ browsers }, { platform: 'linux', userHome }), allowedExtensionIds({}), { hostSource });
+  installOrThrow(home, resolveInstallTargets({ browsers }, { platform: 'linux', userHome }, home), allowedExtensionIds({}), { hostSource });
 }
 
 async function fakeHost(spec: Partial<FakeHostSpec> = {}): Promise<FakeHost> {
@@ -46,6 +49,7 @@ function doctor(overrides: Partial<DoctorOptions> = {}): Promise<DoctorReport> {
     pathEnv: binDir,
     env: {},
     executableOf: () => '/usr/lib/chromium/chromium',
+    programExists: () => false,
     ...overrides,
   });
 }
@@ -68,15 +72,34 @@ describe('doctor', () => {
     expect(named(report, 'host manifest (chromium)')).toMatchObject({ status: 'ok', detail: expect.stringContaining(join(home, 'host/chrome-relay-host')) });
     expect(named(report, 'extension connected')).toMatchObject({
       status: 'ok',
-      detail: `chromium 156.0.8078.79 (pid ${process.ppid}), profile default profile, extension ${FAKE_EXTENSION.id} ${VERSION}`,
+      detail: `chromium 156.0.8078.79 (pid ${process.ppid}), profile null (the browser's own profile: no --user-data-dir), extension ${FAKE_EXTENSION.id} ${VERSION}`,
     });
     expect(named(report, 'versions').status).toBe('ok');
     expect(named(report, 'host reachable').detail).toContain('(0600, dir 0700)');
     expect(named(report, 'ffmpeg')).toMatchObject({ status: 'ok', detail: join(binDir, 'ffmpeg') });
-    expect(named(report, 'other browsers').status).toBe('skip');
+    expect(named(report, 'other browsers')).toMatchObject({ status: 'skip', detail: expect.stringMatching(/^not installed: chrome, /) });
     // Plain text for humans: no colour codes, NO_COLOR or not.
     expect(renderReport(report)).not.toMatch(/\u001b\[/);
     expect(renderReport(report).split('\n').at(-1)).toBe('healthy: yes');
+  });
+
+  it('names a browser that is installed but was never run for this user, apart from those not installed', async () => {
+    installChromium();
+    const report = await doctor({ programExists: (path) => path === '/usr/bin/google-chrome-stable' });
+    expect(named(report, 'browsers never run')).toMatchObject({ status: 'skip', detail: 'installed, but no profile for this user yet: chrome (/usr/bin/google-chrome-stable)' });
+    expect(named(report, 'other browsers').detail).not.toContain('chrome,');
+  });
+
+  it('names a browser launch started that died for lack of a display, and how to start one that keeps its own', async () => {
+    installChromium();
+    const log = join(root, 'browser.log');
+    writeFileSync(log, '[12:12:0101/000000.000:ERROR:ui/gfx/x/connection.cc:512] X connection error received.\n');
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    writeLaunchRecord(home, { profile: join(root, 'profile'), browser: '/usr/lib/chromium/chromium', browserPid: gone, xvfb: null, log, startedAt: '2026-01-01T00:00:00.000Z' });
+    const check = named(await doctor(), 'launched browser');
+    expect(check).toMatchObject({ status: 'fail', code: 'extension_not_connected' });
+    expect(check.detail).toContain(`is no longer running: it lost its X display ("X connection error" in ${log})`);
+    expect(check.fix).toMatch(/without xvfb-run: on a machine without a display it starts and keeps its own \(Xvfb\), or add --headless/);
   });
 
   it('fails on a missing manifest with the install command for that browser', async () => {
@@ -167,6 +190,25 @@ describe('doctor', () => {
     const error = unhealthyError(report);
     expect(error?.toData()).toMatchObject({ code: 'timeout', tool: 'doctor', details: { reason: 'extension_unresponsive' } });
     expect(error?.message).toContain('chrome-relay reconnect');
+  });
+
+  it("says the person paused agents, since when, and the move; it does not touch a tab while paused", async () => {
+    installChromium();
+    const since = Date.UTC(2026, 10, 26, 13, 5, 22);
+    const host = await fakeHost({ pausedSince: since, page: { tabId: 7, url: 'https://example.test/', answered: false, ms: 0, problem: 'paused' } });
+    const report = await doctor();
+    expect(named(report, 'not paused')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('paused by the person since 2026-11-26 13:05:22 UTC'),
+      fix: expect.stringContaining('Resume'),
+      code: 'target_conflict',
+      reason: 'paused_by_user',
+    });
+    expect(named(report, 'tab answering').status).toBe('skip');
+    expect(host.requests.map((r) => [r.tool, r.params])).toEqual([['status', {}], ['ping', {}]]);
+    const error = unhealthyError(report);
+    expect(error?.toData()).toMatchObject({ code: 'target_conflict', details: { reason: 'paused_by_user' } });
+    expect(error?.message).not.toMatch(/reload|page_busy/);
   });
 
   it('reports the round trip to the extension and to chrome-relay\'s tab', async () => {
@@ -279,3 +321,43 @@ describe('doctor', () => {
     expect(report.healthy).toBe(true);
   });
 });
+
+describe('doctor on Windows', () => {
+  const windows = (): DoctorOptions['browserEnv'] => ({ platform: 'win32', userHome, env: {} });
+  const chromeKey = `HKCU\\Software\\Google\\Chrome\\NativeMessagingHosts\\${HOST_NAME}`;
+
+  it('follows each browser\'s registry key to its manifest and launcher, as Chrome does', async () => {
+    const registry = fakeRegistry();
+    const hostSource = join(root, 'host.mjs');
+    writeFileSync(hostSource, '// host\n');
+    const env = windows();
+    installOrThrow(home, resolveInstallTargets({ browsers: ['chrome'] }, env, home), allowedExtensionIds({}), { hostSource, platform: platformOf('win32'), registry });
+    const manifest = join(home, 'host', 'manifests', 'chrome.json');
+    const check = async (): Promise<Check> => named(await doctor({ browserEnv: env, registry }), 'host manifest (chrome)');
+
+    expect(await check()).toMatchObject({ status: 'ok', detail: `${chromeKey} → ${manifest} → ${join(home, 'host', 'chrome-relay-host.cmd')}` });
+
+    // Another chrome-relay home (or tool) took the key: Chrome would start that host, not ours.
+    registry.values.set(chromeKey, 'C:\\elsewhere\\com.chrome_relay.host.json');
+    expect(await check()).toMatchObject({ status: 'fail', detail: expect.stringContaining(`names C:\\elsewhere\\com.chrome_relay.host.json, not this home's manifest`), fix: 'chrome-relay install --browser chrome' });
+
+    registry.values.delete(chromeKey);
+    expect(await check()).toMatchObject({ status: 'fail', detail: `missing: ${chromeKey} (naming ${manifest})`, code: 'extension_not_connected', reason: 'host_not_installed' });
+  });
+
+  it('fails a manifest whose launcher Chrome on Windows cannot start (not .exe, .cmd or .bat)', async () => {
+    const registry = fakeRegistry();
+    const manifest = join(root, 'm.json');
+    const launcher = join(root, 'chrome-relay-host');
+    writeFileSync(launcher, '#!/bin/sh\n', { mode: 0o755 });
+    writeFileSync(manifest, JSON.stringify({ name: HOST_NAME, path: launcher, type: 'stdio', allowed_origins: [`chrome-extension://${FAKE_EXTENSION.id}/`] }));
+    writeFileSync(join(mkdirAll(home), 'installed.json'), JSON.stringify({ cliVersion: VERSION, updatedAt: '', launcher, hostFiles: [], extensionIds: [FAKE_EXTENSION.id], manifests: [{ browser: 'chrome', path: manifest, registryKey: chromeKey }], createdDirs: [] }));
+    registry.values.set(chromeKey, manifest);
+    expect(named(await doctor({ browserEnv: windows(), registry }), 'host manifest (chrome)')).toMatchObject({ status: 'fail', detail: expect.stringContaining('runs only .exe, .cmd and .bat files') });
+  });
+});
+
+function mkdirAll(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}

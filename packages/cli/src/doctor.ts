@@ -16,6 +16,8 @@
  */
 import { accessSync, constants, existsSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
+import { needsProof, sweepStaleHosts } from '@chrome-relay/host-files';
+import type { Platform, Registry } from '@chrome-relay/host-files';
 import {
   PROTOCOL_VERSION,
   RelayError,
@@ -26,14 +28,15 @@ import {
   type RelayErrorData,
   type ToolResult,
 } from '@chrome-relay/protocol';
-import { browserOfExecutable, browserTargets, type BrowserEnv } from './browsers.js';
+import { browserExecutable, browserOfExecutable, browserTargets, platformOfEnv, type BrowserEnv } from './browsers.js';
 import { listDescriptors } from './discovery.js';
-import { allowedExtensionIds, launcherTargets, manifestPath, profileTarget } from './install.js';
+import { allowedExtensionIds, installTargetOf, profileTarget } from './install.js';
 import { readRecord } from './installRecord.js';
+import { launchedStates } from './launched.js';
 import { inspectManifest } from './manifestCheck.js';
 import { defaultProfileDir, installedHostDir, runDir } from './paths.js';
 import { callSocket } from './socketCall.js';
-import { sweepStaleHosts } from '@chrome-relay/host-files';
+import { systemRegistry } from './systemRegistry.js';
 import { compareVersions, skewNotices } from './versionSkew.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
@@ -70,6 +73,18 @@ export interface DoctorOptions {
   pingTimeoutMs?: number;
   /** The executable of a pid (Linux: /proc/<pid>/exe), to name the browser a host serves. */
   executableOf?: (pid: number) => string | null;
+  /** Windows: where browsers find hosts (default: this machine's registry). */
+  registry?: Registry;
+  /** Whether a browser's executable exists at this path (default: an executable file there). */
+  programExists?: (path: string) => boolean;
+}
+
+/**
+ * How doctor and setup name a host's profile. A browser started without --user-data-dir (a person's own
+ * Chrome) runs its own default profile, which `status` reports as `"profile": null`: say both.
+ */
+export function profileLabel(profile: string | null): string {
+  return profile === null ? "profile null (the browser's own profile: no --user-data-dir)" : `profile ${profile}`;
 }
 
 function linuxExecutable(pid: number): string | null {
@@ -90,15 +105,15 @@ export function isExecutable(path: string): boolean {
   }
 }
 
-function checkHostFiles(home: string): Check {
-  const launcher = join(installedHostDir(home), 'chrome-relay-host');
+function checkHostFiles(home: string, platform: Platform, env: NodeJS.ProcessEnv): Check {
+  const launcher = join(installedHostDir(home), platform.launcher.fileName);
   const name = 'installed host';
   if (!existsSync(launcher)) {
     return { name, status: 'fail', detail: `no launcher at ${launcher}`, fix: 'chrome-relay install', code: 'extension_not_connected', reason: 'host_not_installed' };
   }
-  let targets: ReturnType<typeof launcherTargets> = null;
+  let targets: ReturnType<Platform['launcher']['targets']> = null;
   try {
-    targets = isExecutable(launcher) ? launcherTargets(readFileSync(launcher, 'utf8')) : null;
+    targets = isExecutable(launcher) ? platform.launcher.targets(readFileSync(launcher, 'utf8'), launcher, env) : null;
   } catch {
     targets = null;
   }
@@ -118,50 +133,96 @@ function checkHostFiles(home: string): Check {
 interface ManifestTarget {
   label: string;
   file: string;
+  /** Windows: the registry key the browser reads to find `file`. */
+  registryKey: string | null;
   fix: string;
   /** Listed in the install record: it must be there. */
   recorded: boolean;
 }
 
-function manifestChecks(options: DoctorOptions, ourIds: readonly string[]): Check[] {
+/**
+ * Follow a manifest the way the browser finds it: on Windows through its registry key (whose default value
+ * names the manifest), elsewhere at its path. A Check when that already fails, else the file to inspect.
+ */
+function followRegistry(t: ManifestTarget, registry: () => Registry, platform: Platform): { file: string; via: string } | Check | 'unregistered' {
+  if (t.registryKey === null) return { file: t.file, via: '' };
+  const name = `host manifest (${t.label})`;
+  let named: string | null;
+  try {
+    named = registry().readDefault(t.registryKey);
+  } catch (error) {
+    return { name, status: 'fail', detail: `cannot read ${t.registryKey}: ${(error as Error).message}`, fix: t.fix, code: 'extension_not_connected', reason: 'host_not_installed' };
+  }
+  if (named === null) return 'unregistered';
+  if (!platform.samePath(named, t.file)) {
+    return { name, status: 'fail', detail: `${t.registryKey} names ${named}, not this home's manifest ${t.file}: the browser starts another chrome-relay's host`, fix: t.fix, code: 'extension_not_connected', reason: 'host_not_installed' };
+  }
+  return { file: named, via: `${t.registryKey} → ` };
+}
+
+function manifestChecks(options: DoctorOptions, ourIds: readonly string[], platform: Platform): Check[] {
   const read = readRecord(options.home);
   const record = read.kind === 'ok' ? read.record : null;
   const checks: Check[] = [];
   if (read.kind === 'corrupt') {
     checks.push({ name: 'install record', status: 'fail', detail: `${join(options.home, 'installed.json')} is unreadable (${read.problem})`, fix: 'delete it and run `chrome-relay install`', code: 'invalid_arguments' });
   }
+  let registry = options.registry;
+  const registryOnce = (): Registry => (registry ??= systemRegistry());
   const targets = new Map<string, ManifestTarget>();
   const fixFor = (browser: string, file: string): string => (browser === 'profile' ? `chrome-relay install --user-data-dir ${dirname(dirname(file))}` : `chrome-relay install --browser ${browser}`);
   for (const m of record?.manifests ?? []) {
     const label = m.browser === 'profile' ? `profile ${dirname(dirname(m.path))}` : m.browser;
-    targets.set(m.path, { label, file: m.path, fix: fixFor(m.browser, m.path), recorded: true });
+    targets.set(m.path, { label, file: m.path, registryKey: m.registryKey ?? null, fix: fixFor(m.browser, m.path), recorded: true });
   }
-  const all = browserTargets(options.browserEnv);
-  for (const t of all.filter((b) => b.detected)) {
-    const file = manifestPath(t);
-    if (!targets.has(file)) targets.set(file, { label: t.browser, file, fix: fixFor(t.browser, file), recorded: false });
+  const all = browserTargets(options.browserEnv).map((b) => ({ ...b, target: installTargetOf(b, options.home) }));
+  for (const { browser, target } of all.filter((b) => b.detected)) {
+    if (!targets.has(target.manifest)) targets.set(target.manifest, { label: browser, file: target.manifest, registryKey: target.registryKey, fix: fixFor(browser, target.manifest), recorded: false });
   }
-  for (const dir of [defaultProfileDir(options.home), options.profile]) {
+  // A profile's own manifest directory, where browsers read one.
+  for (const dir of platform.profileManifests ? [defaultProfileDir(options.home), options.profile] : []) {
     if (!dir || !existsSync(dir)) continue;
-    const file = manifestPath(profileTarget(dir));
-    if (!targets.has(file)) targets.set(file, { label: `profile ${dir}`, file, fix: fixFor('profile', file), recorded: false });
+    const file = profileTarget(dir).manifest;
+    if (!targets.has(file)) targets.set(file, { label: `profile ${dir}`, file, registryKey: null, fix: fixFor('profile', file), recorded: false });
   }
 
   for (const t of targets.values()) {
     const name = `host manifest (${t.label})`;
-    const state = inspectManifest(t.file, ourIds);
+    const found = followRegistry(t, registryOnce, platform);
+    if (found !== 'unregistered' && 'status' in found) {
+      checks.push(found);
+      continue;
+    }
+    const state = found === 'unregistered' ? ({ kind: 'missing' } as const) : inspectManifest(found.file, ourIds, platform);
+    const where = t.registryKey === null ? t.file : `${t.registryKey} (naming ${t.file})`;
     if (state.kind === 'ok') {
-      checks.push({ name, status: 'ok', detail: `${t.file} → ${state.launcher}` });
+      checks.push({ name, status: 'ok', detail: `${found === 'unregistered' ? '' : found.via}${t.file} → ${state.launcher}` });
     } else if (state.kind === 'broken') {
       checks.push({ name, status: 'fail', detail: `${t.file}: ${state.problem}`, fix: t.fix, code: 'extension_not_connected', reason: 'host_not_installed' });
     } else if (t.recorded || record === null) {
-      checks.push({ name, status: 'fail', detail: `missing: ${t.file}`, fix: t.fix, code: 'extension_not_connected', reason: 'host_not_installed' });
+      checks.push({ name, status: 'fail', detail: `missing: ${where}`, fix: t.fix, code: 'extension_not_connected', reason: 'host_not_installed' });
     } else {
-      checks.push({ name, status: 'warn', detail: `not registered (${t.file} does not exist); chrome-relay cannot reach ${t.label}`, fix: `${t.fix} (only if you want chrome-relay in ${t.label})` });
+      checks.push({ name, status: 'warn', detail: `not registered (${where} does not exist); chrome-relay cannot reach ${t.label}`, fix: `${t.fix} (only if you want chrome-relay in ${t.label})` });
     }
   }
-  const absent = all.filter((b) => !b.detected && !targets.has(manifestPath(b))).map((b) => b.browser);
-  if (absent.length > 0) checks.push({ name: 'other browsers', status: 'skip', detail: `not detected for this user: ${absent.join(', ')}` });
+  // A browser counts as detected once it has run for this user (its profile directory exists); one that is
+  // installed but was never run is named as such, so "not detected" never hides a browser that is right there.
+  const absent = all.filter((b) => !b.detected && !targets.has(b.target.manifest));
+  const programExists = options.programExists ?? isExecutable;
+  const installed = absent.flatMap((b) => {
+    const program = browserExecutable(b.browser, options.browserEnv, programExists);
+    return program === null ? [] : [`${b.browser} (${program})`];
+  });
+  const missing = absent.filter((b) => browserExecutable(b.browser, options.browserEnv, programExists) === null).map((b) => b.browser);
+  if (installed.length > 0) {
+    checks.push({
+      name: 'browsers never run',
+      status: 'skip',
+      detail: `installed, but no profile for this user yet: ${installed.join(', ')}`,
+      fix: 'start it once and run `chrome-relay install` again, or `chrome-relay install --browser NAME` now (`chrome-relay launch` needs neither)',
+    });
+  }
+  if (missing.length > 0) checks.push({ name: 'other browsers', status: 'skip', detail: `not installed: ${missing.join(', ')}` });
   return checks;
 }
 
@@ -196,12 +257,15 @@ function versionCheck(name: string, cli: string, host: { version: string; protoc
   return { name, status: 'ok', detail };
 }
 
-async function hostChecks(options: DoctorOptions, descriptor: HostDescriptor): Promise<Check[]> {
+async function hostChecks(options: DoctorOptions, descriptor: HostDescriptor, platform: Platform): Promise<Check[]> {
   const executableOf = options.executableOf ?? linuxExecutable;
-  const where = descriptor.profile ?? 'default profile';
+  const where = profileLabel(descriptor.profile);
   const suffix = `(${where}, host pid ${descriptor.pid})`;
-  const socketMode = mode(descriptor.socket);
-  const dirMode = mode(dirname(descriptor.socket));
+  const pipe = needsProof(descriptor.socket);
+  const secret = platform.secretFile({ env: options.env ?? process.env, userHome: options.browserEnv.userHome });
+  // A Unix socket is guarded by its modes; a named pipe by the secret (checked below, once it answers).
+  const socketMode = pipe ? 0o600 : mode(descriptor.socket);
+  const dirMode = pipe ? 0o700 : mode(dirname(descriptor.socket));
   if (socketMode !== 0o600 || dirMode !== 0o700) {
     return [{
       name: `host reachable ${suffix}`,
@@ -209,6 +273,7 @@ async function hostChecks(options: DoctorOptions, descriptor: HostDescriptor): P
       detail: `socket ${descriptor.socket} is ${octal(socketMode)} in a ${octal(dirMode)} directory (want 0600 in 0700): other users could drive this browser`,
       fix: `chmod 700 ${dirname(descriptor.socket)} and restart the browser so the host recreates its socket`,
       code: 'native_host_disconnected',
+      reason: 'host_unsafe',
     }];
   }
   let status: ToolResult<'status'>;
@@ -219,18 +284,70 @@ async function hostChecks(options: DoctorOptions, descriptor: HostDescriptor): P
   } catch (error) {
     const relay = RelayError.from(error, 'status', 'connect');
     const reason = typeof relay.details.reason === 'string' ? { reason: relay.details.reason } : {};
-    return [{ name: `host reachable ${suffix}`, status: 'fail', detail: `${relay.code}: ${relay.message}`, fix: 'restart the browser (it starts a new host); if it persists run `chrome-relay update`', code: relay.code === 'internal_error' ? 'native_host_disconnected' : relay.code, ...reason }];
+    const fix =
+      relay.details.reason === 'client_not_authorized'
+        ? `the host refused this CLI's proof of ${secret ?? "this user's secret"}: run chrome-relay as the user whose browser this is; if you are, the secret changed since the browser started — restart the browser`
+        : 'restart the browser (it starts a new host); if it persists run `chrome-relay update`';
+    return [{ name: `host reachable ${suffix}`, status: 'fail', detail: `${relay.code}: ${relay.message}`, fix, code: relay.code, ...reason }];
   }
-  const checks: Check[] = [{ name: `host reachable ${suffix}`, status: 'ok', detail: `socket ${status.host.socket} (0600, dir 0700), host ${status.host.version}` }];
+  // A socket outside the run dir: the home's path was too long for one (the host's log says where and why).
+  const moved = !pipe && dirname(status.host.socket) !== runDir(options.home) ? `, outside ${runDir(options.home)} because a socket path there would be too long` : '';
+  const endpoint = pipe ? `named pipe ${status.host.socket}` : `socket ${status.host.socket} (0600, dir 0700${moved})`;
+  const checks: Check[] = [{ name: `host reachable ${suffix}`, status: 'ok', detail: `${endpoint}, host ${status.host.version}` }];
+  if (pipe) checks.push(await pipeGuardCheck(descriptor.socket, suffix, options.hostTimeoutMs ?? 3000, secret));
   if (!status.extension) {
     checks.push({ name: `extension connected ${suffix}`, status: 'fail', detail: 'the host runs but has not heard from the extension', fix: 'reload chrome-relay in chrome://extensions', code: 'extension_not_connected', reason: 'starting' });
     return checks;
   }
   const browser = browserLabel(descriptor, status.browser?.userAgent ?? null, executableOf);
-  checks.push({ name: `extension connected ${suffix}`, status: 'ok', detail: `${browser}, profile ${where}, extension ${status.extension.id} ${status.extension.version}` });
-  checks.push(...(await roundTripChecks(descriptor.socket, suffix, options.pingTimeoutMs ?? PING_TIMEOUT_MS)));
+  checks.push({ name: `extension connected ${suffix}`, status: 'ok', detail: `${browser}, ${where}, extension ${status.extension.id} ${status.extension.version}` });
+  const paused = status.pausedSince ?? null;
+  if (paused !== null) checks.push(pausedCheck(suffix, paused));
+  // While paused no tab may be touched, not even by doctor's own check: the page is not tried.
+  checks.push(...(await roundTripChecks(descriptor.socket, suffix, options.pingTimeoutMs ?? PING_TIMEOUT_MS, paused === null)));
   checks.push(versionCheck(`versions ${suffix}`, options.cliVersion ?? VERSION, status.host, status.extension));
   return checks;
+}
+
+/**
+ * A named pipe has no file modes: what keeps other users (and clients reaching the machine's pipes over the
+ * network) out is that the host answers only clients proving they can read this user's secret. Proven the
+ * way a stranger would try it: a call without the proof must be refused.
+ */
+async function pipeGuardCheck(pipe: string, suffix: string, timeoutMs: number, secret: string | null): Promise<Check> {
+  const name = `host access ${suffix}`;
+  let answer: string;
+  try {
+    const response = await callSocket(pipe, 'status', {}, timeoutMs, { withoutProof: true });
+    if (!response.ok && response.error.details.reason === 'client_not_authorized') {
+      return { name, status: 'ok', detail: `the named pipe refuses clients without this user's secret (${secret ?? 'none'}), as it must: a pipe has no file modes` };
+    }
+    answer = response.ok ? 'it answered' : `it answered ${response.error.code}`;
+  } catch (error) {
+    const relay = RelayError.from(error, 'status', 'connect');
+    answer = `${relay.code}: ${relay.message}`;
+  }
+  return {
+    name,
+    status: 'fail',
+    detail: `a client without this user's secret was not refused (${answer}): any local user, or anyone reaching this machine's pipes over the network, could drive this browser`,
+    fix: 'chrome-relay update (installs a host that requires the secret), then restart the browser',
+    code: 'native_host_disconnected',
+    reason: 'host_unsafe',
+  };
+}
+
+/** The person paused agents: nothing is broken, and nothing an agent or doctor does changes it. */
+function pausedCheck(suffix: string, since: number): Check {
+  const at = new Date(since).toISOString().replace('T', ' ').slice(0, 19);
+  return {
+    name: `not paused ${suffix}`,
+    status: 'fail',
+    detail: `paused by the person since ${at} UTC (Pause in chrome-relay's toolbar popup): every agent command is refused with paused_by_user until they press Resume`,
+    fix: 'ask the person to press Resume in the chrome-relay toolbar popup; nothing else needs fixing',
+    code: 'target_conflict',
+    reason: 'paused_by_user',
+  };
 }
 
 /** Long enough for a busy but healthy worker, short enough that doctor on a wedged one returns promptly. */
@@ -251,11 +368,11 @@ function notAnswering(suffix: string, timeoutMs: number, why: string): Check {
 }
 
 /** The real round trip: `ping` is answered by the extension's service worker, and with `page` by chrome-relay's tab. */
-async function roundTripChecks(socket: string, suffix: string, timeoutMs: number): Promise<Check[]> {
+async function roundTripChecks(socket: string, suffix: string, timeoutMs: number, tryPage: boolean): Promise<Check[]> {
   const started = Date.now();
   let response;
   try {
-    response = await callSocket(socket, 'ping', { page: true }, timeoutMs);
+    response = await callSocket(socket, 'ping', tryPage ? { page: true } : {}, timeoutMs);
   } catch (error) {
     const relay = RelayError.from(error, 'ping', 'transport');
     return [notAnswering(suffix, timeoutMs, `${relay.code}: ${relay.message}`)];
@@ -271,7 +388,8 @@ async function roundTripChecks(socket: string, suffix: string, timeoutMs: number
   const answered: Check = { name, status: 'ok', detail: `its service worker answered a ping in ${ms} ms` };
   const result = TOOLS.ping.result.safeParse(response.result);
   // A shape this CLI cannot read is version skew, which the versions check reports; the answer still came.
-  return result.success ? [answered, pageCheck(suffix, result.data.page ?? null)] : [answered];
+  if (!result.success) return [answered];
+  return tryPage ? [answered, pageCheck(suffix, result.data.page ?? null)] : [answered, { name: `tab answering ${suffix}`, status: 'skip', detail: 'not tried while the person has agents paused' }];
 }
 
 function pageCheck(suffix: string, page: NonNullable<ToolResult<'ping'>['page']> | null): Check {
@@ -298,10 +416,54 @@ function findOnPath(program: string, pathEnv: string | undefined): string | null
   return null;
 }
 
+/** What a browser's log says when it lost its X display (no server, or the server went away). */
+const NO_DISPLAY = /Missing X server or \$DISPLAY|cannot open display|X connection error|X IO error|Gtk-WARNING \*\*: [^\n]*cannot open display/i;
+
+/**
+ * A browser `launch` started that is no longer running (and whose profile has no live host): name why, from
+ * its log, and above all when it lost its display — the usual death of a headful browser on a machine
+ * without one (e.g. started under xvfb-run, whose X server ends with the command it wraps).
+ */
+function launchedChecks(options: DoctorOptions, platform: Platform, liveProfiles: ReadonlySet<string | null>): Check[] {
+  const checks: Check[] = [];
+  for (const state of launchedStates(options.home, platform)) {
+    if (state.browserRunning || liveProfiles.has(state.profile) || (options.profile && state.profile !== options.profile)) continue;
+    let tail = '';
+    try {
+      tail = readFileSync(state.log, 'utf8').split('\n').slice(-40).join('\n');
+    } catch {
+      // No log left: said below.
+    }
+    const lostDisplay = NO_DISPLAY.exec(tail)?.[0];
+    const lastLine = tail.trim().split('\n').at(-1)?.slice(0, 200) ?? '';
+    const display = state.xvfb === null ? '' : state.xvfb.running ? `; the display ${state.xvfb.display} launch started for it still runs (pid ${state.xvfb.pid})` : '';
+    const why = lostDisplay !== undefined ? `it lost its X display ("${lostDisplay}" in ${state.log})` : lastLine !== '' ? `its log ${state.log} ends: ${lastLine}` : `see ${state.log}`;
+    checks.push({
+      name: `launched browser (profile ${state.profile})`,
+      status: 'fail',
+      detail: `the browser \`chrome-relay launch\` started (pid ${state.browserPid}, ${state.startedAt}) is no longer running: ${why}${display}`,
+      fix:
+        lostDisplay !== undefined
+          ? `run \`chrome-relay stop --user-data-dir ${state.profile}\`, then \`chrome-relay launch --user-data-dir ${state.profile}\` without xvfb-run: on a machine without a display it starts and keeps its own (Xvfb), or add --headless`
+          : `run \`chrome-relay stop --user-data-dir ${state.profile}\`, then \`chrome-relay launch --user-data-dir ${state.profile}\``,
+      code: 'extension_not_connected',
+      reason: 'no_host',
+    });
+  }
+  return checks;
+}
+
+const FFMPEG_INSTALL: Readonly<Record<Platform['os'], string>> = {
+  linux: 'Debian/Ubuntu: sudo apt-get install ffmpeg',
+  darwin: 'brew install ffmpeg',
+  win32: 'winget install --id Gyan.FFmpeg',
+};
+
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const record = readRecord(options.home);
   const ourIds = allowedExtensionIds(options.env ?? process.env, record.kind === 'ok' ? record.record.extensionIds : []);
-  const checks: Check[] = [checkHostFiles(options.home), ...manifestChecks(options, ourIds)];
+  const platform = platformOfEnv(options.browserEnv);
+  const checks: Check[] = [checkHostFiles(options.home, platform, options.env ?? process.env), ...manifestChecks(options, ourIds, platform)];
 
   const swept = await sweepStaleHosts(runDir(options.home));
   const kept = swept.kept.map((k) => `${k.path} (${k.reason})`);
@@ -323,13 +485,14 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       reason: 'no_host',
     });
   }
-  for (const { descriptor } of live) checks.push(...(await hostChecks(options, descriptor)));
+  for (const { descriptor } of live) checks.push(...(await hostChecks(options, descriptor, platform)));
+  checks.push(...launchedChecks(options, platform, new Set(live.map((d) => d.descriptor.profile))));
 
-  const ffmpeg = findOnPath('ffmpeg', options.pathEnv);
+  const ffmpeg = findOnPath(platform.programFile('ffmpeg'), options.pathEnv);
   checks.push(
     ffmpeg
       ? { name: 'ffmpeg', status: 'ok', detail: ffmpeg }
-      : { name: 'ffmpeg', status: 'warn', detail: 'not on PATH; only screen recording needs it', fix: 'install ffmpeg (Debian/Ubuntu: sudo apt-get install ffmpeg; macOS: brew install ffmpeg)' },
+      : { name: 'ffmpeg', status: 'warn', detail: 'not on PATH; only screen recording needs it', fix: `install ffmpeg (${FFMPEG_INSTALL[platform.os]})` },
   );
 
   return { healthy: !checks.some((c) => c.status === 'fail'), cli: { version: options.cliVersion ?? VERSION, protocolVersion: PROTOCOL_VERSION }, home: options.home, checks };

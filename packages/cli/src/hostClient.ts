@@ -2,15 +2,15 @@
  * One request to the host of a browser profile over its Unix socket, with a deadline.
  * Transport failures become closed codes here: nothing reachable → extension_not_connected; a --profile no
  * connected browser runs → target_not_found listing the ones that are; the host vanished mid-call →
- * native_host_disconnected, saying whether a new host can come: while its browser runs, the extension
- * reconnects and the browser starts one (retryable for read-only tools; not for mutating ones, which may
- * have acted — protocol interrupted.ts); when the browser itself is gone, nothing restarts it.
+ * native_host_disconnected, with the reason lostHost.ts tells apart: the browser closed (nothing restarts it),
+ * the host exited or the extension's worker stopped (a new host comes; retryable for read-only tools, not for
+ * mutating ones, which may have acted — protocol interrupted.ts).
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { reasonedError, RelayError, type ClientResponse, type HostDescriptor } from '@chrome-relay/protocol';
-import { isPidAlive } from '@chrome-relay/host-files';
 import { listDescriptors, type FoundDescriptor } from './discovery.js';
+import { explainLostHost, explainLostHostResponse } from './lostHost.js';
 import { runDir } from './paths.js';
 import { isSameBuild } from './sameBuild.js';
 import { callSocket } from './socketCall.js';
@@ -80,7 +80,7 @@ export function notConnected(tool: string, home: string, profile: string | undef
   return reasonedError(
     'extension_not_connected',
     'no_host',
-    'No chrome-relay browser is connected. Run `chrome-relay launch` to start one, or `chrome-relay doctor` to see why your browser is not connected. (A running browser whose chrome-relay service worker stopped reconnects by itself: within about a second when `chrome-relay launch` started it, within 30 s for an installed extension — retry then.)',
+    "No chrome-relay browser is connected. If you drive the person's own browser, ask them to open it (`chrome-relay doctor` says why it is not connected); otherwise run `chrome-relay launch` to start a dedicated one. (A running browser whose chrome-relay service worker stopped reconnects by itself: within about a second when `chrome-relay launch` started it, within 30 s for an installed extension — retry then.)",
     { tool, phase: 'connect', details: { home, profile: profile ?? null } },
   );
 }
@@ -101,37 +101,15 @@ export async function callHost(tool: string, params: Record<string, unknown>, op
     if (host) {
       try {
         const snapshot = options.snapshot !== undefined && isSameBuild(host.host) && isSameBuild(host.extension) ? options.snapshot : undefined;
-        return await callSocket(host.socket, tool, params, options.timeoutMs, { target: options.target, agent: options.agent, snapshot });
+        const response = await callSocket(host.socket, tool, params, options.timeoutMs, { target: options.target, agent: options.agent, snapshot });
+        return await explainLostHostResponse(response, host, options.home);
       } catch (error) {
         const refused = error instanceof RelayError && error.code === 'extension_not_connected' && error.phase === 'connect';
-        if (!refused) throw hostGone(error, host);
+        if (!refused) throw error instanceof RelayError ? await explainLostHost(error, host, options.home) : error;
       }
     }
     if (Date.now() >= giveUpAt) throw notConnected(tool, options.home, options.profile);
     await new Promise((r) => setTimeout(r, 100));
     found = listDescriptors(options.home);
   }
-}
-
-/** A host that died mid-call: say whether its browser is still there to start another one. */
-export function hostGone(error: unknown, host: HostDescriptor, alive: (pid: number) => boolean = isPidAlive): unknown {
-  if (!(error instanceof RelayError) || error.code !== 'native_host_disconnected' || error.details.cause !== 'host_died') return error;
-  const browserPid = host.browserPid;
-  if (browserPid !== null && !alive(browserPid)) {
-    const relaunch = host.profile === null ? 'start it again' : `start it again (\`chrome-relay launch --user-data-dir ${host.profile}\` for a profile chrome-relay launched)`;
-    return new RelayError('native_host_disconnected', `${error.message} Its browser (pid ${browserPid}) has exited too, so nothing will start a new host: ${relaunch}.`, {
-      tool: error.tool,
-      phase: error.phase,
-      // Repeating the call cannot succeed until a person or agent starts the browser again.
-      retryable: false,
-      details: { ...error.details, cause: 'browser_exited', browserPid },
-    });
-  }
-  const next = browserPid === null ? 'If the browser still runs, its extension reconnects and it starts a new host' : `Its browser (pid ${browserPid}) still runs: the extension reconnects and it starts a new host`;
-  return new RelayError('native_host_disconnected', `${error.message} ${next}, normally within a second.`, {
-    tool: error.tool,
-    phase: error.phase,
-    retryable: error.retryable,
-    details: error.details,
-  });
 }

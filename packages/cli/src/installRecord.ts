@@ -17,7 +17,8 @@ export interface InstallRecord {
   hostFiles: string[];
   /** Extension ids the manifests and the launcher allow. */
   extensionIds: string[];
-  manifests: { browser: string; path: string }[];
+  /** Each manifest, and on Windows the registry key that names it. */
+  manifests: { browser: string; path: string; registryKey?: string }[];
   /** Directories that did not exist before install created them (removed by uninstall when empty). */
   createdDirs: string[];
 }
@@ -36,6 +37,7 @@ function recordProblem(value: unknown): string | null {
     if (typeof m !== 'object' || m === null) return 'manifests[] must be objects';
     const entry = m as Record<string, unknown>;
     if (typeof entry.browser !== 'string' || typeof entry.path !== 'string') return 'manifests[] need browser and path strings';
+    if (entry.registryKey !== undefined && typeof entry.registryKey !== 'string') return 'manifests[].registryKey must be a string';
   }
   return null;
 }

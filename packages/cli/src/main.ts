@@ -10,7 +10,7 @@
  * A reader that stops early (`chrome-relay snapshot | head -5`) leaves the command quiet (output.ts).
  */
 import { CommanderError, type Command } from 'commander';
-import { oneLine, RelayError } from '@chrome-relay/protocol';
+import { commandOf, oneLine, RelayError } from '@chrome-relay/protocol';
 import { exitWith } from './exit.js';
 import { printError, stderr, stdout } from './output.js';
 import { buildProgram, toolOf } from './program.js';
@@ -34,7 +34,7 @@ async function main(argv: string[]): Promise<number> {
       }
       // Commander puts "(Did you mean …?)" on a line of its own; the contract is one human line.
       const message = oneLine(error.message.replace(/^error: /, ''));
-      const helpFor = tool && error.code !== 'commander.unknownCommand' ? `${tool} ` : '';
+      const helpFor = tool && error.code !== 'commander.unknownCommand' ? `${commandOf(tool)} ` : '';
       const field = error.code === 'commander.unknownCommand' ? 'command' : fieldOf(message);
       printError(new RelayError('invalid_arguments', `${message} (see \`chrome-relay ${helpFor}--help\`)`, { tool, phase: 'cli', details: { field, commander: error.code } }), tool);
       return 1;

@@ -5,6 +5,7 @@
  */
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
+import type { Platform } from '@chrome-relay/host-files';
 import { HOST_NAME } from '@chrome-relay/protocol';
 
 export type ManifestState =
@@ -14,7 +15,7 @@ export type ManifestState =
 
 const ORIGIN = /^chrome-extension:\/\/([a-p]{32})\/$/;
 
-export function inspectManifest(file: string, ourIds: readonly string[]): ManifestState {
+export function inspectManifest(file: string, ourIds: readonly string[], platform: Platform): ManifestState {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -32,6 +33,8 @@ export function inspectManifest(file: string, ourIds: readonly string[]): Manife
   if (manifest.type !== 'stdio') return { kind: 'broken', problem: `type is "${String(manifest.type)}", not stdio` };
   const launcher = typeof manifest.path === 'string' ? manifest.path : '';
   if (!isAbsolute(launcher)) return { kind: 'broken', problem: `path "${launcher}" is not absolute` };
+  const unstartable = platform.launcher.unstartable(launcher);
+  if (unstartable !== null) return { kind: 'broken', problem: unstartable };
   try {
     if (!statSync(launcher).isFile()) return { kind: 'broken', problem: `path ${launcher} is not a file` };
     accessSync(launcher, constants.X_OK);

@@ -4,7 +4,7 @@
  * Results carry page strings (titles, text, console messages, URLs), so everything goes out through escape.ts:
  * no page string can split a line or send the terminal a control sequence.
  */
-import { escapeText, formatErrorForStderr, RelayError, toSafeJson, type Notice } from '@chrome-relay/protocol';
+import { commandOf, escapeText, formatErrorForStderr, RelayError, toSafeJson, type Notice, type RelayErrorData } from '@chrome-relay/protocol';
 
 /**
  * A reader that stops early (`chrome-relay snapshot | head -5`) closes our stdout: later writes fail
@@ -46,6 +46,14 @@ export function printNotice(notice: Notice): void {
 }
 
 export function printError(error: unknown, tool: string): void {
-  const data = RelayError.from(error, tool, 'cli').toData();
-  stderr().write(formatErrorForStderr(data));
+  stderr().write(formatErrorForStderr(asTyped(RelayError.from(error, tool, 'cli').toData())));
+}
+
+/**
+ * The block names the tool as the agent typed it (`record stop`), like every message does; the protocol's name
+ * (`record_stop`, the MCP tool's) stays in details.protocolTool.
+ */
+function asTyped(data: RelayErrorData): RelayErrorData {
+  const typed = commandOf(data.tool);
+  return typed === data.tool ? data : { ...data, tool: typed, details: { ...data.details, protocolTool: data.tool } };
 }

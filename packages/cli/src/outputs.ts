@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdtempSync, renameSync, unlinkSync } from 'n
 import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import type { Command } from 'commander';
-import { RelayError, type AfterSnapshot, type CliOutput, type RelayErrorData } from '@chrome-relay/protocol';
+import { RelayError, toolLabel, type AfterSnapshot, type CliOutput } from '@chrome-relay/protocol';
 import { invalidArgument, parseFps, parseMaxChars } from './args.js';
 import { paramsFromCommandLine } from './commandParams.js';
 import { commandSpec, type FlagSpec } from './commandSpec.js';
@@ -16,6 +16,8 @@ import { encodeGif, hasFfmpeg } from './gif.js';
 import type { GlobalOptions } from './globalOptions.js';
 import { printJson, printText } from './output.js';
 import { checkOutFile, prepareOutDir, writeOutFile } from './outputFiles.js';
+import { currentPlatform } from '@chrome-relay/host-files';
+import { launchedStates } from './launched.js';
 import { snapshotText } from './renderSnapshot.js';
 
 type Opts = Readonly<Record<string, unknown>>;
@@ -77,15 +79,32 @@ function snapshotParamsOf(opts: Opts): Record<string, unknown> | undefined {
 
 const DIALOG_NOTE = 'a dialog is open on the tab; answer it with `chrome-relay dialog accept|dismiss`';
 
-function isDialogOpen(error: RelayErrorData): boolean {
-  return error.code === 'target_conflict' && error.details.reason === 'dialog_open';
+/** How the snapshot after an action went, for whoever presents it (this module, the MCP server). */
+export type AfterOutcome =
+  | { kind: 'taken'; snapshot: Record<string, unknown> }
+  /** A tab blocked by a dialog cannot be snapshotted: said, and the action's success stands. */
+  | { kind: 'skipped'; note: string }
+  /** Any other failure of the snapshot fails the command — saying that the action itself happened. */
+  | { kind: 'failed'; error: RelayError };
+
+/** `shown`: where the action's result is for the reader of the error (the CLI prints it on stdout). */
+export function afterOutcome(after: AfterSnapshot, result: Result, tool: string, shown = 'on stdout'): AfterOutcome {
+  if (after.ok) return { kind: 'taken', snapshot: after.result as Record<string, unknown> };
+  if (after.error.code === 'target_conflict' && after.error.details.reason === 'dialog_open') return { kind: 'skipped', note: DIALOG_NOTE };
+  // Not retryable: running the command again would repeat the action, which already happened.
+  const look = typeof result.tabId === 'number' ? `chrome-relay snapshot --tab ${result.tabId}` : 'chrome-relay snapshot';
+  const error = new RelayError(after.error.code, `${toolLabel(tool)} happened (its result is ${shown}), but the snapshot after it failed: ${after.error.message} Do not repeat it; look with \`${look}\`.`, {
+    tool: 'snapshot',
+    phase: after.error.phase,
+    details: { ...after.error.details, after: tool },
+    retryable: false,
+  });
+  return { kind: 'failed', error };
 }
 
 /**
- * Print an action's result; with a snapshot taken after it, follow it with that snapshot. A tab
- * blocked by a dialog cannot be snapshotted: that is said, and the action's success stands. Any
- * other failure of the snapshot is the command's failure (exit 1) — after the result is printed,
- * and saying that the action itself happened.
+ * Print an action's result; with a snapshot taken after it, follow it with that snapshot, or say why
+ * there is none (afterOutcome). A failed snapshot throws after the result is printed.
  */
 function printActionResult(result: Result, context: RenderContext): void {
   const { after, globals, tool } = context;
@@ -93,31 +112,26 @@ function printActionResult(result: Result, context: RenderContext): void {
     printJson(result);
     return;
   }
-  if (after.ok) {
-    if (globals.json) printJson({ result, snapshot: after.result });
-    else {
-      printJson(result);
-      printText(snapshotText(after.result as Parameters<typeof snapshotText>[0], { maxChars: context.opts.maxChars as number | undefined }));
-    }
-    return;
+  const outcome = afterOutcome(after, result, tool);
+  switch (outcome.kind) {
+    case 'taken':
+      if (globals.json) printJson({ result, snapshot: outcome.snapshot });
+      else {
+        printJson(result);
+        printText(snapshotText(outcome.snapshot as unknown as Parameters<typeof snapshotText>[0], { maxChars: context.opts.maxChars as number | undefined }));
+      }
+      return;
+    case 'skipped':
+      if (globals.json) printJson({ result, snapshot: null, snapshotSkipped: outcome.note });
+      else {
+        printJson(result);
+        printText(`(no snapshot: ${outcome.note})`);
+      }
+      return;
+    case 'failed':
+      printJson(globals.json ? { result, snapshot: null } : result);
+      throw outcome.error;
   }
-  if (isDialogOpen(after.error)) {
-    if (globals.json) printJson({ result, snapshot: null, snapshotSkipped: DIALOG_NOTE });
-    else {
-      printJson(result);
-      printText(`(no snapshot: ${DIALOG_NOTE})`);
-    }
-    return;
-  }
-  printJson(globals.json ? { result, snapshot: null } : result);
-  // Not retryable: running the command again would repeat the action, which already happened.
-  const look = typeof result.tabId === 'number' ? `chrome-relay snapshot --tab ${result.tabId}` : 'chrome-relay snapshot';
-  throw new RelayError(after.error.code, `${tool} happened (its result is on stdout), but the snapshot after it failed: ${after.error.message} Do not repeat the ${tool}; look with \`${look}\`.`, {
-    tool: 'snapshot',
-    phase: after.error.phase,
-    details: { ...after.error.details, after: tool },
-    retryable: false,
-  });
 }
 
 /** A name in `dir` that does not exist yet: "report.pdf", then "report (1).pdf", … */
@@ -154,6 +168,12 @@ export function moveDownload(from: string, dir: string): string {
   return to;
 }
 
+/** A wait result whose completed download was armed with a directory: the file moved there, its first path kept. */
+export function withDownloadMoved(result: Result): Result {
+  const download = result.download as { path: string; dir: string | null } | undefined;
+  return download?.dir ? { ...result, download: { ...download, path: moveDownload(download.path, download.dir), browserPath: download.path } } : result;
+}
+
 function tempFile(name: string): string {
   return join(mkdtempSync(join(tmpdir(), 'chrome-relay-')), name);
 }
@@ -166,15 +186,12 @@ const action: OutputKind = {
 
 export const OUTPUTS: { readonly [K in CliOutput]: OutputKind } = {
   json: { render: (result) => printJson(result) },
+  status: { render: (result, { globals }) => printJson({ ...result, launched: launchedStates(globals.home, currentPlatform()) }) },
   action,
   download: {
     flags: action.flags,
     snapshotAfter: action.snapshotAfter,
-    render: (result, context) => {
-      const download = result.download as { path: string; dir: string | null } | undefined;
-      const moved = download?.dir ? { ...result, download: { ...download, path: moveDownload(download.path, download.dir), browserPath: download.path } } : result;
-      printActionResult(moved, context);
-    },
+    render: (result, context) => printActionResult(withDownloadMoved(result), context),
   },
   snapshot: {
     flags: (cmd) =>

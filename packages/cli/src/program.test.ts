@@ -55,4 +55,14 @@ describe('lazy command registration', () => {
     expect(buildProgram(argv('--help')).commands).toHaveLength(everything.size);
     expect(buildProgram(argv('clik')).commands).toHaveLength(everything.size);
   });
+
+  it('--help lists no deprecated command, and each is still registered', () => {
+    const program = buildProgram(argv('--help'));
+    const help = program.helpInformation();
+    for (const alias of ['read', 'ax', 'click-ax']) {
+      expect(help).not.toMatch(new RegExp(`^  ${alias}\\b`, 'm'));
+      expect(buildProgram(argv(alias)).commands.map((c) => c.name())).toContain(alias);
+    }
+    expect(help).toMatch(/^ {2}snapshot\b/m);
+  });
 });

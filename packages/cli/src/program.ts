@@ -20,7 +20,7 @@ import { registerSetupCommands } from './commands/setup.js';
 
 /** The hand-written commands, by module: what each registers (program.test.ts keeps this in sync). */
 export const HAND_WRITTEN: readonly { readonly names: readonly string[]; readonly register: (program: Command) => void }[] = [
-  { names: ['launch', 'setup', 'install', 'uninstall', 'update', 'reconnect', 'doctor', 'skill', 'extension'], register: registerSetupCommands },
+  { names: ['launch', 'stop', 'setup', 'install', 'uninstall', 'update', 'reconnect', 'doctor', 'skill', 'extension'], register: registerSetupCommands },
   { names: ['batch'], register: registerBatchCommand },
   { names: ['mcp'], register: registerMcpCommand },
   { names: ['read', 'ax', 'click-ax'], register: registerAliases },

@@ -7,7 +7,7 @@
  * do not pass the schema, that is reported instead (invalid_arguments), also when no browser is
  * connected: bad input is always said to be bad input.
  */
-import { asInterrupted, isHostTool, parseParams, parseResult, RelayError, type AfterSnapshot, type ClientResponse, type ToolName, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { asInterrupted, isHostTool, parseParams, parseResult, RelayError, toolLabel, type AfterSnapshot, type ClientResponse, type ToolName, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { callHost } from './hostClient.js';
 import { printNotice } from './output.js';
 import { isSameBuild } from './sameBuild.js';
@@ -66,7 +66,7 @@ export async function runToolThenSnapshot<T extends ToolName>(
   if (response.snapshot !== undefined) return { result, snapshot: response.snapshot };
   const tabId = (result as { tabId?: unknown }).tabId;
   try {
-    if (typeof tabId !== 'number') throw new RelayError('invalid_arguments', `${tool} names no tab to snapshot after it.`, { tool: 'snapshot', phase: 'cli', details: { field: 'snapshot' } });
+    if (typeof tabId !== 'number') throw new RelayError('invalid_arguments', `${toolLabel(tool)} names no tab to snapshot after it.`, { tool: 'snapshot', phase: 'cli', details: { field: 'snapshot' } });
     return { result, snapshot: { ok: true, result: await runTool('snapshot', { ...snapshot, tab: tabId } as ToolParams<'snapshot'>, globals) } };
   } catch (error) {
     return { result, snapshot: { ok: false, error: RelayError.from(error, 'snapshot', 'cli').toData() } };

@@ -55,10 +55,10 @@ function fakeDeps(options: { interactive: boolean; answers?: string[]; connectAf
   };
   const deps: SetupDeps = {
     io,
-    targets: [{ browser: 'chrome', dir: '/u/.config/google-chrome/NativeMessagingHosts' }],
+    targets: [{ browser: 'chrome', manifest: '/u/.config/google-chrome/NativeMessagingHosts/com.chrome_relay.host.json', registryKey: null }],
     browsers: [
-      { browser: 'chrome', label: 'Google Chrome', userDataDir: '/u/.config/google-chrome', dir: '/u/.config/google-chrome/NativeMessagingHosts', detected: true },
-      { browser: 'chromium', label: 'Chromium', userDataDir: '/u/.config/chromium', dir: '/u/.config/chromium/NativeMessagingHosts', detected: false },
+      { browser: 'chrome', label: 'Google Chrome', userDataDir: '/u/.config/google-chrome', dir: '/u/.config/google-chrome/NativeMessagingHosts', registryKey: null, detected: true },
+      { browser: 'chromium', label: 'Chromium', userDataDir: '/u/.config/chromium', dir: '/u/.config/chromium/NativeMessagingHosts', registryKey: null, detected: false },
     ],
     install: () => {
       rec.installs++;
@@ -91,8 +91,9 @@ describe('setup without a terminal', () => {
     const { deps, rec } = fakeDeps({ interactive: false });
     const result = await runSetup(deps);
     expect(result).toMatchObject({ ...INSTALLED, extensionPath: '/pkg/dist/extension' });
-    expect(result.steps).toHaveLength(3);
+    expect(result.steps).toHaveLength(4);
     expect(result.steps[2]).toContain('/pkg/dist/extension');
+    expect(result.steps[3]).toMatch(/^Pin the toolbar button: click the puzzle-piece "Extensions" button right of the address bar/);
     expect(result.doctor).toBeUndefined();
     expect(rec).toMatchObject({ questions: [], opened: [], installs: 1, doctors: 0, said: [] });
   });
@@ -126,6 +127,8 @@ describe('setup on a terminal', () => {
     expect(rec.progress.at(-1)).toMatch(/Waiting for the extension to connect… 2 s/);
     expect(text).toContain('Connected');
     expect(text).toContain('doctor checklist');
+    // It ends by saying where the button hides and to pin it.
+    expect(rec.said.at(-1)).toMatch(/^Last step, if not done yet: Pin the toolbar button: click the puzzle-piece "Extensions" button right of the address bar/);
     expect(result.doctor).toBe(HEALTHY);
   });
 

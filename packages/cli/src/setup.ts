@@ -5,7 +5,9 @@
  *   2. print the unpacked extension's folder and the three clicks that load it;
  *   3. offer to open those steps in one of those browsers (a local page with copy buttons: Chrome
  *      opens no chrome:// page handed to it by another program, see setupPage.ts);
- *   4. wait, with a live progress line, until the extension connects; then the doctor checklist.
+ *   4. wait, with a live progress line, until the extension connects; then the doctor checklist, and
+ *      the last step: pin the toolbar button (Chrome hides a new extension's button behind its
+ *      Extensions menu, and that button is the person's view of agents and their Pause).
  * Without a terminal nothing is asked and nothing waits: the result is `install`'s (plus the folder
  * and the steps), so scripts and agents can run it. `--wait` adds step 4 there too.
  *
@@ -14,7 +16,7 @@
  */
 import { reasonedError, type HostDescriptor } from '@chrome-relay/protocol';
 import type { BrowserTarget } from './browsers.js';
-import type { DoctorReport } from './doctor.js';
+import { profileLabel, type DoctorReport } from './doctor.js';
 import type { InstallResult, InstallTarget } from './install.js';
 
 export const EXTENSIONS_PAGE = 'chrome://extensions';
@@ -23,11 +25,16 @@ const TICK_MS = 250;
 /** Without a terminal, a progress line every this often (a log, not an animation). */
 const PLAIN_PROGRESS_EVERY_MS = 5000;
 
+/** Where the toolbar button is once loaded, and how to keep it in sight. */
+const PIN_STEP =
+  'Pin the toolbar button: click the puzzle-piece "Extensions" button right of the address bar, then the pin beside chrome-relay. That button shows what agents do, lets you share a tab with them, and has Pause.';
+
 function loadSteps(extensionDir: string): string[] {
   return [
     `Open ${EXTENSIONS_PAGE} in the browser.`,
     'Turn on "Developer mode" (the switch at the top right).',
     `Click "Load unpacked" and choose the folder ${extensionDir}`,
+    PIN_STEP,
   ];
 }
 
@@ -133,7 +140,7 @@ async function waitAndCheck(deps: SetupDeps, result: SetupResult): Promise<Setup
   });
   deps.io.progressDone();
   const connected = describeConnected(found);
-  deps.io.say(`Connected: ${found.profile ?? 'the default profile'} (browser pid ${found.browserPid ?? '?'}, extension ${connected?.extension ?? '?'}).`);
+  deps.io.say(`Connected: ${profileLabel(found.profile)} (browser pid ${found.browserPid ?? '?'}, extension ${connected?.extension ?? '?'}).`);
   const report = await deps.doctor();
   return { ...result, ...(connected ? { connected } : {}), doctor: report };
 }
@@ -146,7 +153,8 @@ export async function runSetup(deps: SetupDeps): Promise<SetupResult> {
 
   const labelOf = (name: string): string => deps.browsers.find((b) => b.browser === name)?.label ?? name;
   io.say('1/4 Registered the chrome-relay native host (it lets the CLI reach the extension; nothing listens on the network):');
-  for (const written of installed.written) io.say(`    ${labelOf(written.browser)}: ${written.manifest}`);
+  // Where the browser finds it: the manifest, or on Windows the registry key that names the manifest.
+  for (const written of installed.written) io.say(`    ${labelOf(written.browser)}: ${written.registryKey === undefined ? '' : `${written.registryKey} → `}${written.manifest}`);
   io.say('');
   io.say('2/4 Load the extension, once per browser profile:');
   result.steps.forEach((step, i) => io.say(`    ${i + 1}. ${step}`));
@@ -173,5 +181,7 @@ export async function runSetup(deps: SetupDeps): Promise<SetupResult> {
   const done = await waitAndCheck(deps, result);
   io.say('');
   if (done.doctor) io.say(deps.renderDoctor(done.doctor));
+  io.say('');
+  io.say(`Last step, if not done yet: ${PIN_STEP}`);
   return done;
 }

@@ -4,12 +4,12 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createInterface } from 'node:readline/promises';
 import { RelayError } from '@chrome-relay/protocol';
-import { browserCommand, browserTargets, type BrowserEnv } from './browsers.js';
+import { browserExecutable, browserTargets, type BrowserEnv } from './browsers.js';
 import { listDescriptors } from './discovery.js';
 import { isExecutable, renderReport, runDoctor } from './doctor.js';
 import { installOrThrow, resolveInstallTargets } from './install.js';
 import { makeDirs } from './outputFiles.js';
-import { bundledExtensionDir } from './paths.js';
+import { currentExtensionDir, installExtension } from './extensionFolder.js';
 import type { SetupDeps, SetupIO } from './setup.js';
 import { setupPageHtml } from './setupPage.js';
 
@@ -69,14 +69,18 @@ export interface SetupRequest {
 }
 
 export function realSetupDeps(request: SetupRequest): SetupDeps {
-  const targets = resolveInstallTargets({ browsers: request.browsers, userDataDir: request.userDataDir }, request.browserEnv);
+  const targets = resolveInstallTargets({ browsers: request.browsers, userDataDir: request.userDataDir }, request.browserEnv, request.home);
   const browsers = browserTargets(request.browserEnv);
-  const extensionDir = bundledExtensionDir();
+  const extensionDir = currentExtensionDir(request.home);
   return {
     io: processIO(request.interactive),
     targets,
     browsers,
-    install: () => installOrThrow(request.home, targets, request.extensionIds),
+    install: () => {
+      const installed = installOrThrow(request.home, targets, request.extensionIds);
+      installExtension(request.home);
+      return installed;
+    },
     extensionDir,
     connected: () => {
       const live = listDescriptors(request.home).filter((d) => d.alive && d.descriptor.extension !== null);
@@ -86,12 +90,12 @@ export function realSetupDeps(request: SetupRequest): SetupDeps {
     },
     openable: () =>
       browsers
-        .map((b) => ({ browser: b.browser, label: b.label, command: browserCommand(b.browser, request.browserEnv, isExecutable, process.env.PATH) }))
+        .map((b) => ({ browser: b.browser, label: b.label, command: browserExecutable(b.browser, request.browserEnv, isExecutable) }))
         .filter((b) => b.command !== null)
         .map(({ browser, label }) => ({ browser, label })),
     async openSteps(browser) {
-      const command = browserCommand(browser, request.browserEnv, isExecutable, process.env.PATH);
-      if (command === null) throw new RelayError('external_dependency_missing', `No ${browser} executable on PATH.`, { tool: 'setup', phase: 'cli', details: { dependency: browser } });
+      const command = browserExecutable(browser, request.browserEnv, isExecutable);
+      if (command === null) throw new RelayError('external_dependency_missing', `No ${browser} executable found.`, { tool: 'setup', phase: 'cli', details: { dependency: browser } });
       const dir = join(request.home, 'setup');
       makeDirs(dir, 0o700);
       const page = join(dir, 'load-extension.html');

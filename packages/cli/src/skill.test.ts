@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, ERROR_TABLE, NOTICE_CODES, REASONED_CODES, reasonInfo, reasonsOf, TOOL_NAMES, TOOLS, VERSION } from '@chrome-relay/protocol';
+import { ERROR_CODES, ERROR_TABLE, isReasonedCode, NOTICE_CODES, REASONED_CODES, reasonInfo, reasonRetryable, reasonsOf, TOOL_NAMES, TOOLS, VERSION } from '@chrome-relay/protocol';
 import { renderSkill } from './skill.js';
 
 describe('skill', () => {
@@ -18,18 +18,24 @@ describe('skill', () => {
 
   it('has exactly one rule per error code, taken from the error table', () => {
     for (const code of ERROR_CODES) {
-      const lines = skill.split('\n').filter((l) => l.startsWith(`- \`${code}\` (`));
-      expect(lines, code).toEqual([`- \`${code}\` (${ERROR_TABLE[code].retryable ? 'retryable' : 'not retryable'}): ${ERROR_TABLE[code].move}`]);
+      const lines = skill.split('\n').filter((l) => l.startsWith(`- \`${code}\``));
+      const rule = isReasonedCode(code)
+        ? `- \`${code}\`: branch on \`details.reason\`:`
+        : `- \`${code}\` (${ERROR_TABLE[code].retryable ? 'retryable' : 'not retryable'}): ${ERROR_TABLE[code].move}`;
+      expect(lines, code).toEqual([rule]);
     }
     for (const notice of NOTICE_CODES) expect(skill).toContain(`- \`${notice}\`: `);
   });
 
-  it('lists every details.reason under its code with the reason\'s move', () => {
+  it('leads a code that has reasons with its reasons, each with its move and retryable, then the code\'s own move', () => {
     const lines = skill.split('\n');
     for (const code of REASONED_CODES) {
-      const at = lines.findIndex((l) => l.startsWith(`- \`${code}\` (`));
+      const at = lines.findIndex((l) => l === `- \`${code}\`: branch on \`details.reason\`:`);
       const subRules = lines.slice(at + 1).filter((_, i, rest) => rest.slice(0, i + 1).every((l) => l.startsWith('  - ')));
-      expect(subRules, code).toEqual(reasonsOf(code).map((reason) => `  - reason \`${reason}\`: ${reasonInfo(code, reason).move}`));
+      expect(subRules, code).toEqual([
+        ...reasonsOf(code).map((reason) => `  - \`${reason}\` (${reasonRetryable(code, reason) ? 'retryable' : 'not retryable'}): ${reasonInfo(code, reason).move}`),
+        `  - any other reason: ${ERROR_TABLE[code].move}`,
+      ]);
     }
   });
 

@@ -6,6 +6,8 @@
  * the host hung up mid-call → native_host_disconnected, no answer → timeout.
  */
 import { connect } from 'node:net';
+import { homedir } from 'node:os';
+import { currentPlatform, proofForEndpoint } from '@chrome-relay/host-files';
 import {
   asInterrupted,
   ClientResponseSchema,
@@ -14,6 +16,7 @@ import {
   PROTOCOL_VERSION,
   reasonedError,
   RelayError,
+  toolLabel,
   VERSION,
   encodeFrame,
   type ClientResponse,
@@ -26,6 +29,26 @@ export interface CallEnvelope {
   agent?: string | undefined;
   /** A snapshot right after the tool, in the same call (protocol messages.ts). */
   snapshot?: Record<string, unknown> | undefined;
+  /** Present no proof of this user's secret even to a host on a named pipe (doctor checks that it refuses such a call). */
+  withoutProof?: boolean | undefined;
+}
+
+/**
+ * What a host on a named pipe wants to see: the proof that this client can read the user's secret
+ * (host-files secret.ts). A Unix socket wants none: its file modes decide who connects.
+ */
+function proofFor(endpoint: string, tool: string): string | undefined {
+  const user = { env: process.env, userHome: homedir() };
+  try {
+    return proofForEndpoint(endpoint, user) ?? undefined;
+  } catch (error) {
+    const file = currentPlatform().secretFile(user);
+    throw reasonedError('extension_not_connected', 'client_not_authorized', `Cannot read this user's chrome-relay secret (${file ?? 'none'}): ${(error as Error).message}. The host at ${endpoint} answers no client without it: run chrome-relay as the user whose browser runs the host; if you are that user, run \`chrome-relay doctor\`.`, {
+      tool,
+      phase: 'connect',
+      details: { socket: endpoint, secret: file },
+    });
+  }
 }
 
 /** The host's answer: as is from a host of this build, else checked by the schema (sameBuild.ts); undefined when unreadable. */
@@ -37,8 +60,9 @@ export function readResponse(message: unknown): ClientResponse | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-/** The request frame of one call (the CLI's one-shot socket and the MCP server's persistent one). */
-export function callRequest(id: number, tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: CallEnvelope) {
+/** The request frame of one call to the host at `endpoint` (the CLI's one-shot socket and the MCP server's persistent one). */
+export function callRequest(endpoint: string, id: number, tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: CallEnvelope) {
+  const auth = envelope.withoutProof === true ? undefined : proofFor(endpoint, tool);
   return {
     id,
     tool,
@@ -48,11 +72,17 @@ export function callRequest(id: number, tool: string, params: Record<string, unk
     ...(envelope.target === undefined ? {} : { target: envelope.target }),
     ...(envelope.agent === undefined ? {} : { agent: envelope.agent }),
     ...(envelope.snapshot === undefined ? {} : { snapshot: envelope.snapshot }),
+    ...(auth === undefined ? {} : { auth }),
   };
 }
 
 export function callSocket(socketPath: string, tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: CallEnvelope = {}): Promise<ClientResponse> {
-  const request = callRequest(1, tool, params, timeoutMs, envelope);
+  let request: ReturnType<typeof callRequest>;
+  try {
+    request = callRequest(socketPath, 1, tool, params, timeoutMs, envelope);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   return new Promise<ClientResponse>((resolve, reject) => {
     const socket = connect(socketPath);
     const decoder = new FrameDecoder(MAX_SOCKET_FRAME_BYTES);
@@ -67,7 +97,7 @@ export function callSocket(socketPath: string, tool: string, params: Record<stri
     };
     // The host enforces timeoutMs itself; the margin lets its own timeout answer arrive first.
     const timer = setTimeout(() => {
-      const error = reasonedError('timeout', 'host_unresponsive', `The host at ${socketPath} did not answer ${tool} within ${timeoutMs} ms; run \`chrome-relay doctor\`.`, {
+      const error = reasonedError('timeout', 'host_unresponsive', `The host at ${socketPath} did not answer ${toolLabel(tool)} within ${timeoutMs} ms; run \`chrome-relay doctor\`.`, {
         tool,
         phase: 'transport',
         details: { socket: socketPath, timeoutMs },
@@ -103,17 +133,18 @@ export function callSocket(socketPath: string, tool: string, params: Record<stri
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (connected) return; // 'close' follows and reports it
       finish(() =>
-        reject(reasonedError('extension_not_connected', 'no_host', `Nothing answers on ${socketPath} (${error.code ?? error.message}): its host is gone.`, { tool, phase: 'connect', details: { socket: socketPath, errno: error.code ?? null } })),
+        reject(reasonedError('extension_not_connected', 'no_host', `Nothing answers on ${socketPath} (${error.code ?? error.message}): its host is gone. Retry in a moment; if no browser comes back, run \`chrome-relay doctor\` (ask the person to open their browser, or run \`chrome-relay launch\` for a dedicated one).`, { tool, phase: 'connect', details: { socket: socketPath, errno: error.code ?? null } })),
       );
     });
     // A host that exits on purpose answers first (relay.ts); a bare close means it died (killed, crashed).
     socket.on('close', () => {
-      // Whether a new host comes depends on the browser: hostClient.ts says which when it knows the browser.
-      const error = new RelayError('native_host_disconnected', `The native host went away during ${tool} without answering (it was killed or crashed, or its browser exited).`, {
-        tool,
-        phase: 'transport',
-        details: { socket: socketPath, cause: 'host_died' },
-      });
+      // Whether a new host comes depends on the browser: lostHost.ts says which when it knows the browser.
+      const error = reasonedError(
+        'native_host_disconnected',
+        'host_exited',
+        `The native host went away during ${toolLabel(tool)} without answering (it was killed or crashed, or its browser exited); while the browser runs, the extension starts a new host within a second: retry in a moment.`,
+        { tool, phase: 'transport', details: { socket: socketPath, cause: 'host_died' } },
+      );
       finish(() => reject(asInterrupted(error)));
     });
   });

@@ -42,7 +42,7 @@ function envelopeOf(spec: CommandSpec, params: Record<string, unknown>, line: Pa
     if (use === 'close') {
       const ids = params.tabs as number[] | undefined;
       if (tab !== undefined && ids !== undefined && !(ids.length === 1 && ids[0] === tab)) {
-        throw reasonedError('target_conflict', 'multiple_targets', `--tab ${tab} and the ids ${ids.join(' ')} were both given; name the tabs to close once.`, {
+        throw reasonedError('target_conflict', 'multiple_targets', `--tab ${tab} and the ids ${ids.join(' ')} were both given; give one target: name the tabs to close once.`, {
           phase: 'cli',
           details: { tab, tabs: ids },
         });

@@ -42,7 +42,7 @@ function tree(dir: string): Record<string, string> {
 }
 
 const doInstall = (browsers: string[] = [], userDataDir?: string) =>
-  installOrThrow(home, resolveInstallTargets({ browsers, userDataDir }, { platform: 'linux', userHome }), allowedExtensionIds({}), { hostSource });
+  installOrThrow(home, resolveInstallTargets({ browsers, userDataDir }, { platform: 'linux', userHome }, home), allowedExtensionIds({}), { hostSource });
 
 describe('uninstall', () => {
   it('removes exactly what install wrote and leaves everything else as it was', () => {

@@ -1,15 +1,22 @@
 /**
  * `chrome-relay uninstall`: remove exactly what the install record lists, nothing else.
  * - A manifest is removed only while it is still ours (names our host and our launcher); one rewritten
- *   since by someone else is kept and reported.
+ *   since by someone else is kept and reported. On Windows the registry key that names it goes first,
+ *   and only while it still names our manifest.
  * - Directories install created are removed only when empty: anything inside them that install did not
  *   write (a browser's other manifests) keeps them.
  * - Whatever could not be removed stays in the record, so running uninstall again finishes the job.
+ * - The extension folder in the home (extensionFolder.ts) goes too, whole: every file in it is a copy
+ *   chrome-relay made. A browser that still has it loaded shows the extension as missing.
  */
-import { readFileSync, rmdirSync, unlinkSync } from 'node:fs';
+import { readFileSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { currentPlatform } from '@chrome-relay/host-files';
+import type { Registry } from '@chrome-relay/host-files';
 import { HOST_NAME, RelayError } from '@chrome-relay/protocol';
+import { installedExtensionRoot } from './extensionFolder.js';
 import { readRecord, recordPath, removeRecord, writeRecord, type InstallRecord } from './installRecord.js';
+import { systemRegistry } from './systemRegistry.js';
 
 export interface UninstallResult {
   record: string;
@@ -41,11 +48,31 @@ function manifestOwnership(path: string, launcher: string): 'ours' | 'missing' |
   return 'changed since install (it no longer points at our launcher); left untouched';
 }
 
-export function uninstall(home: string): UninstallResult {
+/** Remove the key naming `manifest` while it still does: 'removed', 'gone', or why it stays. */
+function removeKey(registry: Registry, key: string, manifest: string): 'removed' | 'gone' | { kept: string } {
+  const value = registry.readDefault(key);
+  if (value === null) return 'gone';
+  // A value that differs from the record in case only still names our manifest on Windows.
+  if (!currentPlatform().samePath(value, manifest)) return { kept: `names ${value}, not chrome-relay's manifest ${manifest}; left untouched` };
+  registry.deleteKey(key);
+  return 'removed';
+}
+
+export function uninstall(home: string, options: { registry?: Registry } = {}): UninstallResult {
+  let registry = options.registry;
   const absoluteHome = resolve(home);
   const result: UninstallResult = { record: recordPath(absoluteHome), nothingInstalled: false, removed: [], kept: [], failed: [] };
   const read = readRecord(absoluteHome);
-  if (read.kind === 'absent') return { ...result, nothingInstalled: true };
+  const extension = installedExtensionRoot(absoluteHome);
+  if (extension !== null) {
+    try {
+      rmSync(extension, { recursive: true, force: true });
+      result.removed.push(extension);
+    } catch (error) {
+      result.failed.push({ path: extension, error: (error as Error).message });
+    }
+  }
+  if (read.kind === 'absent') return { ...result, nothingInstalled: extension === null };
   if (read.kind === 'corrupt') {
     throw new RelayError('invalid_arguments', `The install record ${result.record} is unreadable (${read.problem}); fix or delete it, then run \`chrome-relay install\` and uninstall again.`, {
       tool: 'uninstall',
@@ -57,6 +84,17 @@ export function uninstall(home: string): UninstallResult {
   const remaining: InstallRecord = { ...record, manifests: [], hostFiles: [], createdDirs: [] };
 
   for (const manifest of record.manifests) {
+    if (manifest.registryKey !== undefined) {
+      try {
+        const key = removeKey((registry ??= systemRegistry()), manifest.registryKey, manifest.path);
+        if (key === 'removed') result.removed.push(manifest.registryKey);
+        else if (key !== 'gone') result.kept.push({ path: manifest.registryKey, reason: key.kept });
+      } catch (error) {
+        result.failed.push({ path: manifest.registryKey, error: (error as Error).message });
+        remaining.manifests.push(manifest);
+        continue;
+      }
+    }
     const ownership = manifestOwnership(manifest.path, record.launcher);
     if (ownership === 'missing') continue;
     if (ownership !== 'ours') {

@@ -12,6 +12,7 @@ import { update } from './update.js';
 let root = '';
 let home = '';
 let hostSource = '';
+let extensionSource = '';
 const children: FakeHostProcess[] = [];
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'cr-update-'));
@@ -19,6 +20,9 @@ beforeEach(() => {
   hostSource = join(root, 'host-new.mjs');
   mkdirSync(home);
   writeFileSync(hostSource, '// new host bundle\n');
+  extensionSource = join(root, 'extension');
+  mkdirSync(extensionSource);
+  writeFileSync(join(extensionSource, 'manifest.json'), JSON.stringify({ version: VERSION }));
 });
 afterEach(async () => {
   for (const c of children.splice(0)) {
@@ -36,7 +40,7 @@ async function host(restart: 'ok' | 'unsupported' | 'ignore', browserPid = 4242)
   return spawned;
 }
 
-const options = (timeoutMs = 3000) => ({ home, timeoutMs, extensionIds: allowedExtensionIds({}), hostSource });
+const options = (timeoutMs = 3000) => ({ home, timeoutMs, extensionIds: allowedExtensionIds({}), hostSource, extensionSource });
 
 describe('update', () => {
   it('installs the new host bundle even when no browser is connected', async () => {
@@ -45,6 +49,17 @@ describe('update', () => {
     expect(readFileSync(result.hostFile, 'utf8')).toBe('// new host bundle\n');
     const record = readRecord(home);
     expect(record.kind === 'ok' && record.record.hostFiles).toEqual([result.launcher, result.hostFile]);
+  });
+
+  it('refreshes the extension folder in the home and tells the person to reload only when it changed', async () => {
+    const first = await update(options());
+    expect(first.extension).toMatchObject({ path: join(home, 'extension/current'), refreshed: false, reload: null });
+    expect(readFileSync(join(first.extension.path, 'manifest.json'), 'utf8')).toContain(VERSION);
+    writeFileSync(join(extensionSource, 'background.js'), '// a new build');
+    const second = await update(options());
+    expect(second.extension.refreshed).toBe(true);
+    expect(second.extension.reload).toMatch(/chrome:\/\/extensions.*reload/);
+    expect(readFileSync(join(second.extension.path, 'background.js'), 'utf8')).toBe('// a new build');
   });
 
   it('has the browser replace its host: the old process is gone and a new one is connected', async () => {

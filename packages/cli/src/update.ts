@@ -6,12 +6,16 @@
  * runs the new bundle. That cuts every call in flight through that host, which is why only update sends it
  * (it is no command and no batch step; `chrome-relay reconnect` is the harmless re-arm).
  *
+ * It also refreshes the extension folder a person loads (extensionFolder.ts); an extension already loaded
+ * from it runs the old code until the person reloads it, which the result says.
+ *
  * Done means, for every host that was connected: the old host process is gone and a new host for the same
  * browser is connected and reports this CLI's version. Anything less fails the command; the new files stay
  * installed either way (they are what the next browser start uses), and the error says so.
  */
 import { parseResult, reasonedError, RelayError, RESTART_ANSWER_MS, RESTART_DRAIN_MS, VERSION, type HostDescriptor } from '@chrome-relay/protocol';
 import { isPidAlive } from '@chrome-relay/host-files';
+import { installExtension, type ExtensionFolder } from './extensionFolder.js';
 import { listDescriptors } from './discovery.js';
 import { install } from './install.js';
 import { callSocket } from './socketCall.js';
@@ -27,6 +31,8 @@ export interface UpdateOptions {
   timeoutMs: number;
   extensionIds: readonly string[];
   hostSource?: string;
+  /** The unpacked extension to copy into the home (default: the one next to this CLI). */
+  extensionSource?: string;
   isAlive?: (pid: number) => boolean;
 }
 
@@ -43,6 +49,14 @@ export interface UpdateResult {
   hostFile: string;
   version: string;
   reconnected: ReconnectedHost[];
+  /** The extension folder, and what the person must do for the new extension to run (null: nothing). */
+  extension: ExtensionFolder & { reload: string | null };
+}
+
+/** What a person does after the folder they loaded got a new build. */
+export function reloadAdvice(folder: ExtensionFolder): string | null {
+  if (!folder.refreshed) return null;
+  return `The extension folder ${folder.path} now holds ${folder.version}${folder.previousVersion !== null && folder.previousVersion !== folder.version ? ` (was ${folder.previousVersion})` : ''}: in each browser you loaded it in, open chrome://extensions and click the reload arrow on chrome-relay. Browsers started by \`chrome-relay launch\` load the new one at their next start.`;
 }
 
 interface Failure {
@@ -107,7 +121,8 @@ export async function update(options: UpdateOptions): Promise<UpdateResult> {
     .filter((d) => d.alive && (!options.profile || d.descriptor.profile === options.profile))
     .map((d) => d.descriptor);
   const installed = install(options.home, [], options.extensionIds, options.hostSource ? { hostSource: options.hostSource } : {});
-  const result: UpdateResult = { launcher: installed.launcher, hostFile: installed.hostFile, version: VERSION, reconnected: [] };
+  const folder = installExtension(options.home, options.extensionSource);
+  const result: UpdateResult = { launcher: installed.launcher, hostFile: installed.hostFile, version: VERSION, reconnected: [], extension: { ...folder, reload: reloadAdvice(folder) } };
 
   const oldPids = new Set(connected.map((d) => d.pid));
   const outcomes = await Promise.all(

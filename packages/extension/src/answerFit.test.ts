@@ -24,7 +24,7 @@ describe('fitAnswer', () => {
   it('a mutating tool ran: the error says its effect stands', () => {
     const answer = fitAnswer(result('y'.repeat(5000)), 'js', 4096);
     expect(answer).toMatchObject({ error: { details: { mayHaveActed: true } } });
-    expect(answer.type === 'error' && answer.error.message).toMatch(/^js ran .*`\.slice\(0, 1e6\)`/);
+    expect(answer.type === 'error' && answer.error.message).toMatch(/^`js` ran .*`\.slice\(0, 1e6\)`/);
   });
 
   it('refuses a result nested deeper than the host accepts, and one too deep even to stringify', () => {

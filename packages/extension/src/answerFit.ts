@@ -6,7 +6,7 @@
  *
  * The margin below Chrome's limit leaves room for the host's envelope around the result on the socket.
  */
-import { MAX_FROM_EXTENSION_BYTES, MAX_JSON_DEPTH, RelayError, jsonDepthExceeds, toolMutates, type ExtensionToHost } from '@chrome-relay/protocol';
+import { MAX_FROM_EXTENSION_BYTES, MAX_JSON_DEPTH, RelayError, jsonDepthExceeds, toolLabel, toolMutates, type ExtensionToHost } from '@chrome-relay/protocol';
 
 export const MAX_ANSWER_BYTES = MAX_FROM_EXTENSION_BYTES - 64 * 1024;
 
@@ -42,7 +42,7 @@ export function fitAnswer(answer: ExtensionToHost, tool: string, maxBytes = MAX_
 }
 
 function refusal(id: number, tool: string, problem: string, details: Record<string, unknown>): ExtensionToHost {
-  const ran = toolMutates(tool) ? `${tool} ran (whatever it did to the page stands), but its result ` : `The result of ${tool} `;
+  const ran = toolMutates(tool) ? `${toolLabel(tool)} ran (whatever it did to the page stands), but its result ` : `The result of ${toolLabel(tool)} `;
   const move = NARROWER[tool] ?? 'ask for less in one call';
   const error = new RelayError('invalid_arguments', `${ran}${problem}; ${move}.`, {
     tool,

@@ -68,6 +68,23 @@ async function call<T>(api: string, run: () => Promise<T>, target: { tab?: numbe
   }
 }
 
+/**
+ * How every tab chrome-relay creates is opened: the person's limits install it (Policy.openTab makes the tab an
+ * agent tab under the network barrier before it is handed back). One hook for chrome.tabs.create and
+ * chrome.windows.create (targeting/organizeApi.ts), so no tool can open a tab any other way. Until installed
+ * (unit tests), a tab is simply opened.
+ */
+export type OpenGuard = <T>(open: () => Promise<T>, tabIdOf: (opened: T) => number | undefined) => Promise<T>;
+let openGuard: OpenGuard = (open) => open();
+
+export function setOpenGuard(guard: OpenGuard): void {
+  openGuard = guard;
+}
+
+export function guardedOpen<T>(open: () => Promise<T>, tabIdOf: (opened: T) => number | undefined): Promise<T> {
+  return openGuard(open, tabIdOf);
+}
+
 /** chrome.storage.session behind this worker's memory copy (state/cachedArea.ts says why that is safe). */
 const sessionArea = new CachedArea({
   get: (keys) => chrome.storage.session.get(keys),
@@ -80,7 +97,10 @@ export const chromeBrowserApi: BrowserApi = {
   getTab: (tabId) => call('chrome.tabs.get', () => chrome.tabs.get(tabId), { tab: tabId }),
   queryTabs: (query) => call('chrome.tabs.query', () => chrome.tabs.query(query)),
   createTab: (properties) =>
-    call('chrome.tabs.create', () => chrome.tabs.create(properties), properties.windowId === undefined ? {} : { window: properties.windowId }),
+    guardedOpen(
+      () => call('chrome.tabs.create', () => chrome.tabs.create(properties), properties.windowId === undefined ? {} : { window: properties.windowId }),
+      (tab) => tab.id,
+    ),
   updateTab: async (tabId, properties) => {
     const tab = await call('chrome.tabs.update', () => chrome.tabs.update(tabId, properties), { tab: tabId });
     // chrome.tabs.update resolves to undefined for tabs the extension cannot see; treat as gone.

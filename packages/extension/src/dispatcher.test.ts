@@ -7,6 +7,7 @@ import { SESSION_KEYS } from './state/storage.js';
 import { createTargetingContext, type TargetingParts } from './targeting/context.js';
 import { createFakeEnvironment, type FakeBrowser } from './testing/fakeChrome.js';
 import { fakeOrganize } from './testing/fakeOrganize.js';
+import { fakeBarrier } from './testing/fakeNet.js';
 import { defineTool, type AnyToolDefinition, type ToolContext } from './tools/defineTool.js';
 import { ActivityLog } from './activity/activityLog.js';
 import { AgentTabs } from './policy/agentTabs.js';
@@ -184,7 +185,7 @@ describe('dispatcher: the dialog precondition', () => {
 
   it("checks a ref's own tab, and lets tabs/dialog/close through", async () => {
     const { env, tab, dispatch } = guarded(
-      defineTool({ name: 'click', async handle() { return { tabId: tab, x: 1, y: 1, healed: false, navigated: false, url: '' }; } }),
+      defineTool({ name: 'click', async handle() { return { clicked: true as const, tabId: tab, x: 1, y: 1, healed: false, navigated: false, url: '' }; } }),
       defineTool({ name: 'tabs', async handle() { return emptyTabs; } }),
     );
     await env.cdp.attach(tab);
@@ -264,7 +265,7 @@ describe('dispatcher: a snapshot after the tool (the CLI’s --snapshot)', () =>
     const dispatch = createDispatcher({ tools: [click, snapshot], cdp: env.cdp, browser: env.browser, targeting: targetingOver(env.browser) });
     return { env, tab, order, snapshots, dispatch };
   }
-  const clicked = (tab: number) => ({ tabId: tab, x: 1, y: 2, healed: false, navigated: false, url: 'https://a.test/' });
+  const clicked = (tab: number) => ({ clicked: true as const, tabId: tab, x: 1, y: 2, healed: false, navigated: false, url: 'https://a.test/' });
 
   it('runs the tool, then the snapshot of the tab its result names, and answers both in one reply', async () => {
     const { tab, order, snapshots, dispatch } = composite(clicked);
@@ -333,7 +334,8 @@ describe('dispatcher: the person\'s limits and the activity log', () => {
     await store.save({ blockedSites: [], agentTabsOnly: false, idleDetachSeconds: 15, ...settings });
     const pause = new PauseStore(env.browser);
     const agentTabs = new AgentTabs(env.browser);
-    const policy = new Policy({ browser: env.browser, organize, sessions: env.cdp, settings: store, pause, agentTabs });
+    const { barrier } = fakeBarrier(env.browser, () => store.rules());
+    const policy = new Policy({ browser: env.browser, organize, sessions: env.cdp, settings: store, pause, agentTabs, barrier });
     env.cdp.setAttachGuard((tabId) => policy.guardAttach(tabId));
     const activity = new ActivityLog(env.browser);
     const tab = env.browser.addTab({ url: 'https://a.test/' }).id ?? 0;
@@ -434,5 +436,134 @@ describe('dispatcher: the deadline of a call on a tab', () => {
     // A mutation cut off at the deadline may have acted.
     const click = errorOf(await dispatch(call('click', { x: 1, y: 1, tab }, DEADLINE_MARGIN_MS + 100)));
     expect(click).toMatchObject({ code: 'timeout', retryable: false, details: { reason: 'page_busy', mayHaveActed: true } });
+  });
+});
+
+describe('dispatcher: input calls take turns per tab', () => {
+  const later = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20));
+
+  /** Clicks that record when they start and wait for the test to let each one finish. */
+  function turns() {
+    const env = createFakeEnvironment();
+    const tab = env.browser.addTab({ url: 'https://a.test/' }).id ?? 0;
+    const other = env.browser.addTab({ url: 'https://b.test/' }).id ?? 0;
+    const started: string[] = [];
+    const finish = new Map<string, () => void>();
+    const click = defineTool({
+      name: 'click',
+      async handle(params, ctx) {
+        const name = `${params.x ?? 0}`;
+        started.push(name);
+        await ctx.cdp.send(params.tab ?? 0, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: params.x ?? 0, y: 0 });
+        await new Promise<void>((resolve) => finish.set(name, resolve));
+        return { clicked: true as const, tabId: params.tab ?? 0, x: params.x ?? 0, y: 0, healed: false, navigated: false, url: '' };
+      },
+    });
+    const get = defineTool({
+      name: 'get',
+      async handle(params, ctx) {
+        started.push('get');
+        if (params.what === 'text') await ctx.cdp.send(params.tab ?? 0, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: 0, y: 0 });
+        return { tabId: params.tab ?? 0, what: params.what, value: 'T' };
+      },
+    });
+    const dispatch = createDispatcher({ tools: [click, get], cdp: env.cdp, browser: env.browser, targeting: targetingOver(env.browser) });
+    const done = (name: string): void => finish.get(name)?.();
+    return { env, tab, other, started, done, dispatch };
+  }
+
+  it('runs one input call per tab at a time, in arrival order; reads and other tabs do not wait', async () => {
+    const { tab, other, started, done, dispatch } = turns();
+    const first = dispatch(call('click', { x: 1, y: 0, tab }));
+    const second = dispatch(call('click', { x: 2, y: 0, tab }));
+    const third = dispatch(call('click', { x: 3, y: 0, tab }));
+    const elsewhere = dispatch(call('click', { x: 9, y: 0, tab: other }));
+    await later();
+    expect((await dispatch(call('get', { what: 'title', tab }))).type).toBe('result');
+    expect(started).toEqual(['1', '9', 'get']);
+    done('1');
+    expect((await first).type).toBe('result');
+    await later();
+    expect(started).toEqual(['1', '9', 'get', '2']);
+    done('2');
+    done('9');
+    await Promise.all([second, elsewhere]);
+    await later();
+    done('3');
+    expect((await third).type).toBe('result');
+    expect(started).toEqual(['1', '9', 'get', '2', '3']);
+  });
+
+  it('a call still waiting at its deadline answers timeout busy, retryable: it never started', async () => {
+    const { tab, started, done, dispatch } = turns();
+    const first = dispatch(call('click', { x: 1, y: 0, tab }));
+    const error = errorOf(await dispatch(call('click', { x: 2, y: 0, tab }, DEADLINE_MARGIN_MS + 50)));
+    expect(error).toMatchObject({ code: 'timeout', tool: 'click', phase: 'resolve', retryable: true, details: { reason: 'busy', tab } });
+    expect(error.details['mayHaveActed']).toBeUndefined();
+    done('1');
+    await first;
+    await later();
+    expect(started).toEqual(['1']);
+  });
+
+  it('a call answered at its deadline (page_busy) keeps the turn until its handler has settled', async () => {
+    const { tab, started, done, dispatch } = turns();
+    const cut = errorOf(await dispatch(call('click', { x: 1, y: 0, tab }, DEADLINE_MARGIN_MS + 50)));
+    expect(cut).toMatchObject({ code: 'timeout', details: { reason: 'page_busy', mayHaveActed: true } });
+    const next = dispatch(call('click', { x: 2, y: 0, tab }));
+    await later();
+    // Its mouse move may still reach the page: the next click does not start meanwhile.
+    expect(started).toEqual(['1']);
+    done('1');
+    await later();
+    expect(started).toEqual(['1', '2']);
+    done('2');
+    expect((await next).type).toBe('result');
+  });
+
+  it('a call answered at its deadline sends no further input: its next step fails, and the next call starts', async () => {
+    const env = createFakeEnvironment();
+    const tab = env.browser.addTab({ url: 'https://a.test/' }).id ?? 0;
+    let go: () => void = () => undefined;
+    const typed: string[] = [];
+    const type = defineTool({
+      name: 'type',
+      async handle(params, ctx) {
+        for (const char of params.text) {
+          // A page slow to take the keys: the deadline passes in the middle.
+          if (char === 'c') await new Promise<void>((resolve) => (go = resolve));
+          await ctx.cdp.send(params.tab ?? 0, 'Input.dispatchKeyEvent', { type: 'keyDown', text: char });
+          typed.push(char);
+          await ctx.cdp.send(params.tab ?? 0, 'Input.dispatchKeyEvent', { type: 'keyUp' });
+        }
+        return { tabId: params.tab ?? 0, typed: params.text.length, into: 'input' };
+      },
+    });
+    const dispatch = createDispatcher({ tools: [type], cdp: env.cdp, browser: env.browser, targeting: targetingOver(env.browser) });
+    const cut = errorOf(await dispatch(call('type', { text: 'abcd', tab }, DEADLINE_MARGIN_MS + 50)));
+    expect(cut).toMatchObject({ code: 'timeout', details: { reason: 'page_busy' } });
+    go();
+    expect((await dispatch(call('type', { text: 'xy', tab }))).type).toBe('result');
+    expect(typed).toEqual(['a', 'b', 'x', 'y']);
+  });
+
+  it('a dialog opening while a call waits answers it dialog_open; nothing of it runs', async () => {
+    const { env, tab, started, done, dispatch } = turns();
+    const first = dispatch(call('click', { x: 1, y: 0, tab }));
+    await later();
+    const waiting = dispatch(call('click', { x: 2, y: 0, tab }));
+    await later();
+    env.debugger.emit(tab, 'Page.javascriptDialogOpening', { type: 'alert', message: 'Hi', url: 'https://a.test/' });
+    expect(errorOf(await waiting)).toMatchObject({ code: 'target_conflict', phase: 'resolve', details: { reason: 'dialog_open', tab } });
+    done('1');
+    await first;
+    expect(started).toEqual(['1']);
+  });
+
+  it('refuses input from a tool whose entry does not take turns (internal_error naming the fix)', async () => {
+    const { tab, dispatch } = turns();
+    const error = errorOf(await dispatch(call('get', { what: 'text', selector: 'p', tab })));
+    expect(error).toMatchObject({ code: 'internal_error' });
+    expect(error.message).toMatch(/input: true/);
   });
 });

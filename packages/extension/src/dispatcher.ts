@@ -20,6 +20,12 @@
  * and the person can still stop it: Pause, or its tab navigating onto a blocked site, answers it at
  * once with that reason. Every call ends in the activity log the popup shows.
  *
+ * Input calls take turns: a tool whose entry says `input: true` (pointer, keys, text, focus) waits here for its tab's
+ * turn before anything of it runs (input/inputLanes.ts), so two agents' clicks or keys never interleave in one page;
+ * a call still waiting at its deadline answers timeout (busy) and did nothing. The turn lasts until the handler's own
+ * work has settled, even when the call was answered earlier (deadline, Pause, a dialog); such a call sends no new
+ * input after its answer, only the releases of what it pressed.
+ *
  * Deadline: a call on a tab answers by ctx.deadline whatever its page does. A page whose main thread is
  * busy leaves CDP commands unanswered, and a tool waiting on one would otherwise let the host's own
  * timer fire — reported as the extension not answering (extension_unresponsive), which also counts
@@ -33,6 +39,7 @@ import {
   VERSION,
   parseResult,
   TOOLS,
+  toolLabel,
   type ExtensionToHost,
   type HostToExtension,
   type ToolName,
@@ -43,7 +50,8 @@ import type { ActivityEntry, ActivityLog } from './activity/activityLog.js';
 import type { BrowserApi } from './browserApi.js';
 import { navigationCut } from './navigationCut.js';
 import type { CdpSessions } from './cdp/cdpSession.js';
-import { dialogOpenError, dialogTracker, type DialogInfo } from './pageState/dialogs.js';
+import { InputLanes, type Turn } from './input/inputLanes.js';
+import { ADialog, dialogOpenError, dialogTracker, type DialogInfo } from './pageState/dialogs.js';
 import { downloadTracker } from './pageState/downloads.js';
 import { networkActivity } from './pageState/networkIdle.js';
 import { snapshotAfter } from './snapshotAfter.js';
@@ -72,7 +80,7 @@ export interface DispatcherDeps {
   /** Envelope targeting, tab resolution and leases (the worker's: targeting/index.ts; tests pass fakes). */
   readonly targeting: TargetingContext;
   /** The person's limits (pause, block list, agent tabs only); absent in tests that do not need them. */
-  readonly policy?: Pick<Policy, 'checkPause' | 'checkTabs' | 'watch' | 'noteResult'>;
+  readonly policy?: Pick<Policy, 'checkPause' | 'checkTabs' | 'watch' | 'noteResult' | 'explainFailure'>;
   /** Where every call is recorded for the popup. */
   readonly activity?: Pick<ActivityLog, 'start' | 'finish'>;
 }
@@ -106,6 +114,8 @@ function activityEntry(call: CallMessage, at: number, ms: number, tab: number | 
   return entry;
 }
 
+const noop = (): void => undefined;
+
 /** The tool's own word that its result left the document parsed (ToolDefinition.leavesParsed). */
 function leftParsed<T extends ToolName>(tool: ToolDefinition<T>, params: ToolParams<T>, result: unknown): boolean {
   // The result passed parseResult against this tool's schema (run below).
@@ -123,15 +133,19 @@ function interruptedByDialog(tabId: number, dialog: DialogInfo, tool: string): R
   return reasonedError(
     'target_conflict',
     'dialog_open',
-    `A ${dialog.type} dialog${message} opened on tab ${tabId} while ${tool} was running, so ${tool} could not finish; it may already have taken effect (it may be what opened the dialog). Answer it with \`chrome-relay dialog accept\` or \`chrome-relay dialog dismiss\` (add --tab ${tabId} if it is not the current tab), then check the page.`,
+    `${ADialog(dialog.type)}${message} opened on tab ${tabId} while ${toolLabel(tool)} was running, so it could not finish; it may already have taken effect (it may be what opened the dialog). Answer it with \`chrome-relay dialog accept\` or \`chrome-relay dialog dismiss\` (add --tab ${tabId} if it is not the current tab), then check the page.`,
     { tool, phase: 'act', details: { tab: tabId, dialog, interrupted: true } },
   );
 }
 
-async function runGuarded<T extends ToolName>(tool: ToolDefinition<T>, params: ToolParams<T>, tabs: CallTabs, ctx: ToolContext): Promise<unknown> {
+/**
+ * The handler under the dialog precondition. `start` runs the handler (once); the dispatcher keeps its promise, which
+ * may settle after this one (the safety net below answers without waiting for it).
+ */
+async function runGuarded<T extends ToolName>(tool: ToolDefinition<T>, tabs: CallTabs, ctx: ToolContext, start: () => Promise<unknown>): Promise<unknown> {
   // A tool whose entry says `dialog: 'self'` deals with dialogs itself (dialog answers them; close reports beforeunload).
   const tabId = tabs.kind === 'tab' && TOOLS[tool.name].dialog !== 'self' ? tabs.tab : undefined;
-  if (tabId === undefined) return run(tool, params, ctx);
+  if (tabId === undefined) return start();
   const dialogs = dialogTracker(ctx);
   const open = await dialogs.current(tabId);
   if (open) throw dialogOpenError(tabId, open, tool.name);
@@ -141,11 +155,11 @@ async function runGuarded<T extends ToolName>(tool: ToolDefinition<T>, params: T
     // A tab the debugger may not attach to (chrome://, the Web Store) shows us no dialogs; the
     // tool reports what it cannot do there in its own words. Anything else stops the call.
     if (!(error instanceof RelayError && error.code === 'chrome_api_error')) throw error;
-    return run(tool, params, ctx);
+    return start();
   }
 
   const { opened, cancel } = dialogs.onOpened(tabId);
-  const running = run(tool, params, ctx);
+  const running = start();
   running.catch(() => undefined);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const blocked = opened.then(
@@ -159,6 +173,31 @@ async function runGuarded<T extends ToolName>(tool: ToolDefinition<T>, params: T
   } finally {
     cancel();
     clearTimeout(timer);
+  }
+}
+
+/**
+ * Wait for the tab's input turn. Past the deadline: timeout busy (lanes). A dialog open or opening on the tab
+ * answers dialog_open instead of waiting behind it (the input that opened it stays in flight until it is answered),
+ * and a stop (Pause) answers at once; either way the place in the queue is given up and nothing of the call runs.
+ */
+async function takeTurn(lanes: InputLanes, ctx: ToolContext, tabId: number, tool: string, stopped: Promise<never>): Promise<Turn> {
+  const dialogs = dialogTracker(ctx);
+  const waiting = lanes.enter(tabId, ctx.deadline, tool);
+  const { opened, cancel } = dialogs.onOpened(tabId);
+  const blocked = opened.then((dialog): never => {
+    throw dialogOpenError(tabId, dialog, tool);
+  });
+  blocked.catch(() => undefined);
+  try {
+    const open = await dialogs.current(tabId);
+    if (open) throw dialogOpenError(tabId, open, tool);
+    return await Promise.race([waiting.granted, stopped, blocked]);
+  } catch (error) {
+    waiting.abandon();
+    throw error;
+  } finally {
+    cancel();
   }
 }
 
@@ -178,7 +217,7 @@ async function byDeadline(running: Promise<unknown>, deadline: number, tabId: nu
       const error = reasonedError(
         'timeout',
         'page_busy',
-        `Tab ${tabId} did not let ${tool} finish before the deadline: its page is busy (a long-running script) or stuck. Check the tab with \`chrome-relay snapshot\`, then retry.`,
+        `Tab ${tabId} did not let ${toolLabel(tool)} finish before the deadline: its page is busy (a long-running script) or stuck. Check the tab with \`chrome-relay snapshot\`, then retry.`,
         { tool, phase: 'act', details: { tab: tabId } },
       );
       reject(asInterrupted(error));
@@ -194,6 +233,9 @@ async function byDeadline(running: Promise<unknown>, deadline: number, tabId: nu
 export function createDispatcher(deps: DispatcherDeps): Dispatch {
   const byName = new Map<string, AnyToolDefinition>(deps.tools.map((tool) => [tool.name, tool]));
   const now = deps.now ?? Date.now;
+  // One set of turns for every call, and the gate that holds every Input.* command to them.
+  const lanes = new InputLanes();
+  deps.cdp.setInputGate((tabId, method, params) => lanes.admit(tabId, method, params));
   // Created now, synchronously: background calls this at the worker's top level, so dialog and
   // download events that wake the worker already find their listeners.
   dialogTracker({ cdp: deps.cdp, browser: deps.browser });
@@ -216,6 +258,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
     let reply: ExtensionToHost;
     let result: unknown;
     let tabId: number | undefined;
+    let turn: Turn | undefined;
     try {
       const tool = byName.get(call.tool);
       if (!tool) {
@@ -246,7 +289,11 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       release = deps.cdp.hold(tabs.kind === 'none' ? 'all' : tabsOf(tabs));
       // A pause that landed while the call was being resolved: nothing has run yet, say so.
       await deps.policy?.checkPause(tool.name);
-      const guarded = runGuarded(tool, prepared.params, tabs, ctx);
+      turn = tabId !== undefined && TOOLS[tool.name].input === true ? await takeTurn(lanes, ctx, tabId, tool.name, stopped) : undefined;
+      let handler: Promise<unknown> | undefined;
+      const guarded = runGuarded(tool, tabs, ctx, () => (handler = run(tool, prepared.params, ctx)));
+      // The handler starts inside runGuarded, before it settles; it may still be running after (see the header).
+      turn?.end(guarded.then(noop, noop).then(() => handler));
       // A busy page must not leave the host to report the extension unresponsive (see the header).
       const running = tabId === undefined ? guarded : byDeadline(guarded, ctx.deadline, tabId, tool.name);
       running.catch(() => undefined);
@@ -265,7 +312,8 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
           const releaseAfter = deps.cdp.hold(tabsOf(after.tabs));
           try {
             await settle();
-            const guardedSnapshot = runGuarded(snapshotTool(byName), after.params, after.tabs, ctx);
+            const snapshotDef = snapshotTool(byName);
+            const guardedSnapshot = runGuarded(snapshotDef, after.tabs, ctx, () => run(snapshotDef, after.params, ctx));
             const snapshotTab = after.tabs.kind === 'tab' ? after.tabs.tab : undefined;
             const runningSnapshot = snapshotTab === undefined ? guardedSnapshot : byDeadline(guardedSnapshot, ctx.deadline, snapshotTab, 'snapshot');
             runningSnapshot.catch(() => undefined);
@@ -274,11 +322,15 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
             releaseAfter();
           }
         });
-        reply = { type: 'result', id: call.id, ok: true, result, snapshot };
+        reply = { type: 'result', id: call.id, ok: true, result, snapshot: deps.policy === undefined ? snapshot : await deps.policy.noteResult('snapshot', snapshot) };
       }
-    } catch (error) {
+    } catch (caught) {
+      const error = deps.policy === undefined ? caught : await deps.policy.explainFailure(call.tool, caught).catch(() => caught);
       // A plain Error can only come from inside a handler (a bug there): report it in phase 'act'.
-      reply = { type: 'error', id: call.id, error: RelayError.from(navigationCut(error, call.tool, tabId), call.tool, 'act').toData() };
+      const failure = RelayError.from(navigationCut(error, call.tool, tabId), call.tool, 'act');
+      // Answered while its handler may still run (deadline, Pause, a dialog): it sends no new input from now on.
+      turn?.answered(failure);
+      reply = { type: 'error', id: call.id, error: failure.toData() };
     } finally {
       release();
       watch?.close();

@@ -62,6 +62,8 @@ export interface HostPort {
    * manifest (how `chrome-relay update` swaps in a new host). The delay lets the current answer leave first.
    */
   reconnect(delayMs: number): void;
+  /** Greet the host again (what it reports changed: the person paused or resumed). */
+  greet(): void;
 }
 
 function messageOf(error: unknown): string {
@@ -153,6 +155,9 @@ export function createHostPort(deps: HostPortDeps): HostPort {
       connect();
     },
     isConnected: () => port !== null,
+    greet() {
+      if (port !== null) post(port, deps.hello());
+    },
     reconnect(delayMs) {
       setTimer(() => {
         const old = port;
@@ -185,10 +190,11 @@ export function connectChromeNative(): NativePort {
   };
 }
 
-export function chromeHello(): ExtensionHello {
+export function chromeHello(pausedSince: number | null): ExtensionHello {
   return {
     type: 'hello',
     extension: { id: chrome.runtime.id, version: VERSION, protocolVersion: PROTOCOL_VERSION },
     userAgent: navigator.userAgent,
+    pausedSince,
   };
 }

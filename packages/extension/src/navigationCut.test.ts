@@ -10,7 +10,7 @@ describe('navigationCut', () => {
     for (const text of ['Cannot find context with specified id', 'Execution context was destroyed.', 'Inspected target navigated or closed']) {
       const error = navigationCut(cdpError(text), 'get', 7) as RelayError;
       expect(error.toData()).toMatchObject({ code: 'timeout', tool: 'get', retryable: true, details: { reason: 'navigating', tab: 7, cdpMessage: text } });
-      expect(error.message).toMatch(/^Tab 7 navigated while get ran.*wait --load/);
+      expect(error.message).toMatch(/^Tab 7 navigated while `get` ran.*wait --load/);
     }
   });
 

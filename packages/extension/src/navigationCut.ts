@@ -8,7 +8,7 @@
  * So is a DocumentChanged (pageCall.ts) that a tool did not turn into its own answer: a tool that handles
  * it (snapshot retries, ref tools say stale_ref) never lets it reach here.
  */
-import { asInterrupted, reasonedError, RelayError } from '@chrome-relay/protocol';
+import { asInterrupted, reasonedError, RelayError, toolLabel } from '@chrome-relay/protocol';
 import { DocumentChanged } from './page/pageCall.js';
 
 const NAVIGATED_AWAY = /cannot find context with specified id|execution context was destroyed|cannot find default execution context|inspected target navigated or closed/i;
@@ -27,7 +27,7 @@ function cut(tool: string, tabId: number | undefined, details: Record<string, un
   const error = reasonedError(
     'timeout',
     'navigating',
-    `${where} navigated while ${tool} ran (its document was replaced mid-call); wait for the page to settle (\`chrome-relay wait --load\`), then retry.`,
+    `${where} navigated while ${toolLabel(tool)} ran (its document was replaced mid-call); wait for the page to settle (\`chrome-relay wait --load\`), then retry.`,
     { tool, phase: 'act', details: { ...details, ...(tabId === undefined ? {} : { tab: tabId }) } },
   );
   return asInterrupted(error);

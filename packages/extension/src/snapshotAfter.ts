@@ -19,7 +19,7 @@
  * and whenever elements are still changing, for them to stop (a short quiet spell, bounded). The worker polls the
  * page's record of these times (injected/api.ts activity): the page's own timers are throttled in background tabs.
  */
-import { RelayError, type AfterSnapshot } from '@chrome-relay/protocol';
+import { RelayError, toolLabel, type AfterSnapshot } from '@chrome-relay/protocol';
 import type { PageActivity } from './injected/types.js';
 import { mainFrameDocument, worlds, worldTarget, type PageWorld } from './page/worlds.js';
 import type { ToolContext } from './tools/defineTool.js';
@@ -123,7 +123,7 @@ export async function snapshotAfter(ctx: Pick<ToolContext, 'cdp' | 'deadline'>, 
   try {
     const tabId = tabOf(result);
     if (tabId === undefined) {
-      throw new RelayError('invalid_arguments', `${tool} acts on no single tab, so there is no tab to snapshot after it; run \`chrome-relay snapshot --tab <id>\` instead.`, {
+      throw new RelayError('invalid_arguments', `${toolLabel(tool)} acts on no single tab, so there is no tab to snapshot after it; run \`chrome-relay snapshot --tab <id>\` instead.`, {
         tool: 'snapshot',
         phase: 'validate',
         details: { field: 'snapshot', tool },

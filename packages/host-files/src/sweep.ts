@@ -5,9 +5,11 @@
  * descriptor can only mislead clients. A socket is removed only when it is a socket and nothing
  * listens on it (another live host might own the path); a plain file is removed only when it is a
  * descriptor or its temp file, so a corrupt descriptor naming some other file can never make us delete it.
+ * A named pipe (Windows) leaves nothing to remove: it goes with its host.
  */
 import { lstatSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { isNamedPipe } from './endpoint.js';
 import { isPidAlive, probeSocket } from './liveness.js';
 
 const HOST_FILE = /^host-(\d+)\.(json|json\.tmp|sock)$/;
@@ -78,6 +80,7 @@ export async function sweepStaleHosts(run: string, options: SweepOptions = {}): 
       if (socket) paths.add(socket);
     }
     for (const path of paths) {
+      if (isNamedPipe(path)) continue;
       const socket = isSocket(path);
       if (socket === null) continue; // already gone
       const plainFileOk = files.includes(path) && (path.endsWith('.json') || path.endsWith('.json.tmp'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectBrowser, linuxProc, userDataDir, type ProcReader } from './browserInfo.js';
+import { detectBrowser, launchedByRelay, linuxProc, userDataDir, type ProcReader } from './browserInfo.js';
 
 interface FakeProcess {
   argv: string[];
@@ -49,5 +49,16 @@ describe('detectBrowser', () => {
     expect(linuxProc.cmdline(process.pid)?.[0]).toMatch(/node/);
     expect(linuxProc.cwd(process.pid)).toBe(process.cwd());
     expect(linuxProc.cmdline(2 ** 22 + 12345)).toBeNull();
+  });
+});
+
+describe('launchedByRelay', () => {
+  it('is true only for the profile launch handed to the browser', () => {
+    expect(launchedByRelay({ CHROME_RELAY_LAUNCHED_PROFILE: '/tmp/p1' }, '/tmp/p1')).toBe(true);
+    expect(launchedByRelay({ CHROME_RELAY_LAUNCHED_PROFILE: '/tmp/p1/' }, '/tmp/p1')).toBe(true);
+    expect(launchedByRelay({ CHROME_RELAY_LAUNCHED_PROFILE: '/tmp/p1' }, '/tmp/p2')).toBe(false);
+    expect(launchedByRelay({ CHROME_RELAY_LAUNCHED_PROFILE: 'p1' }, '/tmp/p1')).toBe(false);
+    expect(launchedByRelay({}, '/tmp/p1')).toBe(false);
+    expect(launchedByRelay({ CHROME_RELAY_LAUNCHED_PROFILE: '/tmp/p1' }, null)).toBe(false);
   });
 });

@@ -3,9 +3,16 @@
  * Linux the parent's command line does: `--user-data-dir=<dir>` names the profile, and its absence
  * means the default profile (reported as null). The CLI uses this to pick the right host when several
  * browsers run at once.
+ *
+ * Elsewhere no command line is read: on macOS the parent is the browser (the launcher execs node), on
+ * Windows it is the cmd.exe that ran the launcher, which names nothing. There a profile that `launch`
+ * started is known from the environment it gave the browser (LAUNCHED_PROFILE_ENV), and any other is
+ * reported as the default one.
  */
 import { readFileSync, readlinkSync } from 'node:fs';
 import { basename, isAbsolute, resolve } from 'node:path';
+import type { OsName } from '@chrome-relay/host-files';
+import { LAUNCHED_PROFILE_ENV } from '@chrome-relay/protocol';
 
 export interface BrowserInfo {
   browserPid: number | null;
@@ -24,6 +31,24 @@ export interface ProcReader {
 
 // Some setups start hosts through `/bin/sh -c`; our launcher `exec`s node, but a wrapper might not.
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ash', 'ksh', 'busybox']);
+
+/** The browser that started this host, by the rules of this OS (see the header). */
+export function detectBrowserOn(os: OsName, ppid: number, env: NodeJS.ProcessEnv, fallbackCwd: string, proc: ProcReader = linuxProc): BrowserInfo {
+  if (os === 'linux') return detectBrowser(ppid, proc, fallbackCwd);
+  const launched = env[LAUNCHED_PROFILE_ENV];
+  const profile = launched && isAbsolute(launched) ? resolve(launched) : null;
+  return { browserPid: os === 'darwin' ? ppid : null, profile };
+}
+
+/**
+ * Whether `chrome-relay launch` started the browser serving `profile`: launch hands the profile it starts to the
+ * browser's environment, which this host inherits. A person's own browser never has it (or names another profile).
+ * The CLI uses it to tell an agent whether a browser that closed is one it may start again.
+ */
+export function launchedByRelay(env: NodeJS.ProcessEnv, profile: string | null): boolean {
+  const launched = env[LAUNCHED_PROFILE_ENV];
+  return profile !== null && launched !== undefined && isAbsolute(launched) && resolve(launched) === profile;
+}
 
 export function detectBrowser(ppid: number, proc: ProcReader, fallbackCwd: string): BrowserInfo {
   let browserPid = ppid;

@@ -3,14 +3,17 @@
  * we greet the extension over stdio, and once it greets back we open the socket and publish the
  * descriptor — so "descriptor exists" means "extension connected". We exit when Chrome closes stdin.
  */
+import { homedir, userInfo } from 'node:os';
+import { currentPlatform, proofForEndpoint, proofMatches } from '@chrome-relay/host-files';
+import type { Endpoint } from '@chrome-relay/host-files';
 import { PROTOCOL_VERSION, VERSION, type ExtensionHello, type HostDescriptor } from '@chrome-relay/protocol';
-import { detectBrowser, linuxProc } from './browserInfo.js';
+import { detectBrowserOn, launchedByRelay } from './browserInfo.js';
 import { isProcessAlive, removeDescriptorIfOurs, sweepStaleHosts, writeDescriptor } from './descriptor.js';
 import { stderrLog as log } from './log.js';
 import { allowedExtensionIds, checkHello, checkOrigin } from './origin.js';
-import { descriptorPath, ensurePrivateDir, prepareSocketPath, removeOwnSocketDir, resolveHome, runDir, type SocketLocation } from './paths.js';
+import { descriptorPath, ensurePrivateDir, removeOwnSocketDir, resolveHome, runDir } from './paths.js';
 import { Relay, type HostExit } from './relay.js';
-import { listenSocket, probeSocket, type SocketServer } from './socketServer.js';
+import { listenSocket, probeSocket, type Admit, type SocketServer } from './socketServer.js';
 import { createStdioChannel } from './stdioChannel.js';
 
 const HELLO_PATIENCE_MS = 10_000;
@@ -24,20 +27,24 @@ function main(): void {
   }
 
   const pid = process.pid;
-  // getuid is absent only on Windows, which this host does not support (Unix sockets, /proc).
+  const platform = currentPlatform();
+  // getuid is absent on Windows, where uids mean nothing to the file system (both sides read 0).
   const uid = process.getuid?.() ?? 0;
   const home = resolveHome(process.env);
   const run = runDir(home);
   const descriptorFile = descriptorPath(run, pid);
-  const browser = detectBrowser(process.ppid, linuxProc, process.cwd());
+  const browser = detectBrowserOn(platform.os, process.ppid, process.env, process.cwd());
   const startedAt = new Date().toISOString();
 
-  let location: SocketLocation;
+  let location: Endpoint;
+  let admit: Admit | undefined;
   try {
     // The home and everything under it hold socket and profile paths: this user's eyes only.
     ensurePrivateDir(home, uid);
     ensurePrivateDir(run, uid);
-    location = prepareSocketPath(run, pid, uid, process.env);
+    location = platform.prepareEndpoint({ run, pid, uid, home, userName: userName(), env: process.env });
+    if (location.note !== null) log(location.note);
+    admit = proofGate(location.path);
   } catch (error) {
     log(`cannot prepare ${run}: ${errorText(error)}`);
     process.exit(1);
@@ -71,6 +78,7 @@ function main(): void {
     startedAt,
     browserPid: browser.browserPid,
     profile: browser.profile,
+    launched: launchedByRelay(process.env, browser.profile),
     origin: origin ?? '',
     host: { version: VERSION, protocolVersion: PROTOCOL_VERSION },
     extension: { id: hello.extension.id, version: hello.extension.version, protocolVersion: hello.extension.protocolVersion },
@@ -84,7 +92,7 @@ function main(): void {
     }
     opening ??= (async () => {
       await swept;
-      const opened = await listenSocket(socket, { onMessage: (c, raw) => relay.clientMessage(c, raw), onFrameFault: (c, f) => relay.clientFrameFault(c, f), onClose: (c) => relay.clientClosed(c) }, log);
+      const opened = await listenSocket(socket, { onMessage: (c, raw) => relay.clientMessage(c, raw), onFrameFault: (c, f) => relay.clientFrameFault(c, f), onClose: (c) => relay.clientClosed(c) }, log, undefined, admit);
       server = opened;
       if (exiting) return;
       // Read the latest hello: another may have arrived while the socket was opening.
@@ -159,6 +167,26 @@ function main(): void {
   helloWarning.unref();
 
   channel.send({ type: 'hello', host: { version: VERSION, protocolVersion: PROTOCOL_VERSION, pid } });
+}
+
+/**
+ * What a request must carry to be read (socketServer.ts): on a named pipe, the proof that its client can
+ * read this user's secret (host-files secret.ts), created here on first use; on a Unix socket nothing, its
+ * file modes decide who connects.
+ */
+function proofGate(endpoint: string): Admit | undefined {
+  const expected = proofForEndpoint(endpoint, { env: process.env, userHome: homedir() });
+  if (expected === null) return undefined;
+  return (raw) => typeof raw === 'object' && raw !== null && proofMatches((raw as { auth?: unknown }).auth, expected);
+}
+
+/** The OS user's name (it names the pipe); userInfo() throws for a uid without a passwd entry. */
+function userName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USERNAME ?? process.env.USER ?? '';
+  }
 }
 
 function errorText(error: unknown): string {

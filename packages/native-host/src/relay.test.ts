@@ -207,7 +207,22 @@ describe('Relay', () => {
       extension: { id: HELLO.extension.id, version: '0.2.0', protocolVersion: 1 },
       browser: { userAgent: 'Mozilla/5.0 Test', pid: 100 },
       profile: '/profiles/a',
+      pausedSince: null,
     });
+  });
+
+  it("passes on the person's pause from the extension's latest hello", () => {
+    const { relay } = setup();
+    const status = (): unknown => {
+      const client = new FakeClient();
+      relay.clientMessage(client, request(6, 'status'));
+      const response = client.received[0];
+      return response?.ok ? (response.result as { pausedSince: unknown }).pausedSince : undefined;
+    };
+    relay.extensionMessage({ ...HELLO, pausedSince: 1_700_000_000_000 });
+    expect(status()).toBe(1_700_000_000_000);
+    relay.extensionMessage({ ...HELLO, pausedSince: null });
+    expect(status()).toBeNull();
   });
 
   it('answers status without an extension, and rejects unknown status options', () => {
@@ -316,6 +331,20 @@ describe('Relay', () => {
     expect(answerFor({ kind: 'overloaded', pendingBytes: 20, limit: 10 })).toMatchObject({
       error: { code: 'native_host_disconnected', phase: 'connect', retryable: true, details: { cause: 'overloaded' } },
     });
+    // A client on a named pipe without the proof of this user's secret: told so, nothing more.
+    expect(answerFor({ kind: 'refused' })).toMatchObject({
+      id: 0,
+      error: { code: 'extension_not_connected', phase: 'connect', details: { reason: 'client_not_authorized' } },
+      versions: { extension: null },
+    });
+  });
+
+  it('tells a refused client nothing about the browser behind the host', () => {
+    const { relay } = setup();
+    relay.extensionMessage({ type: 'hello', extension: { id: 'nplipfneioajmjoiadbinnjjicindjlf', version: '0.1.0', protocolVersion: 1 }, userAgent: 'UA' });
+    const client = new FakeClient();
+    relay.clientFrameFault(client, { kind: 'refused' });
+    expect(JSON.stringify(client.received)).not.toMatch(/UA|nplipfneioajmjoiadbinnjjicindjlf/);
   });
 
   it('survives a malformed extension message too deep to print', () => {

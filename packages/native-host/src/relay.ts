@@ -37,6 +37,7 @@ import {
   RESTART_DRAIN_MS,
   reasonedError,
   RelayError,
+  toolLabel,
   VERSION,
   type ClientResponse,
   type ExtensionHello,
@@ -98,7 +99,9 @@ const RESTART_ANSWER_RESERVE_MS = 2_000;
 export type ClientFault =
   | FrameError
   | { kind: 'overloaded'; pendingBytes: number; limit: number }
-  | { kind: 'idle'; idleMs: number; pendingBytes: number };
+  | { kind: 'idle'; idleMs: number; pendingBytes: number }
+  /** A request on a named pipe without this user's proof (socketServer.ts): nothing of it was read. */
+  | { kind: 'refused' };
 
 interface PendingCall {
   client: ClientPort;
@@ -179,7 +182,7 @@ export class Relay {
     this.settle(id, (call) =>
       this.errorResponse(
         call.clientId,
-        new RelayError('internal_error', `The extension sent a malformed answer for ${call.tool} (${problem}).`, {
+        new RelayError('internal_error', `The extension sent a malformed answer for ${toolLabel(call.tool)} (${problem}).`, {
           tool: call.tool,
           phase: 'transport',
           details: { original: preview(raw) },
@@ -201,7 +204,7 @@ export class Relay {
     this.pending.clear();
     for (const call of calls) {
       call.cancelTimer();
-      this.respond(call.client, this.errorResponse(call.clientId, disconnected(call.tool, why, 'host')));
+      this.respond(call.client, this.errorResponse(call.clientId, hostGoneError(call.tool, why, 'host')));
     }
     this.stopProbing();
     const pings = [...this.hostPings.values()];
@@ -252,7 +255,10 @@ export class Relay {
 
   /** The client's connection cannot go on (corrupt stream, over a limit, idle mid-frame): say why, then hang up. */
   clientFrameFault(client: ClientPort, fault: ClientFault): void {
-    this.respond(client, this.errorResponse(0, clientFaultError(fault)));
+    const response = this.errorResponse(0, clientFaultError(fault));
+    // A refused client learns the refusal and nothing about the browser behind this host.
+    if (fault.kind === 'refused') response.versions = { ...response.versions, extension: null };
+    this.respond(client, response);
     this.clientClosed(client);
     client.close();
   }
@@ -280,6 +286,7 @@ export class Relay {
       extension: hello ? { id: hello.extension.id, version: hello.extension.version, protocolVersion: hello.extension.protocolVersion } : null,
       browser: hello ? { userAgent: hello.userAgent, pid: this.identity.browserPid } : null,
       profile: this.identity.profile,
+      pausedSince: hello?.pausedSince ?? null,
     };
     this.respond(client, { id, ok: true, result, versions: this.versions() }, 'status');
   }
@@ -295,7 +302,7 @@ export class Relay {
   ): void {
     if (this.extensionGone) {
       // Never forwarded: phase 'connect' says the call cannot have acted.
-      this.respond(client, this.errorResponse(clientId, disconnected(tool, this.exitCause, 'connect')));
+      this.respond(client, this.errorResponse(clientId, hostGoneError(tool, this.exitCause, 'connect')));
       return;
     }
     if (this.replacing !== null && !restarting) {
@@ -304,7 +311,7 @@ export class Relay {
     }
     if (this.hello === null) {
       // Unreachable in practice (the socket opens after the hello), kept so a call can never hang.
-      const error = reasonedError('extension_not_connected', 'starting', 'The extension has not greeted this native host yet; retry in a moment.', {
+      const error = reasonedError('extension_not_connected', 'starting', 'The extension has not greeted this native host yet; retry in a moment, and if it persists run `chrome-relay doctor`.', {
         tool,
         phase: 'host',
       });
@@ -398,11 +405,12 @@ export class Relay {
   }
 
   private replacingError(tool: string): RelayError {
-    return new RelayError('native_host_disconnected', `${tool} was not started: \`chrome-relay update\` is replacing the native host right now; retry in a few seconds.`, {
-      tool,
-      phase: 'connect',
-      details: { cause: 'replacing' },
-    });
+    return reasonedError(
+      'native_host_disconnected',
+      'host_exited',
+      `${toolLabel(tool)} was not started: \`chrome-relay update\` is replacing the native host right now, and the browser starts the new one: retry in a moment.`,
+      { tool, phase: 'connect', details: { cause: 'replacing' } },
+    );
   }
 
   /** A call that settled: if restart_host is waiting for the last one, it may go now. */
@@ -435,7 +443,7 @@ export class Relay {
         const result: ToolResult<'rearm'> = { wasOpen, roundTripMs: Math.max(0, Math.round(this.ports.now() - started)) };
         this.respond(client, { id, ok: true, result, versions: this.versions() }, tool);
       } else if (outcome === 'closed') {
-        this.respond(client, this.errorResponse(id, disconnected(tool, this.exitCause, 'host')));
+        this.respond(client, this.errorResponse(id, hostGoneError(tool, this.exitCause, 'host')));
       } else {
         this.respond(client, this.errorResponse(id, this.stillSilentError(timeoutMs)));
       }
@@ -445,9 +453,9 @@ export class Relay {
 
   /** Why no call can be sent to the extension right now, or null when one can. */
   private unavailable(tool: string): RelayError | null {
-    if (this.extensionGone) return disconnected(tool, this.exitCause, 'host');
+    if (this.extensionGone) return hostGoneError(tool, this.exitCause, 'host');
     if (this.hello === null) {
-      return reasonedError('extension_not_connected', 'starting', 'The extension has not greeted this native host yet; retry in a moment.', { tool, phase: 'host' });
+      return reasonedError('extension_not_connected', 'starting', 'The extension has not greeted this native host yet; retry in a moment, and if it persists run `chrome-relay doctor`.', { tool, phase: 'host' });
     }
     return null;
   }
@@ -525,7 +533,7 @@ export class Relay {
   private stillSilentError(timeoutMs: number): RelayError {
     const tool = 'rearm';
     const details = { timeoutMs, consecutiveTimeouts: this.breaker.consecutiveTimeouts };
-    const fix = 'Reload chrome-relay in chrome://extensions (that restarts its service worker, not the browser), then run `chrome-relay reconnect` again.';
+    const fix = 'Reload chrome-relay in chrome://extensions (that restarts its service worker, not the browser), then run `chrome-relay reconnect` again (`chrome-relay doctor` says more).';
     if (this.breaker.isOpen) {
       return reasonedError('extension_not_connected', 'circuit_open', `The extension still does not answer (no answer to a ping within ${timeoutMs} ms), so calls keep failing fast. ${fix}`, { tool, phase: 'host', details });
     }
@@ -580,10 +588,21 @@ export class Relay {
 export type HostExit = 'browser_closed' | 'stopped' | 'failed' | 'replaced';
 
 const EXIT_CAUSE: Readonly<Record<HostExit, string>> = {
-  browser_closed: 'the browser closed its connection to the native host (the extension reloaded, or the browser is closing)',
+  browser_closed: "the browser closed its connection to the native host (chrome-relay's service worker stopped or the extension reloaded, or the browser itself is closing)",
   stopped: 'the native host was stopped by a signal',
   failed: 'the native host failed (see its log) and is exiting',
   replaced: '`chrome-relay update` replaced the native host with the installed one (this call outlasted the wait for calls in flight)',
+};
+
+/**
+ * What the host can tell of its going: the browser side closing is a stopped worker unless the browser itself is
+ * going, which only the CLI can find out afterwards (cli lostHost.ts looks, and says browser_closed).
+ */
+const EXIT_MOVE: Readonly<Record<HostExit, { reason: 'host_exited' | 'worker_stopped'; move: string }>> = {
+  browser_closed: { reason: 'worker_stopped', move: 'retry in a moment; if it keeps failing run `chrome-relay doctor`' },
+  stopped: { reason: 'host_exited', move: 'while the browser runs, the extension starts a new host within a second: retry in a moment' },
+  failed: { reason: 'host_exited', move: 'while the browser runs, the extension starts a new host within a second: retry in a moment' },
+  replaced: { reason: 'host_exited', move: 'the browser starts the installed host: retry in a moment' },
 };
 
 /** What a client hears before the host hangs up on its connection. */
@@ -602,20 +621,31 @@ function clientFaultError(fault: ClientFault): RelayError {
         details: { limit: fault.limit },
       });
     case 'overloaded':
-      return new RelayError('native_host_disconnected', `The native host is holding ${fault.pendingBytes} bytes of unfinished requests (limit ${fault.limit}), so it closed this connection before reading its request; retry in a moment.`, {
-        phase: 'connect',
-        details: { cause: 'overloaded', pendingBytes: fault.pendingBytes, limit: fault.limit },
-      });
+      return reasonedError(
+        'native_host_disconnected',
+        'host_busy',
+        `The native host is holding ${fault.pendingBytes} bytes of unfinished requests (limit ${fault.limit}), so it closed this connection before reading its request: nothing was started. Retry in a moment, with fewer calls at once.`,
+        { phase: 'connect', details: { cause: 'overloaded', pendingBytes: fault.pendingBytes, limit: fault.limit } },
+      );
     case 'idle':
       return new RelayError('invalid_arguments', `The request frame was still incomplete after ${fault.idleMs} ms (${fault.pendingBytes} bytes of it arrived), so the host closed the connection; send each request whole.`, {
         phase: 'transport',
         details: { idleMs: fault.idleMs, pendingBytes: fault.pendingBytes },
       });
+    case 'refused':
+      return reasonedError(
+        'extension_not_connected',
+        'client_not_authorized',
+        "The native host refused this client: it did not prove it can read this user's chrome-relay secret. Run chrome-relay as the user whose browser runs the host; if you are that user, run `chrome-relay doctor` (restart the browser if the secret file changed).",
+        { phase: 'connect' },
+      );
   }
 }
 
-function disconnected(tool: string, why: HostExit, phase: 'host' | 'connect'): RelayError {
-  const error = new RelayError('native_host_disconnected', `${tool} did not finish: ${EXIT_CAUSE[why]}; the browser starts a new host when it can.`, {
+/** What a call in flight (or arriving) hears when the host is going away: what the host can tell of why. */
+export function hostGoneError(tool: string, why: HostExit, phase: 'host' | 'connect'): RelayError {
+  const { reason, move } = EXIT_MOVE[why];
+  const error = reasonedError('native_host_disconnected', reason, `${toolLabel(tool)} did not finish: ${EXIT_CAUSE[why]}; ${move}.`, {
     tool,
     phase,
     details: { cause: why },

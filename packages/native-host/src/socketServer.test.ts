@@ -172,6 +172,30 @@ describe('listenSocket', () => {
   });
 });
 
+describe('listenSocket with a gate (a named pipe wants a proof of the user\'s secret)', () => {
+  it('reads nothing of a request without the proof: the connection is refused and closed, others go on', async () => {
+    const run = runDir(home);
+    ensurePrivateDir(run, uid);
+    const seen: unknown[] = [];
+    const { handlers, faults } = echo();
+    const logs: string[] = [];
+    const gated: SocketHandlers = { ...handlers, onMessage: (client, raw) => (seen.push(raw), handlers.onMessage(client, raw)) };
+    const server = await listenSocket(preferredSocketPath(run, 4), gated, (l) => logs.push(l), SOCKET_LIMITS, (raw) => (raw as { auth?: unknown }).auth === 'proof');
+    const stranger = await connect(server.path);
+    const friend = await connect(server.path);
+    stranger.socket.write(Buffer.concat([encodeFrame({ tool: 'status', auth: 'guess' }, 200), encodeFrame({ tool: 'status', auth: 'proof' }, 200)]));
+    expect(await stranger.next()).toMatchObject({ id: 0, result: 'fault' });
+    await stranger.ended;
+    expect(faults).toEqual([{ kind: 'refused' }]);
+    expect(logs.join()).toMatch(/refused a client/);
+    friend.socket.write(encodeFrame({ tool: 'status', auth: 'proof' }, 200));
+    expect(await friend.next()).toMatchObject({ result: { tool: 'status', auth: 'proof' } });
+    // Not even the proven request that followed the stranger's first one on its connection was read.
+    expect(seen).toEqual([{ tool: 'status', auth: 'proof' }]);
+    await server.close();
+  });
+});
+
 describe('listenSocket limits', () => {
   const limits = (overrides: Partial<SocketLimits>): SocketLimits => ({ ...SOCKET_LIMITS, ...overrides });
   const until = async (check: () => boolean, what: string): Promise<void> => {

@@ -1,9 +1,13 @@
 /**
- * The Unix socket CLI clients talk to: one listening socket, many clients at once, each a stream of
- * length-prefixed JSON frames (the same codec as native messaging).
+ * The endpoint CLI clients talk to — a Unix socket, or a named pipe on Windows: one listener, many clients
+ * at once, each a stream of length-prefixed JSON frames (the same codec as native messaging).
  *
  * Invariants:
- * - The socket is born private: created under umask 0o177, then chmod 0600 (its directory is 0700).
+ * - A Unix socket is born private: created under umask 0o177, then chmod 0600 (its directory is 0700).
+ * - A named pipe has no modes to set, so every request must pass `admit` (the client's proof that it can
+ *   read this user's secret, host-files secret.ts) before anything reads it; the first that does not ends
+ *   its connection as a `refused` fault. The pipe name is the host's alone (Windows refuses a second
+ *   server on a name in use) and vanishes with it: nothing to probe, unlink or compare beforehand.
  * - A live socket is never unlinked: an existing path is probed first, and only a refused connection
  *   proves it dead.
  * - On close the socket is unlinked only if the path still holds the inode we created. (libuv unlinks
@@ -35,7 +39,7 @@ import {
   MAX_SOCKET_REQUEST_BYTES,
   type ClientResponse,
 } from '@chrome-relay/protocol';
-import { probeSocket } from '@chrome-relay/host-files';
+import { needsProof, probeSocket } from '@chrome-relay/host-files';
 import type { Log } from './log.js';
 import type { ClientFault, ClientPort } from './relay.js';
 
@@ -83,17 +87,22 @@ export interface SocketServer {
 
 export { probeSocket } from '@chrome-relay/host-files';
 
-export async function listenSocket(path: string, handlers: SocketHandlers, log: Log, limits: Readonly<SocketLimits> = SOCKET_LIMITS): Promise<SocketServer> {
-  await clearStalePath(path);
+/** Whether a request may be read: true for every request on a Unix socket, only for proven ones on a pipe. */
+export type Admit = (raw: unknown) => boolean;
+
+export async function listenSocket(path: string, handlers: SocketHandlers, log: Log, limits: Readonly<SocketLimits> = SOCKET_LIMITS, admit: Admit = () => true): Promise<SocketServer> {
+  const pipe = needsProof(path);
+  if (!pipe) await clearStalePath(path);
 
   const clients = new Set<Socket>();
   const budget: PendingBudget = { held: 0, limit: limits.maxPendingBytes };
   const server = createServer((socket) => {
     clients.add(socket);
-    attachClient(socket, { handlers, log, limits, budget }, () => clients.delete(socket));
+    attachClient(socket, { handlers, log, limits, budget, admit }, () => clients.delete(socket));
   });
 
-  const previousUmask = process.umask(0o177);
+  // umask is meaningless for a pipe (and process.umask() is a no-op on Windows).
+  const previousUmask = pipe ? null : process.umask(0o177);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -103,13 +112,14 @@ export async function listenSocket(path: string, handlers: SocketHandlers, log: 
       });
     });
   } finally {
-    process.umask(previousUmask);
+    if (previousUmask !== null) process.umask(previousUmask);
   }
   server.on('error', (error) => log(`socket server error: ${error.message}`));
-  chmodSync(path, 0o600);
-  const created = lstatSync(path);
+  if (!pipe) chmodSync(path, 0o600);
+  const created = pipe ? null : lstatSync(path);
 
   const isStillOurs = (): boolean => {
+    if (created === null) return true;
     try {
       const now = lstatSync(path);
       return now.isSocket() && now.ino === created.ino && now.dev === created.dev;
@@ -172,10 +182,11 @@ interface ClientContext {
   log: Log;
   limits: Readonly<SocketLimits>;
   budget: PendingBudget;
+  admit: Admit;
 }
 
 function attachClient(socket: Socket, context: ClientContext, forget: () => void): void {
-  const { handlers, log, limits, budget } = context;
+  const { handlers, log, limits, budget, admit } = context;
   let decoder = new FrameDecoder(limits.maxRequestBytes, limits.maxRequestDepth);
   /** Decoded requests not yet handed to the relay (at most one chunk's worth: reading stops meanwhile). */
   const queue: unknown[] = [];
@@ -252,6 +263,11 @@ function attachClient(socket: Socket, context: ClientContext, forget: () => void
   function flow(): void {
     while (open && !corrupt && queue.length > 0 && !blocked()) {
       const raw = queue.shift();
+      if (!admit(raw)) {
+        log("refused a client: its request did not prove it can read this user's secret");
+        fault({ kind: 'refused' });
+        return;
+      }
       inFlight++;
       handlers.onMessage(port, raw);
     }

@@ -72,9 +72,11 @@ export interface CliFlag {
  * - frames: frames written into a directory (--out), optionally a GIF (--gif, --fps);
  * - body: a response body, or with -o/--out written to a file;
  * - har: the HAR log written to -o/--out;
- * - download: like action; a completed download is moved into the armed directory.
+ * - download: like action; a completed download is moved into the armed directory;
+ * - status: JSON, with what `chrome-relay launch` started from this home (`launched`: browsers and their X
+ *   displays, running or not), which only the CLI knows.
  */
-export type CliOutput = 'json' | 'action' | 'snapshot' | 'image' | 'frames' | 'body' | 'har' | 'download';
+export type CliOutput = 'json' | 'action' | 'snapshot' | 'image' | 'frames' | 'body' | 'har' | 'download' | 'status';
 
 /** Where SKILL.md lists the command (grouped by task). */
 export type CliTask = 'setup' | 'read' | 'act' | 'keyboard' | 'navigate' | 'page' | 'observe' | 'organize' | 'leases';

@@ -12,6 +12,12 @@ export const DEV_EXTENSION_ID = 'nplipfneioajmjoiadbinnjjicindjlf';
 /** Environment variable that relocates all per-user state (sockets, descriptors, profiles). */
 export const HOME_ENV = 'CHROME_RELAY_HOME';
 
+/**
+ * Set by `launch` in the browser's environment: the profile it started, which the browser's native hosts
+ * inherit. A host that cannot read its browser's command line (macOS, Windows) names its profile by it.
+ */
+export const LAUNCHED_PROFILE_ENV = 'CHROME_RELAY_LAUNCHED_PROFILE';
+
 /** Default deadline of one call, end to end. Tools with their own --timeout stay below it. */
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 

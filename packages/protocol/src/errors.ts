@@ -33,7 +33,10 @@ export interface ErrorCodeInfo {
   readonly meaning: string;
   /** Whether repeating the identical call can succeed without changing anything. */
   readonly retryable: boolean;
-  /** What an agent should do next. */
+  /**
+   * What an agent should do next. For a code with reasons (reasons.ts) each reason has its own move; this one
+   * must hold for every reason, including one added after an agent was written.
+   */
   readonly move: string;
 }
 
@@ -41,23 +44,24 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorCodeInfo } = {
   stale_ref: {
     meaning: 'The ref no longer identifies a live element chrome-relay can prove is the same one (the page navigated, the element vanished, or a re-find was ambiguous).',
     retryable: false,
-    move: 'Run `chrome-relay snapshot` again and use the new refs. Never retry the same ref.',
+    move: 'Run `chrome-relay snapshot` again and use its new refs: a dead ref never comes back (only a `hidden` one works again, once its element shows).',
   },
   click_intercepted: {
     meaning:
-      'The click, hover or drag did not reach the target: another element (modal, cookie banner, sticky header, an overlay shown on hover or press, a decoy) covered it or took the pointer; whatever went elsewhere was cancelled. details.when: before_pointer (nothing reached the target), after_pointer (the pointer reached it, then something else took the point), on_press (the target got the press but not the release), on_drop (a drag: the source took the press and was dragged, but the release or the drop went to another element).',
+      'The click, hover or drag did not reach the target: another element (modal, cookie banner, sticky header, an overlay shown on hover or press, a decoy) covered it or took the pointer; whatever went elsewhere was cancelled. details.when: before_pointer (nothing reached the target), after_pointer (the pointer reached it, then something else took the point), on_press (the target got the press but not the release), on_drop (a drag: the source took the press and was dragged, but the release or the drop went to another element). details.interceptor names the covering element: { nodeName, backendNodeId, ref, id, className, name }.',
     retryable: false,
-    move: 'Dismiss or close the interceptor named in details.interceptor (snapshot to find its ref), then retry the same ref; after when=on_press or on_drop, check the page first (the target\'s press handlers ran; a dragged element may have moved).',
+    move: 'Dismiss or close the covering element: details.interceptor.ref is its ref, usable at once (`chrome-relay snapshot -s <ref>` shows it and what is inside it, such as its close button), then retry the same ref. After when=on_press or on_drop, check the page first (the target\'s press handlers ran; a dragged element may have moved). Without details.interceptor, another frame took the input: snapshot and retry once.',
   },
   element_not_found: {
-    meaning: 'No element matches the selector or query that was given.',
+    meaning: 'There is no element to act on: nothing matches the selector or query given, the element has no visible box, or (for `type`) nothing editable has focus; details.reason says which.',
     retryable: true,
-    move: 'Check the selector against a fresh `chrome-relay snapshot`, or wait for the element with `chrome-relay wait`.',
+    move: 'Look again with `chrome-relay snapshot`: reveal the element or `chrome-relay wait` for it, or focus a field first; `retryable` says whether the same call can work unchanged.',
   },
   target_conflict: {
-    meaning: 'The targets given contradict each other (e.g. a ref from one tab with --tab naming another), the target is leased by another agent, or the person refuses it (paused, a blocked site, not an agent tab); details.reason says which.',
+    meaning:
+      "The call cannot go where it aims: its targets or names contradict each other or are taken, another agent holds a lease, a dialog, a recording or other input is in the way, or the person refuses it (paused, a blocked site, their own tab or page); details.reason says which.",
     retryable: false,
-    move: 'Drop the contradicting flag: a ref already carries its tab. See details for both targets.',
+    move: "Never work around it. A contradiction in the call (a flag, a name, an agent) is yours to fix; a lease, a dialog or a recording asks you to wait, answer it or work in another tab; the person's decisions (paused, a blocked site, their own tab or page) are theirs: stop and tell them, or work elsewhere.",
   },
   target_not_found: {
     meaning: 'The tab, window, workspace or group named does not exist (it may have been closed).',
@@ -65,14 +69,14 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorCodeInfo } = {
     move: 'Run `chrome-relay tabs` to list what exists and pick a live target.',
   },
   invalid_arguments: {
-    meaning: 'The command was called with arguments that cannot be valid.',
+    meaning: 'The command was called with arguments that cannot be valid (details.field names the one). For `js`, an expression whose value cannot be returned as JSON is this code too, after it ran (details.mayHaveActed).',
     retryable: false,
     move: 'Fix the argument named in details.field (see `chrome-relay <command> --help`).',
   },
   timeout: {
     meaning: 'The operation did not finish before its deadline (details.reason says which wait ran out).',
     retryable: true,
-    move: 'Follow the move of details.reason. A mutating command cut off mid-way answers retryable false: it may already have acted, so snapshot and check the page before re-issuing it.',
+    move: 'Check the page with `chrome-relay snapshot` before retrying: a mutating command cut off mid-way answers retryable false, as it may already have acted.',
   },
   cdp_error: {
     meaning: 'The Chrome DevTools Protocol rejected a command chrome-relay sent to the page.',
@@ -85,14 +89,14 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorCodeInfo } = {
     move: 'Read details.apiMessage; if retryable, retry once; otherwise pick another target (`chrome-relay navigate <url>` opens a tab chrome-relay can drive).',
   },
   extension_not_connected: {
-    meaning: 'No chrome-relay native host is reachable: the browser is not running, or the extension is not loaded or not connected.',
+    meaning: 'No chrome-relay native host is reachable: the browser is not running, or the extension is not loaded, not connected or not answering; details.reason says which.',
     retryable: true,
-    move: 'Run `chrome-relay launch` to start a dedicated browser, or `chrome-relay doctor` to diagnose your own.',
+    move: "Run `chrome-relay doctor` to see why. A person's browser that is closed is theirs to open; `chrome-relay launch` starts a separate, dedicated one.",
   },
   native_host_disconnected: {
-    meaning: 'The call lost its native host midway: the host was stopped or crashed, or the browser closed its side (extension reloaded, browser closing). The browser starts a new host when it can.',
+    meaning: 'The call lost its native host midway; details.reason says why: the browser closed (nothing restarts it), the host exited (a new one comes within a second), or the extension\'s service worker stopped (it comes back with the browser\'s next event).',
     retryable: true,
-    move: 'Retry a read-only command in a moment; if it keeps failing run `chrome-relay doctor`. A mutating command answers retryable false: it may already have acted, so snapshot and check the page before re-issuing it.',
+    move: "If the browser closed, it is the person's to reopen; otherwise retry in a moment. A mutating command answers retryable false with details.mayHaveActed: check the page with `chrome-relay snapshot` before re-issuing it.",
   },
   external_dependency_missing: {
     meaning: 'A program chrome-relay needs for this command is not installed.',
@@ -127,9 +131,32 @@ export const NoticeSchema = lazy(() =>
 );
 export type Notice = z.infer<ReturnType<typeof NoticeSchema>>;
 
-/** Where in the pipeline a failure happened. */
+/**
+ * Where in the pipeline a failure happened: the closed list, in pipeline order. Permanent like the codes. One
+ * word each, and `resolve` covers every target a call resolves (its tab, its ref's element, its frame).
+ */
 export const PHASES = ['cli', 'connect', 'transport', 'host', 'validate', 'dispatch', 'resolve', 'act', 'verify', 'wait'] as const;
 export type Phase = (typeof PHASES)[number];
+
+export interface PhaseInfo {
+  /** Where the call was. */
+  readonly meaning: string;
+  /** A failure here ends the call before anything of the tool touched a page or the browser. */
+  readonly beforeActing: boolean;
+}
+
+export const PHASE_TABLE: { readonly [P in Phase]: PhaseInfo } = {
+  cli: { meaning: 'In the CLI, before any call: parsing the command line, checking local paths and files.', beforeActing: true },
+  connect: { meaning: 'Finding the browser\'s native host and connecting to it; nothing was sent.', beforeActing: true },
+  transport: { meaning: 'Between the CLI and the native host: the request or its answer on the socket.', beforeActing: false },
+  host: { meaning: 'In the native host, relaying the call to the extension and its answer back.', beforeActing: false },
+  validate: { meaning: 'Checking the call\'s params against the tool\'s schema.', beforeActing: true },
+  dispatch: { meaning: 'In the extension, before the tool runs: the person\'s limits, leases, the tab\'s turn, an open dialog.', beforeActing: true },
+  resolve: { meaning: 'Finding what the call names: its tab, the element of its ref, the frame, the selector.', beforeActing: true },
+  act: { meaning: 'Doing it: input, navigation, evaluation, a page or browser change.', beforeActing: false },
+  verify: { meaning: 'Checking what the action did (where a click landed, the state after it).', beforeActing: false },
+  wait: { meaning: 'Waiting for a condition or an event (`wait`, a navigation to settle, a download).', beforeActing: false },
+};
 
 export const RelayErrorDataSchema = lazy(() =>
   z.strictObject({

@@ -9,6 +9,7 @@ export * from './constants.js';
 export * from './refs.js';
 export * from './toolSpec.js';
 export * from './cliShape.js';
+export * from './mcpGroups.js';
 export * from './fields.js';
 export * from './paramKinds.js';
 export * from './snapshotNode.js';

@@ -19,7 +19,7 @@ describe('interrupted mutations', () => {
   it('a mutating call cut off after it started is not retryable, keeps its details and says to check the page', () => {
     const cut = asInterrupted(reasonedError('timeout', 'extension_unresponsive', 'The extension did not answer click within 5 ms.', { tool: 'click', phase: 'host', details: { timeoutMs: 5 } }));
     expect(cut.toData()).toMatchObject({ code: 'timeout', tool: 'click', phase: 'host', retryable: false, details: { timeoutMs: 5, reason: 'extension_unresponsive', mayHaveActed: true } });
-    expect(cut.message).toMatch(/^The extension did not answer click within 5 ms\. click may already have taken effect: run `chrome-relay snapshot` and check the page before re-issuing it\.$/);
+    expect(cut.message).toMatch(/^The extension did not answer click within 5 ms\. `click` may already have taken effect: run `chrome-relay snapshot` and check the page before re-issuing it\.$/);
     expect(asInterrupted(cut)).toBe(cut);
     const gone = asInterrupted(new RelayError('native_host_disconnected', 'gone', { tool: 'fill', phase: 'transport' }));
     expect(gone.toData()).toMatchObject({ retryable: false, details: { mayHaveActed: true } });

@@ -7,12 +7,9 @@
  * builds or relays these answers (host relay, CLI socket, CLI runTool) passes them through here; the
  * rewrite is idempotent.
  */
-import { RelayError, type Phase } from './errors.js';
-import { isToolName } from './toolLookup.js';
+import { PHASE_TABLE, RelayError } from './errors.js';
+import { isToolName, toolLabel } from './toolLookup.js';
 import { TOOLS } from './tools.js';
-
-/** Phases that end before a tool touches anything: a failure there cannot have acted. */
-const BEFORE_ACTING: ReadonlySet<Phase> = new Set<Phase>(['cli', 'connect', 'validate', 'dispatch', 'resolve']);
 
 /** The agent's move after an interrupted mutation, in the words every message uses. */
 export const CHECK_BEFORE_REISSUING = 'run `chrome-relay snapshot` and check the page before re-issuing it';
@@ -24,9 +21,9 @@ export function toolMutates(tool: string): boolean {
 /** `error` itself, or — for a mutating tool cut off after it may have acted — the non-retryable form. */
 export function asInterrupted(error: RelayError): RelayError {
   if (error.code !== 'timeout' && error.code !== 'native_host_disconnected') return error;
-  if (BEFORE_ACTING.has(error.phase) || error.details.mayHaveActed !== undefined || !toolMutates(error.tool)) return error;
+  if (PHASE_TABLE[error.phase].beforeActing || error.details.mayHaveActed !== undefined || !toolMutates(error.tool)) return error;
   // The code is copied from an error built with its details (and reason), which are kept whole.
-  return new RelayError(error.code, `${error.message} ${error.tool} may already have taken effect: ${CHECK_BEFORE_REISSUING}.`, {
+  return new RelayError(error.code, `${error.message} ${toolLabel(error.tool)} may already have taken effect: ${CHECK_BEFORE_REISSUING}.`, {
     tool: error.tool,
     phase: error.phase,
     retryable: false,

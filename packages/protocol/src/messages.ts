@@ -54,6 +54,12 @@ export const ClientRequestSchema = lazy(() =>
     target: CallTargetSchema().optional(),
     agent: AgentSchema().optional(),
     snapshot: SnapshotAfterSchema().optional(),
+    /**
+     * A host on a named pipe (Windows) answers only clients that prove they can read this user's secret:
+     * HMAC-SHA256 of the pipe's name under the secret, hex (host-files secret.ts). Unused on a Unix socket,
+     * which file modes guard.
+     */
+    auth: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   }),
 );
 export type ClientRequest = z.infer<ReturnType<typeof ClientRequestSchema>>;
@@ -98,6 +104,8 @@ export const ExtensionHelloSchema = lazy(() =>
     type: z.literal('hello'),
     extension: VersionInfoSchema().extend({ id: z.string() }),
     userAgent: z.string(),
+    /** When the person paused agents (epoch ms), or null; sent again whenever it changes, so `status` can say so. */
+    pausedSince: z.number().nullable().optional(),
   }),
 );
 export type ExtensionHello = z.infer<ReturnType<typeof ExtensionHelloSchema>>;
@@ -122,6 +130,8 @@ export const HostDescriptorSchema = lazy(() =>
     startedAt: z.string(),
     browserPid: z.number().int().nullable(),
     profile: z.string().nullable(),
+    /** `chrome-relay launch` started this browser (absent from hosts older than this field: unknown). */
+    launched: z.boolean().optional(),
     origin: z.string(),
     host: VersionInfoSchema(),
     extension: VersionInfoSchema().extend({ id: z.string() }).nullable(),

@@ -39,3 +39,17 @@ export function tabUseOf(name: string, paramNames?: readonly string[]): TabUse {
   const hasTab = paramNames === undefined ? Object.prototype.hasOwnProperty.call(TOOLS[name].params.shape, 'tab') : paramNames.includes('tab');
   return hasTab ? 'page' : 'none';
 }
+
+/**
+ * The words an agent types to run a tool: its command path (`record stop` for record_stop), else its name
+ * (an internal tool, or a command that is no tool, such as `doctor`). Errors name a tool this way, the way the
+ * agent called it; over MCP, where tools are called by name, the server turns the words back (mcpWords.ts).
+ */
+export function commandOf(tool: string): string {
+  return (isToolName(tool) ? TOOLS[tool].cli?.command : undefined) ?? tool;
+}
+
+/** A tool as a message names it: its command words in backticks (the form the MCP server rewrites to the tool's name). */
+export function toolLabel(tool: string): string {
+  return `\`${commandOf(tool)}\``;
+}

@@ -10,6 +10,7 @@
  */
 import type * as z from 'zod';
 import type { CliShape } from './cliShape.js';
+import type { McpGroup } from './mcpGroups.js';
 
 /**
  * How a tool uses tabs:
@@ -48,6 +49,24 @@ export interface ToolPolicy {
   readonly dialog?: 'self';
   /** `exempt`: reads only chrome-relay's bookkeeping, or checks leases itself; no lease check before it. */
   readonly leases?: 'exempt';
+  /**
+   * The tool sends input to its tab (pointer, keys, text) or moves its focus. Such calls take turns per tab: the
+   * dispatcher runs one at a time and queues the rest within their own deadline, so what each one reports is what
+   * the page received (input/inputLanes.ts). An Input.* command sent outside such a call is refused.
+   */
+  readonly input?: true;
+}
+
+/**
+ * The tool as `chrome-relay mcp` serves it. The description is written for a model reading the tool
+ * list before its first call: one or two short sentences on what the tool does and when to pick it.
+ * What every tool shares (tab, ref, snapshot, how failures read) is said once, in the server's
+ * instructions, and CLI spellings (flags, `@e12`) have no place in it.
+ */
+export interface McpFace {
+  /** Served by default (`core`), or when `chrome-relay mcp --caps` names its group (mcpGroups.ts). */
+  readonly group: McpGroup;
+  readonly description: string;
 }
 
 export interface ToolSchemas<P extends z.ZodType, R extends z.ZodType> {
@@ -56,16 +75,18 @@ export interface ToolSchemas<P extends z.ZodType, R extends z.ZodType> {
 }
 
 export interface ToolSpec<P extends z.ZodType, R extends z.ZodType> extends ToolPolicy, ToolSchemas<P, R> {
-  /** What the tool does, for an agent: docs, MCP and the protocol tool list. */
+  /** What the tool does, in full, for an agent: docs/tools.md and the protocol tool list (MCP reads `mcp.description`). */
   readonly description: string;
   /** Its command line; absent only for internal tools. */
   readonly cli?: CliShape;
+  /** Its MCP face; absent only for internal tools. */
+  readonly mcp?: McpFace;
 }
 
 type EntryInput<P extends z.ZodType, R extends z.ZodType> = ToolPolicy & {
   readonly description: string;
   readonly schemas: () => ToolSchemas<P, R>;
-} & ({ readonly internal: true; readonly cli?: undefined } | { readonly internal?: undefined; readonly cli: CliShape });
+} & ({ readonly internal: true; readonly cli?: undefined; readonly mcp?: undefined } | { readonly internal?: undefined; readonly cli: CliShape; readonly mcp: McpFace });
 
 /** Declare a tool entry; the schemas are built the first time params or result is read. */
 export function toolEntry<P extends z.ZodType, R extends z.ZodType>(input: EntryInput<P, R>): ToolSpec<P, R> {

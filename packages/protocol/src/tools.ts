@@ -51,10 +51,12 @@ export const TOOLS = {
     mutates: false,
     answeredBy: 'host',
     leases: 'exempt',
+    mcp: { group: 'extra', description: 'Which host, extension and browser profile this server reaches.' },
     cli: {
       command: 'status',
-      summary: 'Show which host, extension and browser profile this CLI reaches.',
+      summary: 'Show which host, extension and browser profile this CLI reaches, and what `launch` started.',
       task: 'setup',
+      output: 'status',
       examples: ['chrome-relay status'],
     },
     schemas: () => ({
@@ -63,7 +65,8 @@ export const TOOLS = {
         host: z.strictObject({ version: z.string(), protocolVersion: z.number(), pid: z.number(), socket: z.string() }),
         extension: z.strictObject({ id: z.string(), version: z.string(), protocolVersion: z.number() }).nullable(),
         browser: z.strictObject({ userAgent: z.string(), pid: z.number().nullable() }).nullable(),
-        profile: z.string().nullable(),
+        profile: z.string().nullable().describe("The browser's --user-data-dir; null for the browser's own profile (started without one, as a person's Chrome is)"),
+        pausedSince: z.number().nullable().describe('When the person paused agents from the extension (epoch ms); null when not paused or no extension is connected'),
       }),
     }),
   }),
@@ -71,6 +74,7 @@ export const TOOLS = {
     description: 'List windows and their tabs.',
     mutates: false,
     leases: 'exempt',
+    mcp: { group: 'core', description: 'List the open windows and their tabs (id, url, title).' },
     cli: { command: 'tabs', summary: 'List windows and tabs (ids for --tab).', task: 'navigate', examples: ['chrome-relay tabs'] },
     schemas: () => ({
       params: z.strictObject({}),
@@ -81,6 +85,7 @@ export const TOOLS = {
     description: 'Open a URL in a new background tab (default) or in --tab, and wait until the real document is ready.',
     mutates: true,
     tabUse: 'page_or_new',
+    mcp: { group: 'core', description: 'Open a URL in a new background tab, or in `tab`, and wait until the page is ready. Returns its tabId.' },
     cli: {
       command: 'navigate',
       summary: 'Open a URL in a new background tab (or --tab) and wait for the real document.',
@@ -109,6 +114,7 @@ export const TOOLS = {
   snapshot: toolEntry({
     description: 'Compact accessibility tree of the tab; every actionable element gets a ref.',
     mutates: false,
+    mcp: { group: 'core', description: 'The page as a compact accessibility tree, one element per line; actionable ones carry [ref=eN]. Take one before acting.' },
     cli: {
       command: 'snapshot',
       summary: 'Print the page as a compact accessibility tree; actionable elements get refs like [ref=e12].',
@@ -155,6 +161,8 @@ export const TOOLS = {
   click: toolEntry({
     description: 'Click an element by ref (scroll into view, refuse if covered, trusted mouse events), or at viewport coordinates.',
     mutates: true,
+    mcp: { group: 'core', description: 'Click an element by ref with real mouse events; fails if something covers it. x and y click a viewport point instead.' },
+    input: true,
     cli: {
       command: 'click',
       summary: 'Click an element by ref (refuses if something covers it), or at viewport coordinates.',
@@ -201,6 +209,7 @@ export const TOOLS = {
           else if (ref === undefined && y === undefined) ctx.addIssue({ code: 'custom', path: ['y'], message: 'x was given without y; give both, or a ref instead' });
         }),
       result: z.strictObject({
+        clicked: z.literal(true).describe('Always true: the element (or what was at the point) got the click; a click that did not land is an error (exit 1), never clicked: false'),
         tabId: z.number(),
         ref: z.string().optional(),
         x: z.number(),

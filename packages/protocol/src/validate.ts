@@ -1,6 +1,7 @@
 /** Turn zod failures into the closed error set with precise "field X must …" messages. */
 import type * as z from 'zod';
 import { RelayError, type Phase } from './errors.js';
+import { toolLabel } from './toolLookup.js';
 import { TOOLS, type ToolName, type ToolParams, type ToolResult } from './tools.js';
 
 export function describeIssues(error: z.ZodError): { field: string; message: string } {
@@ -17,7 +18,7 @@ export function parseParams<T extends ToolName>(tool: T, params: unknown, phase:
   const parsed = TOOLS[tool].params.safeParse(params);
   if (parsed.success) return parsed.data as ToolParams<T>;
   const { field, message } = describeIssues(parsed.error);
-  throw new RelayError('invalid_arguments', `Invalid arguments for ${tool}: ${message}.`, {
+  throw new RelayError('invalid_arguments', `Invalid arguments for ${toolLabel(tool)}: ${message}.`, {
     tool,
     phase,
     details: { field, issues: parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })) },
@@ -29,7 +30,7 @@ export function parseResult<T extends ToolName>(tool: T, result: unknown): ToolR
   const parsed = TOOLS[tool].result.safeParse(result);
   if (parsed.success) return parsed.data as ToolResult<T>;
   const { message } = describeIssues(parsed.error);
-  throw new RelayError('internal_error', `The ${tool} result did not match its schema: ${message}.`, {
+  throw new RelayError('internal_error', `The result of ${toolLabel(tool)} did not match its schema: ${message}.`, {
     tool,
     phase: 'validate',
   });

@@ -1,7 +1,7 @@
-/** Commands for humans setting up and maintaining: launch, setup, install, uninstall, update, reconnect, doctor, skill, extension path. */
-import { existsSync } from 'node:fs';
+/** Commands for humans setting up and maintaining: launch, stop, setup, install, uninstall, update, reconnect, doctor, skill, extension path. */
+import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { RelayError, VERSION } from '@chrome-relay/protocol';
 import { collectValues, parseTimeout } from '../args.js';
@@ -10,15 +10,18 @@ import { renderReport, runDoctor, unhealthyError } from '../doctor.js';
 import { commandPath, targetNotApplicable } from '../callTarget.js';
 import { resolveGlobals } from '../globalOptions.js';
 import { allowedExtensionIds, installOrThrow, parseExtensionId, resolveInstallTargets } from '../install.js';
+import { currentPlatform } from '@chrome-relay/host-files';
 import { launch } from '../launch.js';
+import { readLaunchRecords, stopLaunched, type StoppedBrowser } from '../launched.js';
 import { printJson, printText } from '../output.js';
-import { bundledExtensionDir } from '../paths.js';
+import { installExtension } from '../extensionFolder.js';
+import { defaultProfileDir } from '../paths.js';
 import { renderSkill } from '../skill.js';
 import { uninstall } from '../uninstall.js';
 import { reconnect } from '../reconnect.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, runSetup, type SetupResult } from '../setup.js';
 import { realSetupDeps } from '../setupRuntime.js';
-import { update } from '../update.js';
+import { reloadAdvice, update } from '../update.js';
 
 type Opts = Record<string, unknown>;
 const example = (...lines: string[]): string => `\nExample:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
@@ -26,6 +29,14 @@ const collectExtensionId = (value: string, previous: string[] | undefined): stri
 const listOption = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 const envOfProcess = (): BrowserEnv => browserEnvFromProcess(homedir());
 const REARM_TIMEOUT_MS = 5000;
+/** Profiles are recorded by their real path (launch resolves them so). */
+const realPathOr = (dir: string): string => {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+};
 const onTerminal = (): boolean => process.stdin.isTTY === true && process.stdout.isTTY === true;
 
 /** Guided setup (setup.ts): a terminal gets the walk-through; anything else the JSON result. */
@@ -72,18 +83,20 @@ function registerEach(program: Command): void {
     .command('launch')
     .description('Start Chromium on a dedicated profile with the chrome-relay extension and host; returns once connected.')
     .argument('[url]', 'page to open first')
-    .option('--browser <path>', 'browser executable (default: Chromium found on this machine)')
+    .option('--browser <path>', 'browser executable, or a macOS .app (default: Chromium or Chrome for Testing found on this machine)')
     .option('--user-data-dir <dir>', 'profile directory (default: $CHROME_RELAY_HOME/profiles/default)')
     .option('--headless', 'run without a window (headless=new)')
     .option('--launch-timeout <ms>', 'how long to wait for the extension to connect (default 30000)', parseTimeout)
     .option('--browser-arg <arg>', 'extra browser flag (repeatable)', collectValues)
     .option('--debugger-infobar', 'keep Chrome\'s "started debugging this browser" bar, as your own Chrome shows it')
-    .addHelpText('after', example('chrome-relay launch', 'chrome-relay launch --headless https://example.com'))
+    .option('--xvfb', 'draw the browser on an X display of its own (Xvfb), ended by `chrome-relay stop`; the default on Linux when there is no display')
+    .addHelpText('after', example('chrome-relay launch', 'chrome-relay launch --headless https://example.com', 'chrome-relay launch --xvfb'))
     .action(async (url: string | undefined, opts: Opts, cmd: Command) => {
       const globals = resolveGlobals(cmd.optsWithGlobals());
       printJson(
         await launch({
           home: globals.home,
+          browserEnv: envOfProcess(),
           browser: opts.browser as string | undefined,
           userDataDir: opts.userDataDir as string | undefined,
           headless: opts.headless === true,
@@ -91,15 +104,46 @@ function registerEach(program: Command): void {
           browserArgs: listOption(opts.browserArg),
           timeoutMs: (opts.launchTimeout as number | undefined) ?? 30_000,
           debuggerInfobar: opts.debuggerInfobar === true,
+          xvfb: opts.xvfb === true,
         }),
       );
+    });
+
+  program
+    .command('stop')
+    .description('End what `chrome-relay launch` started for a profile: the browser, its host, and the X display launch started for it. Browsers chrome-relay did not start are never touched.')
+    .option('--user-data-dir <dir>', 'the profile launch was given (default: $CHROME_RELAY_HOME/profiles/default)')
+    .option('--all', 'every browser launch started from this home')
+    .addHelpText('after', example('chrome-relay stop', 'chrome-relay stop --user-data-dir ~/relay-profile', 'chrome-relay stop --all'))
+    .action(async (opts: Opts, cmd: Command) => {
+      const globals = resolveGlobals(cmd.optsWithGlobals());
+      const records = readLaunchRecords(globals.home);
+      let chosen = records;
+      if (opts.all !== true) {
+        const profile = realPathOr(resolve(typeof opts.userDataDir === 'string' ? opts.userDataDir : defaultProfileDir(globals.home)));
+        chosen = records.filter((r) => r.profile === profile);
+      }
+      const platform = currentPlatform();
+      const stopped: StoppedBrowser[] = [];
+      for (const record of chosen) {
+        stopped.push(await stopLaunched(globals.home, record, { platform, kill: (pid, signal) => process.kill(pid, signal), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) }));
+      }
+      const survivors = stopped.filter((s) => s.browser === 'still running' || s.xvfb?.outcome === 'still running');
+      if (survivors.length > 0) {
+        throw new RelayError('partial_success_disallowed', `Could not end ${survivors.map((s) => `the browser of ${s.profile} (pid ${s.browserPid})`).join(', ')}: it survived SIGKILL. Run \`chrome-relay stop\` again; the record is kept.`, {
+          tool: 'stop',
+          phase: 'act',
+          details: { applied: stopped.filter((s) => !survivors.includes(s)), failed: survivors },
+        });
+      }
+      printJson({ stopped, ...(chosen.length === 0 ? { running: 'nothing launch started is recorded for this profile (`chrome-relay status` shows what runs)' } : {}) });
     });
 
   program
     .command('setup')
     .description('Guided setup for your own browser: register the host, show the extension folder and the three clicks to load it (and open them in your browser), wait until it connects, then run doctor. Without a terminal: the same result as install (nothing asked).')
     .option('--browser <name>', `only this browser (repeatable): ${browserNames(envOfProcess()).join(', ')}`, collectValues)
-    .option('--user-data-dir <dir>', 'register in this profile directory (a browser started with --user-data-dir reads only its own)')
+    .option('--user-data-dir <dir>', 'register in this profile directory (a browser started with --user-data-dir reads only its own; not on Windows, where browsers read the registry)')
     .option('--extension-id <id>', 'also allow this extension id, e.g. a store build (repeatable)', collectExtensionId)
     .option('--wait', 'without a terminal, also wait for the extension to connect and run doctor')
     .option('--connect-timeout <ms>', `how long to wait for the extension (default ${DEFAULT_CONNECT_TIMEOUT_MS})`, parseTimeout)
@@ -110,15 +154,17 @@ function registerEach(program: Command): void {
     .command('install')
     .description('Register the native host for every detected Chromium-family browser (or the ones named), so the extension can reach it.')
     .option('--browser <name>', `only this browser (repeatable): ${browserNames(envOfProcess()).join(', ')}`, collectValues)
-    .option('--user-data-dir <dir>', 'register in this profile directory (a browser started with --user-data-dir reads only its own)')
+    .option('--user-data-dir <dir>', 'register in this profile directory (a browser started with --user-data-dir reads only its own; not on Windows, where browsers read the registry)')
     .option('--extension-id <id>', 'also allow this extension id, e.g. a store build (repeatable)', collectExtensionId)
     .addHelpText('after', example('chrome-relay install', 'chrome-relay install --browser brave --browser chrome', 'chrome-relay install --user-data-dir ~/relay-profile'))
     .action(async (opts: Opts, cmd: Command) => {
       const globals = resolveGlobals(cmd.optsWithGlobals());
       // A person at a terminal who typed just `install` gets the guided setup.
       if (Object.keys(opts).length === 0 && onTerminal() && !globals.json) return guidedSetup(opts, cmd);
-      const targets = resolveInstallTargets({ browsers: listOption(opts.browser), userDataDir: opts.userDataDir as string | undefined }, envOfProcess());
-      printJson(installOrThrow(globals.home, targets, allowedExtensionIds(process.env, listOption(opts.extensionId))));
+      const targets = resolveInstallTargets({ browsers: listOption(opts.browser), userDataDir: opts.userDataDir as string | undefined }, envOfProcess(), globals.home);
+      const installed = installOrThrow(globals.home, targets, allowedExtensionIds(process.env, listOption(opts.extensionId)));
+      const folder = installExtension(globals.home);
+      printJson({ ...installed, extension: { ...folder, reload: reloadAdvice(folder) } });
     });
 
   program
@@ -184,18 +230,12 @@ function registerEach(program: Command): void {
   const extension = program.command('extension').description('Where the unpacked extension lives (to load it in chrome://extensions).');
   extension
     .command('path')
-    .description('Print the directory of the built unpacked extension.')
+    .description("Print the extension folder to load in chrome://extensions (in chrome-relay's home, so npm upgrades and uninstalls leave it alone; made on first use).")
     .addHelpText('after', example('chrome-relay extension path'))
     .action((_opts: Opts, cmd: Command) => {
-      const dir = bundledExtensionDir();
-      if (!existsSync(join(dir, 'manifest.json'))) {
-        throw new RelayError('internal_error', `The CLI package is incomplete: no extension at ${dir}. Reinstall chrome-relay (or run \`node scripts/build.mjs\` in a checkout).`, {
-          tool: 'extension',
-          phase: 'cli',
-          details: { missing: dir },
-        });
-      }
-      if (resolveGlobals(cmd.optsWithGlobals()).json) printJson({ path: dir });
-      else printText(dir);
+      const globals = resolveGlobals(cmd.optsWithGlobals());
+      const folder = installExtension(globals.home);
+      if (globals.json) printJson({ ...folder, reload: reloadAdvice(folder) });
+      else printText(folder.path);
     });
 }

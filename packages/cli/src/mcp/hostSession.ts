@@ -7,7 +7,8 @@
  *
  * Failures map onto the same closed codes as a CLI call: no host → extension_not_connected; the host
  * went away with calls in flight → native_host_disconnected (mutating calls non-retryable, interrupted.ts);
- * no answer in time → timeout.
+ * no answer in time → timeout. Closing the session (its client went away) fails the calls still in
+ * flight the same way, and every later call at once: nothing it opened keeps the process alive.
  */
 import { connect, type Socket } from 'node:net';
 import {
@@ -17,9 +18,12 @@ import {
   MAX_SOCKET_FRAME_BYTES,
   reasonedError,
   RelayError,
+  toolLabel,
   type ClientResponse,
+  type HostDescriptor,
 } from '@chrome-relay/protocol';
 import { notConnected, pickHost, RECONNECT_WAIT_MS, recentlyActive } from '../hostClient.js';
+import { explainLostHost, explainLostHostResponse } from '../lostHost.js';
 import { callRequest, readResponse, type CallEnvelope } from '../socketCall.js';
 
 interface Pending {
@@ -33,6 +37,8 @@ interface Connection {
   socket: Socket;
   path: string;
   decoder: FrameDecoder;
+  /** The host's descriptor: whose browser to look at when it goes (lostHost.ts). */
+  host: HostDescriptor;
 }
 
 export interface HostSessionOptions {
@@ -42,20 +48,25 @@ export interface HostSessionOptions {
 
 export class HostSession {
   private connection: Promise<Connection> | undefined;
+  /** The connected socket, once there is one: what close() destroys. */
+  private live: Connection | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  private closed = false;
 
   constructor(private readonly options: HostSessionOptions) {}
 
   async call(tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: CallEnvelope = {}): Promise<ClientResponse> {
+    if (this.closed) throw sessionClosed(tool);
     const connection = await this.connected(tool);
+    if (this.closed) throw sessionClosed(tool);
     const id = this.nextId++;
-    const request = callRequest(id, tool, params, timeoutMs, envelope);
+    const request = callRequest(connection.path, id, tool, params, timeoutMs, envelope);
     return new Promise<ClientResponse>((resolve, reject) => {
       // The host enforces timeoutMs itself; the margin lets its own timeout answer arrive first.
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        const error = reasonedError('timeout', 'host_unresponsive', `The host at ${connection.path} did not answer ${tool} within ${timeoutMs} ms; run \`chrome-relay doctor\`.`, {
+        const error = reasonedError('timeout', 'host_unresponsive', `The host at ${connection.path} did not answer ${toolLabel(tool)} within ${timeoutMs} ms; run \`chrome-relay doctor\`.`, {
           tool,
           phase: 'transport',
           details: { socket: connection.path, timeoutMs },
@@ -73,8 +84,13 @@ export class HostSession {
     });
   }
 
+  /** End the session: calls in flight fail (native_host_disconnected, cause client_closed), later ones at once. */
   close(): void {
-    void this.connection?.then((c) => c.socket.destroy(), () => undefined);
+    if (this.closed) return;
+    this.closed = true;
+    const live = this.live;
+    if (live) this.fail(live, sessionClosed);
+    // A connection still being opened sees `closed` and drops its socket (open()).
     this.connection = undefined;
   }
 
@@ -90,18 +106,22 @@ export class HostSession {
   private async open(tool: string): Promise<Connection> {
     const giveUpAt = Date.now() + (recentlyActive(this.options.home) ? RECONNECT_WAIT_MS : 0);
     for (;;) {
+      if (this.closed) throw sessionClosed(tool);
       const host = pickHost(this.options.home, this.options.profile, tool);
       if (host) {
         const socket = await connectTo(host.socket);
-        if (socket) return this.attach(socket, host.socket);
+        if (socket && this.closed) socket.destroy();
+        else if (socket) return this.attach(socket, host);
       }
       if (Date.now() >= giveUpAt) throw notConnected(tool, this.options.home, this.options.profile);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
 
-  private attach(socket: Socket, path: string): Connection {
-    const connection: Connection = { socket, path, decoder: new FrameDecoder(MAX_SOCKET_FRAME_BYTES) };
+  private attach(socket: Socket, host: HostDescriptor): Connection {
+    const path = host.socket;
+    const connection: Connection = { socket, path, decoder: new FrameDecoder(MAX_SOCKET_FRAME_BYTES), host };
+    this.live = connection;
     socket.on('data', (chunk: Buffer) => {
       let messages: unknown[];
       try {
@@ -117,7 +137,10 @@ export class HostSession {
         if (!call) continue;
         this.pending.delete(response.id);
         clearTimeout(call.timer);
-        call.resolve(response);
+        // A host that exits on purpose answers before it goes: what became of its browser is looked at here too.
+        if (!response.ok && response.error.code === 'native_host_disconnected') {
+          explainLostHostResponse(response, host, this.options.home).then(call.resolve, call.reject);
+        } else call.resolve(response);
       }
     });
     socket.on('error', () => undefined); // 'close' follows and reports it
@@ -125,11 +148,12 @@ export class HostSession {
     socket.on('close', () =>
       this.fail(connection, (tool) =>
         asInterrupted(
-          new RelayError('native_host_disconnected', `The native host went away during ${tool} without answering (it was killed or crashed); the browser starts a new one within a second.`, {
-            tool,
-            phase: 'transport',
-            details: { socket: path, cause: 'host_died' },
-          }),
+          reasonedError(
+            'native_host_disconnected',
+            'host_exited',
+            `The native host went away during ${toolLabel(tool)} without answering (it was killed or crashed); while the browser runs, the extension starts a new host within a second: retry in a moment.`,
+            { tool, phase: 'transport', details: { socket: path, cause: 'host_died' } },
+          ),
         ),
       ),
     );
@@ -139,13 +163,28 @@ export class HostSession {
   /** The connection is done: every call on it fails, and the next call looks for the host again. */
   private fail(connection: Connection, error: (tool: string) => RelayError): void {
     connection.socket.destroy();
+    if (this.live === connection) this.live = undefined;
     this.connection = undefined;
     for (const [id, call] of this.pending) {
       this.pending.delete(id);
       clearTimeout(call.timer);
-      call.reject(error(call.tool));
+      const failure = error(call.tool);
+      if (failure.code === 'native_host_disconnected') explainLostHost(failure, connection.host, this.options.home).then(call.reject, call.reject);
+      else call.reject(failure);
     }
   }
+}
+
+/** A call cut off, or refused, because the session's client went away. */
+function sessionClosed(tool: string): RelayError {
+  return asInterrupted(
+    reasonedError(
+      'native_host_disconnected',
+      'client_closed',
+      `${toolLabel(tool)} was cut off: the MCP client closed the session (its stdin ended) before the call answered. Nothing to do in this session; in a new one, check the page with \`chrome-relay snapshot\` before re-issuing a mutating call.`,
+      { tool, phase: 'transport', details: { cause: 'client_closed' } },
+    ),
+  );
 }
 
 /** A connected socket, or null when nothing listens there (a host that just died). */

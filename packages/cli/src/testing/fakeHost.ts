@@ -48,6 +48,8 @@ export interface FakeHostSpec {
   circuitWasOpen?: boolean;
   /** A host and extension from before `ping` and `rearm`: both are unsupported_tool. */
   legacy?: boolean;
+  /** When the person paused agents (the extension's hello says so; `status` passes it on). Default null. */
+  pausedSince?: number | null;
 }
 
 type PagePing = NonNullable<ToolResult<'ping'>['page']>;
@@ -116,6 +118,7 @@ export async function startFakeHost(spec: FakeHostSpec): Promise<FakeHost> {
                   extension: descriptor.extension,
                   browser: descriptor.extension ? { userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0.8078.79 Safari/537.36', pid: descriptor.browserPid } : null,
                   profile: descriptor.profile,
+                  pausedSince: spec.pausedSince ?? null,
                 },
                 versions,
               }
@@ -169,7 +172,7 @@ const server = createServer((client) => {
       const request = JSON.parse(buffer.subarray(4, 4 + size).toString());
       buffer = buffer.subarray(4 + size);
       if (request.tool === 'status') {
-        client.write(frame({ id: request.id, ok: true, versions, result: { host: { version: descriptor.host.version, protocolVersion: descriptor.host.protocolVersion, pid: process.pid, socket: SOCKET }, extension: descriptor.extension, browser: { userAgent: 'Chrome/156.0.0.0', pid: descriptor.browserPid }, profile: descriptor.profile } }));
+        client.write(frame({ id: request.id, ok: true, versions, result: { host: { version: descriptor.host.version, protocolVersion: descriptor.host.protocolVersion, pid: process.pid, socket: SOCKET }, extension: descriptor.extension, browser: { userAgent: 'Chrome/156.0.0.0', pid: descriptor.browserPid }, profile: descriptor.profile, pausedSince: null } }));
       } else if (request.tool === 'restart_host' && RESTART !== 'unsupported') {
         client.write(frame({ id: request.id, ok: true, versions, result: { reconnectInMs: 20 } }));
         if (RESTART === 'ok') setTimeout(() => { rmSync(DESCRIPTOR, { force: true }); server.close(); process.exit(0); }, 20);

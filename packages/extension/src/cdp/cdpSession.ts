@@ -131,6 +131,12 @@ function detachedError(method: string, tabId: number, reason: string): RelayErro
 /** Throws (a RelayError) when the tab must not get a debugger session now. */
 export type AttachGuard = (tabId: number) => Promise<void>;
 
+/**
+ * Passes every Input.* command before it is sent: throws to refuse it, else returns what to call once it settled
+ * (input/inputLanes.ts: input calls on one tab take turns, and a turn lasts while its input is in flight).
+ */
+export type InputGate = (tabId: number, method: string, params: object | undefined) => () => void;
+
 export class CdpSessions {
   readonly #transport: DebuggerTransport;
   readonly #attached = new Set<number>();
@@ -139,6 +145,7 @@ export class CdpSessions {
   readonly #idle: IdleDetacher;
   readonly #keepers = new Set<(tabId: number) => boolean | Promise<boolean>>();
   #guard: AttachGuard | undefined;
+  #inputGate: InputGate | undefined;
   /** Per tab: how to reject each in-flight command when the session goes away. */
   readonly #pending = new Map<number, Set<(reason: string) => void>>();
   readonly #eventListeners = new Set<(event: CdpEvent) => void>();
@@ -197,6 +204,16 @@ export class CdpSessions {
   ): Promise<Commands[M]['returnType']> {
     const resolved: CdpTarget = typeof target === 'number' ? { tabId: target } : target;
     const commandParams: object | undefined = params[0];
+    // Synchronously, before any await: the gate counts what is in flight from the moment the sender asked.
+    const settled = method.startsWith('Input.') ? this.#inputGate?.(resolved.tabId, method, commandParams) : undefined;
+    try {
+      return await this.#send(resolved, method, commandParams);
+    } finally {
+      settled?.();
+    }
+  }
+
+  async #send<M extends keyof Commands>(resolved: CdpTarget, method: M, commandParams: object | undefined): Promise<Commands[M]['returnType']> {
     await this.attach(resolved.tabId);
     this.#idle.used(resolved.tabId);
     let reattached = false;
@@ -274,6 +291,11 @@ export class CdpSessions {
   /** Refuse attaching when `guard` throws (policy: pause, site block list). One guard; a new one replaces it. */
   setAttachGuard(guard: AttachGuard | undefined): void {
     this.#guard = guard;
+  }
+
+  /** Pass every Input.* command through `gate` first. One gate; a new one replaces it. */
+  setInputGate(gate: InputGate | undefined): void {
+    this.#inputGate = gate;
   }
 
   /** Idle time after which an unused session is detached; 0 keeps sessions. */

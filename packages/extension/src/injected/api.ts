@@ -3,14 +3,16 @@
  * scroll, hit-test). Every expected outcome is a return value; the worker decides which error it is.
  */
 import { Bindings, type Binding } from './bindings.js';
-import { checkState, currentValue, focusElement, isFileInput, planFill, scrollContainer, scrollerOnScreen, scrollStep, selectForTyping, selectOptions, setPickerValue } from './actions.js';
+import { checkState, currentValue, focusElement, isFileInput, isSecretField, planFill, scrollContainer, scrollerOnScreen, scrollStep, selectForTyping, selectOptions, setPickerValue } from './actions.js';
 import { DeliveryGuard } from './delivery.js';
 import { deepActiveElement, deepQuery, isFrameElement } from './dom.js';
-import { describeInterceptor, frameContentBox, locateClick, locateInFrame, pointInFrame, scrollIntoViewIfNeeded } from './hitTest.js';
+import { coveringElement, describeInterceptor, frameContentBox, locateClick, locateInFrame, nearestRef, pointInFrame, scrollIntoViewIfNeeded } from './hitTest.js';
 import { decideHeal, identityKey, placeTwins } from './identity.js';
 import { ListenerHintSet } from './listenerHints.js';
 import { assignRefs, type Vanished } from './refAssignment.js';
 import type {
+  AdoptArgs,
+  AdoptOutcome,
   ArmPointArgs,
   ArmPointOutcome,
   CheckStateOutcome,
@@ -36,6 +38,7 @@ import type {
   RefRecord,
   ResolveOutcome,
   ScrollArgs,
+  Scroller,
   ScrollOutcome,
   SelectOutcome,
   SelectorPointOutcome,
@@ -65,14 +68,45 @@ function isShown(element: Element): boolean {
 
 /** Refs kept for hidden elements, at most (the oldest go first): an app that hides rather than removes must not grow this forever. */
 const MAX_HIDDEN_REFS = 2000;
+/** Described elements the worker may still ask for (adopt, candidate): the last few actions' interceptors are plenty. */
+const MAX_CANDIDATES = 32;
 
 export function createPageApi(): PageApi {
   const bindings = new Bindings();
   const hints = new ListenerHintSet();
-  /** Every walk of this document sees the same listener hints (snapshot and heal must agree on the twin domain). */
-  const walker = (maxText?: number): Walker => new Walker(hints, maxText);
+  /**
+   * Elements given a ref outside a snapshot (a click's interceptor): every later walk counts them as actionable, so
+   * the next snapshot shows the ref the agent was handed. Weak: a removed overlay is not kept alive.
+   */
+  const pinned = new WeakSet<Element>();
+  /** Every walk of this document sees the same listener hints and pins (snapshot and heal must agree on the twin domain). */
+  const walker = (maxText?: number): Walker => new Walker(hints, pinned, maxText);
   const guard = new DeliveryGuard(window);
-  const interceptorOf = (element: Element) => describeInterceptor(element, (candidate) => bindings.refOf(candidate));
+  const candidates = new Map<number, WeakRef<Element>>();
+  let candidateCount = 0;
+  /** A handle the worker can come back with (adopt, candidate), for the few actions' elements it may ask about. */
+  const remember = (element: Element): number => {
+    const id = ++candidateCount;
+    candidates.set(id, new WeakRef(element));
+    for (const old of candidates.keys()) {
+      if (candidates.size <= MAX_CANDIDATES) break;
+      candidates.delete(old);
+    }
+    return id;
+  };
+  /** What covers `target` where `hit` took the pointer, described with its own ref (the worker gives it one if it has none). */
+  const interceptorOf = (hit: Element, target: Element) => {
+    const covering = coveringElement(hit, target);
+    return describeInterceptor(covering, bindings.refOf(covering), remember(covering));
+  };
+  /** What an action aimed at a point expects there, with its ref or its nearest ancestor's. */
+  const describeTarget = (element: Element) => describeInterceptor(element, nearestRef(element, (candidate) => bindings.refOf(candidate)), remember(element));
+  /** The scroller a scroll turned, with its own ref if it has one. */
+  const describeScroller = (element: Element): Scroller => {
+    const { tag, id, className, name } = describeInterceptor(element, undefined, 0);
+    const ref = bindings.refOf(element);
+    return ref === undefined ? { tag, id, className, name } : { tag, id, className, name, ref };
+  };
   let pending: { token: string; bindings: Binding[] } | undefined;
   // What a snapshot taken right after an action waits for (snapshotAfter.ts): a client-side route changes the URL at
   // once and renders its view later; the tree must be the new view's. Only times are kept, nothing of the page.
@@ -262,7 +296,7 @@ export function createPageApi(): PageApi {
         return outcome;
       }
       case 'intercepted':
-        return { status: 'intercepted', x: located.point.x, y: located.point.y, healed, interceptor: interceptorOf(located.interceptor) };
+        return { status: 'intercepted', x: located.point.x, y: located.point.y, healed, interceptor: interceptorOf(located.interceptor, element) };
     }
   }
 
@@ -272,11 +306,12 @@ export function createPageApi(): PageApi {
     const state = guard.read(token, disarm);
     if (state === undefined) return { armed: false, events: [] };
     const report: GuardReport = { armed: true, events: state.events };
-    if (state.interceptor !== null) report.interceptor = interceptorOf(state.interceptor);
+    if (state.superseded) report.superseded = true;
+    if (state.interceptor !== null) report.interceptor = interceptorOf(state.interceptor, state.expected);
     if (state.gone) report.gone = true;
     if (seen !== undefined) {
       report.probe = { reaches: seen.reaches, hovered: seen.hovered };
-      if (seen.hit !== null && !seen.reaches) report.probe.hit = interceptorOf(seen.hit);
+      if (seen.hit !== null && !seen.reaches) report.probe.hit = interceptorOf(seen.hit, state.expected);
     }
     return report;
   }
@@ -298,7 +333,7 @@ export function createPageApi(): PageApi {
     const source = sourceRef === undefined ? null : resolveElement(sourceRef);
     const mode = purpose === 'drop' ? 'drop' : frame ? 'owner' : 'target';
     const token = guard.arm(expected, mode, arm, { x, y }, source?.status === 'live' ? source.element : null);
-    return { status: 'ok', token, target: interceptorOf(expected), frame };
+    return { status: 'ok', token, target: describeTarget(expected), frame };
   }
 
   /** Resolve a ref and run `act` on its live element; stale outcomes pass through. */
@@ -335,12 +370,18 @@ export function createPageApi(): PageApi {
   }
 
   function value({ ref }: RefArgs): ValueOutcome {
-    return withElement(ref, (element): ValueOutcome => ({ status: 'ok', value: currentValue(element) }));
+    return withElement(ref, (element): ValueOutcome => ({ status: 'ok', value: currentValue(element), secret: isSecretField(element) }));
   }
 
   function read({ ref, what, name }: ReadArgs): ReadOutcome {
     return withElement(ref, (element, healed): ReadOutcome => {
-      if (what === 'attr') return { status: 'ok', value: element.getAttribute(name ?? ''), healed };
+      // Never echo a password, as the snapshot never does.
+      const secret = element instanceof HTMLInputElement && element.type === 'password';
+      const masked = (value: string): string => (secret && value !== '' ? '••••••' : value);
+      if (what === 'attr') {
+        const attribute = element.getAttribute(name ?? '');
+        return { status: 'ok', value: attribute !== null && (name ?? '').toLowerCase() === 'value' ? masked(attribute) : attribute, healed };
+      }
       if (what === 'value') {
         const tag = element.localName;
         if (tag !== 'input' && tag !== 'textarea' && tag !== 'select' && tag !== 'option' && tag !== 'button' && tag !== 'output') {
@@ -348,14 +389,10 @@ export function createPageApi(): PageApi {
           if (element instanceof HTMLElement && element.isContentEditable) return { status: 'ok', value: element.innerText, healed };
           return { status: 'no_value', tag, healed };
         }
-        // Never echo a password, as the snapshot never does.
-        if (element instanceof HTMLInputElement && element.type === 'password') return { status: 'ok', value: element.value === '' ? '' : '••••••', healed };
-        return { status: 'ok', value: (element as HTMLInputElement).value, healed };
+        return { status: 'ok', value: masked((element as HTMLInputElement).value), healed };
       }
       // The rendered text (what a person sees, line breaks included); a field's text is its value.
-      if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
-        return { status: 'ok', value: element instanceof HTMLInputElement && element.type === 'password' ? '' : element.value, healed };
-      }
+      if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) return { status: 'ok', value: masked(element.value), healed };
       return { status: 'ok', value: element instanceof HTMLElement ? element.innerText : (element.textContent ?? ''), healed };
     });
   }
@@ -381,13 +418,13 @@ export function createPageApi(): PageApi {
       // The page cannot move that way: a person turns the scroller they see instead (a carousel, a side panel).
       const inner = scrollerOnScreen(direction);
       if (inner === null) return { status: 'ok', container: 'page', ...page, healed: false };
-      return { status: 'ok', container: 'element', ...scrollStep(inner, direction, amount), scroller: interceptorOf(inner), healed: false };
+      return { status: 'ok', container: 'element', ...scrollStep(inner, direction, amount), scroller: describeScroller(inner), healed: false };
     }
     const horizontal = direction === 'left' || direction === 'right';
     return withElement(ref, (element, healed): ScrollOutcome => {
       const container = scrollContainer(element, horizontal ? 1 : 0, horizontal ? 0 : 1);
       const outcome: ScrollOutcome = { status: 'ok', container: container === null ? 'page' : 'element', ...scrollStep(container, direction, amount), healed };
-      if (container !== null && container !== element) outcome.scroller = interceptorOf(container);
+      if (container !== null && container !== element) outcome.scroller = describeScroller(container);
       return outcome;
     });
   }
@@ -428,7 +465,7 @@ export function createPageApi(): PageApi {
       case 'ok':
         return { status: 'ok', x: located.point.x, y: located.point.y, hitTest: located.hitTest };
       case 'intercepted':
-        return { status: 'intercepted', x: located.point.x, y: located.point.y, interceptor: interceptorOf(located.interceptor) };
+        return { status: 'intercepted', x: located.point.x, y: located.point.y, interceptor: interceptorOf(located.interceptor, target) };
       case 'not_visible':
         return { status: 'none', matched: matches.length };
     }
@@ -437,6 +474,26 @@ export function createPageApi(): PageApi {
   function element({ ref }: RefArgs): Element | null {
     const resolved = resolveElement(ref);
     return resolved.status === 'live' ? resolved.element : null;
+  }
+
+  function candidateElement({ candidate }: { candidate: number }): Element | null {
+    const found = candidates.get(candidate)?.deref();
+    return found !== undefined && found.isConnected ? found : null;
+  }
+
+  function adopt({ candidate, ref }: AdoptArgs): AdoptOutcome {
+    const found = candidateElement({ candidate });
+    if (found === null) return { status: 'gone' };
+    if (found === document.documentElement || found === document.body) return { status: 'root' };
+    const own = bindings.refOf(found);
+    const record = own === undefined ? undefined : bindings.get(own)?.record;
+    if (own !== undefined && record !== undefined) return { status: 'ok', ref: own, role: record.role, name: record.name, adopted: false };
+    // Described exactly as a snapshot would (the ref must keep meaning what the agent will see), context-free: the
+    // next snapshot gives it its context, and until then a heal needs the one element that matches.
+    const { role, name } = walker().describe(found);
+    bindings.add({ record: { ref, role, name, context: '', twinIndex: 0, twinCount: 1 }, element: new WeakRef(found) });
+    pinned.add(found);
+    return { status: 'ok', ref, role, name, adopted: true };
   }
 
   function noteListeners(reused: number[], fresh: number[], elements: Element[]): number {
@@ -463,7 +520,7 @@ export function createPageApi(): PageApi {
         return outcome;
       }
       case 'intercepted':
-        return { status: 'intercepted', x: located.point.x, y: located.point.y, interceptor: interceptorOf(located.interceptor) };
+        return { status: 'intercepted', x: located.point.x, y: located.point.y, interceptor: interceptorOf(located.interceptor, frame) };
     }
   }
 
@@ -493,6 +550,8 @@ export function createPageApi(): PageApi {
     fileInput,
     locateSelector,
     element,
+    adopt,
+    candidate: candidateElement,
     noteListeners,
     listenerScanState,
     frameSlot,

@@ -51,6 +51,14 @@ export class Bindings {
     }
   }
 
+  /** A ref issued outside a snapshot (a click's interceptor) joins the current ones. */
+  add(binding: Binding): void {
+    const element = binding.element.deref();
+    if (element === undefined) return;
+    this.#byRef.set(binding.record.ref, binding);
+    this.#refOf.set(element, binding.record.ref);
+  }
+
   /** Heal: the ref now names `element` (its re-rendered copy). */
   rebind(ref: string, element: Element): void {
     const binding = this.#byRef.get(ref);

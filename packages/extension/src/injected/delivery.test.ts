@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admits, atPoint, checks, GUARDED_EVENTS } from './delivery.js';
+import { admits, atPoint, checks, DeliveryGuard, GUARDED_EVENTS } from './delivery.js';
 
 describe('admits: the lineage rule of the delivery guard', () => {
   const all = Object.entries(GUARDED_EVENTS);
@@ -50,5 +50,29 @@ describe('atPoint: only events at the action’s point are the action’s', () =
   it('ignores events elsewhere (a resting pointer the page moved under)', () => {
     expect(atPoint(100, 423, { x: 100, y: 50 })).toBe(false);
     expect(atPoint(140, 50, { x: 100, y: 50 })).toBe(false);
+  });
+});
+
+describe('DeliveryGuard: an arming replaced by another', () => {
+  // Arming and reading need no DOM events; an element only has to say whether it is still in the document.
+  const element = { isConnected: true } as unknown as Element;
+  const guardOn = (): DeliveryGuard => new DeliveryGuard(new EventTarget() as unknown as Window);
+
+  it('stays readable and says it was superseded, so a late reader never takes "nothing arrived" for an answer', () => {
+    const guard = guardOn();
+    const first = guard.arm(element, 'target', ['pointer', 'press', 'release'], { x: 10, y: 10 });
+    const second = guard.arm(element, 'target', ['pointer', 'press', 'release'], { x: 50, y: 10 });
+    expect(guard.read(first, true)).toMatchObject({ events: [], superseded: true });
+    expect(guard.read(second, false)).toMatchObject({ events: [], superseded: false });
+    // A token never issued here is unknown, not superseded.
+    expect(guard.read('nope', true)).toBeUndefined();
+  });
+
+  it('keeps a bounded number of replaced armings', () => {
+    const guard = guardOn();
+    const tokens = Array.from({ length: 12 }, (_, i) => guard.arm(element, 'target', ['pointer'], { x: i, y: 0 }));
+    expect(guard.read(tokens[0] ?? '', false)).toBeUndefined();
+    expect(guard.read(tokens[10] ?? '', false)?.superseded).toBe(true);
+    expect(guard.read(tokens[11] ?? '', false)?.superseded).toBe(false);
   });
 });

@@ -100,6 +100,8 @@ export function atPoint(x: number, y: number, point: { x: number; y: number }): 
 
 /** Longest an arming lasts: a worker that died mid-action must not leave the page guarded. */
 const ARM_LIMIT_MS = 5_000;
+/** Armings replaced by a later one that stay readable (the worker runs one input action per tab at a time). */
+const MAX_REPLACED = 8;
 /** Events kept per arming (a person moving the mouse meanwhile adds some; ours are a handful). */
 const MAX_EVENTS = 64;
 
@@ -131,8 +133,15 @@ interface Armed {
 export interface GuardState {
   events: GuardEvent[];
   interceptor: Element | null;
+  /** The element the action was for (an interceptor is described as what covers it). */
+  expected: Element;
   /** The expected element is no longer in the document (its own handlers removed or replaced it). */
   gone: boolean;
+  /**
+   * Another arming replaced this one before it was read: its log stops there, and that arming's log may hold this
+   * action's events. Neither tells whether this action reached its element.
+   */
+  superseded: boolean;
 }
 
 function eventElement(event: Event): Element | null {
@@ -145,6 +154,8 @@ function eventElement(event: Event): Element | null {
 
 export class DeliveryGuard {
   #armed: Armed | undefined;
+  /** Replaced armings by token, oldest first: a late read learns its action overlapped another instead of finding nothing. */
+  readonly #replaced = new Map<string, Armed>();
   #count = 0;
 
   constructor(target: Window) {
@@ -153,11 +164,21 @@ export class DeliveryGuard {
   }
 
   /**
-   * Arm for one action whose input lands at `point` (replacing any earlier arming); the token names
-   * it in read(). `source`: mode drop only, the dragged element.
+   * Arm for one action whose input lands at `point`; the token names it in read(). An earlier arming
+   * is replaced: it stops listening and reads as superseded from then on. `source`: mode drop only,
+   * the dragged element.
    */
   arm(expected: Element, mode: GuardMode, phases: readonly DeliveryPhase[], point: { x: number; y: number }, source: Element | null = null): string {
     const token = `${Date.now().toString(36)}.${++this.#count}`;
+    const previous = this.#armed;
+    if (previous !== undefined) {
+      previous.active = false;
+      this.#replaced.set(previous.token, previous);
+      for (const old of this.#replaced.keys()) {
+        if (this.#replaced.size <= MAX_REPLACED) break;
+        this.#replaced.delete(old);
+      }
+    }
     this.#armed = {
       token,
       expected,
@@ -178,12 +199,13 @@ export class DeliveryGuard {
     return token;
   }
 
-  /** What the arming `token` saw so far; `disarm` ends it. undefined when that arming is gone. */
+  /** What the arming `token` saw so far; `disarm` ends it. undefined when that arming is unknown here. */
   read(token: string, disarm: boolean): GuardState | undefined {
-    const armed = this.#armed;
-    if (armed === undefined || armed.token !== token) return undefined;
+    const current = this.#armed?.token === token ? this.#armed : undefined;
+    const armed = current ?? this.#replaced.get(token);
+    if (armed === undefined) return undefined;
     if (disarm) armed.active = false;
-    return { events: [...armed.events], interceptor: armed.interceptor, gone: !armed.expected.isConnected };
+    return { events: [...armed.events], interceptor: armed.interceptor, expected: armed.expected, gone: !armed.expected.isConnected, superseded: current === undefined };
   }
 
   /**

@@ -158,23 +158,44 @@ function hitTestPoints(target: Element): HitOutcome {
   return { status: 'intercepted', point: first, interceptor };
 }
 
-/** Enough about the covering element for an agent to find and dismiss it. */
-export function describeInterceptor(element: Element, refOf: (element: Element) => string | undefined): Interceptor {
+/**
+ * What covers `target` where `hit` is on top, as a whole: the layer drawn over it — the cookie banner, the modal, the
+ * sticky header — not the <p> of text in it the point fell on. Among `hit` and its flat-tree ancestors that do not
+ * hold `target`, the innermost fixed or sticky one (what overlays are made of), else the innermost absolutely
+ * positioned one, else `hit` itself (a decoy swapped in, an element pushed over the target). Never a container that
+ * merely holds the layer (an app root holding a modal): that would stand for half the page. When `hit` holds
+ * `target` (the target lets the pointer through to an ancestor), `hit` is it.
+ */
+export function coveringElement(hit: Element, target: Element): Element {
+  if (flatContains(hit, target)) return hit;
+  const branch: Element[] = [];
+  for (let current: Element | null = hit; current !== null && !flatContains(current, target); current = flatParent(current)) branch.push(current);
+  const positioned = (kinds: readonly string[]): Element | undefined => branch.find((element) => kinds.includes(getComputedStyle(element).position));
+  return positioned(['fixed', 'sticky']) ?? positioned(['absolute']) ?? hit;
+}
+
+/** The ref of the element or of its nearest flat-tree ancestor that has one. */
+export function nearestRef(element: Element, refOf: (element: Element) => string | undefined): string | undefined {
+  for (let current: Element | null = element; current !== null; current = flatParent(current)) {
+    const ref = refOf(current);
+    if (ref !== undefined) return ref;
+  }
+  return undefined;
+}
+
+/** Enough about an element for an agent to recognise it; `candidate` is the world's handle on it for the worker. */
+export function describeInterceptor(element: Element, ref: string | undefined, candidate: number): Interceptor {
   const label = normalizeText(element.getAttribute('aria-label') ?? '');
   const text = label !== '' ? label : normalizeText((element.textContent ?? '').slice(0, 400));
   const interceptor: Interceptor = {
     tag: element.localName,
+    nodeName: element.nodeName,
     id: element.id,
     className: cap(normalizeText(element.getAttribute('class') ?? ''), 120),
     name: cap(text, 60),
+    candidate,
   };
-  for (let current: Element | null = element; current !== null; current = flatParent(current)) {
-    const ref = refOf(current);
-    if (ref !== undefined) {
-      interceptor.ref = ref;
-      break;
-    }
-  }
+  if (ref !== undefined) interceptor.ref = ref;
   return interceptor;
 }
 

@@ -116,15 +116,35 @@ export interface RefArgs {
   ref: string;
 }
 
+/** An element described for an agent: a covering element (an interceptor), or what a coordinate click expects. */
 export interface Interceptor {
   tag: string;
+  /** Its DOM nodeName (`DIV`; SVG and foreign elements keep their case), as DOM.describeNode reports it. */
+  nodeName: string;
   id: string;
   className: string;
   /** Short accessible name or text, to let a person or agent recognise the covering element. */
   name: string;
-  /** The interceptor's ref (or its nearest ancestor's) when the last snapshot gave it one. */
+  /** Its ref when it has one (an interceptor: its own; a coordinate click's target: its own or its nearest ancestor's). */
   ref?: string;
+  /** This world's handle on the element for a moment (adopt(), candidate()): the worker gives it a ref or a node id. */
+  candidate: number;
 }
+
+/** The scroller a scroll turned, as the result names it (no handle: it is named, never adopted). */
+export type Scroller = Pick<Interceptor, 'tag' | 'id' | 'className' | 'name' | 'ref'>;
+
+export interface AdoptArgs {
+  candidate: number;
+  /** The ref the worker reserved for it (the counter already moved past it). */
+  ref: string;
+}
+
+export type AdoptOutcome =
+  /** `ref`: the element's ref now (the reserved one, or the one it had meanwhile); role and name as a snapshot computes them. */
+  | { status: 'ok'; ref: string; role: string; name: string; adopted: boolean }
+  /** The element left the page, or is the document's root (a ref to it would stand for the whole page). */
+  | { status: 'gone' | 'root' };
 
 /**
  * Which parts of a pointer action the delivery guard checks (injected/delivery.ts): the pointer
@@ -160,6 +180,11 @@ export interface DeliveryArgs {
 export interface GuardReport {
   /** False when this document has no such arming any more (it navigated, or the arming expired). */
   armed: boolean;
+  /**
+   * Another action armed this document's guard before this one was read (input chrome-relay did not queue): the log
+   * is incomplete and may hold the other action's events, so it proves neither delivery nor its absence.
+   */
+  superseded?: true;
   events: GuardEvent[];
   /** Who took the first event that went astray (it, and all later events, were cancelled). */
   interceptor?: Interceptor;
@@ -234,7 +259,8 @@ export type FillOutcome =
   | ({ status: 'no_option'; missing: string; available: string[] } & Healed)
   | Stale;
 
-export type ValueOutcome = { status: 'ok'; value: string } | Stale;
+/** `secret`: a password (or one-time code) field, whose value the worker compares but never hands to the agent. */
+export type ValueOutcome = { status: 'ok'; value: string; secret: boolean } | Stale;
 
 /** Times on the document's clock (performance.now()); -1 = not since the page script was installed. */
 export interface PageActivity {
@@ -278,7 +304,7 @@ export interface ScrollArgs {
 }
 
 export type ScrollOutcome =
-  | ({ status: 'ok'; container: 'page' | 'element'; before: { x: number; y: number }; after: { x: number; y: number }; scroller?: Interceptor } & Healed)
+  | ({ status: 'ok'; container: 'page' | 'element'; before: { x: number; y: number }; after: { x: number; y: number }; scroller?: Scroller } & Healed)
   | Stale;
 
 /** The box in viewport CSS px, and the page's scroll it was measured at (a screenshot takes a frame drawn at that scroll). */
@@ -346,6 +372,13 @@ export interface PageApi {
   /** The live element of a ref (not JSON: used to get a RemoteObject for DOM.* calls), or null. */
   element(args: RefArgs): Element | null;
   /**
+   * Give the element a described interceptor stands for the worker's reserved ref, like a snapshot's (it resolves,
+   * heals and dies by the same rules), and keep it actionable in later snapshots, so the agent finds it there.
+   */
+  adopt(args: AdoptArgs): AdoptOutcome;
+  /** Not JSON (a RemoteObject for DOM.describeNode): the element a described interceptor stands for, or null. */
+  candidate(args: { candidate: number }): Element | null;
+  /**
    * Not JSON (called with RemoteObjects): the elements that have page listeners for actions a person performs
    * (page/listeners.ts); later walks of this document count them as actionable. `reused`: backend node ids of
    * elements it already holds; `fresh[i]`: the id of `elements[i]`. Returns how many it was given.
@@ -391,6 +424,7 @@ export type PageMethod =
   | 'scrollIntoView'
   | 'box'
   | 'fileInput'
-  | 'locateSelector';
+  | 'locateSelector'
+  | 'adopt';
 export type PageArgs<M extends PageMethod> = Parameters<PageApi[M]>[0];
 export type PageReturn<M extends PageMethod> = ReturnType<PageApi[M]>;

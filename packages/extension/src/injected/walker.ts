@@ -169,6 +169,7 @@ export class Walker {
   #shadowRoots = false;
   readonly #labelsOf: LabelLookup = createLabelIndex();
   readonly #hints: ListenerHints;
+  readonly #pinned: ListenerHints;
   /** The element with keyboard focus (read once: nothing moves focus during a walk). */
   readonly #focused: Element | null = deepActiveElement(document);
   #reached: Reach | undefined;
@@ -183,9 +184,12 @@ export class Walker {
   /**
    * `hints`: elements with listeners a person triggers (dblclick, drop…), as the worker read them for this document.
    * Every walk of a document (snapshot and heal) must get the same hints: they are part of which elements count.
+   * `pinned`: elements handed to an agent with a ref outside a snapshot (a click's interceptor), actionable while
+   * visible so the snapshot shows that ref; the same for every walk, like the hints.
    */
-  constructor(hints: ListenerHints = NO_HINTS, maxText = TEXT_CAP) {
+  constructor(hints: ListenerHints = NO_HINTS, pinned: ListenerHints = NO_HINTS, maxText = TEXT_CAP) {
     this.#hints = hints;
+    this.#pinned = pinned;
     this.#maxText = maxText;
   }
 
@@ -360,9 +364,10 @@ export class Walker {
     // delegating their events (`$(list).on('dblclick', 'label', …)`), so it keeps a ref only without them. The items
     // of a list that listens for presses (a jQuery UI sortable, a delegated menu) are what a person presses: each
     // gets a ref the same way, unless something inside it has one.
-    const hinted = visible && !interactive && !clickable && !forced && tag !== 'body' && tag !== 'html' && this.#hints.has(element);
-    const listened = hinted || (visible && !interactive && !clickable && !forced && inherited.delegates && ITEM_ROLES.has(role));
-    let actionable = forced || (visible && (interactive || clickable || listened));
+    const pinned = visible && !interactive && !clickable && !forced && this.#pinned.has(element);
+    const hinted = visible && !interactive && !clickable && !forced && !pinned && tag !== 'body' && tag !== 'html' && this.#hints.has(element);
+    const listened = hinted || (visible && !interactive && !clickable && !forced && !pinned && inherited.delegates && ITEM_ROLES.has(role));
+    let actionable = forced || (visible && (interactive || clickable || listened || pinned));
     const explicit = visible ? explicitName(element, this.#labelsOf, bare) : '';
     const ownHolder: ContextHolder | null =
       visible && isIdentifyingAncestor(role, explicit) ? { role, explicitName: cap(explicit), text: '' } : null;
@@ -502,8 +507,9 @@ export class Walker {
     // text runs stay beside its links (`link "Bren Estuary"` then `", sea level"`). Never for an actionable node: its
     // name is part of what its ref means.
     if (STRUCTURAL_CONTENT_ROLES.has(role) && !actionable && explicit === '' && children.some((child) => child.role !== 'text')) delete node.name;
-    // Otherwise the content already is the name; repeating it as text children only costs tokens.
-    else if (contentNamed && name !== '') children = children.filter((child) => child.role !== 'text');
+    // Otherwise the content already is the name; repeating it as text children only costs tokens. Not for a pinned
+    // element (a covering layer handed over with a ref): its name is cut short, and its text is what the agent reads.
+    else if (contentNamed && name !== '' && !pinned) children = children.filter((child) => child.role !== 'text');
     if (children.length > 0) node.children = children;
 
     if (entry !== undefined) {

@@ -1,3 +1,4 @@
+import { parseSiteRules } from '../policy/sitePatterns.js';
 import { describe, expect, it } from 'vitest';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
 import { NO_BLOCKED_FRAMES } from '../testing/blockedFrames.js';
@@ -76,7 +77,7 @@ describe('blockedLayout', () => {
     env.debugger.handle('DOM.getFrameOwner', () => {
       throw new Error('Frame with the given id was not found.');
     });
-    const listed = { list: () => Promise.resolve(frames.slice(0, 3)), blockList: () => Promise.resolve([{ text: 'bank.test', matches: () => true }]) };
+    const listed = { list: () => Promise.resolve(frames.slice(0, 3)), blockList: () => Promise.resolve(parseSiteRules(['bank.test']).rules) };
     const error = await blockedLayout(env.ctx, listed, tab).then(() => null, (e: unknown) => e);
     expect(error).toMatchObject({ code: 'target_conflict', details: { reason: 'site_blocked', rule: 'bank.test', origin: 'https://bank.test' } });
   });

@@ -186,6 +186,11 @@ export function pageElementHandle(ctx: Pick<ToolContext, 'cdp'>, world: PageWorl
   return pageObject(ctx, world, `element(${JSON.stringify({ ref })})`, group);
 }
 
+/** A handle on the element a described interceptor stands for (injected `candidate`); undefined when it is gone. */
+export function pageCandidateHandle(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, candidate: number, group: string): Promise<string | undefined> {
+  return pageObject(ctx, world, `candidate(${JSON.stringify({ candidate })})`, group);
+}
+
 /** A handle on the frame element input at `at` (a point of this viewport), or by keyboard focus (null), goes into; undefined when none. */
 export function inputFrameHandle(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld, at: { x: number; y: number } | null, group: string): Promise<string | undefined> {
   return pageObject(ctx, world, `inputFrame(${JSON.stringify(at)})`, group);

@@ -1,7 +1,7 @@
 import { RelayError } from '@chrome-relay/protocol';
 import { describe, expect, it } from 'vitest';
 import { createFakeEnvironment, type FakeEnvironment } from '../testing/fakeChrome.js';
-import { DialogTracker, OPEN_DIALOGS_KEY } from './dialogs.js';
+import { aDialog, dialogOpenError, DialogTracker, OPEN_DIALOGS_KEY } from './dialogs.js';
 
 const confirmOpening = { type: 'confirm', message: 'Sure?', url: 'https://a.test/', defaultPrompt: '', frameId: 'F', hasBrowserHandler: true };
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -62,5 +62,15 @@ describe('DialogTracker', () => {
     env.debugger.detachByChrome(tab, 'canceled_by_user');
     await tracker.ensureEvents(env.ctx, tab, 'get');
     expect(env.debugger.methods(tab).filter((m) => m === 'Page.enable')).toHaveLength(2);
+  });
+});
+
+describe('dialog messages', () => {
+  it('name the dialog with the right article', () => {
+    expect(aDialog('alert')).toBe('an alert dialog');
+    expect(aDialog('confirm')).toBe('a confirm dialog');
+    expect(aDialog('beforeunload')).toBe('a beforeunload dialog');
+    expect(dialogOpenError(3, { type: 'alert', message: 'Hi', url: '' }, 'click').message).toMatch(/^An alert dialog is open on tab 3/);
+    expect(dialogOpenError(3, { type: 'prompt', message: '', url: '' }, 'click').message).toMatch(/^A prompt dialog is open on tab 3/);
   });
 });

@@ -49,13 +49,24 @@ export function toDialogInfo(params: unknown): DialogInfo | undefined {
   return info;
 }
 
+/** "an alert dialog", "a confirm dialog": a dialog of this type as a message names it, article included. */
+export function aDialog(type: DialogInfo['type']): string {
+  return `${type === 'alert' ? 'an' : 'a'} ${type} dialog`;
+}
+
+/** The same, starting a sentence. */
+export function ADialog(type: DialogInfo['type']): string {
+  const phrase = aDialog(type);
+  return `${phrase.charAt(0).toUpperCase()}${phrase.slice(1)}`;
+}
+
 /** The error every blocked command gets while a dialog is open on its tab. */
 export function dialogOpenError(tabId: number, dialog: DialogInfo, tool: string): RelayError {
   const message = dialog.message ? `: ${JSON.stringify(dialog.message.slice(0, 200))}` : '';
   return reasonedError(
     'target_conflict',
     'dialog_open',
-    `A ${dialog.type} dialog is open on tab ${tabId}${message}. Answer it first with \`chrome-relay dialog accept\` or \`chrome-relay dialog dismiss\` (add --tab ${tabId} if it is not the current tab).`,
+    `${ADialog(dialog.type)} is open on tab ${tabId}${message}. Answer it first with \`chrome-relay dialog accept\` or \`chrome-relay dialog dismiss\` (add --tab ${tabId} if it is not the current tab).`,
     { tool, phase: 'resolve', details: { tab: tabId, dialog } },
   );
 }
@@ -115,7 +126,7 @@ export class DialogTracker {
         throw reasonedError(
           'timeout',
           'page_busy',
-          `Tab ${tabId} does not respond (Page.enable got no answer in ${limit} ms): a dialog that opened before chrome-relay watched this tab may be waiting — answer it in the browser window — or a script is busy. Retry afterwards.`,
+          `Tab ${tabId} does not respond (Page.enable got no answer in ${limit} ms): a dialog that opened before chrome-relay watched this tab may be waiting — answer it in the browser window — or a script is busy. Check the tab with \`chrome-relay snapshot\`, then retry.`,
           { tool, phase: 'resolve', details: { tab: tabId, method: 'Page.enable', waitedMs: limit } },
         );
       }

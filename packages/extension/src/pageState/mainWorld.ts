@@ -13,9 +13,11 @@
  * Failure mapping (documented in the tool descriptions):
  * - the code does not compile (SyntaxError without a stack: it never ran) → invalid_arguments on
  *   the field that holds it — the only invalid_arguments, because only then nothing has run;
- * - it threw or its promise rejected → cdp_error, retryable:false, details.exception = the text.
+ * - it threw or its promise rejected → cdp_error, retryable:false, details.exception = the text;
+ * - its promise had not settled by `settleBy` → timeout `promise_pending`, retryable:false: the code ran, and a
+ *   promise that never settles is no busy page (the dispatcher's page_busy would say so at the deadline).
  */
-import { RelayError } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, toolLabel } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
 import type { CdpTarget } from '../cdp/cdpSession.js';
 import type { ToolContext } from '../tools/defineTool.js';
@@ -25,6 +27,14 @@ export type MainWorldSite = number | { target: number | CdpTarget; contextId?: n
 
 function siteOf(at: MainWorldSite): { target: number | CdpTarget; contextId?: number } {
   return typeof at === 'number' ? { target: at } : at;
+}
+
+export interface EvaluationSite {
+  tool: string;
+  field: string;
+  maxDepth: number;
+  /** Epoch ms by which a returned promise must have settled; without it, it is awaited as long as the call runs. */
+  settleBy?: number;
 }
 
 export interface Evaluation {
@@ -44,7 +54,7 @@ export async function evaluateInMainWorld(
   ctx: Pick<ToolContext, 'cdp'>,
   at: MainWorldSite,
   expression: string,
-  where: { tool: string; field: string; maxDepth: number },
+  where: EvaluationSite,
 ): Promise<Evaluation> {
   const { target, contextId } = siteOf(at);
   const reply = await ctx.cdp.send(target, 'Runtime.evaluate', {
@@ -87,20 +97,42 @@ function pageThrew(where: { tool: string; field: string }, method: string, text:
  * Await the promise the code returned and serialize what it settles to. The code has run by now, so
  * a rejection is the page's exception (cdp_error), never invalid_arguments — whatever its class.
  */
-async function settle(ctx: Pick<ToolContext, 'cdp'>, target: number | CdpTarget, promiseId: string, where: { tool: string; field: string; maxDepth: number }): Promise<Evaluation> {
+async function settle(ctx: Pick<ToolContext, 'cdp'>, target: number | CdpTarget, promiseId: string, where: EvaluationSite): Promise<Evaluation> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const reply = await ctx.cdp.send(target, 'Runtime.callFunctionOn', {
+    const settled = ctx.cdp.send(target, 'Runtime.callFunctionOn', {
       functionDeclaration: 'function () { return this; }',
       objectId: promiseId,
       awaitPromise: true,
       serializationOptions: { serialization: 'deep', maxDepth: where.maxDepth },
     });
+    const { settleBy } = where;
+    const reply =
+      settleBy === undefined
+        ? await settled
+        : await Promise.race([
+            settled,
+            new Promise<never>((_resolve, reject) => {
+              timer = setTimeout(() => reject(pending(where, settleBy)), Math.max(0, settleBy - Date.now()));
+            }),
+          ]);
     if (reply.exceptionDetails) throw pageThrew(where, 'Runtime.callFunctionOn', exceptionText(reply.exceptionDetails));
     return { deep: reply.result.deepSerializedValue, remote: reply.result };
   } finally {
-    // The page keeps the promise alive for us until released; nobody needs it after this.
+    clearTimeout(timer);
+    // The page keeps the promise alive for us until released; nobody needs it after this (a pending await of it
+    // then ends with an error nobody reads).
     ctx.cdp.send(target, 'Runtime.releaseObject', { objectId: promiseId }).catch(() => undefined);
   }
+}
+
+function pending(where: EvaluationSite, settleBy: number): RelayError {
+  return reasonedError(
+    'timeout',
+    'promise_pending',
+    `The ${where.field} ran and returned a promise that had not settled when ${toolLabel(where.tool)} had to answer; it may never settle. Return a value that settles (or give a larger --timeout if it is merely slow); it ran, so check the page with \`chrome-relay snapshot\` before running one that changes it again.`,
+    { tool: where.tool, phase: 'act', details: { field: where.field, settleBy: new Date(settleBy).toISOString(), mayHaveActed: true } },
+  );
 }
 
 /** JavaScript truthiness of a deep-serialized value. */

@@ -68,8 +68,10 @@ export function framesAroundBlocked(frames: readonly (FrameLike & { sessionId?: 
 /** Pure: the URL's origin for messages about a blocked frame ('' when it has none): its path may hold what the person wanted hidden. */
 export function originOf(url: string): string {
   try {
-    const origin = new URL(url).origin;
-    return origin === 'null' ? '' : origin;
+    const parsed = new URL(url);
+    if (parsed.origin !== 'null') return parsed.origin;
+    // Schemes the URL standard does not know (chrome-extension:) have an opaque origin there, not in Chrome.
+    return parsed.host === '' ? '' : `${parsed.protocol}//${parsed.host}`;
   } catch {
     return '';
   }

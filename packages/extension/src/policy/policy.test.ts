@@ -2,6 +2,7 @@ import type { RelayError } from '@chrome-relay/protocol';
 import { describe, expect, it } from 'vitest';
 import type { CallTabs } from '../targeting/resolveCall.js';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
+import { fakeBarrier } from '../testing/fakeNet.js';
 import { fakeOrganize } from '../testing/fakeOrganize.js';
 import { AgentTabs } from './agentTabs.js';
 import { PauseStore } from './pause.js';
@@ -14,13 +15,14 @@ async function setup(settings: Partial<Settings> = {}) {
   const store = new SettingsStore(env.browser);
   const pause = new PauseStore(env.browser);
   const agentTabs = new AgentTabs(env.browser);
-  const policy = new Policy({ browser: env.browser, organize, sessions: env.cdp, settings: store, pause, agentTabs });
+  const { net, barrier } = fakeBarrier(env.browser, () => store.rules());
+  const policy = new Policy({ browser: env.browser, organize, sessions: env.cdp, settings: store, pause, agentTabs, barrier });
   await store.save({ blockedSites: [], agentTabsOnly: false, idleDetachSeconds: 15, ...settings });
   const personTab = env.browser.addTab({ url: 'https://news.test/' }).id ?? 0;
   const bankTab = env.browser.addTab({ url: 'https://bank.test/account' }).id ?? 0;
   const agentTab = env.browser.addTab({ url: 'https://shop.test/' }).id ?? 0;
-  await agentTabs.add(agentTab);
-  return { ...env, organize, store, pause, agentTabs, policy, personTab, bankTab, agentTab };
+  await policy.adopt(agentTab, 'opened');
+  return { ...env, organize, store, pause, agentTabs, barrier, net, policy, personTab, bankTab, agentTab };
 }
 
 const one = (tab: number): CallTabs => ({ kind: 'tab', tab, via: 'explicit' });
@@ -75,7 +77,9 @@ describe('Policy: site block list', () => {
     const { policy, bankTab, personTab } = await setup({ blockedSites: ['bank.test'] });
     const error = await refusal(policy.checkTabs('snapshot', {}, one(bankTab)));
     expect(error.code).toBe('target_conflict');
-    expect(error.details).toMatchObject({ reason: 'site_blocked', rule: 'bank.test', tab: bankTab, url: 'https://bank.test/account' });
+    expect(error.details).toMatchObject({ reason: 'site_blocked', rule: 'bank.test', tab: bankTab, origin: 'https://bank.test' });
+    // The path is the person's: neither the message nor the details carry it.
+    expect(error.message + JSON.stringify(error.details)).not.toContain('/account');
     await policy.checkTabs('snapshot', {}, one(personTab));
   });
 
@@ -170,17 +174,45 @@ describe('Policy: agent tabs only', () => {
     await policy.checkTabs('click', {}, one(personTab));
   });
 
-  it('a tab opened by an agent tab is an agent tab; navigate and workspace_create results are recorded', async () => {
-    const { policy, agentTabs, browser, agentTab } = await setup({ agentTabsOnly: true });
+  it("a window an agent tab's page opened is an agent tab; a tab chrome-relay opens is one before it is handed back", async () => {
+    const { policy, browser, agentTab } = await setup({ agentTabsOnly: true });
     const child = browser.addTab({ url: 'https://shop.test/cart' }).id ?? 0;
-    await agentTabs.addIfOpenedByAgentTab(child, agentTab);
+    await policy.navigationTargetCreated(agentTab, child);
     await policy.checkTabs('click', {}, one(child));
-    const opened = browser.addTab().id ?? 0;
-    await policy.noteResult('navigate', { tabId: opened, newTab: true });
-    await policy.checkTabs('click', {}, one(opened));
-    const reused = browser.addTab().id ?? 0;
-    await policy.noteResult('navigate', { tabId: reused, newTab: false });
-    expect((await refusal(policy.checkTabs('click', {}, one(reused)))).details['reason']).toBe('not_agent_tab');
+    const opened = await policy.openTab(async () => browser.addTab({ url: 'about:blank' }), (tab) => tab.id);
+    await policy.checkTabs('click', {}, one(opened.id ?? 0));
+  });
+
+  it("a tab the person opens is never an agent tab, whatever Chrome names as its opener", async () => {
+    const { policy, browser, personTab } = await setup({ agentTabsOnly: true });
+    // Opened from the person's own page: Chrome names that page as the source.
+    const fromPerson = browser.addTab({ url: 'https://news.test/story' }).id ?? 0;
+    await policy.navigationTargetCreated(personTab, fromPerson);
+    expect((await refusal(policy.checkTabs('click', {}, one(fromPerson)))).details['reason']).toBe('not_agent_tab');
+    // Ctrl+T while an agent tab is in front: Chrome records that tab as the opener, but names no source.
+    const ctrlT = browser.addTab({ url: 'chrome://newtab/' }).id ?? 0;
+    expect((await refusal(policy.checkTabs('click', {}, one(ctrlT)))).details['reason']).toBe('not_agent_tab');
+  });
+
+  it('the person shares a tab of theirs and takes it back: the call in flight there is stopped and the tab detached', async () => {
+    const { policy, cdp, debugger: fake, personTab } = await setup({ agentTabsOnly: true });
+    await policy.share(personTab);
+    await policy.checkTabs('snapshot', {}, one(personTab));
+    await cdp.attach(personTab);
+    const stopped: RelayError[] = [];
+    const watch = policy.watch('click', (error) => stopped.push(error));
+    watch.setTabs([personTab]);
+    await policy.unshare(personTab);
+    expect(stopped.map((e) => e.details['reason'])).toEqual(['not_agent_tab']);
+    expect(fake.attached.has(personTab)).toBe(false);
+    expect((await refusal(policy.checkTabs('snapshot', {}, one(personTab)))).details['reason']).toBe('not_agent_tab');
+    watch.close();
+  });
+
+  it('"Stop sharing" never takes back a tab agents opened', async () => {
+    const { policy, agentTab } = await setup({ agentTabsOnly: true });
+    await policy.unshare(agentTab);
+    await policy.checkTabs('click', {}, one(agentTab));
   });
 
   it('tabs lists a tab on a blocked site by its origin only, without its title; other tabs and other tools untouched', async () => {
@@ -194,11 +226,93 @@ describe('Policy: agent tabs only', () => {
     });
     const read = { tabId: bankTab, title: 'Balance' };
     expect(await policy.noteResult('get', read)).toBe(read);
+    // Any other tool's answer: a URL on the blocked site keeps only its origin.
+    expect(await policy.noteResult('network', { entries: [{ url: 'https://bank.test/acct/4711' }] })).toEqual({ entries: [{ url: 'https://bank.test/[blocked]' }] });
   });
 
   it('leaves calls that name no tab alone', async () => {
     const { policy } = await setup({ agentTabsOnly: true, blockedSites: ['bank.test'] });
     await policy.checkTabs('tabs', {}, none);
     await policy.checkTabs('navigate', { url: 'https://shop.test/' }, none);
+  });
+});
+
+describe("Policy: the person's pages", () => {
+  it('an extension page is never an agent tab: not listed beyond its origin, not named, not navigated to, not attached — whatever the settings', async () => {
+    const { policy, browser, cdp, debugger: fake } = await setup({ agentTabsOnly: false });
+    const options = browser.addTab({ url: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/options.html', title: 'chrome-relay settings' }).id ?? 0;
+    for (const tool of ['snapshot', 'js', 'click', 'close']) {
+      const error = await refusal(policy.checkTabs(tool, {}, one(options)));
+      expect(error.details).toMatchObject({ reason: 'person_page', tab: options, origin: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop' });
+    }
+    expect((await refusal(policy.checkTabs('navigate', { url: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/popup.html' }, none))).details['reason']).toBe('person_page');
+    cdp.setAttachGuard((tabId) => policy.guardAttach(tabId));
+    expect((await refusal(cdp.attach(options))).details['reason']).toBe('person_page');
+    expect(fake.attachCalls).toBe(0);
+    await expect(policy.share(options)).rejects.toMatchObject({ details: { reason: 'person_page' } });
+    const tab = (id: number, url: string, title: string) => ({ id, windowId: 1, index: 0, url, title, active: false, status: 'complete', groupId: -1 });
+    const listed = { windows: [{ id: 1, focused: true, type: 'normal', tabs: [tab(options, 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/options.html', 'chrome-relay settings')] }] };
+    expect(await policy.noteResult('tabs', listed)).toEqual({ windows: [{ ...listed.windows[0], tabs: [tab(options, 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/', '')] }] });
+  });
+
+  it('a tab that moves onto an extension page loses its session and its call is stopped', async () => {
+    const { policy, cdp, debugger: fake, agentTab } = await setup();
+    await cdp.attach(agentTab);
+    const stopped: RelayError[] = [];
+    const watch = policy.watch('js', (error) => stopped.push(error));
+    watch.setTabs([agentTab]);
+    await policy.tabUrlChanged(agentTab, 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/options.html');
+    expect(fake.attached.has(agentTab)).toBe(false);
+    expect(stopped[0]?.details['reason']).toBe('person_page');
+    watch.close();
+  });
+});
+
+describe('Policy: the network barrier', () => {
+  it('covers every tab a call acts in, and a call waits until the block list is installed', async () => {
+    const { policy, net, personTab, agentTab } = await setup({ blockedSites: ['bank.test'], agentTabsOnly: false });
+    await policy.checkTabs('click', {}, one(personTab));
+    const agentScope = net.conditions().find((c) => c.tabIds !== undefined);
+    expect(agentScope?.tabIds).toEqual([personTab, agentTab].sort((a, b) => a - b));
+    expect(agentScope?.requestDomains).toEqual(['bank.test']);
+  });
+
+  it('while the block list cannot be installed, calls are refused (it is not in force); once it can, they run', async () => {
+    const { policy, store, net, agentTab } = await setup();
+    net.failing = new Error('Internal error');
+    await expect(policy.saveSettings({ blockedSites: ['bank.test'], agentTabsOnly: false, idleDetachSeconds: 15 })).rejects.toMatchObject({ code: 'chrome_api_error' });
+    expect((await store.get()).blockedSites).toEqual(['bank.test']);
+    const refused = await refusal(policy.checkTabs('click', {}, one(agentTab)));
+    expect(refused.code).toBe('chrome_api_error');
+    expect(refused.message).toContain('nothing was done');
+    net.failing = undefined;
+    await policy.checkTabs('click', {}, one(agentTab));
+  });
+
+  it('a pattern Chrome cannot hold is refused at save, named, and nothing is saved', async () => {
+    const { policy, store, net } = await setup();
+    const { requestMatches } = await import('./netRules.js');
+    const { parseSiteRule } = await import('./sitePatterns.js');
+    const parsed = parseSiteRule('example.com/a/very/long/path*');
+    if (!parsed.ok) throw new Error(parsed.problem);
+    for (const m of requestMatches(parsed.rule)) if (m.regexFilter !== undefined) net.unsupported.add(m.regexFilter);
+    const problems = await policy.saveSettings({ blockedSites: ['bank.test', 'example.com/a/very/long/path*'], agentTabsOnly: false, idleDetachSeconds: 15 });
+    expect(problems).toEqual([{ line: 'example.com/a/very/long/path*', problem: expect.stringContaining('too long') }]);
+    expect((await store.get()).blockedSites).toEqual([]);
+  });
+
+  it('a navigation the filter stopped becomes site_blocked with the rule and the origin, never the blocked URL', async () => {
+    const { policy } = await setup({ blockedSites: ['bank.test'] });
+    const { RelayError: Err } = await import('@chrome-relay/protocol');
+    const stopped = new Err('cdp_error', 'Navigation to https://shop.test/go failed: net::ERR_BLOCKED_BY_CLIENT.', {
+      tool: 'navigate',
+      details: { errorText: 'net::ERR_BLOCKED_BY_CLIENT', url: 'https://shop.test/go', tab: 4, blockedUrl: 'https://bank.test/acct/4711' },
+    });
+    const explained = (await policy.explainFailure('navigate', stopped)) as RelayError;
+    expect(explained.details).toMatchObject({ reason: 'site_blocked', rule: 'bank.test', origin: 'https://bank.test', tab: 4 });
+    expect(explained.message + JSON.stringify(explained.details)).not.toContain('4711');
+    // Another extension's block: the error stays, without the URL it was stopped at.
+    const other = new Err('cdp_error', 'failed', { details: { errorText: 'net::ERR_BLOCKED_BY_CLIENT', blockedUrl: 'https://ads.test/x' } });
+    expect(((await policy.explainFailure('navigate', other)) as RelayError).details).toEqual({ errorText: 'net::ERR_BLOCKED_BY_CLIENT' });
   });
 });

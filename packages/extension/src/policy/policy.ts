@@ -10,22 +10,30 @@
  *   a tab too, and a tab that navigates onto a blocked site is detached at once. Inside a page, a frame
  *   showing a blocked site is never entered (frameBlocks.ts; page/frames.ts marks those frames for every
  *   tool, and a call aimed inside one fails with blockedFrameError).
- * - Agent tabs only: a call naming a tab that chrome-relay did not open (agentTabs.ts) and that is
- *   not in a tab group titled exactly "chrome-relay" fails with `not_agent_tab`.
+ * - Agent tabs only (the default): a call naming a tab that is not an agent tab (agentTabs.ts: opened by
+ *   chrome-relay, opened by an agent tab's page, or shared by the person from the popup) and not in a tab group
+ *   titled exactly "chrome-relay" fails with `not_agent_tab`.
+ * - The person's pages: a tab showing a page of an extension (chrome-extension://: chrome-relay's own popup and
+ *   options, or another extension's) is never an agent's, whatever the settings: a call naming one, a navigate to
+ *   one and an attach to one fail with `person_page`, and `tabs` lists it by origin only.
+ * - The network barrier (netBarrier.ts): every tab a call acts on is covered before the tool runs, and a call
+ *   waits until the block list is in force in Chrome's request filter (it fails when it cannot be).
  *
  * "Naming a tab": the tabs the call was resolved to act on (targeting/resolveCall.ts), plus the tab
  * ids a tool manages directly (group_create/group_add `tabs`, lease_claim `tab`).
  */
-import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, toolLabel, type ToolResult } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import type { CdpSessions } from '../cdp/cdpSession.js';
 import { tabsOf, type CallTabs } from '../targeting/resolveCall.js';
 import type { OrganizeApi } from '../targeting/organizeApi.js';
-import type { AgentTabs } from './agentTabs.js';
+import type { AgentTabKind, AgentTabs } from './agentTabs.js';
 import { originOf, type SiteBlock } from './frameBlocks.js';
+import type { NetBarrier } from './netBarrier.js';
 import type { PauseState, PauseStore } from './pause.js';
 import type { Settings, SettingsStore } from './settings.js';
-import { blockingRule, type SiteRule } from './sitePatterns.js';
+import { scrubValue } from './scrub.js';
+import { blockingRule, parseSiteRules, type RuleProblem, type SiteRule } from './sitePatterns.js';
 
 /** The tab group title that lends a person's tab to agents in "agent tabs only" mode. */
 export const AGENT_GROUP_TITLE = 'chrome-relay';
@@ -40,6 +48,7 @@ export interface PolicyDeps {
   settings: SettingsStore;
   pause: PauseStore;
   agentTabs: AgentTabs;
+  barrier: Pick<NetBarrier, 'cover' | 'uncover' | 'ready' | 'opening' | 'isCovered' | 'rulesChanged' | 'unsupported'>;
 }
 
 interface Watcher {
@@ -71,19 +80,21 @@ function interruptedByPause(tool: string): RelayError {
   return reasonedError(
     'target_conflict',
     'paused_by_user',
-    `The person paused chrome-relay while ${tool} was running, so it was stopped and every tab detached; it may already have taken effect. Stop and tell them; once they press Resume, check the page before re-issuing it.`,
+    `The person paused chrome-relay while ${toolLabel(tool)} was running, so it was stopped and every tab detached; it may already have taken effect. Stop and tell them; once they press Resume, check the page before re-issuing it.`,
     { tool, phase: 'act', retryable: false, details: { interrupted: true, mayHaveActed: true } },
   );
 }
 
+/** A tab on a blocked site is named by its origin only: the path may be what the person keeps to themselves. */
 function blockedTabError(tool: string, tab: number, url: string, rule: string, interrupted: boolean): RelayError {
-  const what = interrupted ? `Tab ${tab} navigated to ${url} while ${tool} was running` : `Tab ${tab} shows ${url}`;
-  const outcome = interrupted ? `${tool} was stopped and the tab detached; it may already have taken effect` : 'chrome-relay does not attach to it and nothing was done';
+  const site = originOf(url) || 'a page';
+  const what = interrupted ? `Tab ${tab} navigated to ${site} while ${toolLabel(tool)} was running` : `Tab ${tab} shows ${site}`;
+  const outcome = interrupted ? `${toolLabel(tool)} was stopped and the tab detached; it may already have taken effect` : 'chrome-relay does not attach to it and nothing was done';
   return reasonedError(
     'target_conflict',
     'site_blocked',
     `${what}, a site the person blocked for agents (rule "${rule}" in chrome-relay's options); ${outcome}. Work in another tab, or ask the person to remove the rule.`,
-    { tool, phase: interrupted ? 'act' : 'resolve', retryable: false, details: { tab, url, rule, ...(interrupted ? { interrupted: true, mayHaveActed: true } : {}) } },
+    { tool, phase: interrupted ? 'act' : 'resolve', retryable: false, details: { tab, origin: originOf(url), rule, ...(interrupted ? { interrupted: true, mayHaveActed: true } : {}) } },
   );
 }
 
@@ -134,9 +145,32 @@ function notAgentTabError(tool: string, tab: number): RelayError {
   return reasonedError(
     'target_conflict',
     'not_agent_tab',
-    `Tab ${tab} was not opened by chrome-relay, and the person allows agents only in tabs chrome-relay opened or that they put into a tab group named "${AGENT_GROUP_TITLE}" ("agent tabs only" in chrome-relay's options). Open your own tab with \`chrome-relay navigate <url>\`, or ask the person to drag this tab into a "${AGENT_GROUP_TITLE}" group.`,
+    `Tab ${tab} is one of the person's own tabs: agents work only in tabs chrome-relay opened (and windows those open), tabs the person shared from chrome-relay's toolbar popup ("Let agents use this tab") or put into a tab group named "${AGENT_GROUP_TITLE}"; nothing was done. Open your own tab with \`chrome-relay navigate <url>\`, or ask the person to share this one.`,
     { tool, phase: 'resolve', details: { tab } },
   );
+}
+
+/** A page of an extension (chrome-relay's own popup and options, or another extension's): the person's, never an agent's. */
+export function isPersonPage(url: string | undefined): boolean {
+  return url !== undefined && /^chrome-extension:/i.test(url);
+}
+
+function personPageError(tool: string, tab: number | undefined, url: string): RelayError {
+  const where = tab === undefined ? 'That URL is' : `Tab ${tab} shows`;
+  return reasonedError(
+    'target_conflict',
+    'person_page',
+    `${where} a page of a browser extension (${originOf(url) || 'chrome-extension:'}) — chrome-relay's own controls or another extension's — and those are the person's: agents never see, open or act in them, and nothing was done. Work in your own tabs (\`chrome-relay navigate <url>\`).`,
+    { tool, phase: 'resolve', retryable: false, details: { ...(tab === undefined ? {} : { tab }), origin: originOf(url) } },
+  );
+}
+
+/** An error with every URL on a blocked site in its message and details cut to the origin (scrub.ts). */
+function scrubbedError(error: RelayError, rules: readonly SiteRule[]): RelayError {
+  const message = scrubValue(error.message, rules);
+  const details = scrubValue(error.details, rules);
+  if (message === error.message && details === error.details) return error;
+  return new RelayError(error.code, message, { tool: error.tool, phase: error.phase, retryable: error.retryable, details });
 }
 
 /** Tab ids a tool manages directly, beyond the ones the call resolved to act on. */
@@ -154,12 +188,14 @@ function originOnly(url: string): string {
   return origin === '' ? '' : `${origin}/`;
 }
 
-function blockedTabsHidden(result: TabsResult, rules: readonly SiteRule[]): TabsResult {
+/** `tabs` as the agent may see it: a tab on a blocked site or showing an extension page by its origin only, with no title. */
+function hiddenTabs(result: TabsResult, rules: readonly SiteRule[]): TabsResult {
+  const hidden = (url: string): boolean => isPersonPage(url) || blockingRule(rules, [url]) !== undefined;
   return {
     ...result,
     windows: result.windows.map((window) => ({
       ...window,
-      tabs: window.tabs.map((tab) => (blockingRule(rules, [tab.url]) ? { ...tab, url: originOnly(tab.url), title: '' } : tab)),
+      tabs: window.tabs.map((tab) => (hidden(tab.url) ? { ...tab, url: originOnly(tab.url), title: '' } : tab)),
     })),
   };
 }
@@ -182,50 +218,122 @@ export class Policy {
     if (state.paused) throw pausedError(state, tool);
   }
 
-  /** Site block list and "agent tabs only" for the tabs a call names (and navigate's URL). */
+  /**
+   * The person's pages, the site block list and "agent tabs only" for the tabs a call names (and navigate's URL);
+   * then the named tabs are covered by the network barrier, and the call waits until the block list is in force.
+   */
   async checkTabs(tool: string, params: Readonly<Record<string, unknown>>, tabs: CallTabs): Promise<void> {
     const settings = await this.#deps.settings.get();
     const rules = await this.#deps.settings.rules();
-    if (rules.length === 0 && !settings.agentTabsOnly) return;
     if (tool === 'navigate' && typeof params.url === 'string') {
+      if (isPersonPage(params.url.trim())) throw personPageError(tool, undefined, params.url.trim());
       const blocked = blockingRule(rules, [params.url]);
       if (blocked) throw blockedUrlError(tool, blocked.url, blocked.rule.text);
     }
     const named = [...new Set([...tabsOf(tabs), ...managedTabs(params)])];
+    const existing: number[] = [];
     for (const tabId of named) {
       const tab = await this.#tabOrUndefined(tabId);
       // A tab that does not exist: the tool reports it missing in its own words.
       if (tab === undefined) continue;
+      const personPage = [tab.url, tab.pendingUrl].find(isPersonPage);
+      if (personPage !== undefined) throw personPageError(tool, tabId, personPage);
       const blocked = blockingRule(rules, [tab.url, tab.pendingUrl]);
       if (blocked) throw blockedTabError(tool, tabId, blocked.url, blocked.rule.text, false);
       if (settings.agentTabsOnly && !(await this.isAgentTab(tabId, tab.groupId))) throw notAgentTabError(tool, tabId);
+      existing.push(tabId);
     }
+    // A tab an agent acts in is under the barrier from now on (with "agent tabs only" on, it already was).
+    if (existing.some((tabId) => !this.#deps.barrier.isCovered(tabId))) await this.#deps.barrier.cover(existing);
+    if (rules.length > 0) await this.#deps.barrier.ready();
   }
 
-  /** After a call succeeded: a tab it opened is an agent tab (navigate to a new tab, workspace create). */
   /**
-   * After a tool succeeded: records the tabs an agent opened, and returns the result the agent may see. `tabs`
-   * lists a tab on a blocked site by its origin only, with no title: the person's bank or mail stays out of the
-   * agent's view, and the agent still learns that the tab exists and which site keeps it out.
+   * A failure the person's limits explain: a navigation the network barrier stopped (the tool names where, as
+   * `blockedUrl`) is site_blocked with the rule and the site's origin — never that URL, whose path is the blocked
+   * site's. Anything else is returned as it was.
    */
-  async noteResult(tool: string, result: unknown): Promise<unknown> {
-    if (typeof result !== 'object' || result === null) return result;
-    const r = result as Record<string, unknown>;
-    const opened = (tool === 'navigate' && r.newTab === true) || tool === 'workspace_create';
-    if (opened && typeof r.tabId === 'number') await this.#deps.agentTabs.add(r.tabId);
-    if (tool !== 'tabs') return result;
+  async explainFailure(tool: string, error: unknown): Promise<unknown> {
+    if (!(error instanceof RelayError)) return error;
     const rules = await this.#deps.settings.rules();
-    return rules.length === 0 ? result : blockedTabsHidden(result as TabsResult, rules);
+    if (typeof error.details.blockedUrl !== 'string') return scrubbedError(error, rules);
+    const { blockedUrl, ...details } = error.details;
+    const blocked = blockingRule(rules, [blockedUrl]);
+    if (blocked === undefined) return new RelayError(error.code, error.message, { tool: error.tool, phase: error.phase, retryable: error.retryable, details });
+    const origin = originOf(blockedUrl);
+    return reasonedError(
+      'target_conflict',
+      'site_blocked',
+      `The navigation was stopped before it reached ${origin || 'a site'} (a redirect led there), a site the person blocked for agents (rule "${blocked.rule.text}" in chrome-relay's options); nothing was loaded from it. Leave that site alone, or ask the person to remove the rule.`,
+      { tool, phase: 'act', retryable: false, details: { ...(typeof details.tab === 'number' ? { tab: details.tab } : {}), origin, rule: blocked.rule.text, url: details.url } },
+    );
   }
 
-  /** The attach guard: no session while paused, none on a blocked site. */
+  /**
+   * After a tool succeeded: the result the agent may see. `tabs` lists a tab on a blocked site, or showing an
+   * extension's page, by its origin only, with no title: the person's bank or mail stays out of the agent's view,
+   * and the agent still learns that the tab exists and why it is out of reach.
+   */
+  async noteResult<T>(tool: string, result: T): Promise<T> {
+    const rules = await this.#deps.settings.rules();
+    // `tabs` answers a TabsResult (the dispatcher checked it against the tool's schema).
+    const shown = tool === 'tabs' && typeof result === 'object' && result !== null ? (hiddenTabs(result as unknown as TabsResult, rules) as unknown as T) : result;
+    // Whatever else the tool returned: no URL on a blocked site beyond its origin (scrub.ts).
+    return scrubValue(shown, rules);
+  }
+
+  /**
+   * How chrome-relay opens a tab (browserApi.ts and organizeApi.ts call it for every tab or window they create):
+   * the tab is an agent tab, covered by the barrier, before it is handed back — and, while it is being created,
+   * every new tab is (netBarrier.ts `opening`), since a page given at creation may navigate before its id is known.
+   */
+  async openTab<T>(open: () => Promise<T>, tabIdOf: (opened: T) => number | undefined): Promise<T> {
+    return this.#deps.barrier.opening(async () => {
+      const opened = await open();
+      const tabId = tabIdOf(opened);
+      if (tabId !== undefined) await this.adopt(tabId, 'opened');
+      return opened;
+    });
+  }
+
+  /** Make a tab the agents' (opened by chrome-relay or by an agent tab's page, or shared by the person), under the barrier. */
+  async adopt(tabId: number, kind: AgentTabKind): Promise<void> {
+    await this.#deps.agentTabs.add(tabId, kind);
+    await this.#deps.barrier.cover([tabId]);
+  }
+
+  /** webNavigation.onCreatedNavigationTarget: a window an agent tab's page opened is the agents' too; one a covered tab opened is covered. */
+  async navigationTargetCreated(sourceTabId: number, tabId: number): Promise<void> {
+    if (await this.isAgentTab(sourceTabId)) await this.adopt(tabId, 'child');
+    else if (this.#deps.barrier.isCovered(sourceTabId)) await this.#deps.barrier.cover([tabId]);
+  }
+
+  /** The popup's "Let agents use this tab". Never an extension's page. */
+  async share(tabId: number): Promise<void> {
+    const tab = await this.#deps.browser.getTab(tabId);
+    if (isPersonPage(tab.url ?? tab.pendingUrl)) throw personPageError('share', tabId, tab.url ?? tab.pendingUrl ?? '');
+    await this.adopt(tabId, 'shared');
+  }
+
+  /** The popup's "Stop sharing": the tab is the person's again, and agents lose it at once. */
+  async unshare(tabId: number): Promise<void> {
+    if ((await this.#deps.agentTabs.kindOf(tabId)) !== 'shared') return;
+    await this.#deps.agentTabs.remove(tabId);
+    await this.#deps.barrier.uncover(tabId);
+    for (const watcher of [...this.#watchers]) if (watcher.tabs.includes(tabId)) watcher.stop(notAgentTabError(watcher.tool, tabId));
+    if (this.#deps.sessions.isAttached(tabId)) await this.#deps.sessions.detach(tabId);
+  }
+
+  /** The attach guard: no session while paused, none on an extension's page, none on a blocked site. */
   async guardAttach(tabId: number): Promise<void> {
     const state = await this.#deps.pause.get();
     if (state.paused) throw pausedError(state, '');
-    const rules = await this.#deps.settings.rules();
-    if (rules.length === 0) return;
     const tab = await this.#tabOrUndefined(tabId);
     if (tab === undefined) return; // attach itself reports the missing tab
+    const personPage = [tab.url, tab.pendingUrl].find(isPersonPage);
+    if (personPage !== undefined) throw personPageError('', tabId, personPage);
+    const rules = await this.#deps.settings.rules();
+    if (rules.length === 0) return;
     const blocked = blockingRule(rules, [tab.url, tab.pendingUrl]);
     if (blocked) throw blockedTabError('', tabId, blocked.url, blocked.rule.text, false);
   }
@@ -253,6 +361,18 @@ export class Policy {
     };
   }
 
+  /**
+   * The options page's Save: the block list must fit Chrome's request filter (else the lines that do not are the
+   * problems, and nothing is saved); once saved, it is in force before this resolves.
+   */
+  async saveSettings(settings: Settings): Promise<RuleProblem[]> {
+    const problems = await this.#deps.barrier.unsupported(parseSiteRules(settings.blockedSites).rules);
+    if (problems.length > 0) return problems;
+    await this.#deps.settings.save(settings);
+    await this.#deps.barrier.ready();
+    return [];
+  }
+
   /** The popup's switch: pausing stops every call in flight and detaches every session at once. */
   async setPaused(paused: boolean): Promise<PauseState> {
     const state = await this.#deps.pause.set(paused);
@@ -263,8 +383,13 @@ export class Policy {
     return state;
   }
 
-  /** tabs.onUpdated with a new URL: a tab that moved onto a blocked site loses its session at once. */
+  /** tabs.onUpdated with a new URL: a tab that moved onto a blocked site or an extension's page loses its session at once. */
   async tabUrlChanged(tabId: number, url: string): Promise<void> {
+    if (isPersonPage(url)) {
+      for (const watcher of [...this.#watchers]) if (watcher.tabs.includes(tabId)) watcher.stop(personPageError(watcher.tool, tabId, url));
+      if (this.#deps.sessions.isAttached(tabId)) await this.#deps.sessions.detach(tabId);
+      return;
+    }
     const rules = await this.#deps.settings.rules();
     const blocked = blockingRule(rules, [url]);
     if (!blocked) return;
@@ -276,6 +401,8 @@ export class Policy {
 
   async #settingsChanged(settings: Settings): Promise<void> {
     this.#deps.sessions.setIdleDetachMs(settings.idleDetachSeconds * 1000);
+    // The barrier installs the new list (and the calls that come next wait for it: checkTabs).
+    this.#deps.barrier.rulesChanged().catch((error: unknown) => console.error('chrome-relay: installing the block list failed', error));
     // Tabs that the new settings refuse lose their session now, not at the next command.
     for (const tabId of this.#deps.sessions.attachedTabs()) {
       try {

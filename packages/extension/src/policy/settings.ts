@@ -4,19 +4,20 @@
  * lifetime and kept in memory; a wrong shape in storage (another build) reads as the defaults.
  */
 import type { BrowserApi } from '../browserApi.js';
+import { MAX_REGEX_RULES, regexRuleCount } from './netRules.js';
 import { parseSiteRules, ruleLines, type RuleProblem, type SiteRule } from './sitePatterns.js';
 
 export interface Settings {
   /** Block list lines as the person wrote them (rules only: no blanks or comments). */
   blockedSites: string[];
-  /** Agents may only touch tabs chrome-relay opened or the person put into a "chrome-relay" tab group. */
+  /** Agents may only touch agent tabs (agentTabs.ts) and tabs the person put into a "chrome-relay" tab group. On by default. */
   agentTabsOnly: boolean;
   /** Seconds without a command after which a tab's debugger session is detached; 0 = never. */
   idleDetachSeconds: number;
 }
 
 export const SETTINGS_KEY = 'settings';
-export const DEFAULT_SETTINGS: Settings = { blockedSites: [], agentTabsOnly: false, idleDetachSeconds: 15 };
+export const DEFAULT_SETTINGS: Settings = { blockedSites: [], agentTabsOnly: true, idleDetachSeconds: 15 };
 export const MAX_IDLE_DETACH_SECONDS = 3600;
 const MAX_RULES = 500;
 
@@ -32,8 +33,12 @@ export function checkSettings(raw: unknown): SettingsCheck {
   }
   const kept = ruleLines(lines);
   if (kept.length > MAX_RULES) return { ok: false, field: 'blockedSites', problems: [{ line: '', problem: `at most ${MAX_RULES} patterns` }] };
-  const { problems } = parseSiteRules(kept);
+  const { rules, problems } = parseSiteRules(kept);
   if (problems.length > 0) return { ok: false, field: 'blockedSites', problems };
+  // Chrome's request filter holds a limited number of regular expressions (host-only patterns cost none).
+  if (regexRuleCount(rules) > MAX_REGEX_RULES - 8) {
+    return { ok: false, field: 'blockedSites', problems: [{ line: '', problem: 'too many patterns with a path or a port for Chrome\'s request filter: merge some (a host alone blocks the whole site)' }] };
+  }
   if (typeof r.agentTabsOnly !== 'boolean') return { ok: false, field: 'agentTabsOnly', problems: [{ line: '', problem: 'must be on or off' }] };
   const idle = r.idleDetachSeconds;
   if (typeof idle !== 'number' || !Number.isInteger(idle) || idle < 0 || idle > MAX_IDLE_DETACH_SECONDS) {

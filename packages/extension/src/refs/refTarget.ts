@@ -2,7 +2,7 @@
  * From a ref to the tab it lives in, or the closed error that says why it cannot be used. A ref
  * carries its tab, so --tab is only a cross-check.
  */
-import { reasonedError, RelayError } from '@chrome-relay/protocol';
+import { reasonedError, reasonInfo, RelayError } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import type { StaleReason } from '../injected/types.js';
 import type { DocumentIdentity, RefRegistry, RefSummary } from './registry.js';
@@ -29,20 +29,11 @@ const STALE_EXPLANATION: Readonly<Record<RefStaleReason, string>> = {
   hidden: 'its element is still in the page but hidden right now (the last snapshot left it out)',
 };
 
-/** The move that fits each reason, in context (the reason table in protocol says the same generically). */
-const STALE_MOVE: Readonly<Record<RefStaleReason, string>> = {
-  unknown_ref: 'Run `chrome-relay snapshot` and use the refs it prints.',
-  navigated: 'Run `chrome-relay snapshot` of the new page and use its refs.',
-  vanished: 'Run `chrome-relay snapshot`; the element may be gone for good.',
-  ambiguous: 'Run `chrome-relay snapshot` and pick the right one of the new refs.',
-  changed: 'Run `chrome-relay snapshot` and check that it is still the element you want.',
-  hidden: 'Reveal it (hover its row or menu, expand its section) or `chrome-relay wait` for it, then use the same ref.',
-};
-
+/** The explanation is this ref's; the move is the reason's own, word for word. */
 export function staleRefError(ref: string, reason: RefStaleReason, tabId?: number): RelayError {
   const details: Record<string, unknown> = { ref };
   if (tabId !== undefined) details.tab = tabId;
-  return reasonedError('stale_ref', reason, `Ref @${ref} is stale: ${STALE_EXPLANATION[reason]}. ${STALE_MOVE[reason]}`, {
+  return reasonedError('stale_ref', reason, `Ref @${ref} is stale: ${STALE_EXPLANATION[reason]}. ${reasonInfo('stale_ref', reason).move}`, {
     phase: 'resolve',
     details,
   });

@@ -112,6 +112,23 @@ describe('RefRegistry', () => {
     expect(await new RefRegistry(store).lookup('e2')).toMatchObject({ tabId: 2 });
   });
 
+  it('addRefs: a ref issued outside a snapshot joins its document\'s refs, through storage; another document starts anew', async () => {
+    const store = new MemoryStore();
+    const registry = new RefRegistry(store);
+    await registry.replaceTab(1, DOC_A, records('e1', 'e2'));
+    const frame = { frameId: 'F-child', loaderId: 'L-child' };
+    await registry.addRefs(1, DOC_A, [{ ref: 'e9', role: 'generic', name: 'Cookie banner', frame }]);
+    expect(await registry.lookup('e1')).toMatchObject({ state: 'live', tabId: 1 });
+    expect(await registry.lookup('e9')).toEqual({ state: 'live', tabId: 1, document: DOC_A, frame, record: { ref: 'e9', role: 'generic', name: 'Cookie banner', frame } });
+    // A worker restart reads it back.
+    expect(await new RefRegistry(store).lookup('e9')).toMatchObject({ state: 'live', tabId: 1, frame });
+    // The tab shows another document now (no snapshot of it yet): only the new ref is live there.
+    await registry.addRefs(1, DOC_B, records('e10'));
+    expect(await registry.lookup('e10')).toMatchObject({ state: 'live', document: DOC_B });
+    expect(await registry.lookup('e1')).toBeUndefined();
+    expect(await registry.lookup('e9')).toBeUndefined();
+  });
+
   it('concurrent snapshots of different tabs both land in storage', async () => {
     const store = new MemoryStore();
     const registry = new RefRegistry(store);

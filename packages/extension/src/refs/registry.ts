@@ -154,6 +154,21 @@ export class RefRegistry {
     await this.#persist([tabId], []);
   }
 
+  /**
+   * Refs issued outside a snapshot (a click's interceptor, given a ref on the spot) join the tab's live entry for
+   * `document`. A tab whose entry is for another document, or that has none (a coordinate click before any
+   * snapshot), gets a new entry holding just these: the document they were issued in is the one that counts.
+   * Resolves once stored.
+   */
+  async addRefs(tabId: number, document: DocumentIdentity, records: readonly RefSummary[]): Promise<void> {
+    await this.#load();
+    const entry = this.#tabs.get(tabId);
+    const same = entry?.state === 'live' && entry.frameId === document.frameId && entry.loaderId === document.loaderId;
+    const kept = same && entry.state === 'live' ? entry.records.filter((record) => !records.some((added) => added.ref === record.ref)) : [];
+    this.#put({ tabId, state: 'live', frameId: document.frameId, loaderId: document.loaderId, records: [...kept, ...records] });
+    await this.#persist([tabId], []);
+  }
+
   async lookup(ref: string): Promise<RefLookup | undefined> {
     await this.#load();
     const tabId = this.#tabOfRef.get(ref);

@@ -33,11 +33,10 @@ export function leaseConflict(lease: LeaseInfo, agent: string | undefined, now: 
   const what = lease.kind === 'tab' ? `Tab ${lease.target}` : `Workspace "${lease.target}"`;
   const who = agent === undefined ? 'this call has no agent identity' : `you are "${agent}"`;
   const seconds = Math.max(1, Math.ceil((lease.expiresAt - now) / 1000));
-  const force = `chrome-relay lease release --${lease.kind} ${lease.target} --force`;
   return reasonedError(
     'target_conflict',
     'leased',
-    `${what} is leased by agent "${lease.owner}" (${who}); it expires after ${seconds} s without activity. Work in another tab (\`chrome-relay navigate <url>\` opens one), or ask ${lease.owner} to run \`chrome-relay lease release\`; a person can free it with \`${force}\`.`,
+    `${what} is leased by agent "${lease.owner}" (${who}); nothing was done. It expires after ${seconds} s without activity: work in another tab (\`chrome-relay navigate <url>\` opens one), or wait; if ${lease.owner} is stuck, ask the person, who can free it from chrome-relay's toolbar popup.`,
     { phase: 'resolve', details: { owner: lease.owner, kind: lease.kind, target: lease.target, expiresAt: lease.expiresAt, agent: agent ?? null } },
   );
 }
@@ -87,7 +86,7 @@ export class LeaseStore {
     });
   }
 
-  /** Drop leases on something that no longer exists (a closed workspace), whoever held them. */
+  /** Drop leases on something that no longer exists (a closed workspace), or that the person freed from the popup, whoever held them. */
   drop(match: (lease: LeaseInfo) => boolean): Promise<LeaseInfo[]> {
     return this.#serial.run(async () => {
       const leases = await this.#read();

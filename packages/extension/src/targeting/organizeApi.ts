@@ -6,7 +6,7 @@
  * Nothing here focuses a window or activates a tab: windows are created with focused:false and
  * grouping a tab leaves the active tab alone.
  */
-import { chromeApiError } from '../browserApi.js';
+import { chromeApiError, guardedOpen } from '../browserApi.js';
 
 export interface GroupInfo {
   id: number;
@@ -42,13 +42,18 @@ function toGroupInfo(group: chrome.tabGroups.TabGroup): GroupInfo {
 }
 
 export const chromeOrganizeApi: OrganizeApi = {
-  async createWindow(url) {
-    const window = await call('chrome.windows.create', () => chrome.windows.create({ url, focused: false, type: 'normal' }));
-    const tabId = window?.tabs?.[0]?.id;
-    if (window?.id === undefined || tabId === undefined) {
-      throw chromeApiError('chrome.windows.create', new Error('the new window has no tab'));
-    }
-    return { windowId: window.id, tabId };
+  createWindow(url) {
+    return guardedOpen(
+      async () => {
+        const window = await call('chrome.windows.create', () => chrome.windows.create({ url, focused: false, type: 'normal' }));
+        const tabId = window?.tabs?.[0]?.id;
+        if (window?.id === undefined || tabId === undefined) {
+          throw chromeApiError('chrome.windows.create', new Error('the new window has no tab'));
+        }
+        return { windowId: window.id, tabId };
+      },
+      (opened) => opened.tabId,
+    );
   },
   async windowTabs(windowId) {
     try {

@@ -143,7 +143,8 @@ describe('prepareCall', () => {
       expect.unreachable();
     } catch (error) {
       expect((error as RelayError).details).toMatchObject({ owner: 'alice', kind: 'workspace', target: 'w2', reason: 'leased' });
-      expect((error as RelayError).message).toContain('lease release --workspace w2 --force');
+      expect((error as RelayError).message).toContain('ask the person');
+      expect((error as RelayError).message).not.toContain('--force');
     }
   });
 });

@@ -21,7 +21,7 @@
  * (--tab, close <ids>, a workspace or group name), or the tab of a ref issued for one of those:
  * the browser's active tab is never a default.
  */
-import { RelayError, REF_PARAMS, TOOLS, isToolName, reasonedError, tabUseOf } from '@chrome-relay/protocol';
+import { RelayError, REF_PARAMS, TOOLS, isToolName, reasonedError, tabUseOf, toolLabel } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import { noRememberedTab, readRememberedTab, tabExists } from '../targets.js';
 
@@ -92,7 +92,7 @@ export function mergeEnvelope(
     if (use === 'close') {
       const tabs = params.tabs;
       if (tabs !== undefined && !(Array.isArray(tabs) && tabs.length === 1 && tabs[0] === tab)) {
-        throw conflict('multiple_targets', `--tab ${tab} and the tab ids ${JSON.stringify(tabs)} were both given; name the tabs to close once.`, { tab, tabs });
+        throw conflict('multiple_targets', `--tab ${tab} and the tab ids ${JSON.stringify(tabs)} were both given; give one target: name the tabs to close once.`, { tab, tabs });
       }
       params.tabs = [tab];
       return { params };
@@ -119,7 +119,7 @@ export function mergeEnvelope(
 }
 
 function notTargetable(tool: string, flagName: 'tab' | 'workspace' | 'group'): RelayError {
-  return new RelayError('invalid_arguments', `--${flagName} does not apply to ${tool}: it acts on no tab. Drop --${flagName}.`, {
+  return new RelayError('invalid_arguments', `--${flagName} does not apply to ${toolLabel(tool)}: it acts on no tab. Drop --${flagName}.`, {
     tool,
     phase: 'validate',
     details: { field: flagName },
@@ -198,7 +198,7 @@ async function resolvePage(params: Readonly<Record<string, unknown>>, scope: Sco
   if (first !== undefined) {
     const other = known.find((k) => k.tab !== first.tab);
     if (other) {
-      throw conflict('multiple_targets', `@${first.ref} is in tab ${first.tab} but @${other.ref} is in tab ${other.tab}; one command acts in one tab.`, {
+      throw conflict('multiple_targets', `@${first.ref} is in tab ${first.tab} but @${other.ref} is in tab ${other.tab}; one command acts in one tab: give one target (refs of one tab).`, {
         refs: known.map((k) => ({ ref: k.ref, tab: k.tab })),
       });
     }

@@ -3,10 +3,12 @@ import { RelayError } from '@chrome-relay/protocol';
 import type { ArmPointOutcome, DeliveryArgs, GuardEvent, GuardReport, PrepareClickOutcome } from '../injected/types.js';
 import { FakePages } from '../page/fakePage.js';
 import { Worlds } from '../page/worlds.js';
+import { COUNTER_KEY, RefCounter } from '../refs/counter.js';
 import { MemoryStore } from '../refs/memoryStore.js';
 import { RefRegistry } from '../refs/registry.js';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
 import { createClickTool } from './click.js';
+import { described } from './interceptorIdentity.js';
 
 beforeAll(() => {
   (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
@@ -33,12 +35,15 @@ async function setup(outcome: PrepareClickOutcome | (() => PrepareClickOutcome),
   const session = new MemoryStore();
   const registry = new RefRegistry(session);
   const worlds = new Worlds(session);
-  const tool = createClickTool({ registry, worlds, navigation: { handlingMs: 50, commitMs: 50 } });
+  const local = new MemoryStore();
+  await local.set({ [COUNTER_KEY]: 40 });
+  const counter = new RefCounter(local);
+  const tool = createClickTool({ registry, worlds, counter, navigation: { handlingMs: 50, commitMs: 50 } });
   const tabId = env.browser.addTab({ active: true, url: 'https://x.test/' }).id ?? 0;
   const page = pages.open(tabId, { prepareClick: typeof outcome === 'function' ? outcome : () => outcome, deliveryReport: report });
   page.installed = true;
   await registry.replaceTab(tabId, { frameId: page.frameId, loaderId: page.loaderId }, [record]);
-  return { ...env, pages, page, registry, tool, tabId };
+  return { ...env, pages, page, registry, tool, tabId, local };
 }
 
 async function failure(promise: Promise<unknown>): Promise<RelayError> {
@@ -70,20 +75,50 @@ describe('click tool: by ref', () => {
   it('clicks at the point the page proved, with no --tab needed', async () => {
     const { tool, ctx, tabId, debugger: dbg } = await setup(ok(40.5, 12, true));
     const result = await tool.handle({ ref: 'e5' }, ctx);
-    expect(result).toEqual({ tabId, ref: 'e5', x: 40.5, y: 12, healed: true, navigated: false, url: 'https://x.test/' });
+    expect(result).toEqual({ clicked: true, tabId, ref: 'e5', x: 40.5, y: 12, healed: true, navigated: false, url: 'https://x.test/' });
     const presses = dbg.sent.filter((c) => c.method === 'Input.dispatchMouseEvent').map((c) => c.params);
     expect(presses).toHaveLength(3);
     expect(presses[1]).toMatchObject({ type: 'mousePressed', x: 40.5, y: 12 });
   });
 
-  it('a covered element is click_intercepted, with the interceptor, and NO mouse event is sent', async () => {
-    const interceptor = { tag: 'div', id: 'modal', className: 'overlay', name: 'We use cookies', ref: 'e9' };
-    const { tool, ctx, debugger: dbg } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor });
+  it('a covered element is click_intercepted, with the interceptor identified, and NO mouse event is sent', async () => {
+    const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'modal', className: 'overlay', name: 'We use cookies', ref: 'e9' };
+    const { tool, ctx, page, debugger: dbg } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor });
+    page.objects.element = (args) => ((args as { ref: string }).ref === 'e9' ? 'obj:modal' : null);
+    dbg.handle('DOM.describeNode', (params) => ({ node: { nodeId: 0, backendNodeId: (params as { objectId: string }).objectId === 'obj:modal' ? 1042 : 0, nodeType: 1, nodeName: 'DIV', localName: 'div', nodeValue: '' } }));
     const error = await failure(tool.handle({ ref: 'e5' }, ctx));
     expect(error.code).toBe('click_intercepted');
-    expect(error.details).toMatchObject({ ref: 'e5', interceptor });
-    expect(error.message).toContain('@e9');
+    // The reference's shape: nodeName and backendNodeId; its ref as it already had one (nothing adopted).
+    expect(error.details).toMatchObject({ ref: 'e5', interceptor: { nodeName: 'DIV', backendNodeId: 1042, ref: 'e9', id: 'modal', className: 'overlay', name: 'We use cookies' } });
+    expect(error.details.interceptor).not.toHaveProperty('candidate');
+    expect(page.calls.map((c) => c.method)).not.toContain('adopt');
+    expect(error.message).toContain('`chrome-relay snapshot -s @e9` shows it');
     expect(mouse(dbg.methods())).toEqual([]);
+  });
+
+  it('a covering element without a ref is given one on the spot: counter first, then the page, then the registry', async () => {
+    const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'banner', className: '', name: 'We use cookies' };
+    const { tool, ctx, page, registry, local, tabId, debugger: dbg } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor });
+    page.api.adopt = (args) => ({ status: 'ok', ref: args.ref, role: 'generic', name: 'We use cookies', adopted: true });
+    page.objects.element = (args) => ((args as { ref: string }).ref === 'e40' ? 'obj:banner' : null);
+    dbg.handle('DOM.describeNode', () => ({ node: { nodeId: 0, backendNodeId: 77, nodeType: 1, nodeName: 'DIV', localName: 'div', nodeValue: '' } }));
+    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    expect(error.details).toMatchObject({ interceptor: { nodeName: 'DIV', backendNodeId: 77, ref: 'e40', id: 'banner' } });
+    expect(page.calls.find((c) => c.method === 'adopt')?.args).toEqual({ candidate: 3, ref: 'e40' });
+    // The number is taken for good before the page binds it, and the ref carries its tab like any other.
+    expect((await local.get([COUNTER_KEY]))[COUNTER_KEY]).toBe(41);
+    expect(await registry.lookup('e40')).toMatchObject({ state: 'live', tabId, record: { ref: 'e40', role: 'generic', name: 'We use cookies' } });
+    expect(await registry.lookup('e5')).toMatchObject({ state: 'live', tabId });
+    expect(error.message).toContain('(@e40)');
+  });
+
+  it('identifying is best effort: a page that cannot bind the ref still gets click_intercepted with what it said', async () => {
+    const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'banner', className: '', name: 'We use cookies' };
+    const { tool, ctx, page } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor });
+    page.api.adopt = () => ({ status: 'gone' });
+    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    expect(error.code).toBe('click_intercepted');
+    expect(error.details.interceptor).toEqual({ nodeName: 'DIV', id: 'banner', name: 'We use cookies' });
   });
 
   it.each(['vanished', 'ambiguous', 'changed', 'unknown_ref'] as const)('a page verdict of stale (%s) is stale_ref, nothing clicked', async (reason) => {
@@ -140,7 +175,7 @@ describe('click tool: by ref', () => {
 });
 
 describe('click tool: delivery is verified, not just predicted', () => {
-  const decoy = { tag: 'button', id: 'decoy', className: '', name: 'Decoy' };
+  const decoy = { tag: 'button', nodeName: 'BUTTON', candidate: 1, id: 'decoy', className: '', name: 'Decoy' };
 
   it('arms the guard with the hit-test, reads the press before the release and the whole click after it', async () => {
     const { tool, ctx, page, debugger: dbg } = await setup(ok(10, 20));
@@ -168,7 +203,7 @@ describe('click tool: delivery is verified, not just predicted', () => {
     }));
     const error = await failure(tool.handle({ ref: 'e5' }, ctx));
     expect(error.code).toBe('click_intercepted');
-    expect(error.details).toMatchObject({ ref: 'e5', when: 'after_pointer', interceptor: decoy, x: 10, y: 20 });
+    expect(error.details).toMatchObject({ ref: 'e5', when: 'after_pointer', interceptor: described(decoy), x: 10, y: 20 });
     expect(error.retryable).toBe(false);
     expect(error.message).toContain('Decoy');
   });
@@ -180,7 +215,7 @@ describe('click tool: delivery is verified, not just predicted', () => {
       interceptor: decoy,
     }));
     const error = await failure(tool.handle({ ref: 'e5' }, ctx));
-    expect(error.details).toMatchObject({ when: 'on_press', interceptor: decoy });
+    expect(error.details).toMatchObject({ when: 'on_press', interceptor: described(decoy) });
     expect(error.message).toMatch(/check the page/);
   });
 
@@ -192,8 +227,19 @@ describe('click tool: delivery is verified, not just predicted', () => {
     });
     const error = await failure(tool.handle({ ref: 'e5' }, ctx));
     expect(error.code).toBe('click_intercepted');
-    expect(error.details).toMatchObject({ when: 'before_pointer', interceptor: decoy });
+    expect(error.details).toMatchObject({ when: 'before_pointer', interceptor: described(decoy) });
     expect(probed.at(-1)?.probe).toEqual({ x: 10, y: 20 });
+  });
+
+  it('a log another arming replaced is neither a success nor "not delivered": input_overlap, it may have happened', async () => {
+    // What the page reports when input chrome-relay did not queue armed its guard in between (the click's own
+    // events may then sit in the other arming's log).
+    const { tool, ctx } = await setup(ok(10, 20), () => ({ armed: true, superseded: true, events: DELIVERED.slice(0, 2) }));
+    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    expect(error.code).toBe('target_conflict');
+    expect(error.details).toMatchObject({ reason: 'input_overlap' });
+    expect(error.retryable).toBe(false);
+    expect(error.message).toMatch(/may have happened/);
   });
 
   it('a disabled control is refused before any input (the browser would deliver no press)', async () => {
@@ -205,16 +251,16 @@ describe('click tool: delivery is verified, not just predicted', () => {
   });
 
   it('a hit-test refusal says nothing was sent: when before_pointer, phase act', async () => {
-    const interceptor = { tag: 'div', id: 'modal', className: '', name: 'Cookies' };
+    const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 1, id: 'modal', className: '', name: 'Cookies' };
     const { tool, ctx } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor });
     const error = await failure(tool.handle({ ref: 'e5' }, ctx));
-    expect(error.details).toMatchObject({ when: 'before_pointer', interceptor });
+    expect(error.details).toMatchObject({ when: 'before_pointer', interceptor: described(interceptor) });
     expect(error.phase).toBe('act');
   });
 });
 
 describe('click tool: by coordinates', () => {
-  const button = { tag: 'button', id: 'save', className: '', name: 'Save', ref: 'e5' };
+  const button = { tag: 'button', nodeName: 'BUTTON', candidate: 1, id: 'save', className: '', name: 'Save', ref: 'e5' };
   const armed: ArmPointOutcome = { status: 'ok', token: 'p1', target: button, frame: false };
 
   async function atPoint(arm: ArmPointOutcome = armed, report?: (args: DeliveryArgs) => GuardReport) {
@@ -227,17 +273,17 @@ describe('click tool: by coordinates', () => {
     const { tool, ctx, tabId, page, debugger: dbg } = await atPoint();
     // The dispatcher hands every call the tab it resolved (targeting/resolveCall.ts).
     const result = await tool.handle({ x: 100, y: 200, tab: tabId }, ctx);
-    expect(result).toEqual({ tabId, x: 100, y: 200, healed: false, navigated: false, url: 'https://x.test/', target: { tag: 'button', id: 'save', name: 'Save', ref: 'e5' } });
+    expect(result).toEqual({ clicked: true, tabId, x: 100, y: 200, healed: false, navigated: false, url: 'https://x.test/', target: { tag: 'button', id: 'save', name: 'Save', ref: 'e5' } });
     expect(mouse(dbg.methods(tabId))).toHaveLength(3);
     expect(page.calls.find((call) => call.method === 'armPoint')?.args).toEqual({ x: 100, y: 200, arm: ['pointer', 'press', 'release'], purpose: 'click' });
   });
 
   it('is click_intercepted, never a success, when the press went to something else', async () => {
-    const overlay = { tag: 'div', id: 'gate', className: '', name: 'Interstitial ad' };
+    const overlay = { tag: 'div', nodeName: 'DIV', candidate: 1, id: 'gate', className: '', name: 'Interstitial ad' };
     const { tool, ctx, tabId } = await atPoint(armed, () => ({ armed: true, events: [event('pointerover', 'pointer'), event('pointerdown', 'press', false)], interceptor: overlay }));
     const error = await failure(tool.handle({ x: 100, y: 200, tab: tabId }, ctx));
     expect(error.code).toBe('click_intercepted');
-    expect(error.details).toMatchObject({ when: 'after_pointer', interceptor: overlay, target: button, x: 100, y: 200 });
+    expect(error.details).toMatchObject({ when: 'after_pointer', interceptor: described(overlay), target: described(button), x: 100, y: 200 });
     expect(error.message).toMatch(/^Click at \(100, 200\) was not delivered: it was aimed at <button id="save"> "Save" \(@e5\), but <div id="gate"> "Interstitial ad" took the point/);
   });
 

@@ -93,7 +93,7 @@ function clickedTarget(spot: ArmedPoint): NonNullable<ToolResult<'click'>['targe
 /** The click opened a JavaScript dialog: the page is blocked, the browser still knows the tab's URL. */
 async function dialogResult(ctx: ToolContext, point: ClickPoint, wanted: { ref: string } | { x: number; y: number }, dialog: DialogInfo): Promise<ToolResult<'click'>> {
   const url = (await ctx.browser.getTab(point.tabId)).url ?? '';
-  const result: ToolResult<'click'> = { tabId: point.tabId, x: point.x, y: point.y, healed: point.healed, navigated: false, url, dialog };
+  const result: ToolResult<'click'> = { clicked: true, tabId: point.tabId, x: point.x, y: point.y, healed: point.healed, navigated: false, url, dialog };
   if ('ref' in wanted) result.ref = wanted.ref;
   if (point.spot !== undefined) result.target = clickedTarget(point.spot);
   await setCurrentTab(point.tabId, ctx.browser);
@@ -140,6 +140,7 @@ export function createClickTool(deps: ClickDeps) {
       }
       await setCurrentTab(tabId, ctx.browser);
       const result: ToolResult<'click'> = {
+        clicked: true,
         tabId,
         x: point.x,
         y: point.y,

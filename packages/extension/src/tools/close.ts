@@ -17,7 +17,7 @@
  * on others the call ends at the deadline with `timeout`.
  */
 import { reasonedError, RelayError } from '@chrome-relay/protocol';
-import { dialogTracker, type DialogInfo } from '../pageState/dialogs.js';
+import { aDialog, dialogTracker, type DialogInfo } from '../pageState/dialogs.js';
 import { rememberedTab } from '../targets.js';
 import { defineTool, type ToolContext } from './defineTool.js';
 
@@ -82,7 +82,7 @@ export const closeTool = defineTool({
       }
       const notClosed = ids.slice(index);
       if (outcome === 'late') {
-        throw reasonedError('timeout', 'not_closed', `Tab ${id} did not close before the deadline (it may be asking "Leave site?" in the browser); closed so far: ${closed.join(', ') || 'none'}. Run \`chrome-relay tabs\` to see what is still open.`, {
+        throw reasonedError('timeout', 'not_closed', `Tab ${id} did not close before the deadline (it may be asking "Leave site?" in the browser); closed so far: ${closed.join(', ') || 'none'}. Run \`chrome-relay tabs\` to see what is still open, and answer any dialog with \`chrome-relay dialog accept|dismiss\`.`, {
           tool: 'close',
           phase: 'act',
           details: { tab: id, applied: closed, failed: notClosed },
@@ -90,13 +90,13 @@ export const closeTool = defineTool({
       }
       const answer = `Run \`chrome-relay dialog accept --tab ${id}\` to let it close, or \`chrome-relay dialog dismiss --tab ${id}\` to keep it.`;
       if (closed.length === 0) {
-        throw reasonedError('target_conflict', 'dialog_open', `Tab ${id} asks before closing (a ${outcome.dialog.type} dialog); nothing was closed. ${answer}`, {
+        throw reasonedError('target_conflict', 'dialog_open', `Tab ${id} asks before closing (${aDialog(outcome.dialog.type)}); nothing was closed. ${answer}`, {
           tool: 'close',
           phase: 'act',
           details: { tab: id, dialog: outcome.dialog, failed: notClosed },
         });
       }
-      throw new RelayError('partial_success_disallowed', `Tab ${id} asks before closing (a ${outcome.dialog.type} dialog); closed so far: ${closed.join(', ')}. ${answer}`, {
+      throw new RelayError('partial_success_disallowed', `Tab ${id} asks before closing (${aDialog(outcome.dialog.type)}); closed so far: ${closed.join(', ')}. ${answer}`, {
         tool: 'close',
         phase: 'act',
         details: { applied: closed, failed: notClosed, tab: id, dialog: outcome.dialog },

@@ -4,7 +4,7 @@ import { classifyDelivery } from './deliveryVerdict.js';
 
 const seen = (type: string, phase: GuardEvent['phase'], ok = true): GuardEvent => ({ type, phase, ok });
 const report = (events: GuardEvent[], extra: Partial<GuardReport> = {}): GuardReport => ({ armed: true, events, ...extra });
-const decoy = { tag: 'button', id: 'decoy', className: '', name: 'Decoy' };
+const decoy = { tag: 'button', nodeName: 'BUTTON', candidate: 1, id: 'decoy', className: '', name: 'Decoy' };
 const pointer = [seen('pointerover', 'pointer'), seen('mouseover', 'pointer'), seen('pointermove', 'pointer'), seen('mousemove', 'pointer')];
 const press = [seen('pointerdown', 'press'), seen('mousedown', 'press')];
 const release = [seen('pointerup', 'release'), seen('mouseup', 'release'), seen('click', 'release')];
@@ -20,17 +20,17 @@ describe('classifyDelivery: click', () => {
 
   it('before_pointer: the first event already went to something else (the target moved away)', () => {
     const verdict = classifyDelivery('click', report([seen('pointerover', 'pointer', false)], { interceptor: decoy }));
-    expect(verdict).toEqual({ delivered: false, when: 'before_pointer', interceptor: decoy });
+    expect(verdict).toEqual({ delivered: false, when: 'before_pointer', interceptor: decoy, from: 0 });
   });
 
   it('after_pointer: the pointer reached the element, the press went to a decoy (overlay on hover, swap on move)', () => {
     const verdict = classifyDelivery('click', report([...pointer, seen('pointerdown', 'press', false)], { interceptor: decoy }));
-    expect(verdict).toEqual({ delivered: false, when: 'after_pointer', interceptor: decoy });
+    expect(verdict).toEqual({ delivered: false, when: 'after_pointer', interceptor: decoy, from: 0 });
   });
 
   it('on_press: the element got the press, the release went elsewhere (overlay on pointerdown)', () => {
     const verdict = classifyDelivery('click', report([...pointer, ...press, seen('pointerup', 'release', false)], { interceptor: decoy }));
-    expect(verdict).toEqual({ delivered: false, when: 'on_press', interceptor: decoy });
+    expect(verdict).toEqual({ delivered: false, when: 'on_press', interceptor: decoy, from: 0 });
   });
 
   it('only events before the first stray one count towards how far it got', () => {
@@ -51,11 +51,13 @@ describe('classifyDelivery: click', () => {
   });
 
   it('a frame above the element that saw a press is an interception, named by that frame', () => {
-    const parent = report([seen('pointerdown', 'press', false)], { interceptor: { tag: 'iframe', id: 'ad', className: '', name: 'Ad' } });
+    const parent = report([seen('pointerdown', 'press', false)], { interceptor: { tag: 'iframe', nodeName: 'IFRAME', candidate: 1, id: 'ad', className: '', name: 'Ad' } });
     expect(classifyDelivery('click', report(pointer), [report([]), parent])).toEqual({
       delivered: false,
       when: 'after_pointer',
-      interceptor: { tag: 'iframe', id: 'ad', className: '', name: 'Ad' },
+      interceptor: { tag: 'iframe', nodeName: 'IFRAME', candidate: 1, id: 'ad', className: '', name: 'Ad' },
+      // The second frame above named it: the world to identify it in.
+      from: 2,
     });
   });
 
@@ -83,12 +85,12 @@ describe('classifyDelivery: hover', () => {
 
   it('after_pointer: the element got the pointer, then something appeared over the point', () => {
     const verdict = classifyDelivery('hover', report(pointer, { probe: { reaches: false, hovered: true, hit: decoy } }));
-    expect(verdict).toEqual({ delivered: false, when: 'after_pointer', interceptor: decoy });
+    expect(verdict).toEqual({ delivered: false, when: 'after_pointer', interceptor: decoy, from: 0 });
   });
 
   it('before_pointer: the move went to another element (and was cancelled)', () => {
     const verdict = classifyDelivery('hover', report([seen('pointerover', 'pointer', false)], { interceptor: decoy, probe: { reaches: false, hovered: false, hit: decoy } }));
-    expect(verdict).toEqual({ delivered: false, when: 'before_pointer', interceptor: decoy });
+    expect(verdict).toEqual({ delivered: false, when: 'before_pointer', interceptor: decoy, from: 0 });
   });
 
   it('is not delivered when the point reaches the element but the browser does not have the pointer on it', () => {
@@ -99,11 +101,11 @@ describe('classifyDelivery: hover', () => {
 describe('classifyDelivery: an element that removes itself when pressed', () => {
   it('is on_press, marked gone, when the release then went to whatever is there now', () => {
     const verdict = classifyDelivery('click', report([...press, seen('pointerup', 'release', false)], { interceptor: decoy, gone: true }));
-    expect(verdict).toEqual({ delivered: false, when: 'on_press', interceptor: decoy, gone: true });
+    expect(verdict).toEqual({ delivered: false, when: 'on_press', interceptor: decoy, from: 0, gone: true });
   });
 
   it('gone only qualifies on_press: a pointer that never reached it says nothing about its leaving', () => {
     const verdict = classifyDelivery('click', report([seen('pointerover', 'pointer', false)], { interceptor: decoy, gone: true }));
-    expect(verdict).toEqual({ delivered: false, when: 'before_pointer', interceptor: decoy });
+    expect(verdict).toEqual({ delivered: false, when: 'before_pointer', interceptor: decoy, from: 0 });
   });
 });

@@ -27,6 +27,8 @@ export type DeliveryVerdict =
       when: DeliveryWhen;
       /** Who took it; absent when no frame we watch saw it go anywhere (another frame, or a page listener that stopped it first). */
       interceptor?: Interceptor;
+      /** With interceptor: whose log named it — 0 the ref's own frame, i + 1 the i-th frame above it (the world to ask about it). */
+      from?: number;
       /** on_press only: the element left the page after taking the press (its handler removed or replaced it). */
       gone?: true;
     };
@@ -50,19 +52,19 @@ export function progress(events: readonly GuardEvent[]): DeliveryWhen {
 export function classifyDelivery(action: DeliveryAction, target: GuardReport, above: readonly GuardReport[] = []): DeliveryVerdict {
   const when = progress(target.events);
   if (target.interceptor !== undefined) {
-    const verdict: DeliveryVerdict = { delivered: false, when, interceptor: target.interceptor };
+    const verdict: DeliveryVerdict = { delivered: false, when, interceptor: target.interceptor, from: 0 };
     if (when === 'on_press' && target.gone === true) verdict.gone = true;
     return verdict;
   }
-  for (const frame of above) {
-    if (frame.interceptor !== undefined) return { delivered: false, when, interceptor: frame.interceptor };
+  for (const [i, frame] of above.entries()) {
+    if (frame.interceptor !== undefined) return { delivered: false, when, interceptor: frame.interceptor, from: i + 1 };
   }
   // Nothing went astray where we watch. Now, did what should have arrived arrive?
   if (action === 'hover') {
     const probe = target.probe;
     if (probe?.reaches === true && probe.hovered) return { delivered: true };
     const arrived = reached(target.events, 'pointer') || probe?.hovered === true;
-    if (probe !== undefined && !probe.reaches && probe.hit !== undefined) return { delivered: false, when: arrived ? 'after_pointer' : 'before_pointer', interceptor: probe.hit };
+    if (probe !== undefined && !probe.reaches && probe.hit !== undefined) return { delivered: false, when: arrived ? 'after_pointer' : 'before_pointer', interceptor: probe.hit, from: 0 };
     return { delivered: false, when: arrived ? 'after_pointer' : 'before_pointer' };
   }
   if (!reached(target.events, 'press')) return { delivered: false, when: reached(target.events, 'pointer') ? 'after_pointer' : 'before_pointer' };

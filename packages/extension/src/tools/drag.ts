@@ -33,6 +33,7 @@ import { classifyDelivery } from './deliveryVerdict.js';
 import { verifiedDrop } from './dropDelivery.js';
 import { checkTopLanding } from './inputLanding.js';
 import { disarm, pointerTarget, readGuards, undeliveredError, type PointerPoint } from './pointerDelivery.js';
+import { identifyInterceptor } from './interceptorIdentity.js';
 import { callSite, interceptedError, openRef, unlessStale, type RefDeps, type RefSite } from './refAction.js';
 
 const STEPS = 8;
@@ -100,13 +101,22 @@ async function selectorPoint(ctx: ToolContext, deps: RefDeps, from: RefSite, sel
     case 'bad_selector':
       throw invalid(`"${selector}" is not valid CSS: ${outcome.message}.`);
     case 'none':
-      throw reasonedError('element_not_found', outcome.matched === 0 ? 'no_match' : 'not_visible', outcome.matched === 0 ? `No element in tab ${from.tabId} matches "${selector}"; check it against a fresh \`chrome-relay snapshot\`.` : `The ${outcome.matched} element(s) matching "${selector}" are not visible now; reveal one, then retry.`, {
+      if (outcome.matched === 0) {
+        throw reasonedError('element_not_found', 'no_match', `No element in tab ${from.tabId} matches "${selector}"; check it against a fresh \`chrome-relay snapshot\`, or \`chrome-relay wait --selector\` for it.`, {
+          tool: 'drag',
+          phase: 'resolve',
+          details: { selector, tab: from.tabId, matched: 0 },
+        });
+      }
+      throw reasonedError('element_not_found', 'not_visible', `The ${outcome.matched} element(s) matching "${selector}" are not visible now; reveal one (scroll, expand) or \`chrome-relay wait\` for it, then retry.`, {
         tool: 'drag',
         phase: 'resolve',
         details: { selector, tab: from.tabId, matched: outcome.matched },
       });
-    case 'intercepted':
-      throw interceptedError('drag', from.ref, from.tabId, { x: outcome.x, y: outcome.y, healed: false, interceptor: outcome.interceptor, when: 'before_pointer', sent: false });
+    case 'intercepted': {
+      const interceptor = await identifyInterceptor(ctx, deps, from.world, outcome.interceptor);
+      throw interceptedError('drag', from.ref, from.tabId, { x: outcome.x, y: outcome.y, healed: false, interceptor, when: 'before_pointer', sent: false });
+    }
   }
 }
 
@@ -175,7 +185,7 @@ async function pressSource(ctx: ToolContext, deps: RefDeps, site: RefSite, tabId
   }
   // The moves go over other elements on purpose; the drop side is checked on its own (dropDelivery.ts).
   await disarm(ctx, deps, a.guards);
-  if (!verdict.delivered) throw undeliveredError('drag', site, a, verdict);
+  if (!verdict.delivered) throw await undeliveredError(ctx, deps, 'drag', site, a, verdict);
 }
 
 export function createDragTool(deps: RefDeps) {
@@ -186,7 +196,7 @@ export function createDragTool(deps: RefDeps) {
       const drop = dropTargetOf(params);
       const to = 'ref' in drop ? await openRef(ctx, deps, drop.ref, params.tab) : drop;
       if ('world' in to && from.tabId !== to.tabId) {
-        throw reasonedError('target_conflict', 'multiple_targets', `@${params.from} is in tab ${from.tabId} but @${to.ref} is in tab ${to.tabId}; drag works within one tab.`, {
+        throw reasonedError('target_conflict', 'multiple_targets', `@${params.from} is in tab ${from.tabId} but @${to.ref} is in tab ${to.tabId}; drag works within one tab: give one target tab (refs of one tab).`, {
           tool: 'drag',
           phase: 'resolve',
           details: { from: params.from, to: to.ref, fromTab: from.tabId, toTab: to.tabId },

@@ -18,6 +18,8 @@ import type { GuardReport, Interceptor } from '../injected/types.js';
 import { callPage, DocumentChanged } from '../page/pageCall.js';
 import type { PageWorld } from '../page/worlds.js';
 import type { ToolContext } from './defineTool.js';
+import { inputOverlapError } from './pointerDelivery.js';
+import { described, identifyInterceptor } from './interceptorIdentity.js';
 import { callSite, labelOf, unlessStale, type RefDeps, type RefSite } from './refAction.js';
 
 /** The drop target: a ref's site, or a point/selector of the source's top document. */
@@ -75,15 +77,16 @@ async function armDrop(ctx: ToolContext, deps: RefDeps, source: RefSite, target:
   return { world: site.world, token: outcome.token, local: { x: args.x, y: args.y }, target: outcome.target };
 }
 
-function undeliveredDrop(source: RefSite, armed: ArmedDrop, point: DropPoint, verdict: Extract<DropVerdict, { delivered: false }>): RelayError {
+async function undeliveredDrop(ctx: ToolContext, deps: RefDeps, source: RefSite, armed: ArmedDrop, point: DropPoint, verdict: Extract<DropVerdict, { delivered: false }>): Promise<RelayError> {
   const aimed = labelOf(armed.target);
   const where = `(${point.x}, ${point.y})`;
+  const interceptor = verdict.interceptor === undefined ? undefined : await identifyInterceptor(ctx, deps, armed.world, verdict.interceptor);
   const message =
-    verdict.interceptor === undefined
+    interceptor === undefined
       ? `Drag of @${source.ref} did not complete: the drag began, but the drop at ${where} never reached ${aimed} (another frame took it, or a page listener stopped it). The dragged element may have moved: check the page with \`chrome-relay snapshot\` before trying again.`
-      : `Drag of @${source.ref} did not complete: the drag began, but ${labelOf(verdict.interceptor)} took the drop at ${where} instead of ${aimed}; it was cancelled. The dragged element may have moved: check the page with \`chrome-relay snapshot\` before trying again.`;
-  const details: Record<string, unknown> = { ref: source.ref, tab: source.tabId, x: point.x, y: point.y, when: 'on_drop', target: armed.target };
-  if (verdict.interceptor !== undefined) details.interceptor = verdict.interceptor;
+      : `Drag of @${source.ref} did not complete: the drag began, but ${labelOf(interceptor)} took the drop at ${where} instead of ${aimed}; it was cancelled. The dragged element may have moved: check the page with \`chrome-relay snapshot\` before trying again.`;
+  const details: Record<string, unknown> = { ref: source.ref, tab: source.tabId, x: point.x, y: point.y, when: 'on_drop', target: described(armed.target) };
+  if (interceptor !== undefined) details.interceptor = interceptor;
   return new RelayError('click_intercepted', message, { tool: 'drag', phase: 'verify', details, retryable: false });
 }
 
@@ -115,7 +118,9 @@ export async function verifiedDrop(
   }
   let verdict: DropVerdict;
   try {
-    verdict = classifyDrop(await report());
+    const dropped = await report();
+    if (dropped.superseded === true) throw inputOverlapError(drag.source.tabId);
+    verdict = classifyDrop(dropped);
   } catch (error) {
     if (!(error instanceof DocumentChanged)) throw error;
     throw reasonedError(
@@ -125,5 +130,5 @@ export async function verifiedDrop(
       { tool: 'drag', phase: 'verify', details: { ref: drag.source.ref, tab: drag.source.tabId }, retryable: false },
     );
   }
-  if (!verdict.delivered) throw undeliveredDrop(drag.source, armed, drag.point, verdict);
+  if (!verdict.delivered) throw await undeliveredDrop(ctx, deps, drag.source, armed, drag.point, verdict);
 }

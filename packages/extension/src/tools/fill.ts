@@ -26,6 +26,9 @@ async function pressDelete(ctx: ToolContext, tabId: number): Promise<void> {
   await ctx.cdp.send(tabId, 'Input.dispatchKeyEvent', { type: 'keyUp', ...key });
 }
 
+/** What the agent is shown of a secret field's value (the snapshot shows the same): never the value, nor its length. */
+export const SECRET_VALUE = '••••••';
+
 async function typeValue(ctx: ToolContext, deps: RefDeps, site: RefSite, value: string, plan: 'typed' | 'contenteditable'): Promise<string> {
   if (value === '') await pressDelete(ctx, site.tabId);
   else await ctx.cdp.send(site.tabId, 'Input.insertText', { text: value });
@@ -33,13 +36,15 @@ async function typeValue(ctx: ToolContext, deps: RefDeps, site: RefSite, value: 
   // A contenteditable's value is its rendered text: compare it the way it renders.
   const same = plan === 'contenteditable' ? normalizeText(after.value) === normalizeText(value) : after.value === value;
   if (!same) {
+    // A password is compared, never printed: not what was asked for, not what the field holds.
+    const holds = after.secret ? 'something else than what was filled' : `${JSON.stringify(after.value)} instead of ${JSON.stringify(value)}`;
     throw new RelayError(
       'partial_success_disallowed',
-      `Filled @${site.ref}, but it now holds ${JSON.stringify(after.value)} instead of ${JSON.stringify(value)}: the page or the field (maxlength, an input mask, a single-line input given newlines) changed it. Check the field and fill a value it accepts.`,
-      { tool: 'fill', phase: 'verify', details: { ref: site.ref, tab: site.tabId, expected: value, actual: after.value } },
+      `Filled @${site.ref}, but it now holds ${holds}: the page or the field (maxlength, an input mask, a single-line input given newlines) changed it. Check the field and fill a value it accepts.`,
+      { tool: 'fill', phase: 'verify', details: { ref: site.ref, tab: site.tabId, ...(after.secret ? { secret: true } : { expected: value, actual: after.value }) } },
     );
   }
-  return after.value;
+  return after.secret ? SECRET_VALUE : after.value;
 }
 
 export function createFillTool(deps: RefDeps) {

@@ -11,7 +11,7 @@
  * which V8 writes as `<isolate>.<context>.<object>` (v8/src/inspector/remote-object-id.cc); `contextIdOf` checks
  * that shape and refuses anything else.
  */
-import { reasonedError, RelayError, type ToolName } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, toolLabel, type ToolName } from '@chrome-relay/protocol';
 import type { CdpTarget } from '../cdp/cdpSession.js';
 import { worldTarget } from '../page/worlds.js';
 import type { FrameScope } from '../pageState/isolatedWorld.js';
@@ -38,7 +38,7 @@ export function contextIdOf(objectId: string): number | undefined {
 }
 
 function notAFrame(tool: ToolName, ref: string, tabId: number): RelayError {
-  return new RelayError('invalid_arguments', `Invalid arguments for ${tool}: --frame @${ref} is not an <iframe>; give the ref of the iframe (its line in the snapshot reads \`iframe … [ref=eN]\`).`, {
+  return new RelayError('invalid_arguments', `Invalid arguments for ${toolLabel(tool)}: --frame @${ref} is not an <iframe>; give the ref of the iframe (its line in the snapshot reads \`iframe … [ref=eN]\`).`, {
     tool,
     phase: 'resolve',
     details: { field: 'frame', ref, tab: tabId },
@@ -54,7 +54,7 @@ export async function resolveFrameRef(ctx: ToolContext, deps: RefDeps, tool: Too
   const { node, frame } = site.shows ?? (await frameShownBy(ctx, deps, site));
   if (node.frameId === undefined) throw notAFrame(tool, ref, site.tabId);
   if (frame === undefined) {
-    throw reasonedError('element_not_found', 'no_match', `The iframe @${ref} shows no document chrome-relay can reach yet (it may still be loading); \`chrome-relay wait\` a moment and retry.`, {
+    throw reasonedError('element_not_found', 'no_match', `The iframe @${ref} shows no document chrome-relay can reach yet (it may still be loading); \`chrome-relay wait\` a moment, or check it in a fresh \`chrome-relay snapshot\`, then retry.`, {
       tool,
       phase: 'resolve',
       details: { frame: ref, tab: site.tabId },
@@ -65,7 +65,7 @@ export async function resolveFrameRef(ctx: ToolContext, deps: RefDeps, tool: Too
   const documentNode = node.contentDocument?.backendNodeId;
   if (documentNode === undefined) {
     // Out of process: the frame is the top of its own session, whose default context is its main world.
-    if (frame.sessionId === undefined || frame.sessionId === site.world.sessionId) throw reasonedError('element_not_found', 'no_match', `The iframe @${ref} has no document yet; retry once it loaded.`, { tool, phase: 'resolve', details: { frame: ref, tab: site.tabId } });
+    if (frame.sessionId === undefined || frame.sessionId === site.world.sessionId) throw reasonedError('element_not_found', 'no_match', `The iframe @${ref} has no document yet (it may still be loading); \`chrome-relay wait\` a moment, or check it in a fresh \`chrome-relay snapshot\`, then retry.`, { tool, phase: 'resolve', details: { frame: ref, tab: site.tabId } });
     const own: CdpTarget = { tabId: site.tabId, sessionId: frame.sessionId };
     return { tabId: site.tabId, scope, main: { target: own } };
   }

@@ -61,7 +61,10 @@ export function readElement(what: string, selector: string, name: string): ReadR
     if (tag !== 'INPUT' && tag !== 'TEXTAREA' && tag !== 'SELECT' && tag !== 'OPTION' && tag !== 'BUTTON' && tag !== 'OUTPUT') {
       return { status: 'no_value', tag: tag.toLowerCase() };
     }
-    return { status: 'ok', value: (el as HTMLInputElement).value };
+    const input = el as HTMLInputElement;
+    // A password (or one-time code) is the person's secret: shown as the snapshot shows it (injected/actions.ts isSecretField).
+    const secret = tag === 'INPUT' && (input.type === 'password' || /\b(current-password|new-password|one-time-code)\b/.test(input.autocomplete));
+    return { status: 'ok', value: secret && input.value !== '' ? '••••••' : input.value };
   }
   // innerText is the rendered text (what a person sees); SVG and other non-HTML elements lack it.
   return { status: 'ok', value: typeof el.innerText === 'string' ? el.innerText : (el.textContent ?? '') };

@@ -28,7 +28,7 @@ export function createHoverTool(deps: RefDeps) {
         throw error;
       }
       const verdict = await verifyDelivery(ctx, deps, point, 'hover');
-      if (!verdict.delivered) throw undeliveredError('hover', site, point, verdict);
+      if (!verdict.delivered) throw await undeliveredError(ctx, deps, 'hover', site, point, verdict);
       await setCurrentTab(site.tabId, ctx.browser);
       return { tabId: site.tabId, ref: params.ref, x: point.x, y: point.y, healed: point.healed };
     },

@@ -38,12 +38,12 @@ describe('js', () => {
       },
     });
     expect(await jsTool.handle({ expression: 'boom()', tab }, env.ctx).catch((e: unknown) => e)).toMatchObject({ code: 'cdp_error', retryable: false, details: { exception: 'Error: boom' } });
-    // The code ran: a value JSON cannot carry is not "bad arguments" (nothing would have happened then).
+    // A value JSON cannot carry: the expression is what to change, and it ran, so it may have acted.
     evaluateAnswers(env, { result: { type: 'object', subtype: 'node', deepSerializedValue: { type: 'node', value: {} } } });
     expect(await jsTool.handle({ expression: 'document.body', tab }, env.ctx).catch((e: unknown) => e)).toMatchObject({
-      code: 'partial_success_disallowed',
+      code: 'invalid_arguments',
       retryable: false,
-      details: { path: 'result', applied: ['evaluated'], failed: ['value'] },
+      details: { field: 'expression', path: 'result', mayHaveActed: true },
     });
   });
 

@@ -5,9 +5,11 @@
  * - code that does not compile → invalid_arguments (field expression): nothing ran;
  * - a returned promise is awaited, like Playwright's and Puppeteer's evaluate;
  * - the page threw / the promise rejected → cdp_error, retryable:false, details.exception;
- * - a value JSON cannot carry without loss (DOM node, function, Map, NaN, circular…) →
- *   partial_success_disallowed (retryable:false): the code HAS run — its effects happened — and
- *   only the value is missing, so it must not read as "bad arguments, nothing happened".
+ * - a value JSON cannot carry without loss (DOM node, function, Map, NaN, circular…) → invalid_arguments on
+ *   the expression (the fix is another expression), retryable:false and details.mayHaveActed: the code HAS
+ *   run — its effects happened — so the message and details say so;
+ * - a returned promise that has not settled shortly before the call must answer → timeout promise_pending
+ *   (mainWorld.ts), not the page_busy the dispatcher would give at the deadline.
  * An expression that opens a dialog (alert()) is suspended until the dialog is answered; the
  * call returns at once with `dialog` and no value.
  * `--frame @ref` evaluates in the main world of that iframe's document (same- or cross-origin, see frameRef.ts).
@@ -25,6 +27,9 @@ import type { RefDeps } from './refAction.js';
 
 export const JS_MAX_DEPTH = 20;
 
+/** The dispatcher answers page_busy at ctx.deadline; a pending promise is told apart this much earlier, so its own answer wins. */
+const PROMISE_MARGIN_MS = 150;
+
 export function createJsTool(deps: RefDeps) {
   return defineTool({
     name: 'js',
@@ -40,15 +45,15 @@ export function createJsTool(deps: RefDeps) {
         site = frame.main;
       }
       const outcome = await dialogTracker(ctx).watch(tabId, () =>
-        evaluateInMainWorld(ctx, site, params.expression, { tool: 'js', field: 'expression', maxDepth: JS_MAX_DEPTH }),
+        evaluateInMainWorld(ctx, site, params.expression, { tool: 'js', field: 'expression', maxDepth: JS_MAX_DEPTH, settleBy: ctx.deadline - PROMISE_MARGIN_MS }),
       );
       if ('dialog' in outcome) return { tabId, dialog: outcome.dialog };
       const converted = fromDeepSerialized(outcome.done.deep);
       if (!converted.ok) {
         throw new RelayError(
-          'partial_success_disallowed',
-          `The expression ran, but its value cannot be returned as JSON: ${converted.path} is ${converted.why}. Whatever it did in the page has happened; to read a value, evaluate an expression that returns plain data (check the page before re-running one that changes it).`,
-          { tool: 'js', phase: 'verify', retryable: false, details: { field: 'expression', path: converted.path, applied: ['evaluated'], failed: ['value'] } },
+          'invalid_arguments',
+          `The expression ran, but its value cannot be returned as JSON: ${converted.path} is ${converted.why}. Give an expression that returns plain data (e.g. el.textContent rather than the element); whatever this one did in the page has happened, so check the page before re-running one that changes it.`,
+          { tool: 'js', phase: 'verify', retryable: false, details: { field: 'expression', path: converted.path, mayHaveActed: true } },
         );
       }
       return converted.value === undefined ? { tabId } : { tabId, value: converted.value };

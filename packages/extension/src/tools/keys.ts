@@ -10,7 +10,7 @@
  */
 import { RelayError } from '@chrome-relay/protocol';
 import { currentPlatform, formatCombo, parseCombo, pressCombo } from '../input/keyboard.js';
-import { dialogTracker } from '../pageState/dialogs.js';
+import { ADialog, dialogTracker } from '../pageState/dialogs.js';
 import { worlds } from '../page/worlds.js';
 import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
@@ -36,7 +36,7 @@ export function createKeysTool(deps: LandingDeps) {
           if (remaining.length === 0) return { tabId, pressed, dialog: outcome.dialog };
           throw new RelayError(
             'partial_success_disallowed',
-            `A ${outcome.dialog.type} dialog opened on tab ${tabId} after ${pressed.join(', ')}; ${remaining.join(', ')} were not pressed. Answer it with \`chrome-relay dialog accept|dismiss\`, then press the rest.`,
+            `${ADialog(outcome.dialog.type)} opened on tab ${tabId} after ${pressed.join(', ')}; ${remaining.join(', ')} were not pressed. Answer it with \`chrome-relay dialog accept|dismiss\`, then press the rest.`,
             { tool: 'keys', phase: 'act', details: { tab: tabId, applied: pressed, failed: remaining, dialog: outcome.dialog } },
           );
         }

@@ -76,6 +76,8 @@ export class LoaderProgress {
   #mainLoader: string | undefined;
   #waiter: { done: () => boolean; settle: (error?: RelayError) => void } | undefined;
   #failure: RelayError | undefined;
+  /** The URL each loader's document request asked for last (a redirect asks again): where a blocked one stopped. */
+  readonly #requested = new Map<string, string>();
 
   constructor(tabId: number) {
     this.#tabId = tabId;
@@ -108,6 +110,12 @@ export class LoaderProgress {
         this.#poke();
         return;
       }
+      case 'Network.requestWillBeSent': {
+        const loaderId = stringField(params, 'loaderId');
+        const url = stringField(field(params, 'request'), 'url');
+        if (stringField(params, 'type') === 'Document' && loaderId !== undefined && url !== undefined) this.#requested.set(loaderId, url);
+        return;
+      }
       case 'Page.domContentEventFired':
         if (this.#mainLoader !== undefined) this.#bump(this.#mainLoader, RANK.domcontentloaded);
         return;
@@ -121,6 +129,11 @@ export class LoaderProgress {
 
   reached(loaderId: string, milestone: Milestone): boolean {
     return (this.#rank.get(loaderId) ?? 0) >= RANK[milestone];
+  }
+
+  /** The last URL the document request of `loaderId` asked for (after its redirects), once Chrome reported it. */
+  requestedUrl(loaderId: string): string | undefined {
+    return this.#requested.get(loaderId);
   }
 
   /** The URL a same-document navigation of `frameId` moved to, once Chrome reported it. */
@@ -222,7 +235,19 @@ async function waitForTab(ctx: ToolContext, tabId: number, url: string, wait: Wa
   }
 }
 
-function navigationFailed(url: string, tabId: number, newTab: boolean, errorText: string, isDownload: boolean): RelayError {
+/**
+ * A navigation a browser extension's request filter stopped (net::ERR_BLOCKED_BY_CLIENT): where it was stopped,
+ * which is the last URL its document request asked for after redirects (Network events; the tab itself keeps showing
+ * the URL it was sent to). The person's limits (policy.ts explainFailure) turn it into site_blocked without that URL
+ * when it is on their block list.
+ */
+function blockedAt(progress: LoaderProgress, answer: { loaderId?: string }, errorText: string, url: string): string | undefined {
+  if (!errorText.includes('ERR_BLOCKED_BY_CLIENT')) return undefined;
+  // The document request's events come before Page.navigate answers; without them, the URL asked for.
+  return (answer.loaderId === undefined ? undefined : progress.requestedUrl(answer.loaderId)) ?? url;
+}
+
+function navigationFailed(url: string, tabId: number, newTab: boolean, errorText: string, isDownload: boolean, blockedUrl?: string): RelayError {
   const closed = newTab ? ' The tab opened for it was closed.' : '';
   const message = isDownload
     ? `Navigation to ${url} started a download instead of opening a page.${closed}`
@@ -232,7 +257,7 @@ function navigationFailed(url: string, tabId: number, newTab: boolean, errorText
     phase: 'act',
     // Not a protocol failure but a page outcome, so it is not worth retrying blindly.
     retryable: false,
-    details: { method: 'Page.navigate', cdpMessage: errorText, errorText, url, tab: tabId, newTab, isDownload },
+    details: { method: 'Page.navigate', cdpMessage: errorText, errorText, url, tab: tabId, newTab, isDownload, ...(blockedUrl === undefined ? {} : { blockedUrl }) },
   });
 }
 
@@ -265,7 +290,8 @@ async function navigateIn(ctx: ToolContext, tabId: number, url: string, wait: Wa
     const answer = await beforeDeadline(navigation, readyBy);
     if (!answer) return { ready: false, ...(await pendingState(ctx, tabId, url)) };
     if (answer.errorText !== undefined || answer.isDownload === true) {
-      throw navigationFailed(url, tabId, newTab, answer.errorText ?? '', answer.isDownload === true);
+      const errorText = answer.errorText ?? '';
+      throw navigationFailed(url, tabId, newTab, errorText, answer.isDownload === true, blockedAt(progress, answer, errorText, url));
     }
     if (answer.loaderId === undefined) {
       // A same-document navigation (fragment, history API): the document stays, so it is ready once

@@ -8,7 +8,7 @@
  * answer is a finding of the check, and the extension still answered.
  */
 import { RelayError, VERSION, type ToolResult } from '@chrome-relay/protocol';
-import { dialogTracker } from '../pageState/dialogs.js';
+import { aDialog, dialogTracker } from '../pageState/dialogs.js';
 import { isTabId, readSession, SESSION_KEYS } from '../state/storage.js';
 import { defineTool, type ToolContext } from './defineTool.js';
 
@@ -35,7 +35,7 @@ async function pingPage(ctx: ToolContext): Promise<PagePing | null> {
   }
   const dialog = await dialogTracker(ctx).current(tabId);
   if (dialog) {
-    return { tabId, url, answered: false, ms: 0, problem: `a ${dialog.type} dialog is open; answer it with \`chrome-relay dialog dismiss --tab ${tabId}\` (or accept)` };
+    return { tabId, url, answered: false, ms: 0, problem: `${aDialog(dialog.type)} is open; answer it with \`chrome-relay dialog dismiss --tab ${tabId}\` (or accept)` };
   }
   const started = Date.now();
   const outcome = await withinDeadline(ctx.cdp.send(tabId, 'Runtime.evaluate', { expression: '1', returnByValue: true, silent: true }), ctx.deadline);

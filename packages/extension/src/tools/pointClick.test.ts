@@ -4,7 +4,7 @@ import { classifyPointClick } from './pointClick.js';
 
 const seen = (type: string, phase: GuardEvent['phase'], ok = true): GuardEvent => ({ type, phase, ok });
 const report = (events: GuardEvent[], extra: Partial<GuardReport> = {}): GuardReport => ({ armed: true, events, ...extra });
-const overlay = { tag: 'div', id: 'gate', className: '', name: 'Interstitial ad' };
+const overlay = { tag: 'div', nodeName: 'DIV', candidate: 1, id: 'gate', className: '', name: 'Interstitial ad' };
 const over = [seen('pointerover', 'pointer'), seen('mouseover', 'pointer')];
 const press = [seen('pointerdown', 'press'), seen('mousedown', 'press')];
 const release = [seen('pointerup', 'release'), seen('mouseup', 'release'), seen('click', 'release')];
@@ -19,6 +19,7 @@ describe('classifyPointClick: over an element (what was at the point must get th
       delivered: false,
       when: 'after_pointer',
       interceptor: overlay,
+      from: 0,
     });
   });
 
@@ -39,6 +40,7 @@ describe('classifyPointClick: over an iframe (the top document must take none of
       delivered: false,
       when: 'after_pointer',
       interceptor: overlay,
+      from: 0,
     });
   });
 });

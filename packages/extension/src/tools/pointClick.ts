@@ -23,6 +23,7 @@ import type { ToolContext } from './defineTool.js';
 import { classifyDelivery, progress, type DeliveryVerdict } from './deliveryVerdict.js';
 import { ACTION_PHASES, disarm, drawnAsLaidOut, readGuards, type GuardReports, type PointerPoint } from './pointerDelivery.js';
 import { checkLanding } from './inputLanding.js';
+import { described, identifyInterceptor } from './interceptorIdentity.js';
 import { labelOf, type RefDeps } from './refAction.js';
 import { guardedClick, type InputRunner } from './refClick.js';
 
@@ -42,7 +43,7 @@ export interface ArmedPoint {
 export function classifyPointClick(frame: boolean, report: GuardReport): DeliveryVerdict {
   if (!frame) return classifyDelivery('click', report);
   if (report.interceptor === undefined) return { delivered: true };
-  return { delivered: false, when: progress(report.events), interceptor: report.interceptor };
+  return { delivered: false, when: progress(report.events), interceptor: report.interceptor, from: 0 };
 }
 
 function outsideError(x: number, y: number, viewport: { width: number; height: number }): RelayError {
@@ -73,10 +74,14 @@ export async function armPointClick(ctx: ToolContext, deps: RefDeps, tabId: numb
   return { tabId, point, target: outcome.target, frame: outcome.frame };
 }
 
-function undelivered(armed: ArmedPoint, verdict: Extract<DeliveryVerdict, { delivered: false }>): RelayError {
+/** click_intercepted for a point; `describeOnly`: the page cannot be asked (a dialog holds it, its document was replaced). */
+async function undelivered(ctx: ToolContext, deps: RefDeps, armed: ArmedPoint, verdict: Extract<DeliveryVerdict, { delivered: false }>, describeOnly = false): Promise<RelayError> {
   const { x, y } = armed.point;
   const aimed = labelOf(armed.target);
-  const who = verdict.interceptor === undefined ? undefined : labelOf(verdict.interceptor);
+  const world = armed.point.guards[0]?.world;
+  const found = verdict.interceptor;
+  const interceptor = found === undefined ? undefined : world === undefined || describeOnly ? described(found) : await identifyInterceptor(ctx, deps, world, found);
+  const who = interceptor === undefined ? undefined : labelOf(interceptor);
   let message: string;
   if (who === undefined) {
     message = `Click at (${x}, ${y}) was not delivered: it was aimed at ${aimed}, which was there, but the input never reached it (another frame took it, or a page listener stopped it). Take a screenshot, then try again.`;
@@ -84,10 +89,11 @@ function undelivered(armed: ArmedPoint, verdict: Extract<DeliveryVerdict, { deli
     message = `Click at (${x}, ${y}) did not complete: ${aimed} got the press, but ${who} took the release, which was cancelled. Its press handlers ran, so check the page before trying again.`;
   } else {
     const moment = verdict.when === 'after_pointer' ? 'after the pointer arrived (it appears on hover)' : 'when the pointer got there';
-    message = `Click at (${x}, ${y}) was not delivered: it was aimed at ${aimed}, but ${who} took the point ${moment}; the events it would have received were cancelled. Dismiss or avoid that element, then try again.`;
+    const how = interceptor?.ref === undefined ? 'Dismiss or avoid that element' : `Dismiss or avoid it (\`chrome-relay snapshot -s @${interceptor.ref}\` shows it and what closes it)`;
+    message = `Click at (${x}, ${y}) was not delivered: it was aimed at ${aimed}, but ${who} took the point ${moment}; the events it would have received were cancelled. ${how}, then try again.`;
   }
-  const details: Record<string, unknown> = { tab: armed.tabId, x, y, when: verdict.when, target: armed.target };
-  if (verdict.interceptor !== undefined) details.interceptor = verdict.interceptor;
+  const details: Record<string, unknown> = { tab: armed.tabId, x, y, when: verdict.when, target: described(armed.target) };
+  if (interceptor !== undefined) details.interceptor = interceptor;
   return new RelayError('click_intercepted', message, { tool: 'click', phase: 'verify', details, retryable: false });
 }
 
@@ -97,7 +103,7 @@ async function verdictAfter(ctx: ToolContext, deps: RefDeps, armed: ArmedPoint):
   if (verdict.delivered || verdict.interceptor !== undefined) return verdict;
   // Nothing we watch says where it went: name what is at the point now, if it is something else.
   const hit = reports.target.probe?.hit;
-  return hit === undefined ? verdict : { ...verdict, interceptor: hit };
+  return hit === undefined ? verdict : { ...verdict, interceptor: hit, from: 0 };
 }
 
 /**
@@ -111,21 +117,21 @@ export async function clickPoint(ctx: ToolContext, deps: RefDeps, armed: ArmedPo
   // An element gets the press; over an iframe the top document sees no press at all, so only its verdict counts.
   const pressVerdict = pressed === undefined ? undefined : armed.frame ? classifyPointClick(true, pressed.target) : classifyDelivery('press', pressed.target);
   if ('dialog' in clicked) {
-    if (pressVerdict !== undefined && !pressVerdict.delivered) throw undelivered(armed, pressVerdict);
+    if (pressVerdict !== undefined && !pressVerdict.delivered) throw await undelivered(ctx, deps, armed, pressVerdict, true);
     return { dialog: clicked.dialog };
   }
   try {
     const verdict = await verdictAfter(ctx, deps, armed);
-    if (!verdict.delivered) throw undelivered(armed, verdict);
+    if (!verdict.delivered) throw await undelivered(ctx, deps, armed, verdict);
     return {};
   } catch (error) {
     if (!(error instanceof DocumentChanged)) throw error;
     if (pressVerdict?.delivered === true) return {};
-    if (pressVerdict !== undefined) throw undelivered(armed, pressVerdict);
+    if (pressVerdict !== undefined) throw await undelivered(ctx, deps, armed, pressVerdict, true);
     throw reasonedError(
       'timeout',
       'navigating',
-      `Tab ${armed.tabId} replaced its document while the click at (${point.x}, ${point.y}) was sent, before chrome-relay could check what it reached: it may have happened. Check the page (\`chrome-relay snapshot\`) before clicking again.`,
+      `Tab ${armed.tabId} replaced its document while the click at (${point.x}, ${point.y}) was sent, before chrome-relay could check what it reached: it may have happened. Let the page settle (\`chrome-relay wait --load\`) and check it with \`chrome-relay snapshot\` before clicking again.`,
       { tool: 'click', phase: 'verify', details: { tab: armed.tabId, x: point.x, y: point.y }, retryable: false },
     );
   }

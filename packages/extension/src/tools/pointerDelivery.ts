@@ -16,7 +16,7 @@
  * 4. The guards' logs decide (deliveryVerdict.ts): delivered, or click_intercepted with
  *    `details.when`.
  */
-import type { ToolName } from '@chrome-relay/protocol';
+import { reasonedError, type RelayError, type ToolName } from '@chrome-relay/protocol';
 import type { CdpTarget } from '../cdp/cdpSession.js';
 import type { DeliveryPhase, GuardReport, PrepareClickOutcome } from '../injected/types.js';
 import { framePointIn } from '../page/frameOwner.js';
@@ -28,6 +28,7 @@ import type { ToolContext } from './defineTool.js';
 import { recorder } from './observe/record.js';
 import { classifyDelivery, type DeliveryAction, type DeliveryVerdict } from './deliveryVerdict.js';
 import { checkLanding } from './inputLanding.js';
+import { described, identifyInterceptor } from './interceptorIdentity.js';
 import { callSite, frameChain, framesOf, interceptedError, notVisibleError, refusedError, unlessStale, type RefDeps, type RefSite } from './refAction.js';
 
 /** What each action's guards check. */
@@ -120,8 +121,10 @@ async function prepare(ctx: ToolContext, deps: RefDeps, site: RefSite, tool: Too
   switch (outcome.status) {
     case 'ok':
       return outcome;
-    case 'intercepted':
-      throw interceptedError(tool, site.ref, site.tabId, { ...outcome, when: 'before_pointer', sent: false });
+    case 'intercepted': {
+      const interceptor = await identifyInterceptor(ctx, deps, site.world, outcome.interceptor);
+      throw interceptedError(tool, site.ref, site.tabId, { x: outcome.x, y: outcome.y, healed: outcome.healed, interceptor, when: 'before_pointer', sent: false });
+    }
     case 'not_visible':
       throw notVisibleError(tool, site.ref, site.tabId, outcome.beyondEdge === true);
     case 'disabled':
@@ -167,8 +170,10 @@ async function toTopViewport(
         // Still inside the widget of the ref's frame's process: its coordinates follow.
         if (parent.sessionId === local) input = { ...input, x: point.x, y: point.y };
         break;
-      case 'intercepted':
-        throw interceptedError(tool, site.ref, site.tabId, { x: mapped.x, y: mapped.y, healed: inner.healed, interceptor: mapped.interceptor, when: 'before_pointer', sent: false });
+      case 'intercepted': {
+        const interceptor = await identifyInterceptor(ctx, deps, parentWorld, mapped.interceptor);
+        throw interceptedError(tool, site.ref, site.tabId, { x: mapped.x, y: mapped.y, healed: inner.healed, interceptor, when: 'before_pointer', sent: false });
+      }
       case 'not_visible':
         throw notVisibleError(tool, site.ref, site.tabId);
     }
@@ -207,8 +212,22 @@ export interface GuardReports {
 }
 
 /**
+ * An action whose guard another arming replaced before it was read: input chrome-relay did not queue overlapped it
+ * (the dispatcher runs one input call per tab at a time, so not its own calls), and the logs prove neither way.
+ */
+export function inputOverlapError(tabId: number): RelayError {
+  return reasonedError(
+    'target_conflict',
+    'input_overlap',
+    `Other input reached the page in tab ${tabId} while this action was delivered, so chrome-relay cannot tell whether it reached its element: it may have happened. Check the page with \`chrome-relay snapshot\` before repeating it.`,
+    { phase: 'verify', details: { tab: tabId }, retryable: false },
+  );
+}
+
+/**
  * The guards' logs. `disarm` ends the armings; `probe` also asks the ref's frame what is at the
- * point now. Throws DocumentChanged (pageCall.ts) when a frame's document was replaced.
+ * point now. Throws DocumentChanged (pageCall.ts) when a frame's document was replaced, and
+ * target_conflict (input_overlap) when another arming replaced one of them.
  */
 export async function readGuards(ctx: ToolContext, deps: RefDeps, point: PointerPoint, options: { disarm: boolean; probe?: boolean }): Promise<GuardReports> {
   const [first, ...rest] = point.guards;
@@ -218,6 +237,7 @@ export async function readGuards(ctx: ToolContext, deps: RefDeps, point: Pointer
     callPage(ctx, deps.worlds, first.world, 'deliveryReport', args),
     ...rest.map((guard) => callPage(ctx, deps.worlds, guard.world, 'deliveryReport', { token: guard.token, disarm: options.disarm })),
   ]);
+  if (target?.superseded === true || above.some((report) => report.superseded === true)) throw inputOverlapError(first.world.tabId);
   return { target: target ?? { armed: false, events: [] }, above };
 }
 
@@ -232,18 +252,33 @@ export async function verifyDelivery(ctx: ToolContext, deps: RefDeps, point: Poi
   if (verdict.delivered || verdict.interceptor !== undefined || action === 'hover') return verdict;
   const probed = await readGuards(ctx, deps, { ...point, guards: point.guards.slice(0, 1) }, { disarm: true, probe: true });
   const hit = probed.target.probe?.hit;
-  return hit === undefined ? verdict : { ...verdict, interceptor: hit };
+  return hit === undefined ? verdict : { ...verdict, interceptor: hit, from: 0 };
 }
 
-/** The click_intercepted error for a verdict that is not delivered. */
-export function undeliveredError(tool: ToolName, site: RefSite, point: PointerPoint, verdict: Extract<DeliveryVerdict, { delivered: false }>, healed = point.healed) {
+/**
+ * The click_intercepted error for a verdict that is not delivered, its interceptor identified in the document whose
+ * guard named it. `describeOnly`: the page cannot be asked (a dialog holds it, or its document was replaced): the
+ * interceptor is only described.
+ */
+export async function undeliveredError(
+  ctx: ToolContext,
+  deps: RefDeps,
+  tool: ToolName,
+  site: RefSite,
+  point: PointerPoint,
+  verdict: Extract<DeliveryVerdict, { delivered: false }>,
+  options: { healed?: boolean; describeOnly?: boolean } = {},
+): Promise<RelayError> {
+  const world = point.guards[verdict.from ?? 0]?.world;
+  const who = verdict.interceptor;
+  const interceptor = who === undefined ? undefined : world === undefined || options.describeOnly === true ? described(who) : await identifyInterceptor(ctx, deps, world, who);
   return interceptedError(tool, site.ref, site.tabId, {
     x: point.x,
     y: point.y,
-    healed,
+    healed: options.healed ?? point.healed,
     when: verdict.when,
     sent: true,
-    ...(verdict.interceptor === undefined ? {} : { interceptor: verdict.interceptor }),
+    ...(interceptor === undefined ? {} : { interceptor }),
     ...(verdict.gone === true ? { gone: true } : {}),
   });
 }

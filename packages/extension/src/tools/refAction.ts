@@ -6,7 +6,7 @@
  */
 import { reasonedError, RelayError, type ToolName } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
-import type { Interceptor, PageArgs, PageMethod, PageReturn, StaleReason } from '../injected/types.js';
+import type { PageArgs, PageMethod, PageReturn, StaleReason } from '../injected/types.js';
 import type { NavigationTiming } from '../page/navigation.js';
 import { dialogTracker } from '../pageState/dialogs.js';
 import { mainFrames } from '../page/mainFrames.js';
@@ -15,13 +15,17 @@ import { frameSessions, type FrameInfo, type FrameSessions } from '../page/frame
 import { mainFrameDocument, worldTarget, type FrameState, type PageWorld, type Worlds } from '../page/worlds.js';
 import { blockedFrameError } from '../policy/policy.js';
 import { resolveRefTarget, staleRefError } from '../refs/refTarget.js';
+import type { RefCounter } from '../refs/counter.js';
 import type { RefRegistry } from '../refs/registry.js';
 import type { ToolContext } from './defineTool.js';
 import type { DeliveryWhen } from './deliveryVerdict.js';
+import type { InterceptorIdentity } from './interceptorIdentity.js';
 
 export interface RefDeps {
   registry: RefRegistry;
   worlds: Worlds;
+  /** The browser-wide ref counter (default: the worker's), for refs issued outside a snapshot (a click's interceptor). */
+  counter?: RefCounter;
   /** The tab's frames and their sessions (default: the worker's): refs inside iframes, and pointer actions in tabs with out-of-process frames. */
   frames?: Pick<FrameSessions, 'list' | 'hasOutOfProcessFrames' | 'blockList'>;
 }
@@ -142,17 +146,24 @@ export interface Interception {
   healed: boolean;
   when: DeliveryWhen;
   /** Absent when no frame we watch saw where the input went. */
-  interceptor?: Interceptor;
+  interceptor?: InterceptorIdentity;
   /** Whether any input was sent (false: the hit-test refused before the pointer moved). */
   sent: boolean;
   /** on_press: the element left the page after taking the press. */
   gone?: boolean;
 }
 
-export function labelOf(who: Interceptor): string {
+/** An element as a message names it: `<div id="banner"> "We use cookies" (@e42)`. */
+export function labelOf(who: { nodeName: string; id?: string; name: string; ref?: string }): string {
   // Id and name (and, rarely, the tag) are the page's own strings: quoted, so they cannot pose as the rest of the sentence.
-  const tag = /^[a-z][a-z0-9-]*$/.test(who.tag) ? who.tag : JSON.stringify(who.tag);
+  const lower = who.nodeName.toLowerCase();
+  const tag = /^[a-z][a-z0-9-]*$/.test(lower) ? lower : JSON.stringify(who.nodeName);
   return `<${tag}${who.id ? ` id=${JSON.stringify(who.id)}` : ''}>${who.name ? ` ${JSON.stringify(who.name)}` : ''}${who.ref ? ` (@${who.ref})` : ''}`;
+}
+
+/** How to get rid of the covering element: its ref shows it with what closes it. */
+function dismissHow(who: InterceptorIdentity): string {
+  return who.ref === undefined ? 'Dismiss or close that element' : `Dismiss or close it (\`chrome-relay snapshot -s @${who.ref}\` shows it and what closes it)`;
 }
 
 /** The message for each way a pointer action can miss its element; the move fits the situation. */
@@ -163,12 +174,13 @@ function interceptionMessage(tool: ToolName, ref: string, at: Interception): str
     return `${verb} @${ref} was not delivered: the input sent to ${where} never reached the document @${ref} is in (another frame took it, or a page listener stopped it). Snapshot, then try @${ref} again; if this repeats, the element is not reachable by a pointer.`;
   }
   const who = labelOf(at.interceptor);
-  if (!at.sent) return `${verb} @${ref} was not delivered: ${who} covers it at ${where}. Dismiss or close that element, then try @${ref} again.`;
+  const dismiss = dismissHow(at.interceptor);
+  if (!at.sent) return `${verb} @${ref} was not delivered: ${who} covers it at ${where}. ${dismiss}, then try @${ref} again.`;
   switch (at.when) {
     case 'before_pointer':
-      return `${verb} @${ref} was not delivered: ${who} was at ${where} when the pointer got there (the element moved or was covered after the hit-test); the events it would have received were cancelled. Snapshot, then try @${ref} again.`;
+      return `${verb} @${ref} was not delivered: ${who} was at ${where} when the pointer got there (the element moved or was covered after the hit-test); the events it would have received were cancelled. ${dismiss} if it stays, then try @${ref} again.`;
     case 'after_pointer':
-      return `${verb} @${ref} was not delivered: the pointer reached it, then ${who} took the point ${tool === 'hover' ? '' : 'before the press '}(it appears when the pointer arrives); the events it would have received were cancelled. Dismiss or avoid that element, then try @${ref} again.`;
+      return `${verb} @${ref} was not delivered: the pointer reached it, then ${who} took the point ${tool === 'hover' ? '' : 'before the press '}(it appears when the pointer arrives); the events it would have received were cancelled. ${dismiss}, or avoid it, then try @${ref} again.`;
     case 'on_press':
       if (at.gone === true) {
         return `${verb} @${ref} did not complete as a click: it got the press, then left the page (its own press handler removed or replaced it), and the release went to ${who}, which was cancelled. The press may have done what you wanted: check the page before trying again.`;
@@ -188,14 +200,14 @@ export function notVisibleError(tool: ToolName, ref: string, tabId: number, beyo
     return reasonedError(
       'element_not_found',
       'out_of_reach',
-      `Ref @${ref} is in the page but lies past the edge it can scroll to (the snapshot marks it [offscreen]), so no pointer reaches it. Use fill, select, or focus then keys on it instead: they need no pointer.`,
+      `Ref @${ref} is in the page but lies past the edge it can scroll to (the snapshot marks it [offscreen]), so no pointer reaches it. Use \`chrome-relay fill\`, \`chrome-relay select\`, or \`chrome-relay focus\` then \`chrome-relay keys\` on it instead: they need no pointer.`,
       { tool, phase: 'act', details: { ref, tab: tabId } },
     );
   }
   return reasonedError(
     'element_not_found',
     'not_visible',
-    `Ref @${ref} names an element that is not visible now (hidden or zero-sized), so there is nothing to point at. Reveal it (scroll, expand, hover its menu) or wait for it, then retry.`,
+    `Ref @${ref} names an element that is not visible now (hidden or zero-sized), so there is nothing to point at. Reveal it (scroll, expand, hover its menu) or \`chrome-relay wait\` for it, then retry.`,
     { tool, phase: 'act', details: { ref, tab: tabId } },
   );
 }

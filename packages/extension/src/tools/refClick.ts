@@ -63,18 +63,18 @@ export async function clickRef(
     // The dialog blocks the page: what the press reached is all that can be read. A press that went
     // astray is the answer (the dialog stays open for the agent); one that reached the element
     // means the dialog came from the element's own press or click.
-    if (pressVerdict !== undefined && !pressVerdict.delivered) throw undeliveredError(tool, site, point, pressVerdict);
+    if (pressVerdict !== undefined && !pressVerdict.delivered) throw await undeliveredError(ctx, deps, tool, site, point, pressVerdict, { describeOnly: true });
     return { dialog: clicked.dialog };
   }
   try {
     const verdict = await verifyDelivery(ctx, deps, point, 'click');
-    if (!verdict.delivered) throw undeliveredError(tool, site, point, verdict);
+    if (!verdict.delivered) throw await undeliveredError(ctx, deps, tool, site, point, verdict);
     return {};
   } catch (error) {
     if (!(error instanceof DocumentChanged)) throw error;
     // The click navigated before its record could be read: the press record decides.
     if (pressVerdict?.delivered === true) return {};
-    if (pressVerdict !== undefined) throw undeliveredError(tool, site, point, pressVerdict);
+    if (pressVerdict !== undefined) throw await undeliveredError(ctx, deps, tool, site, point, pressVerdict, { describeOnly: true });
     throw reasonedError(
       'stale_ref',
       'navigated',

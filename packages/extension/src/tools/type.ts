@@ -16,7 +16,7 @@
  */
 import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
 import { currentPlatform, planTyping, typeStep } from '../input/keyboard.js';
-import { dialogTracker } from '../pageState/dialogs.js';
+import { ADialog, dialogTracker } from '../pageState/dialogs.js';
 import { callInPage } from '../pageState/isolatedWorld.js';
 import { resolveTab } from '../targets.js';
 import { focusRef, type RefDeps } from './refAction.js';
@@ -102,7 +102,7 @@ export async function typeIntoFocused(ctx: ToolContext, deps: LandingDeps, tabId
       if (typed === total) return { tabId, typed, into: focus.description, dialog: outcome.dialog };
       throw new RelayError(
         'partial_success_disallowed',
-        `A ${outcome.dialog.type} dialog opened on tab ${tabId} after ${typed} of ${total} characters; the rest was not typed. Answer it with \`chrome-relay dialog accept|dismiss\` and check the field before typing the rest.`,
+        `${ADialog(outcome.dialog.type)} opened on tab ${tabId} after ${typed} of ${total} characters; the rest was not typed. Answer it with \`chrome-relay dialog accept|dismiss\` and check the field before typing the rest.`,
         { tool: 'type', phase: 'act', details: { tab: tabId, applied: typed, failed: total - typed, dialog: outcome.dialog } },
       );
     }

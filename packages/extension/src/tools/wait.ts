@@ -176,7 +176,7 @@ async function waitForDownload(ctx: ToolContext, tabId: number, by: number): Pro
   const path = await tracker.savedPath(download, by);
   if (path === undefined) {
     // Left unreported, so the next `wait --download` returns this same download.
-    throw reasonedError('timeout', 'download_path_pending', `The download of ${download.url} completed, but the browser had not recorded where it saved it in time; run \`wait --download\` again with a larger --timeout (it reports this same download).`, {
+    throw reasonedError('timeout', 'download_path_pending', `The download of ${download.url} completed, but the browser had not recorded where it saved it in time; run \`chrome-relay wait --download\` again with a larger --timeout (it reports this same download).`, {
       tool: 'wait',
       phase: 'wait',
       details: { tab: tabId, url: download.url, condition: 'download' },

@@ -8,7 +8,9 @@ const state = (over: Partial<PopupState> = {}): PopupState => ({
   connection: { connected: true, host: { version: '1', protocolVersion: 1, pid: 2 }, cli: null, extension: { version: '1', protocolVersion: 1 } },
   pause: { paused: false, since: null },
   settings: DEFAULT_SETTINGS,
+  here: null,
   tabs: [],
+  workspaceLeases: [],
   recent: [],
   ...over,
 });

@@ -10,10 +10,23 @@ import type { Settings } from '../policy/settings.js';
 import type { RuleProblem } from '../policy/sitePatterns.js';
 
 export type UiRequest =
-  | { kind: 'state' }
+  /** `here`: the tab in front of the person in the popup's window, to show whether agents may use it. */
+  | { kind: 'state'; here?: number }
   | { kind: 'setPaused'; paused: boolean }
   | { kind: 'settings' }
-  | { kind: 'saveSettings'; settings: unknown };
+  | { kind: 'saveSettings'; settings: unknown }
+  /** "Let agents use this tab" / "Stop sharing". */
+  | { kind: 'share'; tab: number; shared: boolean }
+  /** The person frees a lease an agent holds (only the person can free another agent's lease). */
+  | { kind: 'freeLease'; lease: { kind: 'tab' | 'workspace'; target: string } };
+
+/** The tab in front of the person, as the popup shows it. */
+export interface HereTab {
+  id: number;
+  title: string;
+  /** `opened`/`child`: an agent tab; `shared`: the person lent it; `group`: in a "chrome-relay" tab group; `person`: theirs; `extension`: an extension's page (never shareable). */
+  status: 'opened' | 'child' | 'shared' | 'group' | 'person' | 'extension';
+}
 
 export interface VersionLine {
   version: string;
@@ -44,7 +57,10 @@ export interface PopupState {
   };
   pause: PauseState;
   settings: Settings;
+  here: HereTab | null;
   tabs: TabRow[];
+  /** Leases on workspaces (tab leases show in their tab's row). */
+  workspaceLeases: { target: string; owner: string; expiresAt: number }[];
   recent: ActivityEntry[];
 }
 
@@ -58,8 +74,22 @@ export function isUiRequest(value: unknown): value is UiRequest {
   const v = value as Record<string, unknown>;
   switch (v.kind) {
     case 'state':
+      return Object.keys(v).length === 1 || (Object.keys(v).length === 2 && Number.isInteger(v.here));
     case 'settings':
       return Object.keys(v).length === 1;
+    case 'share':
+      return Number.isInteger(v.tab) && typeof v.shared === 'boolean' && Object.keys(v).length === 3;
+    case 'freeLease': {
+      const lease = v.lease as Record<string, unknown> | null;
+      return (
+        Object.keys(v).length === 2 &&
+        typeof lease === 'object' &&
+        lease !== null &&
+        (lease.kind === 'tab' || lease.kind === 'workspace') &&
+        typeof lease.target === 'string' &&
+        Object.keys(lease).length === 2
+      );
+    }
     case 'setPaused':
       return typeof v.paused === 'boolean' && Object.keys(v).length === 2;
     case 'saveSettings':

@@ -7,6 +7,7 @@ import { SettingsStore } from '../policy/settings.js';
 import { LeaseStore } from '../targeting/leases.js';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
 import { fakeOrganize } from '../testing/fakeOrganize.js';
+import { fakeBarrier } from '../testing/fakeNet.js';
 import type { PopupState, UiResponse } from './messages.js';
 import { createUiService } from './uiService.js';
 import { uiMessageListener } from './uiMessages.js';
@@ -16,7 +17,8 @@ async function setup() {
   const settings = new SettingsStore(env.browser);
   const pause = new PauseStore(env.browser);
   const agentTabs = new AgentTabs(env.browser);
-  const policy = new Policy({ browser: env.browser, organize: fakeOrganize(env.browser), sessions: env.cdp, settings, pause, agentTabs });
+  const { barrier } = fakeBarrier(env.browser, () => settings.rules());
+  const policy = new Policy({ browser: env.browser, organize: fakeOrganize(env.browser), sessions: env.cdp, settings, pause, agentTabs, barrier });
   const leases = new LeaseStore(env.browser);
   const activity = new ActivityLog(env.browser);
   const ui = createUiService({
@@ -28,7 +30,7 @@ async function setup() {
     pause,
     settings,
     hostStatus: () => ({ connected: true, host: { version: '0.1.0', protocolVersion: 1, pid: 42 } }),
-    agentTabs: () => agentTabs.list(),
+    agentTabs,
     now: () => 5_000,
   });
   return { env, ui, leases, activity, agentTabs };
@@ -48,7 +50,7 @@ describe('the popup state', () => {
     const opened = env.browser.addTab({ url: 'https://c.test/', title: '<b>hi</b>' }).id ?? 0;
     await env.cdp.attach(attached);
     await leases.claim('tab', String(leased), 'claude', 60_000);
-    await agentTabs.add(opened);
+    await agentTabs.add(opened, 'opened');
     await activity.finish(activity.start({ at: 4_000, agent: 'claude', tool: 'click', tab: opened }), { at: 4_000, ms: 3, agent: 'claude', tool: 'click', tab: opened, outcome: 'ok', cli: '0.1.0' });
     const state = stateOf(await ui({ kind: 'state' }));
     expect(state.tabs.map((t) => t.id).sort()).toEqual([attached, leased, opened].sort());
@@ -78,6 +80,30 @@ describe('the popup state', () => {
   });
 });
 
+describe("the person's own moves", () => {
+  it('"This tab": the person shares a tab of theirs and stops sharing it; an extension page is never offered', async () => {
+    const { env, ui } = await setup();
+    const mine = env.browser.addTab({ url: 'https://mine.test/', title: 'Mine' }).id ?? 0;
+    const options = env.browser.addTab({ url: 'chrome-extension://ourid/options.html' }).id ?? 0;
+    expect(stateOf(await ui({ kind: 'state', here: mine })).here).toEqual({ id: mine, title: 'Mine', status: 'person' });
+    expect(stateOf(await ui({ kind: 'share', tab: mine, shared: true })).here?.status).toBe('shared');
+    expect(stateOf(await ui({ kind: 'share', tab: mine, shared: false })).here?.status).toBe('person');
+    expect(stateOf(await ui({ kind: 'state', here: options })).here?.status).toBe('extension');
+    await expect(ui({ kind: 'share', tab: options, shared: true })).rejects.toMatchObject({ details: { reason: 'person_page' } });
+  });
+
+  it('the person frees a lease an agent holds; agents cannot', async () => {
+    const { env, ui, leases } = await setup();
+    const tab = env.browser.addTab({ url: 'https://a.test/' }).id ?? 0;
+    await leases.claim('tab', String(tab), 'stuck-agent', 60_000);
+    await leases.claim('workspace', 'research', 'stuck-agent', 60_000);
+    expect(stateOf(await ui({ kind: 'state' })).workspaceLeases).toMatchObject([{ target: 'research', owner: 'stuck-agent' }]);
+    await ui({ kind: 'freeLease', lease: { kind: 'tab', target: String(tab) } });
+    await ui({ kind: 'freeLease', lease: { kind: 'workspace', target: 'research' } });
+    expect(await leases.list()).toEqual([]);
+  });
+});
+
 describe('the message listener', () => {
   const listener = uiMessageListener(
     () => 'ourid',
@@ -90,6 +116,15 @@ describe('the message listener', () => {
     expect(listener({ kind: 'state' }, { id: 'other', url: 'chrome-extension://other/x.html' }, (a) => answers.push(a))).toBe(false);
     expect(listener({ kind: 'state' }, { id: 'ourid', url: 'https://evil.test/' }, (a) => answers.push(a))).toBe(false);
     expect(answers).toEqual([]);
+  });
+
+  it('checks the shape of the person\'s requests', () => {
+    const answers: UiResponse[] = [];
+    const page = { id: 'ourid', url: 'chrome-extension://ourid/popup.html' };
+    for (const bad of [{ kind: 'share', tab: '5', shared: true }, { kind: 'share', tab: 5 }, { kind: 'freeLease', lease: { kind: 'tab' } }, { kind: 'state', here: 'x' }]) {
+      expect(listener(bad, page, (a) => answers.push(a))).toBe(false);
+    }
+    expect(answers.every((a) => !a.ok)).toBe(true);
   });
 
   it('answers unknown requests with an error and known ones asynchronously', async () => {

@@ -8,10 +8,12 @@ import type { ActivityLog } from '../activity/activityLog.js';
 import type { BrowserApi } from '../browserApi.js';
 import type { CdpSessions } from '../cdp/cdpSession.js';
 import type { PauseStore } from '../policy/pause.js';
-import type { Policy } from '../policy/policy.js';
+import { redactUrl } from '../observe/redact.js';
+import type { AgentTabs } from '../policy/agentTabs.js';
+import { isPersonPage, type Policy } from '../policy/policy.js';
 import { checkSettings, type SettingsStore } from '../policy/settings.js';
 import type { LeaseStore } from '../targeting/leases.js';
-import type { PopupState, TabRow, UiRequest, UiResponse, VersionLine } from './messages.js';
+import type { HereTab, PopupState, TabRow, UiRequest, UiResponse, VersionLine } from './messages.js';
 
 export interface HostStatus {
   connected: boolean;
@@ -21,20 +23,30 @@ export interface HostStatus {
 export interface UiServiceDeps {
   browser: Pick<BrowserApi, 'queryTabs'>;
   sessions: Pick<CdpSessions, 'attachedTabs'>;
-  leases: Pick<LeaseStore, 'list'>;
+  leases: Pick<LeaseStore, 'list' | 'drop'>;
   activity: ActivityLog;
-  policy: Pick<Policy, 'isAgentTab' | 'setPaused'>;
+  policy: Pick<Policy, 'isAgentTab' | 'setPaused' | 'share' | 'unshare' | 'saveSettings'>;
   pause: PauseStore;
   settings: SettingsStore;
   hostStatus: () => HostStatus;
-  agentTabs: () => Promise<number[]>;
+  agentTabs: Pick<AgentTabs, 'list' | 'kindOf'>;
   now?: () => number;
 }
 
 export function createUiService(deps: UiServiceDeps): (request: UiRequest) => Promise<UiResponse> {
   const now = deps.now ?? Date.now;
 
-  async function state(): Promise<PopupState> {
+  async function hereTab(tabs: readonly chrome.tabs.Tab[], id: number | undefined): Promise<HereTab | null> {
+    const tab = tabs.find((t) => t.id === id);
+    if (tab?.id === undefined) return null;
+    const base = { id: tab.id, title: tab.title ?? '' };
+    if (isPersonPage(tab.url ?? tab.pendingUrl)) return { ...base, status: 'extension' };
+    const kind = await deps.agentTabs.kindOf(tab.id);
+    if (kind !== undefined) return { ...base, status: kind };
+    return { ...base, status: (await deps.policy.isAgentTab(tab.id, tab.groupId)) ? 'group' : 'person' };
+  }
+
+  async function state(here?: number): Promise<PopupState> {
     const [tabs, leases, lastByTab, recent, pause, settings, agentTabs] = await Promise.all([
       deps.browser.queryTabs({}),
       deps.leases.list(),
@@ -42,7 +54,7 @@ export function createUiService(deps: UiServiceDeps): (request: UiRequest) => Pr
       deps.activity.recent(),
       deps.pause.get(),
       deps.settings.get(),
-      deps.agentTabs(),
+      deps.agentTabs.list(),
     ]);
     const attached = new Set(deps.sessions.attachedTabs());
     const running = deps.activity.running();
@@ -57,7 +69,8 @@ export function createUiService(deps: UiServiceDeps): (request: UiRequest) => Pr
       rows.push({
         id: tab.id,
         title: tab.title ?? '',
-        url: tab.url ?? tab.pendingUrl ?? '',
+        // The person's own screen, but a screenshot of it travels too: credentials in URLs are redacted here as well.
+        url: redactUrl(tab.url ?? tab.pendingUrl ?? ''),
         attached: attached.has(tab.id),
         agentTab: await deps.policy.isAgentTab(tab.id, tab.groupId),
         lease: lease ? { owner: lease.owner, expiresAt: lease.expiresAt } : null,
@@ -78,7 +91,9 @@ export function createUiService(deps: UiServiceDeps): (request: UiRequest) => Pr
       },
       pause,
       settings,
+      here: await hereTab(tabs, here),
       tabs: rows,
+      workspaceLeases: leases.filter((l) => l.kind === 'workspace').map((l) => ({ target: l.target, owner: l.owner, expiresAt: l.expiresAt })),
       recent,
     };
   }
@@ -86,6 +101,13 @@ export function createUiService(deps: UiServiceDeps): (request: UiRequest) => Pr
   return async (request) => {
     switch (request.kind) {
       case 'state':
+        return { ok: true, state: await state(request.here) };
+      case 'share':
+        if (request.shared) await deps.policy.share(request.tab);
+        else await deps.policy.unshare(request.tab);
+        return { ok: true, state: await state(request.tab) };
+      case 'freeLease':
+        await deps.leases.drop((lease) => lease.kind === request.lease.kind && lease.target === request.lease.target);
         return { ok: true, state: await state() };
       case 'setPaused':
         await deps.policy.setPaused(request.paused);
@@ -95,7 +117,8 @@ export function createUiService(deps: UiServiceDeps): (request: UiRequest) => Pr
       case 'saveSettings': {
         const checked = checkSettings(request.settings);
         if (!checked.ok) return { ok: false, error: 'Not saved: fix the marked lines.', field: checked.field, problems: checked.problems };
-        await deps.settings.save(checked.settings);
+        const problems = await deps.policy.saveSettings(checked.settings);
+        if (problems.length > 0) return { ok: false, error: 'Not saved: fix the marked lines.', field: 'blockedSites', problems };
         return { ok: true, settings: checked.settings };
       }
     }

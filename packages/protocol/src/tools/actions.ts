@@ -85,7 +85,7 @@ const waitParams = lazy(() =>
       download: z.literal(true).optional().describe('Wait for the next download of the tab to complete; returns its path'),
       frame: frameRef().optional(),
       tab: tabId().optional(),
-      timeoutMs: z.number().int().positive().optional().describe('Give up after this long; the CLI sets the call deadline WAIT_REPORT_MS above it (a shorter call deadline cuts the wait)'),
+      timeoutMs: z.number().int().positive().optional().describe('Give up after this long (default: the call deadline, which is then set a moment above it so the wait can still report; a shorter call deadline cuts the wait)'),
     })
     .superRefine((params, ctx) => {
       const given = WAIT_CONDITIONS.filter((name) => params[name] !== undefined);
@@ -139,6 +139,8 @@ export const ACTION_TOOLS = {
   keys: toolEntry({
     description: 'Press keys or key combinations in the tab, as trusted keyboard events (e.g. Enter, Shift+Tab, Control+a).',
     mutates: true,
+    mcp: { group: 'core', description: 'Press keys or combinations in order, e.g. ["Enter"] or ["Control+a", "Backspace"].' },
+    input: true,
     cli: {
       command: 'keys',
       summary: 'Press keys or combinations as trusted keyboard events, in order.',
@@ -163,6 +165,8 @@ export const ACTION_TOOLS = {
     description:
       'Type text into the focused editable element: a trusted key press per character a US keyboard has (keydown, beforeinput, input, keyup), Input.insertText for the rest; works with contenteditable and beforeinput-based editors. Nothing editable focused is element_not_found.',
     mutates: true,
+    mcp: { group: 'core', description: 'Type text as key presses into the focused element, or into ref after focusing it (rich editors); fill suits plain fields.' },
+    input: true,
     cli: {
       command: 'type',
       summary: 'Type text into the focused field as trusted key events (contenteditable and rich editors included).',
@@ -175,7 +179,7 @@ export const ACTION_TOOLS = {
     schemas: () => ({
       params: z.strictObject({
         text: z.string().min(1, 'give the text to type (use `chrome-relay keys` for Enter, Tab and shortcuts)').max(100_000).describe('Text to type; characters without a key on a US keyboard are inserted as text input'),
-        ref: RefField().optional().describe('Focus this element first (-s @e12)'),
+        ref: RefField().optional().describe('Focus this element first'),
         tab: tabId().optional(),
       }),
       result: z.strictObject({
@@ -189,18 +193,21 @@ export const ACTION_TOOLS = {
   back: toolEntry({
     description: "Go back one entry in the tab's history and wait for that document.",
     mutates: true,
+    mcp: { group: 'core', description: "Go back one entry in the tab's history and wait for that page." },
     cli: historyCli('back', "Go back in the tab's history and wait for that page."),
     schemas: () => ({ params: historyParams(), result: historyResult() }),
   }),
   forward: toolEntry({
     description: "Go forward one entry in the tab's history and wait for that document.",
     mutates: true,
+    mcp: { group: 'extra', description: "Go forward one entry in the tab's history and wait for that page." },
     cli: historyCli('forward', "Go forward in the tab's history and wait for that page."),
     schemas: () => ({ params: historyParams(), result: historyResult() }),
   }),
   reload: toolEntry({
     description: 'Reload the tab and wait for the new document.',
     mutates: true,
+    mcp: { group: 'extra', description: 'Reload the tab and wait for the new document.' },
     cli: historyCli('reload', 'Reload the tab and wait for the new document.'),
     schemas: () => ({ params: historyParams(), result: historyResult() }),
   }),
@@ -210,6 +217,7 @@ export const ACTION_TOOLS = {
     destructive: true,
     tabUse: 'close',
     dialog: 'self',
+    mcp: { group: 'core', description: 'Close tabs by id, all or none; without ids, the tab last used.' },
     cli: {
       command: 'close',
       summary: 'Close tabs, all or none (a missing id closes nothing). Without ids: --tab, else the tab chrome-relay last used.',
@@ -228,6 +236,7 @@ export const ACTION_TOOLS = {
     description:
       'Wait for one condition in the tab: text, URL glob, load, network idle, a JS expression, a visible selector, or a download. On timeout: `timeout` with details {url, readyState, targetExists?}; a dialog opening meanwhile: target_conflict.',
     mutates: false,
+    mcp: { group: 'core', description: 'Wait for one condition: text, URL glob, load, network idle, a JS expression, a visible CSS selector, or a download.' },
     cli: {
       command: 'wait',
       summary: 'Wait for one condition in the tab for up to --timeout ms (default 30000); fails with `timeout` (and the page state) when it runs out.',
@@ -257,6 +266,7 @@ export const ACTION_TOOLS = {
   get: toolEntry({
     description: 'Read one value without a snapshot: the tab title or URL, the whole text, value or an attribute of a ref or CSS selector (exactly as the page holds it, never cut), or the match count of a selector.',
     mutates: false,
+    mcp: { group: 'core', description: "Read one value without a snapshot: the tab's title or url, or the text, value, attribute or match count of a CSS selector." },
     cli: {
       command: 'get',
       summary: 'Read one value without a snapshot: title, url, or the whole text/value/attr of a ref or CSS selector, or a count.',
@@ -276,8 +286,9 @@ export const ACTION_TOOLS = {
   }),
   js: toolEntry({
     description:
-      "Evaluate JavaScript in the page's main world (top-level await allowed; a returned promise is awaited) and return its value as JSON. Code that does not compile is invalid_arguments and never runs. Once it has run: a page exception or rejected promise is cdp_error (retryable false, details.exception); a value JSON cannot carry without loss (DOM node, function, Map, NaN, a cycle) is partial_success_disallowed (retryable false) naming what to return instead.",
+      "Evaluate JavaScript in the page's main world (top-level await allowed; a returned promise is awaited) and return its value as JSON. Code that does not compile is invalid_arguments and never runs. Once it has run: a page exception or rejected promise is cdp_error (retryable false, details.exception); a value JSON cannot carry without loss (DOM node, function, Map, NaN, a cycle) is invalid_arguments on the expression with details.mayHaveActed (it ran; retryable false), naming what to return instead; a promise still pending when the call must answer is timeout, reason promise_pending.",
     mutates: true,
+    mcp: { group: 'devtools', description: "Evaluate JavaScript in the page's main world (await allowed) and return its value as JSON." },
     cli: {
       command: 'js',
       summary: "Evaluate JavaScript in the page's main world (await allowed) and print the value as JSON.",
@@ -302,6 +313,7 @@ export const ACTION_TOOLS = {
     description: 'Accept or dismiss the JavaScript dialog (alert, confirm, prompt, beforeunload) open in the tab.',
     mutates: true,
     dialog: 'self',
+    mcp: { group: 'core', description: 'Accept or dismiss the alert, confirm, prompt or beforeunload dialog open in the tab.' },
     cli: {
       command: 'dialog',
       summary: 'Accept or dismiss the alert/confirm/prompt/beforeunload dialog open in the tab.',
@@ -326,6 +338,7 @@ export const ACTION_TOOLS = {
   download: toolEntry({
     description: "Arm the tab's downloads: `wait --download` then reports each completed file, moved into --dir.",
     mutates: true,
+    mcp: { group: 'extra', description: "Arm the tab's downloads: wait with download then reports each completed file, moved into dir." },
     cli: {
       command: 'download',
       summary: "Arm the tab's downloads: `wait --download` then moves each finished file into --dir and prints its path.",
@@ -339,7 +352,7 @@ export const ACTION_TOOLS = {
           .string()
           .min(1)
           .refine((dir) => dir.startsWith('/'), 'must be an absolute directory path')
-          .describe('Absolute directory the CLI moves completed downloads into'),
+          .describe('Absolute directory completed downloads are moved into'),
         tab: tabId().optional(),
       }),
       result: z.strictObject({ tabId: z.number(), dir: z.string(), armed: z.literal(true) }),

@@ -35,6 +35,8 @@ export const ELEMENT_TOOLS = {
     description:
       'Replace the value of an input, textarea, contenteditable or <select> (by option value or visible text). Text is typed with trusted input so frameworks (React…) see it; no hit-test (a covered field can still be filled).',
     mutates: true,
+    mcp: { group: 'core', description: 'Replace the value of an input, textarea, contenteditable or select ("" clears it).' },
+    input: true,
     cli: {
       command: 'fill',
       summary: 'Replace the value of an input, textarea, contenteditable or <select> (works even when the field is covered).',
@@ -60,18 +62,23 @@ export const ELEMENT_TOOLS = {
   focus: toolEntry({
     description: 'Give an element keyboard focus (e.g. before `keys` or `type`).',
     mutates: true,
+    mcp: { group: 'extra', description: 'Give an element keyboard focus (then keys or type).' },
+    input: true,
     cli: refCli('focus', 'Give an element keyboard focus (then use `keys` or `type`).', 'chrome-relay focus @e4'),
     schemas: () => ({ params: refParams(), result: z.strictObject({ tabId: z.number(), ref: z.string(), healed: healed() }) }),
   }),
   hover: toolEntry({
     description: 'Move the mouse over an element (scroll into view, refuse if covered, trusted mouse move).',
     mutates: true,
+    mcp: { group: 'core', description: 'Move the mouse over an element (menus, tooltips); fails if something covers it.' },
+    input: true,
     cli: refCli('hover', 'Move the mouse over an element (refuses if something covers it).', 'chrome-relay hover @e7 --snapshot'),
     schemas: () => ({ params: refParams(), result: z.strictObject({ tabId: z.number(), ref: z.string(), x: z.number(), y: z.number(), healed: healed() }) }),
   }),
   select: toolEntry({
     description: 'Select options of a <select> by value or visible text (several only for <select multiple>); fires input and change.',
     mutates: true,
+    mcp: { group: 'core', description: 'Choose options of a <select> by value or visible text.' },
     cli: {
       command: 'select',
       summary: 'Select options of a <select> by value or visible text (several only for <select multiple>).',
@@ -97,6 +104,8 @@ export const ELEMENT_TOOLS = {
   check: toolEntry({
     description: 'Make a checkbox, radio or switch checked: click it only if needed, then verify the new state.',
     mutates: true,
+    mcp: { group: 'core', description: 'Make a checkbox, radio or switch checked; clicks only if needed, then verifies.' },
+    input: true,
     cli: refCli('check', 'Check a checkbox, radio or switch; clicks only if needed and verifies the result.', 'chrome-relay check @e5'),
     schemas: () => ({
       params: refParams(),
@@ -112,6 +121,8 @@ export const ELEMENT_TOOLS = {
   uncheck: toolEntry({
     description: 'Make a checkbox or switch unchecked: click it only if needed, then verify the new state.',
     mutates: true,
+    mcp: { group: 'core', description: 'Make a checkbox or switch unchecked; clicks only if needed, then verifies.' },
+    input: true,
     cli: refCli('uncheck', 'Uncheck a checkbox or switch; clicks only if needed and verifies the result.', 'chrome-relay uncheck @e5'),
     schemas: () => ({
       params: refParams(),
@@ -128,6 +139,7 @@ export const ELEMENT_TOOLS = {
     description:
       'Scroll the page, or the scroll container of a ref, in a direction (default: most of a screen), or bring a ref into view (intoView). When the page cannot move that way, the biggest scroller on screen that can is scrolled, and named in the result.',
     mutates: true,
+    mcp: { group: 'core', description: 'Scroll the page, or the container of ref, in a direction; or bring ref into view (intoView).' },
     cli: {
       command: 'scroll',
       summary: 'Scroll the page (or the container of --in @ref) up/down/left/right, or bring a ref into view.',
@@ -173,6 +185,8 @@ export const ELEMENT_TOOLS = {
     description:
       'Drag one element onto another with trusted mouse press, moves and release (HTML5 drag and drop included). The drop target is a ref, or where no ref fits, the first visible element matching a CSS selector (hit-tested like a ref), or a point of the viewport.',
     mutates: true,
+    mcp: { group: 'core', description: 'Drag an element onto a ref, the first visible match of a CSS selector, or a viewport point.' },
+    input: true,
     cli: {
       command: 'drag',
       summary: 'Drag one element onto another with trusted mouse events (HTML5 drag and drop included); the target may also be a CSS selector or a viewport point.',
@@ -211,6 +225,8 @@ export const ELEMENT_TOOLS = {
     description:
       'Set files on an <input type=file> (hidden inputs too) without a file dialog; with via, click the ref (a button that opens a file chooser) and answer the chooser instead.',
     mutates: true,
+    mcp: { group: 'core', description: 'Set files (absolute paths) on a file input; with via, click a button that opens a file chooser and answer it.' },
+    input: true,
     cli: {
       command: 'upload',
       summary: 'Set files on an <input type=file> (hidden ones too) without a dialog; --via clicks a button that opens a file chooser and answers it.',
@@ -240,6 +256,7 @@ export const ELEMENT_TOOLS = {
     description:
       "Where an element is: its box in CSS pixels of its frame's viewport (the tab's viewport unless it sits in an iframe), after scrolling it into view. For coordinates to click (`click --x --y`) or to check layout without a screenshot.",
     mutates: false,
+    mcp: { group: 'devtools', description: "An element's box (x, y, width, height in CSS px) after scrolling it into view." },
     cli: {
       command: 'get box',
       summary: 'Print the box (x, y, width, height in CSS px) of an element by ref, scrolled into view.',

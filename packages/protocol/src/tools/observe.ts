@@ -85,6 +85,7 @@ export const OBSERVE_TOOLS = {
   screenshot: toolEntry({
     description: 'Capture the tab (viewport, --full page, or one element by ref or --selector) as PNG or JPEG, without activating it.',
     mutates: false,
+    mcp: { group: 'core', description: 'Capture the viewport, the full page, or one element (ref or CSS selector) as an image.' },
     cli: {
       command: 'screenshot',
       summary: 'Capture the tab (or --full page, or one element by ref or --selector) to a PNG/JPEG file; prints the path.',
@@ -120,6 +121,7 @@ export const OBSERVE_TOOLS = {
   record_start: toolEntry({
     description: 'Start recording the tab as screencast frames (kept in the extension, capped).',
     mutates: true,
+    mcp: { group: 'record', description: 'Start recording the tab as screencast frames.' },
     cli: {
       command: 'record start',
       summary: 'Start recording the tab (frames are kept in the browser until `record stop`).',
@@ -139,6 +141,7 @@ export const OBSERVE_TOOLS = {
   record_stop: toolEntry({
     description: 'Stop recording the tab and return its frames (JPEG, base64, with timestamps).',
     mutates: true,
+    mcp: { group: 'record', description: 'Stop recording; returns the frame count and timestamps, and the last frame as an image.' },
     cli: {
       command: 'record stop',
       summary: 'Stop recording and write frame-NNNNN.jpg files to --out; --gif also encodes recording.gif with ffmpeg.',
@@ -166,6 +169,7 @@ export const OBSERVE_TOOLS = {
   console: toolEntry({
     description: 'Console messages and uncaught exceptions of the tab, captured since chrome-relay attached to it; credentials in them (bearer strings, tokens, the tab\'s cookie values) are masked.',
     mutates: false,
+    mcp: { group: 'devtools', description: 'Console messages and uncaught exceptions of the tab; credentials masked.' },
     cli: {
       command: 'console',
       summary: 'Console messages and uncaught exceptions of the tab (captured since chrome-relay attached to it).',
@@ -183,8 +187,9 @@ export const OBSERVE_TOOLS = {
     }),
   }),
   network: toolEntry({
-    description: 'Requests of the tab captured since chrome-relay attached to it; credentials in headers and URLs (Cookie, Authorization, token/key/password/sig/code parameters, also in Referer) are redacted unless rawHeaders.',
+    description: 'Requests of the tab captured since chrome-relay attached to it; credentials in headers (Cookie, Authorization…) are redacted unless rawHeaders, and in URLs (token/key/password/sig/code parameters, also in Referer) always.',
     mutates: false,
+    mcp: { group: 'network', description: 'Requests of the tab since chrome-relay attached to it, filtered by url, status or method; credentials redacted.' },
     cli: {
       command: 'network',
       summary: 'Requests of the tab (captured since chrome-relay attached to it); sensitive headers redacted.',
@@ -197,7 +202,7 @@ export const OBSERVE_TOOLS = {
         url: z.string().min(1).optional().describe('Only URLs containing this text'),
         status: z.string().regex(/^([1-5]xx|[1-5][0-9]{2}|failed|pending)$/, 'must be like 404, 4xx, failed or pending').optional().describe('404, 4xx, failed or pending'),
         method: z.string().regex(/^[A-Za-z]+$/, 'must be an HTTP method').optional().describe('HTTP method'),
-        rawHeaders: z.boolean().optional().describe('Do not redact: show Cookie, Authorization, URL tokens and the like as sent'),
+        rawHeaders: z.boolean().optional().describe('Show headers (Cookie, Authorization…) as sent; URL credentials stay redacted'),
       }),
       result: z.strictObject({ tabId: z.number(), requests: z.array(NetworkEntry()), dropped: z.number() }),
     }),
@@ -205,6 +210,7 @@ export const OBSERVE_TOOLS = {
   network_body: toolEntry({
     description: 'Response body of one captured request.',
     mutates: false,
+    mcp: { group: 'network', description: 'Response body of one request (id from network).' },
     cli: {
       command: 'network body',
       summary: 'Response body of one captured request (id from `chrome-relay network`).',
@@ -221,6 +227,7 @@ export const OBSERVE_TOOLS = {
   network_har: toolEntry({
     description: 'The captured requests of the tab as a HAR 1.2 log; credentials in headers and URLs redacted unless rawHeaders.',
     mutates: false,
+    mcp: { group: 'network', description: "The tab's captured requests as a HAR 1.2 log; credentials redacted." },
     cli: {
       command: 'network har',
       summary: 'Write the captured requests as a HAR 1.2 file.',
@@ -237,6 +244,7 @@ export const OBSERVE_TOOLS = {
     description: 'Open a named, unfocused window (a workspace) for an agent; it never takes focus from the human.',
     mutates: true,
     leases: 'exempt',
+    mcp: { group: 'tabs-admin', description: 'Open a named, unfocused window (a workspace) leased to this session; it never takes the focus.' },
     cli: {
       command: 'workspace create',
       summary: 'Open an unfocused window named <name>; with an agent identity, it is leased to that agent.',
@@ -253,6 +261,7 @@ export const OBSERVE_TOOLS = {
     description: 'List workspaces that still have a window.',
     mutates: false,
     leases: 'exempt',
+    mcp: { group: 'tabs-admin', description: 'List the workspaces that still have a window.' },
     cli: { command: 'workspace list', summary: 'List live workspaces.', task: 'organize', examples: ['chrome-relay workspace list'] },
     schemas: () => ({
       params: z.strictObject({}),
@@ -263,6 +272,7 @@ export const OBSERVE_TOOLS = {
     description: 'Close a workspace window and its tabs.',
     mutates: true,
     destructive: true,
+    mcp: { group: 'tabs-admin', description: 'Close a workspace window and its tabs.' },
     cli: {
       command: 'workspace close',
       summary: 'Close the workspace window and its tabs.',
@@ -278,6 +288,7 @@ export const OBSERVE_TOOLS = {
   group_create: toolEntry({
     description: 'Put tabs into a new native tab group with a name and colour (all or nothing unless allowPartial).',
     mutates: true,
+    mcp: { group: 'tabs-admin', description: 'Put tabs into a new named tab group (all or nothing unless allowPartial).' },
     cli: {
       command: 'group create',
       summary: 'Group tabs under a new name (all or nothing unless --allow-partial).',
@@ -293,6 +304,7 @@ export const OBSERVE_TOOLS = {
   group_add: toolEntry({
     description: 'Add tabs to an existing named group (all or nothing unless allowPartial).',
     mutates: true,
+    mcp: { group: 'tabs-admin', description: 'Add tabs to a named tab group (all or nothing unless allowPartial).' },
     cli: {
       command: 'group add',
       summary: 'Add tabs to a named group (all or nothing unless --allow-partial).',
@@ -309,6 +321,7 @@ export const OBSERVE_TOOLS = {
     description: 'List named tab groups.',
     mutates: false,
     leases: 'exempt',
+    mcp: { group: 'tabs-admin', description: 'List the named tab groups.' },
     cli: { command: 'group list', summary: 'List tab groups.', task: 'organize', examples: ['chrome-relay group list'] },
     schemas: () => ({
       params: z.strictObject({}),
@@ -319,6 +332,7 @@ export const OBSERVE_TOOLS = {
     description: 'Close every tab of a named group (all or nothing unless allowPartial).',
     mutates: true,
     destructive: true,
+    mcp: { group: 'tabs-admin', description: 'Close every tab of a named group (all or nothing unless allowPartial).' },
     cli: {
       command: 'group close',
       summary: 'Close every tab of the group (all or nothing unless --allow-partial).',
@@ -336,6 +350,7 @@ export const OBSERVE_TOOLS = {
     mutates: true,
     tabUse: 'none',
     leases: 'exempt',
+    mcp: { group: 'tabs-admin', description: 'Lease a tab or workspace to this session: other agents acting there fail until it is released or idle past ttlSec.' },
     cli: {
       command: 'lease claim',
       summary: 'Claim a tab or workspace for your agent (--agent or CHROME_RELAY_AGENT).',
@@ -357,6 +372,7 @@ export const OBSERVE_TOOLS = {
     description: 'List live (unexpired) leases.',
     mutates: false,
     leases: 'exempt',
+    mcp: { group: 'tabs-admin', description: 'List the live leases.' },
     cli: { command: 'lease list', summary: 'List live leases.', task: 'leases', examples: ['chrome-relay lease list'] },
     schemas: () => ({
       params: z.strictObject({}),
@@ -365,30 +381,24 @@ export const OBSERVE_TOOLS = {
   }),
   lease_release: toolEntry({
     description:
-      "Release an agent's lease on a tab or workspace, or all of its leases. With force, release the lease on a tab or workspace whoever holds it (a person freeing a stuck agent's tab); no agent identity needed.",
+      "Release this agent's lease on a tab or workspace, or all of its leases. Another agent's lease is not yours to free: wait for it to expire, or ask the person, who can free it from the extension's toolbar popup.",
     mutates: true,
     tabUse: 'none',
     leases: 'exempt',
+    mcp: { group: 'tabs-admin', description: "Release this session's lease on a tab or workspace, or all of them (all); force frees one whoever holds it." },
     cli: {
       command: 'lease release',
-      summary: "Release your lease on a tab or workspace, or all of them; --force frees another agent's.",
+      summary: 'Release your lease on a tab or workspace, or all of them.',
       task: 'leases',
-      examples: ['chrome-relay --agent planner lease release --all', 'chrome-relay lease release --tab 123 --force'],
+      examples: ['chrome-relay --agent planner lease release --all', 'chrome-relay --agent planner lease release --tab 123'],
     },
     schemas: () => ({
-      params: z
-        .strictObject({
-          agent: agent().optional(),
-          tab: tabId().optional().describe('Tab to release'),
-          workspace: name().optional().describe('Workspace to release'),
-          all: z.boolean().optional().describe('Every lease of this agent'),
-          force: z.boolean().optional().describe('Release it whoever holds it (with tab or workspace)'),
-        })
-        .superRefine((params, ctx) => {
-          if (params.force !== true && params.agent === undefined) {
-            ctx.addIssue({ code: 'custom', path: ['agent'], message: 'releasing a lease needs an agent identity (--agent NAME or CHROME_RELAY_AGENT), or force to free it whoever holds it' });
-          }
-        }),
+      params: z.strictObject({
+        agent: agent(),
+        tab: tabId().optional().describe('Tab to release'),
+        workspace: name().optional().describe('Workspace to release'),
+        all: z.boolean().optional().describe('Every lease of this agent'),
+      }),
       result: z.strictObject({ released: z.array(Lease()) }),
     }),
   }),

@@ -34,13 +34,14 @@ describe('lease tools', () => {
     expect((await tools.leaseList.handle({}, ctx)).leases).toEqual([]);
   });
 
-  it('--force releases whoever holds it, without an identity; never with --all', async () => {
+  it("an agent cannot free another agent's lease: only the person can, from the popup", async () => {
     const { tools, ctx, tabA } = setup();
     await tools.leaseClaim.handle({ agent: 'alice', tab: tabA }, ctx);
-    expect(await failure(tools.leaseRelease.handle({ tab: tabA }, ctx))).toMatchObject({ code: 'invalid_arguments', details: { field: 'agent' } });
-    expect(await failure(tools.leaseRelease.handle({ all: true, force: true }, ctx))).toMatchObject({ code: 'invalid_arguments' });
-    expect((await tools.leaseRelease.handle({ tab: tabA, force: true }, ctx)).released).toMatchObject([{ owner: 'alice', target: String(tabA) }]);
-    expect((await tools.leaseList.handle({}, ctx)).leases).toEqual([]);
+    const refused = await failure(tools.leaseRelease.handle({ agent: 'mallory', tab: tabA }, ctx));
+    expect(refused).toMatchObject({ code: 'target_conflict', details: { reason: 'leased', owner: 'alice' } });
+    expect(refused.message).not.toContain('--force');
+    expect(refused.message).toContain('ask the person');
+    expect((await tools.leaseList.handle({}, ctx)).leases).toMatchObject([{ owner: 'alice' }]);
   });
 
   it('list drops leases whose tab is gone', async () => {

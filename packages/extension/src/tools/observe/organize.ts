@@ -191,9 +191,11 @@ export function createOrganizeTools(deps: Deps) {
     name: 'lease_release',
     async handle(params) {
       const given = [params.tab !== undefined, params.workspace !== undefined, params.all === true].filter(Boolean).length;
-      if (given !== 1 || (params.force === true && params.all === true)) {
-        const what = params.force === true ? 'lease release --force: give exactly one of --tab <id> or --workspace <name>.' : 'lease release: give exactly one of --tab <id>, --workspace <name> or --all.';
-        throw new RelayError('invalid_arguments', what, { phase: 'validate', details: { field: params.all === true ? 'all' : 'tab' } });
+      if (given !== 1) {
+        throw new RelayError('invalid_arguments', 'lease release: give exactly one of --tab <id>, --workspace <name> or --all.', {
+          phase: 'validate',
+          details: { field: params.all === true ? 'all' : 'tab' },
+        });
       }
       const match = (lease: LeaseInfo): boolean =>
         params.all === true
@@ -201,14 +203,7 @@ export function createOrganizeTools(deps: Deps) {
           : params.tab !== undefined
             ? lease.kind === 'tab' && lease.target === String(params.tab)
             : lease.kind === 'workspace' && lease.target === params.workspace;
-      // A person freeing a tab a stuck (or crashed) agent holds: whoever owns it.
-      if (params.force === true) return { released: await deps.leases.drop(match) };
-      if (params.agent === undefined) {
-        throw new RelayError('invalid_arguments', 'lease release needs an agent identity: pass --agent NAME or set CHROME_RELAY_AGENT (a person freeing another agent\'s lease adds --force).', {
-          phase: 'validate',
-          details: { field: 'agent' },
-        });
-      }
+      // Only the agent's own: another agent's lease is freed by the person, from the popup (ui/uiService.ts).
       return { released: await deps.leases.release(params.agent, match) };
     },
   });

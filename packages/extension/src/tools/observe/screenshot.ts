@@ -83,7 +83,7 @@ async function elementClip(ctx: ToolContext, tabId: number, selector: string): P
   const box = await callInPage(ctx, tabId, elementBox, selector);
   if ('invalid' in box) throw invalid('selector', `"${selector}" is not a valid CSS selector (${box.invalid}).`);
   if (!box.found) {
-    throw reasonedError('element_not_found', 'no_match', `No element matches "${selector}" in tab ${tabId}; check it against a fresh \`chrome-relay snapshot\`.`, {
+    throw reasonedError('element_not_found', 'no_match', `No element matches "${selector}" in tab ${tabId}; check it against a fresh \`chrome-relay snapshot\`, or \`chrome-relay wait --selector\` for it.`, {
       phase: 'resolve',
       details: { selector, tab: tabId },
     });
