@@ -375,8 +375,9 @@ export function createPageApi(): PageApi {
 
   function read({ ref, what, name }: ReadArgs): ReadOutcome {
     return withElement(ref, (element, healed): ReadOutcome => {
-      // Never echo a password, as the snapshot never does.
-      const secret = element instanceof HTMLInputElement && element.type === 'password';
+      // A password or one-time code is the person's secret: never echoed, as the snapshot and `fill` never do. Its
+      // `value` attribute (a prefilled one) is the same secret.
+      const secret = isSecretField(element);
       const masked = (value: string): string => (secret && value !== '' ? '••••••' : value);
       if (what === 'attr') {
         const attribute = element.getAttribute(name ?? '');

@@ -3,6 +3,7 @@
  * gathered bottom-up, so "name from content" costs nothing extra; this module handles everything
  * that labels an element from outside its content. Names are normalized and capped by the caller.
  */
+import { isSecretField } from './actions.js';
 import { getElementByIdInScope, normalizeText } from './dom.js';
 
 const SKIPPED_IN_LABEL_TEXT = new Set(['script', 'style', 'template', 'select', 'textarea', 'input', 'button']);
@@ -177,8 +178,8 @@ export function controlValue(element: Element, role: string): string | undefined
       // The chosen files are what an agent needs to see after `upload` (Chrome shows only a count).
       if (element.type === 'file') return element.files === null || element.files.length === 0 ? 'No file chosen' : [...element.files].map((file) => file.name).join(', ');
       if (role === 'textbox' || role === 'searchbox' || role === 'spinbutton' || role === 'slider' || role === 'combobox') {
-        // Never echo a password into a snapshot that ends up in an agent's transcript.
-        if (element.type === 'password') return element.value === '' ? '' : '••••••';
+        // Never echo a password or a one-time code into a snapshot that ends up in an agent's transcript.
+        if (isSecretField(element)) return element.value === '' ? '' : '••••••';
         return element.value;
       }
       return undefined;
