@@ -4,7 +4,8 @@
  * status are searched for the planted secrets:
  *
  *   - `fill` into a password or one-time-code field answers with the masked value; a fill the field cut short says
- *     so without printing either value; `get value` of such a field is masked;
+ *     so without printing either value; `get value` of such a field is masked, and so are `get value|text|attr value`
+ *     by ref and the snapshot's value of either field;
  *   - URL credentials (`access_token=`, `password=`, a user-info password) are redacted in `tabs`, `get url`, the
  *     snapshot header and its links, `navigate`'s answer, an error naming the URL, doctor, and the popup's rows.
  */
@@ -53,6 +54,15 @@ describe('secrets are never echoed', () => {
     expect(await read(page, 'document.getElementById("code").value')).toBe(CODE);
     const got = await cli('get', 'value', '--tab', String(tab.tabId), '--selector', '#password', '--json');
     expect((got.json as { value: string }).value).toBe('••••••');
+    // Read by ref, whole: the same mask for the value, the text and the value attribute; the snapshot masks both.
+    for (const field of [/textbox "Password"/, /textbox "Code"/]) {
+      for (const read of [['value'], ['text'], ['attr', 'value']]) {
+        const byRef = await cli('get', read[0] ?? '', refFor(text, field), ...read.slice(1), '--json');
+        expect(byRef.code, byRef.stderr).toBe(0);
+      }
+    }
+    const after = await cli('snapshot', '--tab', String(tab.tabId));
+    expect(after.stdout).toMatch(/textbox "Code"( \[focused\])? \[ref=e\d+\]: "••••••"/);
     // The field keeps 4 characters: the fill failed, and says so without either value.
     const cut = await cli('fill', refFor(text, /textbox "Short password"/), PASSWORD);
     expect(cut.error?.code).toBe('partial_success_disallowed');

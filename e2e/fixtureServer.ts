@@ -4,6 +4,7 @@
  *   /redirect?to=P  302 to P (server redirects kill refs); ?to64=B64: to P given in base64, so the caller's URL does
  *                   not spell where it leads
  *   /rows?n=N       a table of N rows, each with a named "Open" button (benchmarks, big snapshots)
+ *   /icons/N.svg    a 16 px square, for pages that draw icons by file name (controls-icons.html)
  *   /bench/*        generated benchmark pages (small form, N elements, news front page, encyclopedia article):
  *                   see fixtures/benchPages.ts
  * Requests are recorded so tests can wait for "the browser asked for X".
@@ -53,6 +54,11 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
     const to64 = url.searchParams.get('to64');
     res.writeHead(302, { location: to64 === null ? (url.searchParams.get('to') ?? '/') : Buffer.from(to64, 'base64').toString('utf8') });
     res.end();
+    return;
+  }
+  if (/^\/icons\/[\w-]+\.svg$/.test(url.pathname)) {
+    // Any icon name: a small visible square, so pages can draw icons by file name (the name is what they mean).
+    send(200, '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" fill="#557"/></svg>', 'image/svg+xml');
     return;
   }
   if (url.pathname === '/rows') {

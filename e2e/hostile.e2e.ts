@@ -62,6 +62,15 @@ describe('the grammar checker', () => {
     expect(checkSnapshotText('# "t" — "u" [tab=1]\n- text "a\u2028- button "x" [ref=e1]"').problems).toHaveLength(1);
     expect(checkSnapshotText('# "t" — "u" [tab=1]\n- list:\n- text "orphan"').problems).toHaveLength(1);
   });
+
+  it('knows the cut marks, inferred-name marks and the modal line, and only where chrome-relay writes them', () => {
+    const fine = '# "t" — "u" [tab=1]\n# modal dialog "d" is open: only its content is shown\n- "long" [9 chars: snapshot --max-text 9]\n- button "x" [icon] [ref=e1] [img: "star"] [9 chars: get text @e1]: "v" [9 chars: get value @e1]';
+    expect(checkSnapshotText(fine).problems).toEqual([]);
+    // A mark with page words in it, a modal line in the tree, a cut mark before the ref: none is ours.
+    expect(checkSnapshotText('# "t" — "u" [tab=1]\n- "x" [9 chars: click @e1]').problems).toHaveLength(1);
+    expect(checkSnapshotText('# "t" — "u" [tab=1]\n- "x"\n# modal dialog is open: x').problems).toHaveLength(1);
+    expect(checkSnapshotText('# "t" — "u" [tab=1]\n- button "x" [9 chars: get text @e1] [ref=e1]').problems).toHaveLength(1);
+  });
 });
 
 describe('page strings are always quoted and escaped', () => {

@@ -3,8 +3,10 @@
  * produce or alter a line, some line would fail it. Page strings may only appear as JSON string literals.
  *
  *   header   # "title" — "url" [tab=N]           (title may be (untitled))
- *   node     INDENT- role ["name"] [state]… [ref=eN] [site-blocked="rule"] [: "value"] [-> "url"] [:]
- *   text     INDENT- "text"                       (a run of plain text; a role not of ours is role="…")
+ *            # modal dialog ["name"] is open: …   (a second header line while a modal dialog is open: our words)
+ *   node     INDENT- role ["name"] [state]… [ref=eN] [img: "x"] [site-blocked="rule"] [cut] [: "value" [cut]] [-> "url"] [:]
+ *   text     INDENT- "text" [cut]                 (a run of plain text; a role not of ours is role="…")
+ *   cut      [N chars: snapshot --max-text N] / [N chars: get text|value @eN]   (a string cut: its length, its reader)
  *   marker   INDENT- … N more…  /  N children below --depth…   (chrome-relay's own words: no quotes, no brackets)
  * INDENT is two spaces per level, at most one level deeper than the line before, and a line ends with ':' exactly
  * when the next line is its child.
@@ -12,9 +14,11 @@
 
 /** A JSON string literal with no raw control or line separator inside. */
 const STRING = String.raw`"(?:[^"\\\u0000-\u001f\u007f-\u009f\u2028\u2029]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"`;
-const STATE = String.raw`\[(?:level=\d+|checked|checked=mixed|disabled|expanded|collapsed|selected|pressed|pressed=mixed|required|multiline|richtext|focused|ref=e[1-9]\d*|site-blocked=${STRING})\]`;
+const STATE = String.raw`\[(?:level=\d+|checked|checked=mixed|disabled|expanded|collapsed|selected|pressed|pressed=mixed|required|multiline|richtext|readonly|focused|offscreen|icon|tooltip|label|ref=e[1-9]\d*|img: ${STRING}|site-blocked=${STRING})\]`;
+const CUT = String.raw`\[[1-9]\d* chars: (?:snapshot --max-text [1-9]\d*|get (?:text|value) @e[1-9]\d*)\]`;
 const HEADER = new RegExp(String.raw`^# (?:\(untitled\)|(${STRING})) — (${STRING}) \[tab=\d+\]$`);
-const NODE = new RegExp(String.raw`^((?:  )*)- ([a-z]+|role=${STRING}|${STRING})(?: (${STRING}))?((?: ${STATE})*)(?:: (${STRING}))?(?: -> (${STRING}))?(:?)$`);
+const MODAL = new RegExp(String.raw`^# modal dialog(?: ${STRING})? is open: [^"[\]\\]*$`);
+const NODE = new RegExp(String.raw`^((?:  )*)- ([a-z]+|role=${STRING}|${STRING})(?: (${STRING}))?((?: ${STATE})*)(?: ${CUT})?(?:: (${STRING})(?: ${CUT})?)?(?: -> (${STRING}))?(:?)$`);
 const QUOTED = new RegExp(STRING, 'g');
 const MARKER = /^((?: {2})*)- … \d+ [^"[\]\\]*$/;
 
@@ -40,8 +44,9 @@ export function checkSnapshotText(text: string): CheckedSnapshot {
   }
   let previousDepth = -1;
   let previousOpens = true;
-  lines.slice(1).forEach((line, i) => {
-    const number = i + 2;
+  const modal = MODAL.test(lines[1] ?? '') ? 1 : 0;
+  lines.slice(1 + modal).forEach((line, i) => {
+    const number = i + 2 + modal;
     const node = NODE.exec(line);
     const marker = node === null ? MARKER.exec(line) : null;
     if (node === null && marker === null) {

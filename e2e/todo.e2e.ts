@@ -76,18 +76,19 @@ describe('a TodoMVC-style app, by refs only', () => {
     await agent('check', refFor(item(snap, 'Write report'), /checkbox \[ref=/));
     expect((await todos()).map((todo) => todo.done)).toEqual([true, false, false]);
 
-    // Filters are links.
+    // Filters are links. The hash changes at once, the view on the hashchange after it (its link then shows selected).
+    const rendered = (): Promise<string | null> => read<string | null>(page, "document.querySelector('footer a.selected')?.getAttribute('href') ?? null");
     snap = await look();
     await agent('click', refFor(snap, /link "Active"/));
-    await until(async () => (await read<string>(page, 'location.hash')) === '#/active', 5000, 'active filter');
+    await until(async () => (await read<string>(page, 'location.hash')) === '#/active' && (await rendered()) === '#/active', 5000, 'active filter');
     snap = await look();
     expect(snap.match(/listitem "[^"]+"/g)).toEqual(['listitem "Buy oat milk"', 'listitem "Call mom"']);
     await agent('click', refFor(snap, /link "Completed"/));
-    await until(async () => (await read<string>(page, 'location.hash')) === '#/completed', 5000, 'completed filter');
+    await until(async () => (await read<string>(page, 'location.hash')) === '#/completed' && (await rendered()) === '#/completed', 5000, 'completed filter');
     snap = await look();
     expect(snap.match(/listitem "[^"]+"/g)).toEqual(['listitem "Write report"']);
     await agent('click', refFor(snap, /link "All"/));
-    await until(async () => (await read<string>(page, 'location.hash')) === '#/', 5000, 'all filter');
+    await until(async () => (await read<string>(page, 'location.hash')) === '#/' && (await rendered()) === '#/', 5000, 'all filter');
 
     // Delete: the × only shows while its row is hovered, so hover the row (it has a ref for that), then click it.
     snap = await look();

@@ -41,6 +41,7 @@ function convert(info: ParamInfo, raw: string | readonly string[], field: string
       return parseFiles(list, field);
     case 'dir':
       return parseWritableDir(list.join(''), field);
+    case 'refIfGiven':
     default:
       break;
   }
@@ -80,6 +81,7 @@ export function paramsFromCommandLine(spec: CommandSpec, positionals: readonly s
   let at = 0;
   for (const p of open) {
     if (at >= positionals.length) break;
+    if (p.parse === 'refIfGiven' && !(positionals[at] ?? '').trim().startsWith('@')) continue;
     const raw = p.list ? positionals.slice(at) : [positionals[at] ?? ''];
     at += raw.length;
     set(out, p.param, convert(p.info, p.list ? raw : (raw[0] ?? ''), p.label, p.parse), p.label);

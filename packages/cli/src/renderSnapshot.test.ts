@@ -3,6 +3,27 @@ import type { SnapshotNode } from '@chrome-relay/protocol';
 import { diffLines, renderSnapshot, renderSnapshotDiff, renderSnapshotHeader, truncateSnapshot } from './renderSnapshot.js';
 
 describe('renderSnapshot', () => {
+  it('says where an inferred name came from, an image state, [readonly], [offscreen], and how to read a cut string whole', () => {
+    const tree: SnapshotNode[] = [
+      { role: 'button', name: 'trash', nameFrom: 'icon', ref: 'e7' },
+      { role: 'gridcell', ref: 'e8', img: 'x' },
+      { role: 'textbox', name: 'Notes', ref: 'e9', readonly: true, value: 'line one\nline two …', valueLength: 560 },
+      { role: 'combobox', name: 'Type', ref: 'e10', offscreen: true },
+      { role: 'text', name: 'Lorem…', nameLength: 900 },
+    ];
+    expect(renderSnapshot(tree).split('\n')).toEqual([
+      '- button "trash" [icon] [ref=e7]',
+      '- gridcell [ref=e8] [img: "x"]',
+      '- textbox "Notes" [readonly] [ref=e9]: "line one\\nline two …" [560 chars: get value @e9]',
+      '- combobox "Type" [offscreen] [ref=e10]',
+      '- "Lorem…" [900 chars: snapshot --max-text 900]',
+    ]);
+  });
+
+  it('a second header line says a modal dialog is open', () => {
+    expect(renderSnapshotHeader({ title: 'T', url: 'https://x/', tabId: 3, modal: 'Confirm' })).toBe('# "T" — "https://x/" [tab=3]\n# modal dialog "Confirm" is open: only its content is shown and has refs; close it to reach the page behind it');
+  });
+
   it('renders roles, quoted names, state and refs as indented lines', () => {
     const text = renderSnapshot([
       { role: 'heading', name: 'Title', level: 1 },

@@ -6,6 +6,9 @@
  *   - link "Home" [ref=e3] -> "/home"          (with --urls)
  *   - "free text"                               (a run of plain text: the string alone)
  *   - iframe "Bank" [ref=e9] [site-blocked="bank.example.com"]   (a frame showing a site the person blocked: the rule)
+ *   - button "trash" [icon] [ref=e7]            (a name Chrome leaves empty, inferred: [icon], [tooltip], [label])
+ *   - gridcell [ref=e8] [img: "x"]               (the image the element draws through CSS: its state)
+ *   - textbox [ref=e9]: "Lorem ipsum…" [560 chars: get value @e9]   (a cut string: its whole length and the reader)
  * Every string the page controls (names, text, values, URLs, the title) is a JSON string literal with every
  * control and line separator escaped (escape.ts), so page content can neither close its quotes nor start a line:
  * structure outside quotes — roles, [ref=eN], states, indentation — only ever comes from chrome-relay.
@@ -20,11 +23,16 @@ export interface SnapshotHeading {
   title: string;
   url: string;
   tabId: number;
+  /** A modal dialog is open (its name): the page outside it was left out. */
+  modal?: string | undefined;
 }
 
-/** The first line of a text snapshot: which page, which tab. */
+/** The first line of a text snapshot: which page, which tab (and a second one when a modal dialog hides the rest). */
 export function renderSnapshotHeader(page: SnapshotHeading): string {
-  return `# ${page.title === '' ? '(untitled)' : quote(page.title)} — ${quote(page.url)} [tab=${page.tabId}]`;
+  const head = `# ${page.title === '' ? '(untitled)' : quote(page.title)} — ${quote(page.url)} [tab=${page.tabId}]`;
+  if (page.modal === undefined) return head;
+  const name = page.modal === '' ? '' : ` ${quote(page.modal)}`;
+  return `${head}\n# modal dialog${name} is open: only its content is shown and has refs; close it to reach the page behind it`;
 }
 
 /** Roles come from the extension's own table; anything else (a bug, another build) is shown as data, marked as a role. */
@@ -51,11 +59,20 @@ function attributes(node: SnapshotNode): string {
   if (node.required) parts.push('[required]');
   if (node.multiline) parts.push('[multiline]');
   if (node.richtext) parts.push('[richtext]');
+  if (node.readonly) parts.push('[readonly]');
   if (node.focused) parts.push('[focused]');
+  if (node.offscreen) parts.push('[offscreen]');
+  if (node.nameFrom !== undefined) parts.push(`[${node.nameFrom}]`);
   if (node.ref) parts.push(`[ref=${node.ref}]`);
+  if (node.img !== undefined) parts.push(`[img: ${quote(node.img)}]`);
   // The person's own rule, not page text, but quoted all the same: a glob rule may hold any character but a space.
   if (node.siteBlocked !== undefined) parts.push(`[site-blocked=${quote(node.siteBlocked)}]`);
   return parts.length ? ` ${parts.join(' ')}` : '';
+}
+
+/** Where a string was cut: its whole length, and how to read it whole (a reader by ref, else a higher cut). */
+function cutMark(length: number, reader: string | undefined): string {
+  return `[${length} chars: ${reader ?? `snapshot --max-text ${length}`}]`;
 }
 
 function renderNode(node: SnapshotNode, depth: number, out: string[], options: RenderOptions): void {
@@ -66,15 +83,17 @@ function renderNode(node: SnapshotNode, depth: number, out: string[], options: R
     return;
   }
   const children = node.children ?? [];
-  if (isPlainText(node)) {
+  if (isPlainText(node) || (node.role === 'text' && node.nameLength !== undefined && children.length === 0 && node.ref === undefined)) {
     // Plain text is most of a page's lines: the string alone says it (one token less per line than `text "…"`).
-    out.push(`${indent}- ${quote(node.name ?? '')}`);
+    out.push(`${indent}- ${quote(node.name ?? '')}${node.nameLength === undefined ? '' : ` ${cutMark(node.nameLength, undefined)}`}`);
     return;
   }
   let line = `${indent}- ${roleText(node.role)}`;
   if (node.name) line += ` ${quote(node.name)}`;
   line += attributes(node);
+  if (node.nameLength !== undefined) line += ` ${cutMark(node.nameLength, node.ref === undefined ? undefined : `get text @${node.ref}`)}`;
   if (node.value !== undefined && node.value !== '') line += `: ${quote(node.value)}`;
+  if (node.valueLength !== undefined) line += ` ${cutMark(node.valueLength, node.ref === undefined ? undefined : `get value @${node.ref}`)}`;
   if (options.urls && node.url) line += ` -> ${quote(node.url)}`;
   if (children.length > 0) line += ':';
   out.push(line);

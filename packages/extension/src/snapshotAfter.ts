@@ -12,14 +12,61 @@
  * A document still being parsed (the action navigated: its new page committed, its DOM not yet
  * complete) is waited for until DOMContentLoaded (the page API's `parsed`), briefly, so the snapshot is not of half a page. An action whose
  * result proves the document parsed (ToolDefinition.leavesParsed) is not asked about it: ~10 ms per navigate.
+ *
+ * A client-side route (pushState, a hash) changes the URL at once and draws its view later (after a fetch, a lazy
+ * chunk): a snapshot taken in between would show the new URL over the old view, a page that never existed. So when
+ * the URL changed after the document last changed its elements, the snapshot waits for the view to come (bounded),
+ * and whenever elements are still changing, for them to stop (a short quiet spell, bounded). The worker polls the
+ * page's record of these times (injected/api.ts activity): the page's own timers are throttled in background tabs.
  */
 import { RelayError, toolLabel, type AfterSnapshot } from '@chrome-relay/protocol';
+import type { PageActivity } from './injected/types.js';
 import { callPageAwait } from './page/pageCall.js';
-import { mainFrameDocument } from './page/worlds.js';
+import { mainFrameDocument, worldTarget, type PageWorld } from './page/worlds.js';
 import type { ToolContext } from './actions/toolContext.js';
 
 /** Longest wait for a document being parsed before the snapshot takes what is there. */
 export const PARSED_LIMIT_MS = 5_000;
+/** Longest wait for a routed view to draw, and for elements to stop changing. */
+export const ROUTE_LIMIT_MS = 3_000;
+export const QUIET_LIMIT_MS = 1_000;
+/** Elements unchanged this long: the re-render is done. */
+export const QUIET_MS = 50;
+const POLL_MS = 25;
+
+const ACTIVITY = 'globalThis.__chromeRelay === undefined ? null : globalThis.__chromeRelay.activity()';
+
+/**
+ * Pure: whether the page is still settling. `start` is the first reading: a route newer than its last element change
+ * waits (until ROUTE_LIMIT_MS) for elements to change; then elements changed in the last QUIET_MS wait (until
+ * QUIET_LIMIT_MS) for a quiet spell.
+ */
+export function stillSettling(start: PageActivity, now: PageActivity, waitedMs: number): boolean {
+  const routePending = start.route > start.mutation && now.mutation <= start.route;
+  if (routePending) return waitedMs < ROUTE_LIMIT_MS;
+  return now.mutation >= 0 && now.now - now.mutation < QUIET_MS && waitedMs < QUIET_LIMIT_MS + (start.route > start.mutation ? ROUTE_LIMIT_MS : 0);
+}
+
+async function readActivity(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld): Promise<PageActivity | null> {
+  const reply = await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', { expression: ACTIVITY, contextId: world.contextId, returnByValue: true, silent: true });
+  const value: unknown = reply.result.value;
+  if (typeof value !== 'object' || value === null) return null;
+  const { now, mutation, route } = value as Record<string, unknown>;
+  return typeof now === 'number' && typeof mutation === 'number' && typeof route === 'number' ? { now, mutation, route } : null;
+}
+
+/** Wait (polling from here) until the page's client-side route drew and its elements stopped changing. */
+async function untilSettled(ctx: Pick<ToolContext, 'cdp' | 'deadline'>, world: PageWorld): Promise<void> {
+  const start = await readActivity(ctx, world);
+  if (start === null) return;
+  const began = Date.now();
+  for (let now = start; stillSettling(start, now, Date.now() - began) && Date.now() + POLL_MS < ctx.deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    const next = await readActivity(ctx, world);
+    if (next === null) return;
+    now = next;
+  }
+}
 
 /**
  * Runs the snapshot tool with these params as a call of its own would run (dispatcher.ts), calling
@@ -31,9 +78,10 @@ export type SnapshotRunner = (params: Record<string, unknown>, settle: () => Pro
  * The page API's `parsed` in the snapshot's own world of the main frame's document: the snapshot then finds that world
  * made (after a click that did not navigate, it already was), where a world of its own would cost one more to create.
  */
-async function askParsed(ctx: Pick<ToolContext, 'cdp' | 'worlds'>, tabId: number): Promise<void> {
+async function askParsed(ctx: Pick<ToolContext, 'cdp' | 'worlds'>, tabId: number): Promise<PageWorld> {
   const world = await ctx.worlds.ensure(ctx, tabId, await mainFrameDocument(ctx, tabId));
   await callPageAwait(ctx, world, 'parsed');
+  return world;
 }
 
 async function untilParsed(ctx: Pick<ToolContext, 'cdp' | 'deadline' | 'worlds'>, tabId: number): Promise<void> {
@@ -43,7 +91,7 @@ async function untilParsed(ctx: Pick<ToolContext, 'cdp' | 'deadline' | 'worlds'>
   });
   try {
     // A page that cannot answer now (navigating again, busy) gets its say in the snapshot itself.
-    await Promise.race([askParsed(ctx, tabId).catch(() => undefined), late]);
+    await Promise.race([askParsed(ctx, tabId).then((world) => untilSettled(ctx, world)).catch(() => undefined), late]);
   } finally {
     clearTimeout(timer);
   }

@@ -26,6 +26,8 @@ export type CliParser =
   | 'modifiers'
   /** `@e3` → the param (a ref); anything else → the `selector` param named by `otherwise` */
   | 'refOrSelector'
+  /** a positional that takes an argument only when it is a ref (`@e3`); any other argument goes to the next one */
+  | 'refIfGiven'
   /** existing regular files, made absolute from the current directory */
   | 'files'
   /** an existing writable directory, made absolute from the current directory */

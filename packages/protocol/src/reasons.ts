@@ -123,6 +123,10 @@ export const ERROR_REASONS = {
       meaning: 'The element exists but has no visible box to act on (hidden, collapsed or zero-sized).',
       move: 'Reveal it first (scroll, expand, hover its menu) or `chrome-relay wait` for it, then retry.',
     },
+    out_of_reach: {
+      meaning: 'The element is in the page but lies past the edge it can scroll to (layout pushed it there; the snapshot marks it [offscreen]): no pointer reaches it.',
+      move: 'Act on it without a pointer: `chrome-relay fill`, `chrome-relay select`, or `chrome-relay focus` then `chrome-relay keys`.',
+    },
     scope_missing: {
       meaning: 'The --scope/-s given to a snapshot names nothing on the page.',
       move: 'Snapshot without -s to see the page, then scope to an existing ref or selector.',

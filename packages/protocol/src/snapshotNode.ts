@@ -25,6 +25,18 @@ export interface SnapshotNode {
   multiline?: boolean | undefined;
   /** A rich-text editing host (contenteditable). */
   richtext?: boolean | undefined;
+  /** A field the page does not let anyone edit (`fill` refuses it). */
+  readonly?: boolean | undefined;
+  /** The name is not Chrome's (empty) but inferred: from the icon it shows, its tooltip, or the label next to it. */
+  nameFrom?: 'icon' | 'tooltip' | 'label' | undefined;
+  /** What the image the element draws through CSS shows (its file name's words): state such as a board's "x". */
+  img?: string | undefined;
+  /** Past the edge the page can scroll to: in the page, but no pointer reaches it (fill, select and keys do). */
+  offscreen?: boolean | undefined;
+  /** The name (text) was cut: its whole length; `get text @ref` or `snapshot --max-text` reads it all. */
+  nameLength?: number | undefined;
+  /** The value was cut: its whole length; `get value @ref` reads it all. */
+  valueLength?: number | undefined;
   /**
    * An <iframe> showing a site the person blocked for agents: the rule of their block list it falls under. Nothing
    * inside it is read, shown or given a ref; the iframe's own ref fails `site_blocked`.
@@ -54,6 +66,12 @@ const FIELDS: Readonly<Record<string, FieldCheck>> = {
   focused: isBoolean,
   multiline: isBoolean,
   richtext: isBoolean,
+  readonly: isBoolean,
+  nameFrom: (v) => v === 'icon' || v === 'tooltip' || v === 'label',
+  img: isString,
+  offscreen: isBoolean,
+  nameLength: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0,
+  valueLength: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0,
   siteBlocked: isString,
   children: Array.isArray,
 };

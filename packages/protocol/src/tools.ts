@@ -134,6 +134,7 @@ export const TOOLS = {
         'chrome-relay snapshot -i --max-chars 8000',
         'chrome-relay snapshot -s "form#checkout" --urls',
         'chrome-relay snapshot --diff',
+        'chrome-relay snapshot --max-text 2000',
         'chrome-relay snapshot --json',
       ],
     },
@@ -146,12 +147,14 @@ export const TOOLS = {
         scopeSelector: z.string().min(1).optional().describe('Only the subtree of the first element matching this CSS selector'),
         diff: z.literal(true).optional().describe("Also return this tab's previous snapshot (shaped the same way) so the caller can show what changed"),
         noElide: z.literal(true).optional().describe('Keep long runs of identical siblings instead of eliding them'),
+        maxText: z.number().int().min(20).max(100_000).optional().describe('Cut text and values at this many characters (default 100; a cut one says its whole length)'),
       }),
       result: z.strictObject({
         tabId: z.number(),
         url: z.string(),
         title: z.string(),
         refCount: z.number(),
+        modal: z.string().optional().describe("A modal dialog is open (its name, possibly ''): the page outside it is left out, as a person cannot reach it"),
         tree: SnapshotTreeSchema(),
         previous: SnapshotTreeSchema().nullable().optional().describe('With diff: the previous snapshot of this tab (null when there was none)'),
       }),
@@ -174,12 +177,14 @@ export const TOOLS = {
         { flag: '--double', param: 'clickCount', value: 2, help: 'double click' },
         { flag: '--triple', param: 'clickCount', value: 3, help: "triple click (selects a paragraph or a field's text)" },
         { flag: '--modifiers', param: 'modifiers', parse: 'modifiers', placeholder: '<keys>', help: 'keys held during the click, e.g. Shift or Control,Shift' },
+        { flag: '--hold', param: 'holdMs', placeholder: '<ms>', help: 'press and hold the button this long before releasing it' },
       ],
       examples: [
         'chrome-relay click @e12',
         'chrome-relay click @e12 --snapshot -i',
         'chrome-relay click @e12 --double',
         'chrome-relay click @e7 --triple',
+        'chrome-relay click @e9 --hold 3000',
         'chrome-relay click @e5 --button right --modifiers Shift',
         'chrome-relay click --x 120 --y 340',
       ],
@@ -193,9 +198,11 @@ export const TOOLS = {
           button: z.enum(['left', 'right', 'middle']).optional().describe('Mouse button (default left)'),
           clickCount: z.number().int().min(1).max(3).optional().describe('2 = double click, 3 = triple click'),
           modifiers: z.array(z.enum(['Alt', 'Control', 'Meta', 'Shift'])).optional().describe('Keys held during the click'),
+          holdMs: z.number().int().min(1).max(20_000).optional().describe('Press and hold: milliseconds the button stays down before the release'),
           tab: TabIdField().optional(),
         })
         .superRefine((params, ctx) => {
+          if (params.holdMs !== undefined && (params.clickCount ?? 1) > 1) ctx.addIssue({ code: 'custom', path: ['holdMs'], message: 'hold goes with a single click, not a double or triple one' });
           // Name what is missing: with one coordinate given, that is the other one.
           const { ref, x, y } = params;
           if (ref !== undefined && (x !== undefined || y !== undefined)) ctx.addIssue({ code: 'custom', path: ['ref'], message: 'give either a ref or x and y, not both' });

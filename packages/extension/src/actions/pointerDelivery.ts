@@ -127,7 +127,7 @@ async function prepare(ctx: ToolContext, site: RefSite, tool: ToolName, arm: Del
       throw interceptedError(tool, site.ref, site.tabId, { x: outcome.x, y: outcome.y, healed: outcome.healed, interceptor, when: 'before_pointer', sent: false });
     }
     case 'not_visible':
-      throw notVisibleError(tool, site.ref, site.tabId);
+      throw notVisibleError(tool, site.ref, site.tabId, outcome.beyondEdge === true);
     case 'disabled':
       throw refusedError(tool, site.ref, site.tabId, 'it is disabled, and a disabled control receives no clicks');
   }

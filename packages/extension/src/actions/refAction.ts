@@ -176,7 +176,15 @@ export function interceptedError(tool: ToolName, ref: string, tabId: number, at:
   return new RelayError('click_intercepted', interceptionMessage(tool, ref, at), { tool, phase: at.sent ? 'verify' : 'act', details, retryable: false });
 }
 
-export function notVisibleError(tool: ToolName, ref: string, tabId: number): RelayError {
+export function notVisibleError(tool: ToolName, ref: string, tabId: number, beyondEdge = false): RelayError {
+  if (beyondEdge) {
+    return reasonedError(
+      'element_not_found',
+      'out_of_reach',
+      `Ref @${ref} is in the page but lies past the edge it can scroll to (the snapshot marks it [offscreen]), so no pointer reaches it. Use \`chrome-relay fill\`, \`chrome-relay select\`, or \`chrome-relay focus\` then \`chrome-relay keys\` on it instead: they need no pointer.`,
+      { tool, phase: 'act', details: { ref, tab: tabId } },
+    );
+  }
   return reasonedError(
     'element_not_found',
     'not_visible',

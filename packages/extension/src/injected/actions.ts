@@ -187,6 +187,41 @@ function isScrollable(element: Element, dx: number, dy: number): boolean {
   return vertical || horizontal;
 }
 
+/**
+ * The scroller a person would turn when the page itself cannot move that way: of the elements on screen that can
+ * scroll further in `direction`, the one showing the most area. Sampled where a person looks (a grid of points over
+ * the viewport), so nothing off screen or covered is chosen. Null when none can.
+ */
+export function scrollerOnScreen(direction: ScrollDirection): Element | null {
+  const dx = direction === 'left' ? -1 : direction === 'right' ? 1 : 0;
+  const dy = direction === 'up' ? -1 : direction === 'down' ? 1 : 0;
+  const seen = new Set<Element>();
+  let best: Element | null = null;
+  let bestArea = 0;
+  for (let row = 1; row <= 5; row++) {
+    for (let column = 1; column <= 5; column++) {
+      const x = (window.innerWidth * column) / 6;
+      const y = (window.innerHeight * row) / 6;
+      for (let current = scrollContainer(document.elementFromPoint(x, y) ?? document.documentElement, Math.abs(dx), Math.abs(dy)); current !== null && !seen.has(current); ) {
+        seen.add(current);
+        const canMove = dx < 0 ? current.scrollLeft > 0 : dx > 0 ? current.scrollLeft + current.clientWidth < current.scrollWidth - 1 : dy < 0 ? current.scrollTop > 0 : current.scrollTop + current.clientHeight < current.scrollHeight - 1;
+        if (canMove) {
+          const box = current.getBoundingClientRect();
+          const area = Math.max(0, Math.min(box.right, window.innerWidth) - Math.max(box.left, 0)) * Math.max(0, Math.min(box.bottom, window.innerHeight) - Math.max(box.top, 0));
+          if (area > bestArea) {
+            best = current;
+            bestArea = area;
+          }
+          break;
+        }
+        const parent = current.parentElement;
+        current = parent === null ? null : scrollContainer(parent, Math.abs(dx), Math.abs(dy));
+      }
+    }
+  }
+  return best;
+}
+
 /** The element itself or its nearest ancestor that scrolls in the asked direction; null = the page. */
 export function scrollContainer(element: Element, dx: number, dy: number): Element | null {
   for (let current: Element | null = element; current !== null; ) {

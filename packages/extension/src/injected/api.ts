@@ -3,7 +3,7 @@
  * scroll, hit-test). Every expected outcome is a return value; the worker decides which error it is.
  */
 import { Bindings, type Binding } from './bindings.js';
-import { checkState, currentValue, focusElement, isFileInput, isSecretField, planFill, scrollContainer, scrollStep, selectForTyping, selectOptions, setPickerValue } from './actions.js';
+import { checkState, currentValue, focusElement, isFileInput, isSecretField, planFill, scrollContainer, scrollerOnScreen, scrollStep, selectForTyping, selectOptions, setPickerValue } from './actions.js';
 import { DeliveryGuard } from './delivery.js';
 import { deepActiveElement, deepQuery, isFrameElement } from './dom.js';
 import { coveringElement, describeInterceptor, frameContentBox, locateClick, locateInFrame, nearestRef, pointInFrame, scrollIntoViewIfNeeded } from './hitTest.js';
@@ -32,10 +32,14 @@ import type {
   PageSnapshot,
   PrepareClickArgs,
   PrepareClickOutcome,
+  PageActivity,
+  ReadArgs,
+  ReadOutcome,
   RefArgs,
   RefRecord,
   ResolveOutcome,
   ScrollArgs,
+  Scroller,
   ScrollOutcome,
   SelectOutcome,
   SelectorPointOutcome,
@@ -77,7 +81,7 @@ export function createPageApi(): PageApi {
    */
   const pinned = new WeakSet<Element>();
   /** Every walk of this document sees the same listener hints and pins (snapshot and heal must agree on the twin domain). */
-  const walker = (): Walker => new Walker(hints, pinned);
+  const walker = (maxText?: number): Walker => new Walker(hints, pinned, maxText);
   const guard = new DeliveryGuard(window);
   const candidates = new Map<number, WeakRef<Element>>();
   let candidateCount = 0;
@@ -98,7 +102,26 @@ export function createPageApi(): PageApi {
   };
   /** What an action aimed at a point expects there, with its ref or its nearest ancestor's. */
   const describeTarget = (element: Element) => describeInterceptor(element, nearestRef(element, (candidate) => bindings.refOf(candidate)), remember(element));
+  /** The scroller a scroll turned, with its own ref if it has one. */
+  const describeScroller = (element: Element): Scroller => {
+    const { tag, id, className, name } = describeInterceptor(element, undefined, 0);
+    const ref = bindings.refOf(element);
+    return ref === undefined ? { tag, id, className, name } : { tag, id, className, name, ref };
+  };
   let pending: { token: string; bindings: Binding[] } | undefined;
+  // What a snapshot taken right after an action waits for (snapshotAfter.ts): a client-side route changes the URL at
+  // once and renders its view later; the tree must be the new view's. Only times are kept, nothing of the page.
+  const activity: PageActivity = { now: 0, mutation: -1, route: -1 };
+  new MutationObserver(() => {
+    activity.mutation = performance.now();
+  }).observe(document, { childList: true, subtree: true, characterData: true });
+  const routed = (): void => {
+    activity.route = performance.now();
+  };
+  const navigation = (globalThis as { navigation?: EventTarget }).navigation;
+  if (navigation !== undefined) navigation.addEventListener('currententrychange', routed);
+  else window.addEventListener('popstate', routed);
+  window.addEventListener('hashchange', routed);
   let tokens = 0;
   /** The last snapshot's frame elements, by frameSlot (weak: a removed iframe must not stay alive). */
   let frames: WeakRef<Element>[] = [];
@@ -123,7 +146,7 @@ export function createPageApi(): PageApi {
     if (typeof scoped === 'string') {
       return { token: '', url: location.href, title: document.title, tree: [], nextRef: args.nextRef, refCount: 0, scopeMissing: scoped };
     }
-    const walk = walker().walkDocument();
+    const walk = walker(args.maxText).walkDocument();
     hints.shadowRoots = walk.shadowRoots;
     const keys = walk.actionables.map(keyOf);
     const placements = placeTwins(keys);
@@ -156,11 +179,12 @@ export function createPageApi(): PageApi {
     const token = `${Date.now().toString(36)}.${++tokens}`;
     pending = { token, bindings: [...fresh, ...kept] };
     const result: PageSnapshot = { token, url: location.href, title: document.title, tree: walk.tree, nextRef, refCount: records.length };
+    if (walk.modal !== undefined) result.modal = walk.modal;
     if (kept.length > 0) result.hidden = kept.map(({ record }) => [record.ref, record.role, record.name]);
     if (scoped !== undefined) {
       // Walk the scope again for its tree alone; its actionables take the refs just computed.
       const refOf = new Map(walk.actionables.map((actionable) => [actionable.element, actionable.node.ref]));
-      const part = walker().walkSubtree(scoped);
+      const part = walker(args.maxText).walkSubtree(scoped);
       for (const actionable of part.actionables) {
         const ref = refOf.get(actionable.element);
         if (ref !== undefined) actionable.node.ref = ref;
@@ -258,7 +282,7 @@ export function createPageApi(): PageApi {
     const located = locateClick(element);
     switch (located.status) {
       case 'not_visible':
-        return { status: 'not_visible', healed };
+        return located.beyondEdge === true ? { status: 'not_visible', beyondEdge: true, healed } : { status: 'not_visible', healed };
       case 'ok': {
         const outcome: PrepareClickOutcome = {
           status: 'ok',
@@ -350,6 +374,31 @@ export function createPageApi(): PageApi {
     return withElement(ref, (element): ValueOutcome => ({ status: 'ok', value: currentValue(element), secret: isSecretField(element) }));
   }
 
+  function read({ ref, what, name }: ReadArgs): ReadOutcome {
+    return withElement(ref, (element, healed): ReadOutcome => {
+      // A password or one-time code is the person's secret: never echoed, as the snapshot and `fill` never do. Its
+      // `value` attribute (a prefilled one) is the same secret.
+      const secret = isSecretField(element);
+      const masked = (value: string): string => (secret && value !== '' ? '••••••' : value);
+      if (what === 'attr') {
+        const attribute = element.getAttribute(name ?? '');
+        return { status: 'ok', value: attribute !== null && (name ?? '').toLowerCase() === 'value' ? masked(attribute) : attribute, healed };
+      }
+      if (what === 'value') {
+        const tag = element.localName;
+        if (tag !== 'input' && tag !== 'textarea' && tag !== 'select' && tag !== 'option' && tag !== 'button' && tag !== 'output') {
+          // A contenteditable editor's value is its text; anything else has none.
+          if (element instanceof HTMLElement && element.isContentEditable) return { status: 'ok', value: element.innerText, healed };
+          return { status: 'no_value', tag, healed };
+        }
+        return { status: 'ok', value: masked((element as HTMLInputElement).value), healed };
+      }
+      // The rendered text (what a person sees, line breaks included); a field's text is its value.
+      if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) return { status: 'ok', value: masked(element.value), healed };
+      return { status: 'ok', value: element instanceof HTMLElement ? element.innerText : (element.textContent ?? ''), healed };
+    });
+  }
+
   function select({ ref, values }: { ref: string; values: string[] }): SelectOutcome {
     return withElement(ref, (element, healed): SelectOutcome => ({ ...selectOptions(element, values), healed }));
   }
@@ -365,11 +414,20 @@ export function createPageApi(): PageApi {
   }
 
   function scroll({ ref, direction, amount }: ScrollArgs): ScrollOutcome {
-    if (ref === undefined) return { status: 'ok', container: 'page', ...scrollStep(null, direction, amount), healed: false };
+    if (ref === undefined) {
+      const page = scrollStep(null, direction, amount);
+      if (page.before.x !== page.after.x || page.before.y !== page.after.y) return { status: 'ok', container: 'page', ...page, healed: false };
+      // The page cannot move that way: a person turns the scroller they see instead (a carousel, a side panel).
+      const inner = scrollerOnScreen(direction);
+      if (inner === null) return { status: 'ok', container: 'page', ...page, healed: false };
+      return { status: 'ok', container: 'element', ...scrollStep(inner, direction, amount), scroller: describeScroller(inner), healed: false };
+    }
     const horizontal = direction === 'left' || direction === 'right';
     return withElement(ref, (element, healed): ScrollOutcome => {
       const container = scrollContainer(element, horizontal ? 1 : 0, horizontal ? 0 : 1);
-      return { status: 'ok', container: container === null ? 'page' : 'element', ...scrollStep(container, direction, amount), healed };
+      const outcome: ScrollOutcome = { status: 'ok', container: container === null ? 'page' : 'element', ...scrollStep(container, direction, amount), healed };
+      if (container !== null && container !== element) outcome.scroller = describeScroller(container);
+      return outcome;
     });
   }
 
@@ -483,6 +541,8 @@ export function createPageApi(): PageApi {
     armPoint,
     fill,
     value,
+    read,
+    activity: () => ({ ...activity, now: performance.now() }),
     select,
     checkState: checkStateOf,
     focus,

@@ -26,7 +26,7 @@ export type HitOutcome =
   /** `hit`: what the hit-test found at the point (the target, or what forwards to it), when it ran. */
   | { status: 'ok'; point: Point; hitTest: 'passed' | 'skipped'; hit?: Element }
   | { status: 'intercepted'; point: Point; interceptor: Element }
-  | { status: 'not_visible' };
+  | { status: 'not_visible'; beyondEdge?: true };
 
 function viewport(): Box {
   // The scrolling element's client size is the viewport minus scrollbars (a point on a scrollbar
@@ -105,7 +105,13 @@ export function locateClick(target: Element): HitOutcome {
   const view = viewport();
   const centre = centreOf(target);
   const offScreen = centre.x < view.left || centre.x >= view.right || centre.y < view.top || centre.y >= view.bottom;
-  if (offScreen) scrollToCentre(target);
+  if (offScreen) {
+    scrollToCentre(target);
+    // Still outside after scrolling: layout put it past the edge the page scrolls to (a centred form taller than
+    // the window overflows above its top). No pointer can reach it there.
+    const box = target.getBoundingClientRect();
+    if (box.bottom <= view.top || box.top >= view.bottom || box.right <= view.left || box.left >= view.right) return { status: 'not_visible', beyondEdge: true };
+  }
   const outcome = hitTestPoints(target);
   if (outcome.status !== 'intercepted' || offScreen) return outcome;
   scrollToCentre(target);

@@ -3,6 +3,7 @@
  * gathered bottom-up, so "name from content" costs nothing extra; this module handles everything
  * that labels an element from outside its content. Names are normalized and capped by the caller.
  */
+import { isSecretField } from './actions.js';
 import { getElementByIdInScope, normalizeText } from './dom.js';
 
 const SKIPPED_IN_LABEL_TEXT = new Set(['script', 'style', 'template', 'select', 'textarea', 'input', 'button']);
@@ -177,8 +178,8 @@ export function controlValue(element: Element, role: string): string | undefined
       // The chosen files are what an agent needs to see after `upload` (Chrome shows only a count).
       if (element.type === 'file') return element.files === null || element.files.length === 0 ? 'No file chosen' : [...element.files].map((file) => file.name).join(', ');
       if (role === 'textbox' || role === 'searchbox' || role === 'spinbutton' || role === 'slider' || role === 'combobox') {
-        // Never echo a password into a snapshot that ends up in an agent's transcript.
-        if (element.type === 'password') return element.value === '' ? '' : '••••••';
+        // Never echo a password or a one-time code into a snapshot that ends up in an agent's transcript.
+        if (isSecretField(element)) return element.value === '' ? '' : '••••••';
         return element.value;
       }
       return undefined;
@@ -188,6 +189,148 @@ export function controlValue(element: Element, role: string): string | undefined
   if (role === 'textbox' && element instanceof HTMLElement && element.isContentEditable) return element.textContent ?? '';
   if (role === 'slider' || role === 'spinbutton' || role === 'progressbar' || role === 'meter') {
     return element.getAttribute('aria-valuetext') ?? element.getAttribute('aria-valuenow') ?? undefined;
+  }
+  return undefined;
+}
+
+/** Where a name that Chrome would leave empty came from: an icon's image or class, a tooltip, a nearby label. */
+export type InferredFrom = 'icon' | 'tooltip' | 'label';
+
+/** Attributes tooltip libraries keep a control's tooltip text in (Bootstrap, tippy, hint.css, MUI…). */
+const TOOLTIP_ATTRIBUTES = ['data-tooltip', 'data-tip', 'data-title', 'data-original-title', 'data-bs-original-title', 'data-bs-title', 'data-hint', 'data-balloon', 'aria-description'];
+
+/** Class prefixes of icon fonts and sprite sets: `fa-star`, `icon-send`, `bi-trash`, `glyphicon-remove`, `mdi-delete`. */
+const ICON_CLASS = /^(?:fa[a-z]?|fas|far|fab|icon|icons|ico|bi|glyphicon|glyph|mdi|material-icons|ion|ionicons|octicon|ti|la|lni|ri|bx|feather|gg|codicon|oi|si|svg-icon|i)[-_](.+)$/i;
+/** Class tokens that are an icon set's own markers or sizes, never the icon's meaning. */
+const ICON_NOISE = new Set(['fw', 'lg', 'sm', 'xs', 'xl', '2x', '3x', '4x', '5x', 'solid', 'regular', 'light', 'thin', 'brands', 'duotone', 'outline', 'outlined', 'filled', 'round', 'rounded', 'sharp', 'spin', 'pulse', 'inverse', 'fixed', 'small', 'large', 'white', 'black', 'inline', 'button', 'btn', 'icon', 'ico']);
+/** Words of an image file name that say how the icon looks or which state it shows, not what it does. */
+const FILE_NOISE = /^(?:ic|icon|icons|ico|img|image|btn|button|sprite|hover|active|clicked|selected|focus|focused|pressed|disabled|on|off|filled|fill|outline|outlined|solid|white|black|dark|light|grey|gray|sm|md|lg|xl|small|large|normal|default|\d+(?:x|px|dp|w|h)?|x\d+|\d+x\d+)$/i;
+/** Descendants looked at for an icon: a control's icon is among its first few elements. */
+const MAX_ICON_ELEMENTS = 8;
+
+/** The words of an image URL's file name (`/img/ic_trash_24dp.svg` → "trash"), '' for a data: URL or none. */
+export function fileWords(url: string): string {
+  if (url === '' || /^data:/i.test(url)) {
+    // An inline SVG may still carry its own name in an id or title (a sprite's symbol).
+    const fragment = /#([\w-]+)\s*$/.exec(url)?.[1] ?? '';
+    return fragment === '' ? '' : fileWords(fragment);
+  }
+  const fragment = /#([\w-]+)$/.exec(url)?.[1];
+  const path = (fragment ?? url.split(/[?#]/)[0] ?? '').split('/').pop() ?? '';
+  let stem: string;
+  try {
+    stem = decodeURIComponent(path);
+  } catch {
+    stem = path;
+  }
+  stem = stem.replace(/\.[a-z0-9]{2,5}$/i, '').replace(/@\d+x$/i, '');
+  const words = stem
+    .split(/[-_.\s+]+|(?<=[a-z])(?=[A-Z])/)
+    .filter((word) => word !== '' && !FILE_NOISE.test(word))
+    .map((word) => word.toLowerCase());
+  return words.join(' ');
+}
+
+/** The first url(...) of a computed `content` or `background-image` value. */
+export function cssUrl(value: string): string {
+  const match = /url\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|([^)\s]*))\s*\)/.exec(value);
+  return match === null ? '' : (match[1] ?? match[2] ?? match[3] ?? '');
+}
+
+/** The meaning of an icon-font class list (`fa fa-star fa-lg` → "star"), '' when none says it. */
+export function iconClassWords(className: string): string {
+  for (const token of className.split(/\s+/)) {
+    const match = ICON_CLASS.exec(token);
+    const rest = match?.[1];
+    if (rest === undefined) continue;
+    const words = rest.split(/[-_]+/).filter((word) => word !== '' && !ICON_NOISE.has(word.toLowerCase()) && !/^\d+$/.test(word));
+    if (words.length > 0) return words.join(' ').toLowerCase();
+  }
+  return '';
+}
+
+/** The image an element itself draws through CSS (`content: url()` or a background image), as words. */
+export function cssImageWords(element: Element, style: Pick<CSSStyleDeclaration, 'content' | 'backgroundImage'> = getComputedStyle(element)): string {
+  const content = style.content;
+  if (content.startsWith('url(')) return fileWords(cssUrl(content));
+  const background = style.backgroundImage;
+  if (background.startsWith('url(')) return fileWords(cssUrl(background));
+  return '';
+}
+
+/** What one element says it depicts: an <img>'s file, an SVG <use>'s symbol, its CSS image, an icon-font class. */
+function iconOf(element: Element): string {
+  const tag = element.localName;
+  if (tag === 'img') {
+    const words = fileWords(element.getAttribute('src') ?? '');
+    if (words !== '') return words;
+  } else if (tag === 'use') {
+    const words = fileWords(element.getAttribute('href') ?? element.getAttribute('xlink:href') ?? '');
+    if (words !== '') return words;
+  } else if (tag === 'svg' || tag === 'symbol') {
+    const id = element.getAttribute('data-icon') ?? '';
+    if (id !== '') return fileWords(id);
+  }
+  const className = element.getAttribute('class') ?? '';
+  const fromClass = className === '' ? '' : iconClassWords(className);
+  if (fromClass !== '') return fromClass;
+  return element instanceof HTMLElement || element instanceof SVGElement ? cssImageWords(element) : '';
+}
+
+/** The tooltip text a control keeps in one of the attributes tooltip libraries use. */
+function tooltipOf(element: Element): string {
+  for (const attribute of TOOLTIP_ATTRIBUTES) {
+    const text = normalizeText(element.getAttribute(attribute) ?? '');
+    if (text !== '') return text;
+  }
+  return '';
+}
+
+/** Field roles named by the text just before them when nothing labels them (`Departure Date` then its input). */
+const LABELLED_BY_NEIGHBOUR = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'listbox', 'slider']);
+const MAX_NEIGHBOUR_LABEL = 60;
+
+/** The short text right before a field, in its parent: what a person reads as its label. */
+function neighbourLabel(element: Element): string {
+  for (let node = element.previousSibling; node !== null; node = node.previousSibling) {
+    // Another control in between: the text before it is that control's label, not this one's.
+    if (node.nodeType === Node.ELEMENT_NODE && (SKIPPED_IN_LABEL_TEXT.has((node as Element).localName) || (node as Element).querySelector('input, select, textarea, button') !== null)) return '';
+    const text = normalizeText(node.nodeType === Node.ELEMENT_NODE ? (node as HTMLElement).innerText ?? '' : (node.textContent ?? ''));
+    if (text === '') continue;
+    return text.length <= MAX_NEIGHBOUR_LABEL ? text : '';
+  }
+  return '';
+}
+
+/** The element after `node` in document order, staying inside `root`; null past its last descendant. */
+function nextElementWithin(node: Element, root: Element): Element | null {
+  if (node.firstElementChild !== null) return node.firstElementChild;
+  for (let current: Element | null = node; current !== null && current !== root; current = current.parentElement) {
+    if (current.nextElementSibling !== null) return current.nextElementSibling;
+  }
+  return null;
+}
+
+/**
+ * A name for a control whose accessible name is empty (Chrome would show it nameless), from what a person would go
+ * by: a tooltip, the icon it shows (its image's file name, an SVG symbol, an icon-font class), or for a field the
+ * text right before it. Undefined when nothing says it.
+ */
+export function inferredName(element: Element, role: string): { name: string; from: InferredFrom } | undefined {
+  const tooltip = tooltipOf(element);
+  if (tooltip !== '') return { name: tooltip, from: 'tooltip' };
+  const own = iconOf(element);
+  if (own !== '') return { name: own, from: 'icon' };
+  // The first few elements in document order, without listing the whole subtree (a big unnamed container).
+  let icon: Element | null = element.firstElementChild;
+  for (let i = 0; icon !== null && i < MAX_ICON_ELEMENTS; i++, icon = nextElementWithin(icon, element)) {
+    const title = icon.localName === 'title' ? normalizeText(icon.textContent ?? '') : '';
+    const words = title !== '' ? title : iconOf(icon) || tooltipOf(icon);
+    if (words !== '') return { name: words, from: 'icon' };
+  }
+  if (LABELLED_BY_NEIGHBOUR.has(role)) {
+    const label = neighbourLabel(element);
+    if (label !== '') return { name: label, from: 'label' };
   }
   return undefined;
 }

@@ -23,6 +23,16 @@ export interface PageNode {
   focused?: boolean;
   multiline?: boolean;
   richtext?: boolean;
+  readonly?: boolean;
+  /** The name is not Chrome's (which is empty) but what a person goes by: the icon, a tooltip, a nearby label. */
+  nameFrom?: 'icon' | 'tooltip' | 'label';
+  /** The image the element draws through CSS (its state, e.g. a board cell's "x"), as the words of its file name. */
+  img?: string;
+  /** Beyond the edge of what scrolling reaches (pushed there by layout): no pointer reaches it. */
+  offscreen?: boolean;
+  /** The name / value were cut: their whole length. */
+  nameLength?: number;
+  valueLength?: number;
   /** Set by the worker, iframe nodes only: the rule of the person's block list the frame's site falls under (its content is never read). */
   siteBlocked?: string;
   children?: PageNode[];
@@ -63,6 +73,8 @@ export interface SnapshotArgs {
    * the scope keep working). A ref of the previous snapshot, or a CSS selector (first match).
    */
   scope?: { ref: string } | { selector: string };
+  /** Cut text runs and values at this many characters (default 100). */
+  maxText?: number;
 }
 
 /**
@@ -84,6 +96,8 @@ export interface PageSnapshot {
   hidden?: [string, string, string][];
   /** The scope matched nothing (or its ref is stale); nothing was computed. */
   scopeMissing?: string;
+  /** A modal dialog is open (its name, possibly ''): content outside it is left out, refs included. */
+  modal?: string;
 }
 
 /**
@@ -117,6 +131,9 @@ export interface Interceptor {
   /** This world's handle on the element for a moment (adopt(), candidate()): the worker gives it a ref or a node id. */
   candidate: number;
 }
+
+/** The scroller a scroll turned, as the result names it (no handle: it is named, never adopted). */
+export type Scroller = Pick<Interceptor, 'tag' | 'id' | 'className' | 'name' | 'ref'>;
 
 export interface AdoptArgs {
   candidate: number;
@@ -222,8 +239,11 @@ export type PrepareClickOutcome =
       intoFrame?: true;
     }
   | { status: 'intercepted'; x: number; y: number; healed: boolean; interceptor: Interceptor }
-  /** Still the same element, but it has no box to click (display:none, zero size, collapsed). */
-  | { status: 'not_visible'; healed: boolean }
+  /**
+   * Still the same element, but it has no box to click (display:none, zero size, collapsed), or (`beyondEdge`) its box
+   * lies past the edge the page can scroll to, where no pointer reaches.
+   */
+  | { status: 'not_visible'; healed: boolean; beyondEdge?: true }
   /** A disabled form control: the browser dispatches no press to it, so a click cannot be delivered. */
   | { status: 'disabled'; healed: boolean }
   | { status: 'stale'; reason: StaleReason };
@@ -242,6 +262,24 @@ export type FillOutcome =
 
 /** `secret`: a password (or one-time code) field, whose value the worker compares but never hands to the agent. */
 export type ValueOutcome = { status: 'ok'; value: string; secret: boolean } | Stale;
+
+/** Times on the document's clock (performance.now()); -1 = not since the page script was installed. */
+export interface PageActivity {
+  now: number;
+  /** Elements were added or removed (or text changed). */
+  mutation: number;
+  /** The URL changed without a new document (pushState, replaceState, a hash): a client-side route. */
+  route: number;
+}
+
+/** `get text|value|attr @ref`: the whole string, exactly as the page holds it. */
+export interface ReadArgs {
+  ref: string;
+  what: 'text' | 'value' | 'attr';
+  /** The attribute, for attr. */
+  name?: string;
+}
+export type ReadOutcome = ({ status: 'ok'; value: string | null } & Healed) | ({ status: 'no_value'; tag: string } & Healed) | Stale;
 
 export type SelectOutcome =
   | ({ status: 'done'; selected: string[] } & Healed)
@@ -267,7 +305,7 @@ export interface ScrollArgs {
 }
 
 export type ScrollOutcome =
-  | ({ status: 'ok'; container: 'page' | 'element'; before: { x: number; y: number }; after: { x: number; y: number } } & Healed)
+  | ({ status: 'ok'; container: 'page' | 'element'; before: { x: number; y: number }; after: { x: number; y: number }; scroller?: Scroller } & Healed)
   | Stale;
 
 /** The box in viewport CSS px, and the page's scroll it was measured at (a screenshot takes a frame drawn at that scroll). */
@@ -319,6 +357,9 @@ export interface PageApi extends ReadsApi {
   armPoint(args: ArmPointArgs): ArmPointOutcome;
   fill(args: { ref: string; value: string }): FillOutcome;
   value(args: RefArgs): ValueOutcome;
+  read(args: ReadArgs): ReadOutcome;
+  /** When the document last changed its elements and its URL (same-document navigations), and now: performance.now(). */
+  activity(): PageActivity;
   select(args: { ref: string; values: string[] }): SelectOutcome;
   checkState(args: RefArgs): CheckStateOutcome;
   focus(args: RefArgs): FocusOutcome;
@@ -376,6 +417,7 @@ export type PageMethod =
   | 'armPoint'
   | 'fill'
   | 'value'
+  | 'read'
   | 'select'
   | 'checkState'
   | 'focus'

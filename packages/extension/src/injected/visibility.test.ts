@@ -117,7 +117,7 @@ describe('outside', () => {
 });
 
 describe('painting', () => {
-  const NONE: PaintStyle = { backgroundImage: 'none', backgroundColor: 'rgba(0, 0, 0, 0)', borderWidth: '0px', boxShadow: 'none' };
+  const NONE: PaintStyle = { backgroundImage: 'none', backgroundColor: 'rgba(0, 0, 0, 0)', borderWidth: '0px', boxShadow: 'none', content: 'normal' };
   const element = (b: Box): Element => at(b) as unknown as Element;
   const noPseudo = (): boolean => false;
 

@@ -40,7 +40,7 @@ export const MIN_BOX_PX = 4;
 
 /** The computed-style properties the checks read. */
 export type SightStyle = Pick<CSSStyleDeclaration, 'opacity' | 'position' | 'overflow' | 'overflowX' | 'overflowY' | 'clip' | 'clipPath'>;
-export type PaintStyle = Pick<CSSStyleDeclaration, 'backgroundImage' | 'backgroundColor' | 'borderWidth' | 'boxShadow'>;
+export type PaintStyle = Pick<CSSStyleDeclaration, 'backgroundImage' | 'backgroundColor' | 'borderWidth' | 'boxShadow' | 'content'>;
 
 export interface Box {
   left: number;
@@ -213,8 +213,20 @@ export function offScreen(element: Measurable, sight: Sight, reach: () => Reach)
   return !sight.contained && outside(element.getBoundingClientRect(), reach().document);
 }
 
-/** Elements that draw themselves (replaced elements and form controls). */
-const DRAWN_TAGS = new Set(['img', 'svg', 'canvas', 'video', 'audio', 'input', 'select', 'textarea', 'iframe', 'frame', 'embed', 'object', 'progress', 'meter']);
+/**
+ * Whether an element outside the scrollable area is still near it (within one viewport): pushed there by layout (a
+ * centred box taller than the window overflows above the top), not moved far away on purpose (margin-left: -9999px).
+ */
+export function withinReach(element: Measurable, reach: () => Reach): boolean {
+  const box = element.getBoundingClientRect();
+  const { document: area, viewport } = reach();
+  const gapY = Math.max(area.top - box.bottom, box.top - area.bottom, 0);
+  const gapX = Math.max(area.left === null ? 0 : area.left - box.right, area.right === null ? 0 : box.left - area.right, 0);
+  return gapY < viewport.height && gapX < viewport.width;
+}
+
+/** Elements that draw themselves (replaced elements, form controls, SVG shapes). */
+const DRAWN_TAGS = new Set(['img', 'svg', 'canvas', 'video', 'audio', 'input', 'select', 'textarea', 'iframe', 'frame', 'embed', 'object', 'progress', 'meter', 'circle', 'rect', 'ellipse', 'path', 'polygon', 'polyline', 'line', 'image', 'use']);
 
 function transparentColor(color: string): boolean {
   // Alpha 0: rgba(r, g, b, 0) or the space syntax's "/ 0" (color(), lab()…).
@@ -241,6 +253,8 @@ export function bigEnough(box: Box): boolean {
 export function paintsItself(element: Element, tag: string, style: PaintStyle, pseudo: (element: Element) => boolean = hasPseudoContent): boolean {
   if (!bigEnough(element.getBoundingClientRect())) return false;
   if (DRAWN_TAGS.has(tag)) return true;
+  // `content: url(…)` on the element itself replaces it with that image (an icon drawn by CSS alone).
+  if (style.content.startsWith('url(')) return true;
   return style.backgroundImage !== 'none' || !transparentColor(style.backgroundColor) || style.borderWidth !== '0px' || style.boxShadow !== 'none' || pseudo(element);
 }
 

@@ -12,16 +12,33 @@
  * away, off-screen, painting nothing) is left out too, refs included: see visibility.ts. Its text still
  * counts in the name of a visible control, as in the accessibility tree.
  */
-import { cap, deepActiveElement, flatParent, normalizeText } from './dom.js';
+import { cap, deepActiveElement, flatParent, NAME_CAP, normalizeText } from './dom.js';
 import { pseudoText } from './generatedContent.js';
 import { NO_HINTS, type ListenerHints } from './listenerHints.js';
 import { contextSignature, isIdentifyingAncestor, type ContextSource } from './identity.js';
-import { controlValue, createLabelIndex, explicitName, fallbackName, type LabelLookup } from './names.js';
+import { controlValue, createLabelIndex, cssImageWords, explicitName, fallbackName, inferredName, type LabelLookup } from './names.js';
 import { computeRole, INTERACTIVE_ROLES, NAME_FROM_CONTENT_ROLES, TRANSPARENT_ROLES } from './roles.js';
 import type { PageNode } from './types.js';
-import { bigEnough, FULL_SIGHT, labelShows, legibleFont, MIN_OPACITY, offScreen, paintsItself, readReach, sightOf, type Reach, type Sight } from './visibility.js';
+import { bigEnough, FULL_SIGHT, labelShows, legibleFont, MIN_OPACITY, offScreen, paintsItself, readReach, sightOf, withinReach, type Reach, type Sight } from './visibility.js';
 
 const SKIPPED_TAGS = new Set(['script', 'style', 'template', 'head', 'noscript', 'meta', 'link', 'title', 'base']);
+
+/** SVG elements that define things drawn elsewhere (or describe), never drawn where they stand. */
+const SVG_UNRENDERED = new Set(['defs', 'symbol', 'clippath', 'clipPath', 'mask', 'pattern', 'marker', 'lineargradient', 'linearGradient', 'radialgradient', 'radialGradient', 'filter', 'desc', 'metadata', 'font-face']);
+
+/**
+ * Cursors that tell a person the element does something when pressed: click (pointer), a menu on right-click
+ * (context-menu), a drag (grab, move, resize), zoom. The outermost element showing one gets a ref.
+ */
+const INTERACTIVE_CURSORS = new Set(['pointer', 'context-menu', 'grab', 'grabbing', 'move', 'all-scroll', 'zoom-in', 'zoom-out', 'copy', 'alias', 'col-resize', 'row-resize', 'ew-resize', 'ns-resize', 'nesw-resize', 'nwse-resize', 'e-resize', 'w-resize', 'n-resize', 's-resize']);
+
+/** Roles whose cells show their state as an image (a board's X and O): the image is said as `[img: …]`. */
+const IMAGE_STATE_ROLES = new Set(['cell', 'gridcell']);
+
+/** Containers of items (a list, a table body): one listening for presses is taken to act on the item pressed. */
+const ITEM_CONTAINER_ROLES = new Set(['list', 'listbox', 'tree', 'grid', 'treegrid', 'table', 'rowgroup', 'menu', 'tablist', 'radiogroup']);
+/** The items of such containers. */
+const ITEM_ROLES = new Set(['listitem', 'row', 'option', 'treeitem']);
 
 /** Container roles whose content-derived name repeats their children; the children are kept instead. */
 const STRUCTURAL_CONTENT_ROLES = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
@@ -29,10 +46,14 @@ const STRUCTURAL_CONTENT_ROLES = new Set(['cell', 'gridcell', 'columnheader', 'r
 /** Roles with a checked state, reported even when false (an unchecked box is information). */
 const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 
+/** Input types `readonly` does not apply to (nothing is typed into them). */
+const NO_READONLY_TYPES = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'hidden', 'color', 'range']);
+
 /** Elements that can be :disabled (natively or through a disabled fieldset). */
 const FORM_CONTROL_TAGS = new Set(['button', 'input', 'select', 'textarea', 'option', 'optgroup', 'fieldset']);
 
-const TEXT_CAP = 100;
+/** Default cut of text runs and values (`--max-text` raises it); names of refs are always cut at NAME_CAP (they are part of the ref's identity). */
+export const TEXT_CAP = 100;
 /** Descendants of an unnamed control whose generated content may name it (icons are its first few elements). */
 const MAX_ICON_ELEMENTS = 8;
 const URL_CAP = 300;
@@ -63,6 +84,8 @@ const LABELABLE_TAGS = new Set(['input', 'select', 'textarea', 'meter', 'progres
 /** A block boundary between items: text on either side must not be merged into one run. */
 const BREAK = null;
 type Item = PageNode | typeof BREAK;
+/** One space between inline items (shared: never mutated, merged away into its run). */
+const SPACE: PageNode = { role: 'text', name: ' ' };
 
 interface ContextHolder extends ContextSource {
   signature?: string;
@@ -91,6 +114,8 @@ export interface WalkResult {
   frames: FramePlaceholder[];
   /** The walk entered an open shadow root. */
   shadowRoots: boolean;
+  /** A modal dialog is open (its name, possibly ''): the rest of the page was left out. */
+  modal?: string;
 }
 
 interface Inherited {
@@ -103,6 +128,12 @@ interface Inherited {
   inGrid: boolean;
   /** What the ancestors let a person see here. */
   sight: Sight;
+  /** The parent listens for presses on its items (a sortable list, a delegated menu): its items are the targets. */
+  delegates: boolean;
+  /** Inside an element with a ref: its SVG internals are part of it, not targets of their own. */
+  inControl: boolean;
+  /** Inside the open modal dialog, or no modal is open (outside one, nothing is shown: Chrome hides it too). */
+  inModal: boolean;
 }
 
 /** One element's children being walked: where their items and text go, and what they report up. */
@@ -119,7 +150,7 @@ interface Children {
   flags: number;
 }
 
-const ROOT: Inherited = { pointer: false, holder: null, visible: true, inGrid: false, sight: FULL_SIGHT };
+const ROOT: Inherited = { pointer: false, holder: null, visible: true, inGrid: false, sight: FULL_SIGHT, delegates: false, inControl: false, inModal: true };
 
 export function contextOf(actionable: Actionable): string {
   const holder = actionable.holder;
@@ -142,6 +173,11 @@ export class Walker {
   /** The element with keyboard focus (read once: nothing moves focus during a walk). */
   readonly #focused: Element | null = deepActiveElement(document);
   #reached: Reach | undefined;
+  /** The open modal dialog (aria-modal or showModal), if any, and its flat-tree ancestors. */
+  #modal: Element | null = null;
+  #modalPath = new Set<Element>();
+  /** Where text runs and values are cut (`--max-text`). */
+  readonly #maxText: number;
   /** The document's scrollable area, read on first need (once per walk: nothing scrolls meanwhile). */
   readonly #reach = (): Reach => (this.#reached ??= readReach());
 
@@ -151,24 +187,34 @@ export class Walker {
    * `pinned`: elements handed to an agent with a ref outside a snapshot (a click's interceptor), actionable while
    * visible so the snapshot shows that ref; the same for every walk, like the hints.
    */
-  constructor(hints: ListenerHints = NO_HINTS, pinned: ListenerHints = NO_HINTS) {
+  constructor(hints: ListenerHints = NO_HINTS, pinned: ListenerHints = NO_HINTS, maxText = TEXT_CAP) {
     this.#hints = hints;
     this.#pinned = pinned;
+    this.#maxText = maxText;
   }
 
   /** Walk the whole document. */
   walkDocument(): WalkResult {
     const out: Item[] = [];
     const root = document.body ?? document.documentElement;
-    if (root !== null) this.#walkElement(root, this.#rootFor(root), out, [], false, false);
-    return { tree: mergeItems(out), actionables: this.#actionables, frames: this.#frames, shadowRoots: this.#shadowRoots };
+    const modal = openModal();
+    let start = root === null ? ROOT : this.#rootFor(root);
+    if (modal !== null && root !== null && modal !== root) {
+      this.#modal = modal;
+      for (let node = flatParent(modal); node !== null; node = flatParent(node)) this.#modalPath.add(node);
+      start = { ...start, inModal: false };
+    }
+    if (root !== null) this.#walkElement(root, start, out, [], false, false);
+    const result: WalkResult = { tree: mergeItems(out, this.#maxText), actionables: this.#actionables, frames: this.#frames, shadowRoots: this.#shadowRoots };
+    if (this.#modal !== null) result.modal = cap(explicitName(this.#modal, this.#labelsOf) || normalizeText((this.#modal as HTMLElement).innerText ?? ''), 60);
+    return result;
   }
 
   /** Walk one element's subtree (a snapshot scope); the element itself is included. */
   walkSubtree(element: Element): WalkResult {
     const out: Item[] = [];
     this.#walkElement(element, this.#rootFor(element), out, [], false, false);
-    return { tree: mergeItems(out), actionables: this.#actionables, frames: this.#frames, shadowRoots: this.#shadowRoots };
+    return { tree: mergeItems(out, this.#maxText), actionables: this.#actionables, frames: this.#frames, shadowRoots: this.#shadowRoots };
   }
 
   /** Where a walk starting at `element` begins: what its ancestors (e.g. an <html> at opacity 0) let through. */
@@ -247,7 +293,12 @@ export class Walker {
       if (!inherited.visible) return 0;
       const data = (node as Text).data;
       parent.text.push(data);
-      if (data.trim() === '') return 0;
+      if (data.trim() === '') {
+        // The space a page renders between inline elements ("<b>200</b> <i>g</i>"): kept in the run, so the words
+        // do not run together (a run of nothing but spaces is dropped when runs are merged).
+        if (inherited.sight.shown) parent.out.push(SPACE);
+        return 0;
+      }
       parent.legible ??= legibleFont(parent.style.fontSize);
       // Text a person cannot see still names a control (see visibility.ts) but is never text of its own.
       if (!inherited.sight.shown || !parent.legible) return HIDDEN_TEXT;
@@ -272,6 +323,9 @@ export class Walker {
     if (!forced) {
       if (SKIPPED_TAGS.has(tag)) return 0;
       if (!bare && element.getAttribute('aria-hidden') === 'true') return 0;
+      // With a modal dialog open, the rest of the page is inert for a person and absent from Chrome's tree.
+      if (!inherited.inModal && element !== this.#modal && !this.#modalPath.has(element)) return 0;
+      if (SVG_UNRENDERED.has(tag) && element instanceof SVGElement) return 0;
     }
     const style = getComputedStyle(element);
     const display = style.display;
@@ -304,12 +358,15 @@ export class Walker {
     const interactive = INTERACTIVE_ROLES.has(role) && !(tag === 'option' && inDropdown(element));
     // Inside an interactive element everything is part of it, so its descendants count as having a
     // pointer parent whatever their cursor; and its own cursor need not be read (a style lookup).
-    const pointer = interactive || style.cursor === 'pointer';
+    const pointer = interactive || INTERACTIVE_CURSORS.has(style.cursor);
     const clickable = visible && !interactive && isClickable(element, tag, bare, pointer, inherited.pointer);
     // Only a page listener says it is clickable: a container whose descendants are controls is probably
-    // delegating their events (`$(list).on('dblclick', 'label', …)`), so it keeps a ref only without them.
+    // delegating their events (`$(list).on('dblclick', 'label', …)`), so it keeps a ref only without them. The items
+    // of a list that listens for presses (a jQuery UI sortable, a delegated menu) are what a person presses: each
+    // gets a ref the same way, unless something inside it has one.
     const pinned = visible && !interactive && !clickable && !forced && this.#pinned.has(element);
-    const listened = visible && !interactive && !clickable && !forced && !pinned && tag !== 'body' && tag !== 'html' && this.#hints.has(element);
+    const hinted = visible && !interactive && !clickable && !forced && !pinned && tag !== 'body' && tag !== 'html' && this.#hints.has(element);
+    const listened = hinted || (visible && !interactive && !clickable && !forced && !pinned && inherited.delegates && ITEM_ROLES.has(role));
     let actionable = forced || (visible && (interactive || clickable || listened || pinned));
     const explicit = visible ? explicitName(element, this.#labelsOf, bare) : '';
     const ownHolder: ContextHolder | null =
@@ -329,11 +386,22 @@ export class Walker {
     const holder = ownHolder ?? inherited.holder;
     const inGrid = role === 'table' ? false : role === 'grid' || role === 'treegrid' ? true : inherited.inGrid;
     const inside = sight.inside;
+    // A list's rows sit in a rowgroup: the delegation passes through it.
+    const delegates = (hinted && ITEM_CONTAINER_ROLES.has(role)) || (inherited.delegates && (role === 'rowgroup' || role === 'generic' || role === 'none'));
+    const inControl = inherited.inControl || actionable;
+    const inModal = inherited.inModal || element === this.#modal;
     // Reuse the parent's object when nothing changes: one allocation less per element adds up.
     const passed =
-      pointer === inherited.pointer && holder === inherited.holder && visible === inherited.visible && inGrid === inherited.inGrid && inside === inherited.sight
+      pointer === inherited.pointer &&
+      holder === inherited.holder &&
+      visible === inherited.visible &&
+      inGrid === inherited.inGrid &&
+      inside === inherited.sight &&
+      delegates === inherited.delegates &&
+      inControl === inherited.inControl &&
+      inModal === inherited.inModal
         ? inherited
-        : { pointer, holder, visible, inGrid, sight: inside };
+        : { pointer, holder, visible, inGrid, sight: inside, delegates, inControl, inModal };
     // An element that shows up as a node must know whether it paints; a transparent one only when asked.
     const wantPaint = askPaint || !(!visible || (TRANSPARENT_ROLES.has(role) && !actionable && explicit === ''));
     const below = this.#walkChildren(element, tag, role, { inherited: passed, out: childOut, text: childText, style, askPaint: wantPaint, flags: 0 });
@@ -363,8 +431,14 @@ export class Walker {
     text.push(block ? ` ${contribution} ` : contribution);
 
     let painted = seen && this.#paints(element, tag, role, style, visible, below, wantPaint);
-    // A ref is worth a layout read: a control moved out of reach by a transform or margin gets none.
-    if (painted && entry !== undefined && !forced && !sight.positioned && offScreen(element, inherited.sight, this.#reach)) painted = false;
+    // A ref is worth a layout read: a control moved far out of reach by a transform or margin gets none. One that
+    // layout merely pushed past the edge (a centred form taller than the window overflows above its top, where no
+    // scrolling reaches) stays, marked: Chrome keeps it, and fill/select need no pointer.
+    let unreachable = false;
+    if (painted && entry !== undefined && !forced && !sight.positioned && offScreen(element, inherited.sight, this.#reach)) {
+      if (withinReach(element, this.#reach)) unreachable = true;
+      else painted = false;
+    }
     let flags = (painted ? PAINTED : 0) | (below & HIDDEN_TEXT);
     if (!transparent && !painted && contribution.trim() !== '') flags |= HIDDEN_TEXT;
 
@@ -404,14 +478,31 @@ export class Walker {
       if (actionable) name = withGeneratedContent(element, name);
     }
     if (name === '' && !bare) name = fallbackName(element);
-    name = cap(name);
-
     const node: PageNode = entry?.node ?? { role };
+    if (name === '' && entry !== undefined && role !== 'iframe') {
+      // Nothing names it the way Chrome does; what a person goes by instead (its icon, tooltip, nearby label),
+      // marked as such in the line.
+      const inferred = inferredName(element, role);
+      if (inferred !== undefined) {
+        name = inferred.name;
+        node.nameFrom = inferred.from;
+      }
+    }
+    // A ref's name is part of its identity: always cut at NAME_CAP, whatever --max-text says.
+    const nameCap = entry !== undefined ? NAME_CAP : Math.max(NAME_CAP, this.#maxText);
+    if (name.length > nameCap) node.nameLength = name.length;
+    name = cap(name, nameCap);
     if (name !== '') node.name = name;
-    addStates(node, element, role, bare);
+    addStates(node, element, role, bare, this.#maxText);
+    if (unreachable) node.offscreen = true;
+    // State a page draws as an image (a board's X and O, a starred star): said as [img: …] when it is not the name.
+    if ((entry !== undefined || IMAGE_STATE_ROLES.has(role)) && node.nameFrom !== 'icon' && tag !== 'img') {
+      const image = cssImageWords(element, style);
+      if (image !== '') node.img = image;
+    }
     if (element === this.#focused && tag !== 'body' && tag !== 'html') node.focused = true;
 
-    let children = mergeItems(childOut);
+    let children = mergeItems(childOut, this.#maxText);
     // A structural container (a cell, a header cell) holding more than text is said by its children, all of them: its
     // text runs stay beside its links (`link "Bren Estuary"` then `", sea level"`). Never for an actionable node: its
     // name is part of what its ref means.
@@ -423,7 +514,7 @@ export class Walker {
 
     if (entry !== undefined) {
       entry.name = name;
-    } else if (node.name === undefined && node.children === undefined && node.value === undefined) {
+    } else if (node.name === undefined && node.children === undefined && node.value === undefined && node.img === undefined) {
       return flags | hiddenControl; // An empty list, row, unnamed image…: nothing an agent can read or use.
     }
     out.push(node);
@@ -444,7 +535,9 @@ export class Walker {
   #walkChildren(element: Element, tag: string, role: string, children: Children): number {
     // SVG internals are drawing primitives (unless they hold a link); a textarea's children are its initial
     // value, and a contenteditable textbox's children are its value.
-    if ((tag === 'svg' && element.querySelector('a') === null) || tag === 'textarea') return 0;
+    // Inside a control they are part of it; elsewhere a shape may be a target of its own (a chart's point with a
+    // click listener, an icon with a pointer cursor), walked like any element.
+    if ((tag === 'svg' && children.inherited.inControl && element.querySelector('a') === null) || tag === 'textarea') return 0;
     if (role === 'textbox' && element instanceof HTMLElement && element.isContentEditable) return 0;
     if (tag === 'details' && element instanceof HTMLDetailsElement && !element.open) {
       // A closed <details> renders only its summary.
@@ -523,16 +616,24 @@ function holdsControl(element: Element): boolean {
 
 /** A name from content with the element's own ::before/::after text, or, when still empty, its descendants'. */
 function withGeneratedContent(element: Element, name: string): string {
-  const own = normalizeText(`${pseudoText(element, '::before')}${name}${pseudoText(element, '::after')}`);
+  const own = normalizeText(`${glyphless(pseudoText(element, '::before'))}${name}${glyphless(pseudoText(element, '::after'))}`);
   if (own !== '') return own;
   // An icon element inside an otherwise empty control (`<button><i class="icon-close"></i></button>`).
   let found = '';
   const icons = element.querySelectorAll('*');
   for (let i = 0; i < icons.length && i < MAX_ICON_ELEMENTS && found === ''; i++) {
     const icon = icons[i];
-    if (icon !== undefined) found = normalizeText(`${pseudoText(icon, '::before')}${pseudoText(icon, '::after')}`);
+    if (icon !== undefined) found = normalizeText(glyphless(`${pseudoText(icon, '::before')}${pseudoText(icon, '::after')}`));
   }
   return found;
+}
+
+/**
+ * Generated text without private-use characters: an icon font's glyph (`content: "\f005"`) means nothing as text;
+ * the icon's class names it instead (names.ts inferredName).
+ */
+function glyphless(text: string): string {
+  return text.replace(/[\uE000-\uF8FF\u{F0000}-\u{10FFFD}]/gu, '');
 }
 
 /** <html>, and the document's <body>: their overflow belongs to the viewport. */
@@ -545,9 +646,15 @@ function withName(node: PageNode, name: string): PageNode {
   return node;
 }
 
-function addStates(node: PageNode, element: Element, role: string, bare: boolean): void {
+function addStates(node: PageNode, element: Element, role: string, bare: boolean, maxText: number): void {
   const value = controlValue(element, role);
-  if (value !== undefined && value !== '') node.value = cap(normalizeText(value));
+  // Exactly as the page holds it (a trailing space, line breaks): the renderer escapes, nothing is trimmed.
+  if (value !== undefined && value !== '') {
+    node.value = cap(value, maxText);
+    if (value.length > maxText) node.valueLength = value.length;
+  }
+  if (((element instanceof HTMLInputElement && !NO_READONLY_TYPES.has(element.type)) || element instanceof HTMLTextAreaElement) && element.readOnly && !element.disabled) node.readonly = true;
+  else if (!bare && element.getAttribute('aria-readonly') === 'true') node.readonly = true;
   if (role === 'link' && !bare) {
     // The attribute as written (possibly relative): resolving it through .href costs more than
     // the rest of a link's processing together, and the page URL is in the snapshot result.
@@ -590,13 +697,17 @@ function addStates(node: PageNode, element: Element, role: string, bare: boolean
 }
 
 /** Merge adjacent text items (not across block boundaries), normalize and cap them, drop BREAKs. */
-function mergeItems(items: readonly Item[]): PageNode[] {
+function mergeItems(items: readonly Item[], maxText: number): PageNode[] {
   const result: PageNode[] = [];
   let run: string[] = [];
   const flush = (): void => {
     if (run.length === 0) return;
     const text = normalizeText(run.join(''));
-    if (text !== '') result.push({ role: 'text', name: cap(text, TEXT_CAP) });
+    if (text !== '') {
+      const node: PageNode = { role: 'text', name: cap(text, maxText) };
+      if (text.length > maxText) node.nameLength = text.length;
+      result.push(node);
+    }
     run = [];
   };
   for (const item of items) {
@@ -611,4 +722,29 @@ function mergeItems(items: readonly Item[]): PageNode[] {
   }
   flush();
   return result;
+}
+
+/**
+ * The modal dialog open now, if any: a <dialog> opened with showModal() (`:modal`), else the last shown element with
+ * aria-modal="true" and a dialog role (the one opened last sits on top). Null when none is open.
+ */
+function openModal(): Element | null {
+  let native: Element | null = null;
+  try {
+    native = document.querySelector('dialog:modal');
+  } catch {
+    native = null;
+  }
+  if (native !== null) return native;
+  const marked = document.querySelectorAll('[aria-modal="true"]');
+  for (let i = marked.length - 1; i >= 0; i--) {
+    const candidate = marked[i];
+    if (candidate === undefined) continue;
+    const role = (candidate.getAttribute('role') ?? (candidate.localName === 'dialog' ? 'dialog' : '')).trim().split(/\s+/)[0];
+    if (role !== 'dialog' && role !== 'alertdialog') continue;
+    if (!candidate.checkVisibility({ visibilityProperty: true, opacityProperty: true } as CheckVisibilityOptions)) continue;
+    const box = candidate.getBoundingClientRect();
+    if (bigEnough(box)) return candidate;
+  }
+  return null;
 }

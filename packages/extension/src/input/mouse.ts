@@ -19,6 +19,8 @@ export interface ClickOptions {
   clickCount?: number;
   /** CDP modifier bit field: Alt=1, Ctrl=2, Meta=4, Shift=8. */
   modifiers?: number;
+  /** Press and hold: milliseconds between the press and the release (a single click only). */
+  holdMs?: number;
 }
 
 /** The `buttons` bit field (which buttons are held) that goes with each button. */
@@ -68,6 +70,10 @@ export async function clickAt(
     if (count === 1 && hooks.afterPress !== undefined) {
       // Never leave the button held down in the browser, whatever the check found.
       await hooks.afterPress().catch(() => undefined);
+    }
+    if (count === 1 && opts.holdMs !== undefined && opts.holdMs > 0) {
+      const hold = opts.holdMs;
+      await new Promise<void>((resolve) => setTimeout(resolve, hold));
     }
     await ctx.cdp.send(tabId, 'Input.dispatchMouseEvent', {
       type: 'mouseReleased',

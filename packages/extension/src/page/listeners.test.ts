@@ -86,7 +86,7 @@ describe('scanListeners', () => {
         const expression = params !== undefined && 'expression' in params ? params.expression : '';
         return expression === 'document' ? { result: { type: 'object', objectId: 'DOC' } } : { result: { type: 'object', value: { state, inlineClicks } } };
       })
-      .handle('Page.createIsolatedWorld', () => ({ executionContextId: 9 }))
+      .handle('DOM.describeNode', () => ({ node: { nodeId: 0, backendNodeId: 1, nodeType: 9, nodeName: '#document', localName: '', nodeValue: '' } }))
       .handle('DOMDebugger.getEventListeners', () => ({ listeners: [...on(5, 'click'), ...on(6, 'click'), ...on(7, 'dblclick')] }))
       .handle('DOM.resolveNode', (params) => ({ object: { type: 'object', objectId: `O${params !== undefined && 'backendNodeId' in params ? String(params.backendNodeId) : ''}` } }))
       .handle('Runtime.callFunctionOn', () => ({ result: { type: 'number', value: 2 } }));
@@ -95,15 +95,17 @@ describe('scanListeners', () => {
     return { env, site, sent };
   }
 
-  it('reads without wrapping the handlers, resolves only new nodes and hands over the held ones by id', async () => {
+  it('reads on the main-world document without wrapping the handlers, resolves only new nodes and hands over the held ones by id', async () => {
     const { env, site, sent } = setup({ stale: true, known: [5, 11] });
     await scanListeners(env.ctx, [site]);
-    // An object group on the document would make the read wrap every handler (twice) into it: 3× the bytes.
-    const documentRead = sent('Runtime.evaluate').find((params) => params !== undefined && 'expression' in params && params.expression === 'document');
-    expect(documentRead).toBeDefined();
-    expect(documentRead !== undefined && 'objectGroup' in documentRead).toBe(false);
-    expect(sent('Runtime.releaseObject')).toContainEqual({ objectId: 'DOC' });
-    expect(sent('DOM.resolveNode').map((params) => (params !== undefined && 'backendNodeId' in params ? params.backendNodeId : undefined))).toEqual([7, 6]);
+    // The document is reached by its node id, resolved with no context (the main world) and no object group (which
+    // would make the read wrap every handler, twice, into it: 3× the bytes); never an isolated world's document.
+    expect(sent('Page.createIsolatedWorld')).toEqual([]);
+    expect(sent('DOM.describeNode')).toEqual([{ objectId: 'DOC' }]);
+    expect(sent('DOM.resolveNode')[0]).toEqual({ backendNodeId: 1 });
+    expect(sent('DOMDebugger.getEventListeners')).toEqual([{ objectId: 'O1', depth: -1, pierce: true }]);
+    expect(sent('Runtime.releaseObject')).toEqual(expect.arrayContaining([{ objectId: 'DOC' }, { objectId: 'O1' }]));
+    expect(sent('DOM.resolveNode').slice(1).map((params) => (params !== undefined && 'backendNodeId' in params ? params.backendNodeId : undefined))).toEqual([7, 6]);
     const note = sent('Runtime.callFunctionOn')[0];
     expect(note !== undefined && 'arguments' in note ? note.arguments : undefined).toEqual([{ value: [5] }, { value: [7, 6] }, { objectId: 'O7' }, { objectId: 'O6' }]);
   });
@@ -118,7 +120,7 @@ describe('scanListeners', () => {
     expect(order.indexOf('install')).toBeLessThan(order.indexOf('DOMDebugger.getEventListeners'));
     expect(order.indexOf('install')).toBeLessThan(order.indexOf('Runtime.callFunctionOn'));
     expect(sent('Runtime.callFunctionOn')).toHaveLength(1);
-    expect(sent('DOM.resolveNode')).toHaveLength(3);
+    expect(sent('DOM.resolveNode')).toHaveLength(4);
   });
 
   it('resolves no click listener when the document holds as many inline click handlers', async () => {
@@ -126,7 +128,7 @@ describe('scanListeners', () => {
     await scanListeners(env.ctx, [site]);
     const expressions = sent('Runtime.evaluate').map((params) => (params !== undefined && 'expression' in params ? String(params.expression) : ''));
     expect(expressions.find((expression) => expression.includes('listenerScanState'))).toContain(JSON.stringify(INLINE_CLICK_SELECTOR));
-    expect(sent('DOM.resolveNode').map((params) => (params !== undefined && 'backendNodeId' in params ? params.backendNodeId : undefined))).toEqual([7]);
+    expect(sent('DOM.resolveNode').slice(1).map((params) => (params !== undefined && 'backendNodeId' in params ? params.backendNodeId : undefined))).toEqual([7]);
   });
 
   it('reads nothing while the page script says its set is current', async () => {

@@ -125,21 +125,30 @@ export function ownListeners(sites: readonly ScanSite[], reported: ReadonlyMap<s
 }
 
 /**
- * A world of its own for the read. Observed in Chromium 156: DOMDebugger.getEventListeners with `pierce` gives
- * nodes that have listeners, and no wrapper yet in the world of the object it was called on, a wrapper there whose
- * prototype comes from another context (`input instanceof HTMLInputElement` is then false in that world, and the
- * walker would call a checkbox a textbox). So it is called on the document of a scratch world, never ours.
+ * The read is made on the page's own (main-world) document, never on an isolated world's. Observed in Chromium 156:
+ * getEventListeners with `pierce` on an isolated world's document leaves wrappers behind that the renderer's
+ * young-generation GC trips over: the tab crashes (SIGSEGV) within a few reads once the page allocates, and every
+ * later call times out as "page busy". The same read on the main world's document never did (thousands of reads).
+ * Reaching that document resolves its node into the main world by id, which runs nothing in the page: our world's
+ * `document` gives the node id.
  */
-const SCAN_WORLD = 'chrome-relay-listener-scan';
-
 async function readListeners(ctx: Pick<CallContext, 'cdp'>, { world, shallow }: ScanSite): Promise<Listener[]> {
   const target = worldTarget(world);
-  const scratch = await ctx.cdp.send(target, 'Page.createIsolatedWorld', { frameId: world.frameId, worldName: SCAN_WORLD, grantUniveralAccess: false });
-  // No object group: getEventListeners wraps every handler (twice: handler and originalHandler, with its source
-  // text as description) into the group of the object it is called on, and with none it wraps nothing. Measured on
-  // 1,500 listeners: 208 KB instead of 676 KB, and through chrome.debugger the bytes are most of the read's cost.
-  const doc = await ctx.cdp.send(target, 'Runtime.evaluate', { expression: 'document', contextId: scratch.executionContextId, silent: true });
-  const objectId = doc.result.objectId;
+  const ours = await ctx.cdp.send(target, 'Runtime.evaluate', { expression: 'document', contextId: world.contextId, silent: true });
+  const ourId = ours.result.objectId;
+  if (ourId === undefined) return [];
+  let backendNodeId: number;
+  try {
+    ({ backendNodeId } = (await ctx.cdp.send(target, 'DOM.describeNode', { objectId: ourId })).node);
+  } finally {
+    ctx.cdp.send(target, 'Runtime.releaseObject', { objectId: ourId }).catch(() => undefined);
+  }
+  // No execution context: the node's frame's main world. No object group: getEventListeners wraps every handler
+  // (twice: handler and originalHandler, with its source text as description) into the group of the object it is
+  // called on, and with none it wraps nothing. Measured on 1,500 listeners: 208 KB instead of 676 KB, and through
+  // chrome.debugger the bytes are most of the read's cost.
+  const { object } = await ctx.cdp.send(target, 'DOM.resolveNode', { backendNodeId });
+  const objectId = object.objectId;
   if (objectId === undefined) return [];
   try {
     const { listeners } = await ctx.cdp.send(target, 'DOMDebugger.getEventListeners', { objectId, depth: -1, pierce: shallow !== true });

@@ -51,6 +51,7 @@ function clickOptions(params: ClickParams): ClickOptions {
   if (params.button !== undefined) options.button = params.button;
   if (params.clickCount !== undefined) options.clickCount = params.clickCount;
   if (params.modifiers !== undefined) options.modifiers = modifierMask(params.modifiers);
+  if (params.holdMs !== undefined) options.holdMs = params.holdMs;
   return options;
 }
 

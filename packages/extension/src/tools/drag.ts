@@ -1,8 +1,8 @@
 /**
- * `drag @from @to`: trusted press on the source, moves in steps, release on the target. Where no ref
- * fits the drop target (a drop zone the snapshot shows only as text, a spot on a canvas), it may be
- * the first visible element matching a CSS selector in the source's page (hit-tested like a ref), or
- * a point of the viewport (used as given, like `click --x --y`).
+ * `drag @from @to`: trusted press on the source, moves in steps, release on the target (a ref: past its
+ * centre, see pastCentre). Where no ref fits the drop target (a drop zone the snapshot shows only as text, a
+ * spot on a canvas), it may be the first visible element matching a CSS selector in the source's page
+ * (hit-tested like a ref), or a point of the viewport (used as given, like `click --x --y`).
  *
  * Both points are hit-tested (a covered source or target is refused, as for click) and must be
  * in view together: computing the target's point may scroll the page, so the source is
@@ -33,11 +33,38 @@ import { verifiedDrop } from '../actions/dropDelivery.js';
 import { checkTopLanding, type Landed } from '../input/landing.js';
 import { disarm, pointerTarget, readGuards, undeliveredError, type PointerPoint } from '../actions/pointerDelivery.js';
 import { identifyInterceptor } from '../actions/interceptorIdentity.js';
-import { callSite, interceptedError, openRef, type RefSite } from '../actions/refAction.js';
+import { callSite, interceptedError, openRef, unlessStale, type RefSite } from '../actions/refAction.js';
 const STEPS = 8;
 const DRAG_EVENT_GRACE_MS = 50;
 
 type Point = PointerPoint;
+
+/**
+ * Pure: where the drop goes on a target of this size reached from `from`: past its centre, halfway on to its edge
+ * along the way the pointer came. A person drags an item onto another until it gives way, and sortable lists decide
+ * that by the pointer crossing the item's middle (jQuery UI's: at or past it, in the direction of the move); a release
+ * exactly on the centre sits on that line. Still well inside the target, so the drop is still on it.
+ */
+export function pastCentre(from: { x: number; y: number }, centre: { x: number; y: number }, size: { width: number; height: number }): { x: number; y: number } {
+  const dx = centre.x - from.x;
+  const dy = centre.y - from.y;
+  const length = Math.hypot(dx, dy);
+  if (length < 1 || !(size.width > 0) || !(size.height > 0)) return centre;
+  const ux = dx / length;
+  const uy = dy / length;
+  const toEdge = Math.min(ux === 0 ? Infinity : size.width / 2 / Math.abs(ux), uy === 0 ? Infinity : size.height / 2 / Math.abs(uy));
+  const past = toEdge / 2;
+  return { x: centre.x + ux * past, y: centre.y + uy * past };
+}
+
+/** The drop point moved past the target's centre (its own frame's point moved alike). */
+async function dropPoint(ctx: ToolContext, from: Point, to: RefSite, centre: Point): Promise<Point> {
+  const box = unlessStale(to, await callSite(ctx, to, 'box', { ref: to.ref }));
+  if (box.status !== 'ok') return centre;
+  const past = pastCentre(from, centre, box);
+  const shift = { x: past.x - centre.x, y: past.y - centre.y };
+  return { ...centre, x: past.x, y: past.y, local: { x: centre.local.x + shift.x, y: centre.local.y + shift.y } };
+}
 
 /** The drop target as the agent gave it. */
 type DropTarget = { ref: string } | { selector: string } | { x: number; y: number };
@@ -83,7 +110,7 @@ async function selectorPoint(ctx: ToolContext, from: RefSite, selector: string):
  * Both points, the source's guard armed last (each page has one arming at a time, and the
  * source's is the one the press is checked against; the target's point is only hit-tested).
  */
-async function locateBoth(ctx: ToolContext, from: RefSite, to: RefSite | Exclude<DropTarget, { ref: string }>): Promise<{ from: Point; to: { x: number; y: number; landed?: Landed } }> {
+async function locateBoth(ctx: ToolContext, from: RefSite, to: RefSite | Exclude<DropTarget, { ref: string }>): Promise<{ from: Point; to: Point | { x: number; y: number; landed?: Landed } }> {
   const first = await pointerTarget(ctx, from, 'drag', 'press');
   if (!('world' in to)) {
     // A point needs nothing located; a selector is located once the source is armed and in view.
@@ -162,6 +189,14 @@ export const dragTool = defineTool({
     }
     const tabId = from.tabId;
     const points = await locateBoth(ctx, from, to);
+    if ('world' in to && 'local' in points.to) {
+      try {
+        points.to = await dropPoint(ctx, points.from, to, points.to);
+      } catch (error) {
+        await disarm(ctx, points.from.guards);
+        throw error;
+      }
+    }
     let dropLanded: Landed;
     try {
       // A drop at a point or selector of the top document: what is there may be a frame showing a blocked site

@@ -10,7 +10,8 @@
  * Strict like a locator: text/value/attr need exactly one match — zero is element_not_found,
  * several is invalid_arguments on the selector (say which one you mean; `get count` tells how
  * many there are). count never fails on zero. An absent attribute reads as null; value on an
- * element that has none (a <div>) is invalid_arguments.
+ * element that has none (a <div>) is invalid_arguments. A ref instead of --selector reads that element (resolved and
+ * healed like any ref), whole: the snapshot cuts long strings, this is how an agent reads one all.
  */
 import { reasonedError, RelayError, type ToolParams } from '@chrome-relay/protocol';
 import { callRead, type ReadSite } from '../page/pageCall.js';
@@ -18,6 +19,8 @@ import { currentEntry } from '../pageState/readiness.js';
 import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import { resolveFrameRef } from '../actions/frameRef.js';
+import { callSite, openRef, refusedError, unlessStale } from '../actions/refAction.js';
+import type { ReadArgs } from '../injected/types.js';
 
 type GetWhat = ToolParams<'get'>['what'];
 
@@ -32,6 +35,14 @@ function invalidSelector(what: GetWhat, selector: string, why: string): RelayErr
 export const getTool = defineTool({
   name: 'get',
   async handle(params, ctx) {
+    if (params.ref !== undefined && (params.what === 'text' || params.what === 'value' || params.what === 'attr')) {
+      const site = await openRef(ctx, params.ref);
+      const args: ReadArgs = { ref: params.ref, what: params.what };
+      if (params.name !== undefined) args.name = params.name;
+      const read = unlessStale(site, await callSite(ctx, site, 'read', args));
+      if (read.status === 'no_value') throw refusedError('get', params.ref, site.tabId, `it is a <${read.tag}>, which has no value (use get text)`);
+      return { tabId: site.tabId, what: params.what, value: read.value };
+    }
     let tabId: number;
     let where: ReadSite;
     if (params.frame !== undefined) {
@@ -46,7 +57,7 @@ export const getTool = defineTool({
         return { tabId, what: params.what, value: params.what === 'title' ? entry.title : entry.url };
       }
     }
-    // The schema guarantees a selector for element reads, and a name for attr.
+    // The schema guarantees a selector (or a ref) for element reads, and a name for attr.
     const selector = params.selector ?? '';
     const read = await callRead(ctx, where, 'readElement', { what: params.what, selector, name: params.name ?? '' });
     switch (read.status) {

@@ -55,7 +55,7 @@ export const scrollTool = defineTool({
     const site = await openRef(ctx, params.ref);
     const outcome = unlessStale(site, await callSite(ctx, site, 'scroll', args));
     await setCurrentTab(site.tabId, ctx.browser);
-    return {
+    const result: ToolResult<'scroll'> = {
       tabId: site.tabId,
       ref: params.ref,
       container: outcome.container,
@@ -64,6 +64,8 @@ export const scrollTool = defineTool({
       moved: outcome.before.x !== outcome.after.x || outcome.before.y !== outcome.after.y,
       healed: outcome.healed,
     };
+    if (outcome.scroller !== undefined) result.scroller = outcome.scroller;
+    return result;
   },
 });
 

@@ -100,7 +100,7 @@ async function snapshotFrame(ctx: ToolContext, tabId: number, frame: FrameInfo, 
  * frame that navigated onto a blocked site after the list was read is caught by the URL its own walk reports, and
  * dropped with everything it produced before anything is committed or returned.
  */
-async function snapshotDocument(ctx: ToolContext, tabId: number, scope: SnapshotArgs['scope']): Promise<PageSnapshot> {
+async function snapshotDocument(ctx: ToolContext, tabId: number, scope: SnapshotArgs['scope'], maxText: number | undefined): Promise<PageSnapshot> {
   const main = await mainFrameDocument(ctx, tabId);
   const all = await ctx.frames.list(ctx, tabId);
   const listed = all.filter((frame) => frame.frameId !== main.frameId);
@@ -116,6 +116,7 @@ async function snapshotDocument(ctx: ToolContext, tabId: number, scope: Snapshot
     for (const frame of [{ ...main }, ...frames]) {
       const isMain = frame.frameId === main.frameId;
       const args: SnapshotArgs = { nextRef };
+      if (maxText !== undefined) args.maxText = maxText;
       if (scope !== undefined && frame.frameId === scoped) args.scope = scope;
       const run = await snapshotFrame(ctx, tabId, frame, args, isMain);
       if (run === undefined) continue;
@@ -224,15 +225,15 @@ function scopeOf(params: ToolParams<'snapshot'>): SnapshotArgs['scope'] {
 }
 
 /** The tab's documents, once more when it navigated meanwhile. */
-async function snapshotTab(ctx: ToolContext, tabId: number, scope: SnapshotArgs['scope']): Promise<PageSnapshot> {
+async function snapshotTab(ctx: ToolContext, tabId: number, scope: SnapshotArgs['scope'], maxText: number | undefined): Promise<PageSnapshot> {
   try {
-    return await snapshotDocument(ctx, tabId, scope);
+    return await snapshotDocument(ctx, tabId, scope, maxText);
   } catch (error) {
     if (!(error instanceof DocumentChanged)) throw error;
     // The tab navigated while we looked: its old refs are dead; snapshot the new document, once.
     await ctx.registry.markNavigated(tabId);
     try {
-      return await snapshotDocument(ctx, tabId, scope);
+      return await snapshotDocument(ctx, tabId, scope, maxText);
     } catch (retryError) {
       if (!(retryError instanceof DocumentChanged)) throw retryError;
       throw reasonedError('timeout', 'navigating', `Tab ${tabId} kept navigating while the snapshot ran; wait for the page to settle (\`chrome-relay wait --load\`) and snapshot again.`, {
@@ -248,13 +249,14 @@ export const snapshotTool = defineTool({
   async handle(params, ctx) {
     const scope = scopeOf(params);
     const tabId = await resolveTab(params.tab, ctx);
-    const page = await ctx.snapshotLocks.run(tabId, ctx.deadline, () => snapshotTab(ctx, tabId, scope));
+    const page = await ctx.snapshotLocks.run(tabId, ctx.deadline, () => snapshotTab(ctx, tabId, scope, params.maxText));
     await setCurrentTab(tabId, ctx.browser);
     const shape = { interactive: params.interactive === true, elide: params.noElide !== true, ...(params.depth === undefined ? {} : { depth: params.depth }) };
     const scopeKey = scope === undefined ? '' : JSON.stringify(scope);
     const previous = params.diff ? await ctx.snapshotHistory.previous(tabId, scopeKey) : undefined;
     await ctx.snapshotHistory.remember(tabId, scopeKey, page.tree);
     const result: ToolResult<'snapshot'> = { tabId, url: page.url, title: page.title, refCount: page.refCount, tree: shapeTree(page.tree, shape) };
+    if (page.modal !== undefined) result.modal = page.modal;
     if (previous !== undefined) result.previous = previous === null ? null : shapeTree(previous, shape);
     return result;
   },

@@ -102,16 +102,26 @@ const waitParams = lazy(() =>
 const getParams = lazy(() =>
   z
     .strictObject({
-      what: z.enum(GET_WHAT).describe('What to read: title, url (of the tab, or of --frame), or text, value, attr, count (of --selector)'),
-      selector: z.string().min(1).optional().describe('CSS selector of the element, matched in open shadow roots too (required for text, value, attr, count)'),
+      what: z.enum(GET_WHAT).describe('What to read: title, url (of the tab, or of --frame), or text, value, attr (of a ref or --selector), count (of --selector)'),
+      ref: RefField().optional().describe('The element to read (text, value, attr), whole and exactly as the page holds it; the ref carries its tab'),
+      selector: z.string().min(1).optional().describe('CSS selector of the element, matched in open shadow roots too (text, value, attr without a ref; count)'),
       name: z.string().min(1).optional().describe('Attribute name (required for attr)'),
       frame: frameRef().optional(),
       tab: tabId().optional(),
     })
     .superRefine((params, ctx) => {
       const needsSelector = params.what !== 'title' && params.what !== 'url';
-      if (needsSelector && params.selector === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['selector'], message: `get ${params.what} needs a CSS selector (--selector)` });
+      if (params.ref !== undefined && params.selector !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['selector'], message: 'give the element once: a ref (@e12) or --selector, not both' });
+      }
+      if (params.ref !== undefined && (!needsSelector || params.what === 'count')) {
+        ctx.addIssue({ code: 'custom', path: ['ref'], message: `get ${params.what} takes no ref (a ref names one element: get text, value or attr)` });
+      }
+      if (params.ref !== undefined && params.frame !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['frame'], message: 'a ref already names its frame; leave out --frame' });
+      }
+      if (needsSelector && params.selector === undefined && params.ref === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['selector'], message: params.what === 'count' ? 'get count needs a CSS selector (--selector)' : `get ${params.what} needs a ref (@e12) or a CSS selector (--selector)` });
       }
       if (!needsSelector && params.selector !== undefined) {
         ctx.addIssue({ code: 'custom', path: ['selector'], message: `get ${params.what} reads the tab itself and takes no selector` });
@@ -254,16 +264,16 @@ export const ACTION_TOOLS = {
     }),
   }),
   get: toolEntry({
-    description: 'Read one small value without a snapshot: the tab title or URL, or the text, value, attribute or match count of a CSS selector.',
+    description: 'Read one value without a snapshot: the tab title or URL, the whole text, value or an attribute of a ref or CSS selector (exactly as the page holds it, never cut), or the match count of a selector.',
     mutates: false,
     mcp: { group: 'core', description: "Read one value without a snapshot: the tab's title or url, or the text, value, attribute or match count of a CSS selector." },
     cli: {
       command: 'get',
-      summary: 'Read one value without a snapshot: title, url, or text/value/attr/count of a CSS selector.',
+      summary: 'Read one value without a snapshot: title, url, or the whole text/value/attr of a ref or CSS selector, or a count.',
       task: 'read',
-      args: [{ param: 'what' }, { param: 'name', label: 'attribute', help: 'attribute name, for get attr' }],
+      args: [{ param: 'what' }, { param: 'ref', optional: true, parse: 'refIfGiven', help: 'element ref from snapshot, e.g. @e12' }, { param: 'name', label: 'attribute', help: 'attribute name, for get attr' }],
       flags: [{ flag: '-s, --selector', param: 'selector' }],
-      examples: ['chrome-relay get title', 'chrome-relay get text -s "h1"', 'chrome-relay get attr href -s "a.next"', 'chrome-relay get count -s ".result"', 'chrome-relay get value -s "#card" --frame @e12'],
+      examples: ['chrome-relay get title', 'chrome-relay get text @e12', 'chrome-relay get attr @e12 href', 'chrome-relay get value @e14', 'chrome-relay get text -s "h1"', 'chrome-relay get attr href -s "a.next"', 'chrome-relay get count -s ".result"', 'chrome-relay get value -s "#card" --frame @e12'],
     },
     schemas: () => ({
       params: getParams(),

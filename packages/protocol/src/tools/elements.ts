@@ -137,7 +137,7 @@ export const ELEMENT_TOOLS = {
   }),
   scroll: toolEntry({
     description:
-      'Scroll the page, or the scroll container of a ref, in a direction (default: most of a screen), or bring a ref into view (intoView).',
+      'Scroll the page, or the scroll container of a ref, in a direction (default: most of a screen), or bring a ref into view (intoView). When the page cannot move that way, the biggest scroller on screen that can is scrolled, and named in the result.',
     mutates: true,
     mcp: { group: 'core', description: 'Scroll the page, or the container of ref, in a direction; or bring ref into view (intoView).' },
     cli: {
@@ -170,6 +170,10 @@ export const ELEMENT_TOOLS = {
         tabId: z.number(),
         ref: z.string().optional(),
         container: z.enum(['page', 'element']).describe('What scrolled'),
+        scroller: z
+          .strictObject({ tag: z.string(), id: z.string(), className: z.string(), name: z.string(), ref: z.string().optional() })
+          .optional()
+          .describe('The element that scrolled, when not the page or the ref itself (with no ref given: the biggest scroller on screen, as the page could not move)'),
         before: z.strictObject({ x: z.number(), y: z.number() }).optional(),
         after: z.strictObject({ x: z.number(), y: z.number() }).optional(),
         moved: z.boolean().describe('false when it was already at the edge (or already in view)'),
