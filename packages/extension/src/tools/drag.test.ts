@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { pastCentre } from './drag.js';
+import { PAST_CENTRE_PX, pastCentre } from './drag.js';
 
 describe('pastCentre', () => {
-  it('goes past the centre halfway on to the edge, along the way the pointer came', () => {
-    // Straight down onto a 200×40 item centred at (100, 120): a quarter of its height past the centre.
-    expect(pastCentre({ x: 100, y: 20 }, { x: 100, y: 120 }, { width: 200, height: 40 })).toEqual({ x: 100, y: 130 });
+  it('goes just past the centre, a quarter of the way on to the edge, along the way the pointer came', () => {
+    // Straight down onto a 200×24 item centred at (100, 120): 3 px past the centre.
+    expect(pastCentre({ x: 100, y: 20 }, { x: 100, y: 120 }, { width: 200, height: 24 })).toEqual({ x: 100, y: 123 });
     // Up: above the centre.
-    expect(pastCentre({ x: 100, y: 220 }, { x: 100, y: 120 }, { width: 200, height: 40 })).toEqual({ x: 100, y: 110 });
-    // Sideways onto a column: a quarter of its width.
-    expect(pastCentre({ x: 0, y: 50 }, { x: 100, y: 50 }, { width: 80, height: 300 })).toEqual({ x: 120, y: 50 });
+    expect(pastCentre({ x: 100, y: 220 }, { x: 100, y: 120 }, { width: 200, height: 24 })).toEqual({ x: 100, y: 117 });
+    // Sideways onto a narrow column: a quarter of its half width.
+    expect(pastCentre({ x: 0, y: 50 }, { x: 100, y: 50 }, { width: 16, height: 300 })).toEqual({ x: 102, y: 50 });
   });
 
-  it('stays inside the target on a diagonal: the nearer edge along the way bounds it', () => {
-    const point = pastCentre({ x: 0, y: 0 }, { x: 100, y: 100 }, { width: 200, height: 20 });
-    expect(point.y).toBeCloseTo(105);
-    expect(point.x).toBeCloseTo(105);
+  it('never more than PAST_CENTRE_PX past it: a box dropped into a big one still lands near its middle', () => {
+    expect(pastCentre({ x: 100, y: 0 }, { x: 100, y: 300 }, { width: 400, height: 400 })).toEqual({ x: 100, y: 300 + PAST_CENTRE_PX });
+    const diagonal = pastCentre({ x: 0, y: 0 }, { x: 100, y: 100 }, { width: 58, height: 58 });
+    expect(Math.hypot(diagonal.x - 100, diagonal.y - 100)).toBeCloseTo(Math.min(29 * Math.SQRT2 / 4, PAST_CENTRE_PX));
   });
 
   it('keeps the centre when there is no way to go past it (no move, no size)', () => {

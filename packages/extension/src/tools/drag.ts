@@ -39,11 +39,15 @@ const DRAG_EVENT_GRACE_MS = 50;
 
 type Point = PointerPoint;
 
+/** How far past the target's centre a drop goes, at most: enough to be past its middle, not enough to miss a spot. */
+export const PAST_CENTRE_PX = 8;
+
 /**
- * Pure: where the drop goes on a target of this size reached from `from`: past its centre, halfway on to its edge
- * along the way the pointer came. A person drags an item onto another until it gives way, and sortable lists decide
- * that by the pointer crossing the item's middle (jQuery UI's: at or past it, in the direction of the move); a release
- * exactly on the centre sits on that line. Still well inside the target, so the drop is still on it.
+ * Pure: where the drop goes on a target of this size reached from `from`: just past its centre along the way the
+ * pointer came (a quarter of the way on to its edge, at most PAST_CENTRE_PX). A person drags an item onto another
+ * until it gives way, and sortable lists decide that by the pointer crossing the item's middle (jQuery UI's: at or
+ * past it, in the direction of the move); a release exactly on the centre sits on that line. Little enough that a box
+ * dropped into another still lands near its middle.
  */
 export function pastCentre(from: { x: number; y: number }, centre: { x: number; y: number }, size: { width: number; height: number }): { x: number; y: number } {
   const dx = centre.x - from.x;
@@ -53,7 +57,7 @@ export function pastCentre(from: { x: number; y: number }, centre: { x: number; 
   const ux = dx / length;
   const uy = dy / length;
   const toEdge = Math.min(ux === 0 ? Infinity : size.width / 2 / Math.abs(ux), uy === 0 ? Infinity : size.height / 2 / Math.abs(uy));
-  const past = toEdge / 2;
+  const past = Math.min(toEdge / 4, PAST_CENTRE_PX);
   return { x: centre.x + ux * past, y: centre.y + uy * past };
 }
 
