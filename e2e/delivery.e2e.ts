@@ -75,6 +75,24 @@ describe('delivery: overlays that appear when the pointer arrives', () => {
   });
 });
 
+describe('delivery: a cover on its way out', () => {
+  it('a click waits for a picker that is fading out over its target, then lands there; a cover that holds still is refused', async () => {
+    const { tabId, page } = await fixture('/delivery-fade.html', /Submit/);
+    const snap = await snapshot(relay, tabId);
+    const submit = refFor(snap, /button "Submit"/);
+    const under = refFor(snap, /button "Under the banner"/);
+    // Picking the day starts a 1.2 s fade of the picker, which covers Submit until it is gone: the next click comes
+    // while it is still on its way out (a CLI call takes far less).
+    await ok(tabId, 'click', refFor(snap, /link "14"/));
+    const clicked = await ok(tabId, 'click', submit);
+    expect(clicked).toMatchObject({ clicked: true, ref: submit.slice(1) });
+    expect(await read(page, 'window.record')).toEqual({ submitClicks: 1, underClicks: 0, picker: [] });
+    // A banner that does not move is the answer, not something to wait out.
+    expectIntercepted(await run(tabId, 'click', under), 'before_pointer', /Still banner/);
+    expect(await read(page, 'window.record.underClicks')).toBe(0);
+  });
+});
+
 describe('delivery: hostile pages, 20 clicks each', () => {
   it('pointermove swap: every click is refused, the decoy never hears of it', async () => {
     const { tabId, page, ref } = await fixture('/delivery-swap.html', /button "Real button"/);

@@ -117,8 +117,23 @@ export async function pointerTarget(ctx: ToolContext, site: RefSite, tool: ToolN
   }
 }
 
+/**
+ * How long a pointer action waits for what covers its element to finish moving or fading away, at most. A person
+ * waits for a closing menu or a picker fading out before clicking what was under it; jQuery's slow fade is 600 ms,
+ * CSS transitions are mostly shorter. Something still moving after this (a spinner's endless animation) is reported.
+ */
+export const COVER_MOTION_LIMIT_MS = 2000;
+
 async function prepare(ctx: ToolContext, site: RefSite, tool: ToolName, arm: DeliveryPhase[]): Promise<Prepared> {
-  const outcome = unlessStale(site, await callSite(ctx, site, 'prepareClick', { ref: site.ref, arm }));
+  const until = Math.min(Date.now() + COVER_MOTION_LIMIT_MS, ctx.deadline - COVER_MOTION_LIMIT_MS / 2);
+  let outcome = unlessStale(site, await callSite(ctx, site, 'prepareClick', { ref: site.ref, arm }));
+  // Covered: look again a frame later while the cover keeps changing (nothing was armed or sent yet, so this is free
+  // of effects). The first sighting always gets one more look: a fade that just began has not changed yet.
+  for (let seen: string | undefined; outcome.status === 'intercepted' && outcome.look !== seen && Date.now() < until; ) {
+    seen = outcome.look;
+    await waitForPaint(ctx, site.world);
+    outcome = unlessStale(site, await callSite(ctx, site, 'prepareClick', { ref: site.ref, arm }));
+  }
   switch (outcome.status) {
     case 'ok':
       return outcome;

@@ -187,6 +187,10 @@ function isScrollable(element: Element, dx: number, dy: number): boolean {
   return vertical || horizontal;
 }
 
+/** The spacing of the points scrollerOnScreen samples, and the most it takes along one side of the window. */
+const SCROLLER_GRID_PX = 24;
+const SCROLLER_GRID_MAX = 60;
+
 /**
  * The scroller a person would turn when the page itself cannot move that way: of the elements on screen that can
  * scroll further in `direction`, the one showing the most area. Sampled where a person looks (a grid of points over
@@ -198,10 +202,13 @@ export function scrollerOnScreen(direction: ScrollDirection): Element | null {
   const seen = new Set<Element>();
   let best: Element | null = null;
   let bestArea = 0;
-  for (let row = 1; row <= 5; row++) {
-    for (let column = 1; column <= 5; column++) {
-      const x = (window.innerWidth * column) / 6;
-      const y = (window.innerHeight * row) / 6;
+  // Points at most SCROLLER_GRID_PX apart (fewer on a huge window), so a strip one row of cards high is not missed.
+  const columns = Math.min(SCROLLER_GRID_MAX, Math.ceil(window.innerWidth / SCROLLER_GRID_PX));
+  const rows = Math.min(SCROLLER_GRID_MAX, Math.ceil(window.innerHeight / SCROLLER_GRID_PX));
+  for (let row = 0; row < rows; row++) {
+    for (let column = 0; column < columns; column++) {
+      const x = (window.innerWidth * (column + 0.5)) / columns;
+      const y = (window.innerHeight * (row + 0.5)) / rows;
       for (let current = scrollContainer(document.elementFromPoint(x, y) ?? document.documentElement, Math.abs(dx), Math.abs(dy)); current !== null && !seen.has(current); ) {
         seen.add(current);
         const canMove = dx < 0 ? current.scrollLeft > 0 : dx > 0 ? current.scrollLeft + current.clientWidth < current.scrollWidth - 1 : dy < 0 ? current.scrollTop > 0 : current.scrollTop + current.clientHeight < current.scrollHeight - 1;

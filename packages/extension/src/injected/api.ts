@@ -6,7 +6,7 @@ import { Bindings, type Binding } from './bindings.js';
 import { checkState, currentValue, focusElement, isFileInput, isSecretField, planFill, scrollContainer, scrollerOnScreen, scrollStep, selectForTyping, selectOptions, setPickerValue } from './actions.js';
 import { DeliveryGuard } from './delivery.js';
 import { deepActiveElement, deepQuery, isFrameElement } from './dom.js';
-import { coveringElement, describeInterceptor, frameContentBox, locateClick, locateInFrame, nearestRef, pointInFrame, scrollIntoViewIfNeeded } from './hitTest.js';
+import { coveringElement, describeInterceptor, frameContentBox, locateClick, locateInFrame, lookOf, nearestRef, pointInFrame, scrollIntoViewIfNeeded } from './hitTest.js';
 import { decideHeal, identityKey, placeTwins } from './identity.js';
 import { ListenerHintSet } from './listenerHints.js';
 import { assignRefs, type Vanished } from './refAssignment.js';
@@ -297,7 +297,14 @@ export function createPageApi(): PageApi {
         return outcome;
       }
       case 'intercepted':
-        return { status: 'intercepted', x: located.point.x, y: located.point.y, healed, interceptor: interceptorOf(located.interceptor, element) };
+        return {
+          status: 'intercepted',
+          x: located.point.x,
+          y: located.point.y,
+          healed,
+          interceptor: interceptorOf(located.interceptor, element),
+          look: lookOf(coveringElement(located.interceptor, element)),
+        };
     }
   }
 

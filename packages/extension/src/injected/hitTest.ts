@@ -174,6 +174,20 @@ export function coveringElement(hit: Element, target: Element): Element {
   return positioned(['fixed', 'sticky']) ?? positioned(['absolute']) ?? hit;
 }
 
+/**
+ * How a covering element looks right now: its box and how opaque it is drawn (the product of its own and its ancestors'
+ * opacity). Two looks a frame apart that differ mean it is still moving or fading (a menu closing, a toast sliding
+ * away, a picker fading out), so a click waits for it; an overlay that holds still is the answer at once.
+ */
+export function lookOf(element: Element): string {
+  const box = element.getBoundingClientRect();
+  let opacity = 1;
+  for (let current: Element | null = element; current !== null; current = flatParent(current)) {
+    opacity *= Number.parseFloat(getComputedStyle(current).opacity) || 0;
+  }
+  return [box.left, box.top, box.width, box.height].map(round).join(',') + '@' + opacity.toFixed(3);
+}
+
 /** The ref of the element or of its nearest flat-tree ancestor that has one. */
 export function nearestRef(element: Element, refOf: (element: Element) => string | undefined): string | undefined {
   for (let current: Element | null = element; current !== null; current = flatParent(current)) {

@@ -238,7 +238,8 @@ export type PrepareClickOutcome =
       /** The point is over an <iframe> (the element is one, or holds one there): the input goes into the frame it shows. */
       intoFrame?: true;
     }
-  | { status: 'intercepted'; x: number; y: number; healed: boolean; interceptor: Interceptor }
+  /** `look`: the covering element's box and opacity now (hitTest.ts lookOf); a change between two tries means it is still moving. */
+  | { status: 'intercepted'; x: number; y: number; healed: boolean; interceptor: Interceptor; look: string }
   /**
    * Still the same element, but it has no box to click (display:none, zero size, collapsed), or (`beyondEdge`) its box
    * lies past the edge the page can scroll to, where no pointer reaches.

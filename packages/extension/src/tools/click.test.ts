@@ -89,7 +89,7 @@ describe('click tool: by ref', () => {
 
   it('a covered element is click_intercepted, with the interceptor identified, and NO mouse event is sent', async () => {
     const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'modal', className: 'overlay', name: 'We use cookies', ref: 'e9' };
-    const { tool, ctx, page, debugger: dbg } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor });
+    const { tool, ctx, page, debugger: dbg } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor, look: '0,0,100,40@1.000' });
     page.objects.element = (args) => ((args as { ref: string }).ref === 'e9' ? 'obj:modal' : null);
     dbg.handle('DOM.describeNode', (params) => ({ node: { nodeId: 0, backendNodeId: (params as { objectId: string }).objectId === 'obj:modal' ? 1042 : 0, nodeType: 1, nodeName: 'DIV', localName: 'div', nodeValue: '' } }));
     const error = await failure(tool.handle({ ref: 'e5' }, ctx));
@@ -104,7 +104,7 @@ describe('click tool: by ref', () => {
 
   it('a covering element without a ref is given one on the spot: counter first, then the page, then the registry', async () => {
     const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'banner', className: '', name: 'We use cookies' };
-    const { tool, ctx, page, registry, local, tabId, debugger: dbg } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor });
+    const { tool, ctx, page, registry, local, tabId, debugger: dbg } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor, look: '0,0,100,40@1.000' });
     page.api.adopt = (args) => ({ status: 'ok', ref: args.ref, role: 'generic', name: 'We use cookies', adopted: true });
     page.objects.element = (args) => ((args as { ref: string }).ref === 'e40' ? 'obj:banner' : null);
     dbg.handle('DOM.describeNode', () => ({ node: { nodeId: 0, backendNodeId: 77, nodeType: 1, nodeName: 'DIV', localName: 'div', nodeValue: '' } }));
@@ -120,11 +120,46 @@ describe('click tool: by ref', () => {
 
   it('identifying is best effort: a page that cannot bind the ref still gets click_intercepted with what it said', async () => {
     const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'banner', className: '', name: 'We use cookies' };
-    const { tool, ctx, page } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor });
+    const { tool, ctx, page } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor, look: '0,0,100,40@1.000' });
     page.api.adopt = () => ({ status: 'gone' });
     const error = await failure(tool.handle({ ref: 'e5' }, ctx));
     expect(error.code).toBe('click_intercepted');
     expect(error.details.interceptor).toEqual({ nodeName: 'DIV', id: 'banner', name: 'We use cookies' });
+  });
+
+  it('waits while what covers the element is still moving or fading, then clicks once it is gone', async () => {
+    const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'picker', className: '', name: 'August 2016' };
+    // A picker fading out: three looks, each more transparent, then nothing covers the button.
+    const looks = ['0,0,100,40@0.900', '0,0,100,40@0.500', '0,0,100,40@0.100'];
+    const outcome = (): PrepareClickOutcome => {
+      const look = looks.shift();
+      return look === undefined ? ok(40, 12) : { status: 'intercepted', x: 40, y: 12, healed: false, interceptor, look };
+    };
+    const { tool, ctx, page, debugger: dbg } = await setup(outcome);
+    const result = await tool.handle({ ref: 'e5' }, ctx);
+    expect(result).toMatchObject({ clicked: true, ref: 'e5' });
+    expect(page.calls.filter((c) => c.method === 'prepareClick')).toHaveLength(4);
+    expect(mouse(dbg.methods())).toHaveLength(3);
+  });
+
+  it('a cover that holds still is the answer after one more look, nothing sent', async () => {
+    const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'modal', className: '', name: 'We use cookies' };
+    const { tool, ctx, page, debugger: dbg } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor, look: '0,0,800,600@0.500' });
+    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    expect(error.code).toBe('click_intercepted');
+    expect(page.calls.filter((c) => c.method === 'prepareClick')).toHaveLength(2);
+    expect(mouse(dbg.methods())).toEqual([]);
+  });
+
+  it('a cover that never stops moving (an endless animation) is reported once the wait is spent', async () => {
+    const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'spinner', className: '', name: '' };
+    let turn = 0;
+    const { tool, ctx, page, debugger: dbg } = await setup(() => ({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor, look: `0,0,10,10@${(turn++ % 10) / 10}` }));
+    // A call that is nearly out of time does not spend it waiting for the cover.
+    const error = await failure(tool.handle({ ref: 'e5' }, { ...ctx, deadline: Date.now() + 1200 }));
+    expect(error.code).toBe('click_intercepted');
+    expect(page.calls.filter((c) => c.method === 'prepareClick').length).toBeGreaterThanOrEqual(1);
+    expect(mouse(dbg.methods())).toEqual([]);
   });
 
   it.each(['vanished', 'ambiguous', 'changed', 'unknown_ref'] as const)('a page verdict of stale (%s) is stale_ref, nothing clicked', async (reason) => {
@@ -250,7 +285,7 @@ describe('click tool: delivery is verified, not just predicted', () => {
 
   it('a hit-test refusal says nothing was sent: when before_pointer, phase act', async () => {
     const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 1, id: 'modal', className: '', name: 'Cookies' };
-    const { tool, ctx } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor });
+    const { tool, ctx } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor, look: '0,0,100,40@1.000' });
     const error = await failure(tool.handle({ ref: 'e5' }, ctx));
     expect(error.details).toMatchObject({ when: 'before_pointer', interceptor: described(interceptor) });
     expect(error.phase).toBe('act');

@@ -1,6 +1,8 @@
 /**
  * `scroll`: the page or the scroll container of a ref, one step in a direction; or `--into-view
- * @ref`. Scrolling is programmatic and instant (no smooth animation still running when we
+ * @ref`. When the page itself cannot move that way, the biggest scroller on screen that can is scrolled instead
+ * (a carousel, a panel: what a person would turn), and the result names it (`scroller`). Scrolling is programmatic
+ * and instant (no smooth animation still running when we
  * answer); `moved:false` says it was already at the edge, so an agent paging through a list
  * knows it reached the end.
  */
@@ -22,7 +24,9 @@ async function pageScroll(ctx: ToolContext, tabId: number, args: ScrollArgs): Pr
     try {
       const outcome = await callPage(ctx, ctx.worlds, world, 'scroll', args);
       if (outcome.status === 'stale') throw new Error('a page scroll names no ref');
-      return { tabId, container: 'page', before: outcome.before, after: outcome.after, moved: outcome.before.x !== outcome.after.x || outcome.before.y !== outcome.after.y, healed: false };
+      const result: ToolResult<'scroll'> = { tabId, container: outcome.container, before: outcome.before, after: outcome.after, moved: outcome.before.x !== outcome.after.x || outcome.before.y !== outcome.after.y, healed: false };
+      if (outcome.scroller !== undefined) result.scroller = outcome.scroller;
+      return result;
     } catch (error) {
       // The tab was navigating: scroll the document it settles on, once.
       if (!(error instanceof DocumentChanged) || attempt > 1) throw error;
