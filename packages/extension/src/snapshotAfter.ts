@@ -21,8 +21,8 @@
  */
 import { RelayError, toolLabel, type AfterSnapshot } from '@chrome-relay/protocol';
 import type { PageActivity } from './injected/types.js';
-import { callPageAwait } from './page/pageCall.js';
-import { mainFrameDocument, worldTarget, type PageWorld } from './page/worlds.js';
+import { callPage, callPageAwait } from './page/pageCall.js';
+import { mainFrameDocument, type PageWorld } from './page/worlds.js';
 import type { ToolContext } from './actions/toolContext.js';
 
 /** Longest wait for a document being parsed before the snapshot takes what is there. */
@@ -33,8 +33,6 @@ export const QUIET_LIMIT_MS = 1_000;
 /** Elements unchanged this long: the re-render is done. */
 export const QUIET_MS = 50;
 const POLL_MS = 25;
-
-const ACTIVITY = 'globalThis.__chromeRelay === undefined ? null : globalThis.__chromeRelay.activity()';
 
 /**
  * Pure: whether the page is still settling. `start` is the first reading: a route newer than its last element change
@@ -47,24 +45,18 @@ export function stillSettling(start: PageActivity, now: PageActivity, waitedMs: 
   return now.mutation >= 0 && now.now - now.mutation < QUIET_MS && waitedMs < QUIET_LIMIT_MS + (start.route > start.mutation ? ROUTE_LIMIT_MS : 0);
 }
 
-async function readActivity(ctx: Pick<ToolContext, 'cdp'>, world: PageWorld): Promise<PageActivity | null> {
-  const reply = await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', { expression: ACTIVITY, contextId: world.contextId, returnByValue: true, silent: true });
-  const value: unknown = reply.result.value;
-  if (typeof value !== 'object' || value === null) return null;
-  const { now, mutation, route } = value as Record<string, unknown>;
-  return typeof now === 'number' && typeof mutation === 'number' && typeof route === 'number' ? { now, mutation, route } : null;
+/** The page script's record of when elements and the route last changed (installed first in a world without it). */
+function readActivity(ctx: Pick<ToolContext, 'cdp' | 'deadline' | 'worlds'>, world: PageWorld): Promise<PageActivity> {
+  return callPage(ctx, ctx.worlds, world, 'activity', undefined);
 }
 
 /** Wait (polling from here) until the page's client-side route drew and its elements stopped changing. */
-async function untilSettled(ctx: Pick<ToolContext, 'cdp' | 'deadline'>, world: PageWorld): Promise<void> {
+async function untilSettled(ctx: Pick<ToolContext, 'cdp' | 'deadline' | 'worlds'>, world: PageWorld): Promise<void> {
   const start = await readActivity(ctx, world);
-  if (start === null) return;
   const began = Date.now();
   for (let now = start; stillSettling(start, now, Date.now() - began) && Date.now() + POLL_MS < ctx.deadline; ) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    const next = await readActivity(ctx, world);
-    if (next === null) return;
-    now = next;
+    now = await readActivity(ctx, world);
   }
 }
 

@@ -428,6 +428,7 @@ export type PageMethod =
   | 'fileInput'
   | 'locateSelector'
   | 'adopt'
+  | 'activity'
   | ReadMethod;
 export type PageArgs<M extends PageMethod | ReadAwaitMethod> = Parameters<PageApi[M]>[0];
 export type PageReturn<M extends PageMethod | ReadAwaitMethod> = Awaited<ReturnType<PageApi[M]>>;
