@@ -5,17 +5,11 @@
  * by coordinates) and says what each must do — act in exactly this tab, or fail with this code.
  * Pure: the test runs the steps and feeds the outcomes back.
  */
+import { createRng } from '../scripts/torture/prng.js';
 
-/** mulberry32: small, seeded, good enough to replay a failing run with E2E_SEED. */
+/** mulberry32 (the torture suite's generator): seeded, to replay a failing run with E2E_SEED. */
 export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return createRng(seed).next;
 }
 
 export type Kind = 'navigate' | 'snapshot' | 'click' | 'close' | 'tabs';

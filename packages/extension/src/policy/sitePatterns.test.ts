@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { barrierRules, requestMatches, type RequestMatch } from './netRules.js';
 import { blockingRule, parseSiteRule, parseSiteRules, type SiteRule } from './sitePatterns.js';
+import { createRng } from '../../../../scripts/torture/prng.js';
 
 function rule(pattern: string): SiteRule {
   const parsed = parseSiteRule(pattern);
@@ -104,17 +105,8 @@ function filterBlocks(matches: readonly RequestMatch[], url: string): boolean {
   });
 }
 
-/** A small seeded generator (mulberry32), so a failure names a seed that reproduces it. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator (the torture suite's mulberry32), so a failure names a seed that reproduces it. */
+const random = (seed: number): (() => number) => createRng(seed).next;
 
 /** Ways an agent might respell a URL the person blocked: each keeps what a server would serve. */
 function variant(url: string, next: () => number): string {
