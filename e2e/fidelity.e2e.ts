@@ -11,7 +11,7 @@ import type { Frame } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
 import { startRelay, until, type Relay } from './harness.js';
-import { okJson, open, read, refFor, snapshot } from './helpers.js';
+import { okJson, okText, open, read, refFor, snapshot } from './helpers.js';
 
 let relay: Relay;
 let crossServer: FixtureServer;
@@ -26,11 +26,7 @@ afterAll(async () => {
 
 const ok = (...args: string[]): Promise<Record<string, unknown>> => okJson(relay, ...args);
 
-async function text(...args: string[]): Promise<string> {
-  const result = await relay.cli(...args);
-  expect(result.code, `${args.join(' ')}\n${result.stderr}`).toBe(0);
-  return result.stdout;
-}
+const text = (...args: string[]): Promise<string> => okText(relay, ...args);
 
 /** -i output → each summarised container's refs, by its summary (the refs indented below its line). */
 function containers(snap: string): Map<string, string[]> {

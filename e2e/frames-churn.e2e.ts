@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
 import { startRelay, until, type Relay } from './harness.js';
-import { okJson, open, read, refFor } from './helpers.js';
+import { okJson, okText, open, read, refFor } from './helpers.js';
 
 let relay: Relay;
 let crossServer: FixtureServer;
@@ -25,11 +25,7 @@ afterAll(async () => {
 
 const ok = (...args: string[]): Promise<Record<string, unknown>> => okJson(relay, ...args);
 
-async function text(...args: string[]): Promise<string> {
-  const result = await relay.cli(...args);
-  expect(result.code, `${args.join(' ')}\n${result.stderr}`).toBe(0);
-  return result.stdout;
-}
+const text = (...args: string[]): Promise<string> => okText(relay, ...args);
 
 describe('cross-origin frames that come and go', () => {
   it('a snapshot after navigating to a page that makes a cross-origin frame at DOMContentLoaded answers, every round', async () => {

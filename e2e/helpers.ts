@@ -29,10 +29,15 @@ export async function okJson(relay: Relay, ...args: string[]): Promise<Record<st
   return result.json as Record<string, unknown>;
 }
 
+/** Run a command that must succeed (the failure shows its command line and stderr); what it printed. */
+export async function okText(relay: Relay, ...args: string[]): Promise<string> {
+  const result = await relay.cli(...args);
+  expect(result.code, `${args.join(' ')}\n${result.stderr}`).toBe(0);
+  return result.stdout;
+}
+
 export async function snapshot(relay: Relay, tabId: number): Promise<string> {
-  const snap = await relay.cli('snapshot', '--tab', String(tabId));
-  expect(snap.code, snap.stderr).toBe(0);
-  return snap.stdout;
+  return okText(relay, 'snapshot', '--tab', String(tabId));
 }
 
 /** The ref on the first line matching `pattern` (or the nth match), as `@eN`. */
