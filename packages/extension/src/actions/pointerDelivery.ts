@@ -126,13 +126,14 @@ export const COVER_MOTION_LIMIT_MS = 2000;
 
 async function prepare(ctx: ToolContext, site: RefSite, tool: ToolName, arm: DeliveryPhase[]): Promise<Prepared> {
   const until = Math.min(Date.now() + COVER_MOTION_LIMIT_MS, ctx.deadline - COVER_MOTION_LIMIT_MS / 2);
-  let outcome = unlessStale(site, await callSite(ctx, site, 'prepareClick', { ref: site.ref, arm }));
+  const look = async () => unlessStale(site, await callSite(ctx, site, 'prepareClick', { ref: site.ref, arm }));
+  let outcome = await look();
   // Covered: look again a frame later while the cover keeps changing (nothing was armed or sent yet, so this is free
   // of effects). The first sighting always gets one more look: a fade that just began has not changed yet.
   for (let seen: string | undefined; outcome.status === 'intercepted' && outcome.look !== seen && Date.now() < until; ) {
     seen = outcome.look;
     await waitForPaint(ctx, site.world);
-    outcome = unlessStale(site, await callSite(ctx, site, 'prepareClick', { ref: site.ref, arm }));
+    outcome = await look();
   }
   switch (outcome.status) {
     case 'ok':

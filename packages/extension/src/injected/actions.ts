@@ -200,6 +200,8 @@ export function scrollerOnScreen(direction: ScrollDirection): Element | null {
   const dx = direction === 'left' ? -1 : direction === 'right' ? 1 : 0;
   const dy = direction === 'up' ? -1 : direction === 'down' ? 1 : 0;
   const seen = new Set<Element>();
+  // Many points of the grid hit the same element (a panel, a card): its way up is walked once.
+  const hits = new Set<Element>();
   let best: Element | null = null;
   let bestArea = 0;
   // Points at most SCROLLER_GRID_PX apart (fewer on a huge window), so a strip one row of cards high is not missed.
@@ -209,7 +211,10 @@ export function scrollerOnScreen(direction: ScrollDirection): Element | null {
     for (let column = 0; column < columns; column++) {
       const x = (window.innerWidth * (column + 0.5)) / columns;
       const y = (window.innerHeight * (row + 0.5)) / rows;
-      for (let current = scrollContainer(document.elementFromPoint(x, y) ?? document.documentElement, Math.abs(dx), Math.abs(dy)); current !== null && !seen.has(current); ) {
+      const hit = document.elementFromPoint(x, y) ?? document.documentElement;
+      if (hits.has(hit)) continue;
+      hits.add(hit);
+      for (let current = scrollContainer(hit, Math.abs(dx), Math.abs(dy)); current !== null && !seen.has(current); ) {
         seen.add(current);
         const canMove = dx < 0 ? current.scrollLeft > 0 : dx > 0 ? current.scrollLeft + current.clientWidth < current.scrollWidth - 1 : dy < 0 ? current.scrollTop > 0 : current.scrollTop + current.clientHeight < current.scrollHeight - 1;
         if (canMove) {

@@ -96,10 +96,8 @@ export function createPageApi(): PageApi {
     return id;
   };
   /** What covers `target` where `hit` took the pointer, described with its own ref (the worker gives it one if it has none). */
-  const interceptorOf = (hit: Element, target: Element) => {
-    const covering = coveringElement(hit, target);
-    return describeInterceptor(covering, bindings.refOf(covering), remember(covering));
-  };
+  const describeCovering = (covering: Element) => describeInterceptor(covering, bindings.refOf(covering), remember(covering));
+  const interceptorOf = (hit: Element, target: Element) => describeCovering(coveringElement(hit, target));
   /** What an action aimed at a point expects there, with its ref or its nearest ancestor's. */
   const describeTarget = (element: Element) => describeInterceptor(element, nearestRef(element, (candidate) => bindings.refOf(candidate)), remember(element));
   /** The scroller a scroll turned, with its own ref if it has one. */
@@ -296,15 +294,10 @@ export function createPageApi(): PageApi {
         if (located.hit !== undefined && isFrameElement(located.hit)) outcome.intoFrame = true;
         return outcome;
       }
-      case 'intercepted':
-        return {
-          status: 'intercepted',
-          x: located.point.x,
-          y: located.point.y,
-          healed,
-          interceptor: interceptorOf(located.interceptor, element),
-          look: lookOf(coveringElement(located.interceptor, element)),
-        };
+      case 'intercepted': {
+        const covering = coveringElement(located.interceptor, element);
+        return { status: 'intercepted', x: located.point.x, y: located.point.y, healed, interceptor: describeCovering(covering), look: lookOf(covering) };
+      }
     }
   }
 

@@ -7,15 +7,24 @@
  * knows it reached the end.
  */
 import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
-import type { ScrollArgs } from '../injected/types.js';
+import type { ScrollArgs, ScrollOutcome } from '../injected/types.js';
 import { callPage, DocumentChanged } from '../page/pageCall.js';
 import { mainFrameDocument } from '../page/worlds.js';
 import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { callSite, notVisibleError, openRef, unlessStale } from '../actions/refAction.js';
+
 function invalid(field: string, message: string): RelayError {
   return new RelayError('invalid_arguments', `Invalid arguments for scroll: ${message}`, { phase: 'validate', details: { field } });
+}
+
+/** The result of a step that ran: what moved, from where to where, and the scroller when it was not the ref itself. */
+function stepResult(tabId: number, outcome: Extract<ScrollOutcome, { status: 'ok' }>, ref?: string): ToolResult<'scroll'> {
+  const { container, before, after, healed } = outcome;
+  const result: ToolResult<'scroll'> = { tabId, ...(ref === undefined ? {} : { ref }), container, before, after, moved: before.x !== after.x || before.y !== after.y, healed };
+  if (outcome.scroller !== undefined) result.scroller = outcome.scroller;
+  return result;
 }
 
 async function pageScroll(ctx: ToolContext, tabId: number, args: ScrollArgs): Promise<ToolResult<'scroll'>> {
@@ -24,9 +33,7 @@ async function pageScroll(ctx: ToolContext, tabId: number, args: ScrollArgs): Pr
     try {
       const outcome = await callPage(ctx, ctx.worlds, world, 'scroll', args);
       if (outcome.status === 'stale') throw new Error('a page scroll names no ref');
-      const result: ToolResult<'scroll'> = { tabId, container: outcome.container, before: outcome.before, after: outcome.after, moved: outcome.before.x !== outcome.after.x || outcome.before.y !== outcome.after.y, healed: false };
-      if (outcome.scroller !== undefined) result.scroller = outcome.scroller;
-      return result;
+      return stepResult(tabId, outcome);
     } catch (error) {
       // The tab was navigating: scroll the document it settles on, once.
       if (!(error instanceof DocumentChanged) || attempt > 1) throw error;
@@ -59,17 +66,7 @@ export const scrollTool = defineTool({
     const site = await openRef(ctx, params.ref);
     const outcome = unlessStale(site, await callSite(ctx, site, 'scroll', args));
     await setCurrentTab(site.tabId, ctx.browser);
-    const result: ToolResult<'scroll'> = {
-      tabId: site.tabId,
-      ref: params.ref,
-      container: outcome.container,
-      before: outcome.before,
-      after: outcome.after,
-      moved: outcome.before.x !== outcome.after.x || outcome.before.y !== outcome.after.y,
-      healed: outcome.healed,
-    };
-    if (outcome.scroller !== undefined) result.scroller = outcome.scroller;
-    return result;
+    return stepResult(site.tabId, outcome, params.ref);
   },
 });
 
