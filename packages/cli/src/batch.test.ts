@@ -2,25 +2,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RelayError, WAIT_REPORT_MS } from '@chrome-relay/protocol';
+import { WAIT_REPORT_MS } from '@chrome-relay/protocol';
 import { OPERATOR_COMMANDS, parseBatch, processRunner } from './batch.js';
 import { HAND_WRITTEN } from './program.js';
 import { startFakeHost } from './testing/fakeHost.js';
-
-function failure(run: () => unknown): RelayError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof RelayError) return error;
-    throw error;
-  }
-  throw new Error('expected a RelayError');
-}
+import { failureIn } from './testing/relayFailure.js';
 
 describe('parseBatch', () => {
   it('refuses every setup command as a step (a browser started from stdin JSON, an install, a host swap)', () => {
     for (const command of OPERATOR_COMMANDS) {
-      const error = failure(() => parseBatch(JSON.stringify([{ command: 'tabs' }, { command, args: ['--headless'] }])));
+      const error = failureIn(() => parseBatch(JSON.stringify([{ command: 'tabs' }, { command, args: ['--headless'] }])));
       expect(error.code).toBe('invalid_arguments');
       expect(error.details).toMatchObject({ field: 'stdin.1' });
       expect(error.message).toContain(`chrome-relay ${command}\` by itself`);
@@ -34,7 +25,7 @@ describe('parseBatch', () => {
 
   it('still takes agent commands and tools, and refuses internal tools', () => {
     expect(parseBatch('[{"command":"click","args":["@e1"]},{"tool":"snapshot"}]')).toEqual([{ command: 'click', args: ['@e1'] }, { tool: 'snapshot' }]);
-    expect(failure(() => parseBatch('[{"tool":"restart_host"}]')).details).toMatchObject({ field: 'stdin.0' });
+    expect(failureIn(() => parseBatch('[{"tool":"restart_host"}]')).details).toMatchObject({ field: 'stdin.0' });
   });
 });
 

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RelayError } from '@chrome-relay/protocol';
 import { agentOf, AGENT_ENV } from './globalOptions.js';
-
-function failure(run: () => unknown): RelayError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof RelayError) return error;
-    throw error;
-  }
-  throw new Error('expected a RelayError');
-}
+import { failureIn } from './testing/relayFailure.js';
 
 describe('agentOf', () => {
   it('takes --agent, else the environment; empty means none', () => {
@@ -21,12 +11,12 @@ describe('agentOf', () => {
   });
 
   it('refuses an identity the host would reject, naming the flag or the variable that gave it', () => {
-    const flag = failure(() => agentOf({ agent: 'two words' }, {}));
+    const flag = failureIn(() => agentOf({ agent: 'two words' }, {}));
     expect(flag.code).toBe('invalid_arguments');
     expect(flag.phase).toBe('cli');
     expect(flag.message).toMatch(/^--agent must be/);
     expect(flag.details).toMatchObject({ field: 'agent' });
-    expect(failure(() => agentOf({}, { [AGENT_ENV]: 'x'.repeat(65) })).details).toMatchObject({ field: AGENT_ENV });
-    expect(failure(() => agentOf({ agent: 'a\nb' }, {})).message).not.toContain('\n');
+    expect(failureIn(() => agentOf({}, { [AGENT_ENV]: 'x'.repeat(65) })).details).toMatchObject({ field: AGENT_ENV });
+    expect(failureIn(() => agentOf({ agent: 'a\nb' }, {})).message).not.toContain('\n');
   });
 });

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RelayError } from '@chrome-relay/protocol';
 import { callHost } from './hostClient.js';
 import { startFakeHost, type FakeHost } from './testing/fakeHost.js';
+import { failureOf } from './testing/relayFailure.js';
 
 let home = '';
 const hosts: FakeHost[] = [];
@@ -16,12 +16,6 @@ afterEach(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-async function failure(call: Promise<unknown>): Promise<RelayError> {
-  const error = await call.then(() => undefined, (e: unknown) => e);
-  if (!(error instanceof RelayError)) throw new Error(`expected a RelayError, got ${String(error)}`);
-  return error;
-}
-
 /** A run dir untouched for a minute: no host is coming or going, so nothing is waited for. */
 function settle(): void {
   const old = new Date(Date.now() - 60_000);
@@ -32,7 +26,7 @@ describe('callHost', () => {
   it('--profile naming no connected browser: target_not_found listing the profiles that are connected', async () => {
     hosts.push(await startFakeHost({ home, pid: process.pid, profile: '/profiles/work' }));
     settle();
-    const error = await failure(callHost('tabs', {}, { home, profile: '/nonexistent', timeoutMs: 1000 }));
+    const error = await failureOf(callHost('tabs', {}, { home, profile: '/nonexistent', timeoutMs: 1000 }));
     expect(error.toData()).toMatchObject({ code: 'target_not_found', phase: 'connect', retryable: false, details: { field: 'profile', connectedProfiles: ['/profiles/work'] } });
     expect(error.message).toContain('/profiles/work');
     // The same profile written another way still reaches its browser.
@@ -41,7 +35,7 @@ describe('callHost', () => {
   });
 
   it('with nothing connected at all, the answer stays extension_not_connected (no_host)', async () => {
-    const error = await failure(callHost('tabs', {}, { home, profile: '/nonexistent', timeoutMs: 1000 }));
+    const error = await failureOf(callHost('tabs', {}, { home, profile: '/nonexistent', timeoutMs: 1000 }));
     expect(error.toData()).toMatchObject({ code: 'extension_not_connected', details: { reason: 'no_host' } });
   });
 });

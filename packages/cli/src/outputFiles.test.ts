@@ -2,8 +2,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, sta
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RelayError } from '@chrome-relay/protocol';
 import { checkOutFile, makeDirs, makeDirsFor, makePrivateDirsFor, prepareOutDir, writeOutFile } from './outputFiles.js';
+import { failureIn } from './testing/relayFailure.js';
 
 let scratch = '';
 beforeEach(() => {
@@ -12,16 +12,6 @@ beforeEach(() => {
 afterEach(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
-
-function failure(run: () => unknown): RelayError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof RelayError) return error;
-    throw error;
-  }
-  throw new Error('expected a RelayError');
-}
 
 const onLinux = existsSync('/proc/self');
 
@@ -48,7 +38,7 @@ describe('checkOutFile', () => {
       ...(onLinux ? ([['/proc/chrome-relay-x', /cannot be created there/]] as [string, RegExp][]) : []),
     ];
     for (const [raw, message] of cases) {
-      const error = failure(() => checkOutFile(raw));
+      const error = failureIn(() => checkOutFile(raw));
       expect(error.toData(), raw).toMatchObject({ code: 'invalid_arguments', phase: 'cli', details: { field: 'out' } });
       expect(error.message, raw).toMatch(message);
       expect(error.message.split('\n'), raw).toHaveLength(1);
@@ -70,24 +60,24 @@ describe('prepareOutDir and makeDirs', () => {
     const dangling = join(scratch, 'dangling');
     symlinkSync(join(scratch, 'nowhere'), dangling);
     const started = Date.now();
-    expect(failure(() => prepareOutDir(join(dangling, 'frames'))).details).toMatchObject({ field: 'out' });
-    if (onLinux) expect(failure(() => prepareOutDir('/proc/chrome-relay-x/frames')).details).toMatchObject({ field: 'out', errno: 'ENOENT' });
+    expect(failureIn(() => prepareOutDir(join(dangling, 'frames'))).details).toMatchObject({ field: 'out' });
+    if (onLinux) expect(failureIn(() => prepareOutDir('/proc/chrome-relay-x/frames')).details).toMatchObject({ field: 'out', errno: 'ENOENT' });
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('names the field it was given: an option or an environment variable', () => {
     const file = join(scratch, 'file');
     writeFileSync(file, '');
-    expect(failure(() => makeDirsFor('user-data-dir', join(file, 'p'))).message).toMatch(/^user-data-dir: .*--user-data-dir/);
-    expect(failure(() => makeDirsFor('CHROME_RELAY_HOME', file)).message).toMatch(/^CHROME_RELAY_HOME: .*set CHROME_RELAY_HOME/);
-    expect(failure(() => prepareOutDir('')).message).toMatch(/empty/);
+    expect(failureIn(() => makeDirsFor('user-data-dir', join(file, 'p'))).message).toMatch(/^user-data-dir: .*--user-data-dir/);
+    expect(failureIn(() => makeDirsFor('CHROME_RELAY_HOME', file)).message).toMatch(/^CHROME_RELAY_HOME: .*set CHROME_RELAY_HOME/);
+    expect(failureIn(() => prepareOutDir('')).message).toMatch(/empty/);
   });
 
   it('a write that fails after the check is still the path\'s problem, not internal_error', () => {
     const dir = join(scratch, 'gone');
     mkdirSync(dir);
     rmSync(dir, { recursive: true });
-    expect(failure(() => writeOutFile(join(dir, 'x'), 'data')).toData()).toMatchObject({ code: 'invalid_arguments', details: { field: 'out' } });
+    expect(failureIn(() => writeOutFile(join(dir, 'x'), 'data')).toData()).toMatchObject({ code: 'invalid_arguments', details: { field: 'out' } });
   });
 });
 
@@ -103,6 +93,6 @@ describe('makePrivateDirsFor', () => {
 
   it('names the field when a directory cannot be made', () => {
     writeFileSync(join(scratch, 'file'), '');
-    expect(failure(() => makePrivateDirsFor('CHROME_RELAY_HOME', [join(scratch, 'file', 'logs')])).details).toMatchObject({ field: 'CHROME_RELAY_HOME' });
+    expect(failureIn(() => makePrivateDirsFor('CHROME_RELAY_HOME', [join(scratch, 'file', 'logs')])).details).toMatchObject({ field: 'CHROME_RELAY_HOME' });
   });
 });

@@ -3,8 +3,9 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { encodeFrame, PROTOCOL_VERSION, RelayError, VERSION } from '@chrome-relay/protocol';
+import { encodeFrame, PROTOCOL_VERSION, VERSION } from '@chrome-relay/protocol';
 import { callSocket } from './socketCall.js';
+import { failureOf } from './testing/relayFailure.js';
 
 let server: Server | undefined;
 let dir = '';
@@ -34,26 +35,20 @@ async function host(behaviour: 'die' | 'hang' | 'unreadable'): Promise<string> {
   return path;
 }
 
-async function failure(call: Promise<unknown>): Promise<RelayError> {
-  const error = await call.then(() => undefined, (e: unknown) => e);
-  if (!(error instanceof RelayError)) throw new Error(`expected a RelayError, got ${String(error)}`);
-  return error;
-}
-
 describe('callSocket failures', () => {
   it('a host that dies mid-call: native_host_disconnected, retryable for a read, not for a mutation', async () => {
     const path = await host('die');
-    const read = await failure(callSocket(path, 'tabs', {}, 5000));
+    const read = await failureOf(callSocket(path, 'tabs', {}, 5000));
     expect(read.toData()).toMatchObject({ code: 'native_host_disconnected', tool: 'tabs', retryable: true, details: { cause: 'host_died' } });
     expect(read.message).toMatch(/killed or crashed/);
-    const click = await failure(callSocket(path, 'click', { ref: 'e1' }, 5000));
+    const click = await failureOf(callSocket(path, 'click', { ref: 'e1' }, 5000));
     expect(click.toData()).toMatchObject({ code: 'native_host_disconnected', tool: 'click', retryable: false, details: { mayHaveActed: true } });
     expect(click.message).toMatch(/check the page before re-issuing/);
   });
 
   it('a host that never answers: timeout with the host_unresponsive reason', async () => {
     const path = await host('hang');
-    const error = await failure(callSocket(path, 'snapshot', {}, 50));
+    const error = await failureOf(callSocket(path, 'snapshot', {}, 50));
     expect(error.toData()).toMatchObject({ code: 'timeout', retryable: true, details: { reason: 'host_unresponsive', timeoutMs: 50 } });
   });
 

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RelayError } from '@chrome-relay/protocol';
 import { startFakeHost, type FakeHost } from '../testing/fakeHost.js';
 import { HostSession } from './hostSession.js';
+import { failureOf } from '../testing/relayFailure.js';
 
 let home = '';
 let host: FakeHost | undefined;
@@ -17,16 +17,6 @@ afterEach(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-async function failure(promise: Promise<unknown>): Promise<RelayError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof RelayError) return error;
-    throw error;
-  }
-  throw new Error('expected a RelayError');
-}
-
 describe('HostSession.close (the MCP client went away)', () => {
   it('fails the call in flight as native_host_disconnected (cause client_closed), and every later call at once', async () => {
     // An extension that does not answer ping: the fake host answers it only at its deadline.
@@ -35,14 +25,14 @@ describe('HostSession.close (the MCP client went away)', () => {
     const status = await session.call('status', {}, 2000);
     expect(status.ok).toBe(true);
 
-    const inFlight = failure(session.call('ping', {}, 1500));
+    const inFlight = failureOf(session.call('ping', {}, 1500));
     await new Promise((resolve) => setTimeout(resolve, 100));
     session.close();
     const cut = await inFlight;
     expect(cut).toMatchObject({ code: 'native_host_disconnected', tool: 'ping', details: { cause: 'client_closed' } });
     expect(cut.message).toContain('the MCP client closed the session');
 
-    const later = await failure(session.call('status', {}, 2000));
+    const later = await failureOf(session.call('status', {}, 2000));
     expect(later).toMatchObject({ code: 'native_host_disconnected', details: { cause: 'client_closed' } });
     expect(host.requests.map((r) => r.tool)).toEqual(['status', 'ping']);
   });
