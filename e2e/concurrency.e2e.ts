@@ -6,7 +6,9 @@
  * - exit 0: the element's handler ran exactly once (a field holds exactly the text);
  * - click_intercepted, or timeout busy (queued past its deadline, never started): nothing of it ran;
  * - timeout that says it may have acted: at most once;
- * - nothing ran that no call aimed at, and no cover ever heard a thing.
+ * - nothing ran that no call aimed at, and no cover heard a thing — except where a click by coordinates found the
+ *   cover already there (the pointer rested on its trap since the last round): its answer names the cover, which
+ *   then had exactly that one click.
  * A second test keeps the tab busy with a long `type` and starts calls with short deadlines behind it: they answer
  * timeout busy and did nothing, and the long text arrives whole in its own field; a third cuts a long `type` off at
  * its deadline: it types no further. Seeded: replay with E2E_SEED.
@@ -112,11 +114,35 @@ function shown(state: PageState): string {
   return text.length > 600 ? `${text.slice(0, 600)}…` : text;
 }
 
+/** What a cover's listeners log, in the order one click fires them (pages/concurrent.html). */
+const COVER_EVENTS = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'];
+
+/** The trap whose cover logged `entry` ("t0-cover:click" → "t0"). */
+function coverOf(entry: string): string | undefined {
+  return /^(t\d)-cover:/.exec(entry)?.[1];
+}
+
+/** The id of the element an ok click's answer names as clicked. */
+function namedTarget(result: CliResult | undefined): string | undefined {
+  if (result?.code !== 0 || typeof result.json !== 'object' || result.json === null || !('target' in result.json)) return undefined;
+  const { target } = result.json as { target: unknown };
+  return typeof target === 'object' && target !== null && 'id' in target && typeof target.id === 'string' ? target.id : undefined;
+}
+
 /** Hold every answer of a round to the page's log. */
 function check(actions: readonly Action[], results: readonly CliResult[], state: PageState, label: string): Record<Verdict, number> {
   const tally: Record<Verdict, number> = { ok: 0, refused: 0, unknown: 0 };
   const aimed = new Set(actions.map((action) => action.target.id));
-  const strays = state.log.filter((entry) => !aimed.has(entry));
+  // A click by coordinates is on whatever is at the point when it starts, and its answer names that element. A trap's
+  // cover can be there already: reset() hides it under a pointer resting on the trap since the last round, and the
+  // browser then tells the trap the pointer is over it again (pointerover without a move), which shows the cover.
+  const covered = new Set<string>();
+  for (const [index, action] of actions.entries()) {
+    const named = namedTarget(results[index]);
+    if (action.target.kind === 'trap' && action.args.includes('--x') && named === `${action.target.id}-cover`) covered.add(action.target.id);
+  }
+  if (covered.size > 0) console.log(`${label}: a click by coordinates found the cover of ${[...covered].join(', ')} already there`);
+  const strays = state.log.filter((entry) => !aimed.has(entry) && !covered.has(coverOf(entry) ?? ''));
   expect(strays, `${label}: handlers ran that no call aimed at\n${shown(state)}`).toEqual([]);
   for (const [index, action] of actions.entries()) {
     const result = results[index];
@@ -133,6 +159,13 @@ function check(actions: readonly Action[], results: readonly CliResult[], state:
       continue;
     }
     const runs = state.log.filter((entry) => entry === action.target.id).length;
+    if (covered.has(action.target.id)) {
+      // Ok, and named the cover that was there: the cover had the whole click, once, and the trap nothing.
+      expect(verdict, context).toBe('ok');
+      expect(runs, context).toBe(0);
+      expect(state.log.filter((entry) => coverOf(entry) === action.target.id), context).toEqual(COVER_EVENTS.map((type) => `${action.target.id}-cover:${type}`));
+      continue;
+    }
     if (verdict === 'ok') expect(runs, context).toBe(1);
     if (verdict === 'refused') expect(runs, context).toBe(0);
     if (verdict === 'unknown') expect(runs, context).toBeLessThanOrEqual(1);
