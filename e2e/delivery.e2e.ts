@@ -93,6 +93,19 @@ describe('delivery: a cover on its way out', () => {
   });
 });
 
+describe('delivery: an element that gives way under the arriving pointer', () => {
+  it('an icon swapped for an image still loading on hover is clicked once it is drawn again; nothing else hears a press', async () => {
+    const { tabId, page } = await fixture('/delivery-hover-icon.html', /Delete/);
+    const snap = await snapshot(relay, tabId);
+    // Each icon's hover image is fetched when the pointer first arrives, 400 ms away: meanwhile the icon has no size.
+    const trash = await ok(tabId, 'click', refFor(snap, /"Delete"/));
+    expect(trash).toMatchObject({ clicked: true });
+    const star = await ok(tabId, 'click', refFor(snap, /"Star"/));
+    expect(star).toMatchObject({ clicked: true });
+    expect(await read(page, 'window.record')).toEqual({ trash: 1, star: 1, toolbar: [] });
+  });
+});
+
 describe('delivery: hostile pages, 20 clicks each', () => {
   it('pointermove swap: every click is refused, the decoy never hears of it', async () => {
     const { tabId, page, ref } = await fixture('/delivery-swap.html', /button "Real button"/);

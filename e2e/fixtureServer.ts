@@ -4,7 +4,8 @@
  *   /redirect?to=P  302 to P (server redirects kill refs); ?to64=B64: to P given in base64, so the caller's URL does
  *                   not spell where it leads
  *   /rows?n=N       a table of N rows, each with a named "Open" button (benchmarks, big snapshots)
- *   /icons/N.svg    a 16 px square, for pages that draw icons by file name (controls-icons.html)
+ *   /icons/N.svg    a 16 px square, for pages that draw icons by file name (controls-icons.html); ?ms=N answers
+ *                   after N ms (an icon swapped in on hover that is still loading)
  *   /bench/*        generated benchmark pages (small form, N elements, news front page, encyclopedia article):
  *                   see fixtures/benchPages.ts
  * Requests are recorded so tests can wait for "the browser asked for X".
@@ -58,7 +59,10 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   }
   if (/^\/icons\/[\w-]+\.svg$/.test(url.pathname)) {
     // Any icon name: a small visible square, so pages can draw icons by file name (the name is what they mean).
-    send(200, '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" fill="#557"/></svg>', 'image/svg+xml');
+    const icon = (): void => send(200, '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" fill="#557"/></svg>', 'image/svg+xml');
+    const ms = Number(url.searchParams.get('ms') ?? '0');
+    if (ms > 0) setTimeout(icon, ms);
+    else icon();
     return;
   }
   if (url.pathname === '/rows') {

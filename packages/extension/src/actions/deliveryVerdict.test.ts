@@ -108,4 +108,17 @@ describe('classifyDelivery: an element that removes itself when pressed', () => 
     const verdict = classifyDelivery('click', report([seen('pointerover', 'pointer', false)], { interceptor: decoy, gone: true }));
     expect(verdict).toEqual({ delivered: false, when: 'before_pointer', interceptor: decoy, from: 0 });
   });
+
+  it('gave way: an element that shrank or moved under the pointer before the press, so the press went to what holds it', () => {
+    const toolbar = { ...decoy, tag: 'div', nodeName: 'DIV', id: 'toolbar', name: 'Toolbar' };
+    const after = classifyDelivery('click', report([...pointer, seen('pointerdown', 'press', false)], { interceptor: toolbar, gaveWay: true }));
+    expect(after).toEqual({ delivered: false, when: 'after_pointer', interceptor: toolbar, from: 0, gaveWay: true });
+    const before = classifyDelivery('click', report([seen('pointerover', 'pointer', false)], { interceptor: toolbar, gaveWay: true }));
+    expect(before).toMatchObject({ when: 'before_pointer', gaveWay: true });
+  });
+
+  it('gave way never qualifies on_press: the element had the press, its handlers ran, so the click is not free to repeat', () => {
+    const verdict = classifyDelivery('click', report([...pointer, ...press, seen('pointerup', 'release', false)], { interceptor: decoy, gaveWay: true }));
+    expect(verdict).toEqual({ delivered: false, when: 'on_press', interceptor: decoy, from: 0 });
+  });
 });

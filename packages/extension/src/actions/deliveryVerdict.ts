@@ -31,6 +31,11 @@ export type DeliveryVerdict =
       from?: number;
       /** on_press only: the element left the page after taking the press (its handler removed or replaced it). */
       gone?: true;
+      /**
+       * Not on_press: what took the point holds the element, which gave way under the pointer (see GuardReport). Its
+       * press reached nothing of the page, so the action can be tried again once the element is drawn again.
+       */
+      gaveWay?: true;
     };
 
 function reached(events: readonly GuardEvent[], phase: GuardEvent['phase']): boolean {
@@ -54,6 +59,7 @@ export function classifyDelivery(action: DeliveryAction, target: GuardReport, ab
   if (target.interceptor !== undefined) {
     const verdict: DeliveryVerdict = { delivered: false, when, interceptor: target.interceptor, from: 0 };
     if (when === 'on_press' && target.gone === true) verdict.gone = true;
+    if (when !== 'on_press' && target.gaveWay === true) verdict.gaveWay = true;
     return verdict;
   }
   for (const [i, frame] of above.entries()) {

@@ -295,5 +295,6 @@ export async function undeliveredError(
     sent: true,
     ...(interceptor === undefined ? {} : { interceptor }),
     ...(verdict.gone === true ? { gone: true } : {}),
+    ...(verdict.gaveWay === true ? { gaveWay: true } : {}),
   });
 }

@@ -33,6 +33,18 @@ describe('interceptedError', () => {
     expect(error.message).toContain(`<"x\\"y" id="a\\"b"> ${JSON.stringify(name)} covers it`);
     expect(error.message).not.toContain(`${name} covers`);
   });
+
+  it('says an element gave way under the pointer, not that what holds it appeared over it', () => {
+    const toolbar = described({ tag: 'div', nodeName: 'DIV', candidate: 1, id: 'toolbar', className: '', name: 'Toolbar', ref: 'e3' });
+    const error = interceptedError('click', 'e5', 3, { x: 1, y: 2, healed: false, when: 'after_pointer', sent: true, interceptor: toolbar, gaveWay: true });
+    expect(error.message).toContain('@e5 was not delivered: it gave way under the pointer at (1, 2)');
+    expect(error.message).toContain('<div id="toolbar"> "Toolbar" (@e3), which holds it');
+    expect(error.message).not.toContain('appears when the pointer arrives');
+    expect(error.details).toMatchObject({ when: 'after_pointer', gaveWay: true });
+    const covered = interceptedError('click', 'e5', 3, { x: 1, y: 2, healed: false, when: 'after_pointer', sent: true, interceptor: toolbar });
+    expect(covered.message).toContain('appears when the pointer arrives');
+    expect(covered.details.gaveWay).toBeUndefined();
+  });
 });
 
 describe('openRef and the site block list inside a page', () => {

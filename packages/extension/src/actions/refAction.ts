@@ -132,6 +132,8 @@ export interface Interception {
   sent: boolean;
   /** on_press: the element left the page after taking the press. */
   gone?: boolean;
+  /** The interceptor holds the element, which gave way under the pointer (deliveryVerdict.ts). */
+  gaveWay?: boolean;
 }
 
 /** An element as a message names it: `<div id="banner"> "We use cookies" (@e42)`. */
@@ -157,6 +159,9 @@ function interceptionMessage(tool: ToolName, ref: string, at: Interception): str
   const who = labelOf(at.interceptor);
   const dismiss = dismissHow(at.interceptor);
   if (!at.sent) return `${verb} @${ref} was not delivered: ${who} covers it at ${where}. ${dismiss}, then try @${ref} again.`;
+  if (at.gaveWay === true && at.when !== 'on_press') {
+    return `${verb} @${ref} was not delivered: it gave way under the pointer at ${where} (it shrank, moved or hid as the pointer arrived, as a hover style or a moving element does), and the input went to ${who}, which holds it; those events were cancelled. Take \`chrome-relay screenshot\` to see it, then try @${ref} again, or use a control that does not move.`;
+  }
   switch (at.when) {
     case 'before_pointer':
       return `${verb} @${ref} was not delivered: ${who} was at ${where} when the pointer got there (the element moved or was covered after the hit-test); the events it would have received were cancelled. ${dismiss} if it stays, then try @${ref} again.`;
@@ -173,6 +178,7 @@ function interceptionMessage(tool: ToolName, ref: string, at: Interception): str
 export function interceptedError(tool: ToolName, ref: string, tabId: number, at: Interception): RelayError {
   const details: Record<string, unknown> = { ref, tab: tabId, x: at.x, y: at.y, healed: at.healed, when: at.when };
   if (at.interceptor !== undefined) details.interceptor = at.interceptor;
+  if (at.gaveWay === true) details.gaveWay = true;
   return new RelayError('click_intercepted', interceptionMessage(tool, ref, at), { tool, phase: at.sent ? 'verify' : 'act', details, retryable: false });
 }
 

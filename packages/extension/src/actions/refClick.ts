@@ -3,14 +3,20 @@
  * at the point pointerDelivery.ts proved, read between the two what the press reached, and after
  * the release what the whole click reached. Throws click_intercepted when any of it went
  * elsewhere; returns normally only when the element got the press and the release.
+ *
+ * An element that gives way under the arriving pointer — an icon whose hover style swaps in an image still loading
+ * (it has no size until the image comes), a control that jumps — is clicked again, as a person clicks again after a
+ * flicker: the press of the attempt went to the element around it and was cancelled before any page listener saw
+ * it, so nothing of it happened. A few attempts within GIVE_WAY_LIMIT_MS, each aimed and proven anew.
  */
-import { reasonedError, type ToolName } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, type ToolName } from '@chrome-relay/protocol';
 import { clickAt, type ClickOptions } from '../input/mouse.js';
 import { DocumentChanged } from '../page/pageCall.js';
 import type { DialogInfo, Watched } from '../pageState/dialogs.js';
 import type { ToolContext } from './toolContext.js';
 import { classifyDelivery } from './deliveryVerdict.js';
-import { disarm, readGuards, undeliveredError, verifyDelivery, type GuardReports, type PointerPoint } from './pointerDelivery.js';
+import { waitForPaint } from '../page/paint.js';
+import { disarm, pointerTarget, readGuards, undeliveredError, verifyDelivery, type GuardReports, type PointerPoint } from './pointerDelivery.js';
 import type { RefSite } from './refAction.js';
 /** Runs the input; the click tool passes the dialog tracker's watch (a click may open alert()). */
 export type InputRunner = (work: () => Promise<void>) => Promise<Watched<void>>;
@@ -40,11 +46,16 @@ export async function guardedClick(
   }
 }
 
+/** How long, and how many more times, a click tries an element that gave way under the pointer (see the header). */
+export const GIVE_WAY_LIMIT_MS = 2000;
+const GIVE_WAY_TRIES = 3;
+
 /**
  * Click the ref's element at `point` and prove it got the click. `{ dialog }` when the click
  * opened a JavaScript dialog (the page is then blocked: only the press could be checked). When the
  * document was replaced right after the release (the click navigated) before the record could be
- * read, the press's record decides.
+ * read, the press's record decides. `point`: where the click that landed was aimed (a click tried again is aimed
+ * anew).
  */
 export async function clickRef(
   ctx: ToolContext,
@@ -53,7 +64,50 @@ export async function clickRef(
   tool: ToolName,
   options: ClickOptions = {},
   run: InputRunner = direct,
-): Promise<{ dialog?: DialogInfo }> {
+): Promise<{ dialog?: DialogInfo; point: PointerPoint }> {
+  const until = Math.min(Date.now() + GIVE_WAY_LIMIT_MS, ctx.deadline - GIVE_WAY_LIMIT_MS / 2);
+  let aimed = point;
+  for (let tries = 0; ; tries++) {
+    const outcome = await clickOnce(ctx, site, aimed, tool, options, run);
+    if (!('gaveWay' in outcome)) return { ...outcome, point: aimed };
+    const again = tries < GIVE_WAY_TRIES ? await drawnAgain(ctx, site, tool, until) : undefined;
+    if (again === undefined) throw outcome.gaveWay;
+    aimed = again;
+  }
+}
+
+/**
+ * The element's point once it is drawn where a pointer reaches it again, aimed and armed; undefined when it is not
+ * by `until`. Meanwhile it may have no size (the image its hover style asks for is still loading) or lie under the
+ * element around it.
+ */
+async function drawnAgain(ctx: ToolContext, site: RefSite, tool: ToolName, until: number): Promise<PointerPoint | undefined> {
+  while (Date.now() < until) {
+    await waitForPaint(ctx, site.world);
+    try {
+      return await pointerTarget(ctx, site, tool, 'click');
+    } catch (error) {
+      if (!(error instanceof RelayError) || !meanwhile(error)) throw error;
+    }
+  }
+  return undefined;
+}
+
+/** Pure: an aiming refused the way an element that gave way is refused until it is drawn again (nothing was sent). */
+export function meanwhile(error: RelayError): boolean {
+  if (error.code === 'element_not_found') return error.details.reason === 'not_visible';
+  return error.code === 'click_intercepted' && error.phase === 'act';
+}
+
+/** One verified click; `{ gaveWay }` (the error it would be) when the element gave way and nothing of the click happened. */
+async function clickOnce(
+  ctx: ToolContext,
+  site: RefSite,
+  point: PointerPoint,
+  tool: ToolName,
+  options: ClickOptions,
+  run: InputRunner,
+): Promise<{ dialog?: DialogInfo } | { gaveWay: RelayError }> {
   const { pressed, clicked } = await guardedClick(ctx, point, options, run);
   const pressVerdict = pressed === undefined ? undefined : classifyDelivery('press', pressed.target, pressed.above);
   if ('dialog' in clicked) {
@@ -65,6 +119,7 @@ export async function clickRef(
   }
   try {
     const verdict = await verifyDelivery(ctx, point, 'click');
+    if (!verdict.delivered && verdict.gaveWay === true) return { gaveWay: await undeliveredError(ctx, tool, site, point, verdict) };
     if (!verdict.delivered) throw await undeliveredError(ctx, tool, site, point, verdict);
     return {};
   } catch (error) {

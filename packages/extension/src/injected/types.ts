@@ -191,6 +191,11 @@ export interface GuardReport {
   interceptor?: Interceptor;
   /** The element has left the document since it was armed (its own handlers removed or re-rendered it). */
   gone?: true;
+  /**
+   * The interceptor holds the element, which is still in the document: nothing covered it, it gave way under the
+   * pointer (shrank, moved or hid: a hover style swapping in an image that is still loading, a target that jumps).
+   */
+  gaveWay?: true;
   /** At `probe`: whether the point reaches the element now, whether the pointer is over it (:hover), and what is there otherwise. */
   probe?: { reaches: boolean; hovered: boolean; hit?: Interceptor };
 }
