@@ -192,4 +192,19 @@ describe('delivery: out-of-process frames', () => {
       expect(await ad.evaluate('window.hits.length + window.misses.length'), `round ${round}`).toBe(0);
     }
   });
+
+  it('a link into the site of a popup and a frame it opened is clicked, and reported as the navigation it started', async () => {
+    // The popup and the frame put that site in a renderer process of its own; the link moves the tab into it, where
+    // the id of chrome-relay's world in the old page can name a context of the new one.
+    const tab = await open(relay, `/escape.html?to=${encodeURIComponent(crossServer.url('/button.html'))}`);
+    const text = await snapshot(relay, tab.tabId);
+    await ok(tab.tabId, 'click', refFor(text, /button "Open window"/));
+    await ok(tab.tabId, 'click', refFor(text, /button "Frame"/));
+    await ok(tab.tabId, 'click', refFor(text, /button "Fetch"/));
+    const clicked = await run(tab.tabId, 'click', refFor(text, /link "Plain link"/));
+    expect(clicked.code, clicked.stderr).toBe(0);
+    expect(clicked.json).toMatchObject({ clicked: true, navigated: true });
+    await until(async () => String((await ok(tab.tabId, 'get', 'url')).value).startsWith(crossServer.origin), 10_000, 'the tab on the linked site');
+    expect(crossServer.requests.filter((path) => path.includes('via=link'))).toHaveLength(1);
+  });
 });

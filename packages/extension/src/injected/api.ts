@@ -534,6 +534,7 @@ export function createPageApi(): PageApi {
 
   return {
     version: 1,
+    stamp: randomStamp(),
     snapshot,
     commit,
     resolve,
@@ -563,4 +564,11 @@ export function createPageApi(): PageApi {
     pointInFrame: (frame: Element, x: number, y: number) => pointInFrame(frame, { x, y }),
     ...createReads(withElement),
   };
+}
+
+/** 16 random hex digits. */
+function randomStamp(): string {
+  const bytes = new Uint8Array(8);
+  crypto.getRandomValues(bytes);
+  return [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }

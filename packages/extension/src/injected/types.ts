@@ -349,6 +349,13 @@ export interface CommitArgs {
 export interface PageApi extends ReadsApi {
   readonly version: 1;
   /**
+   * Random per installed script, so per world: the worker holds it with the world and every call checks it, because
+   * an execution context id names a context only within one renderer process. After a cross-process navigation the
+   * same id can name a context of the new document (its main world, or our world there), and a call sent by id would
+   * run there (page/pageCall.ts).
+   */
+  readonly stamp: string;
+  /**
    * Two-phase: snapshot() computes refs but binds nothing; commit() makes them the world's refs.
    * The worker commits only after it stored the counter and the registry, so a failure in between
    * can never leave the page answering to ref numbers the counter did not reserve.

@@ -89,7 +89,9 @@ describe('scanListeners', () => {
       .handle('DOM.describeNode', () => ({ node: { nodeId: 0, backendNodeId: 1, nodeType: 9, nodeName: '#document', localName: '', nodeValue: '' } }))
       .handle('DOMDebugger.getEventListeners', () => ({ listeners: [...on(5, 'click'), ...on(6, 'click'), ...on(7, 'dblclick')] }))
       .handle('DOM.resolveNode', (params) => ({ object: { type: 'object', objectId: `O${params !== undefined && 'backendNodeId' in params ? String(params.backendNodeId) : ''}` } }))
-      .handle('Runtime.callFunctionOn', () => ({ result: { type: 'number', value: 2 } }));
+      .handle('Runtime.callFunctionOn', () => ({ result: { type: 'number', value: 2 } }))
+      // The page script goes only into the document its world was made for (pageCall.ts installPageScript).
+      .handle('Page.getFrameTree', () => ({ frameTree: { frame: { id: 'main', loaderId: 'L', url: 'https://x.test/a', securityOrigin: '', mimeType: 'text/html' } } }));
     const site: ScanSite = { world: { tabId, frameId: 'main', loaderId: 'L', contextId: 1 }, frameId: 'main' };
     const sent = (method: string) => env.debugger.sent.filter((command) => command.method === method).map((command) => command.params);
     return { env, site, sent };

@@ -2,6 +2,15 @@
  * Calling the page script in our isolated world: one Runtime.evaluate per call, arguments
  * embedded as JSON, the answer returned as a JSON string (faster to ship than a by-value object
  * for big snapshots). The script is installed on first use in each document.
+ *
+ * A context id names a context only within one renderer process. After a navigation into another process (a link
+ * to another site) the id of our world in the old document can name a context of the new one — its main world, or
+ * our world there — and a call sent by id runs there. Observed in Chromium 156: the guard's record read right after
+ * a click on a cross-site link came from the new document, which knew no such arming, and the click that navigated
+ * was reported as not delivered. So:
+ * - the script is installed only into the document the world was made for (its frame still shows that loader);
+ * - every call carries the world's stamp (PageApi.stamp, learnt from the first answer), and a context whose script
+ *   has another stamp, or none once the world had one, is not ours: the call goes the way of a context that is gone.
  */
 import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
@@ -61,25 +70,44 @@ async function evaluate(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, express
   return response.result.value;
 }
 
-/** Install the page script in the world if it is missing (idempotent, see injected/index.ts). */
+/**
+ * Install the page script in the world if it is missing (idempotent, see injected/index.ts): only while the world's
+ * frame still shows the document the world was made for (see the header); DocumentChanged otherwise.
+ */
 export async function installPageScript(ctx: Pick<CallContext, 'cdp'>, world: PageWorld): Promise<void> {
+  const frame = await currentFrame(ctx, world.tabId, world);
+  if (frame === undefined || frame.loaderId !== world.loaderId) throw new DocumentChanged(world.tabId, world.frameId);
   await evaluate(ctx, world, pageScript(), 'install');
 }
 
+/** The context a world's id names now is not that world (see the header): handled like a context that is gone. */
+class NotOurWorld extends Error {}
+
+/**
+ * Pure: the expression that calls `method` in a world. Strict, so that a page's function met in a context that is
+ * not ours cannot read the expected stamp from its caller's source. null: no page script there; 0: another stamp.
+ */
+export function callExpression(method: string, args: unknown, stamp: string | undefined): string {
+  const check = stamp === undefined ? '' : `if (api.stamp !== ${JSON.stringify(stamp)}) return 0; `;
+  return `(() => { 'use strict'; const api = globalThis.__chromeRelay; if (api === undefined) return null; ${check}return api.stamp + ':' + JSON.stringify(api.${method}(${JSON.stringify(args)})); })()`;
+}
+
 async function callOnce<M extends PageMethod>(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, method: M, args: PageArgs<M>): Promise<PageReturn<M>> {
-  const expression =
-    `(() => { const api = globalThis.__chromeRelay; ` +
-    `return api === undefined ? null : JSON.stringify(api.${method}(${JSON.stringify(args)})); })()`;
-  let value = await evaluate(ctx, world, expression, method);
+  const ask = () => evaluate(ctx, world, callExpression(method, args, world.stamp), method);
+  let value = await ask();
+  if (value === null && world.stamp !== undefined) throw new NotOurWorld();
   if (value === null) {
     // A fresh world (new document, or first use): install, then ask again.
-    await evaluate(ctx, world, pageScript(), 'install');
-    value = await evaluate(ctx, world, expression, method);
+    await installPageScript(ctx, world);
+    value = await ask();
   }
-  if (typeof value !== 'string') {
+  if (value === 0) throw new NotOurWorld();
+  const colon = typeof value === 'string' ? value.indexOf(':') : -1;
+  if (typeof value !== 'string' || colon < 1) {
     throw new RelayError('internal_error', `The page script's ${method} returned no answer.`, { phase: 'act', details: { method } });
   }
-  return JSON.parse(value) as PageReturn<M>;
+  world.stamp ??= value.slice(0, colon);
+  return JSON.parse(value.slice(colon + 1)) as PageReturn<M>;
 }
 
 /**
@@ -135,13 +163,14 @@ async function callPageNow<M extends PageMethod>(
     // An OOPIF's child session ends with its document (the frame navigated or was removed); what
     // chrome.debugger then says is not a context error, so check the frame before giving up.
     const childSessionFailed = world.sessionId !== undefined && error instanceof RelayError && error.code === 'cdp_error';
-    if (!isContextGone(error) && !childSessionFailed) throw error;
+    const gone = isContextGone(error) || error instanceof NotOurWorld;
+    if (!gone && !childSessionFailed) throw error;
     const frame = await currentFrame(ctx, world.tabId, world);
     if (frame === undefined || frame.loaderId !== world.loaderId) {
       worlds.forgetFrame(world.tabId, world.frameId);
       throw new DocumentChanged(world.tabId, world.frameId);
     }
-    if (!isContextGone(error)) throw error;
+    if (!gone) throw error;
   }
   worlds.forgetFrame(world.tabId, world.frameId);
   const frame = { frameId: world.frameId, loaderId: world.loaderId, ...(world.sessionId === undefined ? {} : { sessionId: world.sessionId }) };
@@ -150,7 +179,7 @@ async function callPageNow<M extends PageMethod>(
     return await callOnce(ctx, again, method, args);
   } catch (error) {
     // Gone twice in a row: the document is being replaced right now.
-    if (isContextGone(error)) throw new DocumentChanged(world.tabId, world.frameId);
+    if (isContextGone(error) || error instanceof NotOurWorld) throw new DocumentChanged(world.tabId, world.frameId);
     throw error;
   }
 }

@@ -47,7 +47,10 @@ export interface FrameSite extends FrameDocument {
 
 export interface PageWorld extends FrameSite {
   tabId: number;
+  /** Names the context only within the renderer process that made it: calls also check `stamp` (page/pageCall.ts). */
   contextId: number;
+  /** The page script's stamp in this world, learnt from the first call that reaches it. */
+  stamp?: string;
 }
 
 /** Where CDP commands for this world's frame go. */

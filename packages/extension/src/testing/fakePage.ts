@@ -14,6 +14,8 @@ export interface FakePageTab {
   contextId: number;
   /** Whether the page script is installed in the current world. */
   installed: boolean;
+  /** The installed script's stamp (PageApi.stamp). */
+  stamp: string;
   /** Runtime.evaluate never answers (a busy page, an open alert()). */
   stalled: boolean;
   api: FakePageApi;
@@ -23,13 +25,15 @@ export interface FakePageTab {
   calls: { method: string; args: unknown }[];
 }
 
-const CALL = /api\.(\w+)\((.*)\)\); \}\)\(\)$/s;
+const CALL = /JSON\.stringify\((?:await )?api\.(\w+)\((.*)\)\); \}\)\(\)$/s;
+const EXPECTED_STAMP = /api\.stamp !== "(\w+)"/;
 const OBJECT_CALL = /api\.(\w+)\((.*)\) \?\? null\); \}\)\(\)$/s;
 
 export class FakePages {
   readonly tabs = new Map<number, FakePageTab>();
   #nextContext = 100;
   #nextLoader = 1;
+  #installs = 0;
 
   constructor(fakeDebugger: FakeDebugger) {
     fakeDebugger
@@ -50,6 +54,7 @@ export class FakePages {
       loaderId: `L${this.#nextLoader++}`,
       contextId: this.#nextContext++,
       installed: false,
+      stamp: `s${++this.#installs}`,
       stalled: false,
       api,
       objects: {},
@@ -59,12 +64,22 @@ export class FakePages {
     return tab;
   }
 
-  /** A cross-document navigation: new loader, the old world's context is gone. */
-  navigate(tabId: number): void {
+  /**
+   * A cross-document navigation: new loader, the old world's context is gone. `sameContextId`: into another renderer
+   * process, whose new context happens to have the old one's id.
+   */
+  navigate(tabId: number, options: { sameContextId?: boolean } = {}): void {
     const tab = this.tab(tabId);
     tab.loaderId = `L${this.#nextLoader++}`;
-    tab.contextId = this.#nextContext++;
+    if (options.sameContextId !== true) tab.contextId = this.#nextContext++;
     tab.installed = false;
+  }
+
+  /** The new document of a cross-process navigation gets our page script (another call installed it there). */
+  install(tabId: number): void {
+    const tab = this.tab(tabId);
+    tab.installed = true;
+    tab.stamp = `s${++this.#installs}`;
   }
 
   tab(tabId: number): FakePageTab {
@@ -89,16 +104,20 @@ export class FakePages {
     }
     const match = CALL.exec(expression);
     if (match === null) {
-      // Anything else is the page script being installed.
-      tab.installed = true;
+      // Anything else is the page script being installed (idempotent).
+      if (!tab.installed) this.install(tabId);
       return { result: { type: 'undefined' } };
     }
     if (!tab.installed) return { result: { type: 'object', subtype: 'null', value: null } };
+    const expected = EXPECTED_STAMP.exec(expression)?.[1];
+    if (expected !== undefined && expected !== tab.stamp) return { result: { type: 'number', value: 0 } };
     const method = match[1] as PageMethod;
-    const args: unknown = match[2] === 'undefined' ? undefined : JSON.parse(match[2] ?? 'null');
+    const args: unknown = match[2] === 'undefined' || match[2] === '' ? undefined : JSON.parse(match[2] ?? 'null');
     tab.calls.push({ method, args });
     const handler = tab.api[method] as ((a: unknown) => unknown) | undefined;
     if (handler === undefined) throw new Error(`fake page: no ${method}`);
-    return { result: { type: 'string', value: JSON.stringify(handler(args)) } };
+    // An awaited read (callPageAwait) answers its JSON alone; a call, stamped.
+    const answer = JSON.stringify(handler(args));
+    return { result: { type: 'string', value: expression.startsWith('(async') ? answer : `${tab.stamp}:${answer}` } };
   }
 }

@@ -207,6 +207,37 @@ describe('click tool: by ref', () => {
   });
 });
 
+describe('click tool: a context id that names another document after a cross-process navigation', () => {
+  // Context ids are unique only within a renderer process: a link into another site can leave the old world's id
+  // naming a context of the new document, where the guard knows no arming (armed: false, nothing seen).
+  for (const [label, ours] of [
+    ['with no page script there', false],
+    ['with our page script there (another stamp)', true],
+  ] as const) {
+    it(`the click that navigated is reported as such, never as not delivered (${label}); nothing runs in the new document`, async () => {
+      let moved = false;
+      const env = await setup(ok(1, 1), () => (moved ? { armed: false, events: [] } : { armed: true, events: DELIVERED }));
+      const { tool, ctx, pages, page, tabId, debugger: dbg } = env;
+      let callsBefore = 0;
+      dbg.handle('Input.dispatchMouseEvent', (params) => {
+        if ((params as { type: string }).type === 'mouseReleased') {
+          dbg.emit(tabId, 'Page.frameRequestedNavigation', { frameId: page.frameId, reason: 'anchorClick', url: 'https://y.test/', disposition: 'currentTab' });
+          pages.navigate(tabId, { sameContextId: true });
+          if (ours) pages.install(tabId);
+          moved = true;
+          callsBefore = page.calls.length;
+          dbg.emit(tabId, 'Page.frameNavigated', { frame: { id: page.frameId, loaderId: page.loaderId, url: 'https://y.test/' }, type: 'Navigation' });
+        }
+        return {};
+      });
+      const result = await tool.handle({ ref: 'e5' }, ctx);
+      expect(result).toMatchObject({ clicked: true, navigated: true });
+      expect(page.calls.slice(callsBefore)).toEqual([]);
+      expect(page.installed).toBe(ours);
+    });
+  }
+});
+
 describe('click tool: delivery is verified, not just predicted', () => {
   const decoy = { tag: 'button', nodeName: 'BUTTON', candidate: 1, id: 'decoy', className: '', name: 'Decoy' };
 
