@@ -88,8 +88,12 @@ class NotOurWorld extends Error {}
  * not ours cannot read the expected stamp from its caller's source. null: no page script there; 0: another stamp.
  */
 export function callExpression(method: string, args: unknown, stamp: string | undefined): string {
-  const check = stamp === undefined ? '' : `if (api.stamp !== ${JSON.stringify(stamp)}) return 0; `;
-  return `(() => { 'use strict'; const api = globalThis.__chromeRelay; if (api === undefined) return null; ${check}return api.stamp + ':' + JSON.stringify(api.${method}(${JSON.stringify(args)})); })()`;
+  return `(() => { 'use strict'; const api = globalThis.__chromeRelay; if (api === undefined) return null; ${stampCheck(stamp)}return api.stamp + ':' + JSON.stringify(api.${method}(${JSON.stringify(args)})); })()`;
+}
+
+/** Pure: the statement that answers 0 in a context whose page script is not the world's (none once its stamp is known). */
+function stampCheck(stamp: string | undefined): string {
+  return stamp === undefined ? '' : `if (api.stamp !== ${JSON.stringify(stamp)}) return 0; `;
 }
 
 async function callOnce<M extends PageMethod>(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, method: M, args: PageArgs<M>): Promise<PageReturn<M>> {
@@ -190,7 +194,8 @@ async function callPageNow<M extends PageMethod>(
  * with Runtime.releaseObjectGroup.
  */
 async function pageObject(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, call: string, group: string): Promise<string | undefined> {
-  const expression = `(() => { const api = globalThis.__chromeRelay; return api === undefined ? undefined : (api.${call} ?? null); })()`;
+  // A context that is not the world's (see the header) holds none of its elements: 0, read as none.
+  const expression = `(() => { 'use strict'; const api = globalThis.__chromeRelay; if (api === undefined) return ${world.stamp === undefined ? 'undefined' : '0'}; ${stampCheck(world.stamp)}return api.${call} ?? null; })()`;
   for (let attempt = 1; ; attempt++) {
     const response = await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', { expression, contextId: world.contextId, returnByValue: false, objectGroup: group, silent: true });
     if (response.exceptionDetails !== undefined) {
@@ -229,12 +234,14 @@ export function inputFrameHandle(ctx: Pick<CallContext, 'cdp'>, world: PageWorld
  * or the page threw (the caller decides what a missing answer means). Bounded by the caller.
  */
 export async function callPageAwait<M extends ReadAwaitMethod>(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, method: M): Promise<PageReturn<M> | undefined> {
-  const expression = `(async () => { const api = globalThis.__chromeRelay; return api === undefined ? null : JSON.stringify(await api.${method}()); })()`;
+  // A context that is not the world's (see the header) answers 0: no answer.
+  const expression = `(async () => { 'use strict'; const api = globalThis.__chromeRelay; if (api === undefined) return ${world.stamp === undefined ? 'null' : '0'}; ${stampCheck(world.stamp)}return JSON.stringify(await api.${method}()); })()`;
   for (let attempt = 1; attempt <= 2; attempt++) {
     const response = await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', { expression, contextId: world.contextId, awaitPromise: true, returnByValue: true, silent: true });
     if (response.exceptionDetails !== undefined) return undefined;
     const value: unknown = response.result.value;
     if (typeof value === 'string') return JSON.parse(value) as PageReturn<M>;
+    if (value !== null) return undefined;
     if (attempt === 1) await installPageScript(ctx, world);
   }
   return undefined;

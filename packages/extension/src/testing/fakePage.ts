@@ -27,7 +27,7 @@ export interface FakePageTab {
 
 const CALL = /JSON\.stringify\((?:await )?api\.(\w+)\((.*)\)\); \}\)\(\)$/s;
 const EXPECTED_STAMP = /api\.stamp !== "(\w+)"/;
-const OBJECT_CALL = /api\.(\w+)\((.*)\) \?\? null\); \}\)\(\)$/s;
+const OBJECT_CALL = /return api\.(\w+)\((.*)\) \?\? null; \}\)\(\)$/s;
 
 export class FakePages {
   readonly tabs = new Map<number, FakePageTab>();
@@ -94,6 +94,8 @@ export class FakePages {
     const { expression, contextId } = params as { expression: string; contextId?: number };
     if (contextId !== tab.contextId) throw protocolError('Cannot find context with specified id');
     const object = OBJECT_CALL.exec(expression);
+    const expected = EXPECTED_STAMP.exec(expression)?.[1];
+    if (tab.installed && expected !== undefined && expected !== tab.stamp) return { result: { type: 'number', value: 0 } };
     if (object !== null) {
       if (!tab.installed) return { result: { type: 'undefined' } };
       const method = object[1] ?? '';
@@ -109,8 +111,6 @@ export class FakePages {
       return { result: { type: 'undefined' } };
     }
     if (!tab.installed) return { result: { type: 'object', subtype: 'null', value: null } };
-    const expected = EXPECTED_STAMP.exec(expression)?.[1];
-    if (expected !== undefined && expected !== tab.stamp) return { result: { type: 'number', value: 0 } };
     const method = match[1] as PageMethod;
     const args: unknown = match[2] === 'undefined' || match[2] === '' ? undefined : JSON.parse(match[2] ?? 'null');
     tab.calls.push({ method, args });
