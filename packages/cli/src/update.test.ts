@@ -104,7 +104,8 @@ describe('update', () => {
   it('reports partial success as failure when one of two browsers does not switch', async () => {
     const a = await host('ok', 1001);
     await host('unsupported', 1002);
-    void a.exited.then(() => host('ok', 1001));
+    // Awaited below: a successor started after the test would outlive it (afterEach kills only what it knows).
+    const successor = a.exited.then(() => host('ok', 1001));
     let error: unknown;
     try {
       await update(options());
@@ -115,5 +116,6 @@ describe('update', () => {
     expect(relay.code).toBe('partial_success_disallowed');
     expect(relay.details.applied).toEqual([expect.objectContaining({ browserPid: 1001, oldHostPid: a.pid })]);
     expect(relay.details.failed).toEqual([expect.objectContaining({ code: 'unsupported_tool' })]);
+    await successor;
   });
 });
