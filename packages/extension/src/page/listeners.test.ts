@@ -110,6 +110,13 @@ describe('scanListeners', () => {
     expect(sent('DOM.resolveNode').slice(1).map((params) => (params !== undefined && 'backendNodeId' in params ? params.backendNodeId : undefined))).toEqual([7, 6]);
     const note = sent('Runtime.callFunctionOn')[0];
     expect(note !== undefined && 'arguments' in note ? note.arguments : undefined).toEqual([{ value: [5] }, { value: [7, 6] }, { objectId: 'O7' }, { objectId: 'O6' }]);
+    // The declaration compiles, and hands the elements to the page script as the page would run it.
+    const declaration = note !== undefined && 'functionDeclaration' in note ? String(note.functionDeclaration) : '';
+    const handed: unknown[] = [];
+    const api = { noteListeners: (...args: unknown[]) => handed.push(args) };
+    const noteIn = (new Function('globalThis', `return (${declaration});`) as (g: object) => (...args: unknown[]) => unknown)({ __chromeRelay: api });
+    noteIn([5], [7, 6], 'seven', 'six');
+    expect(handed).toEqual([[[5], [7, 6], ['seven', 'six']]]);
   });
 
   it('installs the page script of a fresh document with the read, before handing it the elements, so they are sent once', async () => {
@@ -123,6 +130,22 @@ describe('scanListeners', () => {
     expect(order.indexOf('install')).toBeLessThan(order.indexOf('Runtime.callFunctionOn'));
     expect(sent('Runtime.callFunctionOn')).toHaveLength(1);
     expect(sent('DOM.resolveNode')).toHaveLength(4);
+  });
+
+  it('reads nothing and hands nothing over where the world\'s id now names a context with another page script', async () => {
+    const { env, site, sent } = setup({ stale: true, known: [] });
+    // The state read, evaluated as the page would: a page script with another stamp (another document's world).
+    const other = { stamp: 'other', listenerScanState: () => ({ stale: true, known: [] }) };
+    const page = { querySelectorAll: () => [] };
+    env.debugger.handle('Runtime.evaluate', (params) => {
+      const expression = params !== undefined && 'expression' in params ? params.expression : '';
+      if (expression === 'document') return { result: { type: 'object', objectId: 'DOC' } };
+      const value: unknown = (new Function('globalThis', 'document', `return ${expression};`) as (g: object, d: object) => unknown)({ __chromeRelay: other }, page);
+      return { result: { type: 'object', value } };
+    });
+    await scanListeners(env.ctx, [{ ...site, world: { ...site.world, stamp: 's1' } }]);
+    expect(sent('DOMDebugger.getEventListeners')).toEqual([]);
+    expect(sent('Runtime.callFunctionOn')).toEqual([]);
   });
 
   it('resolves no click listener when the document holds as many inline click handlers', async () => {

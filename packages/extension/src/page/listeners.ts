@@ -29,7 +29,7 @@ import { RelayError } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
 import type { ListenerScanState } from '../injected/types.js';
 import type { CallContext } from '../context/call.js';
-import { installPageScript } from './pageCall.js';
+import { installPageScript, stampCheck } from './pageCall.js';
 import { worldTarget, type PageWorld } from './worlds.js';
 
 /** Listener types of actions a person performs on the element itself. */
@@ -74,7 +74,10 @@ export function pickListenerNodes(listeners: readonly Pick<Protocol.DOMDebugger.
   return picked.length + clicks.length <= MAX_ELEMENTS ? [...picked, ...clicks] : picked;
 }
 
-const NOTE = 'function (reused, fresh, ...elements) { const api = globalThis.__chromeRelay; return api === undefined ? -1 : api.noteListeners(reused, fresh, elements); }';
+/** The hand-over: -1 without a page script, -2 in a context that is not the world's (page/pageCall.ts). */
+const noteFunction = (stamp: string | undefined): string =>
+  // Strict in an inner arrow: a function with a rest parameter may not carry the directive itself.
+  `function (reused, fresh, ...elements) { return (() => { 'use strict'; const api = globalThis.__chromeRelay; if (api === undefined) return ${stamp === undefined ? -1 : -2}; ${stampCheck(stamp, '-2')}return api.noteListeners(reused, fresh, elements); })(); }`;
 
 /** One frame's document and our world in it. */
 export interface ScanSite {
@@ -186,8 +189,11 @@ async function note(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, nodes: read
   );
   const fresh = resolved.filter((entry): entry is { backendNodeId: number; objectId: string } => entry?.objectId !== undefined);
   const args = [{ value: split.reused }, { value: fresh.map((entry) => entry.backendNodeId) }, ...fresh.map(({ objectId }) => ({ objectId }))];
-  const call = () => ctx.cdp.send(target, 'Runtime.callFunctionOn', { executionContextId: world.contextId, functionDeclaration: NOTE, arguments: args, returnByValue: true, silent: true });
-  if ((await call()).result.value === -1) {
+  const call = () => ctx.cdp.send(target, 'Runtime.callFunctionOn', { executionContextId: world.contextId, functionDeclaration: noteFunction(world.stamp), arguments: args, returnByValue: true, silent: true });
+  const answer: unknown = (await call()).result.value;
+  // Not the world's context: its elements are not ours to hand over (the snapshot's own call reports the change).
+  if (answer === -2) return;
+  if (answer === -1) {
     await installPageScript(ctx, world);
     // A new script holds no element: every node is resolved for it.
     if (split.reused.length > 0) return note(ctx, world, nodes, new Set());
@@ -200,7 +206,9 @@ const isCdpError = (error: unknown): boolean => error instanceof RelayError && e
 const NO_STATE: ListenerScanState = { stale: true, known: [] };
 // The inline count needs no page script (our world's DOM methods are the browser's own), and is taken only when a
 // read follows.
-const STATE = `(() => { const api = globalThis.__chromeRelay; const state = api === undefined ? null : api.listenerScanState(); const inlineClicks = state === null || state.stale ? document.querySelectorAll(${JSON.stringify(INLINE_CLICK_SELECTOR)}).length : -1; return { state, inlineClicks }; })()`;
+// In a context that is not the world's (page/pageCall.ts) there is nothing to read: an answer that reads nothing.
+const stateExpression = (stamp: string | undefined): string =>
+  `(() => { 'use strict'; const api = globalThis.__chromeRelay; const foreign = { state: { stale: false, known: [] }, inlineClicks: -1 }; ${stamp === undefined ? '' : `if (api === undefined) return foreign; ${stampCheck(stamp, 'foreign')}`}const state = api === undefined ? null : api.listenerScanState(); const inlineClicks = state === null || state.stale ? document.querySelectorAll(${JSON.stringify(INLINE_CLICK_SELECTOR)}).length : -1; return { state, inlineClicks }; })()`;
 
 interface FrameScanState extends ListenerScanState {
   /** No page script at all (a fresh document). */
@@ -212,7 +220,7 @@ interface FrameScanState extends ListenerScanState {
 /** Whether the frame's page script wants a fresh read (no script yet, or elements came or went since), and what it holds. */
 async function scanState(ctx: Pick<CallContext, 'cdp'>, world: PageWorld): Promise<FrameScanState> {
   try {
-    const reply = await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', { expression: STATE, contextId: world.contextId, returnByValue: true, silent: true });
+    const reply = await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', { expression: stateExpression(world.stamp), contextId: world.contextId, returnByValue: true, silent: true });
     return asFrameScanState(reply.result.value);
   } catch (error) {
     if (!isCdpError(error)) throw error;

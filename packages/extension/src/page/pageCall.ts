@@ -91,9 +91,12 @@ export function callExpression(method: string, args: unknown, stamp: string | un
   return `(() => { 'use strict'; const api = globalThis.__chromeRelay; if (api === undefined) return null; ${stampCheck(stamp)}return api.stamp + ':' + JSON.stringify(api.${method}(${JSON.stringify(args)})); })()`;
 }
 
-/** Pure: the statement that answers 0 in a context whose page script is not the world's (none once its stamp is known). */
-function stampCheck(stamp: string | undefined): string {
-  return stamp === undefined ? '' : `if (api.stamp !== ${JSON.stringify(stamp)}) return 0; `;
+/**
+ * Pure: the statement (after `const api = globalThis.__chromeRelay`, with the page script there) that answers `foreign`
+ * in a context whose page script is not the world's; nothing while the world's stamp is not known yet.
+ */
+export function stampCheck(stamp: string | undefined, foreign = '0'): string {
+  return stamp === undefined ? '' : `if (api.stamp !== ${JSON.stringify(stamp)}) return ${foreign}; `;
 }
 
 async function callOnce<M extends PageMethod>(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, method: M, args: PageArgs<M>): Promise<PageReturn<M>> {
