@@ -102,7 +102,16 @@ describe('delivery: an element that gives way under the arriving pointer', () =>
     expect(trash).toMatchObject({ clicked: true });
     const star = await ok(tabId, 'click', refFor(snap, /"Star"/));
     expect(star).toMatchObject({ clicked: true });
-    expect(await read(page, 'window.record')).toEqual({ trash: 1, star: 1, toolbar: [] });
+    expect(await read(page, 'window.record')).toEqual({ trash: 1, star: 1, toolbar: [], inside: 0, card: [] });
+  });
+
+  it('a cover an ancestor draws over its content on hover (::after) is a cover: refused as one, not tried again as giving way', async () => {
+    const { tabId, page, ref } = await fixture('/delivery-hover-icon.html', /button "Inside the card"/);
+    const result = await run(tabId, 'click', ref);
+    expectIntercepted(result, 'after_pointer', /Card/);
+    expect(result.error?.details.gaveWay, result.stderr).toBeUndefined();
+    expect(result.error?.message).not.toMatch(/gave way/);
+    expect(await read(page, 'window.record')).toMatchObject({ inside: 0, card: [] });
   });
 });
 

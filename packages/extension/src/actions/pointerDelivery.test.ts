@@ -42,6 +42,7 @@ describe('pointerTarget: a ref inside an iframe', () => {
       deliveryReport: (): GuardReport => ({ armed: true, events: [] }),
     });
     page.installed = true;
+    page.children = [{ frameId: 'CHILD', loaderId: 'LC' }];
     const owner: FramePointOutcome = { status: 'ok', x: 300, y: 400, scrolled: false, content: { width: 420, height: 220 }, token: 'p1' };
     env.debugger
       .handle('DOM.getFrameOwner', () => ({ backendNodeId: 7 }))

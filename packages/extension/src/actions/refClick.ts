@@ -65,6 +65,7 @@ export async function clickRef(
   options: ClickOptions = {},
   run: InputRunner = direct,
 ): Promise<{ dialog?: DialogInfo; point: PointerPoint }> {
+  // The point returned is the one the click that landed was aimed at: its x, y and healed are the answer's.
   const until = Math.min(Date.now() + GIVE_WAY_LIMIT_MS, ctx.deadline - GIVE_WAY_LIMIT_MS / 2);
   let aimed = point;
   for (let tries = 0; ; tries++) {
@@ -77,9 +78,9 @@ export async function clickRef(
 }
 
 /**
- * The element's point once it is drawn where a pointer reaches it again, aimed and armed; undefined when it is not
- * by `until`. Meanwhile it may have no size (the image its hover style asks for is still loading) or lie under the
- * element around it.
+ * The element's point once it is drawn again, aimed and armed; undefined when it is not by `until`. Meanwhile it may
+ * have no size (the image its hover style asks for is still loading). Anything else the aiming finds (a cover that
+ * came meanwhile) is the answer at once: it names what is there now.
  */
 async function drawnAgain(ctx: ToolContext, site: RefSite, tool: ToolName, until: number): Promise<PointerPoint | undefined> {
   while (Date.now() < until) {
@@ -93,10 +94,9 @@ async function drawnAgain(ctx: ToolContext, site: RefSite, tool: ToolName, until
   return undefined;
 }
 
-/** Pure: an aiming refused the way an element that gave way is refused until it is drawn again (nothing was sent). */
+/** Pure: an aiming refused the way an element that gave way is refused until it is drawn again (it has no size). */
 export function meanwhile(error: RelayError): boolean {
-  if (error.code === 'element_not_found') return error.details.reason === 'not_visible';
-  return error.code === 'click_intercepted' && error.phase === 'act';
+  return error.code === 'element_not_found' && error.details.reason === 'not_visible';
 }
 
 /** One verified click; `{ gaveWay }` (the error it would be) when the element gave way and nothing of the click happened. */

@@ -5,7 +5,7 @@
 import { Bindings, type Binding } from './bindings.js';
 import { checkState, currentValue, focusElement, isFileInput, isSecretField, planFill, scrollContainer, scrollerOnScreen, scrollStep, selectForTyping, selectOptions, setPickerValue } from './actions.js';
 import { DeliveryGuard } from './delivery.js';
-import { deepActiveElement, deepQuery, flatContains, isFrameElement } from './dom.js';
+import { deepActiveElement, deepQuery, isFrameElement } from './dom.js';
 import { coveringElement, describeInterceptor, frameContentBox, locateClick, locateInFrame, lookOf, nearestRef, pointInFrame, scrollIntoViewIfNeeded } from './hitTest.js';
 import { decideHeal, identityKey, placeTwins } from './identity.js';
 import { ListenerHintSet } from './listenerHints.js';
@@ -310,7 +310,7 @@ export function createPageApi(): PageApi {
     if (state.superseded) report.superseded = true;
     if (state.interceptor !== null) report.interceptor = interceptorOf(state.interceptor, state.expected);
     if (state.gone) report.gone = true;
-    else if (state.interceptor !== null && flatContains(state.interceptor, state.expected)) report.gaveWay = true;
+    else if (state.gaveWay) report.gaveWay = true;
     if (seen !== undefined) {
       report.probe = { reaches: seen.reaches, hovered: seen.hovered };
       if (seen.hit !== null && !seen.reaches) report.probe.hit = interceptorOf(seen.hit, state.expected);

@@ -116,6 +116,8 @@ interface Armed {
   events: GuardEvent[];
   /** The element that took the first event outside the lineage; from then on everything is cancelled. */
   interceptor: Element | null;
+  /** See GuardState.gaveWay: decided when that first event went astray. */
+  gaveWay: boolean;
   blocked: boolean;
   active: boolean;
   /** The element got the press: the pointer's arrival is over. */
@@ -142,6 +144,13 @@ export interface GuardState {
    * action's events. Neither tells whether this action reached its element.
    */
   superseded: boolean;
+  /**
+   * The element gave way under the pointer: the first event that went astray was the pointer's arrival or the press,
+   * it went to an element holding the expected one, and the expected element's own box no longer held the point (no
+   * size: a hover image still loading; moved away) or it was back on top there already (see gaveWay below). Not an
+   * ancestor's own cover (a `::after` drawn over it), on top of an element whose box still holds the point.
+   */
+  gaveWay: boolean;
 }
 
 function eventElement(event: Event): Element | null {
@@ -188,6 +197,7 @@ export class DeliveryGuard {
       at: performance.now(),
       events: [],
       interceptor: null,
+      gaveWay: false,
       blocked: false,
       active: true,
       pressed: false,
@@ -205,7 +215,14 @@ export class DeliveryGuard {
     const armed = current ?? this.#replaced.get(token);
     if (armed === undefined) return undefined;
     if (disarm) armed.active = false;
-    return { events: [...armed.events], interceptor: armed.interceptor, expected: armed.expected, gone: !armed.expected.isConnected, superseded: current === undefined };
+    return {
+      events: [...armed.events],
+      interceptor: armed.interceptor,
+      expected: armed.expected,
+      gone: !armed.expected.isConnected,
+      superseded: current === undefined,
+      gaveWay: armed.gaveWay,
+    };
   }
 
   /**
@@ -258,8 +275,25 @@ export class DeliveryGuard {
     }
     armed.blocked = true;
     armed.interceptor = hit;
+    armed.gaveWay = armed.mode === 'target' && (phase === 'pointer' || phase === 'press') && hit !== null && gaveWay(hit, armed.expected, armed.point);
     cancel(event);
   }
+}
+
+/**
+ * `hit` holds the element, which gave way rather than being covered (see GuardState.gaveWay): its own box no longer
+ * holds the point, or it is back on top there already. An icon whose hover image is still loading flickers: it has
+ * no size while hovered, the pointer is then over the element around it, it loses :hover and is drawn again — so by
+ * the time the stray event is seen it may be back. An ancestor's own cover (`::after` over its content) is on top of
+ * an element whose box still holds the point: a cover.
+ */
+function gaveWay(hit: Element, expected: Element, point: { x: number; y: number }): boolean {
+  if (!expected.isConnected || !flatContains(hit, expected)) return false;
+  const box = expected.getBoundingClientRect();
+  const holds = box.width > 0 && box.height > 0 && point.x >= box.left && point.x < box.right && point.y >= box.top && point.y < box.bottom;
+  if (!holds) return true;
+  const now = deepElementFromPoint(point.x, point.y);
+  return now !== null && reaches(now, expected);
 }
 
 /**

@@ -192,8 +192,9 @@ export interface GuardReport {
   /** The element has left the document since it was armed (its own handlers removed or re-rendered it). */
   gone?: true;
   /**
-   * The interceptor holds the element, which is still in the document: nothing covered it, it gave way under the
-   * pointer (shrank, moved or hid: a hover style swapping in an image that is still loading, a target that jumps).
+   * Nothing covered the element: it gave way under the pointer (it shrank, moved or hid: a hover style swapping in an
+   * image that is still loading, a target that jumps), and the arrival or the press went to an element holding it.
+   * See injected/delivery.ts GuardState.gaveWay.
    */
   gaveWay?: true;
   /** At `probe`: whether the point reaches the element now, whether the pointer is over it (:hover), and what is there otherwise. */

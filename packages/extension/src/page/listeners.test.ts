@@ -148,6 +148,15 @@ describe('scanListeners', () => {
     expect(sent('Runtime.callFunctionOn')).toEqual([]);
   });
 
+  it('skips a frame whose document was replaced before its page script went in, and carries on', async () => {
+    (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
+    const { env, site, sent } = setup(null);
+    // The frame tree now shows another document in this frame (an ad frame that reloaded).
+    const replaced: ScanSite = { ...site, world: { ...site.world, loaderId: 'L-before' } };
+    await expect(scanListeners(env.ctx, [replaced])).resolves.toBeUndefined();
+    expect(sent('Runtime.callFunctionOn')).toEqual([]);
+  });
+
   it('resolves no click listener when the document holds as many inline click handlers', async () => {
     const { env, site, sent } = setup({ stale: true, known: [] }, 2);
     await scanListeners(env.ctx, [site]);

@@ -29,7 +29,7 @@ import { RelayError } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
 import type { ListenerScanState } from '../injected/types.js';
 import type { CallContext } from '../context/call.js';
-import { installPageScript, stampCheck } from './pageCall.js';
+import { DocumentChanged, installPageScript, stampCheck } from './pageCall.js';
 import { worldTarget, type PageWorld } from './worlds.js';
 
 /** Listener types of actions a person performs on the element itself. */
@@ -201,7 +201,11 @@ async function note(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, nodes: read
   }
 }
 
-const isCdpError = (error: unknown): boolean => error instanceof RelayError && error.code === 'cdp_error';
+/**
+ * A frame the scan skips: CDP failed there, or its document was replaced meanwhile (an ad frame that reloads). The
+ * snapshot's own page calls report what that means; the scan must not read it as the tab navigating.
+ */
+const skipsFrame = (error: unknown): boolean => (error instanceof RelayError && error.code === 'cdp_error') || error instanceof DocumentChanged;
 
 const NO_STATE: ListenerScanState = { stale: true, known: [] };
 // The inline count needs no page script (our world's DOM methods are the browser's own), and is taken only when a
@@ -223,7 +227,7 @@ async function scanState(ctx: Pick<CallContext, 'cdp'>, world: PageWorld): Promi
     const reply = await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', { expression: stateExpression(world.stamp), contextId: world.contextId, returnByValue: true, silent: true });
     return asFrameScanState(reply.result.value);
   } catch (error) {
-    if (!isCdpError(error)) throw error;
+    if (!skipsFrame(error)) throw error;
     return { ...NO_STATE, noScript: false, inlineClicks: -1 };
   }
 }
@@ -284,7 +288,7 @@ export async function scanListeners(ctx: Pick<CallContext, 'cdp'>, allSites: rea
         reported.set(site.frameId, await readListeners(ctx, site));
         read.push(site);
       } catch (error) {
-        if (!isCdpError(error)) throw error;
+        if (!skipsFrame(error)) throw error;
       }
     }
     const own = ownListeners(read, reported);
@@ -294,7 +298,7 @@ export async function scanListeners(ctx: Pick<CallContext, 'cdp'>, allSites: rea
         await note(ctx, site.world, pickListenerNodes(own.get(site.frameId) ?? [], inlineClicks.get(site.frameId)), known.get(site.frameId) ?? new Set());
       };
       await hint().catch((error: unknown) => {
-        if (!isCdpError(error)) throw error;
+        if (!skipsFrame(error)) throw error;
       });
     }
   } finally {

@@ -20,6 +20,16 @@ describe('callExpression: a call reaches only the world it was made for', () => 
     expect(run(callExpression('ping', { n: 3 }, 'a1b2'), { ...ours, stamp: 'ffff' })).toBe(0);
   });
 
+  it("is 0, not an exception, whatever a page's own __chromeRelay is: null, a number, a getter that throws, a Proxy", () => {
+    const throwing = Object.defineProperty({}, 'stamp', {
+      get: () => {
+        throw new Error('no');
+      },
+    });
+    const proxy = new Proxy({}, { get: () => { throw new Error('trap'); } });
+    for (const api of [null, 5, throwing, proxy]) expect(run(callExpression('ping', { n: 3 }, 'a1b2'), api)).toBe(0);
+  });
+
   it("a page's own __chromeRelay met under a reused id cannot read the expected stamp from its caller's source", () => {
     // Page code is sloppy (as code made by the Function constructor is): a sloppy getter can read its caller, and a
     // sloppy caller's source would hold the stamp.

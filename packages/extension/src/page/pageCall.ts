@@ -75,9 +75,14 @@ async function evaluate(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, express
  * frame still shows the document the world was made for (see the header); DocumentChanged otherwise.
  */
 export async function installPageScript(ctx: Pick<CallContext, 'cdp'>, world: PageWorld): Promise<void> {
+  await stillItsDocument(ctx, world);
+  await evaluate(ctx, world, pageScript(), 'install');
+}
+
+/** DocumentChanged unless the world's frame still shows the document the world was made for. */
+async function stillItsDocument(ctx: Pick<CallContext, 'cdp'>, world: PageWorld): Promise<void> {
   const frame = await currentFrame(ctx, world.tabId, world);
   if (frame === undefined || frame.loaderId !== world.loaderId) throw new DocumentChanged(world.tabId, world.frameId);
-  await evaluate(ctx, world, pageScript(), 'install');
 }
 
 /** The context a world's id names now is not that world (see the header): handled like a context that is gone. */
@@ -92,20 +97,25 @@ export function callExpression(method: string, args: unknown, stamp: string | un
 }
 
 /**
- * Pure: the statement (after `const api = globalThis.__chromeRelay`, with the page script there) that answers `foreign`
- * in a context whose page script is not the world's; nothing while the world's stamp is not known yet.
+ * Pure: the statement (after `const api = globalThis.__chromeRelay`, with something there) that answers `foreign` in a
+ * context whose page script is not the world's; nothing while the world's stamp is not known yet. A page's own
+ * `__chromeRelay` there may be anything, a getter that throws included: that is an answer too.
  */
 export function stampCheck(stamp: string | undefined, foreign = '0'): string {
-  return stamp === undefined ? '' : `if (api.stamp !== ${JSON.stringify(stamp)}) return ${foreign}; `;
+  if (stamp === undefined) return '';
+  return `try { if (typeof api !== 'object' || api === null || api.stamp !== ${JSON.stringify(stamp)}) return ${foreign}; } catch { return ${foreign}; } `;
 }
 
 async function callOnce<M extends PageMethod>(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, method: M, args: PageArgs<M>): Promise<PageReturn<M>> {
+  // The first call in a world learns its stamp: only from the document the world was made for (see the header).
+  const learning = world.stamp === undefined;
+  if (learning) await stillItsDocument(ctx, world);
   const ask = () => evaluate(ctx, world, callExpression(method, args, world.stamp), method);
   let value = await ask();
-  if (value === null && world.stamp !== undefined) throw new NotOurWorld();
+  if (value === null && !learning) throw new NotOurWorld();
   if (value === null) {
-    // A fresh world (new document, or first use): install, then ask again.
-    await installPageScript(ctx, world);
+    // A fresh world (new document, or first use), its document checked above: install, then ask again.
+    await evaluate(ctx, world, pageScript(), 'install');
     value = await ask();
   }
   if (value === 0) throw new NotOurWorld();

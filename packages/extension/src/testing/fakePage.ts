@@ -11,6 +11,8 @@ export type FakePageApi = { [M in PageMethod]?: (args: PageArgs<M>) => PageRetur
 export interface FakePageTab {
   frameId: string;
   loaderId: string;
+  /** Same-process child frames the frame tree lists (their worlds answer like the main one's). */
+  children: { frameId: string; loaderId: string }[];
   contextId: number;
   /** Whether the page script is installed in the current world. */
   installed: boolean;
@@ -39,7 +41,9 @@ export class FakePages {
     fakeDebugger
       .handle('Page.getFrameTree', (_params, tabId) => {
         const tab = this.tab(tabId);
-        return { frameTree: { frame: { id: tab.frameId, loaderId: tab.loaderId, url: 'https://x.test/', securityOrigin: '', mimeType: 'text/html' } } };
+        const frame = (id: string, loaderId: string, parentId?: string) => ({ id, loaderId, url: 'https://x.test/', securityOrigin: '', mimeType: 'text/html', ...(parentId === undefined ? {} : { parentId }) });
+        const childFrames = tab.children.map((child) => ({ frame: frame(child.frameId, child.loaderId, tab.frameId) }));
+        return { frameTree: { frame: frame(tab.frameId, tab.loaderId), ...(childFrames.length === 0 ? {} : { childFrames }) } };
       })
       .handle('Page.enable', () => ({}))
       .handle('Page.createIsolatedWorld', (_params, tabId) => ({ executionContextId: this.tab(tabId).contextId }))
@@ -52,6 +56,7 @@ export class FakePages {
     const tab: FakePageTab = {
       frameId: `F${tabId}`,
       loaderId: `L${this.#nextLoader++}`,
+      children: [],
       contextId: this.#nextContext++,
       installed: false,
       stamp: `s${++this.#installs}`,
@@ -95,7 +100,11 @@ export class FakePages {
     if (contextId !== tab.contextId) throw protocolError('Cannot find context with specified id');
     const object = OBJECT_CALL.exec(expression);
     const expected = EXPECTED_STAMP.exec(expression)?.[1];
-    if (tab.installed && expected !== undefined && expected !== tab.stamp) return { result: { type: 'number', value: 0 } };
+    const foreign = { result: { type: 'number', value: 0 } };
+    if (tab.installed && expected !== undefined && expected !== tab.stamp) return foreign;
+    // As the real expressions do: an element handle or an awaited read that expects a stamp finds no script there: 0.
+    const awaited = expression.startsWith('(async');
+    if (!tab.installed && expected !== undefined && (object !== null || awaited)) return foreign;
     if (object !== null) {
       if (!tab.installed) return { result: { type: 'undefined' } };
       const method = object[1] ?? '';

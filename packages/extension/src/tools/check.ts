@@ -40,7 +40,7 @@ export function createCheckTool(tool: 'check' | 'uncheck', settleMs = CHECK_SETT
       }
       const point = await pointerTarget(ctx, site, tool, 'click');
       // Only a click the element itself received counts; one that went elsewhere is click_intercepted.
-      await clickRef(ctx, site, point, tool);
+      const { point: aimed } = await clickRef(ctx, site, point, tool);
       const until = Math.min(Date.now() + settleMs, ctx.deadline);
       let after = await readState(ctx, site, tool);
       while (after.checked !== want && Date.now() < until) {
@@ -54,7 +54,7 @@ export function createCheckTool(tool: 'check' | 'uncheck', settleMs = CHECK_SETT
           { tool, phase: 'verify', details: { ref: params.ref, tab: site.tabId, expected: want, actual: after.checked } },
         );
       }
-      return { tabId: site.tabId, ref: params.ref, checked: want === 'true', changed: true, healed: before.healed || point.healed || after.healed };
+      return { tabId: site.tabId, ref: params.ref, checked: want === 'true', changed: true, healed: before.healed || point.healed || aimed.healed || after.healed };
     },
   });
 }

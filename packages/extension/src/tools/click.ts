@@ -65,14 +65,14 @@ async function pointForRef(ctx: ToolContext, ref: string): Promise<ClickPoint> {
  * Send the click; `{ dialog }` when one opened (the page is then blocked). Both kinds are verified. The point the
  * click that landed was aimed at (a ref click tried again after its element gave way is aimed anew).
  */
-async function send(ctx: ToolContext, point: ClickPoint, options: ClickOptions): Promise<{ dialog?: DialogInfo; x: number; y: number }> {
+async function send(ctx: ToolContext, point: ClickPoint, options: ClickOptions): Promise<{ dialog?: DialogInfo; x: number; y: number; healed: boolean }> {
   // A click may open alert/confirm/prompt; the page then blocks, so report it instead of waiting.
   const watch = (work: () => Promise<void>) => ctx.dialogs.watch(point.tabId, work);
   if (point.ref !== undefined) {
     const { point: aimed, ...clicked } = await clickRef(ctx, point.ref.site, point.ref.point, 'click', options, watch);
-    return { ...clicked, x: aimed.x, y: aimed.y };
+    return { ...clicked, x: aimed.x, y: aimed.y, healed: point.healed || aimed.healed };
   }
-  if (point.spot !== undefined) return { ...(await clickPoint(ctx, point.spot, options, watch)), x: point.x, y: point.y };
+  if (point.spot !== undefined) return { ...(await clickPoint(ctx, point.spot, options, watch)), x: point.x, y: point.y, healed: point.healed };
   throw new RelayError('internal_error', 'click: neither a ref nor a point was armed', { tool: 'click', phase: 'act' });
 }
 
@@ -108,14 +108,14 @@ export const clickTool = defineTool({
     const { tabId } = point;
 
     const watch = watchNavigation(ctx, tabId, point.before, ctx.navigation);
-    let clicked: { dialog?: DialogInfo; x: number; y: number };
+    let clicked: { dialog?: DialogInfo; x: number; y: number; healed: boolean };
     try {
       clicked = await send(ctx, point, clickOptions(params));
     } catch (error) {
       watch.stop();
       throw error;
     }
-    point = { ...point, x: clicked.x, y: clicked.y };
+    point = { ...point, x: clicked.x, y: clicked.y, healed: clicked.healed };
     if (clicked.dialog !== undefined) {
       watch.stop();
       return dialogResult(ctx, point, wanted, clicked.dialog);

@@ -240,6 +240,7 @@ describe('snapshot tool: frames on a site the person blocked', () => {
     const main = { frameId: fakeTab.frameId, loaderId: fakeTab.loaderId, url: 'https://news.test/' };
     const block = { rule: 'bank.test', url: 'https://bank.test/' };
     const frames = [main, { frameId: 'BANK', loaderId: 'LB', url: 'https://bank.test/', parentId: main.frameId, blocked: block }, { frameId: 'LATE', loaderId: 'LL', url: 'https://ads.test/', parentId: main.frameId }];
+    fakeTab.children = [{ frameId: 'LATE', loaderId: 'LL' }];
     const slots: Record<string, number> = { BANK: 0, LATE: 1 };
     dbg
       .handle('DOM.getFrameOwner', (params) => ({ backendNodeId: slots[(params as { frameId: string }).frameId] ?? -1 }))
