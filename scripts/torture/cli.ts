@@ -3,6 +3,9 @@
  * at the deadline is a hang, killed and reported. A small pool runs invocations `workers` at a time.
  */
 import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CLI } from '../../e2e/harness.js';
 import { checkExpectation, checkOutcome, type Checked, type Expectation, type Outcome, type Violation } from './contract.js';
 
@@ -24,6 +27,16 @@ export interface Ran {
 }
 
 const DEFAULT_LIMIT_MS = 45_000;
+
+/**
+ * Where the commands run. A fuzzed argument can land in a slot that names a file to write (a HAR, a screenshot), and
+ * a relative one is written where the command runs: in a scratch folder, not the checkout, and deep enough that the
+ * corpus's `../../../etc/passwd` still resolves inside it. Removed when the run ends.
+ */
+const scratchRoot = mkdtempSync(join(tmpdir(), 'cr-torture-cwd-'));
+const CWD = join(scratchRoot, 'a', 'b', 'c', 'd');
+mkdirSync(CWD, { recursive: true });
+process.on('exit', () => rmSync(scratchRoot, { recursive: true, force: true }));
 /** Output kept per stream (a fuzzed command may print a lot; the contract only needs the ends). */
 const KEEP_BYTES = 8 * 1024 * 1024;
 
@@ -31,7 +44,7 @@ export function runOnce(argv: readonly string[], env: NodeJS.ProcessEnv, options
   const limitMs = options.limitMs ?? DEFAULT_LIMIT_MS;
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...argv], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...argv], { cwd: CWD, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
