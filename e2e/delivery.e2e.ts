@@ -105,6 +105,16 @@ describe('delivery: an element that gives way under the arriving pointer', () =>
     expect(await read(page, 'window.record')).toEqual({ trash: 1, star: 1, toolbar: [], inside: 0, card: [] });
   });
 
+  it('a click by coordinates on such an icon says it gave way (nothing to dismiss); the toolbar hears nothing', async () => {
+    const { tabId, page } = await fixture('/delivery-hover-icon.html', /Delete/);
+    // The trash icon's centre (pages/delivery-hover-icon.html): a point names no element to wait for, so no retry.
+    const result = await run(tabId, 'click', '--x', '56', '--y', '76');
+    expectIntercepted(result, ['before_pointer', 'after_pointer'], /Toolbar/);
+    expect(result.error?.details.gaveWay, result.stderr).toBe(true);
+    expect(result.error?.message).toMatch(/gave way under the pointer/);
+    expect(await read(page, 'window.record')).toMatchObject({ trash: 0, toolbar: [] });
+  });
+
   it('a cover an ancestor draws over its content on hover (::after) is a cover: refused as one, not tried again as giving way', async () => {
     const { tabId, page, ref } = await fixture('/delivery-hover-icon.html', /button "Inside the card"/);
     const result = await run(tabId, 'click', ref);

@@ -82,20 +82,33 @@ async function undelivered(ctx: ToolContext, armed: ArmedPoint, verdict: Extract
   const world = armed.point.guards[0]?.world;
   const found = verdict.interceptor;
   const interceptor = found === undefined ? undefined : world === undefined || describeOnly ? described(found) : await identifyInterceptor(ctx, world, found);
-  const who = interceptor === undefined ? undefined : labelOf(interceptor);
-  let message: string;
-  if (who === undefined) {
-    message = `Click at (${x}, ${y}) was not delivered: it was aimed at ${aimed}, which was there, but the input never reached it (another frame took it, or a page listener stopped it). Take a screenshot, then try again.`;
-  } else if (verdict.when === 'on_press') {
-    message = `Click at (${x}, ${y}) did not complete: ${aimed} got the press, but ${who} took the release, which was cancelled. Its press handlers ran, so check the page before trying again.`;
-  } else {
-    const moment = verdict.when === 'after_pointer' ? 'after the pointer arrived (it appears on hover)' : 'when the pointer got there';
-    const how = interceptor?.ref === undefined ? 'Dismiss or avoid that element' : `Dismiss or avoid it (\`chrome-relay snapshot -s @${interceptor.ref}\` shows it and what closes it)`;
-    message = `Click at (${x}, ${y}) was not delivered: it was aimed at ${aimed}, but ${who} took the point ${moment}; the events it would have received were cancelled. ${how}, then try again.`;
-  }
+  const message = pointClickMessage({ x, y }, aimed, interceptor, verdict);
   const details: Record<string, unknown> = { tab: armed.tabId, x, y, when: verdict.when, target: described(armed.target) };
   if (interceptor !== undefined) details.interceptor = interceptor;
+  if (verdict.gaveWay === true) details.gaveWay = true;
   return new RelayError('click_intercepted', message, { tool: 'click', phase: 'verify', details, retryable: false });
+}
+
+/** Pure: the message of a click at a point that did not reach what was there; the move fits the situation. */
+export function pointClickMessage(
+  { x, y }: { x: number; y: number },
+  aimed: string,
+  interceptor: { nodeName: string; id?: string; name: string; ref?: string } | undefined,
+  verdict: Extract<DeliveryVerdict, { delivered: false }>,
+): string {
+  if (interceptor === undefined) {
+    return `Click at (${x}, ${y}) was not delivered: it was aimed at ${aimed}, which was there, but the input never reached it (another frame took it, or a page listener stopped it). Take a screenshot, then try again.`;
+  }
+  const who = labelOf(interceptor);
+  if (verdict.when === 'on_press') {
+    return `Click at (${x}, ${y}) did not complete: ${aimed} got the press, but ${who} took the release, which was cancelled. Its press handlers ran, so check the page before trying again.`;
+  }
+  if (verdict.gaveWay === true) {
+    return `Click at (${x}, ${y}) was not delivered: ${aimed} gave way under the pointer (it shrank, moved or hid as the pointer arrived, as a hover style or a moving element does), and the input went to ${who}, which holds it; those events were cancelled. Take a screenshot to see it, then try again.`;
+  }
+  const moment = verdict.when === 'after_pointer' ? 'after the pointer arrived (it appears on hover)' : 'when the pointer got there';
+  const how = interceptor.ref === undefined ? 'Dismiss or avoid that element' : `Dismiss or avoid it (\`chrome-relay snapshot -s @${interceptor.ref}\` shows it and what closes it)`;
+  return `Click at (${x}, ${y}) was not delivered: it was aimed at ${aimed}, but ${who} took the point ${moment}; the events it would have received were cancelled. ${how}, then try again.`;
 }
 
 async function verdictAfter(ctx: ToolContext, armed: ArmedPoint): Promise<DeliveryVerdict> {
