@@ -105,6 +105,14 @@ describe('delivery: an element that gives way under the arriving pointer', () =>
     expect(await read(page, 'window.record')).toEqual({ trash: 1, star: 1, toolbar: [], inside: 0, card: [] });
   });
 
+  it('hover over such an icon waits until it is drawn again, and ends with the pointer on it', async () => {
+    const { tabId, page } = await fixture('/delivery-hover-icon.html', /Delete/);
+    const hovered = await ok(tabId, 'hover', refFor(await snapshot(relay, tabId), /"Delete"/));
+    expect(hovered).toMatchObject({ x: 56, y: 76 });
+    expect(await read(page, `document.getElementById('trash').matches(':hover')`)).toBe(true);
+    expect(await read(page, 'window.record')).toMatchObject({ trash: 0, toolbar: [] });
+  });
+
   it('a click by coordinates on such an icon says it gave way (nothing to dismiss); the toolbar hears nothing', async () => {
     const { tabId, page } = await fixture('/delivery-hover-icon.html', /Delete/);
     // The trash icon's centre (pages/delivery-hover-icon.html): a point names no element to wait for, so no retry.

@@ -88,6 +88,12 @@ describe('classifyDelivery: hover', () => {
     expect(verdict).toEqual({ delivered: false, when: 'after_pointer', interceptor: decoy, from: 0 });
   });
 
+  it('gave way: afterwards what is at the point holds the element, which has no box there (its hover image is loading)', () => {
+    const toolbar = { ...decoy, tag: 'div', nodeName: 'DIV', id: 'toolbar', name: 'Toolbar' };
+    const verdict = classifyDelivery('hover', report(pointer, { probe: { reaches: false, hovered: true, hit: toolbar, gaveWay: true } }));
+    expect(verdict).toEqual({ delivered: false, when: 'after_pointer', interceptor: toolbar, from: 0, gaveWay: true });
+  });
+
   it('before_pointer: the move went to another element (and was cancelled)', () => {
     const verdict = classifyDelivery('hover', report([seen('pointerover', 'pointer', false)], { interceptor: decoy, probe: { reaches: false, hovered: false, hit: decoy } }));
     expect(verdict).toEqual({ delivered: false, when: 'before_pointer', interceptor: decoy, from: 0 });

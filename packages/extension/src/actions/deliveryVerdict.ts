@@ -70,7 +70,9 @@ export function classifyDelivery(action: DeliveryAction, target: GuardReport, ab
     const probe = target.probe;
     if (probe?.reaches === true && probe.hovered) return { delivered: true };
     const arrived = reached(target.events, 'pointer') || probe?.hovered === true;
-    if (probe !== undefined && !probe.reaches && probe.hit !== undefined) return { delivered: false, when: arrived ? 'after_pointer' : 'before_pointer', interceptor: probe.hit, from: 0 };
+    if (probe !== undefined && !probe.reaches && probe.hit !== undefined) {
+      return { delivered: false, when: arrived ? 'after_pointer' : 'before_pointer', interceptor: probe.hit, from: 0, ...(probe.gaveWay === true ? { gaveWay: true as const } : {}) };
+    }
     return { delivered: false, when: arrived ? 'after_pointer' : 'before_pointer' };
   }
   if (!reached(target.events, 'press')) return { delivered: false, when: reached(target.events, 'pointer') ? 'after_pointer' : 'before_pointer' };

@@ -14,7 +14,7 @@ import { clickAt, type ClickOptions } from '../input/mouse.js';
 import { DocumentChanged } from '../page/pageCall.js';
 import type { DialogInfo, Watched } from '../pageState/dialogs.js';
 import type { ToolContext } from './toolContext.js';
-import { classifyDelivery } from './deliveryVerdict.js';
+import { classifyDelivery, type DeliveryAction } from './deliveryVerdict.js';
 import { waitForPaint } from '../page/paint.js';
 import { disarm, pointerTarget, readGuards, undeliveredError, verifyDelivery, type GuardReports, type PointerPoint } from './pointerDelivery.js';
 import type { RefSite } from './refAction.js';
@@ -70,12 +70,34 @@ export async function clickRef(
   run: InputRunner = direct,
 ): Promise<{ dialog?: DialogInfo; point: PointerPoint }> {
   // The point returned is the one the click that landed was aimed at: its x, y and healed are the answer's.
+  const { value, point: aimed } = await whileGivingWay(ctx, site, tool, 'click', point, (at) => clickOnce(ctx, site, at, tool, options, run));
+  return { ...value, point: aimed };
+}
+
+/** An attempt's answer that its element gave way and nothing of it happened: the error it would be. */
+export interface GaveWay {
+  gaveWay: RelayError;
+}
+
+/**
+ * Run `attempt` at `point`; while it answers that the element gave way, wait for the element to be drawn again, aim
+ * and arm anew, and attempt again (see the header), within GIVE_WAY_LIMIT_MS. The answer, and the point of the
+ * attempt it came from; the last give-way error when the element kept giving way.
+ */
+export async function whileGivingWay<T extends object>(
+  ctx: ToolContext,
+  site: RefSite,
+  tool: ToolName,
+  action: DeliveryAction,
+  point: PointerPoint,
+  attempt: (point: PointerPoint) => Promise<T | GaveWay>,
+): Promise<{ value: T; point: PointerPoint }> {
   const until = Math.min(Date.now() + GIVE_WAY_LIMIT_MS, ctx.deadline - GIVE_WAY_LIMIT_MS / 2);
   let aimed = point;
   for (let tries = 0; ; tries++) {
-    const outcome = await clickOnce(ctx, site, aimed, tool, options, run);
-    if (!('gaveWay' in outcome)) return { ...outcome, point: aimed };
-    const again = tries < GIVE_WAY_TRIES ? await drawnAgain(ctx, site, tool, until) : undefined;
+    const outcome = await attempt(aimed);
+    if (!('gaveWay' in outcome)) return { value: outcome, point: aimed };
+    const again = tries < GIVE_WAY_TRIES ? await drawnAgain(ctx, site, tool, action, until) : undefined;
     if (again === undefined) throw outcome.gaveWay;
     aimed = again;
   }
@@ -86,11 +108,11 @@ export async function clickRef(
  * have no size (the image its hover style asks for is still loading). Anything else the aiming finds (a cover that
  * came meanwhile) is the answer at once: it names what is there now.
  */
-async function drawnAgain(ctx: ToolContext, site: RefSite, tool: ToolName, until: number): Promise<PointerPoint | undefined> {
+async function drawnAgain(ctx: ToolContext, site: RefSite, tool: ToolName, action: DeliveryAction, until: number): Promise<PointerPoint | undefined> {
   while (Date.now() < until) {
     await waitForPaint(ctx, site.world);
     try {
-      return await pointerTarget(ctx, site, tool, 'click');
+      return await pointerTarget(ctx, site, tool, action);
     } catch (error) {
       if (!(error instanceof RelayError) || !meanwhile(error)) throw error;
     }
@@ -111,7 +133,7 @@ async function clickOnce(
   tool: ToolName,
   options: ClickOptions,
   run: InputRunner,
-): Promise<{ dialog?: DialogInfo } | { gaveWay: RelayError }> {
+): Promise<{ dialog?: DialogInfo } | GaveWay> {
   const { pressed, clicked } = await guardedClick(ctx, point, options, run);
   const pressVerdict = pressed === undefined ? undefined : classifyDelivery('press', pressed.target, pressed.above);
   if ('dialog' in clicked) {

@@ -314,6 +314,7 @@ export function createPageApi(): PageApi {
     if (seen !== undefined) {
       report.probe = { reaches: seen.reaches, hovered: seen.hovered };
       if (seen.hit !== null && !seen.reaches) report.probe.hit = interceptorOf(seen.hit, state.expected);
+      if (seen.gaveWay) report.probe.gaveWay = true;
     }
     return report;
   }

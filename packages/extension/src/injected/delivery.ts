@@ -230,13 +230,14 @@ export class DeliveryGuard {
    * over the expected element as the browser sees it (:hover, which follows the last dispatched
    * move). undefined when `token` is not the last arming.
    */
-  probe(token: string, x: number, y: number): { hit: Element | null; reaches: boolean; hovered: boolean } | undefined {
+  probe(token: string, x: number, y: number): { hit: Element | null; reaches: boolean; hovered: boolean; gaveWay: boolean } | undefined {
     const armed = this.#armed;
     if (armed === undefined || armed.token !== token) return undefined;
     const hit = deepElementFromPoint(x, y);
     const over = hit !== null && reaches(hit, armed.expected);
     const hovered = armed.expected.matches(':hover') || (over && hit.matches(':hover'));
-    return { hit, reaches: over, hovered };
+    // What is there now holds the element, which has no box at the point: it gave way (a hover image still loading).
+    return { hit, reaches: over, hovered, gaveWay: !over && hit !== null && gaveWay(hit, armed.expected, { x, y }) };
   }
 
   #onEvent(event: Event): void {

@@ -198,7 +198,7 @@ export interface GuardReport {
    */
   gaveWay?: true;
   /** At `probe`: whether the point reaches the element now, whether the pointer is over it (:hover), and what is there otherwise. */
-  probe?: { reaches: boolean; hovered: boolean; hit?: Interceptor };
+  probe?: { reaches: boolean; hovered: boolean; hit?: Interceptor; gaveWay?: true };
 }
 
 /** Arm the guard for an action aimed at a point rather than at a ref's proven point (coordinate clicks, the drop of a drag). */
