@@ -77,7 +77,7 @@ export function pickListenerNodes(listeners: readonly Pick<Protocol.DOMDebugger.
 /** The hand-over: -1 without a page script, -2 in a context that is not the world's (page/pageCall.ts). */
 const noteFunction = (stamp: string | undefined): string =>
   // Strict in an inner arrow: a function with a rest parameter may not carry the directive itself.
-  `function (reused, fresh, ...elements) { return (() => { 'use strict'; const api = globalThis.__chromeRelay; if (api === undefined) return ${stamp === undefined ? -1 : -2}; ${stampCheck(stamp, '-2')}return api.noteListeners(reused, fresh, elements); })(); }`;
+  `function (reused, fresh, ...elements) { return (() => { 'use strict'; const api = globalThis.__chromeRelay; ${stampCheck(stamp, '-2')}if (api === undefined) return -1; return api.noteListeners(reused, fresh, elements); })(); }`;
 
 /** One frame's document and our world in it. */
 export interface ScanSite {
@@ -212,7 +212,7 @@ const NO_STATE: ListenerScanState = { stale: true, known: [] };
 // read follows.
 // In a context that is not the world's (page/pageCall.ts) there is nothing to read: an answer that reads nothing.
 const stateExpression = (stamp: string | undefined): string =>
-  `(() => { 'use strict'; const api = globalThis.__chromeRelay; const foreign = { state: { stale: false, known: [] }, inlineClicks: -1 }; ${stamp === undefined ? '' : `if (api === undefined) return foreign; ${stampCheck(stamp, 'foreign')}`}const state = api === undefined ? null : api.listenerScanState(); const inlineClicks = state === null || state.stale ? document.querySelectorAll(${JSON.stringify(INLINE_CLICK_SELECTOR)}).length : -1; return { state, inlineClicks }; })()`;
+  `(() => { 'use strict'; const api = globalThis.__chromeRelay; const foreign = { state: { stale: false, known: [] }, inlineClicks: -1 }; ${stampCheck(stamp, 'foreign')}const state = api === undefined ? null : api.listenerScanState(); const inlineClicks = state === null || state.stale ? document.querySelectorAll(${JSON.stringify(INLINE_CLICK_SELECTOR)}).length : -1; return { state, inlineClicks }; })()`;
 
 interface FrameScanState extends ListenerScanState {
   /** No page script at all (a fresh document). */

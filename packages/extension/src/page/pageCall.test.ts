@@ -15,8 +15,9 @@ describe('callExpression: a call reaches only the world it was made for', () => 
     expect(run(callExpression('ping', { n: 3 }, 'a1b2'), ours)).toBe('a1b2:{"pong":3}');
   });
 
-  it('is null where no page script is, and 0 where the script has another stamp (another document)', () => {
-    expect(run(callExpression('ping', { n: 3 }, 'a1b2'), undefined)).toBeNull();
+  it('is null where no page script is yet (the stamp not known), and 0 where none or another one is once it is known', () => {
+    expect(run(callExpression('ping', { n: 3 }, undefined), undefined)).toBeNull();
+    expect(run(callExpression('ping', { n: 3 }, 'a1b2'), undefined)).toBe(0);
     expect(run(callExpression('ping', { n: 3 }, 'a1b2'), { ...ours, stamp: 'ffff' })).toBe(0);
   });
 

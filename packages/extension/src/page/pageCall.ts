@@ -90,16 +90,17 @@ class NotOurWorld extends Error {}
 
 /**
  * Pure: the expression that calls `method` in a world. Strict, so that a page's function met in a context that is
- * not ours cannot read the expected stamp from its caller's source. null: no page script there; 0: another stamp.
+ * not ours cannot read the expected stamp from its caller's source. null: no page script there (the world's stamp
+ * not known yet); 0: not the world's context.
  */
 export function callExpression(method: string, args: unknown, stamp: string | undefined): string {
-  return `(() => { 'use strict'; const api = globalThis.__chromeRelay; if (api === undefined) return null; ${stampCheck(stamp)}return api.stamp + ':' + JSON.stringify(api.${method}(${JSON.stringify(args)})); })()`;
+  return `(() => { 'use strict'; const api = globalThis.__chromeRelay; ${stampCheck(stamp)}if (api === undefined) return null; return api.stamp + ':' + JSON.stringify(api.${method}(${JSON.stringify(args)})); })()`;
 }
 
 /**
- * Pure: the statement (after `const api = globalThis.__chromeRelay`, with something there) that answers `foreign` in a
- * context whose page script is not the world's; nothing while the world's stamp is not known yet. A page's own
- * `__chromeRelay` there may be anything, a getter that throws included: that is an answer too.
+ * Pure: the statement, right after `const api = globalThis.__chromeRelay`, that answers `foreign` in a context that is
+ * not the world's: no page script there, or another one (a page's own `__chromeRelay` may be anything, a getter that
+ * throws included). Nothing while the world's stamp is not known yet.
  */
 export function stampCheck(stamp: string | undefined, foreign = '0'): string {
   if (stamp === undefined) return '';
@@ -108,11 +109,9 @@ export function stampCheck(stamp: string | undefined, foreign = '0'): string {
 
 async function callOnce<M extends PageMethod>(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, method: M, args: PageArgs<M>): Promise<PageReturn<M>> {
   // The first call in a world learns its stamp: only from the document the world was made for (see the header).
-  const learning = world.stamp === undefined;
-  if (learning) await stillItsDocument(ctx, world);
+  if (world.stamp === undefined) await stillItsDocument(ctx, world);
   const ask = () => evaluate(ctx, world, callExpression(method, args, world.stamp), method);
   let value = await ask();
-  if (value === null && !learning) throw new NotOurWorld();
   if (value === null) {
     // A fresh world (new document, or first use), its document checked above: install, then ask again.
     await evaluate(ctx, world, pageScript(), 'install');
@@ -208,7 +207,7 @@ async function callPageNow<M extends PageMethod>(
  */
 async function pageObject(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, call: string, group: string): Promise<string | undefined> {
   // A context that is not the world's (see the header) holds none of its elements: 0, read as none.
-  const expression = `(() => { 'use strict'; const api = globalThis.__chromeRelay; if (api === undefined) return ${world.stamp === undefined ? 'undefined' : '0'}; ${stampCheck(world.stamp)}return api.${call} ?? null; })()`;
+  const expression = `(() => { 'use strict'; const api = globalThis.__chromeRelay; ${stampCheck(world.stamp)}if (api === undefined) return undefined; return api.${call} ?? null; })()`;
   for (let attempt = 1; ; attempt++) {
     const response = await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', { expression, contextId: world.contextId, returnByValue: false, objectGroup: group, silent: true });
     if (response.exceptionDetails !== undefined) {
@@ -248,7 +247,7 @@ export function inputFrameHandle(ctx: Pick<CallContext, 'cdp'>, world: PageWorld
  */
 export async function callPageAwait<M extends ReadAwaitMethod>(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, method: M): Promise<PageReturn<M> | undefined> {
   // A context that is not the world's (see the header) answers 0: no answer.
-  const expression = `(async () => { 'use strict'; const api = globalThis.__chromeRelay; if (api === undefined) return ${world.stamp === undefined ? 'null' : '0'}; ${stampCheck(world.stamp)}return JSON.stringify(await api.${method}()); })()`;
+  const expression = `(async () => { 'use strict'; const api = globalThis.__chromeRelay; ${stampCheck(world.stamp)}if (api === undefined) return null; return JSON.stringify(await api.${method}()); })()`;
   for (let attempt = 1; attempt <= 2; attempt++) {
     const response = await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', { expression, contextId: world.contextId, awaitPromise: true, returnByValue: true, silent: true });
     if (response.exceptionDetails !== undefined) return undefined;
