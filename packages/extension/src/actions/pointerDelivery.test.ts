@@ -1,3 +1,4 @@
+import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FramePointOutcome, GuardReport, PrepareClickOutcome } from '../injected/types.js';
 import { FakePages } from '../testing/fakePage.js';
@@ -7,8 +8,9 @@ import { MemoryStore } from '../refs/memoryStore.js';
 import { RefRegistry } from '../refs/registry.js';
 import { blockedFramesTab } from '../testing/blockedFrames.js';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
-import { pointerTarget, sameSize } from './pointerDelivery.js';
-import { openRef } from './refAction.js';
+import { meanwhile, pointerTarget, sameSize } from './pointerDelivery.js';
+import { described } from './interceptorIdentity.js';
+import { interceptedError, notVisibleError, openRef } from './refAction.js';
 
 beforeAll(() => {
   (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
@@ -122,5 +124,21 @@ describe('pointerTarget: a point over the iframe of a blocked site', () => {
     await expect(pointerTarget(tab.ctx, site, 'click', 'click')).rejects.toMatchObject({ details: { reason: 'site_blocked', ref: 'e5', x: 40, y: 30 } });
     expect(tab.page.calls.find((call) => call.method === 'deliveryReport')?.args).toMatchObject({ token: 'g1', disarm: true });
     expect(tab.inputEvents()).toEqual([]);
+  });
+});
+
+describe('meanwhile: waiting for an element that gave way to be drawn again', () => {
+  const toolbar = described({ tag: 'div', nodeName: 'DIV', candidate: 1, id: 'toolbar', className: '', name: 'Toolbar' });
+
+  it('waits while it has no size', () => {
+    expect(meanwhile(notVisibleError('click', 'e1', 3))).toBe(true);
+  });
+
+  it('does not wait out anything else: a cover that came meanwhile, past the edge, a click that was sent, a stale ref, a page that is gone', () => {
+    expect(meanwhile(interceptedError('click', 'e1', 3, { x: 1, y: 2, healed: false, when: 'before_pointer', sent: false, interceptor: toolbar }))).toBe(false);
+    expect(meanwhile(notVisibleError('click', 'e1', 3, true))).toBe(false);
+    expect(meanwhile(interceptedError('click', 'e1', 3, { x: 1, y: 2, healed: false, when: 'after_pointer', sent: true, interceptor: toolbar }))).toBe(false);
+    expect(meanwhile(reasonedError('stale_ref', 'navigated', 'Ref @e1 is gone.', { tool: 'click', phase: 'resolve' }))).toBe(false);
+    expect(meanwhile(new RelayError('cdp_error', 'Target closed', { tool: 'click', phase: 'act' }))).toBe(false);
   });
 });

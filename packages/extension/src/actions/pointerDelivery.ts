@@ -16,7 +16,7 @@
  * 4. The guards' logs decide (deliveryVerdict.ts): delivered, or click_intercepted with
  *    `details.when`.
  */
-import { reasonedError, type RelayError, type ToolName } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, type ToolName } from '@chrome-relay/protocol';
 import type { CdpTarget } from '../cdp/cdpSession.js';
 import type { DeliveryPhase, GuardReport, PrepareClickOutcome } from '../injected/types.js';
 import { framePointIn } from '../page/frameOwner.js';
@@ -297,4 +297,68 @@ export async function undeliveredError(
     ...(verdict.gone === true ? { gone: true } : {}),
     ...(verdict.gaveWay === true ? { gaveWay: true } : {}),
   });
+}
+
+/**
+ * An element that gives way under the arriving pointer — an icon whose hover style swaps in an image still loading
+ * (it has no size until the image comes), a control that jumps — gets the action again (click, hover), as a person
+ * tries again after a flicker: the attempt's press went to the element around it and was cancelled before any page
+ * listener saw it, so nothing of it happened. Attempts within GIVE_WAY_LIMIT_MS, each aimed and proven anew.
+ */
+export const GIVE_WAY_LIMIT_MS = 2000;
+/**
+ * The time is the bound: a hover image can take most of it to come, and a fast machine flickers through several
+ * attempts meanwhile. The count only keeps a page that gives way at every arrival to a handful.
+ */
+const GIVE_WAY_TRIES = 8;
+
+/** An attempt's answer that its element gave way and nothing of it happened: the error it would be. */
+export interface GaveWay {
+  gaveWay: RelayError;
+}
+
+/**
+ * Run `attempt` at `point`; while it answers that the element gave way, wait for the element to be drawn again, aim
+ * and arm anew, and attempt again (see GIVE_WAY_LIMIT_MS), within that time. The answer, and the point of the
+ * attempt it came from; the last give-way error when the element kept giving way.
+ */
+export async function whileGivingWay<T extends object>(
+  ctx: ToolContext,
+  site: RefSite,
+  tool: ToolName,
+  action: DeliveryAction,
+  point: PointerPoint,
+  attempt: (point: PointerPoint) => Promise<T | GaveWay>,
+): Promise<{ value: T; point: PointerPoint }> {
+  const until = Math.min(Date.now() + GIVE_WAY_LIMIT_MS, ctx.deadline - GIVE_WAY_LIMIT_MS / 2);
+  let aimed = point;
+  for (let tries = 0; ; tries++) {
+    const outcome = await attempt(aimed);
+    if (!('gaveWay' in outcome)) return { value: outcome, point: aimed };
+    const again = tries < GIVE_WAY_TRIES ? await drawnAgain(ctx, site, tool, action, until) : undefined;
+    if (again === undefined) throw outcome.gaveWay;
+    aimed = again;
+  }
+}
+
+/**
+ * The element's point once it is drawn again, aimed and armed; undefined when it is not by `until`. Meanwhile it may
+ * have no size (the image its hover style asks for is still loading). Anything else the aiming finds (a cover that
+ * came meanwhile) is the answer at once: it names what is there now.
+ */
+async function drawnAgain(ctx: ToolContext, site: RefSite, tool: ToolName, action: DeliveryAction, until: number): Promise<PointerPoint | undefined> {
+  while (Date.now() < until) {
+    await waitForPaint(ctx, site.world);
+    try {
+      return await pointerTarget(ctx, site, tool, action);
+    } catch (error) {
+      if (!(error instanceof RelayError) || !meanwhile(error)) throw error;
+    }
+  }
+  return undefined;
+}
+
+/** Pure: an aiming refused the way an element that gave way is refused until it is drawn again (it has no size). */
+export function meanwhile(error: RelayError): boolean {
+  return error.code === 'element_not_found' && error.details.reason === 'not_visible';
 }

@@ -4,19 +4,15 @@
  * the release what the whole click reached. Throws click_intercepted when any of it went
  * elsewhere; returns normally only when the element got the press and the release.
  *
- * An element that gives way under the arriving pointer — an icon whose hover style swaps in an image still loading
- * (it has no size until the image comes), a control that jumps — is clicked again, as a person clicks again after a
- * flicker: the press of the attempt went to the element around it and was cancelled before any page listener saw
- * it, so nothing of it happened. A few attempts within GIVE_WAY_LIMIT_MS, each aimed and proven anew.
+ * An element that gives way under the arriving pointer is clicked again (pointerDelivery.ts whileGivingWay).
  */
-import { reasonedError, RelayError, type ToolName } from '@chrome-relay/protocol';
+import { reasonedError, type ToolName } from '@chrome-relay/protocol';
 import { clickAt, type ClickOptions } from '../input/mouse.js';
 import { DocumentChanged } from '../page/pageCall.js';
 import type { DialogInfo, Watched } from '../pageState/dialogs.js';
 import type { ToolContext } from './toolContext.js';
-import { classifyDelivery, type DeliveryAction } from './deliveryVerdict.js';
-import { waitForPaint } from '../page/paint.js';
-import { disarm, pointerTarget, readGuards, undeliveredError, verifyDelivery, type GuardReports, type PointerPoint } from './pointerDelivery.js';
+import { classifyDelivery } from './deliveryVerdict.js';
+import { disarm, readGuards, undeliveredError, verifyDelivery, whileGivingWay, type GaveWay, type GuardReports, type PointerPoint } from './pointerDelivery.js';
 import type { RefSite } from './refAction.js';
 /** Runs the input; the click tool passes the dialog tracker's watch (a click may open alert()). */
 export type InputRunner = (work: () => Promise<void>) => Promise<Watched<void>>;
@@ -46,14 +42,6 @@ export async function guardedClick(
   }
 }
 
-/** How long, and how many more times, a click tries an element that gave way under the pointer (see the header). */
-export const GIVE_WAY_LIMIT_MS = 2000;
-/**
- * The time is the bound: a hover image can take most of it to come, and a fast machine flickers through several
- * attempts meanwhile. The count only keeps a page that gives way at every arrival to a handful.
- */
-const GIVE_WAY_TRIES = 8;
-
 /**
  * Click the ref's element at `point` and prove it got the click. `{ dialog }` when the click
  * opened a JavaScript dialog (the page is then blocked: only the press could be checked). When the
@@ -72,57 +60,6 @@ export async function clickRef(
   // The point returned is the one the click that landed was aimed at: its x, y and healed are the answer's.
   const { value, point: aimed } = await whileGivingWay(ctx, site, tool, 'click', point, (at) => clickOnce(ctx, site, at, tool, options, run));
   return { ...value, point: aimed };
-}
-
-/** An attempt's answer that its element gave way and nothing of it happened: the error it would be. */
-export interface GaveWay {
-  gaveWay: RelayError;
-}
-
-/**
- * Run `attempt` at `point`; while it answers that the element gave way, wait for the element to be drawn again, aim
- * and arm anew, and attempt again (see the header), within GIVE_WAY_LIMIT_MS. The answer, and the point of the
- * attempt it came from; the last give-way error when the element kept giving way.
- */
-export async function whileGivingWay<T extends object>(
-  ctx: ToolContext,
-  site: RefSite,
-  tool: ToolName,
-  action: DeliveryAction,
-  point: PointerPoint,
-  attempt: (point: PointerPoint) => Promise<T | GaveWay>,
-): Promise<{ value: T; point: PointerPoint }> {
-  const until = Math.min(Date.now() + GIVE_WAY_LIMIT_MS, ctx.deadline - GIVE_WAY_LIMIT_MS / 2);
-  let aimed = point;
-  for (let tries = 0; ; tries++) {
-    const outcome = await attempt(aimed);
-    if (!('gaveWay' in outcome)) return { value: outcome, point: aimed };
-    const again = tries < GIVE_WAY_TRIES ? await drawnAgain(ctx, site, tool, action, until) : undefined;
-    if (again === undefined) throw outcome.gaveWay;
-    aimed = again;
-  }
-}
-
-/**
- * The element's point once it is drawn again, aimed and armed; undefined when it is not by `until`. Meanwhile it may
- * have no size (the image its hover style asks for is still loading). Anything else the aiming finds (a cover that
- * came meanwhile) is the answer at once: it names what is there now.
- */
-async function drawnAgain(ctx: ToolContext, site: RefSite, tool: ToolName, action: DeliveryAction, until: number): Promise<PointerPoint | undefined> {
-  while (Date.now() < until) {
-    await waitForPaint(ctx, site.world);
-    try {
-      return await pointerTarget(ctx, site, tool, action);
-    } catch (error) {
-      if (!(error instanceof RelayError) || !meanwhile(error)) throw error;
-    }
-  }
-  return undefined;
-}
-
-/** Pure: an aiming refused the way an element that gave way is refused until it is drawn again (it has no size). */
-export function meanwhile(error: RelayError): boolean {
-  return error.code === 'element_not_found' && error.details.reason === 'not_visible';
 }
 
 /** One verified click; `{ gaveWay }` (the error it would be) when the element gave way and nothing of the click happened. */

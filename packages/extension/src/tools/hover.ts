@@ -4,7 +4,7 @@
  * reaches the element and the browser has the pointer over it (:hover). An overlay that appears
  * when the pointer arrives is click_intercepted (details.when after_pointer), not a success. An element
  * that gives way under the pointer (an icon whose hover image is still loading) is hovered again once it
- * is drawn again, as a click is (actions/refClick.ts whileGivingWay).
+ * is drawn again, as a click is (actions/pointerDelivery.ts whileGivingWay).
  *
  * The move is delivered unbuffered (withUnbufferedInput): otherwise its acknowledgement, and so the
  * proof, would wait for the page's next animation frame (up to ~1 s measured on a 1,500-row page).
@@ -12,9 +12,8 @@
 import { moveTo, withUnbufferedInput } from '../input/mouse.js';
 import { setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
-import { disarm, pointerTarget, undeliveredError, verifyDelivery } from '../actions/pointerDelivery.js';
+import { disarm, pointerTarget, undeliveredError, verifyDelivery, whileGivingWay } from '../actions/pointerDelivery.js';
 import { openRef } from '../actions/refAction.js';
-import { whileGivingWay } from '../actions/refClick.js';
 export const hoverTool = defineTool({
   name: 'hover',
   async handle(params, ctx) {
