@@ -6,26 +6,16 @@
  * the tests read those records through the DevTools observer and hold the CLI's exit code to them.
  */
 import type { Frame, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
-import { startRelay, until, type CliResult, type Relay } from './harness.js';
-import { open, read, refFor, snapshot } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { until, type CliResult } from './harness.js';
+import { crossSiteRig, open, read, refFor, snapshot } from './helpers.js';
 
-let relay: Relay;
-let crossServer: FixtureServer;
-beforeAll(async () => {
-  relay = await startRelay();
-  crossServer = await startFixtureServer('127.0.0.2');
-});
-afterAll(async () => {
-  await relay?.stop();
-  await crossServer?.close();
-});
+const rig = crossSiteRig();
 
 const ROUNDS = 20;
 
 async function run(tabId: number, ...args: string[]): Promise<CliResult> {
-  return relay.cli(...args, '--tab', String(tabId));
+  return rig.relay.cli(...args, '--tab', String(tabId));
 }
 
 async function ok(tabId: number, ...args: string[]): Promise<Record<string, unknown>> {
@@ -43,9 +33,9 @@ function expectIntercepted(result: CliResult, when: string | readonly string[], 
 }
 
 async function fixture(path: string, name: RegExp): Promise<{ tabId: number; page: Page; ref: string }> {
-  const tab = await open(relay, path);
-  const page = await relay.page(tab.path);
-  return { tabId: tab.tabId, page, ref: refFor(await snapshot(relay, tab.tabId), name) };
+  const tab = await open(rig.relay, path);
+  const page = await rig.relay.page(tab.path);
+  return { tabId: tab.tabId, page, ref: refFor(await snapshot(rig.relay, tab.tabId), name) };
 }
 
 describe('delivery: overlays that appear when the pointer arrives', () => {
@@ -78,7 +68,7 @@ describe('delivery: overlays that appear when the pointer arrives', () => {
 describe('delivery: a cover on its way out', () => {
   it('a click waits for a picker that is fading out over its target, then lands there; a cover that holds still is refused', async () => {
     const { tabId, page } = await fixture('/delivery-fade.html', /Submit/);
-    const snap = await snapshot(relay, tabId);
+    const snap = await snapshot(rig.relay, tabId);
     const submit = refFor(snap, /button "Submit"/);
     const under = refFor(snap, /button "Under the banner"/);
     // Picking the day starts a 1.2 s fade of the picker, which covers Submit until it is gone: the next click comes
@@ -96,7 +86,7 @@ describe('delivery: a cover on its way out', () => {
 describe('delivery: an element that gives way under the arriving pointer', () => {
   it('an icon swapped for an image still loading on hover is clicked once it is drawn again; nothing else hears a press', async () => {
     const { tabId, page } = await fixture('/delivery-hover-icon.html', /Delete/);
-    const snap = await snapshot(relay, tabId);
+    const snap = await snapshot(rig.relay, tabId);
     // Each icon's hover image is fetched when the pointer first arrives, 400 ms away: meanwhile the icon has no size.
     const trash = await ok(tabId, 'click', refFor(snap, /"Delete"/));
     expect(trash).toMatchObject({ clicked: true });
@@ -107,7 +97,7 @@ describe('delivery: an element that gives way under the arriving pointer', () =>
 
   it('hover over such an icon waits until it is drawn again, and ends with the pointer on it', async () => {
     const { tabId, page } = await fixture('/delivery-hover-icon.html', /Delete/);
-    const hovered = await ok(tabId, 'hover', refFor(await snapshot(relay, tabId), /"Delete"/));
+    const hovered = await ok(tabId, 'hover', refFor(await snapshot(rig.relay, tabId), /"Delete"/));
     expect(hovered).toMatchObject({ x: 56, y: 76 });
     expect(await read(page, `document.getElementById('trash').matches(':hover')`)).toBe(true);
     expect(await read(page, 'window.record')).toMatchObject({ trash: 0, toolbar: [] });
@@ -150,7 +140,7 @@ describe('delivery: hostile pages, 20 clicks each', () => {
 
   it('drag: a source swapped for a decoy when the pointer arrives is refused; the decoy hears nothing, not even the release', async () => {
     const { tabId, page, ref } = await fixture('/delivery-swap.html', /button "Real button"/);
-    const drop = refFor(await snapshot(relay, tabId), /button "Drop here"/);
+    const drop = refFor(await snapshot(rig.relay, tabId), /button "Drop here"/);
     expectIntercepted(await run(tabId, 'drag', ref, drop), 'after_pointer', /Decoy button/);
     expect(await read(page, 'window.record.decoy')).toEqual([]);
   });
@@ -187,13 +177,13 @@ describe('delivery: out-of-process frames', () => {
   }
 
   it('the first click into a fresh cross-origin frame lands on its button, 20 fresh frames in a row', async () => {
-    const tab = await open(relay, `/delivery-fresh.html?x=${encodeURIComponent(crossServer.url('/delivery-child.html'))}`);
-    const page = await relay.page(tab.path);
-    const newFrame = refFor(await snapshot(relay, tab.tabId), /button "New frame"/);
+    const tab = await open(rig.relay, `/delivery-fresh.html?x=${encodeURIComponent(rig.crossServer.url('/delivery-child.html'))}`);
+    const page = await rig.relay.page(tab.path);
+    const newFrame = refFor(await snapshot(rig.relay, tab.tabId), /button "New frame"/);
     for (let round = 1; round <= ROUNDS; round++) {
       await ok(tab.tabId, 'click', newFrame);
       const text = await until(async () => {
-        const snap = await snapshot(relay, tab.tabId);
+        const snap = await snapshot(rig.relay, tab.tabId);
         return new RegExp(`iframe "Fresh frame ${round}"[\\s\\S]*button "Child button" \\[ref=`).test(snap) ? snap : undefined;
       }, 10_000, `frame ${round} in the snapshot`);
       await ok(tab.tabId, 'click', refFor(text, /button "Child button"/));
@@ -205,10 +195,10 @@ describe('delivery: out-of-process frames', () => {
   });
 
   it('a click after scrolling past a cross-origin frame reaches the target, not the frame drawn there last, 20 times', async () => {
-    const tab = await open(relay, `/delivery-scroll.html?x=${encodeURIComponent(crossServer.url('/delivery-child.html'))}`);
-    const page = await relay.page(tab.path);
-    const ad = await until(() => page.frames().find((f) => f.url().startsWith(crossServer.origin)), 10_000, 'the ad frame');
-    const below = refFor(await snapshot(relay, tab.tabId), /button "Below the frame"/);
+    const tab = await open(rig.relay, `/delivery-scroll.html?x=${encodeURIComponent(rig.crossServer.url('/delivery-child.html'))}`);
+    const page = await rig.relay.page(tab.path);
+    const ad = await until(() => page.frames().find((f) => f.url().startsWith(rig.crossServer.origin)), 10_000, 'the ad frame');
+    const below = refFor(await snapshot(rig.relay, tab.tabId), /button "Below the frame"/);
     for (let round = 1; round <= ROUNDS; round++) {
       // A frame drawn at the top of the page: the ad covers the point the target will be scrolled to.
       expect(await read(page, 'window.scrollY')).toBe(0);
@@ -223,15 +213,15 @@ describe('delivery: out-of-process frames', () => {
   it('a link into the site of a popup and a frame it opened is clicked, and reported as the navigation it started', async () => {
     // The popup and the frame put that site in a renderer process of its own; the link moves the tab into it, where
     // the id of chrome-relay's world in the old page can name a context of the new one.
-    const tab = await open(relay, `/escape.html?to=${encodeURIComponent(crossServer.url('/button.html'))}`);
-    const text = await snapshot(relay, tab.tabId);
+    const tab = await open(rig.relay, `/escape.html?to=${encodeURIComponent(rig.crossServer.url('/button.html'))}`);
+    const text = await snapshot(rig.relay, tab.tabId);
     await ok(tab.tabId, 'click', refFor(text, /button "Open window"/));
     await ok(tab.tabId, 'click', refFor(text, /button "Frame"/));
     await ok(tab.tabId, 'click', refFor(text, /button "Fetch"/));
     const clicked = await run(tab.tabId, 'click', refFor(text, /link "Plain link"/));
     expect(clicked.code, clicked.stderr).toBe(0);
     expect(clicked.json).toMatchObject({ clicked: true, navigated: true });
-    await until(async () => String((await ok(tab.tabId, 'get', 'url')).value).startsWith(crossServer.origin), 10_000, 'the tab on the linked site');
-    expect(crossServer.requests.filter((path) => path.includes('via=link'))).toHaveLength(1);
+    await until(async () => String((await ok(tab.tabId, 'get', 'url')).value).startsWith(rig.crossServer.origin), 10_000, 'the tab on the linked site');
+    expect(rig.crossServer.requests.filter((path) => path.includes('via=link'))).toHaveLength(1);
   });
 });

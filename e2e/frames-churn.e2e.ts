@@ -7,34 +7,24 @@
  * checked against the record the parent page keeps of what each frame told it (read through the DevTools observer's
  * main frame: its view of out-of-process frames lags navigations).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
-import { startRelay, until, type Relay } from './harness.js';
-import { okJson, okText, open, read, refFor } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { until } from './harness.js';
+import { crossSiteRig, okJson, okText, open, read, refFor } from './helpers.js';
 
-let relay: Relay;
-let crossServer: FixtureServer;
-beforeAll(async () => {
-  relay = await startRelay();
-  crossServer = await startFixtureServer('127.0.0.2');
-});
-afterAll(async () => {
-  await relay?.stop();
-  await crossServer?.close();
-});
+const rig = crossSiteRig();
 
-const ok = (...args: string[]): Promise<Record<string, unknown>> => okJson(relay, ...args);
+const ok = (...args: string[]): Promise<Record<string, unknown>> => okJson(rig.relay, ...args);
 
-const text = (...args: string[]): Promise<string> => okText(relay, ...args);
+const text = (...args: string[]): Promise<string> => okText(rig.relay, ...args);
 
 describe('cross-origin frames that come and go', () => {
   it('a snapshot after navigating to a page that makes a cross-origin frame at DOMContentLoaded answers, every round', async () => {
-    const x = encodeURIComponent(crossServer.origin);
-    const tab = await open(relay, `/frames-churn.html?x=${x}`);
+    const x = encodeURIComponent(rig.crossServer.origin);
+    const tab = await open(rig.relay, `/frames-churn.html?x=${x}`);
     const t = String(tab.tabId);
     for (let round = 0; round < 8; round++) {
-      if (round > 0) await ok('navigate', relay.server.url(`/frames-churn.html?x=${x}&round=${round}`), '--tab', t);
-      const page = await relay.page(round > 0 ? `frames-churn.html?x=${x}&round=${round}` : tab.path);
+      if (round > 0) await ok('navigate', rig.relay.server.url(`/frames-churn.html?x=${x}&round=${round}`), '--tab', t);
+      const page = await rig.relay.page(round > 0 ? `frames-churn.html?x=${x}&round=${round}` : tab.path);
       await until(async () => (await read<number>(page, 'window.loaded')) >= 3, 10_000, 'three frames loaded');
       let snap = await text('snapshot', '-i', '--tab', t);
       // A press in each frame lands there, once.
@@ -49,7 +39,7 @@ describe('cross-origin frames that come and go', () => {
       await until(async () => (await read<Record<string, number>>(page, 'window.pressed'))[6] === 1, 5000, 'the sixth frame pressed');
       await ok('click', refFor(snap, /button "Remove frames"/));
 
-      await ok('navigate', relay.server.url(`/frames-late.html?x=${x}&round=${round}`), '--tab', t);
+      await ok('navigate', rig.relay.server.url(`/frames-late.html?x=${x}&round=${round}`), '--tab', t);
       await ok('wait', '--load', '--tab', t, '--timeout', '10000');
       snap = await text('snapshot', '--tab', t);
       expect(snap).toMatch(/iframe "Late frame"/);

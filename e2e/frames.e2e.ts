@@ -5,23 +5,13 @@
  * Every assertion reads the frame's own state through the DevTools observer (page.frames()).
  */
 import type { Frame, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
-import { startRelay, until, type Relay } from './harness.js';
-import { okJson, open, refFor, snapshot, type Opened } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { until } from './harness.js';
+import { crossSiteRig, okJson, open, refFor, snapshot, type Opened } from './helpers.js';
 
-let relay: Relay;
-let crossServer: FixtureServer;
-beforeAll(async () => {
-  relay = await startRelay();
-  crossServer = await startFixtureServer('127.0.0.2');
-});
-afterAll(async () => {
-  await relay?.stop();
-  await crossServer?.close();
-});
+const rig = crossSiteRig();
 
-const ok = (...args: string[]): Promise<Record<string, unknown>> => okJson(relay, ...args);
+const ok = (...args: string[]): Promise<Record<string, unknown>> => okJson(rig.relay, ...args);
 
 interface FramePage {
   tab: Opened;
@@ -31,14 +21,14 @@ interface FramePage {
 }
 
 async function openParent(): Promise<FramePage> {
-  const tab = await open(relay, `/frame-parent.html?x=${encodeURIComponent(crossServer.url('/frame-child.html'))}`);
-  const page = await relay.page(tab.path);
+  const tab = await open(rig.relay, `/frame-parent.html?x=${encodeURIComponent(rig.crossServer.url('/frame-child.html'))}`);
+  const page = await rig.relay.page(tab.path);
   const find = (host: string) => (): Frame => {
     const frame = page.frames().find((f) => f !== page.mainFrame() && f.url().startsWith(host));
     if (frame === undefined) throw new Error(`no frame on ${host}: ${page.frames().map((f) => f.url()).join(', ')}`);
     return frame;
   };
-  const framePage: FramePage = { tab, page, same: find(relay.server.origin), cross: find(crossServer.origin) };
+  const framePage: FramePage = { tab, page, same: find(rig.relay.server.origin), cross: find(rig.crossServer.origin) };
   await until(async () => {
     try {
       return (await framePage.cross().evaluate('document.readyState')) === 'complete' && (await framePage.same().evaluate('document.readyState')) === 'complete';
@@ -52,7 +42,7 @@ async function openParent(): Promise<FramePage> {
 describe('frames', () => {
   it('snapshot shows both frames under their iframe nodes, with refs', async () => {
     const { tab } = await openParent();
-    const snap = await snapshot(relay, tab.tabId);
+    const snap = await snapshot(rig.relay, tab.tabId);
     expect(snap).toMatch(/iframe "Same origin frame"/);
     expect(snap).toMatch(/iframe "Cross origin frame"/);
     expect(snap.split('\n').filter((line) => /button "Child button" \[ref=e\d+\]/.test(line))).toHaveLength(2);
@@ -68,7 +58,7 @@ describe('frames', () => {
 
   it('clicks land in the same-origin and the cross-origin frame (trusted), parent scrolled and frames offset', async () => {
     const { tab, page, same, cross } = await openParent();
-    const snap = await snapshot(relay, tab.tabId);
+    const snap = await snapshot(rig.relay, tab.tabId);
     const sameButton = refFor(snap, /Child button/, 0);
     const crossButton = refFor(snap, /Child button/, 1);
     await ok('click', sameButton);
@@ -91,7 +81,7 @@ describe('frames', () => {
 
   it('fill works in both frames', async () => {
     const { tab, same, cross } = await openParent();
-    const snap = await snapshot(relay, tab.tabId);
+    const snap = await snapshot(rig.relay, tab.tabId);
     await ok('fill', refFor(snap, /Child field/, 0), 'same origin');
     await ok('fill', refFor(snap, /Child field/, 1), 'cross origin');
     expect(await same().evaluate(`document.getElementById('field').value`)).toBe('same origin');
@@ -100,13 +90,13 @@ describe('frames', () => {
 
   it('a child frame that navigates kills only its own refs', async () => {
     const { tab, page, same, cross } = await openParent();
-    const snap = await snapshot(relay, tab.tabId);
+    const snap = await snapshot(rig.relay, tab.tabId);
     const sameButton = refFor(snap, /Child button/, 0);
     const crossButton = refFor(snap, /Child button/, 1);
     const parentButton = refFor(snap, /Parent button/);
     await ok('click', refFor(snap, /Next child page/, 0));
     await until(() => same().url().includes('/frame-next.html'), 10_000, 'child frame navigated');
-    const stale = await relay.cli('click', sameButton);
+    const stale = await rig.relay.cli('click', sameButton);
     expect(stale.error?.code, stale.stderr).toBe('stale_ref');
     expect(stale.error?.details.reason).toBe('navigated');
     await ok('click', parentButton);
@@ -114,7 +104,7 @@ describe('frames', () => {
     await ok('click', crossButton);
     expect(await cross().evaluate('window.clicks')).toBe(1);
     // A fresh snapshot sees the new child document.
-    const again = await snapshot(relay, tab.tabId);
+    const again = await snapshot(rig.relay, tab.tabId);
     expect(again).toMatch(/Next page button" \[ref=e\d+\]/);
   });
 });

@@ -1,9 +1,10 @@
 /** Small helpers shared by e2e files: open a fixture under a unique URL, find refs in snapshot text. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import { CLI, type Relay } from './harness.js';
+import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
+import { CLI, startRelay, type Relay } from './harness.js';
 
 export interface Opened {
   tabId: number;
@@ -79,4 +80,39 @@ export async function mcpClient(env: NodeJS.ProcessEnv, ...args: string[]): Prom
   const client = new Client({ name: 'chrome-relay-e2e', version: '1.0.0' });
   await client.connect(transport);
   return client;
+}
+
+/** What a file with cross-site pages works with: the relay, and a second fixture server on another site. */
+export interface CrossSiteRig {
+  readonly relay: Relay;
+  /** 127.0.0.2: another site than the relay's fixture server, so its frames are out of process. */
+  readonly crossServer: FixtureServer;
+}
+
+/** Start both once for the file (call at its top level), stop them after it. */
+export function crossSiteRig(): CrossSiteRig {
+  let relay: Relay | undefined;
+  let crossServer: FixtureServer | undefined;
+  beforeAll(async () => {
+    relay = await startRelay();
+    crossServer = await startFixtureServer('127.0.0.2');
+  });
+  afterAll(async () => {
+    await relay?.stop();
+    await crossServer?.close();
+  });
+  return {
+    get relay() {
+      return ready(relay);
+    },
+    get crossServer() {
+      return ready(crossServer);
+    },
+  };
+}
+
+/** A rig's part, once its beforeAll ran. */
+export function ready<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('an e2e rig is used before its beforeAll ran');
+  return value;
 }

@@ -4,9 +4,9 @@
  * UI, so a test acts as the person there; agents still act only through the built CLI.
  */
 import type { Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll } from 'vitest';
-import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
-import { EXTENSION_ID, startRelay, until, type Relay } from './harness.js';
+import { afterEach, beforeAll } from 'vitest';
+import { EXTENSION_ID, until, type Relay } from './harness.js';
+import { crossSiteRig, ready, type CrossSiteRig } from './helpers.js';
 
 export async function extensionPage(relay: Relay, file: string): Promise<Page> {
   const page = await relay.devtools.newPage();
@@ -44,41 +44,27 @@ export async function saveOptions(options: Page, change: { blocked?: string; age
   });
 }
 
-/** What a block-list e2e file works with: the relay, a second fixture server on another site, the options page. */
-export interface BlockListRig {
-  readonly relay: Relay;
-  /** 127.0.0.2: another site than the relay's fixture server, so its frames are out of process. */
-  readonly crossServer: FixtureServer;
+/** What a block-list e2e file works with: a cross-site rig and the options page. */
+export interface BlockListRig extends CrossSiteRig {
   readonly options: Page;
 }
 
 /** Set the rig up once for the file (call at its top level); the person empties the block list after every test. */
 export function blockListRig(): BlockListRig {
-  let relay: Relay | undefined;
-  let crossServer: FixtureServer | undefined;
+  const base = crossSiteRig();
   let options: Page | undefined;
   beforeAll(async () => {
-    relay = await startRelay();
-    crossServer = await startFixtureServer('127.0.0.2');
-    options = await extensionPage(relay, 'options.html');
+    options = await extensionPage(base.relay, 'options.html');
   });
   afterEach(async () => {
     if (options !== undefined) await saveOptions(options, { blocked: '' });
   });
-  afterAll(async () => {
-    await relay?.stop();
-    await crossServer?.close();
-  });
-  const ready = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error('the block-list rig is used before its beforeAll ran');
-    return value;
-  };
   return {
     get relay() {
-      return ready(relay);
+      return base.relay;
     },
     get crossServer() {
-      return ready(crossServer);
+      return base.crossServer;
     },
     get options() {
       return ready(options);
