@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdtempSync, renameSync, unlinkSync } from 'n
 import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import type { Command } from 'commander';
-import { RelayError, toolLabel, type AfterSnapshot, type CliOutput } from '@chrome-relay/protocol';
+import { RelayError, SHORT_FLAGS, toolLabel, type AfterSnapshot, type CliOutput } from '@chrome-relay/protocol';
 import { invalidArgument, parseFps, parseMaxChars } from './args.js';
 import { paramsFromCommandLine } from './commandParams.js';
 import { commandSpec, type FlagSpec } from './commandSpec.js';
@@ -54,13 +54,18 @@ function shapingFlags(): FlagSpec[] {
   return commandSpec('snapshot').flags.filter((flag) => SHAPING_PARAMS.includes(flag.param));
 }
 
-/** An action's --snapshot and the flags that shape it: -i, -d, -s (long form only where the command has the letter already), --max-chars. */
+/**
+ * An action's --snapshot and the flags that shape it: -i, -d, --scope, --max-chars. A letter keeps its one meaning
+ * (protocol SHORT_FLAGS): `-s` names the element a command works in, which for an action is not the snapshot's
+ * scope, so the scope is `--scope` there; so is any letter the command has already.
+ */
 function declareSnapshotFlags(cmd: Command): void {
   cmd.option('--snapshot', SNAPSHOT_FLAG);
   const shorts = new Set(cmd.options.map((option) => option.short));
   for (const flag of shapingFlags()) {
     const short = /^(-\w), /.exec(flag.spelling)?.[1];
-    cmd.option(short !== undefined && shorts.has(short) ? flag.spelling.slice(short.length + 2) : flag.spelling, `with --snapshot: ${flag.help}`);
+    const keepsLetter = short !== undefined && !shorts.has(short) && SHORT_FLAGS[short]?.element !== true;
+    cmd.option(short === undefined || keepsLetter ? flag.spelling : flag.spelling.slice(short.length + 2), `with --snapshot: ${flag.help}`);
   }
   cmd.option('--max-chars <n>', `with --snapshot: ${MAX_CHARS_HELP}`, parseMaxChars);
 }

@@ -99,6 +99,41 @@ export interface CliShape {
   readonly examples: readonly [string, ...string[]];
 }
 
+/**
+ * What each short flag means: one meaning per letter, wherever it is accepted (a test holds every command of
+ * the CLI to this table, cli/src/shortFlags.test.ts). `longs` are the long names it may go with; `element`
+ * says its value names an element: a ref param (a ref, or where the command also reads by selector, a CSS
+ * selector: parse `refOrSelector`).
+ */
+export const SHORT_FLAGS: Readonly<Record<string, { readonly meaning: string; readonly longs: readonly string[]; readonly element?: true }>> = {
+  '-s': {
+    meaning: 'the element this command is about or works in: a ref (@e12 or e12), or a CSS selector where the command reads by selector',
+    longs: ['--scope', '--selector', '--target'],
+    element: true,
+  },
+  '-i': { meaning: 'actionable elements only (in the snapshot printed)', longs: ['--interactive'] },
+  '-d': { meaning: 'how deep the printed snapshot goes', longs: ['--depth'] },
+  '-o': { meaning: 'the file to write', longs: ['--out'] },
+  '-V': { meaning: "chrome-relay's version", longs: ['--version'] },
+  '-h': { meaning: 'the help of the command', longs: ['--help'] },
+};
+
+/** One positional of a usage line: `<ref>`, `[attribute]`, `<tabs...>`. */
+export function argUsage(arg: { readonly label: string; readonly optional: boolean; readonly list: boolean }): string {
+  const name = `${arg.label}${arg.list ? '...' : ''}`;
+  return arg.optional ? `[${name}]` : `<${name}>`;
+}
+
+/**
+ * The usage line of a tool's command, `chrome-relay fill <ref> <value>`: what a "missing argument" message
+ * shows, on the command line and, turned into a call by the MCP server's wording, over MCP. Whether an argument
+ * is optional or takes several values comes from its param (`info`).
+ */
+export function usageLine(cli: CliShape, info: (param: string) => { readonly optional: boolean; readonly list: boolean }): string {
+  const args = (cli.args ?? []).map((arg) => argUsage({ label: arg.label ?? arg.param, optional: arg.optional === true || info(arg.param).optional, list: info(arg.param).list }));
+  return ['chrome-relay', cli.command, ...args].join(' ');
+}
+
 /** `clickCount` → `--click-count`. */
 export function flagNameOf(param: string): string {
   return `--${param.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;

@@ -1,6 +1,8 @@
 /**
- * `navigate`: open a URL in a new background tab (default) or in a given tab, and wait until the
- * navigation's OWN document reaches the requested readiness.
+ * `navigate`: load a URL in the call's tab (the one the dispatcher resolved: --tab, a workspace's, or the
+ * remembered one, as for every tool) or, with newTab or when chrome-relay has used no tab yet, in a new
+ * background tab; and wait until the navigation's OWN document reaches the requested readiness. The result
+ * carries that document's HTTP status (from its response's Network event), so a 404 reads as one.
  *
  * Why loaderIds: a new tab starts on an about:blank placeholder that fires its own load events, and
  * a reused tab has the previous page's events in flight. Page.navigate returns the loaderId of the
@@ -11,7 +13,8 @@
  * to data: answers net::ERR_ABORTED; to chrome: the session is detached mid-command), so for those
  * two schemes the tab is navigated with chrome.tabs and readiness is read from the tab's status.
  * This is chosen by scheme up front, not tried after a failure. chrome.tabs.update to data: is
- * silently ignored too, so data: is only accepted for a new tab.
+ * silently ignored too, so data: is only accepted for a new tab: a data: URL without an explicit --tab opens one,
+ * also when there is a current tab.
  *
  * Outcomes: a network-level failure (errorText) is a cdp_error naming the network error; running
  * out of time while waiting is not an error but `ready: false`. The tab is never activated and its
@@ -28,7 +31,7 @@ import { LoaderProgress, RANK, type Milestone } from '../pageState/loaderProgres
 type WaitUntil = NonNullable<ToolParams<'navigate'>['wait']>;
 /** The milestones that come after the document was parsed. */
 const PARSED_MILESTONES: readonly WaitUntil[] = ['domcontentloaded', 'load'];
-type PageState = Pick<ToolResult<'navigate'>, 'url' | 'title' | 'ready'>;
+type PageState = Pick<ToolResult<'navigate'>, 'url' | 'title' | 'ready' | 'status'>;
 
 const DEFAULT_TIMEOUT_MS = 20_000;
 const ALLOWED_SCHEMES = ['http:', 'https:', 'file:', 'about:', 'data:', 'chrome:'];
@@ -175,7 +178,8 @@ async function navigateIn(ctx: ToolContext, tabId: number, url: string, wait: Wa
       return { ready, title: state.title, url: progress.sameDocumentUrl(frameId) ?? state.url };
     }
     const ready = wait === 'commit' ? true : await progress.waitFor(answer.loaderId, wait, readyBy);
-    return { ready, ...(await committedState(ctx, tabId)) };
+    const status = progress.statusOf(answer.loaderId);
+    return { ready, ...(await committedState(ctx, tabId)), ...(status === undefined ? {} : { status }) };
   } finally {
     stopEvents();
     stopDetach();
@@ -190,7 +194,9 @@ export const navigateTool = defineTool({
     const readyBy = Math.min(Date.now() + (params.timeoutMs ?? DEFAULT_TIMEOUT_MS), ctx.deadline);
     const scheme = new URL(url).protocol;
     const viaTabs = TABS_API_SCHEMES.includes(scheme);
-    if (scheme === 'data:' && params.tab !== undefined) {
+    // The remembered tab is only a default: a data: URL, which no existing tab can be sent to, opens a new one.
+    const inTab = scheme === 'data:' && ctx.target.kind === 'tab' && ctx.target.via === 'remembered' ? undefined : params.tab;
+    if (scheme === 'data:' && inTab !== undefined) {
       // Observed: chrome.tabs.update to a data: URL is silently ignored; only a new tab can open one.
       throw new RelayError('invalid_arguments', 'Invalid arguments for navigate: a data: URL can only be opened in a new tab; drop --tab.', {
         tool: 'navigate',
@@ -199,8 +205,8 @@ export const navigateTool = defineTool({
       });
     }
 
-    if (params.tab !== undefined) {
-      const tabId = await resolveTab(params.tab, ctx);
+    if (inTab !== undefined) {
+      const tabId = await resolveTab(inTab, ctx);
       if (viaTabs) {
         await ctx.browser.updateTab(tabId, { url });
         return { tabId, newTab: false, ...(await waitForTab(ctx, tabId, url, wait, readyBy)) };
