@@ -64,7 +64,8 @@ export interface CliFlag {
 
 /**
  * How the CLI presents the result (cli/src/outputs.ts). Each kind may add CLI-only flags:
- * - json: the result as JSON;
+ * - json: the result (one line of JSON for a program, indented with --json; a person reads a line of text);
+ * - list: a list an agent only reads (tabs, console, network…): text, one line per item; --json the structure;
  * - action: JSON; with --snapshot (shaped by -i, -d, -s, --max-chars) followed by a snapshot of the
  *   same tab, taken by the extension right after the action, in the same call;
  * - snapshot: the tree as text (--max-chars, --urls; --json for the raw result);
@@ -76,7 +77,7 @@ export interface CliFlag {
  * - status: JSON, with what `chrome-relay launch` started from this home (`launched`: browsers and their X
  *   displays, running or not), which only the CLI knows.
  */
-export type CliOutput = 'json' | 'action' | 'snapshot' | 'image' | 'frames' | 'body' | 'har' | 'download' | 'status';
+export type CliOutput = 'json' | 'list' | 'action' | 'snapshot' | 'image' | 'frames' | 'body' | 'har' | 'download' | 'status';
 
 /** Where SKILL.md lists the command (grouped by task). */
 export type CliTask = 'setup' | 'read' | 'act' | 'keyboard' | 'navigate' | 'page' | 'observe' | 'organize' | 'leases';

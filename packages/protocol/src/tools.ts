@@ -76,7 +76,7 @@ export const TOOLS = {
     leases: 'exempt',
     lists: 'tabs',
     mcp: { group: 'core', description: 'List the open windows and their tabs (id, url, title).' },
-    cli: { command: 'tabs', summary: 'List windows and tabs (ids for --tab).', task: 'navigate', examples: ['chrome-relay tabs'] },
+    cli: { command: 'tabs', output: 'list', summary: 'List windows and tabs (ids for --tab).', task: 'navigate', examples: ['chrome-relay tabs'] },
     schemas: () => ({
       params: z.strictObject({}),
       result: z.strictObject({ windows: z.array(WindowInfo()) }),

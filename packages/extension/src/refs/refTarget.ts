@@ -58,7 +58,7 @@ export async function withWhereNavigated(error: unknown, browser: Pick<BrowserAp
     const shown = now.pendingUrl ?? now.url;
     if (shown === undefined || shown === '') return error;
     const told = staleRefError(ref, 'navigated', tab, shown);
-    return new RelayError(told.code, told.message, { tool: error.tool, phase: error.phase, retryable: error.retryable, details: { ...error.details, url: shown } });
+    return reasonedError('stale_ref', 'navigated', told.message, { tool: error.tool, phase: error.phase, retryable: error.retryable, details: { ...error.details, url: shown } });
   } catch {
     return error;
   }
