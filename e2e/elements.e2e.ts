@@ -235,7 +235,7 @@ describe('snapshot options', () => {
     const page = await relay.page(tab.path);
     await page.evaluate('addItem()');
     const diff = await ok2('snapshot', '--tab', String(tab.tabId), '--diff');
-    expect(diff).toMatch(/1 lines added, 0 removed/);
+    expect(diff).toMatch(/1 line added, 0 removed/);
     expect(diff).toMatch(/\+ {3}- button "Forgot password" \[ref=e\d+\]/);
     expect(diff).toMatch(/form "Login"/);
   });

@@ -15,6 +15,7 @@ export const NOTICE_MEANINGS: { readonly [N in NoticeCode]: string } = {
   target_overridden: 'chrome-relay acted on a different target than the one you implied (the message says which and why). Re-read the result before continuing.',
   cli_outdated: 'The CLI is older than the extension. Everything still ran; tell the human to update the CLI (the message has the command).',
   extension_outdated: 'The extension is older than the CLI; newer commands may fail with unsupported_tool. Tell the human to reload the extension (the message says how).',
+  browser_started: "(MCP) No browser was connected, so the server started chrome-relay's dedicated one for this session (never the person's); it ends with the server. Carry on: your call ran there.",
 };
 
 const retryableWord = (retryable: boolean): string => (retryable ? 'retryable' : 'not retryable');
