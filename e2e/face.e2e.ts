@@ -70,7 +70,7 @@ async function personOpens(path: string): Promise<{ page: Page; tabId: number; u
   const url = relay.server.url(`${path}?person=${Date.now().toString(36)}`);
   const page = await relay.devtools.newPage();
   await page.goto(url);
-  const tabs = await relay.cli('tabs');
+  const tabs = await relay.cli('tabs', '--json');
   expect(tabs.code, tabs.stderr).toBe(0);
   const all = (tabs.json as { windows: { tabs: { id: number; url: string }[] }[] }).windows.flatMap((w) => w.tabs);
   const tab = all.find((t) => t.url === url);
@@ -190,7 +190,7 @@ describe('site limits (options page)', () => {
     // `tabs` lists it by its origin only: no title, no path.
     type Listed = { windows: { tabs: { id: number; url: string; title: string }[] }[] };
     const listedTab = async (): Promise<{ url: string; title: string } | undefined> =>
-      ((await relay.cli('tabs')).json as Listed).windows.flatMap((w) => w.tabs).find((t) => t.id === mine.tabId);
+      ((await relay.cli('tabs', '--json')).json as Listed).windows.flatMap((w) => w.tabs).find((t) => t.id === mine.tabId);
     expect(await listedTab()).toMatchObject({ url: relay.server.url('/'), title: '' });
 
     await saveOptions(options, { blocked: '' });
