@@ -79,7 +79,7 @@ describe('type', () => {
     await focus(tab.tabId, /textbox "Controlled"/);
     const text = await relay.cli('type', 'xy', '--snapshot');
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toMatch(/"typed": 2[\s\S]*# "Editor fixture" — ".*" \[tab=\d+\]\n[\s\S]*textbox "Controlled" \[focused\] \[ref=e\d+\]/);
+    expect(text.stdout).toMatch(/"typed":2[\s\S]*# "Editor fixture" — ".*" \[tab=\d+\]\n[\s\S]*textbox "Controlled" \[focused\] \[ref=e\d+\]/);
     const json = await relay.cli('--json', 'type', 'z', '--snapshot');
     expect(json.json).toMatchObject({ result: { tabId: tab.tabId, typed: 1 }, snapshot: { tabId: tab.tabId, title: 'Editor fixture' } });
   });

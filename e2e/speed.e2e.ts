@@ -165,7 +165,7 @@ describe('--snapshot on every action: the page as the action left it, in the sam
     const tab = await open(relay, '/dialogs.html');
     const click = await relay.cli('click', refFor(await snapshot(relay, tab.tabId), /button "Save"/), '--snapshot');
     expect(click.code, click.stderr).toBe(0);
-    expect(click.stdout).toContain('"type": "alert"');
+    expect(click.stdout).toContain('"dialog":{"type":"alert"');
     expect(click.stdout).toContain('(no snapshot: a dialog is open on the tab');
     await relay.cli('dialog', 'accept', '--tab', String(tab.tabId));
   });

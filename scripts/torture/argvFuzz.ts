@@ -72,7 +72,7 @@ export async function offlineArgv(suite: Suite, count: number): Promise<void> {
 async function openTabs(suite: LiveSuite, pages: readonly string[]): Promise<number[]> {
   const tabs: number[] = [];
   for (const page of pages) {
-    const opened = await suite.relay.cli('--timeout', '15000', 'navigate', suite.relay.server.url(page));
+    const opened = await suite.relay.cli('--timeout', '15000', 'navigate', suite.relay.server.url(page), '--new-tab');
     const tabId = (opened.json as { tabId?: number } | undefined)?.tabId;
     if (opened.code === 0 && typeof tabId === 'number') tabs.push(tabId);
     else suite.report.fail(LIVE, `open ${page}`, `navigate failed: ${opened.stderr.slice(0, 300)}`);

@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { actionText, compact, listLines, statusText, valueText } from './present.js';
 
 describe('compact: one line for a program, without what carries nothing', () => {
-  it('drops nulls and the false flags that only say nothing happened; keeps what programs read, and every list', () => {
+  it('drops the false flags that only say nothing happened; keeps every other field a program may read (nulls and empty lists too)', () => {
     const click = { clicked: true, tabId: 5, ref: 'e3', x: 1, y: 2, healed: false, navigated: false, url: 'https://a.test/', dialog: undefined };
     expect(compact(click)).toEqual({ clicked: true, tabId: 5, ref: 'e3', x: 1, y: 2, url: 'https://a.test/' });
     expect(compact({ tabId: 5, what: 'attr', value: null })).toEqual({ tabId: 5, what: 'attr', value: null });
     expect(compact({ tabId: 5, checked: false, changed: false, ready: false })).toEqual({ tabId: 5, checked: false, changed: false, ready: false });
     expect(compact({ stopped: [], running: 'nothing' })).toEqual({ stopped: [], running: 'nothing' });
-    expect(compact({ pid: 9, headless: false, alreadyRunning: false, xvfb: null, log: null })).toEqual({ pid: 9, headless: false });
-    expect(compact({ tabId: 1, target: { tag: 'a', id: undefined, ref: null } })).toEqual({ tabId: 1, target: { tag: 'a' } });
+    expect(compact({ pid: 9, headless: false, alreadyRunning: false, xvfb: null, pausedSince: null })).toEqual({ pid: 9, headless: false, xvfb: null, pausedSince: null });
+    expect(compact({ tabId: 1, target: { tag: 'a', id: undefined, healed: false } })).toEqual({ tabId: 1, target: { tag: 'a' } });
   });
 });
 
@@ -78,6 +78,6 @@ describe('lists: one line per item', () => {
     expect(listLines('console', { tabId: 5, dropped: 0, entries: [{ id: 3, level: 'error', source: 'exception', text: 'boom', url: 'https://a.test/x.js', line: 7, timestamp: 0 }] })).toEqual([
       '#3 error exception: "boom" at "https://a.test/x.js":7',
     ]);
-    expect(listLines('console', { tabId: 5, dropped: 0, entries: [] })).toEqual(['(no console messages in tab 5 since chrome-relay attached to it)']);
+    expect(listLines('console', { tabId: 5, dropped: 0, entries: [] })).toEqual(['(no console messages)']);
   });
 });

@@ -3,8 +3,9 @@
  *
  * - `json` (--json): the whole structure, indented, every field: for programs that want it all.
  * - `line` (stdout is not a terminal: an agent, a script): a result is ONE line of JSON, without the fields that
- *   carry nothing (null, a `false` that only says nothing out of the ordinary happened: `healed`, `navigated`…),
- *   but never one a program reads (`pid`, `tabId`, `value`, `url`, a list even when empty… stay). A list an agent only reads (tabs, console,
+ *   carry nothing (a `false` that only says nothing out of the ordinary happened: `healed`, `navigated`, `newTab`,
+ *   `alreadyRunning`), but never one a program reads: every other field stays (a null too: `pausedSince: null` says
+ *   "not paused", `value: null` "no such attribute"; a list even when empty). A list an agent only reads (tabs, console,
  *   network, workspaces, groups, leases) is text, one line per item.
  * - `text` (stdout is a terminal: a person): plain short text: `get title` prints the title, an action one line.
  *
@@ -23,13 +24,8 @@ export function readerOf(json: boolean): Reader {
 
 /** `false` flags that only say "nothing out of the ordinary happened": left out of a compact line. */
 const QUIET_WHEN_FALSE: ReadonlySet<string> = new Set(['healed', 'navigated', 'newTab', 'alreadyRunning']);
-/** Read by programs whatever they hold (`value` may be null: an attribute the element lacks). */
-const ALWAYS_KEPT: ReadonlySet<string> = new Set(['value', 'pid', 'tabId']);
-
 function carriesNothing(key: string, value: unknown): boolean {
-  if (ALWAYS_KEPT.has(key)) return false;
-  if (value === undefined || value === null) return true;
-  return value === false && QUIET_WHEN_FALSE.has(key);
+  return value === undefined || (value === false && QUIET_WHEN_FALSE.has(key));
 }
 
 /** The result without the fields that carry nothing (one level down too: a nested object's). */
@@ -189,7 +185,7 @@ export function listLines(tool: string, result: Result): string[] | undefined {
         const where = typeof e.url === 'string' && e.url !== '' ? ` at ${quote(e.url)}${num(e.line) === undefined ? '' : `:${String(e.line)}`}` : '';
         return `#${String(e.id)} ${str(e.level)}${e.source === 'exception' ? ' exception' : ''}: ${quote(str(e.text))}${where}`;
       });
-      return [...(lines.length > 0 ? lines : [`(no console messages in tab ${String(result.tabId)} since chrome-relay attached to it)`]), ...droppedLine(result.dropped, 'older entries')];
+      return [...(lines.length > 0 ? lines : ['(no console messages)']), ...droppedLine(result.dropped, 'older entries')];
     }
     case 'network': {
       const requests = list(result.requests).map((r) => obj(r) ?? {});
@@ -199,7 +195,7 @@ export function listLines(tool: string, result: Result): string[] | undefined {
         const ms = num(r.durationMs);
         return `${str(r.id)} ${str(r.method)} ${String(status)} ${str(r.type).toLowerCase()} ${shortUrl(str(r.url))}${failed}${ms === undefined ? '' : ` ${Math.round(ms)} ms`}`;
       });
-      const head = lines.length > 0 ? ['(id method status type url; `chrome-relay network body <id>` reads one body)'] : [`(no requests in tab ${String(result.tabId)} since chrome-relay attached to it)`];
+      const head = lines.length > 0 ? ['(id method status type url; `chrome-relay network body <id>` reads one body)'] : ['(no requests)'];
       return [...head, ...lines, ...droppedLine(result.dropped, 'older requests')];
     }
     case 'workspace_list': {

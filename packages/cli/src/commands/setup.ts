@@ -13,7 +13,7 @@ import { allowedExtensionIds, installOrThrow, parseExtensionId, resolveInstallTa
 import { currentPlatform } from '@chrome-relay/host-files';
 import { launch, type LaunchResult } from '../launch.js';
 import { launchedStates, readLaunchRecords, stopLaunched, type LaunchRecord, type StoppedBrowser } from '../launched.js';
-import { launchedLines, present } from '../present.js';
+import { present } from '../present.js';
 import { printJson, printText } from '../output.js';
 import { installExtension } from '../extensionFolder.js';
 import { defaultProfileDir } from '../paths.js';
