@@ -43,7 +43,7 @@ function compactInner(value: Readonly<Record<string, unknown>>): Record<string, 
 }
 
 /** One line of JSON (the `line` reader's form of a result): toSafeJson escapes every line break inside strings. */
-export function printLine(result: Readonly<Record<string, unknown>>): void {
+function printLine(result: Readonly<Record<string, unknown>>): void {
   printJson(compact(result), 0);
 }
 
@@ -262,7 +262,7 @@ export function statusText(result: Result): string {
 }
 
 /** What `launch` started from this home (status, stop). */
-export function launchedLines(launched: unknown): string[] {
+function launchedLines(launched: unknown): string[] {
   return list(launched).map((l) => {
     const record = obj(l) ?? {};
     const xvfb = obj(record.xvfb);

@@ -56,7 +56,7 @@ function clipboardPrograms(env: NodeJS.ProcessEnv): { program: string; args: str
 }
 
 /** Put `text` on the clipboard with the first program that takes it; null when none did (nothing is installed for it). */
-export async function copyToClipboard(text: string, env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
+async function copyToClipboard(text: string, env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
   const { spawn } = await import('node:child_process');
   for (const { program, args } of clipboardPrograms(env)) {
     const ok = await new Promise<boolean>((resolve) => {
