@@ -31,16 +31,17 @@ const STALE_EXPLANATION: Readonly<Record<RefStaleReason, string>> = {
 
 /**
  * The explanation is this ref's; the move is the reason's own, word for word. `now`: where a navigated ref's tab
- * is now (withWhereNavigated adds it), so the agent learns that the page moved and where to.
+ * is now (withWhereNavigated adds it, keeping what `from`, the error it tells more about, carried).
  */
-export function staleRefError(ref: string, reason: RefStaleReason, tabId?: number, now?: string): RelayError {
-  const details: Record<string, unknown> = { ref };
+export function staleRefError(ref: string, reason: RefStaleReason, tabId?: number, now?: string, from?: RelayError): RelayError {
+  const details: Record<string, unknown> = { ...from?.details, ref };
   if (tabId !== undefined) details.tab = tabId;
   if (now !== undefined) details.url = now;
   const where = now === undefined ? '' : `; tab ${tabId ?? '?'} now shows ${JSON.stringify(now)}`;
   return reasonedError('stale_ref', reason, `Ref @${ref} is stale: ${STALE_EXPLANATION[reason]}${where}. ${reasonInfo('stale_ref', reason).move}`, {
-    phase: 'resolve',
+    phase: from?.phase ?? 'resolve',
     details,
+    ...(from === undefined ? {} : { tool: from.tool, retryable: from.retryable }),
   });
 }
 
@@ -57,8 +58,7 @@ export async function withWhereNavigated(error: unknown, browser: Pick<BrowserAp
     const now = await browser.getTab(tab);
     const shown = now.pendingUrl ?? now.url;
     if (shown === undefined || shown === '') return error;
-    const told = staleRefError(ref, 'navigated', tab, shown);
-    return reasonedError('stale_ref', 'navigated', told.message, { tool: error.tool, phase: error.phase, retryable: error.retryable, details: { ...error.details, url: shown } });
+    return staleRefError(ref, 'navigated', tab, shown, error);
   } catch {
     return error;
   }
