@@ -171,6 +171,16 @@ describe('compact answers', () => {
     const whole = await relay.cli('click', ref, '--snapshot', '-i', '--json');
     expect(whole.json).toMatchObject({ result: { clicked: true, healed: false, navigated: false }, snapshot: { tree: expect.any(Array) } });
     expect(whole.stdout.split('\n').length).toBeGreaterThan(5);
+    // A screenshot without -o lands in one folder of the home that stays, not in a temp folder.
+    const shot = await relay.cli('screenshot', '--tab', tab);
+    expect((shot.json as { path: string }).path.startsWith(join(relay.home, 'screenshots'))).toBe(true);
+    expect(existsSync((shot.json as { path: string }).path)).toBe(true);
+  });
+
+  it('snapshot -i lists every choice of a dropdown, the selected one too', async () => {
+    const nav = await relay.cli('navigate', relay.server.url(unique('/form.html')));
+    const listed = await relay.cli('snapshot', '-i', '--tab', String((nav.json as { tabId: number }).tabId));
+    expect(listed.stdout).toMatch(/- combobox "Country" \[ref=e\d+\]: "United States":\n {2}- option "United States" \[selected\]\n {2}- option "Germany"/);
   });
 });
 
