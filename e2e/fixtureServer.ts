@@ -24,6 +24,8 @@ export interface FixtureServer {
   origin: string;
   url(path: string): string;
   requests: string[];
+  /** The Cookie header of each request, in the same order as `requests` ('' for none). */
+  cookies: string[];
   waitForRequest(pathPrefix: string, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -83,10 +85,12 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
 
 export async function startFixtureServer(host = '127.0.0.1'): Promise<FixtureServer> {
   const requests: string[] = [];
+  const cookies: string[] = [];
   const waiters: { prefix: string; resolve: () => void }[] = [];
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '/';
     requests.push(path);
+    cookies.push(req.headers.cookie ?? '');
     for (const w of waiters.filter((w) => path.startsWith(w.prefix))) {
       waiters.splice(waiters.indexOf(w), 1);
       w.resolve();
@@ -100,6 +104,7 @@ export async function startFixtureServer(host = '127.0.0.1'): Promise<FixtureSer
     origin,
     url: (path) => `${origin}${path.startsWith('/') ? path : `/${path}`}`,
     requests,
+    cookies,
     waitForRequest(prefix, timeoutMs = 10_000) {
       if (requests.some((r) => r.startsWith(prefix))) return Promise.resolve();
       return new Promise((resolve, reject) => {
