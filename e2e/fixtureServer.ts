@@ -2,7 +2,7 @@
  * Tiny fixture server on 127.0.0.1: serves e2e/pages/*.html plus a few behaviours pages cannot fake:
  *   /slow?ms=N      answers after N ms (readiness, host killed mid-call)
  *   /redirect?to=P  302 to P (server redirects kill refs); ?to64=B64: to P given in base64, so the caller's URL does
- *                   not spell where it leads
+ *                   not spell where it leads; ?ms=N answers after N ms
  *   /rows?n=N       a table of N rows, each with a named "Open" button (benchmarks, big snapshots)
  *   /icons/N.svg    a 16 px square, for pages that draw icons by file name (controls-icons.html); ?ms=N answers
  *                   after N ms (an icon swapped in on hover that is still loading)
@@ -55,8 +55,11 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   }
   if (url.pathname === '/redirect') {
     const to64 = url.searchParams.get('to64');
-    res.writeHead(302, { location: to64 === null ? (url.searchParams.get('to') ?? '/') : Buffer.from(to64, 'base64').toString('utf8') });
-    res.end();
+    const location = to64 === null ? (url.searchParams.get('to') ?? '/') : Buffer.from(to64, 'base64').toString('utf8');
+    setTimeout(() => {
+      res.writeHead(302, { location, 'cache-control': 'no-store' });
+      res.end();
+    }, Number(url.searchParams.get('ms') ?? '0'));
     return;
   }
   if (/^\/icons\/[\w-]+\.svg$/.test(url.pathname)) {
