@@ -3,8 +3,9 @@
  *   /api/secret   JSON, with Set-Cookie and X-Api-Key response headers that must be redacted
  *   /parse-slow   a page sent in two parts ?ms apart (default 800): its document commits and is parsed up to
  *                 "Top", and only the second part brings "Late button" and the end of parsing
- *   /worker.js    a worker script (service, shared or dedicated alike) that fetches ?to= every ?every= ms (default
- *                 300), adding &n=<count>, with credentials: what a page an agent set up leaves running
+ *   /worker.js    a worker script (service, shared or dedicated alike) that fetches ?to= (and ?also=, if given) every
+ *                 ?every= ms (default 300), adding &n=<count>, with credentials: what a page an agent set up leaves
+ *                 running
  *   /session      sets the person's session cookie (SESSION_COOKIE) for this host, as a login would
  * Returns true when it answered the request.
  */
@@ -15,11 +16,11 @@ export const SECRET_API_KEY = 'key-9f8e7d';
 /** The person's session on a fixture host (/session sets it): a request that carries it acts as the person. */
 export const SESSION_COOKIE = 'session=person-7c1d';
 
-/** The body of /worker.js: fetch `to` every `every` ms; a service worker keeps at it until Chrome stops it (30 s after its last event). */
-function workerScript(to: string, every: number): string {
-  return `const to = ${JSON.stringify(to)};
+/** The body of /worker.js: fetch each target every `every` ms; a service worker keeps at it until Chrome stops it (30 s after its last event). */
+function workerScript(targets: readonly string[], every: number): string {
+  return `const targets = ${JSON.stringify(targets)};
 let n = 0;
-const tick = () => { n++; fetch(to + (to.includes('?') ? '&' : '?') + 'n=' + n, { mode: 'no-cors', credentials: 'include' }).catch(() => {}); };
+const tick = () => { n++; for (const to of targets) fetch(to + (to.includes('?') ? '&' : '?') + 'n=' + n, { mode: 'no-cors', credentials: 'include' }).catch(() => {}); };
 setInterval(tick, ${every});
 tick();
 self.addEventListener('install', (event) => { self.skipWaiting(); });
@@ -41,7 +42,7 @@ export function extraRoutes(url: URL, res: ServerResponse): boolean {
   }
   if (url.pathname === '/worker.js') {
     res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store', 'service-worker-allowed': '/' });
-    res.end(workerScript(url.searchParams.get('to') ?? '/', Number(url.searchParams.get('every') ?? '300')));
+    res.end(workerScript(url.searchParams.getAll('to').concat(url.searchParams.getAll('also')), Number(url.searchParams.get('every') ?? '300')));
     return true;
   }
   if (url.pathname === '/session') {
