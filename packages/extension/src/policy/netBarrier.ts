@@ -315,7 +315,9 @@ export class NetBarrier {
     return this.#change(async () => {
       this.#covered.clear();
       this.#retired.clear();
+      this.#silenced = [];
       await this.#save();
+      await this.#deps.storage.set({ [BARRIER_SILENCED_KEY]: [] });
       return true;
     });
   }
