@@ -5,9 +5,9 @@
  * person sets the rules in the options page; agents act through the built CLI and MCP; what reached each site is
  * counted at its own fixture server.
  *
- *   - windows: a target=_blank link, window.open, a form posted to a new window and an about:blank window written
- *     into, from a data: page; window.open from a sandboxed frame; noopener and noreferrer windows — nothing
- *     reaches the blocked site, with or without the cookie;
+ *   - windows: a target=_blank link, window.open, a form posted to a new window and about:blank windows written
+ *     into (a script, a meta refresh), from a data: page; window.open from a sandboxed frame; noopener and
+ *     noreferrer windows; a blob: window — nothing reaches the blocked site, with or without the cookie;
  *   - the person is not caught by it: their own new tab straight onto the blocked site (a bookmark) and a window
  *     their page opens get there, with their cookie;
  *   - workers: a service worker, a shared worker and a dedicated worker the agent's page started, running (they
@@ -77,7 +77,7 @@ async function navigateData(html: string): Promise<number> {
 }
 
 /** The windows an agent's pages open, each asking for `target(via)`. */
-const WINDOWS = ['data-link', 'data-noopener-link', 'data-open', 'data-form', 'data-blank-written', 'sandboxed', 'noopener', 'noreferrer', 'blank-then'] as const;
+const WINDOWS = ['data-link', 'data-noopener-link', 'data-open', 'data-form', 'data-blank-written', 'data-refresh', 'sandboxed', 'noopener', 'noreferrer', 'blank-then', 'blob'] as const;
 
 async function openWindows(target: (via: string) => string): Promise<void> {
   // A data: page's links to a new window, clicked through the CLI and through MCP.
@@ -91,6 +91,7 @@ async function openWindows(target: (via: string) => string): Promise<void> {
   await ok('js', '--tab', String(scripted), `window.open(${JSON.stringify(target('data-open'))}); 1`);
   await ok('js', '--tab', String(scripted), `const f = document.createElement('form'); f.method = 'post'; f.target = '_blank'; f.action = ${JSON.stringify(target('data-form'))}; document.body.append(f); f.submit(); 1`);
   await ok('js', '--tab', String(scripted), `const w = window.open(''); w.document.write('<script>location.href = ' + ${JSON.stringify(JSON.stringify(target('data-blank-written')))} + '<' + '/script>'); 1`);
+  await ok('js', '--tab', String(scripted), `const w = window.open(''); w.document.write('<meta http-equiv="refresh" content="0;url=' + ${JSON.stringify(target('data-refresh'))} + '">'); w.document.close(); 1`);
   // An http page: a sandboxed frame's popup, noopener and noreferrer windows, a blank window sent on later.
   const page = (await open(rig.relay, '/button.html')).tabId;
   const sandboxed = `<button onclick="window.open('${target('sandboxed')}')">Sandboxed</button>`;
@@ -99,6 +100,7 @@ async function openWindows(target: (via: string) => string): Promise<void> {
   await ok('js', '--tab', String(page), `window.open(${JSON.stringify(target('noopener'))}, '_blank', 'noopener'); 1`);
   await ok('js', '--tab', String(page), `const a = document.createElement('a'); a.href = ${JSON.stringify(target('noreferrer'))}; a.target = '_blank'; a.rel = 'noreferrer'; document.body.append(a); a.click(); 1`);
   await ok('js', '--tab', String(page), `const w = window.open(''); setTimeout(() => { w.location = ${JSON.stringify(target('blank-then'))}; }, 300); 1`);
+  await ok('js', '--tab', String(page), `window.open(URL.createObjectURL(new Blob(['<script>location.href = ' + ${JSON.stringify(JSON.stringify(target('blob')))} + '<' + '/script>'], { type: 'text/html' }))); 1`);
 }
 
 describe('the barrier follows what an agent page starts', () => {
