@@ -180,7 +180,10 @@ chrome.tabs.onCreated.addListener((tab) => {
 // tab is in front, and is the active tab rather than the source for a window a background tab opens).
 chrome.webNavigation.onCreatedNavigationTarget.addListener((details) => {
   netBarrier.navigationTarget(details.sourceTabId, details.tabId).catch(logError('classifying a window a page opened failed'));
-  policy.navigationTargetCreated(details.sourceTabId, details.tabId).catch(logError('recording a window an agent tab opened failed'));
+  policy
+    .navigationTargetCreated(details.sourceTabId, details.tabId)
+    .then(() => agentPages.tabsChanged())
+    .catch(logError('recording a window an agent tab opened failed'));
 });
 chrome.webNavigation.onBeforeNavigate.addListener((details) => {
   netBarrier.navigationStarted(details.tabId, details.frameId).catch(logError('classifying a new tab for the network barrier failed'));

@@ -43,19 +43,24 @@ describe('AgentPages: Pause stops what agents left running, Resume wakes it', ()
     expect([...lifecycle.frozen]).toEqual([opened]);
   });
 
-  it('an agent tab Chrome unfroze while in view is frozen again once out of view, while paused only', async () => {
-    const { pages, pause, lifecycle, opened } = await setup();
+  it('an agent tab Chrome unfroze while in view is frozen again once out of view, and a window it opened is silenced, while paused only', async () => {
+    const { pages, pause, lifecycle, browser, agentTabs, barrier, silenced, opened } = await setup();
     await pages.tabsChanged();
     expect(lifecycle.frozen.size).toBe(0);
     await pause.set(true);
     await pages.pause();
     lifecycle.frozen.delete(opened);
+    const child = browser.addTab({ url: 'https://agent.test/popup' }).id ?? 0;
+    await agentTabs.add(child, 'child');
+    await barrier.cover([child]);
     await pages.tabsChanged();
     expect(lifecycle.frozen.has(opened)).toBe(true);
+    expect(lifecycle.frozen.has(child)).toBe(true);
+    expect(silenced()).toEqual([opened, child].sort((a, b) => a - b));
   });
 
   it("holds the workers of agents' sites no tab of the person shows; a person's tab opening such a site releases them", async () => {
-    const { pages, lifecycle, personTab } = await setup();
+    const { pages, pause, lifecycle, personTab, opened } = await setup();
     lifecycle.workerTargets.push(
       { id: 'sw-agent', url: 'https://agent.test/sw.js' },
       { id: 'shared-agent', url: 'blob:https://agent.test/5d2c' },
@@ -63,9 +68,12 @@ describe('AgentPages: Pause stops what agents left running, Resume wakes it', ()
       { id: 'sw-music', url: 'https://music.test/sw.js' },
       { id: 'sw-other', url: 'https://elsewhere.test/sw.js' },
     );
+    await pause.set(true);
     await pages.pause();
     // news.test and elsewhere.test are no agent's sites; music.test is, but the person uses it (a tab they shared).
     expect([...lifecycle.held].sort()).toEqual(['shared-agent', 'sw-agent']);
+    await pages.personNavigates(opened, 'https://agent.test/home');
+    expect(lifecycle.held.size).toBe(2);
     await pages.personNavigates(personTab, 'https://agent.test/home');
     expect(lifecycle.held.size).toBe(0);
     await pages.resume();
@@ -91,5 +99,14 @@ describe('AgentPages: handing a tab back', () => {
     expect(barrier.isCovered(shared)).toBe(false);
     expect(barrier.isCovered(fresh ?? 0)).toBe(false);
     expect(net.conditions().find((c) => c.excludedTabIds !== undefined)?.excludedTabIds).toContain(fresh);
+  });
+
+  it('a tab Chrome will not discard is reloaded instead (its document ends) and stays under the barrier', async () => {
+    const { pages, barrier, lifecycle, net, shared } = await setup();
+    lifecycle.undiscardable.add(shared);
+    expect(await pages.handBack(shared)).toBe(shared);
+    expect(lifecycle.reloaded).toEqual([shared]);
+    expect(barrier.isCovered(shared)).toBe(true);
+    expect(net.conditions().find((c) => c.excludedTabIds !== undefined)?.excludedTabIds).not.toContain(shared);
   });
 });

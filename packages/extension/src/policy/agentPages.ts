@@ -47,7 +47,7 @@ export interface LifecycleApi {
 
 export interface AgentPagesDeps {
   api: LifecycleApi;
-  barrier: Pick<NetBarrier, 'retire' | 'personTab' | 'silence' | 'isCovered' | 'agentHosts'>;
+  barrier: Pick<NetBarrier, 'cover' | 'retire' | 'personTab' | 'silence' | 'isCovered' | 'agentHosts'>;
   agentTabs: { list(): Promise<number[]>; kindOf(tabId: number): Promise<AgentTabKind | undefined> };
   paused: () => Promise<boolean>;
 }
@@ -71,11 +71,22 @@ export class AgentPages {
     this.#deps = deps;
   }
 
-  /** "Stop sharing": end the tab's document (and every handle on it) and load it again as the person's; its new id. */
+  /**
+   * "Stop sharing": end the tab's document (and every handle on it) and load it again as the person's; its new id.
+   * Should Chrome refuse to discard it, it is reloaded instead — its document still ends — and, since windows may
+   * still hold a handle on it, it stays under the barrier for its life.
+   */
   async handBack(tabId: number): Promise<number | undefined> {
     await this.#deps.barrier.retire(tabId);
-    const fresh = await this.#deps.api.discard(tabId);
-    if (fresh === undefined) return undefined;
+    const fresh = await this.#deps.api.discard(tabId).catch((error: unknown) => {
+      console.error(`chrome-relay: discarding tab ${tabId} failed; reloading it instead`, error);
+      return undefined;
+    });
+    if (fresh === undefined) {
+      await this.#deps.barrier.cover([tabId]);
+      await this.#deps.api.reload(tabId);
+      return tabId;
+    }
     await this.#deps.barrier.personTab(fresh);
     await this.#deps.api.reload(fresh);
     return fresh;
@@ -99,24 +110,26 @@ export class AgentPages {
   }
 
   /**
-   * A tab went out of view (another became active): while paused, an agent tab Chrome unfroze when it was shown is
-   * frozen again.
+   * While paused: an agent tab Chrome unfroze when it was shown is frozen again once another tab is in view, and a
+   * window an agent tab opened meanwhile (the person clicking in it) is silenced and frozen too.
    */
   async tabsChanged(): Promise<void> {
     if (!(await this.#deps.paused())) return;
-    const { frozen } = await this.#agentTabs();
+    const { silenced, frozen } = await this.#agentTabs();
+    await this.#deps.barrier.silence(silenced);
     const open = new Map((await this.#deps.api.tabs()).map((tab) => [tab.id, tab]));
     await Promise.all(frozen.filter((tabId) => open.get(tabId)?.frozen === false).map((tabId) => this.#freeze(tabId)));
   }
 
   /** A tab the person uses starts loading `url` while paused: the workers of that site may serve it, so they run. */
   async personNavigates(tabId: number, url: string): Promise<void> {
-    if (this.#held.size === 0 || (await this.#agentsOwn(tabId))) return;
     const host = hostOf(url);
-    for (const [targetId, heldHost] of [...this.#held]) {
-      if (heldHost !== host) continue;
-      this.#held.delete(targetId);
-      await this.#deps.api.releaseWorker(targetId).catch(() => undefined);
+    if (host === undefined || !(await this.#deps.paused()) || (await this.#agentsOwn(tabId))) return;
+    // Also holds a previous worker of this extension took (the sessions outlive it; the record of them does not).
+    for (const worker of await this.#deps.api.workers()) {
+      if (hostOf(worker.url) !== host) continue;
+      this.#held.delete(worker.id);
+      await this.#deps.api.releaseWorker(worker.id).catch(() => undefined);
     }
   }
 

@@ -15,6 +15,8 @@ export class FakeLifecycle implements LifecycleApi {
   /** Worker targets the fake debugger lists. */
   readonly workerTargets: WorkerTarget[] = [];
   readonly held = new Set<string>();
+  /** Tabs Chrome refuses to discard. */
+  readonly undiscardable = new Set<number>();
   readonly #browser: FakeBrowser;
 
   constructor(browser: FakeBrowser) {
@@ -23,7 +25,7 @@ export class FakeLifecycle implements LifecycleApi {
 
   async discard(tabId: number): Promise<number | undefined> {
     const tab = this.#browser.tabs.get(tabId);
-    if (tab?.windowId === undefined) return undefined;
+    if (tab?.windowId === undefined || this.undiscardable.has(tabId)) return undefined;
     const fresh = this.#browser.addTab({ windowId: tab.windowId, url: tab.url ?? '', title: tab.title ?? '', active: tab.active });
     await this.#browser.removeTab(tabId);
     this.frozen.delete(tabId);
