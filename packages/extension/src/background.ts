@@ -224,6 +224,7 @@ chrome.tabs.onRemoved.addListener((tabId) => {
 // A discarded tab lives on under a new id (Chrome's memory saver, or the person taking a tab back): the old id is
 // dead, and the barrier follows the tab.
 chrome.tabs.onReplaced.addListener((addedTabId, removedTabId) => {
+  agentTabs.replace(addedTabId, removedTabId).catch(logError('following a replaced agent tab failed'));
   forgetTab(removedTabId);
   netBarrier.tabReplaced(addedTabId, removedTabId).catch(logError('following a replaced tab in the network barrier failed'));
   wake();
