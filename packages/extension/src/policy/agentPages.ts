@@ -52,6 +52,8 @@ export interface AgentPagesDeps {
   paused: () => Promise<boolean>;
 }
 
+const logFailure = (what: string) => (error: unknown) => console.error(`chrome-relay: ${what} failed`, error);
+
 /** The host a worker's or tab's URL belongs to (a blob: URL's is its creator's). */
 function hostOf(url: string): string | undefined {
   try {
@@ -92,18 +94,18 @@ export class AgentPages {
     return fresh;
   }
 
-  /** The person paused agents: freeze and silence their tabs, hold their workers. */
+  /** The person paused agents: freeze and silence their tabs, hold their workers. Each step is tried whatever the others did. */
   async pause(): Promise<void> {
     const { silenced, frozen } = await this.#agentTabs();
-    await this.#deps.barrier.silence(silenced);
+    await this.#deps.barrier.silence(silenced).catch(logFailure("silencing the agents' tabs"));
     await Promise.all(frozen.map((tabId) => this.#freeze(tabId)));
-    await this.#holdWorkers();
+    await this.#holdWorkers().catch(logFailure("holding the agents' workers"));
   }
 
   /** Resume: workers first, then the network, then the pages (which find their network there when they wake). */
   async resume(): Promise<void> {
-    await this.#releaseWorkers();
-    await this.#deps.barrier.silence([]);
+    await this.#releaseWorkers().catch(logFailure("releasing the agents' workers"));
+    await this.#deps.barrier.silence([]).catch(logFailure("lifting the silence on the agents' tabs"));
     const open = await this.#deps.api.tabs();
     const agentTabs = new Set(await this.#deps.agentTabs.list());
     await Promise.all(open.filter((tab) => tab.frozen && (agentTabs.has(tab.id) || this.#deps.barrier.isCovered(tab.id))).map((tab) => this.#deps.api.setFrozen(tab.id, false).catch(() => false)));
@@ -149,7 +151,7 @@ export class AgentPages {
   }
 
   async #freeze(tabId: number): Promise<void> {
-    await this.#deps.api.setFrozen(tabId, true).catch((error: unknown) => console.error(`chrome-relay: freezing tab ${tabId} failed`, error));
+    await this.#deps.api.setFrozen(tabId, true).catch(logFailure(`freezing tab ${tabId}`));
   }
 
   /** A tab agents opened (or their pages did): not one the person uses. */
