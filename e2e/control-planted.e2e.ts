@@ -130,18 +130,15 @@ describe("what an agent planted does not outlive the person's take-back", () => 
     const token = Date.now().toString(36);
     const person = await rig.relay.devtools.newPage();
     await person.goto(rig.relay.server.url(`/draft.html?clock=${token}`));
-    // The agent's page: page timers, a dedicated, a shared and a service worker, and a form it will submit later.
+    // The agent's page: page timers, a dedicated, a shared and a service worker.
     const tab = (await ok('navigate', agentSite.url(`/button.html?paused=${token}`))).tabId as number;
     const worker = (kind: string): string => `/worker.js?every=100&to=${encodeURIComponent(`/tick-${kind}`)}`;
-    const deadline = Date.now() + 6000;
     await plantViaMcp(
       tab,
       `setInterval(() => fetch('/tick-page', { mode: 'no-cors' }), 100);
        window.w = new Worker(${JSON.stringify(worker('dedicated'))});
        window.s = new SharedWorker(${JSON.stringify(worker('shared'))});
-       navigator.serviceWorker.register(${JSON.stringify(worker('service'))}, { scope: '/' });
-       const f = document.createElement('form'); f.method = 'post'; f.action = '/order?planted=1'; document.body.append(f);
-       setTimeout(() => f.submit(), ${deadline - Date.now()}); 1`,
+       navigator.serviceWorker.register(${JSON.stringify(worker('service'))}, { scope: '/' }); 1`,
     );
     // Another agent tab, with a timer only: the person will look at it while paused.
     const peek = (await ok('navigate', agentSite.url(`/button.html?peek=${token}`))).tabId as number;
@@ -149,6 +146,9 @@ describe("what an agent planted does not outlive the person's take-back", () => 
     const count = (kind: string): number => agentSite.requests.filter((r) => r.startsWith(`/tick-${kind}`)).length;
     const kinds = ['page', 'dedicated', 'shared', 'service', 'peek'];
     await until(() => kinds.every((kind) => count(kind) > 3), 15_000, 'everything the agent planted running');
+    // Last, just before the person pauses: a form the page will submit a few seconds from now.
+    const deadline = Date.now() + 4000;
+    await ok('js', '--tab', String(tab), `const f = document.createElement('form'); f.method = 'post'; f.action = '/order?planted=1'; document.body.append(f); setTimeout(() => f.submit(), ${deadline - Date.now()}); 1`);
 
     // The person pauses from the popup and goes back to their own tab.
     const popup = await extensionPage(rig.relay, 'popup.html');
@@ -159,6 +159,8 @@ describe("what an agent planted does not outlive the person's take-back", () => 
       // What was on its way when the person pressed Pause arrives; from then on, nothing.
       await pageTime(person, 10);
       const paused = agentSite.requests.length;
+      // (Were the form sent already, the pause would have come after its moment: nothing this test could tell.)
+      expect(agentSite.requests.filter((r) => r.startsWith('/order')), 'the form went before the pause did').toEqual([]);
       // The planted form's moment passes while paused, and the person's own page runs on all along.
       await until(() => Date.now() > deadline + 1000, 15_000, "the planted form's moment");
       await pageTime(person, 40);
