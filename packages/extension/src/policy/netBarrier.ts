@@ -354,7 +354,11 @@ export class NetBarrier {
       await this.#change(() => {
         this.#opening--;
         if (this.#opening === 0) {
-          for (const id of this.#pending) if (!this.#covered.has(id) && !this.#targeted.has(id)) this.#person.add(id);
+          for (const id of this.#pending) {
+            if (this.#covered.has(id) || this.#targeted.has(id)) continue;
+            this.#person.add(id);
+            this.#late.add(id);
+          }
           this.#pending.clear();
         }
         return true;
