@@ -136,8 +136,10 @@ describe('the barrier follows what an agent page starts', () => {
 
   it('workers an agent page started reach nothing blocked, while its tab lives and after the agent closed it', async () => {
     const from = await blockIt();
-    const worker = (kind: string): string => agentSite.url(`/worker.js?kind=${kind}&every=200&to=${encodeURIComponent(blockedUrl(kind))}&also=${encodeURIComponent(agentSite.url(`/alive-${kind}`))}`);
-    const tab = (await ok('navigate', agentSite.url('/button.html'))).tabId as number;
+    // A site of the workers' own, which no other tab shows: once its one tab is closed, only the workers remain.
+    const workerSite = await startFixtureServer('127.0.0.5');
+    const worker = (kind: string): string => workerSite.url(`/worker.js?kind=${kind}&every=200&to=${encodeURIComponent(blockedUrl(kind))}&also=${encodeURIComponent(workerSite.url(`/alive-${kind}`))}`);
+    const tab = (await ok('navigate', workerSite.url('/button.html'))).tabId as number;
     const started = await ok(
       'js',
       '--tab',
@@ -145,7 +147,7 @@ describe('the barrier follows what an agent page starts', () => {
       `navigator.serviceWorker.register(${JSON.stringify(worker('service'))}, { scope: '/' }).then(() => { window.s = new SharedWorker(${JSON.stringify(worker('shared'))}); window.d = new Worker(${JSON.stringify(worker('dedicated'))}); return 'started'; })`,
     );
     expect(started.value).toBe('started');
-    const alive = (kind: string): number => agentSite.requests.filter((r) => r.startsWith(`/alive-${kind}`)).length;
+    const alive = (kind: string): number => workerSite.requests.filter((r) => r.startsWith(`/alive-${kind}`)).length;
     // They run: each reaches the open site, again and again.
     await until(() => alive('service') > 3 && alive('shared') > 3 && alive('dedicated') > 3, 10_000, 'the workers running');
     await ok('close', '--tab', String(tab));
@@ -153,6 +155,7 @@ describe('the barrier follows what an agent page starts', () => {
     const atClose = alive('service');
     await until(() => alive('service') > atClose + 15, 15_000, 'the service worker running on after its tab closed');
     await fence();
+    await workerSite.close();
     expect(agentRequests(from)).toEqual([]);
   });
 
