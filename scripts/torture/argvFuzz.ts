@@ -143,9 +143,9 @@ export async function liveDirected(suite: LiveSuite): Promise<void> {
   const env: NodeJS.ProcessEnv = { ...relay.env, CHROME_RELAY_AGENT: '' };
   const [tab] = await openTabs(suite, ['/button.html']);
   const t = String(tab ?? 0);
-  // navigate to such a page fails naming the cause (and closes the tab it opened for it).
+  // navigate to such a page in a new tab fails naming the cause (and closes the tab it opened for it).
   const framed = await runPool(
-    [{ label: 'navigate to a page with another extension\'s frame', argv: ['navigate', relay.server.url('/extension-frame.html')], expect: { exit: 1, code: 'chrome_api_error', retryable: false, details: { cause: 'extension_frame' } } }],
+    [{ label: 'navigate to a page with another extension\'s frame', argv: ['navigate', relay.server.url('/extension-frame.html'), '--new-tab'], expect: { exit: 1, code: 'chrome_api_error', retryable: false, details: { cause: 'extension_frame' } } }],
     env,
     1,
   );
