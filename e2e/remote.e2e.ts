@@ -39,8 +39,16 @@ let blocked: FixtureServer;
 let options: Page;
 let popup: Page;
 /** The person's bridge for containers: shared (--paired), so an agent of another uid may connect with the secret. */
-let shared: Listener;
-let pairing: string;
+let sharedStarted: Promise<Listener> | undefined;
+let pairing = '';
+/** Started by the first test that needs it (so each test fails on its own where there is no bridge to start). */
+async function sharedBridge(): Promise<Listener> {
+  sharedStarted ??= startListener(join(root, 'shared', 'relay.sock'), '--paired', '--label', 'container').then((listener) => {
+    pairing = readFileSync(join(relay.home, 'bridge', 'pairing'), 'utf8').trim();
+    return listener;
+  });
+  return sharedStarted;
+}
 const listeners: Listener[] = [];
 
 /** The ssh agent's environment: its own home (where ssh reads ~/.ssh/config), its own chrome-relay home. */
@@ -109,7 +117,7 @@ async function inNamespace(socket: string, args: readonly string[], extraEnv: Re
   });
 }
 
-const viaUnix = (args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> => inNamespace(shared.path, args, { CHROME_RELAY_PAIRING: pairing, ...env });
+const viaUnix = async (args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> => inNamespace((await sharedBridge()).path, args, { CHROME_RELAY_PAIRING: pairing, ...env });
 const viaSsh = (args: readonly string[], agent?: string): Promise<CliResult> => user.cli(args, sshEnv(agent));
 const viaCmd = (args: readonly string[]): Promise<CliResult> => runCli([...args], cmdEnv());
 
@@ -159,6 +167,7 @@ async function mcpCall(client: Client, name: string, args: Record<string, unknow
 }
 
 beforeAll(async () => {
+  if (process.getuid?.() !== 0) throw new Error('remote.e2e.ts adds an OS user and starts an sshd: it runs as root (as CI does)');
   relay = await startRelay();
   root = mkdtempSync(join(tmpdir(), 'cr-remote-'));
   chmodSync(root, 0o755);
@@ -169,8 +178,6 @@ beforeAll(async () => {
   writeClientConfig(user, sshd, ALIAS);
   mkdirSync(join(root, 'shared'), { mode: 0o700 });
   mkdirSync(join(root, 'cmd-agent'));
-  shared = await startListener(join(root, 'shared', 'relay.sock'), '--paired', '--label', 'container');
-  pairing = readFileSync(join(relay.home, 'bridge', 'pairing'), 'utf8').trim();
   blocked = await startFixtureServer('127.0.0.2');
   options = await extensionPage(relay, 'options.html');
   popup = await extensionPage(relay, 'popup.html');
@@ -178,6 +185,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const listener of listeners) await listener.stop();
+  // The cmd: agent's link holder (root's, like the test): ended by its pid, and it ends its command.
+  try {
+    process.kill(holderOf(join(root, 'cmd-agent', 'relay')).pid, 'SIGTERM');
+  } catch {
+    /* none left */
+  }
   // The agent user's link holders and ssh master go with it (remoteRig kills that user's processes by pid).
   user?.remove();
   await sshd?.stop();
@@ -220,7 +233,7 @@ describe('an agent of another OS user, over real OpenSSH (ssh://)', () => {
 
 describe('an agent in namespaces of its own, with only the bridge socket mounted (unix:)', () => {
   it('sees none of the person\'s files and no network: only the socket', async () => {
-    const probe = await inNamespace(shared.path, [], {}, [
+    const probe = await inNamespace((await sharedBridge()).path, [], {}, [
       node,
       '-e',
       `const fs = require('fs'); const net = require('net');
@@ -242,7 +255,7 @@ describe('an agent in namespaces of its own, with only the bridge socket mounted
   }, 120_000);
 
   it('refused without the pairing secret, with a wrong one, and at a private socket of the person\'s', async () => {
-    refused(await inNamespace(shared.path, ['tabs']), 'extension_not_connected', 'not_paired');
+    refused(await inNamespace((await sharedBridge()).path, ['tabs']), 'extension_not_connected', 'not_paired');
     refused(await viaUnix(['tabs'], { CHROME_RELAY_PAIRING: 'a'.repeat(64) }), 'extension_not_connected', 'not_paired');
     mkdirSync(join(root, 'private'), { mode: 0o700 });
     const privateBridge = await startListener(join(root, 'private', 'relay.sock'));
