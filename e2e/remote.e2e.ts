@@ -15,9 +15,10 @@
  *     off (and on) in the options; the popup names where each agent's commands came from.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Page } from 'puppeteer-core';
@@ -26,6 +27,7 @@ import { CLI, parseCliOutput, runCli, startRelay, until, type CliResult, type Re
 import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
 import { read, refFor, stringEnv } from './helpers.js';
 import { extensionPage, personClicks, saveOptions } from './personOptions.js';
+import { markedBlocks, steps } from './readmeBlocks.js';
 import { createAgentUser, pidsWhere, startSshd, writeClientConfig, type AgentUser, type Sshd } from './remoteRig.js';
 
 const ALIAS = 'desk';
@@ -168,7 +170,8 @@ async function mcpCall(client: Client, name: string, args: Record<string, unknow
 
 beforeAll(async () => {
   if (process.getuid?.() !== 0) throw new Error('remote.e2e.ts adds an OS user and starts an sshd: it runs as root (as CI does)');
-  relay = await startRelay();
+  // The person's chrome-relay home where it is by default (~/.chrome-relay): the README's recipes name it so.
+  relay = await startRelay({ defaultHome: true });
   root = mkdtempSync(join(tmpdir(), 'cr-remote-'));
   chmodSync(root, 0o755);
   user = createAgentUser(root);
@@ -229,6 +232,38 @@ describe('an agent of another OS user, over real OpenSSH (ssh://)', () => {
       await client.close();
     }
   }, 120_000);
+});
+
+describe("the agent's key, attacked", () => {
+  /** ssh as the agent user, without the ControlMaster (each try a login of its own). */
+  function ssh(args: readonly string[], timeoutMs = 20_000): Promise<{ code: number; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      execFile(user.asUser[0] ?? 'setpriv', [...user.asUser.slice(1), 'ssh', '-o', 'ControlPath=none', ...args], { env: { PATH: process.env.PATH, HOME: user.home }, timeout: timeoutMs }, (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+      );
+    });
+  }
+
+  it('opens the bridge and nothing else: no command of its choosing, no forwarding to the host\'s own socket', async () => {
+    // The command asked for is not run: the bridge is (it greets, then ends with its closed stdin).
+    const asked = await ssh(['-n', ALIAS, 'id; cat /etc/hostname']);
+    expect(asked.stdout).toContain('"type":"bridge"');
+    expect(asked.stdout).not.toMatch(/uid=\d/);
+    // A socket forward to the host of the person's browser: the channel is refused, so no request reaches the host.
+    const run = join(relay.home, 'run');
+    const hostSocket = (JSON.parse(readFileSync(join(run, readdirSync(run).find((n) => /^host-\d+\.json$/.test(n)) ?? ''), 'utf8')) as { socket: string }).socket;
+    const local = join(user.home, 'forwarded.sock');
+    const forward = spawn(user.asUser[0] ?? 'setpriv', [...user.asUser.slice(1), 'ssh', '-o', 'ControlPath=none', '-N', '-L', `${local}:${hostSocket}`, ALIAS], { env: { PATH: process.env.PATH, HOME: user.home }, stdio: 'ignore' });
+    try {
+      await until(() => existsSync(local), 20_000, 'the forward listening on the agent side');
+      const through = await user.cli(['status'], { PATH: process.env.PATH, HOME: user.home, CHROME_RELAY_HOME: join(user.home, 'relay-forward'), CHROME_RELAY_ENDPOINT: `unix:${local}` });
+      expect(through.code).toBe(1);
+      expect(through.json).toBeUndefined();
+      expect(through.error?.code, through.stderr).toBe('native_host_disconnected');
+    } finally {
+      forward.kill();
+    }
+  }, 60_000);
 });
 
 describe('an agent in namespaces of its own, with only the bridge socket mounted (unix:)', () => {
@@ -454,3 +489,118 @@ describe('the popup', () => {
     expect(row('cmd-agent')).toContain('through the command stand-in');
   }, 120_000);
 });
+
+/**
+ * The README's recipes for agents elsewhere, run as written through `sh`, the person's lines as the person and the
+ * agent's as the agent user. `chrome-relay` on each side's PATH is the built CLI (the person's configured for this
+ * test's home: sshd runs its forced command with root's own HOME); `you@your-desk` is the person (root) at an alias of
+ * the agent's ~/.ssh/config for a second sshd that reads the person's ~/.ssh/authorized_keys. `docker` is a stand-in
+ * (this machine has none): `run -v SRC:DST -e K=V IMAGE COMMAND…` runs COMMAND as the agent user in network and mount
+ * namespaces of its own with DST bind-mounted and the person's files covered — what the recipe relies on Docker for.
+ * The WSL recipe's far half runs in `pnpm test:windows` (scripts/windows/driver.mjs).
+ */
+describe("the README's recipes, run as written", () => {
+  const readme = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', 'README.md'), 'utf8');
+  const blocks = markedBlocks(readme);
+  const lines = (name: string): string[] => steps(blocks.get(name)?.[0]?.text ?? '').map((step) => step.command);
+  let personBin = '';
+  let agentBin = '';
+  let work = '';
+
+  /** A line through `sh`, stdio to files (a job it leaves running keeps no pipe of ours open). */
+  function sh(line: string, env: NodeJS.ProcessEnv, as?: AgentUser): Promise<CliResult> {
+    const out = join(work, `out-${Date.now().toString(36)}`);
+    const [stdout, stderr] = [openSync(`${out}.1`, 'w'), openSync(`${out}.2`, 'w')];
+    const argv = [...(as ? as.asUser : []), 'sh', '-c', line];
+    const child = spawn(argv[0] ?? 'sh', argv.slice(1), { env: stringEnv(env), cwd: work, stdio: ['ignore', stdout, stderr] });
+    closeSync(stdout);
+    closeSync(stderr);
+    return new Promise((resolve) => child.once('exit', (code) => resolve(parseCliOutput(code ?? 1, readFileSync(`${out}.1`, 'utf8'), readFileSync(`${out}.2`, 'utf8')))));
+  }
+
+  const personEnv = (): NodeJS.ProcessEnv => ({ PATH: `${personBin}:${process.env.PATH ?? ''}`, HOME: relay.env.HOME });
+  const agentEnv = (): NodeJS.ProcessEnv => ({ PATH: `${agentBin}:${process.env.PATH ?? ''}`, HOME: user.home });
+
+  beforeAll(() => {
+    personBin = join(root, 'person-bin');
+    agentBin = join(root, 'agent-bin');
+    work = join(root, 'work');
+    for (const dir of [personBin, agentBin, work]) mkdirSync(dir, { mode: 0o755 });
+    writeFileSync(join(personBin, 'chrome-relay'), `#!/bin/sh\nexec env CHROME_RELAY_HOME='${relay.home}' '${node}' '${CLI}' "$@"\n`, { mode: 0o755 });
+    writeFileSync(join(agentBin, 'chrome-relay'), `#!/bin/sh\nexec '${node}' '${CLI}' "$@"\n`, { mode: 0o755 });
+    writeFileSync(join(personBin, 'docker'), DOCKER_STAND_IN(node), { mode: 0o755 });
+  });
+
+  it('over SSH: the person restricts the agent\'s key to the bridge; the agent names ssh://you@your-desk', async () => {
+    const [person, agent] = lines('remote-ssh');
+    if (person === undefined || agent === undefined) throw new Error('the remote-ssh block has two lines');
+    // A machine that has used ssh: ~/.ssh exists. The agent's public key is where the recipe reads it.
+    mkdirSync(join(relay.env.HOME ?? '', '.ssh'), { recursive: true, mode: 0o700 });
+    const desk = await startSshd(join(root, 'sshd-readme'), { authorizedKeysFile: join(relay.env.HOME ?? '', '.ssh', 'authorized_keys') });
+    try {
+      writeFileSync(join(work, 'agent_key.pub'), `${desk.userPublicKey}\n`);
+      const added = await sh(person, personEnv());
+      expect(added.code, added.stderr).toBe(0);
+      writeClientConfig(user, desk, 'your-desk');
+      const ran = await sh(agent.replace('you@your-desk', 'root@your-desk'), agentEnv(), user);
+      expect(ran.code, ran.stderr).toBe(0);
+      expect((ran.json as { windows: unknown[] }).windows.length).toBeGreaterThan(0);
+    } finally {
+      const holder = join(user.home, '.chrome-relay');
+      if (existsSync(join(holder, 'run'))) process.kill(holderOf(holder).pid, 'SIGTERM');
+      await desk.stop();
+    }
+  }, 120_000);
+
+  it('in a container: a paired bridge listening, its socket mounted into a container of another uid', async () => {
+    const [bridge, docker] = lines('remote-container');
+    if (bridge === undefined || docker === undefined) throw new Error('the remote-container block has two lines');
+    const socket = join(relay.home, 'relay.sock');
+    const started = await sh(bridge, personEnv());
+    expect(started.code, started.stderr).toBe(0);
+    try {
+      await until(() => existsSync(socket), 20_000, 'the bridge listening');
+      const containerHome = join(root, 'container-home');
+      mkdirSync(containerHome, { mode: 0o755 });
+      chownSync(containerHome, user.uid, user.gid);
+      const ran = await sh(docker, { ...personEnv(), STANDIN_UID: String(user.uid), STANDIN_GID: String(user.gid), STANDIN_HOME: containerHome, STANDIN_PATH: `${agentBin}:/usr/bin:/bin`, STANDIN_HIDE: [relay.root, join(root, 'shared'), join(root, 'sshd')].join(':') });
+      expect(ran.code, ran.stderr).toBe(0);
+      expect((ran.json as { windows: unknown[] }).windows.length).toBeGreaterThan(0);
+    } finally {
+      // The job the recipe left running: the person's bridge on that socket.
+      for (const pid of pidsWhere((argv) => argv.includes('--listen') && argv.includes(socket))) process.kill(pid, 'SIGTERM');
+    }
+  }, 120_000);
+});
+
+/** The `docker` stand-in (see the describe above), as a script for `node`. */
+function DOCKER_STAND_IN(nodePath: string): string {
+  return `#!${nodePath}
+// Stand-in for \`docker run [--rm] [-v SRC:DST]… [-e K=V]… IMAGE COMMAND…\` in remote.e2e.ts: COMMAND runs as
+// STANDIN_UID in network and mount namespaces of its own, DST bind-mounted from SRC, STANDIN_HIDE covered.
+const { spawnSync } = require('node:child_process');
+const { dirname } = require('node:path');
+const args = process.argv.slice(2);
+if (args[0] !== 'run') { process.stderr.write('docker stand-in: only run\\n'); process.exit(125); }
+const mounts = []; const env = [];
+let i = 1;
+for (; i < args.length; i++) {
+  if (args[i] === '--rm') continue;
+  if (args[i] === '-v') { mounts.push(args[++i]); continue; }
+  if (args[i] === '-e') { env.push(args[++i]); continue; }
+  break;
+}
+const command = args.slice(i + 1);
+const q = (s) => "'" + String(s).split("'").join("'\\''") + "'";
+const e = process.env;
+const lines = ['set -e'];
+for (const mount of mounts) {
+  const [src, dst] = mount.split(':');
+  lines.push('mount -t tmpfs tmpfs ' + q(dirname(dst)), 'touch ' + q(dst), 'mount --bind ' + q(src) + ' ' + q(dst));
+}
+for (const dir of e.STANDIN_HIDE.split(':')) lines.push('mount -t tmpfs -o mode=0755 tmpfs ' + q(dir));
+lines.push('exec setpriv --reuid=' + e.STANDIN_UID + ' --regid=' + e.STANDIN_GID + ' --init-groups env -i PATH=' + q(e.STANDIN_PATH) + ' HOME=' + q(e.STANDIN_HOME) + ' ' + env.map(q).join(' ') + ' "$@"');
+const ran = spawnSync('unshare', ['--mount', '--net', '--fork', '--propagation', 'private', 'sh', '-c', lines.join('\\n'), 'sh', ...command], { stdio: 'inherit' });
+process.exit(ran.status === null ? 1 : ran.status);
+`;
+}

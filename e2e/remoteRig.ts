@@ -6,7 +6,7 @@
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { CLI, parseCliOutput, type CliResult } from './harness.js';
@@ -118,15 +118,18 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** Debian's sshd on 127.0.0.1, logging in to root with the test's key only, as the forced command the test sets. */
-export async function startSshd(dir: string): Promise<Sshd> {
+/**
+ * Debian's sshd on 127.0.0.1, logging in to root with the test's key only, as the forced command the test sets (or as
+ * `authorizedKeysFile` says: a person's own ~/.ssh/authorized_keys).
+ */
+export async function startSshd(dir: string, options: { authorizedKeysFile?: string } = {}): Promise<Sshd> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const hostKey = join(dir, 'host_ed25519');
   const userKey = join(dir, 'user_ed25519');
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'chrome-relay-e2e-host', '-f', hostKey]);
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'chrome-relay-e2e-agent', '-f', userKey]);
-  const authorized = join(dir, 'authorized_keys');
-  writeFileSync(authorized, '', { mode: 0o600 });
+  const authorized = options.authorizedKeysFile ?? join(dir, 'authorized_keys');
+  if (options.authorizedKeysFile === undefined) writeFileSync(authorized, '', { mode: 0o600 });
   // sshd's privilege separation directory (Debian makes it at boot; a container may not have it).
   if (!existsSync('/run/sshd')) mkdirSync('/run/sshd', { mode: 0o755 });
   const port = await freePort();
@@ -184,20 +187,20 @@ async function waitForPort(port: number, child: ChildProcess, said: () => string
   }
 }
 
-/** The agent user's ~/.ssh: its key, the host's key, and `Host <alias>` for the test's sshd with a ControlMaster. */
+/** Adds to the agent user's ~/.ssh: the key for `alias`, the host's key, and `Host <alias>` for the sshd with a ControlMaster. */
 export function writeClientConfig(user: AgentUser, sshd: Sshd, alias: string): void {
   const dir = join(user.home, '.ssh');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeFileSync(join(dir, 'id_ed25519'), sshd.userKey, { mode: 0o600 });
-  writeFileSync(join(dir, 'known_hosts'), `${sshd.knownHostsLine}\n`, { mode: 0o600 });
-  writeFileSync(
+  writeFileSync(join(dir, `id_${alias}`), sshd.userKey, { mode: 0o600 });
+  appendFileSync(join(dir, 'known_hosts'), `${sshd.knownHostsLine}\n`, { mode: 0o600 });
+  appendFileSync(
     join(dir, 'config'),
     [
       `Host ${alias}`,
       '  HostName 127.0.0.1',
       `  Port ${sshd.port}`,
       '  User root',
-      `  IdentityFile ${join(dir, 'id_ed25519')}`,
+      `  IdentityFile ${join(dir, `id_${alias}`)}`,
       '  IdentitiesOnly yes',
       `  UserKnownHostsFile ${join(dir, 'known_hosts')}`,
       '  StrictHostKeyChecking yes',
@@ -209,5 +212,5 @@ export function writeClientConfig(user: AgentUser, sshd: Sshd, alias: string): v
     ].join('\n'),
     { mode: 0o600 },
   );
-  for (const file of ['', 'id_ed25519', 'known_hosts', 'config']) chownSync(join(dir, file), user.uid, user.gid);
+  for (const file of ['', `id_${alias}`, 'known_hosts', 'config']) chownSync(join(dir, file), user.uid, user.gid);
 }
