@@ -217,6 +217,22 @@ describe('an agent of another OS user, over real OpenSSH (ssh://)', () => {
     expect(holder.pid).toBeGreaterThan(0);
   }, 120_000);
 
+  it('doctor checks the way there (the link, the host behind the bridge, versions, the extension answering), not this machine', async () => {
+    const doctor = await viaSsh(['doctor', '--json']);
+    expect(doctor.code, doctor.stderr).toBe(0);
+    const checks = (doctor.json as { checks: { name: string; status: string; detail: string }[] }).checks;
+    expect(checks.map((c) => [c.name, c.status])).toEqual([
+      ['endpoint', 'ok'],
+      ['host through the link', 'ok'],
+      ['versions', 'ok'],
+      ['extension answering', 'ok'],
+    ]);
+    // Nothing listening on a unix: endpoint: the check fails with the reason and its move.
+    const none = await user.cli(['doctor', '--json'], { PATH: process.env.PATH, HOME: user.home, CHROME_RELAY_HOME: join(user.home, 'relay'), CHROME_RELAY_ENDPOINT: `unix:${join(user.home, 'nothing.sock')}` });
+    expect(none.code).toBe(1);
+    expect(none.error?.details.reason).toBe('no_bridge');
+  }, 120_000);
+
   it('drives it as an MCP session (the official SDK client): one link for every call', async () => {
     const client = await mcpAs('mcp-remote');
     try {
