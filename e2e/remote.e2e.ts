@@ -369,6 +369,21 @@ describe('a link cut mid-call', () => {
     });
   }, 180_000);
 
+  it('a link that stalls (its far end stopped): the call answers timeout by its deadline, not later; once it runs again, so do calls', async () => {
+    ok(await viaSsh(['tabs']), 'a call that opens the link');
+    // The bridge, not ssh: with a ControlMaster, the ssh the holder runs hands its pipes to the master and stalls nothing.
+    const bridge = holderOf(join(user.home, 'relay')).bridge?.pid ?? 0;
+    process.kill(bridge, 'SIGSTOP');
+    try {
+      const stalled = await viaSsh(['tabs', '--timeout', '2000']);
+      refused(stalled, 'timeout', 'host_unresponsive');
+      expect(stalled.error?.message).toContain('ssh://desk');
+    } finally {
+      process.kill(bridge, 'SIGCONT');
+    }
+    ok(await viaSsh(['tabs']), 'a call once the link runs again');
+  }, 120_000);
+
   it('the command of a cmd: link killed', async () => {
     await cutMidCall(viaCmd, 'cut-cmd', () => process.kill(holderOf(join(root, 'cmd-agent', 'relay')).commandPid, 'SIGKILL'));
   }, 180_000);
