@@ -316,6 +316,39 @@ describe('an agent in namespaces of its own, with only the bridge socket mounted
   }, 120_000);
 });
 
+describe('an agent on a box the person can reach (ssh -R)', () => {
+  it("the person forwards a private bridge's socket to the agent's box; the agent uses unix: there", async () => {
+    mkdirSync(join(root, 'forwarded'), { mode: 0o700 });
+    const bridge = await startListener(join(root, 'forwarded', 'relay.sock'), '--label', 'forwarded');
+    // The agent's box: an sshd where the person may log in as the agent's user to forward, and do nothing else.
+    const box = await startSshd(join(root, 'sshd-box'), { authorizedKeysFile: join(root, 'sshd-box-keys') });
+    writeFileSync(join(root, 'sshd-box-keys'), `restrict,port-forwarding,command="/bin/false" ${box.userPublicKey}\n`, { mode: 0o600 });
+    // sshd reads a user's authorized keys as that user.
+    chownSync(join(root, 'sshd-box-keys'), user.uid, user.gid);
+    const key = join(root, 'sshd-box', 'person_key');
+    writeFileSync(key, box.userKey, { mode: 0o600 });
+    writeFileSync(join(root, 'sshd-box', 'known_hosts'), `${box.knownHostsLine}\n`);
+    const there = join(user.home, 'relay.sock');
+    // The person's own ssh, given its options here rather than by a ~/.ssh/config of root's.
+    const forward = spawn('ssh', ['-F', '/dev/null', '-i', key, '-o', 'IdentitiesOnly=yes', '-o', `UserKnownHostsFile=${join(root, 'sshd-box', 'known_hosts')}`, '-o', 'StrictHostKeyChecking=yes', '-o', 'ExitOnForwardFailure=yes', '-p', String(box.port), '-N', '-R', `${there}:${bridge.path}`, `${user.name}@127.0.0.1`], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let said = '';
+    forward.stderr?.on('data', (chunk: Buffer) => (said += chunk.toString()));
+    try {
+      await until(() => existsSync(there) || forward.exitCode !== null, 20_000, 'the forwarded socket on the agent\'s box');
+      expect(existsSync(there), `ssh -R: ${said}`).toBe(true);
+      const env = { PATH: process.env.PATH, HOME: user.home, CHROME_RELAY_HOME: join(user.home, 'relay-r'), CHROME_RELAY_ENDPOINT: `unix:${there}`, CHROME_RELAY_AGENT: 'forwarded-agent' };
+      const nav = ok(await user.cli(['navigate', relay.server.url('/button.html?ssh-r')], env), 'navigate through the forwarded socket');
+      const snap = await user.cli(['snapshot', '-i', '--tab', String(nav.tabId)], env);
+      ok(await user.cli(['click', refFor(snap.stdout, /button "Increment"/)], env), 'click through the forwarded socket');
+      expect(await read<number>(await relay.page('ssh-r'), 'window.clicks')).toBe(1);
+    } finally {
+      forward.kill();
+      await box.stop();
+      await bridge.stop();
+    }
+  }, 120_000);
+});
+
 describe('a command whose stdio is the bridge (cmd:)', () => {
   it('drives the browser through a stand-in command', async () => {
     const nav = ok(await viaCmd(['navigate', relay.server.url('/button.html?cmd-link')]), 'navigate through the command');

@@ -28,7 +28,8 @@ export interface AgentUser {
 export function createAgentUser(root: string): AgentUser {
   const name = `cragent${randomBytes(3).toString('hex')}`;
   const home = join(root, name);
-  execFileSync('useradd', ['--no-create-home', '--home-dir', home, '--shell', '/bin/sh', '--user-group', name]);
+  // No password, and not locked either ('*', not useradd's '!'): sshd without PAM refuses a locked account even a key.
+  execFileSync('useradd', ['--no-create-home', '--home-dir', home, '--shell', '/bin/sh', '--user-group', '--password', '*', name]);
   const uid = Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }).trim());
   const gid = Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }).trim());
   mkdirSync(home, { recursive: true });
