@@ -81,6 +81,14 @@ const absent = (error: NodeJS.ErrnoException): boolean => error.code === 'ENOENT
  * listens, and waited for (bounded by `waitMs`).
  */
 export async function openLink(endpoint: Endpoint, home: string, tool: string, waitMs: number): Promise<Socket> {
+  // The agent's side holds links on Unix sockets guarded by modes; Windows has neither (an agent there runs in WSL).
+  if (process.platform === 'win32') {
+    throw new RelayError('invalid_arguments', `CHROME_RELAY_ENDPOINT (${endpoint.text}) is for an agent on Linux or macOS, WSL included; on Windows run chrome-relay without it, next to the browser, or run the agent in WSL.`, {
+      tool,
+      phase: 'cli',
+      details: { field: 'CHROME_RELAY_ENDPOINT', endpoint: endpoint.text },
+    });
+  }
   if (endpoint.kind === 'unix') {
     const first = await connectOnce(endpoint.path);
     if (!(first instanceof Error)) return first;
