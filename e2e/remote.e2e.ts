@@ -543,14 +543,23 @@ describe('the popup', () => {
     ok(await viaSsh(['tabs'], 'ssh-agent'), 'over ssh');
     ok(await viaUnix(['tabs']), 'through the socket');
     ok(await viaCmd(['tabs']), 'through the command');
-    const rows = async (): Promise<string[]> => popup.$$eval('#recent tbody tr', (trs) => trs.map((tr) => tr.textContent ?? ''));
-    await until(async () => (await rows()).some((row) => row.includes('local-agent')), 10_000, 'the popup refreshed');
+    // Each row: time, agent, command, tab, outcome, from.
+    const rows = async (): Promise<string[]> => popup.$$eval('#recent tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '').join(' | ')));
+    const agents = ['local-agent', 'ssh-agent', 'unix-agent', 'cmd-agent'];
+    await until(
+      async () => {
+        const now = await rows();
+        return agents.every((agent) => now.some((row) => row.includes(agent)));
+      },
+      10_000,
+      'the popup showing every agent',
+    );
     const text = await rows();
     const row = (agent: string): string => text.find((r) => r.includes(agent)) ?? '';
-    expect(row('local-agent')).toContain('this machine');
-    expect(row('ssh-agent')).toContain('over ssh from 127.0.0.1');
-    expect(row('unix-agent')).toContain('through the socket container');
-    expect(row('cmd-agent')).toContain('through the command stand-in');
+    expect(row('local-agent')).toMatch(/\| this machine$/);
+    expect(row('ssh-agent')).toMatch(/\| over ssh from 127\.0\.0\.1$/);
+    expect(row('unix-agent')).toMatch(/\| through the socket container$/);
+    expect(row('cmd-agent')).toMatch(/\| through the command stand-in$/);
   }, 120_000);
 });
 

@@ -102,9 +102,10 @@ function tabRow(tab: TabRow, now: number): HTMLTableRowElement {
 
 function recentRow(entry: ActivityEntry): HTMLTableRowElement {
   const tr = el('tr');
-  // Where the agent runs, under its name: this machine, or the bridge it came through (the person may turn those off).
-  const agent = cell(el('div', entry.agent ?? '—'), el('div', viaText(entry.via), entry.via === undefined ? 'sub' : 'sub via'));
-  tr.append(cell(clock(entry.at)), agent, cell(entry.tool), cell(entry.tab === null ? '—' : `#${entry.tab}`), cell(outcomePill(entry)));
+  // Where the agent runs: this machine, or the bridge its call came through (the person may turn those off).
+  const from = cell(viaText(entry.via));
+  if (entry.via !== undefined) from.className = 'via';
+  tr.append(cell(clock(entry.at)), cell(entry.agent ?? '—'), cell(entry.tool), cell(entry.tab === null ? '—' : `#${entry.tab}`), cell(outcomePill(entry)), from);
   tr.title = `${entry.ms} ms`;
   return tr;
 }
