@@ -557,9 +557,9 @@ describe('the popup', () => {
     const text = await rows();
     const row = (agent: string): string => text.find((r) => r.includes(agent)) ?? '';
     expect(row('local-agent')).toMatch(/\| this machine$/);
-    expect(row('ssh-agent')).toMatch(/\| over ssh from 127\.0\.0\.1$/);
-    expect(row('unix-agent')).toMatch(/\| through the socket container$/);
-    expect(row('cmd-agent')).toMatch(/\| through the command stand-in$/);
+    expect(row('ssh-agent')).toMatch(/\| ssh 127\.0\.0\.1$/);
+    expect(row('unix-agent')).toMatch(/\| socket container$/);
+    expect(row('cmd-agent')).toMatch(/\| command stand-in$/);
   }, 120_000);
 });
 

@@ -40,8 +40,8 @@ describe('popup text', () => {
 
   it('names who acted and where from: this machine, or the bridge its call came through', () => {
     expect(agentFrom({ agent: 'claude' })).toBe('claude · this machine');
-    expect(agentFrom({ agent: null, via: { kind: 'ssh', label: '10.0.0.5' } })).toBe('no agent name · over ssh from 10.0.0.5');
-    expect(agentFrom({ agent: 'a', via: { kind: 'unix', label: 'container' } })).toBe('a · through the socket container');
-    expect(agentFrom({ agent: 'a', via: { kind: 'cmd', label: 'wsl' } })).toBe('a · through the command wsl');
+    expect(agentFrom({ agent: null, via: { kind: 'ssh', label: '10.0.0.5' } })).toBe('no agent name · ssh 10.0.0.5');
+    expect(agentFrom({ agent: 'a', via: { kind: 'unix', label: 'container' } })).toBe('a · socket container');
+    expect(agentFrom({ agent: 'a', via: { kind: 'cmd', label: 'wsl' } })).toBe('a · command wsl');
   });
 });

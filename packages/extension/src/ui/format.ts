@@ -39,11 +39,11 @@ export function statusLine(state: PopupState): { text: string; tone: 'connected'
  */
 export function viaText(via: Via | undefined): string {
   if (via === undefined) return 'this machine';
-  const how = via.kind === 'ssh' ? 'over ssh from' : via.kind === 'unix' ? 'through the socket' : 'through the command';
+  const how = via.kind === 'ssh' ? 'ssh' : via.kind === 'unix' ? 'socket' : 'command';
   return `${how} ${via.label}`;
 }
 
-/** Who made a call and where it came from: "claude · this machine", "claude · over ssh from 10.0.0.5". */
+/** Who made a call and where it came from: "claude · this machine", "claude · ssh 10.0.0.5". */
 export function agentFrom(call: { agent: string | null; via?: Via }): string {
   return `${call.agent ?? 'no agent name'} · ${viaText(call.via)}`;
 }

@@ -104,6 +104,7 @@ function recentRow(entry: ActivityEntry): HTMLTableRowElement {
   const tr = el('tr');
   // Where the agent runs: this machine, or the bridge its call came through (the person may turn those off).
   const from = cell(viaText(entry.via));
+  from.title = viaText(entry.via);
   if (entry.via !== undefined) from.className = 'via';
   tr.append(cell(clock(entry.at)), cell(entry.agent ?? '—'), cell(entry.tool), cell(entry.tab === null ? '—' : `#${entry.tab}`), cell(outcomePill(entry)), from);
   tr.title = `${entry.ms} ms`;
