@@ -141,8 +141,10 @@ export async function remoteSection(bench: Bench, relayEnv: NodeJS.ProcessEnv): 
     const overSsh = (): Promise<number> => cli(sshEnv, rig.user);
     // The first call starts the holder, and its ssh the ControlMaster (ControlPersist keeps it): warm both.
     await overSsh();
+    // A difference of a few ms between two calls of a hundred is noise at a few pairs, even with --quick: at least 20.
+    const pairs = Math.max(20, bench.plan.runs * 2);
     bench.log('  CLI tabs: local and through ssh://, in pairs');
-    const ssh = await pairedDelta(bench, local, overSsh, bench.plan.runs * 2);
+    const ssh = await pairedDelta(bench, local, overSsh, pairs);
     bench.log('  the first call through ssh:// with no holder (the ControlMaster warm)');
     const cold: number[] = [];
     for (let i = 0; i < Math.min(bench.plan.runs, 3); i++) {
@@ -151,7 +153,7 @@ export async function remoteSection(bench: Bench, relayEnv: NodeJS.ProcessEnv): 
       cold.push(await overSsh());
     }
     bench.log('  CLI tabs: local and through unix:, in pairs');
-    const unix = await pairedDelta(bench, local, () => cli(unixEnv), bench.plan.runs * 2);
+    const unix = await pairedDelta(bench, local, () => cli(unixEnv), pairs);
 
     bench.log('  MCP tabs per call: a local server, one through unix:, one through ssh://');
     const localMcp = await mcpClient(process.execPath, [CLI, 'mcp'], relayEnv);
@@ -160,7 +162,7 @@ export async function remoteSection(bench: Bench, relayEnv: NodeJS.ProcessEnv): 
     clients.push(unixMcp);
     const sshMcp = await mcpClient(rig.user.asUser[0] ?? 'setpriv', [...rig.user.asUser.slice(1), process.execPath, CLI, 'mcp'], sshEnv);
     clients.push(sshMcp);
-    const many = bench.plan.runs * 10;
+    const many = Math.max(100, bench.plan.runs * 10);
     const mcpUnix = await pairedDelta(bench, () => tabsOver(localMcp), () => tabsOver(unixMcp), many);
     const mcpSsh = await pairedDelta(bench, () => tabsOver(localMcp), () => tabsOver(sshMcp), many);
     const rows: Row[] = [

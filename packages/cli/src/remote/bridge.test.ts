@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -22,17 +22,18 @@ afterEach(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-/** A bridge link whose far side is this test: what it sends back, decoded; whether it ended the link. */
+/** A bridge link whose far side is this test: what it sends back, decoded; whether it ended the link, or stopped reading it. */
 function link(options: Partial<BridgeOptions> = {}) {
   const answers: ClientResponse[] = [];
   const decoder = new FrameDecoder(MAX_SOCKET_FRAME_BYTES);
   let closed = false;
+  let paused = false;
   const bridge = new BridgeLink(
     { home, via: { kind: 'ssh', label: '10.0.0.5' }, log: () => undefined, ...options },
     {
       send: (frame) => answers.push(...(decoder.push(frame) as ClientResponse[])),
-      pause: () => undefined,
-      resume: () => undefined,
+      pause: () => (paused = true),
+      resume: () => (paused = false),
       close: () => (closed = true),
     },
   );
@@ -42,7 +43,7 @@ function link(options: Partial<BridgeOptions> = {}) {
     for (let i = 0; i < 200 && answers.length < count; i++) await new Promise((r) => setTimeout(r, 10));
     return answers;
   };
-  return { bridge, request, answered, closed: () => closed };
+  return { bridge, request, answered, closed: () => closed, paused: () => paused };
 }
 
 const call = (id: number, tool: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
@@ -112,6 +113,49 @@ describe('the bridge', () => {
       [4, 'invalid_arguments'],
     ]);
     expect(host.requests).toHaveLength(0);
+  });
+});
+
+describe('a hostile client', () => {
+  it('a frame over the request limit is answered and ends the link; nothing reaches a host', async () => {
+    host = await startFakeHost({ home, pid: process.pid });
+    const { bridge, answered, closed } = link();
+    const header = new Uint8Array(4);
+    new DataView(header.buffer).setUint32(0, 64 * 1024 * 1024, true);
+    bridge.receive(header);
+    expect((await answered(1))[0]).toMatchObject({ id: 0, ok: false, error: { code: 'invalid_arguments' } });
+    expect(closed()).toBe(true);
+    expect(host.requests).toHaveLength(0);
+  });
+
+  it('calls piled up past the limit stop the link being read (they wait in its pipe), and it is read again as they are answered', async () => {
+    // A host that takes every call and answers none until told.
+    const run = join(home, 'run');
+    mkdirSync(run, { recursive: true, mode: 0o700 });
+    const socket = join(run, `host-${process.pid}.sock`);
+    const held: { client: Socket; id: number }[] = [];
+    const server = createServer((client) => {
+      const decoder = new FrameDecoder(MAX_SOCKET_FRAME_BYTES);
+      client.on('data', (chunk: Buffer) => {
+        for (const message of decoder.push(chunk) as { id: number }[]) held.push({ client, id: message.id });
+      });
+    });
+    await new Promise<void>((r) => server.listen(socket, r));
+    writeFileSync(join(run, `host-${process.pid}.json`), JSON.stringify(descriptorFor({ home, pid: process.pid }, socket)));
+    try {
+      const { request, answered, paused } = link();
+      for (let id = 1; id <= 64; id++) request(call(id, 'tabs'));
+      expect(paused()).toBe(true);
+      for (let i = 0; i < 200 && held.length < 64; i++) await new Promise((r) => setTimeout(r, 10));
+      const first = held[0];
+      if (first === undefined) throw new Error('the host took no call');
+      first.client.write(encodeFrame({ id: first.id, ok: true, result: {}, versions: { host: { version: VERSION, protocolVersion: PROTOCOL_VERSION }, extension: null } }, MAX_SOCKET_FRAME_BYTES));
+      await answered(1);
+      expect(paused()).toBe(false);
+    } finally {
+      for (const open of links.splice(0)) open.closed();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });
 
