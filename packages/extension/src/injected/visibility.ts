@@ -267,3 +267,37 @@ export function labelShows(label: HTMLLabelElement, reach: () => Reach): boolean
   const box = label.getBoundingClientRect();
   return bigEnough(box) && !outside(box, reach().document);
 }
+
+/** Elements of an aria-hidden subtree looked at for something drawn: an icon is a few elements deep at most. */
+const MAX_DRAWN_LOOK = 24;
+
+/**
+ * Whether an element left out of the tree for assistive technology (aria-hidden) still draws something a person
+ * sees: it can be seen, and it or one of its first few descendants (through shadow roots: an `<sl-icon>`'s SVG) draws
+ * a box of its own (an SVG, an image, a background) or legible text. aria-hidden hides an icon from a screen reader,
+ * not from sight: the control around it shows.
+ */
+export function drawsAnything(element: Element, parent: Sight, reach: () => Reach): boolean {
+  const style = getComputedStyle(element);
+  if (style.display === 'none' || !sightOf(element, style, style.display, parent, reach).seen) return false;
+  let budget = MAX_DRAWN_LOOK;
+  const look = (node: Element, own: CSSStyleDeclaration): boolean => {
+    if (--budget < 0) return false;
+    const shown = own.visibility === 'visible';
+    if (shown && paintsItself(node, node.localName, own)) return true;
+    const children = node.localName === 'slot' && node instanceof HTMLSlotElement && node.assignedNodes().length > 0 ? node.assignedNodes() : (node.shadowRoot ?? node).childNodes;
+    for (const child of children) {
+      if (child.nodeType === Node.TEXT_NODE) {
+        if (shown && (child as Text).data.trim() !== '' && legibleFont(own.fontSize)) return true;
+        continue;
+      }
+      if (child.nodeType !== Node.ELEMENT_NODE) continue;
+      const childStyle = getComputedStyle(child as Element);
+      if (childStyle.display === 'none' || Number.parseFloat(childStyle.opacity) < MIN_OPACITY) continue;
+      if (look(child as Element, childStyle)) return true;
+      if (budget < 0) return false;
+    }
+    return false;
+  };
+  return look(element, style);
+}
