@@ -11,7 +11,7 @@ import { decideHeal, identityKey, placeTwins } from './identity.js';
 import { ListenerHintSet } from './listenerHints.js';
 import { assignRefs, type Vanished } from './refAssignment.js';
 import { createReads } from './reads.js';
-import { editorContent } from './text.js';
+import { textLines } from './text.js';
 import type {
   AdoptArgs,
   AdoptOutcome,
@@ -391,7 +391,7 @@ export function createPageApi(): PageApi {
         const tag = element.localName;
         if (tag !== 'input' && tag !== 'textarea' && tag !== 'select' && tag !== 'option' && tag !== 'button' && tag !== 'output') {
           // A contenteditable editor's value is its text, lines as the snapshot shows them (text.ts); anything else has none.
-          if (element instanceof HTMLElement && element.isContentEditable) return { status: 'ok', value: editorContent(element, false).text, healed };
+          if (element instanceof HTMLElement && element.isContentEditable) return { status: 'ok', value: textLines(element, false).text, healed };
           return { status: 'no_value', tag, healed };
         }
         return { status: 'ok', value: masked((element as HTMLInputElement).value), healed };

@@ -5,7 +5,7 @@
  */
 import { isSecretField } from './actions.js';
 import { getElementByIdInScope, normalizeText } from './dom.js';
-import { editorContent } from './text.js';
+import { textLines } from './text.js';
 
 const SKIPPED_IN_LABEL_TEXT = new Set(['script', 'style', 'template', 'select', 'textarea', 'input', 'button']);
 
@@ -206,7 +206,7 @@ export function controlValue(element: Element, role: string): string | undefined
       break;
   }
   // A rich-text field's lines as a person sees them (a CodeMirror line per line, not `alpha();beta();`).
-  if (role === 'textbox' && element instanceof HTMLElement && element.isContentEditable) return editorContent(element, false).text;
+  if (role === 'textbox' && element instanceof HTMLElement && element.isContentEditable) return textLines(element, false).text;
   if (role === 'slider' || role === 'spinbutton' || role === 'progressbar' || role === 'meter') {
     return element.getAttribute('aria-valuetext') ?? element.getAttribute('aria-valuenow') ?? undefined;
   }
@@ -328,8 +328,9 @@ function neighbourLabel(element: Element): string {
       const sibling = node as Element;
       // Another control in between: the text before it is that control's label, not this one's.
       if (SKIPPED_IN_LABEL_TEXT.has(sibling.localName) || sibling.matches(NOT_A_LABEL) || sibling.querySelector(NOT_A_LABEL) !== null) return '';
-      raw = (sibling as HTMLElement).innerText ?? '';
-      // Several lines (a <pre>, a paragraph with breaks, a list) are content a person reads, not a label.
+      // Its lines as the snapshot reads them (text.ts): several (a <pre>, a paragraph with breaks, a list) are
+      // content a person reads, not a label.
+      raw = textLines(sibling, false).text;
       if (raw.trim().includes('\n')) return '';
     } else {
       raw = node.textContent ?? '';

@@ -85,10 +85,10 @@ export interface Emphasis {
   text: string;
 }
 
-export interface EditorContent {
-  /** The field's text, one line per block and per <br>, exactly as typed within a line. */
+export interface TextLines {
+  /** The text, one line per block and per <br>, exactly as typed within a line where white-space keeps it. */
   text: string;
-  /** Its bold and italic runs, in reading order (at most MAX_EMPHASIS). */
+  /** Its bold and italic runs, in reading order (at most MAX_EMPHASIS), when asked for. */
   emphasis: Emphasis[];
   /** Emphasised runs past MAX_EMPHASIS, not listed. */
   moreEmphasis: number;
@@ -113,13 +113,14 @@ interface Look {
 }
 
 /**
- * What a rich-text field holds, read from its rendered content (display:none and invisible parts left out). Lines:
+ * The text of an element's rendered content, lines as a person sees them (display:none and invisible parts left
+ * out): what a rich-text field holds, and how many lines a field's neighbour spans (names.ts). Lines:
  * a block starts a line unless the current one is still empty, and ends it; a <br> ends one. So a <br> that ends a
  * block adds no line, as a browser draws it (ProseMirror's trailing break), and an empty block's <br> is one empty
  * line (an empty paragraph, an empty CodeMirror line). Emphasis is relative to the field: bold text in a field whose
  * own text is bold is not a run.
  */
-export function editorContent(host: Element, wantEmphasis = true): EditorContent {
+export function textLines(host: Element, wantEmphasis = true): TextLines {
   const lines: string[] = [''];
   const emphasis: Emphasis[] = [];
   let moreEmphasis = 0;

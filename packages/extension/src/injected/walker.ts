@@ -19,7 +19,7 @@ import { contextSignature, isIdentifyingAncestor, type ContextSource } from './i
 import { controlValue, createLabelIndex, cssImageWords, explicitName, fallbackName, inferredName, type LabelLookup } from './names.js';
 import { computeRole, INTERACTIVE_ROLES, NAME_FROM_CONTENT_ROLES, TRANSPARENT_ROLES } from './roles.js';
 import { drawnPartOf } from './pointerPart.js';
-import { editorContent, joinPieces, keptText, mayKeepSpaces, spacesOf, type EditorContent, type Piece, type Spaces } from './text.js';
+import { textLines, joinPieces, keptText, mayKeepSpaces, spacesOf, type TextLines, type Piece, type Spaces } from './text.js';
 import type { PageNode } from './types.js';
 import { bigEnough, drawsAnything, FULL_SIGHT, labelShows, legibleFont, MIN_OPACITY, offScreen, paintsItself, readReach, sightOf, withinReach, type Reach, type Sight } from './visibility.js';
 
@@ -463,7 +463,7 @@ export class Walker {
 
     const block = !isInlineDisplay(display);
     // A rich-text field's content, read once: its value (lines kept) and its bold and italic runs (text.ts).
-    const editor = visible && role === 'textbox' && element instanceof HTMLElement && element.isContentEditable ? editorContent(element) : undefined;
+    const editor = visible && role === 'textbox' && element instanceof HTMLElement && element.isContentEditable ? textLines(element) : undefined;
     const value = editor !== undefined ? editor.text : visible ? controlValue(element, role) : undefined;
     const contribution = this.#contribution(element, role, visible, bare, explicit, joined, value);
     text.push(block ? ` ${contribution} ` : contribution);
@@ -684,7 +684,7 @@ function keptItem(text: string): KeptText {
 }
 
 /** A rich-text field's bold and italic runs, as children of its node (`- strong "careful"`), and a marker for more. */
-function emphasisNodes(editor: EditorContent, maxText: number): PageNode[] {
+function emphasisNodes(editor: TextLines, maxText: number): PageNode[] {
   const nodes: PageNode[] = editor.emphasis.map(({ kind, text }) => {
     const node: PageNode = { role: kind, name: cap(text, maxText) };
     if (text.length > maxText) node.nameLength = text.length;
