@@ -82,6 +82,8 @@ const CONTROL_SELECTOR = 'button, a[href], input:not([type=hidden]), select, tex
 
 /** Labelable form controls: hidden behind a visible <label>, they are still operated through it. */
 const LABELABLE_TAGS = new Set(['input', 'select', 'textarea', 'meter', 'progress', 'output', 'button']);
+/** Names without <label>s: what a control adds to an enclosing name from content. */
+const NO_LABELS: LabelLookup = () => [];
 
 /** A block boundary between items: text on either side must not be merged into one run. */
 const BREAK = null;
@@ -610,7 +612,11 @@ export class Walker {
     if (ariaLabel !== null && ariaLabel.trim() !== '') return ariaLabel;
     if (value !== undefined) return value;
     // A slot's text is its assigned nodes', a shadow host's its shadow tree's: neither are child nodes.
-    if (role === 'img' || (!element.hasChildNodes() && element.shadowRoot === null && element.localName !== 'slot')) return explicit;
+    if (role === 'img' || (!element.hasChildNodes() && element.shadowRoot === null && element.localName !== 'slot')) {
+      // A control inside the content being named adds its own label attributes, not its <label>'s text: that label
+      // is what is being read (a Shoelace checkbox's shadow <label> around its input and slotted text says it once).
+      return LABELABLE_TAGS.has(element.localName) && explicit !== '' ? explicitName(element, NO_LABELS, bare) : explicit;
+    }
     return childText;
   }
 }
