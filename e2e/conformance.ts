@@ -258,6 +258,12 @@ export async function conformPage(relay: Relay, path: string): Promise<PageRepor
   const nav = await relay.cli('navigate', relay.server.url(unique));
   if (nav.code !== 0) throw new Error(`navigate ${path}: ${nav.stderr}`);
   const tabId = String((nav.json as { tabId: number }).tabId);
+  // A library page draws after its script runs: wait for it as an agent would.
+  const ready = READY[path];
+  if (ready !== undefined) {
+    const drawn = await relay.cli('wait', '--tab', tabId, '--selector', ready);
+    if (drawn.code !== 0) throw new Error(`wait for ${ready} on ${path}: ${drawn.stderr}`);
+  }
   const page = await relay.page(unique);
   const snap = await relay.cli('snapshot', '--tab', tabId, '--json', '--no-elide');
   if (snap.code !== 0) throw new Error(`snapshot ${path}: ${snap.stderr}`);
@@ -389,7 +395,26 @@ export const CONFORMANCE_PAGES: readonly string[] = [
   'controls-verbs.html',
   'controls-route.html',
   'controls-modal.html',
+  'controls-aria.html',
+  'text-structure.html',
+  // Real component libraries (e2e/libs/*.tsx, bundled from npm).
+  'libs/react-select-chips.html',
+  'libs/radix-form.html',
+  'libs/shoelace.html',
+  'libs/mui-slider.html',
+  'libs/tiptap.html',
+  'libs/codemirror.html',
 ].map((name) => `/${name}`);
+
+/** Pages that draw after load, and what shows they have: the comparison waits for it. */
+const READY: Readonly<Record<string, string>> = {
+  '/libs/react-select-chips.html': '[aria-label="Remove Peach"] svg',
+  '/libs/radix-form.html': '[role=slider]',
+  '/libs/shoelace.html': 'svg[part="svg"]',
+  '/libs/mui-slider.html': '.MuiSlider-thumb',
+  '/libs/tiptap.html': '.ProseMirror',
+  '/libs/codemirror.html': '.cm-line',
+};
 
 /** Left out, and why (a page that does not settle, or that only makes sense with a parameter). */
 export const LEFT_OUT: Readonly<Record<string, string>> = {
