@@ -110,6 +110,9 @@ interface Look {
   spaces: Spaces;
   strong: boolean;
   emphasis: boolean;
+  /** How the nearest block (or the field) draws its text: emphasis is inline text unlike its block. */
+  blockStrong: boolean;
+  blockEmphasis: boolean;
 }
 
 /**
@@ -117,8 +120,8 @@ interface Look {
  * out): what a rich-text field holds, and how many lines a field's neighbour spans (names.ts). Lines:
  * a block starts a line unless the current one is still empty, and ends it; a <br> ends one. So a <br> that ends a
  * block adds no line, as a browser draws it (ProseMirror's trailing break), and an empty block's <br> is one empty
- * line (an empty paragraph, an empty CodeMirror line). Emphasis is relative to the field: bold text in a field whose
- * own text is bold is not a run.
+ * line (an empty paragraph, an empty CodeMirror line). Emphasis is text drawn unlike its block: a bold word in a
+ * paragraph is a run, a heading (bold as a whole) or a field whose text is all bold is not.
  */
 export function textLines(host: Element, wantEmphasis = true): TextLines {
   const lines: string[] = [''];
@@ -126,7 +129,9 @@ export function textLines(host: Element, wantEmphasis = true): TextLines {
   let moreEmphasis = 0;
   const open: Record<EmphasisKind, { run: Emphasis; tail: string } | null> = { strong: null, emphasis: null };
   const hostStyle = getComputedStyle(host);
-  const base: Look = { spaces: spacesOf(hostStyle), strong: heavy(hostStyle.fontWeight), emphasis: slanted(hostStyle.fontStyle) };
+  const strong = heavy(hostStyle.fontWeight);
+  const emphasised = slanted(hostStyle.fontStyle);
+  const base: Look = { spaces: spacesOf(hostStyle), strong, emphasis: emphasised, blockStrong: strong, blockEmphasis: emphasised };
 
   const close = (kind: EmphasisKind): void => {
     const current = open[kind];
@@ -168,8 +173,8 @@ export function textLines(host: Element, wantEmphasis = true): TextLines {
       if (part === '') return;
       lines[lines.length - 1] += part;
       if (wantEmphasis) {
-        mark('strong', look.strong && !base.strong, part);
-        mark('emphasis', look.emphasis && !base.emphasis, part);
+        mark('strong', look.strong && !look.blockStrong, part);
+        mark('emphasis', look.emphasis && !look.blockEmphasis, part);
       }
     });
   };
@@ -197,17 +202,14 @@ export function textLines(host: Element, wantEmphasis = true): TextLines {
       newLine();
       return;
     }
-    const inner: Look =
-      style.visibility !== 'visible'
-        ? look
-        : {
-            spaces: spacesOf(style),
-            strong: wantEmphasis && heavy(style.fontWeight),
-            emphasis: wantEmphasis && slanted(style.fontStyle),
-          };
     // A block starts a line of its own and ends it. A line a <br> opened and nothing filled is no line: a <br> ending
     // a block draws none (`<p>a<br></p>` is one line), an empty paragraph's <br> is its one empty line.
     const block = !INLINE_DISPLAYS.has(display);
+    let inner = look;
+    if (style.visibility === 'visible') {
+      const own = { strong: wantEmphasis && heavy(style.fontWeight), emphasis: wantEmphasis && slanted(style.fontStyle) };
+      inner = { spaces: spacesOf(style), ...own, blockStrong: block ? own.strong : look.blockStrong, blockEmphasis: block ? own.emphasis : look.blockEmphasis };
+    }
     if (block && lineHasText()) newLine();
     const children = element.localName === 'slot' && element instanceof HTMLSlotElement && element.assignedNodes().length > 0 ? element.assignedNodes() : (element.shadowRoot ?? element).childNodes;
     if (style.visibility === 'visible') {

@@ -143,9 +143,21 @@ describe('text keeps its structure', () => {
     expect(lines(tree)).toEqual(['textbox "Notes": "A careful plan.\\nKeep it short."', '  strong "careful plan"', '  emphasis "short"']);
   });
 
-  it('a field whose own text is bold lists no bold runs', () => {
-    const tree = walk('<div contenteditable="true" role="textbox" aria-label="Title" style="font-weight: 700"><p>All bold</p></div>');
-    expect(lines(tree)).toEqual(['textbox "Title": "All bold"']);
+  it('a field whose own text is bold, or a heading in it, lists no bold runs: emphasis is text unlike its block', () => {
+    expect(lines(walk('<div contenteditable="true" role="textbox" aria-label="Title" style="font-weight: 700"><p>All bold</p></div>'))).toEqual(['textbox "Title": "All bold"']);
+    const tree = walk(
+      '<div contenteditable="true" role="textbox" aria-label="Doc"><h2 style="font-weight: 700; display: block">Plan</h2><p style="display: block">Step <b style="font-weight: 700">one</b></p></div>',
+    );
+    expect(lines(tree)).toEqual(['textbox "Doc": "Plan\\nStep one"', '  strong "one"']);
+  });
+
+  it('lists at most 20 runs, and says how many more there are', () => {
+    const words = Array.from({ length: 23 }, (_, i) => `<p>w${i} <b style="font-weight: 700">b${i}</b></p>`).join('');
+    const tree = walk(`<div contenteditable="true" role="textbox" aria-label="Long">${words}</div>`);
+    const runs = tree[0]?.children ?? [];
+    expect(runs).toHaveLength(21);
+    expect(runs[19]).toEqual({ role: 'strong', name: 'b19' });
+    expect(runs[20]).toEqual({ role: 'elided', name: '3 more bold or italic runs not listed' });
   });
 
   it('a field is named by the short line before it, never by an editor or a block of several lines', () => {
