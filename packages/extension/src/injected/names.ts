@@ -326,6 +326,8 @@ function neighbourLabel(element: Element): string {
     let raw: string;
     if (node.nodeType === Node.ELEMENT_NODE) {
       const sibling = node as Element;
+      // Decoration hidden from assistive technology (an icon, CodeMirror's line-number gutter) labels nothing.
+      if (sibling.getAttribute('aria-hidden') === 'true') continue;
       // Another control in between: the text before it is that control's label, not this one's.
       if (SKIPPED_IN_LABEL_TEXT.has(sibling.localName) || sibling.matches(NOT_A_LABEL) || sibling.querySelector(NOT_A_LABEL) !== null) return '';
       // Its lines as the snapshot reads them (text.ts): several (a <pre>, a paragraph with breaks, a list) are

@@ -162,6 +162,7 @@ describe('text keeps its structure', () => {
 
   it('a field is named by the short line before it, never by an editor or a block of several lines', () => {
     expect(lines(walk('<div><span>Departure</span><input></div>'))).toEqual(['"Departure"', 'textbox "Departure"']);
+    expect(lines(walk('<div><span>Arrival</span><span aria-hidden="true">12</span><input></div>'))).toEqual(['"Arrival"', 'textbox "Arrival"']);
     expect(lines(walk('<div><div contenteditable="true" role="textbox" aria-label="First"><p>Short</p></div><div contenteditable="true" role="textbox"><p><br></p></div></div>'))).toEqual([
       'textbox "First": "Short"',
       'textbox',
