@@ -49,6 +49,8 @@ describe('controls Chrome shows are in the snapshot, named, and act through thei
     expect(checkSnapshotText(snap).problems).toEqual([]);
     expect(snap).toMatch(/^- button "Remove Peach" \[ref=e\d+\]$/m);
     expect(snap).toMatch(/^- slider "Rating" \[range=0\.\.5\] \[ref=e\d+\]: "2"$/m);
+    // An aria-hidden icon a person cannot see (moved away, faded out) shows no control.
+    expect(snap).not.toMatch(/Transfer all funds|Delete the account/);
     const page = await relay.page(tab.path);
     await ok('click', refFor(snap, /button "Remove Peach"/));
     expect(await read<string[]>(page, 'window.log')).toEqual(['removed']);

@@ -273,31 +273,32 @@ const MAX_DRAWN_LOOK = 24;
 
 /**
  * Whether an element left out of the tree for assistive technology (aria-hidden) still draws something a person
- * sees: it can be seen, and it or one of its first few descendants (through shadow roots: an `<sl-icon>`'s SVG) draws
- * a box of its own (an SVG, an image, a background) or legible text. aria-hidden hides an icon from a screen reader,
- * not from sight: the control around it shows.
+ * sees: it or one of its first few descendants (through shadow roots: an `<sl-icon>`'s SVG) can be seen by the same
+ * rules as everything else (sightOf: opacity, clips, position) and draws a box of its own (an SVG, an image, a
+ * background) or legible text. aria-hidden hides an icon from a screen reader, not from sight: the control around it
+ * shows. An icon moved away or faded out draws nothing, so it shows no control.
  */
 export function drawsAnything(element: Element, parent: Sight, reach: () => Reach): boolean {
-  const style = getComputedStyle(element);
-  if (style.display === 'none' || !sightOf(element, style, style.display, parent, reach).seen) return false;
   let budget = MAX_DRAWN_LOOK;
-  const look = (node: Element, own: CSSStyleDeclaration): boolean => {
+  const look = (node: Element, above: Sight): boolean => {
     if (--budget < 0) return false;
-    const shown = own.visibility === 'visible';
-    if (shown && paintsItself(node, node.localName, own)) return true;
+    const style = getComputedStyle(node);
+    if (style.display === 'none') return false;
+    const sight = sightOf(node, style, style.display, above, reach);
+    if (!sight.seen) return false;
+    const shown = style.visibility === 'visible';
+    if (shown && paintsItself(node, node.localName, style)) return true;
+    if (!sight.inside.shown) return false;
     const children = node.localName === 'slot' && node instanceof HTMLSlotElement && node.assignedNodes().length > 0 ? node.assignedNodes() : (node.shadowRoot ?? node).childNodes;
     for (const child of children) {
       if (child.nodeType === Node.TEXT_NODE) {
-        if (shown && (child as Text).data.trim() !== '' && legibleFont(own.fontSize)) return true;
-        continue;
+        if (shown && (child as Text).data.trim() !== '' && legibleFont(style.fontSize)) return true;
+      } else if (child.nodeType === Node.ELEMENT_NODE && look(child as Element, sight.inside)) {
+        return true;
       }
-      if (child.nodeType !== Node.ELEMENT_NODE) continue;
-      const childStyle = getComputedStyle(child as Element);
-      if (childStyle.display === 'none' || Number.parseFloat(childStyle.opacity) < MIN_OPACITY) continue;
-      if (look(child as Element, childStyle)) return true;
       if (budget < 0) return false;
     }
     return false;
   };
-  return look(element, style);
+  return look(element, parent);
 }

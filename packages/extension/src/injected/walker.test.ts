@@ -55,6 +55,10 @@ describe('controls whose only content is aria-hidden', () => {
   it('aria-hidden content that draws nothing does not make a control visible', () => {
     expect(walk('<div role="button" aria-label="Ghost" tabindex="0"><span aria-hidden="true"></span></div>')).toEqual([]);
     expect(walk('<div role="button" aria-label="Ghost" tabindex="0"><svg aria-hidden="true" style="opacity: 0"></svg></div>')).toEqual([]);
+    // An icon moved out of the document, or faded inside its aria-hidden wrapper, draws nothing a person sees.
+    expect(walk('<div role="button" aria-label="Ghost" tabindex="0"><span aria-hidden="true"><svg style="position: absolute" data-box="-9999 0 16 16"></svg></span></div>')).toEqual([]);
+    expect(walk('<div role="button" aria-label="Ghost" tabindex="0"><span aria-hidden="true"><span style="opacity: 0.05"><svg data-box="0 0 16 16"></svg></span></span></div>')).toEqual([]);
+    expect(walk('<div role="button" aria-label="Ghost" tabindex="0"><span aria-hidden="true" style="font-size: 2px">x</span></div>')).toEqual([]);
   });
 
   it('aria-hidden content stays out of the tree and out of names', () => {
