@@ -127,32 +127,31 @@ export function textLines(host: Element, wantEmphasis = true): TextLines {
   const lines: string[] = [''];
   const emphasis: Emphasis[] = [];
   let moreEmphasis = 0;
-  const open: Record<EmphasisKind, { run: Emphasis; tail: string } | null> = { strong: null, emphasis: null };
+  // The run being read of each kind (`run: null`: one past MAX_EMPHASIS, counted once, not listed).
+  const open: Record<EmphasisKind, { run: Emphasis | null; tail: string } | null> = { strong: null, emphasis: null };
   const hostStyle = getComputedStyle(host);
   const strong = heavy(hostStyle.fontWeight);
   const emphasised = slanted(hostStyle.fontStyle);
   const base: Look = { spaces: spacesOf(hostStyle), strong, emphasis: emphasised, blockStrong: strong, blockEmphasis: emphasised };
 
   const close = (kind: EmphasisKind): void => {
-    const current = open[kind];
-    if (current === null) return;
+    const run = open[kind]?.run;
     open[kind] = null;
-    current.run.text = current.run.text.replace(/\s+/g, ' ').trim();
-    if (current.run.text === '') emphasis.splice(emphasis.indexOf(current.run), 1);
+    if (run === null || run === undefined) return;
+    run.text = run.text.replace(/\s+/g, ' ').trim();
+    if (run.text === '') emphasis.splice(emphasis.indexOf(run), 1);
   };
   const mark = (kind: EmphasisKind, on: boolean, text: string): void => {
     const current = open[kind];
     if (on) {
       if (current !== null) {
-        current.run.text += current.tail + text;
+        if (current.run !== null) current.run.text += current.tail + text;
         current.tail = '';
       } else if (text.trim() !== '') {
+        let run: Emphasis | null = null;
         if (emphasis.length >= MAX_EMPHASIS) moreEmphasis++;
-        else {
-          const run: Emphasis = { kind, text };
-          emphasis.push(run);
-          open[kind] = { run, tail: '' };
-        }
+        else emphasis.push((run = { kind, text }));
+        open[kind] = { run, tail: '' };
       }
     } else if (current !== null) {
       // Plain spaces between two bold words keep the run open ("<b>quick</b> <b>brown</b>" is one run).
