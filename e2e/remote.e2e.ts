@@ -356,6 +356,10 @@ describe('a command whose stdio is the bridge (cmd:)', () => {
     expect(snap.code, snap.stderr).toBe(0);
     ok(await viaCmd(['click', refFor(snap.stdout, /button "Increment"/)]), 'click through the command');
     expect(await read<number>(await relay.page('cmd-link'), 'window.clicks')).toBe(1);
+    // The program option names it as well as the variable does (and wins over it).
+    const { CHROME_RELAY_ENDPOINT: endpoint = '', ...rest } = cmdEnv();
+    const flagged = ok(await runCli(['--endpoint', endpoint, 'get', 'title', '--tab', String(nav.tabId)], { ...rest, CHROME_RELAY_ENDPOINT: 'unix:/nonexistent.sock' }), '--endpoint');
+    expect(flagged.value).toBe('Button fixture');
   }, 120_000);
 });
 
