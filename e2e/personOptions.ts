@@ -37,7 +37,7 @@ export async function personClicks(page: Page, selector: string): Promise<void> 
 }
 
 /** The person edits the options page and presses Save. */
-export async function saveOptions(options: Page, change: { blocked?: string; agentTabsOnly?: boolean; idle?: number }): Promise<void> {
+export async function saveOptions(options: Page, change: { blocked?: string; agentTabsOnly?: boolean; idle?: number; remoteAgents?: boolean }): Promise<void> {
   await until(async () => (await options.$eval('#idle', (el) => (el as HTMLInputElement).value)) !== '', 5000, 'options loaded');
   if (change.blocked !== undefined) {
     await options.bringToFront();
@@ -47,6 +47,10 @@ export async function saveOptions(options: Page, change: { blocked?: string; age
   if (change.agentTabsOnly !== undefined) {
     const checked = await options.$eval('#agent-tabs-only', (el) => (el as HTMLInputElement).checked);
     if (checked !== change.agentTabsOnly) await personClicks(options, '#agent-tabs-only');
+  }
+  if (change.remoteAgents !== undefined) {
+    const checked = await options.$eval('#remote-agents', (el) => (el as HTMLInputElement).checked);
+    if (checked !== change.remoteAgents) await personClicks(options, '#remote-agents');
   }
   if (change.idle !== undefined) {
     await options.$eval('#idle', (el) => ((el as HTMLInputElement).value = ''));

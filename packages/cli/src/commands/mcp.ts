@@ -45,7 +45,8 @@ export function registerMcpCommand(program: Command): void {
       const groups = parseCaps(opts.caps);
       const load = createRequire(import.meta.url);
       const mcp = load(join(distDir(), 'mcp.cjs')) as McpModule;
-      const onDemand = opts.launch ? new mcp.BrowserOnDemand({ home: globals.home, headless: opts.headless === true, userHome: homedir() }) : undefined;
+      // The browser of an endpoint is the person's, elsewhere: never one of our own in its place.
+      const onDemand = opts.launch && globals.endpoint === undefined ? new mcp.BrowserOnDemand({ home: globals.home, headless: opts.headless === true, userHome: homedir() }) : undefined;
       // A client that ends the server with a signal instead of closing stdin: the browser it started goes too.
       const ending = (signal: NodeJS.Signals): void => {
         void (onDemand?.stop() ?? Promise.resolve()).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
@@ -53,6 +54,6 @@ export function registerMcpCommand(program: Command): void {
       process.once('SIGTERM', ending);
       process.once('SIGINT', ending);
       process.once('SIGHUP', ending);
-      await mcp.runMcpServer({ home: globals.home, profile: globals.profile, agent: globals.agent ?? `mcp-${process.pid}`, timeoutMs: globals.timeoutMs, groups, onDemand });
+      await mcp.runMcpServer({ home: globals.home, profile: globals.profile, agent: globals.agent ?? `mcp-${process.pid}`, timeoutMs: globals.timeoutMs, groups, endpoint: globals.endpoint, onDemand });
     });
 }

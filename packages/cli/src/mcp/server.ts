@@ -19,6 +19,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { asInterrupted, isHostTool, isToolName, parseParams, parseResult, RelayError, VERSION, type AfterSnapshot, type ClientResponse, type McpGroup, type ToolName } from '@chrome-relay/protocol';
 import { skewNotices } from '../versionSkew.js';
+import type { Endpoint } from '../remote/endpoint.js';
 import { HostSession } from './hostSession.js';
 import { LineTransport } from './lineTransport.js';
 import { wantsBrowser, type BrowserOnDemand, type Started } from './onDemand.js';
@@ -34,7 +35,9 @@ export interface McpServerOptions {
   timeoutMs?: number;
   /** The tool groups served (protocol parseCaps: core, and those `--caps` names). */
   groups: readonly McpGroup[];
-  /** Start the dedicated browser when a call needs one and none is connected (absent: `--no-launch`). */
+  /** The browser is elsewhere (CHROME_RELAY_ENDPOINT, --endpoint): one link to its bridge serves every call. */
+  endpoint?: Endpoint | undefined;
+  /** Start the dedicated browser when a call needs one and none is connected (absent: `--no-launch`, or an endpoint). */
   onDemand?: BrowserOnDemand | undefined;
 }
 
@@ -108,7 +111,7 @@ async function snapshotApart(session: Session, options: McpServerOptions, prepar
 export async function runMcpServer(options: McpServerOptions): Promise<void> {
   const served: McpServed = servedBy(options.groups);
   const words: WordsContext = { served: served.tools };
-  const session = new HostSession({ home: options.home, profile: options.profile });
+  const session = new HostSession({ home: options.home, profile: options.profile, endpoint: options.endpoint });
   const server = new Server({ name: 'chrome-relay', version: VERSION }, { capabilities: { tools: {} }, instructions: serverInstructions(served) });
   const tools = mcpToolList(served);
   const inFlight = new Set<Promise<McpCallResult>>();

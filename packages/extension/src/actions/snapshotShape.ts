@@ -11,7 +11,8 @@
  *   - one holding several controls, one of which cannot be told apart by its own name, stays unnamed to group them;
  *   - other unnamed wrappers (cells, rows, list items, lists, tables, generic boxes) give way to their content.
  * A dropdown's choices (options without refs: no pointer reaches a native dropdown's popup) are listed under it,
- * all of them, the selected one marked (a list without it reads as if it were not a choice). A container named exactly like its only child, a ref (a heading around its
+ * all of them, the selected one marked (a list without it reads as if it were not a choice); a rich-text field's bold
+ * and italic runs stay under it. A container named exactly like its only child, a ref (a heading around its
  * link), drops the repeated name.
  *
  * Elision is deliberately narrow: only siblings whose subtrees are identical in everything the
@@ -216,6 +217,11 @@ function elideRuns(nodes: SnapshotNode[], shaping: Shaping, loose: boolean): Sna
 
 /** A dropdown's choices (its options, in groups): listed under it in --interactive, though they have no refs. */
 const CHOICE_ROLES = new Set(['option', 'group']);
+/**
+ * A rich-text field's bold and italic runs (injected/text.ts): part of what the field holds, like its value, so
+ * --interactive keeps them under it. The page script writes them nowhere else.
+ */
+const EMPHASIS_ROLES = new Set(['strong', 'emphasis']);
 
 /** `choices`: the nodes are a dropdown's (listed, without refs, in --interactive). */
 function shapeNodes(nodes: readonly SnapshotNode[], options: ShapeOptions, depth: number, shaping: Shaping, choices = false): SnapshotNode[] {
@@ -223,7 +229,7 @@ function shapeNodes(nodes: readonly SnapshotNode[], options: ShapeOptions, depth
   for (const node of nodes) {
     const children = node.children ?? [];
     const choice = choices && CHOICE_ROLES.has(node.role);
-    if (options.interactive && node.ref === undefined && !choice) {
+    if (options.interactive && node.ref === undefined && !choice && !EMPHASIS_ROLES.has(node.role)) {
       if (countRefs(children) === 0) continue;
       const unnamed = node.name === undefined || node.name === '';
       const summary = unnamed ? shaping.summaryOfContainer.get(node) : undefined;
