@@ -229,6 +229,25 @@ export const TOOLS = {
           .optional()
           .describe('With x and y: the element at the point, which got the press and the release (for a point over an iframe: the <iframe>)'),
         dialog: DialogInfoSchema().optional().describe('A JavaScript dialog the click opened; answer it with `chrome-relay dialog`'),
+        acted: z
+          .strictObject({
+            what: z
+              .enum(['opened', 'closed', 'expanded', 'collapsed', 'checked', 'unchecked', 'pressed', 'unpressed', 'selected', 'chosen', 'focused'])
+              .describe('opened/closed its popup, expanded/collapsed, (un)checked, (un)pressed, selected (an option, or itself), chosen (a menu item, whose menu then closed), focused (a text field)'),
+            popup: z
+              .strictObject({ role: z.string(), name: z.string().optional().describe('Its own short name, when it has one') })
+              .optional()
+              .describe('opened, closed: the popup, by role (listbox, menu, dialog…)'),
+            releaseHeld: z
+              .literal(true)
+              .optional()
+              .describe(
+                'The widget acted on the press (as Radix, MUI, react-select and Headless UI do), then the release went to another element (what the press opened, or what was under the pointer once the pressed item left) and was held back: the press did the job',
+              ),
+            summary: z.string().describe('The same in a few words, e.g. `opened: listbox "Size"`'),
+          })
+          .optional()
+          .describe("What the click visibly did, as the control's own state shows it (ARIA and native state: expanded, checked, pressed, selected, focus)"),
       }),
     }),
   }),

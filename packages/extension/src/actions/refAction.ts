@@ -136,12 +136,20 @@ export interface Interception {
   gaveWay?: boolean;
 }
 
-/** An element as a message names it: `<div id="banner"> "We use cookies" (@e42)`. */
-export function labelOf(who: { nodeName: string; id?: string; name: string; ref?: string }): string {
+/** Roles that say nothing a person recognises an element by: such an element is named by its tag. */
+const UNNAMED_ROLES = new Set(['generic', 'none', 'presentation', 'paragraph']);
+
+/**
+ * An element as a message names it, briefly: by its role when it has one a snapshot shows (`dialog "Cookie consent"
+ * (@e42)`), else by its tag (`<div id="banner"> "We use cookies" (@e42)`); the name is the short one the page gave.
+ */
+export function labelOf(who: { nodeName: string; id?: string; role?: string; name: string; ref?: string }): string {
   // Id and name (and, rarely, the tag) are the page's own strings: quoted, so they cannot pose as the rest of the sentence.
   const lower = who.nodeName.toLowerCase();
   const tag = /^[a-z][a-z0-9-]*$/.test(lower) ? lower : JSON.stringify(who.nodeName);
-  return `<${tag}${who.id ? ` id=${JSON.stringify(who.id)}` : ''}>${who.name ? ` ${JSON.stringify(who.name)}` : ''}${who.ref ? ` (@${who.ref})` : ''}`;
+  const role = who.role !== undefined && /^[a-z]+$/.test(who.role) && !UNNAMED_ROLES.has(who.role) ? who.role : undefined;
+  const what = role ?? `<${tag}${who.id ? ` id=${JSON.stringify(who.id)}` : ''}>`;
+  return `${what}${who.name ? ` ${JSON.stringify(who.name)}` : ''}${who.ref ? ` (@${who.ref})` : ''}`;
 }
 
 /** How to get rid of the covering element: its ref shows it with what closes it. */

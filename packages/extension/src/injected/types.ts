@@ -124,7 +124,12 @@ export interface Interceptor {
   nodeName: string;
   id: string;
   className: string;
-  /** Short accessible name or text, to let a person or agent recognise the covering element. */
+  /** Its role as a snapshot shows it ('' for the document's root). */
+  role: string;
+  /**
+   * Its name as a snapshot shows it, cut short (hitTest.ts briefName): enough to recognise the element, never a
+   * style sheet or a whole page's text.
+   */
   name: string;
   /** Its ref when it has one (an interceptor: its own; a coordinate click's target: its own or its nearest ancestor's). */
   ref?: string;
@@ -199,6 +204,34 @@ export interface GuardReport {
   gaveWay?: true;
   /** At `probe`: whether the point reaches the element now, whether the pointer is over it (:hover), and what is there otherwise. */
   probe?: { reaches: boolean; hovered: boolean; hit?: Interceptor; gaveWay?: true };
+  /**
+   * What the press visibly did to the control it reached (injected/pressEffects.ts), seen when the first event went
+   * astray, or, when none did, when the guard was read to end the arming.
+   */
+  acted?: PressEffect;
+}
+
+/**
+ * What a press did that a person sees, told by the control's own state (ARIA and native): it opened or closed its
+ * popup, expanded or collapsed, was checked, pressed or selected, or an item chosen from a popup that then closed.
+ */
+export type PressEffectKind =
+  | 'opened'
+  | 'closed'
+  | 'expanded'
+  | 'collapsed'
+  | 'checked'
+  | 'unchecked'
+  | 'pressed'
+  | 'unpressed'
+  | 'selected'
+  | 'chosen'
+  | 'focused';
+
+export interface PressEffect {
+  what: PressEffectKind;
+  /** opened, closed: the popup, by its role and its short explicit name ('' when it has none). */
+  popup?: { role: string; name: string };
 }
 
 /** Arm the guard for an action aimed at a point rather than at a ref's proven point (coordinate clicks, the drop of a drag). */
