@@ -20,6 +20,7 @@ import { cellValue, renderReport, type Section } from './bench/report.js';
 import { renderSummary } from './bench/summary.js';
 import { commandsSection, startupSection } from './bench/suiteCommands.js';
 import { mcpContextSection, mcpSection } from './bench/suiteMcp.js';
+import { drawingSection } from './bench/suiteDrawing.js';
 import { idleSection } from './bench/suiteIdle.js';
 import { loopSection, rawCdpSection } from './bench/suiteLoops.js';
 import { bigPageSection, snapshotSections } from './bench/suiteSnapshots.js';
@@ -109,12 +110,13 @@ try {
   const big = await bigPageSection(bench, { relay: bigPlan, peer: bigPeerPlan }, MAX_CHARS);
   const loops = await loopSection(bench);
   const idle = await idleSection(bench, flags, options.headful, display);
+  const drawing = await drawingSection(bench, display);
   const raw = await rawCdpSection(bench, flags, options.headful ? display : undefined, snapshots.relay5k ? { full: snapshots.relay5k.full.time, interactive: snapshots.relay5k.interactive.time } : undefined);
 
   for (const [name, args] of [['chrome-relay', relay.browserArgs()], ['agent-browser', peer?.browserArgs()]] as const) {
     if (args) footer.push(`${name}'s browser also runs with: ${extraFlags(args, flags).join(' ') || '(nothing else)'}`);
   }
-  const sections: Section[] = [startup.section, mcp.section, mcpContext, commands.section, snapshots.timeSection, snapshots.tokenSection, big, loops.section, idle, raw];
+  const sections: Section[] = [startup.section, mcp.section, mcpContext, commands.section, snapshots.timeSection, snapshots.tokenSection, big, loops.section, idle, drawing, raw];
   const report = renderReport({ sections, peers: peer !== undefined, peerName: 'agent-browser' });
   const summary = renderSummary({
     node: startup.node,
