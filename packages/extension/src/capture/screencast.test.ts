@@ -17,8 +17,8 @@ function tab() {
 
 describe('TabDrawing: a tab agents work in keeps drawing', () => {
   it('a session preparer starts the screencast that keeps it drawing; a user ends theirs back into it, then the session ends', async () => {
-    const { drawing, ctx, cdp, screencasts } = tab();
-    await drawing.keep(3, (method, params) => cdp.send(3, method, params));
+    const { drawing, ctx, debugger: chrome, screencasts } = tab();
+    await drawing.keep(3, (method, params) => chrome.sendCommand({ tabId: 3 }, method, params));
     expect(drawing.kept(3)).toBe(true);
     expect(await waitForDraw(ctx, 3)).toBe(true);
     // Chrome refuses a second screencast: the one keeping the tab drawing stops first, and comes back after.
@@ -35,8 +35,8 @@ describe('TabDrawing: a tab agents work in keeps drawing', () => {
   });
 
   it('a user takes only the frames sent after its start: a frame already on its way was drawn for the screencast before', async () => {
-    const { drawing, ctx, cdp, debugger: chrome } = tab();
-    await drawing.keep(3, (method, params) => cdp.send(3, method, params));
+    const { drawing, ctx, debugger: chrome } = tab();
+    await drawing.keep(3, (method, params) => chrome.sendCommand({ tabId: 3 }, method, params));
     await new Promise((resolve) => setTimeout(resolve, 10));
     // A frame of the screencast that kept the tab drawing arrives late, while the user's start is on its way.
     chrome.handle('Page.stopScreencast', (_params, tabId) => {
