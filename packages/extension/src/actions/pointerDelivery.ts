@@ -128,6 +128,14 @@ async function prepare(ctx: ToolContext, site: RefSite, tool: ToolName, arm: Del
   const until = Math.min(Date.now() + COVER_MOTION_LIMIT_MS, ctx.deadline - COVER_MOTION_LIMIT_MS / 2);
   const look = async () => unlessStale(site, await callSite(ctx, site, 'prepareClick', { ref: site.ref, arm }));
   let outcome = await look();
+  if (outcome.status === 'ok' && outcome.scrolled === true) {
+    // Scrolled into view just now: the page answers a scroll a frame later (a list shows its scroll-up button and
+    // shifts its items, a header turns sticky), so the point proven before that may hold another element when the
+    // pointer comes. Look again once the page has drawn its answer (the second look scrolls no more).
+    if (outcome.token !== undefined) await disarm(ctx, [{ world: site.world, token: outcome.token }]);
+    await waitForPaint(ctx, site.world);
+    outcome = await look();
+  }
   // Covered: look again a frame later while the cover keeps changing (nothing was armed or sent yet, so this is free
   // of effects). The first sighting always gets one more look: a fade that just began has not changed yet.
   for (let seen: string | undefined; outcome.status === 'intercepted' && outcome.look !== seen && Date.now() < until; ) {

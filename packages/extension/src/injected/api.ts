@@ -303,6 +303,7 @@ export function createPageApi(): PageApi {
         };
         if (arm !== undefined) outcome.token = guard.arm(element, 'target', arm, located.point);
         if (located.hit !== undefined && isFrameElement(located.hit)) outcome.intoFrame = true;
+        if (located.scrolled === true) outcome.scrolled = true;
         return outcome;
       }
       case 'intercepted': {

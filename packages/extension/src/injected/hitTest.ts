@@ -23,8 +23,8 @@ export interface Point {
 }
 
 export type HitOutcome =
-  /** `hit`: what the hit-test found at the point (the target, or what forwards to it), when it ran. */
-  | { status: 'ok'; point: Point; hitTest: 'passed' | 'skipped'; hit?: Element }
+  /** `hit`: what the hit-test found at the point (the target, or what forwards to it), when it ran; `scrolled`: locateClick scrolled first. */
+  | { status: 'ok'; point: Point; hitTest: 'passed' | 'skipped'; hit?: Element; scrolled?: true }
   | { status: 'intercepted'; point: Point; interceptor: Element }
   | { status: 'not_visible'; beyondEdge?: true };
 
@@ -113,9 +113,10 @@ export function locateClick(target: Element): HitOutcome {
     if (box.bottom <= view.top || box.top >= view.bottom || box.right <= view.left || box.left >= view.right) return { status: 'not_visible', beyondEdge: true };
   }
   const outcome = hitTestPoints(target);
-  if (outcome.status !== 'intercepted' || offScreen) return outcome;
+  if (outcome.status !== 'intercepted' || offScreen) return offScreen && outcome.status === 'ok' ? { ...outcome, scrolled: true } : outcome;
   scrollToCentre(target);
-  return hitTestPoints(target);
+  const again = hitTestPoints(target);
+  return again.status === 'ok' ? { ...again, scrolled: true } : again;
 }
 
 /**

@@ -276,6 +276,8 @@ export type PrepareClickOutcome =
       token?: string;
       /** The point is over an <iframe> (the element is one, or holds one there): the input goes into the frame it shows. */
       intoFrame?: true;
+      /** The element was scrolled into view for this point: the page may still move it in answer to the scroll. */
+      scrolled?: true;
     }
   /** `look`: the covering element's box and opacity now (hitTest.ts lookOf); a change between two tries means it is still moving. */
   | { status: 'intercepted'; x: number; y: number; healed: boolean; interceptor: Interceptor; look: string }
