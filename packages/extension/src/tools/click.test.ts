@@ -78,12 +78,12 @@ describe('click tool: arguments', () => {
 });
 
 describe('click tool: by ref', () => {
-  it('looks again once the page has drawn after scrolling the element into view, and clicks where it is then', async () => {
+  it('looks again once the page has drawn after scrolling the element into view, until it stays, and clicks where it is then', async () => {
     // A list scrolled to the element answers the scroll a frame later (its scroll-up button appears, the items shift).
     let looks = 0;
     const { tool, ctx, debugger: dbg } = await setup(() => (++looks === 1 ? { ...ok(40, 300), scrolled: true } : ok(40, 325)));
     const result = await tool.handle({ ref: 'e5' }, ctx);
-    expect(looks).toBe(2);
+    expect(looks).toBe(3);
     expect(result).toMatchObject({ x: 40, y: 325 });
     const presses = dbg.sent.filter((c) => c.method === 'Input.dispatchMouseEvent').map((c) => c.params);
     expect(presses[1]).toMatchObject({ type: 'mousePressed', x: 40, y: 325 });
