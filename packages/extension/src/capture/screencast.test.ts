@@ -34,7 +34,7 @@ describe('TabDrawing: a tab agents work in keeps drawing', () => {
     expect(screencasts()).toEqual(['Page.startScreencast', 'Page.stopScreencast']);
   });
 
-  it('a user takes only the frames sent after its start: a frame already on its way was drawn for the screencast before', async () => {
+  it('a user takes only its own frames: one still on its way from the screencast keeping the tab drawing is not', async () => {
     const { drawing, ctx, debugger: chrome } = tab();
     await drawing.keep(3, (method, params) => chrome.sendCommand({ tabId: 3 }, method, params));
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -48,5 +48,19 @@ describe('TabDrawing: a tab agents work in keeps drawing', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     stop();
     expect(seen).toEqual(['full']);
+  });
+
+  it('a frame of its own that comes before its start is answered is kept (a static page may send no other)', async () => {
+    const { drawing, ctx, debugger: chrome } = tab();
+    await drawing.keep(3, (method, params) => chrome.sendCommand({ tabId: 3 }, method, params));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    chrome.handle('Page.startScreencast', (_params, tabId) => {
+      chrome.emit(tabId, 'Page.screencastFrame', { data: 'first', sessionId: 2, metadata: {} });
+      return {};
+    });
+    const seen: string[] = [];
+    const stop = await startedFrames(ctx, 3, { format: 'png', maxWidth: 800 }, (frame) => void seen.push(frame.data));
+    stop();
+    expect(seen).toEqual(['first']);
   });
 });

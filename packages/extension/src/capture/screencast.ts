@@ -8,9 +8,9 @@
  * A screencast rather than Page.captureScreenshot: on a hidden background tab the latter hangs (Chromium 156), while
  * a screencast frame comes as soon as the tab draws.
  *
- * A tab has one screencast: each user starts it with its own options, takes only the frames sent after its start
- * (`startedFrames`: a frame already on its way belongs to the one before), and ends it with `endScreencast`, which
- * hands the tab back to TabDrawing when agents work in it.
+ * A tab has one screencast: each user starts it with its own options, takes only its own frames (`startedFrames`: a
+ * frame still on its way from the one keeping the tab drawing is not), and ends it with `endScreencast`, which hands
+ * the tab back to TabDrawing when agents work in it.
  */
 import type Protocol from 'devtools-protocol';
 import type { CdpSessions } from '../cdp/cdpSession.js';
@@ -30,10 +30,11 @@ function onScreencastFrames(cdp: Pick<CdpSessions, 'on' | 'send'>, tabId: number
 }
 
 /**
- * Start the tab's screencast with `options`, and from then on hand `onFrame` its frames (each acknowledged after it):
- * only those sent after the start, since the session sends events and answers in order and a frame that came before
- * the answer was drawn for the screencast this one replaced (the tab kept drawing, another user's). The unsubscribe;
- * a start that fails unsubscribes itself.
+ * Start the tab's screencast with `options`, and hand `onFrame` its frames (each acknowledged after it). The screencast
+ * keeping the tab drawing is stopped first, and only frames sent after that stop was answered are this one's: the
+ * session sends events and answers in order, so a frame that came before the answer was drawn for the one it ended
+ * (its 16 px frame). A frame sent between that answer and the start's own answer is this screencast's first, and is
+ * kept. The unsubscribe; a start that fails unsubscribes itself.
  */
 export async function startedFrames(
   ctx: { readonly cdp: Pick<CdpSessions, 'on' | 'send'>; readonly drawing: TabDrawing },
@@ -42,18 +43,19 @@ export async function startedFrames(
   onFrame: (frame: Protocol.Page.ScreencastFrameEvent) => Promise<void> | void,
 ): Promise<() => void> {
   const { cdp } = ctx;
-  let started = false;
-  const unsubscribe = onScreencastFrames(cdp, tabId, (frame) => (started ? onFrame(frame) : undefined));
+  const kept = ctx.drawing.kept(tabId);
+  let ours = !kept;
+  const unsubscribe = onScreencastFrames(cdp, tabId, (frame) => (ours ? onFrame(frame) : undefined));
   try {
     // Chrome refuses a second screencast while one runs ("Screencast is already active"): end the one keeping the
     // tab drawing first (a moment of a hidden tab, then this one draws it).
-    if (ctx.drawing.kept(tabId)) await cdp.send(tabId, 'Page.stopScreencast');
+    if (kept) await cdp.send(tabId, 'Page.stopScreencast');
+    ours = true;
     await cdp.send(tabId, 'Page.startScreencast', options);
   } catch (error) {
     unsubscribe();
     throw error;
   }
-  started = true;
   return unsubscribe;
 }
 
