@@ -14,6 +14,22 @@ export async function extensionPage(relay: Relay, file: string): Promise<Page> {
   return page;
 }
 
+/**
+ * The person clicks chrome-relay's toolbar button while looking at `page`: Chrome opens the popup over that window.
+ * (A page of the extension asks Chrome to, as the button would; the popup then reads the tab in front, as it always
+ * does.)
+ */
+export async function openPopupOver(relay: Relay, extension: Page, page: Page): Promise<Page> {
+  await page.bringToFront();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const opened = await extension.evaluate(() => chrome.action.openPopup().then(() => 'ok', (error: unknown) => String(error)));
+  if (opened !== 'ok') throw new Error(`the popup did not open: ${opened}`);
+  const target = await relay.devtools.waitForTarget((t) => t.url() === `chrome-extension://${EXTENSION_ID}/popup.html`, { timeout: 5000 });
+  const popup = await target.asPage();
+  await until(() => popup.$eval('#here-section', (el) => !(el as HTMLElement).hidden), 5000, 'the popup showing this tab');
+  return popup;
+}
+
 /** The person clicks in one of the extension's pages (it comes to the front, as it would for them). */
 export async function personClicks(page: Page, selector: string): Promise<void> {
   await page.bringToFront();
@@ -21,7 +37,7 @@ export async function personClicks(page: Page, selector: string): Promise<void> 
 }
 
 /** The person edits the options page and presses Save. */
-export async function saveOptions(options: Page, change: { blocked?: string; agentTabsOnly?: boolean; idle?: number }): Promise<void> {
+export async function saveOptions(options: Page, change: { blocked?: string; agentTabsOnly?: boolean; idle?: number; remoteAgents?: boolean }): Promise<void> {
   await until(async () => (await options.$eval('#idle', (el) => (el as HTMLInputElement).value)) !== '', 5000, 'options loaded');
   if (change.blocked !== undefined) {
     await options.bringToFront();
@@ -31,6 +47,10 @@ export async function saveOptions(options: Page, change: { blocked?: string; age
   if (change.agentTabsOnly !== undefined) {
     const checked = await options.$eval('#agent-tabs-only', (el) => (el as HTMLInputElement).checked);
     if (checked !== change.agentTabsOnly) await personClicks(options, '#agent-tabs-only');
+  }
+  if (change.remoteAgents !== undefined) {
+    const checked = await options.$eval('#remote-agents', (el) => (el as HTMLInputElement).checked);
+    if (checked !== change.remoteAgents) await personClicks(options, '#remote-agents');
   }
   if (change.idle !== undefined) {
     await options.$eval('#idle', (el) => ((el as HTMLInputElement).value = ''));

@@ -1,6 +1,7 @@
 /** Options every command accepts, resolved once. */
 import { AGENT_NAME_PATTERN, AGENT_NAME_RULE, DEFAULT_CALL_TIMEOUT_MS, RelayError } from '@chrome-relay/protocol';
 import { relayHome } from './paths.js';
+import { endpointOf, type Endpoint } from './remote/endpoint.js';
 
 export interface GlobalOptions {
   home: string;
@@ -11,6 +12,8 @@ export interface GlobalOptions {
   target?: { tab?: number | undefined; workspace?: string | undefined; group?: string | undefined } | undefined;
   /** Agent identity for leases: --agent or CHROME_RELAY_AGENT. */
   agent?: string | undefined;
+  /** Where the browser is when it is not on this machine: --endpoint or CHROME_RELAY_ENDPOINT (remote/endpoint.ts). */
+  endpoint?: Endpoint | undefined;
 }
 
 /** Environment variable naming the agent when --agent is not given. */
@@ -35,12 +38,13 @@ export function agentOf(raw: { agent?: unknown }, env: NodeJS.ProcessEnv = proce
   return agent;
 }
 
-export function resolveGlobals(raw: { profile?: string; timeout?: number; json?: boolean; agent?: unknown }): GlobalOptions {
+export function resolveGlobals(raw: { profile?: string; timeout?: number; json?: boolean; agent?: unknown; endpoint?: unknown }): GlobalOptions {
   return {
     home: relayHome(),
     profile: raw.profile ?? process.env.CHROME_RELAY_PROFILE ?? undefined,
     timeoutMs: raw.timeout ?? DEFAULT_CALL_TIMEOUT_MS,
     json: raw.json ?? false,
     agent: agentOf(raw),
+    endpoint: endpointOf(typeof raw.endpoint === 'string' ? raw.endpoint : undefined),
   };
 }

@@ -18,3 +18,4 @@ export { BROWSERS, LAUNCH_ORDER, browserOfExecutable } from './platform/browsers
 export { removeOwnSocketDir } from './platform/posix.js';
 export { regExeRegistry, regExePath } from './platform/registry.js';
 export type { Registry } from './platform/registry.js';
+export { isPairingSecret, listenDirProblem, pairingFile, pairingProof, pairingSecret } from './bridgeFiles.js';

@@ -7,6 +7,7 @@ import { RelayError, VERSION } from '@chrome-relay/protocol';
 import { collectValues, parseTimeout } from '../args.js';
 import { browserEnvFromProcess, browserNames, type BrowserEnv } from '../browsers.js';
 import { renderReport, runDoctor, unhealthyError } from '../doctor.js';
+import { runEndpointDoctor } from '../remote/doctorLink.js';
 import { commandPath, targetNotApplicable } from '../callTarget.js';
 import { resolveGlobals } from '../globalOptions.js';
 import { allowedExtensionIds, installOrThrow, parseExtensionId, resolveInstallTargets } from '../install.js';
@@ -210,7 +211,11 @@ function registerEach(program: Command): void {
     .addHelpText('after', example('chrome-relay doctor', 'chrome-relay doctor --json'))
     .action(async (_opts: Opts, cmd: Command) => {
       const globals = resolveGlobals(cmd.optsWithGlobals());
-      const report = await runDoctor({ home: globals.home, profile: globals.profile, browserEnv: envOfProcess(), pathEnv: process.env.PATH, env: process.env });
+      // With an endpoint the browser is elsewhere: check the way there, not this machine's install.
+      const report =
+        globals.endpoint === undefined
+          ? await runDoctor({ home: globals.home, profile: globals.profile, browserEnv: envOfProcess(), pathEnv: process.env.PATH, env: process.env })
+          : await runEndpointDoctor({ home: globals.home, endpoint: globals.endpoint, profile: globals.profile });
       if (globals.json) printJson(report);
       else printText(renderReport(report));
       const failure = unhealthyError(report);

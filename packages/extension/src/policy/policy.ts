@@ -2,6 +2,8 @@
  * The person's limits on agents, checked in one place (the dispatcher, before every tool; the attach
  * guard in cdpSession.ts, before every debugger attach):
  *
+ * - Agents on other machines (a call a bridge relayed carries `via`): refused with `remote_agents_off` while the
+ *   person has them turned off (settings.ts `remoteAgents`), after Pause and before anything else.
  * - Pause: every call fails with target_conflict `paused_by_user` until Resume (except `ping` and
  *   `restart_host`, which touch no tab: doctor and update keep working and report the pause). Pausing
  *   detaches every session at once and stops the calls in flight.
@@ -22,11 +24,12 @@
  * "Naming a tab": the tabs the call was resolved to act on (targeting/resolveCall.ts), plus the tab
  * ids a tool manages directly (group_create/group_add `tabs`, lease_claim `tab`).
  */
-import { isToolName, reasonedError, RelayError, toolLabel, TOOLS, type ToolResult } from '@chrome-relay/protocol';
+import { isToolName, reasonedError, RelayError, remoteAgentsOffError, toolLabel, TOOLS, type ToolResult, type Via } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import type { CdpSessions } from '../cdp/cdpSession.js';
 import { tabsOf, type CallTabs } from '../context/call.js';
 import type { OrganizeApi } from '../organizeApi.js';
+import type { AgentPages } from './agentPages.js';
 import type { AgentTabKind, AgentTabs } from './agentTabs.js';
 import { originOf, type SiteBlock } from './frameBlocks.js';
 import type { NetBarrier } from './netBarrier.js';
@@ -45,7 +48,9 @@ export interface PolicyDeps {
   settings: SettingsStore;
   pause: PauseStore;
   agentTabs: AgentTabs;
-  barrier: Pick<NetBarrier, 'cover' | 'uncover' | 'ready' | 'opening' | 'isCovered' | 'rulesChanged' | 'unsupported'>;
+  barrier: Pick<NetBarrier, 'cover' | 'ready' | 'opening' | 'isCovered' | 'rulesChanged' | 'unsupported'>;
+  /** What agents' pages may keep doing when the person takes a tab back or pauses (agentPages.ts). */
+  pages: Pick<AgentPages, 'handBack' | 'pause' | 'resume'>;
 }
 
 interface Watcher {
@@ -217,6 +222,15 @@ export class Policy {
   }
 
   /**
+   * A call a bridge relayed (`via`: an agent on another machine, in a container or in WSL) while the person turned
+   * such agents off. Every tool, health checks included: "off" leaves such an agent nothing to call.
+   */
+  async checkVia(tool: string, via: Via | undefined): Promise<void> {
+    if (via === undefined) return;
+    if (!(await this.#deps.settings.get()).remoteAgents) throw remoteAgentsOffError(tool, via);
+  }
+
+  /**
    * The person's pages, the site block list and "agent tabs only" for the tabs a call names (and navigate's URL);
    * then the named tabs are covered by the network barrier, and the call waits until the block list is in force.
    */
@@ -314,13 +328,16 @@ export class Policy {
     await this.adopt(tabId, 'shared');
   }
 
-  /** The popup's "Stop sharing": the tab is the person's again, and agents lose it at once. */
-  async unshare(tabId: number): Promise<void> {
-    if ((await this.#deps.agentTabs.kindOf(tabId)) !== 'shared') return;
+  /**
+   * The popup's "Stop sharing": the tab is the person's again, and agents lose it at once — and with it whatever
+   * they left running there (agentPages.ts: the page is loaded again, under a new tab id, which it returns).
+   */
+  async unshare(tabId: number): Promise<number | undefined> {
+    if ((await this.#deps.agentTabs.kindOf(tabId)) !== 'shared') return undefined;
     await this.#deps.agentTabs.remove(tabId);
-    await this.#deps.barrier.uncover(tabId);
     for (const watcher of [...this.#watchers]) if (watcher.tabs.includes(tabId)) watcher.stop(notAgentTabError(watcher.tool, tabId));
     if (this.#deps.sessions.isAttached(tabId)) await this.#deps.sessions.detach(tabId);
+    return this.#deps.pages.handBack(tabId);
   }
 
   /** The attach guard: no session while paused, none on an extension's page, none on a blocked site. */
@@ -372,12 +389,17 @@ export class Policy {
     return [];
   }
 
-  /** The popup's switch: pausing stops every call in flight and detaches every session at once. */
+  /**
+   * The popup's switch: pausing stops every call in flight, detaches every session at once and stops the agents'
+   * pages (agentPages.ts); Resume wakes their pages before agents may act again.
+   */
   async setPaused(paused: boolean): Promise<PauseState> {
+    if (!paused && (await this.#deps.pause.get()).paused) await this.#deps.pages.resume();
     const state = await this.#deps.pause.set(paused);
     if (state.paused) {
       for (const watcher of [...this.#watchers]) watcher.stop(interruptedByPause(watcher.tool));
       await this.#deps.sessions.detachAll();
+      await this.#deps.pages.pause();
     }
     return state;
   }

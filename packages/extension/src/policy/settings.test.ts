@@ -5,19 +5,26 @@ import { PAUSE_KEY, PauseStore } from './pause.js';
 
 describe('settings', () => {
   it('accepts valid settings, dropping blank and comment lines', () => {
-    expect(checkSettings({ blockedSites: ['# note', 'bank.test', ''], agentTabsOnly: true, idleDetachSeconds: 30 })).toEqual({
+    expect(checkSettings({ blockedSites: ['# note', 'bank.test', ''], agentTabsOnly: true, idleDetachSeconds: 30, remoteAgents: true })).toEqual({
       ok: true,
-      settings: { blockedSites: ['bank.test'], agentTabsOnly: true, idleDetachSeconds: 30 },
+      settings: { blockedSites: ['bank.test'], agentTabsOnly: true, idleDetachSeconds: 30, remoteAgents: true },
     });
   });
 
   it('rejects bad patterns (naming each line) and an idle time out of range', () => {
-    const bad = checkSettings({ blockedSites: ['ok.test', 'not a host'], agentTabsOnly: false, idleDetachSeconds: 15 });
+    const bad = checkSettings({ blockedSites: ['ok.test', 'not a host'], agentTabsOnly: false, idleDetachSeconds: 15, remoteAgents: true });
     expect(bad).toMatchObject({ ok: false, field: 'blockedSites', problems: [{ line: 'not a host' }] });
-    expect(checkSettings({ blockedSites: [], agentTabsOnly: false, idleDetachSeconds: -1 })).toMatchObject({ ok: false, field: 'idleDetachSeconds' });
-    expect(checkSettings({ blockedSites: [], agentTabsOnly: false, idleDetachSeconds: 1.5 })).toMatchObject({ ok: false, field: 'idleDetachSeconds' });
-    expect(checkSettings({ blockedSites: [], agentTabsOnly: 'yes', idleDetachSeconds: 15 })).toMatchObject({ ok: false, field: 'agentTabsOnly' });
+    expect(checkSettings({ blockedSites: [], agentTabsOnly: false, idleDetachSeconds: -1, remoteAgents: true })).toMatchObject({ ok: false, field: 'idleDetachSeconds' });
+    expect(checkSettings({ blockedSites: [], agentTabsOnly: false, idleDetachSeconds: 1.5, remoteAgents: true })).toMatchObject({ ok: false, field: 'idleDetachSeconds' });
+    expect(checkSettings({ blockedSites: [], agentTabsOnly: 'yes', idleDetachSeconds: 15, remoteAgents: true })).toMatchObject({ ok: false, field: 'agentTabsOnly' });
     expect(checkSettings(null)).toMatchObject({ ok: false });
+  });
+
+  it('agents on other machines: on unless the person turned them off; settings stored before the switch read as on', () => {
+    expect(DEFAULT_SETTINGS.remoteAgents).toBe(true);
+    expect(checkSettings({ blockedSites: [], agentTabsOnly: true, idleDetachSeconds: 15 })).toMatchObject({ ok: true, settings: { remoteAgents: true } });
+    expect(checkSettings({ blockedSites: [], agentTabsOnly: true, idleDetachSeconds: 15, remoteAgents: false })).toMatchObject({ ok: true, settings: { remoteAgents: false } });
+    expect(checkSettings({ blockedSites: [], agentTabsOnly: true, idleDetachSeconds: 15, remoteAgents: 'no' })).toMatchObject({ ok: false, field: 'remoteAgents' });
   });
 
   it('the store reads defaults from empty or foreign storage, saves, and tells listeners', async () => {
@@ -27,9 +34,9 @@ describe('settings', () => {
     const seen: unknown[] = [];
     store.onChange((s) => seen.push(s));
     expect(await store.get()).toEqual(DEFAULT_SETTINGS);
-    await store.save({ blockedSites: ['bank.test'], agentTabsOnly: false, idleDetachSeconds: 5 });
+    await store.save({ blockedSites: ['bank.test'], agentTabsOnly: false, idleDetachSeconds: 5, remoteAgents: true });
     expect((await store.rules()).map((r) => r.text)).toEqual(['bank.test']);
-    expect(await new SettingsStore(browser).get()).toEqual({ blockedSites: ['bank.test'], agentTabsOnly: false, idleDetachSeconds: 5 });
+    expect(await new SettingsStore(browser).get()).toEqual({ blockedSites: ['bank.test'], agentTabsOnly: false, idleDetachSeconds: 5, remoteAgents: true });
     expect(seen).toHaveLength(2);
   });
 });

@@ -14,10 +14,15 @@ export interface Settings {
   agentTabsOnly: boolean;
   /** Seconds without a command after which a tab's debugger session is detached; 0 = never. */
   idleDetachSeconds: number;
+  /**
+   * Agents that come through a bridge (another machine, a container, WSL: the call's `via`) may act. On by default:
+   * such an agent reaches the browser only after the person set a bridge up.
+   */
+  remoteAgents: boolean;
 }
 
 export const SETTINGS_KEY = 'settings';
-export const DEFAULT_SETTINGS: Settings = { blockedSites: [], agentTabsOnly: true, idleDetachSeconds: 15 };
+export const DEFAULT_SETTINGS: Settings = { blockedSites: [], agentTabsOnly: true, idleDetachSeconds: 15, remoteAgents: true };
 export const MAX_IDLE_DETACH_SECONDS = 3600;
 const MAX_RULES = 500;
 
@@ -44,7 +49,10 @@ export function checkSettings(raw: unknown): SettingsCheck {
   if (typeof idle !== 'number' || !Number.isInteger(idle) || idle < 0 || idle > MAX_IDLE_DETACH_SECONDS) {
     return { ok: false, field: 'idleDetachSeconds', problems: [{ line: String(idle), problem: `whole seconds from 0 (never) to ${MAX_IDLE_DETACH_SECONDS}` }] };
   }
-  return { ok: true, settings: { blockedSites: kept, agentTabsOnly: r.agentTabsOnly, idleDetachSeconds: idle } };
+  // Settings stored before the switch existed read as its default.
+  const remoteAgents = r.remoteAgents ?? DEFAULT_SETTINGS.remoteAgents;
+  if (typeof remoteAgents !== 'boolean') return { ok: false, field: 'remoteAgents', problems: [{ line: '', problem: 'must be on or off' }] };
+  return { ok: true, settings: { blockedSites: kept, agentTabsOnly: r.agentTabsOnly, idleDetachSeconds: idle, remoteAgents } };
 }
 
 export class SettingsStore {

@@ -1,10 +1,11 @@
-/** The options page: block list, "agent tabs only", idle detach. The service worker validates and stores. */
+/** The options page: block list, "agent tabs only", agents on other machines, idle detach. The service worker validates and stores. */
 import { byId, el, request } from './client.js';
 
 const form = byId('settings', HTMLFormElement);
 const blocked = byId('blocked', HTMLTextAreaElement);
 const agentTabsOnly = byId('agent-tabs-only', HTMLInputElement);
 const idle = byId('idle', HTMLInputElement);
+const remoteAgents = byId('remote-agents', HTMLInputElement);
 const problems = byId('problems', HTMLUListElement);
 const saved = byId('saved', HTMLSpanElement);
 
@@ -20,13 +21,14 @@ async function load(): Promise<void> {
   blocked.value = answer.settings.blockedSites.join('\n');
   agentTabsOnly.checked = answer.settings.agentTabsOnly;
   idle.value = String(answer.settings.idleDetachSeconds);
+  remoteAgents.checked = answer.settings.remoteAgents;
 }
 
 form.addEventListener('submit', (event) => {
   event.preventDefault();
   problems.replaceChildren();
   say('Saving…');
-  const settings = { blockedSites: blocked.value.split('\n'), agentTabsOnly: agentTabsOnly.checked, idleDetachSeconds: Number(idle.value) };
+  const settings = { blockedSites: blocked.value.split('\n'), agentTabsOnly: agentTabsOnly.checked, idleDetachSeconds: Number(idle.value), remoteAgents: remoteAgents.checked };
   void request({ kind: 'saveSettings', settings }).then((answer) => {
     if (answer.ok) {
       say('Saved.');

@@ -8,6 +8,7 @@ import { LeaseStore } from '../targeting/leases.js';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
 import { fakeOrganize } from '../testing/fakeOrganize.js';
 import { fakeBarrier } from '../testing/fakeNet.js';
+import { fakeAgentPages } from '../testing/fakeLifecycle.js';
 import type { PopupState, UiResponse } from './messages.js';
 import { createUiService } from './uiService.js';
 import { uiMessageListener } from './uiMessages.js';
@@ -18,7 +19,7 @@ async function setup() {
   const pause = new PauseStore(env.browser);
   const agentTabs = new AgentTabs(env.browser);
   const { barrier } = fakeBarrier(env.browser, () => settings.rules());
-  const policy = new Policy({ browser: env.browser, organize: fakeOrganize(env.browser), sessions: env.cdp, settings, pause, agentTabs, barrier });
+  const policy = new Policy({ browser: env.browser, organize: fakeOrganize(env.browser), sessions: env.cdp, settings, pause, agentTabs, barrier, pages: fakeAgentPages(env.browser, barrier, agentTabs, pause).pages });
   const leases = new LeaseStore(env.browser);
   const activity = new ActivityLog(env.browser);
   const ui = createUiService({
@@ -70,11 +71,11 @@ describe('the popup state', () => {
 
   it('saves valid settings and refuses bad ones with the lines at fault', async () => {
     const { ui } = await setup();
-    expect(await ui({ kind: 'saveSettings', settings: { blockedSites: ['bank.test'], agentTabsOnly: true, idleDetachSeconds: 30 } })).toEqual({
+    expect(await ui({ kind: 'saveSettings', settings: { blockedSites: ['bank.test'], agentTabsOnly: true, idleDetachSeconds: 30, remoteAgents: true } })).toEqual({
       ok: true,
-      settings: { blockedSites: ['bank.test'], agentTabsOnly: true, idleDetachSeconds: 30 },
+      settings: { blockedSites: ['bank.test'], agentTabsOnly: true, idleDetachSeconds: 30, remoteAgents: true },
     });
-    const bad = await ui({ kind: 'saveSettings', settings: { blockedSites: ['no spaces allowed'], agentTabsOnly: true, idleDetachSeconds: 30 } });
+    const bad = await ui({ kind: 'saveSettings', settings: { blockedSites: ['no spaces allowed'], agentTabsOnly: true, idleDetachSeconds: 30, remoteAgents: true } });
     expect(bad).toMatchObject({ ok: false, field: 'blockedSites', problems: [{ line: 'no spaces allowed' }] });
     expect(await ui({ kind: 'settings' })).toMatchObject({ ok: true, settings: { blockedSites: ['bank.test'] } });
   });
