@@ -209,7 +209,8 @@ function registerEach(program: Command): void {
     .description('Check the whole path (host files, manifests per browser, stale hosts, host, extension, versions, ffmpeg); each failing line names its fix. Exit 0 only when healthy.')
     .addHelpText('after', example('chrome-relay doctor', 'chrome-relay doctor --json'))
     .action(async (_opts: Opts, cmd: Command) => {
-      const globals = resolveGlobals(cmd.optsWithGlobals());
+      // A home that is not this user's own is doctor's to report (its first check), not a reason to fail before it.
+      const globals = resolveGlobals(cmd.optsWithGlobals(), 'report');
       const report = await runDoctor({ home: globals.home, profile: globals.profile, browserEnv: envOfProcess(), pathEnv: process.env.PATH, env: process.env });
       if (globals.json) printJson(report);
       else printText(renderReport(report));
