@@ -14,10 +14,14 @@ export interface Settings {
   agentTabsOnly: boolean;
   /** Seconds without a command after which a tab's debugger session is detached; 0 = never. */
   idleDetachSeconds: number;
+  /** Agents may open local files (file: URLs) and act in tabs showing them. Off by default: the files are the person's. */
+  agentFiles: boolean;
+  /** Agents may run their own JavaScript in pages (`js`, `wait --fn`). On by default; the person may turn it off. */
+  agentJs: boolean;
 }
 
 export const SETTINGS_KEY = 'settings';
-export const DEFAULT_SETTINGS: Settings = { blockedSites: [], agentTabsOnly: true, idleDetachSeconds: 15 };
+export const DEFAULT_SETTINGS: Settings = { blockedSites: [], agentTabsOnly: true, idleDetachSeconds: 15, agentFiles: false, agentJs: true };
 export const MAX_IDLE_DETACH_SECONDS = 3600;
 const MAX_RULES = 500;
 
@@ -44,7 +48,12 @@ export function checkSettings(raw: unknown): SettingsCheck {
   if (typeof idle !== 'number' || !Number.isInteger(idle) || idle < 0 || idle > MAX_IDLE_DETACH_SECONDS) {
     return { ok: false, field: 'idleDetachSeconds', problems: [{ line: String(idle), problem: `whole seconds from 0 (never) to ${MAX_IDLE_DETACH_SECONDS}` }] };
   }
-  return { ok: true, settings: { blockedSites: kept, agentTabsOnly: r.agentTabsOnly, idleDetachSeconds: idle } };
+  // Switches added after the first release: absent (settings saved by an older build) reads as the default.
+  const agentFiles = r.agentFiles ?? DEFAULT_SETTINGS.agentFiles;
+  if (typeof agentFiles !== 'boolean') return { ok: false, field: 'agentFiles', problems: [{ line: '', problem: 'must be on or off' }] };
+  const agentJs = r.agentJs ?? DEFAULT_SETTINGS.agentJs;
+  if (typeof agentJs !== 'boolean') return { ok: false, field: 'agentJs', problems: [{ line: '', problem: 'must be on or off' }] };
+  return { ok: true, settings: { blockedSites: kept, agentTabsOnly: r.agentTabsOnly, idleDetachSeconds: idle, agentFiles, agentJs } };
 }
 
 export class SettingsStore {

@@ -34,6 +34,6 @@ describe('popup text', () => {
   });
 
   it('summarises the limits', () => {
-    expect(limitsLine(state({ settings: { blockedSites: ['a.test'], agentTabsOnly: true, idleDetachSeconds: 0 } }))).toBe('1 blocked site · agent tabs only · stays attached');
+    expect(limitsLine(state({ settings: { blockedSites: ['a.test'], agentTabsOnly: true, idleDetachSeconds: 0, agentFiles: false, agentJs: true } }))).toBe('1 blocked site · agent tabs only · stays attached');
   });
 });

@@ -72,7 +72,7 @@ describe('the popup state', () => {
     const { ui } = await setup();
     expect(await ui({ kind: 'saveSettings', settings: { blockedSites: ['bank.test'], agentTabsOnly: true, idleDetachSeconds: 30 } })).toEqual({
       ok: true,
-      settings: { blockedSites: ['bank.test'], agentTabsOnly: true, idleDetachSeconds: 30 },
+      settings: { blockedSites: ['bank.test'], agentTabsOnly: true, idleDetachSeconds: 30, agentFiles: false, agentJs: true },
     });
     const bad = await ui({ kind: 'saveSettings', settings: { blockedSites: ['no spaces allowed'], agentTabsOnly: true, idleDetachSeconds: 30 } });
     expect(bad).toMatchObject({ ok: false, field: 'blockedSites', problems: [{ line: 'no spaces allowed' }] });
