@@ -14,6 +14,17 @@ export async function extensionPage(relay: Relay, file: string): Promise<Page> {
   return page;
 }
 
+/**
+ * The ids of the tabs whose URL starts with `urlPrefix`, as the person's side sees them (read in one of the
+ * extension's own pages): agents are not shown the person's tabs, so a test that needs one's id asks here.
+ */
+export async function personTabIds(page: Page, urlPrefix: string): Promise<number[]> {
+  return page.evaluate(
+    (prefix) => chrome.tabs.query({}).then((tabs) => tabs.filter((tab) => (tab.url || tab.pendingUrl || '').startsWith(prefix)).map((tab) => tab.id ?? -1)),
+    urlPrefix,
+  );
+}
+
 /** The person clicks in one of the extension's pages (it comes to the front, as it would for them). */
 export async function personClicks(page: Page, selector: string): Promise<void> {
   await page.bringToFront();
@@ -21,7 +32,7 @@ export async function personClicks(page: Page, selector: string): Promise<void> 
 }
 
 /** The person edits the options page and presses Save. */
-export async function saveOptions(options: Page, change: { blocked?: string; agentTabsOnly?: boolean; idle?: number }): Promise<void> {
+export async function saveOptions(options: Page, change: { blocked?: string; agentTabsOnly?: boolean; idle?: number; agentFiles?: boolean; agentJs?: boolean }): Promise<void> {
   await until(async () => (await options.$eval('#idle', (el) => (el as HTMLInputElement).value)) !== '', 5000, 'options loaded');
   if (change.blocked !== undefined) {
     await options.bringToFront();
@@ -31,6 +42,10 @@ export async function saveOptions(options: Page, change: { blocked?: string; age
   if (change.agentTabsOnly !== undefined) {
     const checked = await options.$eval('#agent-tabs-only', (el) => (el as HTMLInputElement).checked);
     if (checked !== change.agentTabsOnly) await personClicks(options, '#agent-tabs-only');
+  }
+  for (const [box, want] of [['#agent-files', change.agentFiles], ['#agent-js', change.agentJs]] as const) {
+    if (want === undefined) continue;
+    if ((await options.$eval(box, (el) => (el as HTMLInputElement).checked)) !== want) await personClicks(options, box);
   }
   if (change.idle !== undefined) {
     await options.$eval('#idle', (el) => ((el as HTMLInputElement).value = ''));
