@@ -15,7 +15,7 @@ const noNode = { group: nodeBuiltins, message: 'This code must not depend on Nod
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'packages/**/*.mjs', 'eslint.config.js', 'vitest.*', 'e2e/pages/**'] },
   {
-    files: ['packages/*/src/**/*.ts', 'e2e/**/*.ts', 'scripts/**/*.ts', 'scripts/**/*.mjs'],
+    files: ['packages/*/src/**/*.ts', 'e2e/**/*.ts', 'e2e/libs/*.tsx', 'scripts/**/*.ts', 'scripts/**/*.mjs'],
     extends: [tseslint.configs.base],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     linterOptions: { reportUnusedDisableDirectives: 'error' },

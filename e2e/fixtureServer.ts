@@ -8,6 +8,7 @@
  *                   after N ms (an icon swapped in on hover that is still loading)
  *   /bench/*        generated benchmark pages (small form, N elements, news front page, encyclopedia article):
  *                   see fixtures/benchPages.ts
+ *   /libs/*         pages built from real component libraries (e2e/libs/<name>.tsx): see libFixtures.ts
  * Requests are recorded so tests can wait for "the browser asked for X".
  */
 import { readFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchRoutes } from './fixtures/benchPages.js';
 import { extraRoutes } from './fixtureRoutes.js';
+import { libRoutes } from './libFixtures.js';
 
 const pagesDir = join(dirname(fileURLToPath(import.meta.url)), 'pages');
 
@@ -46,6 +48,7 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   };
   if (extraRoutes(url, res)) return;
   if (benchRoutes(url, res)) return;
+  if (libRoutes(url, res)) return;
   if (url.pathname === '/slow') {
     const ms = Number(url.searchParams.get('ms') ?? '1000');
     setTimeout(() => send(200, `<!doctype html><title>Slow</title><p>slow page after ${ms} ms</p>`), ms);
