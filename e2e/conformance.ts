@@ -185,6 +185,23 @@ const WHY_HIDDEN = `function () {
   // A modal dialog is open and this is behind it: a person cannot reach it until the dialog closes.
   const modal = document.querySelector('dialog:modal') ?? [...document.querySelectorAll('[aria-modal="true"]')].find((d) => /^(dialog|alertdialog)$/.test((d.getAttribute('role') ?? '').trim()) && d.checkVisibility());
   if (modal && !modal.contains(el)) return 'outside an open modal dialog';
+  // Nothing in it is drawn where a person can see it: no text, and no image, shape, background or border that is
+  // not faded out (an icon-only button whose icon is transparent).
+  const draws = (node, opacityAbove) => {
+    const s = node.ownerDocument.defaultView.getComputedStyle(node);
+    if (s.display === 'none') return false;
+    const opacity = opacityAbove * Number(s.opacity);
+    if (opacity < 0.1) return false;
+    const r = node.getBoundingClientRect();
+    const big = r.width >= 4 && r.height >= 4;
+    if (big && s.visibility === 'visible' && (/^(img|svg|canvas|video|input|select|textarea|iframe|object|embed)$/.test(node.localName) || s.backgroundImage !== 'none' || !/^(transparent|rgba\\(0, 0, 0, 0\\))$/.test(s.backgroundColor) || parseFloat(s.borderTopWidth) > 0)) return true;
+    for (const child of (node.shadowRoot ?? node).childNodes) {
+      if (child.nodeType === 3 && child.data.trim() !== '' && s.visibility === 'visible' && parseFloat(s.fontSize) >= 4) return true;
+      if (child.nodeType === 1 && draws(child, opacity)) return true;
+    }
+    return false;
+  };
+  if (!draws(el, 1)) return 'draws nothing visible';
   return '';
 }`;
 
@@ -258,6 +275,12 @@ export async function conformPage(relay: Relay, path: string): Promise<PageRepor
   const nav = await relay.cli('navigate', relay.server.url(unique));
   if (nav.code !== 0) throw new Error(`navigate ${path}: ${nav.stderr}`);
   const tabId = String((nav.json as { tabId: number }).tabId);
+  // A library page draws after its script runs: wait for it as an agent would.
+  const ready = READY[path];
+  if (ready !== undefined) {
+    const drawn = await relay.cli('wait', '--tab', tabId, '--selector', ready);
+    if (drawn.code !== 0) throw new Error(`wait for ${ready} on ${path}: ${drawn.stderr}`);
+  }
   const page = await relay.page(unique);
   const snap = await relay.cli('snapshot', '--tab', tabId, '--json', '--no-elide');
   if (snap.code !== 0) throw new Error(`snapshot ${path}: ${snap.stderr}`);
@@ -389,7 +412,26 @@ export const CONFORMANCE_PAGES: readonly string[] = [
   'controls-verbs.html',
   'controls-route.html',
   'controls-modal.html',
+  'controls-aria.html',
+  'text-structure.html',
+  // Real component libraries (e2e/libs/*.tsx, bundled from npm).
+  'libs/react-select-chips.html',
+  'libs/radix-form.html',
+  'libs/shoelace.html',
+  'libs/mui-slider.html',
+  'libs/tiptap.html',
+  'libs/codemirror.html',
 ].map((name) => `/${name}`);
+
+/** Pages that draw after load, and what shows they have: the comparison waits for it. */
+const READY: Readonly<Record<string, string>> = {
+  '/libs/react-select-chips.html': '[aria-label="Remove Peach"] svg',
+  '/libs/radix-form.html': '[role=slider]',
+  '/libs/shoelace.html': 'svg[part="svg"]',
+  '/libs/mui-slider.html': '.MuiSlider-thumb',
+  '/libs/tiptap.html': '.ProseMirror',
+  '/libs/codemirror.html': '.cm-line',
+};
 
 /** Left out, and why (a page that does not settle, or that only makes sense with a parameter). */
 export const LEFT_OUT: Readonly<Record<string, string>> = {
@@ -443,7 +485,7 @@ export function renderReport(reports: readonly PageReport[], when: string): stri
   lines.push(
     `## Not compared (${excluded.length})`,
     '',
-    "Chrome's interactive nodes that are not something a person acts on in the page: controls a person cannot see (transparent, clipped away, off-screen, too small, in a hidden frame) — the snapshot leaves them out, refs included, so a page cannot plant an invisible button for the agent (docs/refs.md); controls behind an open modal dialog, which a person cannot reach until it closes; the parts of a native control (a date input's day, month and year fields), which the control's one ref covers (`fill` sets the whole date); and the choices of a closed native dropdown, which draw only in the browser's popup where no page pointer event reaches — the snapshot lists them under the dropdown, and `select @ref \"Peru\"` picks one.",
+    "Chrome's interactive nodes that are not something a person acts on in the page: controls a person cannot see (transparent, clipped away, off-screen, too small, in a hidden frame, or drawing nothing visible: an icon-only button whose icon is faded out) — the snapshot leaves them out, refs included, so a page cannot plant an invisible button for the agent (docs/refs.md); controls behind an open modal dialog, which a person cannot reach until it closes; the parts of a native control (a date input's day, month and year fields), which the control's one ref covers (`fill` sets the whole date); and the choices of a closed native dropdown, which draw only in the browser's popup where no page pointer event reaches — the snapshot lists them under the dropdown, and `select @ref \"Peru\"` picks one.",
     '',
     ...excluded.map((d) => `- ${d.page} ${d.where}: Chrome ${d.chrome === undefined ? 'none' : `${d.chrome.role} ${quote(d.chrome.name)}`}`),
     '',

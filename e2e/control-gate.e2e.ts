@@ -67,11 +67,11 @@ beforeAll(async () => {
   options = await extensionPage(relay, 'options.html');
   // The person's own tabs: a draft they are writing, and another page, in a group of theirs.
   draft = await relay.devtools.newPage();
-  await draft.goto(relay.server.url('/draft.html?person=draft'));
+  await draft.goto(relay.server.url('/salary-draft.html?person=draft'));
   await draft.type('#draft', DRAFT);
   const other = await relay.devtools.newPage();
   await other.goto(relay.server.url('/personal.html?person=other'));
-  const [draftId] = await personTabIds(options, relay.server.url('/draft.html?person=draft'));
+  const [draftId] = await personTabIds(options, relay.server.url('/salary-draft.html?person=draft'));
   const [otherId] = await personTabIds(options, relay.server.url('/personal.html?person=other'));
   if (draftId === undefined || otherId === undefined) throw new Error("the person's tabs are not open");
   mine = { draft: draftId, other: otherId };
@@ -102,7 +102,7 @@ describe('lists show only what the agent may act on', () => {
     const viaMcp = JSON.stringify(await mcp.callTool({ name: 'tabs', arguments: {} })) + JSON.stringify(await mcp.callTool({ name: 'group_list', arguments: {} }));
     told.push(JSON.stringify(tabs), JSON.stringify(groups), viaMcp);
     for (const text of told) {
-      expect(text).not.toMatch(/salary|draft\.html|personal\.html|Personal|chrome-extension/);
+      expect(text).not.toMatch(/salary|salary-draft\.html|personal\.html|Personal|chrome-extension/);
     }
   });
 });

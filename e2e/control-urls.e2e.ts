@@ -35,7 +35,7 @@ beforeAll(async () => {
   relay = await startRelay();
   mcp = await mcpClient(relay.env);
   person = await relay.devtools.newPage();
-  await person.goto(relay.server.url('/draft.html?person=1'));
+  await person.goto(relay.server.url('/salary-draft.html?person=1'));
   await person.type('#draft', DRAFT);
 }, 90_000);
 afterAll(async () => {

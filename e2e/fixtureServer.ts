@@ -2,7 +2,7 @@
  * Tiny fixture server on 127.0.0.1: serves e2e/pages/*.html plus a few behaviours pages cannot fake:
  *   /slow?ms=N      answers after N ms (readiness, host killed mid-call)
  *   /redirect?to=P  302 to P (server redirects kill refs); ?to64=B64: to P given in base64, so the caller's URL does
- *                   not spell where it leads
+ *                   not spell where it leads; ?ms=N answers after N ms
  *   /rows?n=N       a table of N rows, each with a named "Open" button (benchmarks, big snapshots)
  *   /icons/N.svg    a 16 px square, for pages that draw icons by file name (controls-icons.html); ?ms=N answers
  *                   after N ms (an icon swapped in on hover that is still loading)
@@ -26,6 +26,8 @@ export interface FixtureServer {
   origin: string;
   url(path: string): string;
   requests: string[];
+  /** The Cookie header of each request, in the same order as `requests` ('' for none). */
+  cookies: string[];
   waitForRequest(pathPrefix: string, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -56,8 +58,11 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   }
   if (url.pathname === '/redirect') {
     const to64 = url.searchParams.get('to64');
-    res.writeHead(302, { location: to64 === null ? (url.searchParams.get('to') ?? '/') : Buffer.from(to64, 'base64').toString('utf8') });
-    res.end();
+    const location = to64 === null ? (url.searchParams.get('to') ?? '/') : Buffer.from(to64, 'base64').toString('utf8');
+    setTimeout(() => {
+      res.writeHead(302, { location, 'cache-control': 'no-store' });
+      res.end();
+    }, Number(url.searchParams.get('ms') ?? '0'));
     return;
   }
   if (/^\/icons\/[\w-]+\.svg$/.test(url.pathname)) {
@@ -86,10 +91,12 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
 
 export async function startFixtureServer(host = '127.0.0.1'): Promise<FixtureServer> {
   const requests: string[] = [];
+  const cookies: string[] = [];
   const waiters: { prefix: string; resolve: () => void }[] = [];
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '/';
     requests.push(path);
+    cookies.push(req.headers.cookie ?? '');
     for (const w of waiters.filter((w) => path.startsWith(w.prefix))) {
       waiters.splice(waiters.indexOf(w), 1);
       w.resolve();
@@ -103,6 +110,7 @@ export async function startFixtureServer(host = '127.0.0.1'): Promise<FixtureSer
     origin,
     url: (path) => `${origin}${path.startsWith('/') ? path : `/${path}`}`,
     requests,
+    cookies,
     waitForRequest(prefix, timeoutMs = 10_000) {
       if (requests.some((r) => r.startsWith(prefix))) return Promise.resolve();
       return new Promise((resolve, reject) => {

@@ -58,6 +58,8 @@ function bundle(name: string): Promise<string> {
       jsx: 'automatic',
       minify: true,
       define: { 'process.env.NODE_ENV': '"production"' },
+      // A library's own stylesheet (Shoelace's theme) comes in as text the page puts in a <style>: one file per page.
+      loader: { '.css': 'text' },
       logLevel: 'silent',
       legalComments: 'none',
     });

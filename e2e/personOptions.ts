@@ -25,6 +25,22 @@ export async function personTabIds(page: Page, urlPrefix: string): Promise<numbe
   );
 }
 
+/**
+ * The person clicks chrome-relay's toolbar button while looking at `page`: Chrome opens the popup over that window.
+ * (A page of the extension asks Chrome to, as the button would; the popup then reads the tab in front, as it always
+ * does.)
+ */
+export async function openPopupOver(relay: Relay, extension: Page, page: Page): Promise<Page> {
+  await page.bringToFront();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const opened = await extension.evaluate(() => chrome.action.openPopup().then(() => 'ok', (error: unknown) => String(error)));
+  if (opened !== 'ok') throw new Error(`the popup did not open: ${opened}`);
+  const target = await relay.devtools.waitForTarget((t) => t.url() === `chrome-extension://${EXTENSION_ID}/popup.html`, { timeout: 5000 });
+  const popup = await target.asPage();
+  await until(() => popup.$eval('#here-section', (el) => !(el as HTMLElement).hidden), 5000, 'the popup showing this tab');
+  return popup;
+}
+
 /** The person clicks in one of the extension's pages (it comes to the front, as it would for them). */
 export async function personClicks(page: Page, selector: string): Promise<void> {
   await page.bringToFront();

@@ -5,6 +5,8 @@
  *   header   # "title" — "url" [tab=N]           (title may be (untitled))
  *            # modal dialog ["name"] is open: …   (a second header line while a modal dialog is open: our words)
  *   node     INDENT- role ["name"] [state]… [ref=eN] [img: "x"] [site-blocked="rule"] [cut] [: "value" [cut]] [-> "url"] [:]
+ *            (a state may be [range=MIN..MAX]: a slider's bounds; a rich-text field's bold and italic runs are child
+ *            nodes `strong "…"` / `emphasis "…"`; a value or text keeps its line breaks as \n)
  *   text     INDENT- "text" [cut]                 (a run of plain text; a role not of ours is role="…")
  *   cut      [N chars: snapshot --max-text N] / [N chars: get text|value @eN]   (a string cut: its length, its reader)
  *   marker   INDENT- … N more…  /  N children below --depth…   (chrome-relay's own words: no quotes, no brackets)
@@ -14,7 +16,9 @@
 
 /** A JSON string literal with no raw control or line separator inside. */
 const STRING = String.raw`"(?:[^"\\\u0000-\u001f\u007f-\u009f\u2028\u2029]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"`;
-const STATE = String.raw`\[(?:level=\d+|checked|checked=mixed|disabled|expanded|collapsed|selected|pressed|pressed=mixed|required|multiline|richtext|readonly|focused|offscreen|icon|tooltip|label|ref=e[1-9]\d*|img: ${STRING}|site-blocked=${STRING})\]`;
+/** A number as JavaScript prints it (a slider's bounds). */
+const NUMBER = String.raw`-?\d+(?:\.\d+)?(?:e[+-]\d+)?`;
+const STATE = String.raw`\[(?:level=\d+|checked|checked=mixed|disabled|expanded|collapsed|selected|pressed|pressed=mixed|required|multiline|richtext|readonly|focused|offscreen|range=${NUMBER}?\.\.${NUMBER}?|icon|tooltip|label|ref=e[1-9]\d*|img: ${STRING}|site-blocked=${STRING})\]`;
 const CUT = String.raw`\[[1-9]\d* chars: (?:snapshot --max-text [1-9]\d*|get (?:text|value) @e[1-9]\d*)\]`;
 const HEADER = new RegExp(String.raw`^# (?:\(untitled\)|(${STRING})) — (${STRING}) \[tab=\d+\]$`);
 const MODAL = new RegExp(String.raw`^# modal dialog(?: ${STRING})? is open: [^"[\]\\]*$`);

@@ -9,6 +9,9 @@
  *   - button "trash" [icon] [ref=e7]            (a name Chrome leaves empty, inferred: [icon], [tooltip], [label])
  *   - gridcell [ref=e8] [img: "x"]               (the image the element draws through CSS: its state)
  *   - textbox [ref=e9]: "Lorem ipsum…" [560 chars: get value @e9]   (a cut string: its whole length and the reader)
+ *   - slider "Volume" [range=0..100] [ref=e5]: "20"   (the bounds a slider or spin button moves between)
+ *   - textbox [richtext] [ref=e8]: "A careful changelog.\nSecond line":   (a rich-text field: its lines, then
+ *     - strong "careful"                                                     its bold and italic runs)
  * Every string the page controls (names, text, values, URLs, the title) is a JSON string literal with every
  * control and line separator escaped (escape.ts), so page content can neither close its quotes nor start a line:
  * structure outside quotes — roles, [ref=eN], states, indentation — only ever comes from chrome-relay.
@@ -62,6 +65,7 @@ function attributes(node: SnapshotNode): string {
   if (node.readonly) parts.push('[readonly]');
   if (node.focused) parts.push('[focused]');
   if (node.offscreen) parts.push('[offscreen]');
+  if (node.min !== undefined || node.max !== undefined) parts.push(`[range=${node.min ?? ''}..${node.max ?? ''}]`);
   if (node.nameFrom !== undefined) parts.push(`[${node.nameFrom}]`);
   if (node.ref) parts.push(`[ref=${node.ref}]`);
   if (node.img !== undefined) parts.push(`[img: ${quote(node.img)}]`);

@@ -104,7 +104,7 @@ export function renderSkill(version: string = VERSION): string {
     '## The loop: snapshot → act → snapshot',
     '',
     '1. `chrome-relay navigate <url>` opens the URL in a new background tab and waits for the real document. Note the `tabId` it prints.',
-    '2. `chrome-relay snapshot --tab <tabId>` prints the page, one element per line, e.g. `- button "Submit" [ref=e12]`; a run of plain text is its quoted string alone (`- "2 items in your cart"`). Only actionable elements get refs.',
+    '2. `chrome-relay snapshot --tab <tabId>` prints the page, one element per line, e.g. `- button "Submit" [ref=e12]`; a run of plain text is its quoted string alone (`- "2 items in your cart"`). Only actionable elements get refs. Text and values keep their line breaks (`\\n`); a slider shows its bounds (`[range=0..100]`); under a rich-text field its bold and italic words are listed (`- strong "word"`).',
     '3. Act on a ref from that snapshot: `chrome-relay click @e12`. A ref already carries its tab: do not add `--tab`.',
     '4. Read the result (`navigated`, `url`), then snapshot again before the next action. Refs from an older snapshot may be stale once the page changed.',
     '5. Judge success from what the next snapshot shows, not from the absence of an error.',

@@ -28,7 +28,9 @@ import { Worlds } from './page/worlds.js';
 import { DialogTracker } from './pageState/dialogs.js';
 import { chromeDownloadsApi, DownloadTracker } from './pageState/downloads.js';
 import { NetworkActivity } from './pageState/networkIdle.js';
+import { AgentPages } from './policy/agentPages.js';
 import { AgentTabs } from './policy/agentTabs.js';
+import { chromeLifecycleApi } from './policy/chromeLifecycle.js';
 import { chromeNetApi } from './policy/chromeNet.js';
 import { NetBarrier } from './policy/netBarrier.js';
 import { PauseStore, type PauseState } from './policy/pause.js';
@@ -61,7 +63,8 @@ const netBarrier = new NetBarrier({
   rules: () => settings.rules(),
   storage: { get: (keys) => browser.storageLocalGet(keys), set: (items) => browser.storageLocalSet(items) },
 });
-const policy = new Policy({ browser, organize: chromeOrganizeApi, sessions: cdp, settings, pause, agentTabs, barrier: netBarrier });
+const agentPages = new AgentPages({ api: chromeLifecycleApi, barrier: netBarrier, agentTabs, paused: async () => (await pause.get()).paused });
+const policy = new Policy({ browser, organize: chromeOrganizeApi, sessions: cdp, settings, pause, agentTabs, barrier: netBarrier, pages: agentPages });
 
 // Refs, the page's documents and frames, what the page is doing, captures.
 const registry = new RefRegistry(chromeSessionStore);
@@ -172,31 +175,58 @@ chrome.runtime.onMessage.addListener(uiMessageListener(() => chrome.runtime.id, 
 chrome.tabs.onCreated.addListener((tab) => {
   netBarrier.tabCreated(tab).catch(logError('classifying a new tab for the network barrier failed'));
 });
-// A window an agent tab's page opened (window.open, target=_blank) is the agents' too. Chrome names its source
-// here, not through the tab's opener (which is also set for a tab the person opens while an agent tab is in front).
+// A window a page opened is its source tab's: an agent tab's is the agents' too. Chrome names its source here, before
+// the window navigates, not through the tab's opener (which is also set for a tab the person opens while an agent
+// tab is in front, and is the active tab rather than the source for a window a background tab opens).
 chrome.webNavigation.onCreatedNavigationTarget.addListener((details) => {
-  policy.navigationTargetCreated(details.sourceTabId, details.tabId).catch(logError('recording a window an agent tab opened failed'));
+  netBarrier.navigationTarget(details.sourceTabId, details.tabId).catch(logError('classifying a window a page opened failed'));
+  policy
+    .navigationTargetCreated(details.sourceTabId, details.tabId)
+    .then(() => agentPages.tabsChanged())
+    .catch(logError('recording a window an agent tab opened failed'));
+});
+chrome.webNavigation.onBeforeNavigate.addListener((details) => {
+  netBarrier.navigationStarted(details.tabId, details.frameId).catch(logError('classifying a new tab for the network barrier failed'));
+  if (details.frameId === 0) agentPages.personNavigates(details.tabId, details.url).catch(logError('releasing paused workers for the person failed'));
 });
 chrome.webNavigation.onCommitted.addListener((details) => {
   netBarrier.committed(details.tabId, details.frameId, details.url).catch(logError('following a page of an agent tab failed'));
+});
+chrome.webNavigation.onErrorOccurred.addListener((details) => {
+  netBarrier.navigationFailed(details.tabId, details.frameId, details.error, details.url).catch(logError('loading a page of the person again failed'));
 });
 chrome.tabs.onUpdated.addListener((tabId, change) => {
   if (change.url !== undefined) policy.tabUrlChanged(tabId, change.url).catch(logError('checking a navigation against the block list failed'));
   wake();
 });
-chrome.tabs.onActivated.addListener(wake);
-chrome.tabs.onRemoved.addListener((tabId) => {
+chrome.tabs.onActivated.addListener(() => {
+  // A paused agent tab Chrome unfroze while it was in view is frozen again once it is not.
+  agentPages.tabsChanged().catch(logError('freezing a paused agent tab again failed'));
+  wake();
+});
+/** Everything kept per tab goes with it: refs answer "tab closed", a lease dies with its tab. */
+function forgetTab(tabId: number): void {
   // Chrome also fires debugger.onDetach for attached tabs, but not for tabs we merely remember.
   cdp.forgetTab(tabId);
-  // Everything kept per tab goes with it: refs answer "tab closed", a lease dies with its tab.
   worlds.forget(tabId);
   registry.forgetTab(tabId).catch(logError('forgetting the refs of a closed tab failed'));
   leases.dropTab(tabId).catch(logError('dropping the leases of a closed tab failed'));
   captures.forget(tabId);
   recorder.discard(tabId);
   agentTabs.remove(tabId).catch(logError('forgetting a closed agent tab failed'));
-  netBarrier.tabRemoved(tabId).catch(logError('forgetting a closed tab in the network barrier failed'));
   activity.forgetTab(tabId).catch(logError('forgetting a closed tab in the activity log failed'));
+}
+chrome.tabs.onRemoved.addListener((tabId) => {
+  forgetTab(tabId);
+  netBarrier.tabRemoved(tabId).catch(logError('forgetting a closed tab in the network barrier failed'));
+  wake();
+});
+// A discarded tab lives on under a new id (Chrome's memory saver, or the person taking a tab back): the old id is
+// dead, and the barrier follows the tab.
+chrome.tabs.onReplaced.addListener((addedTabId, removedTabId) => {
+  agentTabs.replace(addedTabId, removedTabId).catch(logError('following a replaced agent tab failed'));
+  forgetTab(removedTabId);
+  netBarrier.tabReplaced(addedTabId, removedTabId).catch(logError('following a replaced tab in the network barrier failed'));
   wake();
 });
 chrome.runtime.onStartup.addListener(() => {

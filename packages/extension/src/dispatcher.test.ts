@@ -7,6 +7,7 @@ import { createTargetingContext, type TargetingParts } from './targeting/context
 import { createFakeEnvironment, type FakeBrowser } from './testing/fakeChrome.js';
 import { fakeOrganize } from './testing/fakeOrganize.js';
 import { fakeBarrier } from './testing/fakeNet.js';
+import { fakeAgentPages } from './testing/fakeLifecycle.js';
 import { defineTool, type AnyToolDefinition } from './tools/defineTool.js';
 import type { ToolContext } from './actions/toolContext.js';
 import { ActivityLog } from './activity/activityLog.js';
@@ -332,7 +333,7 @@ describe('dispatcher: the person\'s limits and the activity log', () => {
     const pause = new PauseStore(env.browser);
     const agentTabs = new AgentTabs(env.browser);
     const { barrier } = fakeBarrier(env.browser, () => store.rules());
-    const policy = new Policy({ browser: env.browser, organize, sessions: env.cdp, settings: store, pause, agentTabs, barrier });
+    const policy = new Policy({ browser: env.browser, organize, sessions: env.cdp, settings: store, pause, agentTabs, barrier, pages: fakeAgentPages(env.browser, barrier, agentTabs, pause).pages });
     env.cdp.setAttachGuard((tabId) => policy.guardAttach(tabId));
     const activity = new ActivityLog(env.browser);
     const tab = env.browser.addTab({ url: 'https://a.test/' }).id ?? 0;

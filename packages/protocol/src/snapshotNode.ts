@@ -33,6 +33,9 @@ export interface SnapshotNode {
   img?: string | undefined;
   /** Past the edge the page can scroll to: in the page, but no pointer reaches it (fill, select and keys do). */
   offscreen?: boolean | undefined;
+  /** The bounds a slider or spin button moves between (a native range input's, or aria-valuemin/max). */
+  min?: number | undefined;
+  max?: number | undefined;
   /** The name (text) was cut: its whole length; `get text @ref` or `snapshot --max-text` reads it all. */
   nameLength?: number | undefined;
   /** The value was cut: its whole length; `get value @ref` reads it all. */
@@ -48,6 +51,7 @@ export interface SnapshotNode {
 type FieldCheck = (value: unknown) => boolean;
 const isString: FieldCheck = (v) => typeof v === 'string';
 const isBoolean: FieldCheck = (v) => typeof v === 'boolean';
+const isFiniteNumber: FieldCheck = (v) => typeof v === 'number' && Number.isFinite(v);
 const REF = /^e[1-9][0-9]*$/;
 
 const FIELDS: Readonly<Record<string, FieldCheck>> = {
@@ -56,7 +60,7 @@ const FIELDS: Readonly<Record<string, FieldCheck>> = {
   ref: (v) => typeof v === 'string' && REF.test(v),
   value: isString,
   url: isString,
-  level: (v) => typeof v === 'number' && Number.isFinite(v),
+  level: isFiniteNumber,
   checked: (v) => v === 'true' || v === 'false' || v === 'mixed',
   disabled: isBoolean,
   expanded: isBoolean,
@@ -70,6 +74,8 @@ const FIELDS: Readonly<Record<string, FieldCheck>> = {
   nameFrom: (v) => v === 'icon' || v === 'tooltip' || v === 'label',
   img: isString,
   offscreen: isBoolean,
+  min: isFiniteNumber,
+  max: isFiniteNumber,
   nameLength: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0,
   valueLength: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0,
   siteBlocked: isString,

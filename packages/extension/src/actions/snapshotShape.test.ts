@@ -113,3 +113,17 @@ describe('a dropdown in --interactive', () => {
     expect(shapeTree([dropdown], {})[0]?.children).toHaveLength(2);
   });
 });
+
+describe('a rich-text field in --interactive', () => {
+  it('keeps its bold and italic runs under it, like its value', () => {
+    const field: SnapshotNode = {
+      role: 'textbox',
+      name: 'Notes',
+      ref: 'e8',
+      richtext: true,
+      value: 'A careful plan',
+      children: [{ role: 'strong', name: 'careful' }],
+    };
+    expect(shapeTree([{ role: 'generic', children: [{ role: 'text', name: 'Notes' }, field] }], { interactive: true })).toEqual([field]);
+  });
+});

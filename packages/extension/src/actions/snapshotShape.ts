@@ -11,7 +11,7 @@
  *   - one holding several controls, one of which cannot be told apart by its own name, stays unnamed to group them;
  *   - other unnamed wrappers (cells, rows, list items, lists, tables, generic boxes) give way to their content.
  * A dropdown's choices (options without refs: no pointer reaches a native dropdown's popup) are listed under it,
- * except the one its value already names. A container named exactly like its only child, a ref (a heading around its
+ * except the one its value already names; a rich-text field's bold and italic runs stay under it. A container named exactly like its only child, a ref (a heading around its
  * link), drops the repeated name.
  *
  * Elision is deliberately narrow: only siblings whose subtrees are identical in everything the
@@ -216,6 +216,11 @@ function elideRuns(nodes: SnapshotNode[], shaping: Shaping, loose: boolean): Sna
 
 /** A dropdown's choices (its options, in groups): listed under it in --interactive, though they have no refs. */
 const CHOICE_ROLES = new Set(['option', 'group']);
+/**
+ * A rich-text field's bold and italic runs (injected/text.ts): part of what the field holds, like its value, so
+ * --interactive keeps them under it. The page script writes them nowhere else.
+ */
+const EMPHASIS_ROLES = new Set(['strong', 'emphasis']);
 
 /**
  * `choices`: the nodes are a dropdown's (its value: the selected option's name, already on the dropdown's own line,
@@ -227,7 +232,7 @@ function shapeNodes(nodes: readonly SnapshotNode[], options: ShapeOptions, depth
     const children = node.children ?? [];
     const choice = choices !== undefined && CHOICE_ROLES.has(node.role);
     if (options.interactive && choice && node.selected === true && node.ref === undefined && node.name === choices?.value) continue;
-    if (options.interactive && node.ref === undefined && !choice) {
+    if (options.interactive && node.ref === undefined && !choice && !EMPHASIS_ROLES.has(node.role)) {
       if (countRefs(children) === 0) continue;
       const unnamed = node.name === undefined || node.name === '';
       const summary = unnamed ? shaping.summaryOfContainer.get(node) : undefined;

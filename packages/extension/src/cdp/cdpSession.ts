@@ -490,3 +490,56 @@ export const chromeDebuggerTransport: DebuggerTransport = {
   },
 };
 
+
+/**
+ * Debugger sessions of the person's own controls (policy/agentPages.ts), apart from the agents' sessions, their
+ * attach guard and their queue: a page frozen or woken for Pause (a session of a moment), a worker held paused
+ * while Pause lasts (the session is the hold). Nothing an agent asks for goes through here.
+ */
+export const chromeLifecycleDebugger = {
+  /** Set a tab's page lifecycle; false when the tab cannot be debugged (another debugger, a browser page). */
+  async setTabLifecycle(tabId: number, state: 'frozen' | 'active'): Promise<boolean> {
+    let ours = false;
+    try {
+      await chrome.debugger.attach({ tabId }, '1.3');
+      ours = true;
+    } catch (error) {
+      // Already attached by this extension: the command goes through that session. By another debugger: it fails below.
+      if (!ALREADY_ATTACHED.test(messageOf(error))) return false;
+    }
+    try {
+      await chrome.debugger.sendCommand({ tabId }, 'Page.setWebLifecycleState', { state });
+      return true;
+    } catch {
+      return false;
+    } finally {
+      if (ours) await chrome.debugger.detach({ tabId }).catch(() => undefined);
+    }
+  },
+  /** Every worker target of a web page (service and shared workers; the debugger lists both as "worker"). */
+  async workers(): Promise<{ id: string; url: string }[]> {
+    return (await chrome.debugger.getTargets())
+      .filter((target) => target.type === 'worker' && /^(blob:)?https?:/i.test(target.url))
+      .map((target) => ({ id: target.id, url: target.url }));
+  },
+  /** Stop a worker's JavaScript at its next statement; it stays stopped until the session ends. */
+  async holdWorker(targetId: string): Promise<boolean> {
+    try {
+      await chrome.debugger.attach({ targetId }, '1.3');
+    } catch {
+      return false;
+    }
+    try {
+      await chrome.debugger.sendCommand({ targetId }, 'Debugger.enable', {});
+      await chrome.debugger.sendCommand({ targetId }, 'Debugger.pause', {});
+      return true;
+    } catch {
+      await chrome.debugger.detach({ targetId }).catch(() => undefined);
+      return false;
+    }
+  },
+  /** End the hold: detaching resumes the worker. */
+  async releaseWorker(targetId: string): Promise<void> {
+    await chrome.debugger.detach({ targetId });
+  },
+};

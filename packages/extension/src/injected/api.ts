@@ -12,6 +12,7 @@ import { decideHeal, identityKey, placeTwins } from './identity.js';
 import { ListenerHintSet } from './listenerHints.js';
 import { assignRefs, type Vanished } from './refAssignment.js';
 import { createReads } from './reads.js';
+import { textLines } from './text.js';
 import type {
   AdoptArgs,
   AdoptOutcome,
@@ -389,8 +390,8 @@ export function createPageApi(): PageApi {
       if (what === 'value') {
         const tag = element.localName;
         if (tag !== 'input' && tag !== 'textarea' && tag !== 'select' && tag !== 'option' && tag !== 'button' && tag !== 'output') {
-          // A contenteditable editor's value is its text; anything else has none.
-          if (element instanceof HTMLElement && element.isContentEditable) return { status: 'ok', value: element.innerText, healed };
+          // A contenteditable editor's value is its text, lines as the snapshot shows them (text.ts); anything else has none.
+          if (element instanceof HTMLElement && element.isContentEditable) return { status: 'ok', value: textLines(element, false).text, healed };
           return { status: 'no_value', tag, healed };
         }
         return { status: 'ok', value: masked((element as HTMLInputElement).value), healed };

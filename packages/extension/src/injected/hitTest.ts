@@ -4,6 +4,7 @@
  * is on top, so a covered point would act on the wrong element.
  */
 import { cap, deepElementFromPoint, flatContains, flatParent, isShadowHostOf, normalizeText } from './dom.js';
+import { drawnPartOf } from './pointerPart.js';
 import type { Interceptor } from './types.js';
 
 /** Keep points this far inside the visible box, so rounding never lands on the border. */
@@ -81,13 +82,15 @@ export function candidatePoints(rects: readonly DOMRect[], view: Box): Point[] {
 
 /**
  * A click at a point reaches `target` when the topmost element there is the target, inside it
- * (flat tree), the shadow host wrapping it, or a <label> that forwards clicks to it.
+ * (flat tree), the shadow host wrapping it, a <label> that forwards clicks to it, or — for a native control the page
+ * hid under a drawing of its own (pointerPart.ts) — that drawn part or inside it.
  */
 export function reaches(hit: Element, target: Element): boolean {
   if (hit === target || flatContains(target, hit) || isShadowHostOf(hit, target)) return true;
   const label = hit.closest('label');
   if (label instanceof HTMLLabelElement && (label.control === target || label.contains(target))) return true;
-  return false;
+  const part = drawnPartOf(target);
+  return part !== null && flatContains(part, hit);
 }
 
 function centreOf(element: Element): Point {
@@ -101,21 +104,23 @@ function centreOf(element: Element): Point {
  * more try after centring it; anything still covered then is reported, never clicked through.
  */
 export function locateClick(target: Element): HitOutcome {
-  if (rendered(target).length === 0) return { status: 'not_visible' };
+  // A control hidden under a drawing of its own is pointed at through that drawing (pointerPart.ts).
+  const aim = drawnPartOf(target) ?? target;
+  if (rendered(aim).length === 0) return { status: 'not_visible' };
   const view = viewport();
-  const centre = centreOf(target);
+  const centre = centreOf(aim);
   const offScreen = centre.x < view.left || centre.x >= view.right || centre.y < view.top || centre.y >= view.bottom;
   if (offScreen) {
-    scrollToCentre(target);
+    scrollToCentre(aim);
     // Still outside after scrolling: layout put it past the edge the page scrolls to (a centred form taller than
     // the window overflows above its top). No pointer can reach it there.
-    const box = target.getBoundingClientRect();
+    const box = aim.getBoundingClientRect();
     if (box.bottom <= view.top || box.top >= view.bottom || box.right <= view.left || box.left >= view.right) return { status: 'not_visible', beyondEdge: true };
   }
-  const outcome = hitTestPoints(target);
+  const outcome = hitTestPoints(aim, target);
   if (outcome.status !== 'intercepted' || offScreen) return outcome;
-  scrollToCentre(target);
-  return hitTestPoints(target);
+  scrollToCentre(aim);
+  return hitTestPoints(aim, target);
 }
 
 /**
@@ -138,12 +143,13 @@ function scrollToCentre(target: Element): void {
   target.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
 }
 
-function hitTestPoints(target: Element): HitOutcome {
-  const points = candidatePoints(rendered(target), viewport());
+/** Hit-test the points of `aim` (the target, or the part of it a person points at) for `target`. */
+function hitTestPoints(aim: Element, target: Element): HitOutcome {
+  const points = candidatePoints(rendered(aim), viewport());
   const first = points[0];
   // Nothing of it inside the viewport even after scrolling (e.g. fixed off-screen): the hit-test
   // cannot run; click the centre as best effort rather than refuse on no evidence.
-  if (first === undefined) return { status: 'ok', point: centreOf(target), hitTest: 'skipped' };
+  if (first === undefined) return { status: 'ok', point: centreOf(aim), hitTest: 'skipped' };
   let interceptor: Element | null = null;
   for (const point of points) {
     const hit = deepElementFromPoint(point.x, point.y);

@@ -5,12 +5,27 @@
  */
 import { isSecretField } from './actions.js';
 import { getElementByIdInScope, normalizeText } from './dom.js';
+import { textLines } from './text.js';
 
 const SKIPPED_IN_LABEL_TEXT = new Set(['script', 'style', 'template', 'select', 'textarea', 'input', 'button']);
 
 /**
+ * The children a node renders, in the flat tree: a slot's assigned nodes (its own children are only the fallback), a
+ * shadow host's shadow tree (its light children render only through the slots there).
+ */
+function renderedChildren(node: Element): NodeListOf<ChildNode> | Node[] {
+  if (node.localName === 'slot' && node instanceof HTMLSlotElement) {
+    const assigned = node.assignedNodes();
+    if (assigned.length > 0) return assigned;
+  }
+  return (node.shadowRoot ?? node).childNodes;
+}
+
+/**
  * Plain rendered-ish text of a subtree, skipping `skip` (the labelled control) and controls inside it (a
  * referenced element that is itself a control, like a button naming itself through aria-labelledby, still counts).
+ * Read through the flat tree: text slotted into a shadow-DOM label (`<x-cb>Gift wrap</x-cb>` whose shadow root is
+ * `<label><input><slot>`) is the label's text, as Chrome reads it.
  */
 function plainText(node: Node, skip: Element | null, root = true): string {
   if (node instanceof Text) return node.data;
@@ -19,7 +34,7 @@ function plainText(node: Node, skip: Element | null, root = true): string {
   const label = node.getAttribute('aria-label');
   if (label !== null && label.trim() !== '') return ` ${label} `;
   let text = '';
-  for (const child of node.childNodes) text += plainText(child, skip, false);
+  for (const child of renderedChildren(node)) text += plainText(child, skip, false);
   return ` ${text} `;
 }
 
@@ -109,6 +124,9 @@ function nativeName(element: Element, labelsOf: LabelLookup): string {
       if (type === 'file') return labelsName(element, labelsOf) || (element.multiple ? 'Choose Files' : 'Choose File');
       return labelsName(element, labelsOf);
     }
+    // Every labelable element is named by its <label>s before its content: a <button role="switch"> with a
+    // `<label for>` (Radix/shadcn Switch and Checkbox) is named by the label, not by its own text.
+    case 'button':
     case 'select':
     case 'textarea':
     case 'meter':
@@ -130,7 +148,8 @@ function nativeName(element: Element, labelsOf: LabelLookup): string {
     case 'frame':
       return normalizeText(element.getAttribute('title') ?? '');
     default:
-      return '';
+      // A form-associated custom element is labelable too (a label's `control` can be it).
+      return element.localName.includes('-') ? labelsName(element, labelsOf) : '';
   }
 }
 
@@ -186,7 +205,8 @@ export function controlValue(element: Element, role: string): string | undefined
     default:
       break;
   }
-  if (role === 'textbox' && element instanceof HTMLElement && element.isContentEditable) return element.textContent ?? '';
+  // A rich-text field's lines as a person sees them (a CodeMirror line per line, not `alpha();beta();`).
+  if (role === 'textbox' && element instanceof HTMLElement && element.isContentEditable) return textLines(element, false).text;
   if (role === 'slider' || role === 'spinbutton' || role === 'progressbar' || role === 'meter') {
     return element.getAttribute('aria-valuetext') ?? element.getAttribute('aria-valuenow') ?? undefined;
   }
@@ -290,12 +310,34 @@ function tooltipOf(element: Element): string {
 const LABELLED_BY_NEIGHBOUR = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'listbox', 'slider']);
 const MAX_NEIGHBOUR_LABEL = 60;
 
-/** The short text right before a field, in its parent: what a person reads as its label. */
+/**
+ * What is, or holds, something a person operates or types into: another field's text is its content, not a label
+ * (an editor above a rich-text field, a code block's editor, a toolbar).
+ */
+const NOT_A_LABEL = 'input, select, textarea, button, [contenteditable]:not([contenteditable="false"]), [role=textbox], [role=combobox], [role=listbox], [role=searchbox], [role=spinbutton], [role=slider], [role=button], [role=checkbox], [role=radio], [role=switch], [role=menuitem], [role=tab], [role=option], [role=grid], [role=tree]';
+
+/**
+ * The short text right before a field, in its parent: what a person reads as its label. Only text that can be one:
+ * a single short line in an element that holds no control or editor of its own (a code block or a paragraph above
+ * a field is content, not its label).
+ */
 function neighbourLabel(element: Element): string {
   for (let node = element.previousSibling; node !== null; node = node.previousSibling) {
-    // Another control in between: the text before it is that control's label, not this one's.
-    if (node.nodeType === Node.ELEMENT_NODE && (SKIPPED_IN_LABEL_TEXT.has((node as Element).localName) || (node as Element).querySelector('input, select, textarea, button') !== null)) return '';
-    const text = normalizeText(node.nodeType === Node.ELEMENT_NODE ? (node as HTMLElement).innerText ?? '' : (node.textContent ?? ''));
+    let raw: string;
+    if (node.nodeType === Node.ELEMENT_NODE) {
+      const sibling = node as Element;
+      // Decoration hidden from assistive technology (an icon, CodeMirror's line-number gutter) labels nothing.
+      if (sibling.getAttribute('aria-hidden') === 'true') continue;
+      // Another control in between: the text before it is that control's label, not this one's.
+      if (SKIPPED_IN_LABEL_TEXT.has(sibling.localName) || sibling.matches(NOT_A_LABEL) || sibling.querySelector(NOT_A_LABEL) !== null) return '';
+      // Its lines as the snapshot reads them (text.ts): several (a <pre>, a paragraph with breaks, a list) are
+      // content a person reads, not a label.
+      raw = textLines(sibling, false).text;
+      if (raw.trim().includes('\n')) return '';
+    } else {
+      raw = node.textContent ?? '';
+    }
+    const text = normalizeText(raw);
     if (text === '') continue;
     return text.length <= MAX_NEIGHBOUR_LABEL ? text : '';
   }

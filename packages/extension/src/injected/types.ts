@@ -31,6 +31,9 @@ export interface PageNode {
   img?: string;
   /** Beyond the edge of what scrolling reaches (pushed there by layout): no pointer reaches it. */
   offscreen?: boolean;
+  /** The bounds a slider or spin button moves between. */
+  min?: number;
+  max?: number;
   /** The name / value were cut: their whole length. */
   nameLength?: number;
   valueLength?: number;

@@ -267,3 +267,38 @@ export function labelShows(label: HTMLLabelElement, reach: () => Reach): boolean
   const box = label.getBoundingClientRect();
   return bigEnough(box) && !outside(box, reach().document);
 }
+
+/** Elements of an aria-hidden subtree looked at for something drawn: an icon is a few elements deep at most. */
+const MAX_DRAWN_LOOK = 24;
+
+/**
+ * Whether an element left out of the tree for assistive technology (aria-hidden) still draws something a person
+ * sees: it or one of its first few descendants (through shadow roots: an `<sl-icon>`'s SVG) can be seen by the same
+ * rules as everything else (sightOf: opacity, clips, position) and draws a box of its own (an SVG, an image, a
+ * background) or legible text. aria-hidden hides an icon from a screen reader, not from sight: the control around it
+ * shows. An icon moved away or faded out draws nothing, so it shows no control.
+ */
+export function drawsAnything(element: Element, parent: Sight, reach: () => Reach): boolean {
+  let budget = MAX_DRAWN_LOOK;
+  const look = (node: Element, above: Sight): boolean => {
+    if (--budget < 0) return false;
+    const style = getComputedStyle(node);
+    if (style.display === 'none') return false;
+    const sight = sightOf(node, style, style.display, above, reach);
+    if (!sight.seen) return false;
+    const shown = style.visibility === 'visible';
+    if (shown && paintsItself(node, node.localName, style)) return true;
+    if (!sight.inside.shown) return false;
+    const children = node.localName === 'slot' && node instanceof HTMLSlotElement && node.assignedNodes().length > 0 ? node.assignedNodes() : (node.shadowRoot ?? node).childNodes;
+    for (const child of children) {
+      if (child.nodeType === Node.TEXT_NODE) {
+        if (shown && (child as Text).data.trim() !== '' && legibleFont(style.fontSize)) return true;
+      } else if (child.nodeType === Node.ELEMENT_NODE && look(child as Element, sight.inside)) {
+        return true;
+      }
+      if (budget < 0) return false;
+    }
+    return false;
+  };
+  return look(element, parent);
+}

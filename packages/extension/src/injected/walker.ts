@@ -18,8 +18,10 @@ import { NO_HINTS, type ListenerHints } from './listenerHints.js';
 import { contextSignature, isIdentifyingAncestor, type ContextSource } from './identity.js';
 import { controlValue, createLabelIndex, cssImageWords, explicitName, fallbackName, inferredName, type LabelLookup } from './names.js';
 import { computeRole, INTERACTIVE_ROLES, NAME_FROM_CONTENT_ROLES, TRANSPARENT_ROLES } from './roles.js';
+import { drawnPartOf } from './pointerPart.js';
+import { textLines, joinPieces, keptText, mayKeepSpaces, spacesOf, type TextLines, type Piece, type Spaces } from './text.js';
 import type { PageNode } from './types.js';
-import { bigEnough, FULL_SIGHT, labelShows, legibleFont, MIN_OPACITY, offScreen, paintsItself, readReach, sightOf, withinReach, type Reach, type Sight } from './visibility.js';
+import { bigEnough, drawsAnything, FULL_SIGHT, labelShows, legibleFont, MIN_OPACITY, offScreen, paintsItself, readReach, sightOf, withinReach, type Reach, type Sight } from './visibility.js';
 
 const SKIPPED_TAGS = new Set(['script', 'style', 'template', 'head', 'noscript', 'meta', 'link', 'title', 'base']);
 
@@ -80,12 +82,25 @@ const CONTROL_SELECTOR = 'button, a[href], input:not([type=hidden]), select, tex
 
 /** Labelable form controls: hidden behind a visible <label>, they are still operated through it. */
 const LABELABLE_TAGS = new Set(['input', 'select', 'textarea', 'meter', 'progress', 'output', 'button']);
+/** Names without <label>s: what a control adds to an enclosing name from content. */
+const NO_LABELS: LabelLookup = () => [];
 
 /** A block boundary between items: text on either side must not be merged into one run. */
 const BREAK = null;
-type Item = PageNode | typeof BREAK;
+/** Text whose whitespace is as the page renders it, not collapsed (pre-formatted text, a <br>): see text.ts. */
+interface KeptText {
+  role: 'text';
+  name: string;
+  kept: true;
+}
+type Item = PageNode | KeptText | typeof BREAK;
 /** One space between inline items (shared: never mutated, merged away into its run). */
 const SPACE: PageNode = { role: 'text', name: ' ' };
+/** A <br>: the line ends here (shared like SPACE). */
+const LINE_BREAK: KeptText = { role: 'text', name: '\n', kept: true };
+
+/** Roles whose value moves within a range: the range is shown (`[range=0..100]`). */
+const RANGE_ROLES = new Set(['slider', 'spinbutton']);
 
 interface ContextHolder extends ContextSource {
   signature?: string;
@@ -145,6 +160,8 @@ interface Children {
   style: CSSStyleDeclaration;
   /** Whether that font can be read; undefined until a text node needs it. */
   legible?: boolean;
+  /** How the element's text treats whitespace (pre-formatted or not); undefined until a text node needs it. */
+  spaces?: Spaces;
   askPaint: boolean;
   /** PAINTED / HIDDEN_TEXT of the children walked so far. */
   flags: number;
@@ -282,6 +299,15 @@ export class Walker {
   }
 
   /**
+   * A native control the page hid from sight (clipped to nothing, a pixel in size) under a drawing of its own that a
+   * person points at instead: MUI's Slider draws a thumb over a clipped `<input type=range>`. It is shown as the
+   * control it is (role, name, value, range), and pointer actions on its ref aim at that drawn part (pointerPart.ts).
+   */
+  #operableThroughDrawing(element: Element, inherited: Inherited): boolean {
+    return inherited.sight.shown && drawnPartOf(element) !== null;
+  }
+
+  /**
    * One child of `parent`. Text nodes have no style of their own: the parent's font decides whether they can be
    * read (read once, and only for a parent with text). Returns PAINTED / HIDDEN_TEXT flags.
    */
@@ -293,16 +319,19 @@ export class Walker {
       if (!inherited.visible) return 0;
       const data = (node as Text).data;
       parent.text.push(data);
+      // Whitespace that pre-formatted text keeps (line breaks, indentation): the parent's white-space is read only
+      // for text that has some, once per parent.
+      const spaces = mayKeepSpaces(data) ? (parent.spaces ??= spacesOf(parent.style)) : 'collapse';
       if (data.trim() === '') {
         // The space a page renders between inline elements ("<b>200</b> <i>g</i>"): kept in the run, so the words
         // do not run together (a run of nothing but spaces is dropped when runs are merged).
-        if (inherited.sight.shown) parent.out.push(SPACE);
+        if (inherited.sight.shown) parent.out.push(spaces === 'collapse' ? SPACE : keptItem(keptText(data, spaces)));
         return 0;
       }
       parent.legible ??= legibleFont(parent.style.fontSize);
       // Text a person cannot see still names a control (see visibility.ts) but is never text of its own.
       if (!inherited.sight.shown || !parent.legible) return HIDDEN_TEXT;
-      parent.out.push({ role: 'text', name: data });
+      parent.out.push(spaces === 'collapse' ? { role: 'text', name: data } : keptItem(keptText(data, spaces)));
       return PAINTED;
     }
     if (type !== Node.ELEMENT_NODE) return 0;
@@ -322,7 +351,9 @@ export class Walker {
     const bare = !element.hasAttributes();
     if (!forced) {
       if (SKIPPED_TAGS.has(tag)) return 0;
-      if (!bare && element.getAttribute('aria-hidden') === 'true') return 0;
+      // Hidden from assistive technology, not from sight: left out of the tree, but what it draws is drawn (the icon
+      // that is all an icon-only control shows: react-select's remove ×, Shoelace's stars), so the control shows.
+      if (!bare && element.getAttribute('aria-hidden') === 'true') return askPaint && inherited.visible && drawsAnything(element, inherited.sight, this.#reach) ? PAINTED : 0;
       // With a modal dialog open, the rest of the page is inert for a person and absent from Chrome's tree.
       if (!inherited.inModal && element !== this.#modal && !this.#modalPath.has(element)) return 0;
       if (SVG_UNRENDERED.has(tag) && element instanceof SVGElement) return 0;
@@ -331,6 +362,12 @@ export class Walker {
     const display = style.display;
     if (display === 'none' && !forced) return revealedOnHover(inherited) && holdsControl(element) ? HIDDEN_CONTROL : 0;
     const visible = forced || style.visibility === 'visible';
+    if (tag === 'br' && !forced) {
+      // A line break in the text, kept in its run (an address, a poem: not "221B Baker StLondon").
+      if (visible && inherited.sight.shown) out.push(LINE_BREAK);
+      if (visible) text.push('\n');
+      return 0;
+    }
     // A control hidden now inside a row: the row is what a person hovers to show it (reported up, see HOVER_ROLES).
     let hiddenControl = !visible && revealedOnHover(inherited) && element.matches(CONTROL_SELECTOR) ? HIDDEN_CONTROL : 0;
     const sight = sightOf(element, style, display, inherited.sight, this.#reach, (tag === 'body' || tag === 'html') && isViewportOwner(element));
@@ -427,7 +464,10 @@ export class Walker {
     if (ownHolder !== null) ownHolder.text = content = normalizeText(joined);
 
     const block = !isInlineDisplay(display);
-    const contribution = this.#contribution(element, role, visible, bare, explicit, joined);
+    // A rich-text field's content, read once: its value (lines kept) and its bold and italic runs (text.ts).
+    const editor = visible && role === 'textbox' && element instanceof HTMLElement && element.isContentEditable ? textLines(element) : undefined;
+    const value = editor !== undefined ? editor.text : visible ? controlValue(element, role) : undefined;
+    const contribution = this.#contribution(element, role, visible, bare, explicit, joined, value);
     text.push(block ? ` ${contribution} ` : contribution);
 
     let painted = seen && this.#paints(element, tag, role, style, visible, below, wantPaint);
@@ -446,7 +486,7 @@ export class Walker {
       !transparent &&
       !forced &&
       !painted &&
-      !(entry !== undefined && visible && (this.#operableThroughLabel(element, tag) || this.#operableWhileTransparent(element, style, inherited)))
+      !(entry !== undefined && visible && (this.#operableThroughLabel(element, tag) || this.#operableWhileTransparent(element, style, inherited) || this.#operableThroughDrawing(element, inherited)))
     ) {
       // Nobody can see it: no node, no ref, nothing inside either (its text may still name an enclosing control).
       this.#actionables.length = actionablesBefore;
@@ -493,7 +533,7 @@ export class Walker {
     if (name.length > nameCap) node.nameLength = name.length;
     name = cap(name, nameCap);
     if (name !== '') node.name = name;
-    addStates(node, element, role, bare, this.#maxText);
+    addStates(node, element, role, bare, this.#maxText, value);
     if (unreachable) node.offscreen = true;
     // State a page draws as an image (a board's X and O, a starred star): said as [img: …] when it is not the name.
     if ((entry !== undefined || IMAGE_STATE_ROLES.has(role)) && node.nameFrom !== 'icon' && tag !== 'img') {
@@ -510,6 +550,7 @@ export class Walker {
     // Otherwise the content already is the name; repeating it as text children only costs tokens. Not for a pinned
     // element (a covering layer handed over with a ref): its name is cut short, and its text is what the agent reads.
     else if (contentNamed && name !== '' && !pinned) children = children.filter((child) => child.role !== 'text');
+    if (editor !== undefined) children = emphasisNodes(editor, this.#maxText);
     if (children.length > 0) node.children = children;
 
     if (entry !== undefined) {
@@ -565,14 +606,17 @@ export class Walker {
   }
 
   /** What this element adds to an enclosing name from content (accname's recursive step). */
-  #contribution(element: Element, role: string, visible: boolean, bare: boolean, explicit: string, childText: string): string {
+  #contribution(element: Element, role: string, visible: boolean, bare: boolean, explicit: string, childText: string, value: string | undefined): string {
     if (!visible) return childText;
     const ariaLabel = bare ? null : element.getAttribute('aria-label');
     if (ariaLabel !== null && ariaLabel.trim() !== '') return ariaLabel;
-    const value = controlValue(element, role);
     if (value !== undefined) return value;
     // A slot's text is its assigned nodes', a shadow host's its shadow tree's: neither are child nodes.
-    if (role === 'img' || (!element.hasChildNodes() && element.shadowRoot === null && element.localName !== 'slot')) return explicit;
+    if (role === 'img' || (!element.hasChildNodes() && element.shadowRoot === null && element.localName !== 'slot')) {
+      // A control inside the content being named adds its own label attributes, not its <label>'s text: that label
+      // is what is being read (a Shoelace checkbox's shadow <label> around its input and slotted text says it once).
+      return LABELABLE_TAGS.has(element.localName) && explicit !== '' ? explicitName(element, NO_LABELS, bare) : explicit;
+    }
     return childText;
   }
 }
@@ -641,13 +685,52 @@ function isViewportOwner(element: Element): boolean {
   return element === document.documentElement || element === document.body;
 }
 
+function keptItem(text: string): KeptText {
+  return { role: 'text', name: text, kept: true };
+}
+
+/** A rich-text field's bold and italic runs, as children of its node (`- strong "careful"`), and a marker for more. */
+function emphasisNodes(editor: TextLines, maxText: number): PageNode[] {
+  const nodes: PageNode[] = editor.emphasis.map(({ kind, text }) => {
+    const node: PageNode = { role: kind, name: cap(text, maxText) };
+    if (text.length > maxText) node.nameLength = text.length;
+    return node;
+  });
+  if (editor.moreEmphasis > 0) nodes.push({ role: 'elided', name: `${editor.moreEmphasis} more bold or italic runs not listed` });
+  return nodes;
+}
+
+/** A finite number from an attribute, or undefined. */
+function numberAttribute(element: Element, name: string): number | undefined {
+  const raw = element.getAttribute(name);
+  if (raw === null || raw.trim() === '') return undefined;
+  const value = Number(raw);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+/**
+ * The bounds a slider or spin button moves between: a native input's min and max (a range input's default to 0 and
+ * 100), else aria-valuemin/max (a slider's default to 0 and 100, as ARIA says).
+ */
+function rangeOf(element: Element, role: string, bare: boolean): { min?: number; max?: number } {
+  if (element instanceof HTMLInputElement && (element.type === 'range' || element.type === 'number')) {
+    const range = element.type === 'range';
+    const min = numberAttribute(element, 'min') ?? (range ? 0 : undefined);
+    const max = numberAttribute(element, 'max') ?? (range ? 100 : undefined);
+    return { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
+  }
+  const slider = role === 'slider';
+  const min = (bare ? undefined : numberAttribute(element, 'aria-valuemin')) ?? (slider ? 0 : undefined);
+  const max = (bare ? undefined : numberAttribute(element, 'aria-valuemax')) ?? (slider ? 100 : undefined);
+  return { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
+}
+
 function withName(node: PageNode, name: string): PageNode {
   if (name !== '') node.name = name;
   return node;
 }
 
-function addStates(node: PageNode, element: Element, role: string, bare: boolean, maxText: number): void {
-  const value = controlValue(element, role);
+function addStates(node: PageNode, element: Element, role: string, bare: boolean, maxText: number, value: string | undefined): void {
   // Exactly as the page holds it (a trailing space, line breaks): the renderer escapes, nothing is trimmed.
   if (value !== undefined && value !== '') {
     node.value = cap(value, maxText);
@@ -686,6 +769,11 @@ function addStates(node: PageNode, element: Element, role: string, bare: boolean
     if (element.localName === 'textarea' || (!bare && element.getAttribute('aria-multiline') === 'true')) node.multiline = true;
     else if (element instanceof HTMLElement && element.isContentEditable) node.richtext = true;
   }
+  if (RANGE_ROLES.has(role)) {
+    const range = rangeOf(element, role, bare);
+    if (range.min !== undefined) node.min = range.min;
+    if (range.max !== undefined) node.max = range.max;
+  }
   if (bare) return;
   if (role === 'button') {
     const pressed = element.getAttribute('aria-pressed');
@@ -699,10 +787,10 @@ function addStates(node: PageNode, element: Element, role: string, bare: boolean
 /** Merge adjacent text items (not across block boundaries), normalize and cap them, drop BREAKs. */
 function mergeItems(items: readonly Item[], maxText: number): PageNode[] {
   const result: PageNode[] = [];
-  let run: string[] = [];
+  let run: Piece[] = [];
   const flush = (): void => {
     if (run.length === 0) return;
-    const text = normalizeText(run.join(''));
+    const text = joinPieces(run);
     if (text !== '') {
       const node: PageNode = { role: 'text', name: cap(text, maxText) };
       if (text.length > maxText) node.nameLength = text.length;
@@ -713,8 +801,10 @@ function mergeItems(items: readonly Item[], maxText: number): PageNode[] {
   for (const item of items) {
     if (item === BREAK) {
       flush();
+    } else if ('kept' in item) {
+      run.push({ text: item.name, kept: true });
     } else if (item.role === 'text' && item.children === undefined && item.name !== undefined) {
-      run.push(item.name);
+      run.push({ text: item.name, kept: false });
     } else {
       flush();
       result.push(item);

@@ -16,4 +16,13 @@ describe('AgentTabs', () => {
     await reloaded.clear();
     expect(await new AgentTabs(env.browser).list()).toEqual([]);
   });
+
+  it('follows a tab Chrome replaced (a discard gives it a new id), keeping how it came', async () => {
+    const tabs = new AgentTabs(createFakeEnvironment().browser);
+    await tabs.add(7, 'child');
+    await tabs.replace(70, 7);
+    await tabs.replace(80, 8);
+    expect(await tabs.list()).toEqual([70]);
+    expect(await tabs.kindOf(70)).toBe('child');
+  });
 });

@@ -56,6 +56,17 @@ export class AgentTabs {
     });
   }
 
+  /** Chrome replaced a tab (its memory saver discarded it): the tab is the same, under a new id. */
+  replace(addedTabId: number, removedTabId: number): Promise<void> {
+    return this.#change((tabs) => {
+      const kind = tabs.get(removedTabId);
+      if (kind === undefined) return false;
+      tabs.delete(removedTabId);
+      tabs.set(addedTabId, kind);
+      return true;
+    });
+  }
+
   remove(tabId: number): Promise<void> {
     return this.#change((tabs) => tabs.delete(tabId));
   }

@@ -1,4 +1,4 @@
-/** The network barrier's view of Chrome (netBarrier.ts NetApi): declarativeNetRequest session rules, tabs, frames. */
+/** The network barrier's view of Chrome (netBarrier.ts NetApi): declarativeNetRequest session rules, tabs, frames, a reload. */
 import type { NetApi } from './netBarrier.js';
 
 export const chromeNetApi: NetApi = {
@@ -19,6 +19,9 @@ export const chromeNetApi: NetApi = {
       // A tab that closed meanwhile has no frames.
       return [];
     }
+  },
+  async reload(tabId) {
+    await chrome.tabs.reload(tabId);
   },
   async isRegexSupported(regex) {
     return (await chrome.declarativeNetRequest.isRegexSupported({ regex, isCaseSensitive: false })).isSupported;

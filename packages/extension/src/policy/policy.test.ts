@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CallTabs } from '../context/call.js';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
 import { fakeBarrier } from '../testing/fakeNet.js';
+import { fakeAgentPages } from '../testing/fakeLifecycle.js';
 import { fakeOrganize } from '../testing/fakeOrganize.js';
 import { AgentTabs } from './agentTabs.js';
 import { PauseStore } from './pause.js';
@@ -16,13 +17,14 @@ async function setup(settings: Partial<Settings> = {}) {
   const pause = new PauseStore(env.browser);
   const agentTabs = new AgentTabs(env.browser);
   const { net, barrier } = fakeBarrier(env.browser, () => store.rules());
-  const policy = new Policy({ browser: env.browser, organize, sessions: env.cdp, settings: store, pause, agentTabs, barrier });
+  const { lifecycle, pages } = fakeAgentPages(env.browser, barrier, agentTabs, pause);
+  const policy = new Policy({ browser: env.browser, organize, sessions: env.cdp, settings: store, pause, agentTabs, barrier, pages });
   await store.save({ blockedSites: [], agentTabsOnly: false, idleDetachSeconds: 15, agentFiles: false, agentJs: true, ...settings });
   const personTab = env.browser.addTab({ url: 'https://news.test/' }).id ?? 0;
   const bankTab = env.browser.addTab({ url: 'https://bank.test/account' }).id ?? 0;
   const agentTab = env.browser.addTab({ url: 'https://shop.test/' }).id ?? 0;
   await policy.adopt(agentTab, 'opened');
-  return { ...env, organize, store, pause, agentTabs, barrier, net, policy, personTab, bankTab, agentTab };
+  return { ...env, organize, store, pause, agentTabs, barrier, net, policy, personTab, bankTab, agentTab, lifecycle };
 }
 
 const one = (tab: number): CallTabs => ({ kind: 'tab', tab, via: 'explicit' });
@@ -198,18 +200,23 @@ describe('Policy: agent tabs only', () => {
     expect((await refusal(policy.checkTabs('click', {}, one(newTab)))).details['reason']).toBe('browser_page');
   });
 
-  it('the person shares a tab of theirs and takes it back: the call in flight there is stopped and the tab detached', async () => {
-    const { policy, cdp, debugger: fake, personTab } = await setup({ agentTabsOnly: true });
+  it('the person shares a tab of theirs and takes it back: the call in flight there is stopped, the tab detached and its page loaded afresh', async () => {
+    const { policy, cdp, debugger: fake, personTab, browser, lifecycle, barrier } = await setup({ agentTabsOnly: true });
     await policy.share(personTab);
     await policy.checkTabs('snapshot', {}, one(personTab));
     await cdp.attach(personTab);
     const stopped: RelayError[] = [];
     const watch = policy.watch('click', (error) => stopped.push(error));
     watch.setTabs([personTab]);
-    await policy.unshare(personTab);
+    const fresh = await policy.unshare(personTab);
     expect(stopped.map((e) => e.details['reason'])).toEqual(['not_agent_tab']);
     expect(fake.attached.has(personTab)).toBe(false);
-    expect((await refusal(policy.checkTabs('snapshot', {}, one(personTab)))).details['reason']).toBe('not_agent_tab');
+    // The page an agent may have planted code in is gone with its id; the tab lives on, reloaded, as the person's.
+    expect(browser.tabs.has(personTab)).toBe(false);
+    expect(fresh).toBeDefined();
+    expect(lifecycle.reloaded).toEqual([fresh]);
+    expect(barrier.isCovered(fresh ?? 0)).toBe(false);
+    expect((await refusal(policy.checkTabs('snapshot', {}, one(fresh ?? 0)))).details['reason']).toBe('not_agent_tab');
     watch.close();
   });
 
@@ -288,11 +295,13 @@ describe("Policy: the person's pages", () => {
 
 describe('Policy: the network barrier', () => {
   it('covers every tab a call acts in, and a call waits until the block list is installed', async () => {
-    const { policy, net, personTab, agentTab } = await setup({ blockedSites: ['bank.test'], agentTabsOnly: false });
+    const { policy, net, barrier, personTab, bankTab } = await setup({ blockedSites: ['bank.test'], agentTabsOnly: false });
     await policy.checkTabs('click', {}, one(personTab));
-    const agentScope = net.conditions().find((c) => c.tabIds !== undefined);
-    expect(agentScope?.tabIds).toEqual([personTab, agentTab].sort((a, b) => a - b));
-    expect(agentScope?.requestDomains).toEqual(['bank.test']);
+    expect(barrier.isCovered(personTab)).toBe(true);
+    // Every tab but the person's (the bank tab, the only one no agent touched) is under the barrier.
+    const tabsScope = net.conditions().find((c) => c.excludedTabIds !== undefined);
+    expect(tabsScope?.excludedTabIds).toEqual([-1, bankTab]);
+    expect(tabsScope?.requestDomains).toEqual(['bank.test']);
   });
 
   it('while the block list cannot be installed, calls are refused (it is not in force); once it can, they run', async () => {

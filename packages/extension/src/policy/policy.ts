@@ -33,6 +33,7 @@ import type { BrowserApi } from '../browserApi.js';
 import type { CdpSessions } from '../cdp/cdpSession.js';
 import { tabsOf, type CallTabs } from '../context/call.js';
 import type { OrganizeApi } from '../organizeApi.js';
+import type { AgentPages } from './agentPages.js';
 import type { AgentTabKind, AgentTabs } from './agentTabs.js';
 import { originOf, type SiteBlock } from './frameBlocks.js';
 import type { NetBarrier } from './netBarrier.js';
@@ -51,7 +52,9 @@ export interface PolicyDeps {
   settings: SettingsStore;
   pause: PauseStore;
   agentTabs: AgentTabs;
-  barrier: Pick<NetBarrier, 'cover' | 'uncover' | 'ready' | 'opening' | 'isCovered' | 'rulesChanged' | 'unsupported'>;
+  barrier: Pick<NetBarrier, 'cover' | 'ready' | 'opening' | 'isCovered' | 'rulesChanged' | 'unsupported'>;
+  /** What agents' pages may keep doing when the person takes a tab back or pauses (agentPages.ts). */
+  pages: Pick<AgentPages, 'handBack' | 'pause' | 'resume'>;
 }
 
 interface Watcher {
@@ -376,13 +379,16 @@ export class Policy {
     await this.adopt(tabId, 'shared');
   }
 
-  /** The popup's "Stop sharing": the tab is the person's again, and agents lose it at once. */
-  async unshare(tabId: number): Promise<void> {
-    if ((await this.#deps.agentTabs.kindOf(tabId)) !== 'shared') return;
+  /**
+   * The popup's "Stop sharing": the tab is the person's again, and agents lose it at once — and with it whatever
+   * they left running there (agentPages.ts: the page is loaded again, under a new tab id, which it returns).
+   */
+  async unshare(tabId: number): Promise<number | undefined> {
+    if ((await this.#deps.agentTabs.kindOf(tabId)) !== 'shared') return undefined;
     await this.#deps.agentTabs.remove(tabId);
-    await this.#deps.barrier.uncover(tabId);
     for (const watcher of [...this.#watchers]) if (watcher.tabs.includes(tabId)) watcher.stop(notAgentTabError(watcher.tool, tabId));
     if (this.#deps.sessions.isAttached(tabId)) await this.#deps.sessions.detach(tabId);
+    return this.#deps.pages.handBack(tabId);
   }
 
   /** The attach guard: no session while paused, none on an extension's or the browser's page or a kept file, none on a blocked site. */
@@ -435,12 +441,17 @@ export class Policy {
     return [];
   }
 
-  /** The popup's switch: pausing stops every call in flight and detaches every session at once. */
+  /**
+   * The popup's switch: pausing stops every call in flight, detaches every session at once and stops the agents'
+   * pages (agentPages.ts); Resume wakes their pages before agents may act again.
+   */
   async setPaused(paused: boolean): Promise<PauseState> {
+    if (!paused && (await this.#deps.pause.get()).paused) await this.#deps.pages.resume();
     const state = await this.#deps.pause.set(paused);
     if (state.paused) {
       for (const watcher of [...this.#watchers]) watcher.stop(interruptedByPause(watcher.tool));
       await this.#deps.sessions.detachAll();
+      await this.#deps.pages.pause();
     }
     return state;
   }

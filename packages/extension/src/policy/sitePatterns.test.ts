@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { barrierRules, requestMatches, type RequestMatch } from './netRules.js';
+import { ALL_RESOURCE_TYPES, barrierRules, requestMatches, type RequestMatch } from './netRules.js';
 import { blockingRule, parseSiteRule, parseSiteRules, type SiteRule } from './sitePatterns.js';
 import { createRng } from '../../../../scripts/torture/prng.js';
 
@@ -36,6 +36,20 @@ describe('site block list patterns', () => {
     expect(matches('[::1]', 'http://[0:0:0:0:0:0:0:1]:9000/')).toBe(true);
     expect(matches('[::1]:9000', 'http://[::1]:9001/')).toBe(false);
     expect(matches('bank.example.com', 'https://b%61nk.example.com/')).toBe(true);
+  });
+
+  it('an IPv4 address written as IPv6, and every name of this machine, are the same host (hosts.ts)', () => {
+    expect(matches('127.0.0.2', 'http://[::ffff:127.0.0.2]:8080/')).toBe(true);
+    expect(matches('127.0.0.2', 'http://[::ffff:7f00:2]/x')).toBe(true);
+    expect(matches('127.0.0.2', 'http://[64:ff9b::7f00:2]/x')).toBe(true);
+    expect(matches('127.0.0.2', 'http://[::127.0.0.2]/x')).toBe(true);
+    expect(matches('[::ffff:127.0.0.2]', 'http://127.0.0.2/')).toBe(true);
+    expect(matches('127.0.0.2', 'http://127.0.0.3/')).toBe(false);
+    expect(matches('127.0.0.1', 'http://localhost:3000/')).toBe(true);
+    expect(matches('localhost/admin', 'http://127.0.0.1:3000/admin')).toBe(true);
+    expect(matches('localhost', 'http://0.0.0.0/')).toBe(true);
+    expect(matches('[::1]', 'http://app.localhost/')).toBe(true);
+    expect(matches('localhost', 'http://127.0.0.2/')).toBe(false);
   });
 
   it('a host with a port matches only that port; 80 and 443 also take a URL without one', () => {
@@ -108,6 +122,36 @@ function filterBlocks(matches: readonly RequestMatch[], url: string): boolean {
 /** A seeded generator (the torture suite's mulberry32), so a failure names a seed that reproduces it. */
 const random = (seed: number): (() => number) => createRng(seed).next;
 
+/** The bytes of a dotted IPv4 address, or undefined. */
+function ipv4Bytes(host: string): number[] | undefined {
+  const parts = host.split('.').map(Number);
+  return /^\d+(\.\d+){3}$/.test(host) && parts.every((n) => n <= 255) ? parts : undefined;
+}
+
+/** Other ways to write the same address (hosts.ts): numeric IPv4 forms, IPv4 inside IPv6, the names of this machine. */
+function addressSpellings(host: string): string[] {
+  const loopback = ['localhost', 'app.localhost', '127.0.0.1', '127.1', '0x7f000001', '0.0.0.0', '0', '[::1]', '[::]', '[::ffff:127.0.0.1]', '[::ffff:0.0.0.0]', '[64:ff9b::7f00:1]'];
+  if (loopback.includes(host.toLowerCase())) return loopback;
+  // The address this spelling stands for (an earlier step may have respelled it already).
+  const address = new URL(`http://${host}/`).hostname;
+  const bytes = ipv4Bytes(address);
+  if (bytes === undefined) return [host];
+  const [a = 0, b = 0, c = 0, d = 0] = bytes;
+  const hex = (n: number): string => n.toString(16);
+  return [
+    String(((a * 256 + b) * 256 + c) * 256 + d),
+    `0x${hex(a)}.${b}.${c}.0${d.toString(8)}`,
+    `0${a.toString(8)}.${b}.${c}.${d}`,
+    `${a}.${(b << 16) + (c << 8) + d}`,
+    `[::ffff:${address}]`,
+    `[::FFFF:${hex((a << 8) + b)}:${hex((c << 8) + d)}]`,
+    `[0:0:0:0:ffff:0:${address}]`,
+    `[64:ff9b::${address}]`,
+    `[64:ff9b:1::${address}]`,
+    ...(a === 0 ? [] : [`[::${address}]`]),
+  ];
+}
+
 /** Ways an agent might respell a URL the person blocked: each keeps what a server would serve. */
 function variant(url: string, next: () => number): string {
   const u = new URL(url);
@@ -120,7 +164,10 @@ function variant(url: string, next: () => number): string {
   let userinfo = '';
   let query = u.search;
   for (let i = 0; i < steps; i++) {
-    switch (pick(['case', 'dot', 'port', 'escape', 'slash', 'user', 'query', 'scheme', 'semicolon'] as const)) {
+    switch (pick(['case', 'dot', 'port', 'escape', 'slash', 'user', 'query', 'scheme', 'semicolon', 'address'] as const)) {
+      case 'address':
+        host = pick(addressSpellings(host));
+        break;
       case 'case':
         host = [...host].map((c) => (next() < 0.5 ? c.toUpperCase() : c)).join('');
         path = [...path].map((c) => (next() < 0.3 ? c.toUpperCase() : c)).join('');
@@ -168,6 +215,11 @@ describe('the two compilations of a rule agree (checks in the worker, the networ
     ['example.com/a?tab=billing', 'https://example.com/a?tab=billing'],
     ['bücher.example/konto', 'https://bücher.example/konto'],
     ['*/frame-solid.html?blocked*', 'http://127.0.0.2:8000/frame-solid.html?blocked=1'],
+    ['127.0.0.2', 'http://127.0.0.2:8000/x?action=delete-account'],
+    ['[::ffff:10.0.0.7]', 'http://10.0.0.7/router'],
+    ['127.0.0.1:3000', 'http://127.0.0.1:3000/'],
+    ['localhost/admin', 'http://localhost:5000/admin/users'],
+    ['[::1]', 'http://[::1]:9000/'],
   ];
 
   it('every respelling of a blocked URL stays blocked, in both, over seeded variants', () => {
@@ -201,6 +253,10 @@ describe('the two compilations of a rule agree (checks in the worker, the networ
       'http://[::2]/private',
       'https://example.com/a?tab=home',
       'https://bücher.example/suche',
+      'http://127.0.0.3:8000/x',
+      'http://[::ffff:127.0.0.3]/x',
+      'http://10.0.0.8/router',
+      'http://[2001:db8::7f00:2]/',
     ];
     for (const [pattern] of cases) {
       const r = rule(pattern);
@@ -214,19 +270,27 @@ describe('the two compilations of a rule agree (checks in the worker, the networ
     }
   });
 
-  it('agent tabs get every request type; new windows only on behalf of agent sites, never the person\'s tabs', () => {
+  it("every tab but the person's while agents have tabs; workers of agents' sites; silenced tabs for everything", () => {
     const rules = [rule('bank.test'), rule('localhost/secret')];
-    const installed = barrierRules(rules, { agentTabs: [7, 3], personTabs: [1], agentDomains: ['127.0.0.1'], opening: false });
+    const installed = barrierRules(rules, { agentsPresent: true, personTabs: [9, 1], workerHosts: ['127.0.0.1', 'shop.test'], silenced: [] });
     expect(installed.every((r) => r.condition.resourceTypes.includes('main_frame') && r.condition.resourceTypes.includes('websocket'))).toBe(true);
-    expect(installed.filter((r) => r.condition.tabIds !== undefined).map((r) => r.condition.tabIds)).toEqual([[3, 7], [3, 7], [3, 7]]);
-    const windows = installed.filter((r) => r.condition.tabIds === undefined);
-    expect(windows.every((r) => r.condition.excludedTabIds?.join() === '1' && r.condition.initiatorDomains?.join() === '127.0.0.1')).toBe(true);
-    // While chrome-relay opens a tab: every unknown tab, whoever initiated its request.
-    const opening = barrierRules(rules, { agentTabs: [], personTabs: [1], agentDomains: [], opening: true });
-    expect(opening.map((r) => r.condition.initiatorDomains)).toEqual([undefined, undefined, undefined]);
-    // Requests of no tab (the person's sites' workers) are never caught by that moment.
-    expect(opening.map((r) => r.condition.excludedTabIds)).toEqual([[-1, 1], [-1, 1], [-1, 1]]);
-    expect(barrierRules(rules, { agentTabs: [], personTabs: [1, 2], agentDomains: [], opening: false })).toEqual([]);
-    expect(barrierRules([], { agentTabs: [1], personTabs: [], agentDomains: ['a.test'], opening: false })).toEqual([]);
+    const tabs = installed.filter((r) => r.condition.excludedTabIds !== undefined);
+    // Every tab but the person's (and -1, which has its own scope), whoever started the request.
+    expect(tabs.map((r) => [r.condition.excludedTabIds, r.condition.initiatorDomains])).toEqual([[[-1, 1, 9], undefined], [[-1, 1, 9], undefined], [[-1, 1, 9], undefined]]);
+    const workers = installed.filter((r) => r.condition.tabIds?.join() === '-1');
+    expect(workers.map((r) => r.condition.initiatorDomains)).toEqual([['127.0.0.1', 'shop.test'], ['127.0.0.1', 'shop.test'], ['127.0.0.1', 'shop.test']]);
+    // Too many agent sites to list: every worker.
+    expect(barrierRules(rules, { agentsPresent: false, personTabs: [], workerHosts: 'all', silenced: [] }).map((r) => r.condition.initiatorDomains)).toEqual([undefined, undefined, undefined]);
+    // Without agents nothing is installed; without block rules nothing but the pause's silence.
+    expect(barrierRules(rules, { agentsPresent: false, personTabs: [1, 2], workerHosts: [], silenced: [] })).toEqual([]);
+    expect(barrierRules([], { agentsPresent: true, personTabs: [], workerHosts: ['a.test'], silenced: [] })).toEqual([]);
+    const silence = barrierRules([], { agentsPresent: true, personTabs: [], workerHosts: [], silenced: [4, 3] });
+    expect(silence).toEqual([{ id: 1, priority: 1, action: { type: 'block' }, condition: { tabIds: [3, 4], resourceTypes: [...ALL_RESOURCE_TYPES] } }]);
+  });
+
+  it('a host rule is every spelling the filter can see: IPv4 inside IPv6, the names of this machine', () => {
+    expect(requestMatches(rule('127.0.0.2'))).toEqual([{ requestDomains: ['127.0.0.2', '[::ffff:7f00:2]', '[::ffff:0:7f00:2]', '[64:ff9b::7f00:2]', '[64:ff9b:1::7f00:2]', '[::7f00:2]'] }]);
+    expect(requestMatches(rule('[::ffff:127.0.0.2]'))).toEqual(requestMatches(rule('127.0.0.2')));
+    expect(requestMatches(rule('127.0.0.1'))[0]?.requestDomains).toEqual(expect.arrayContaining(['localhost', '127.0.0.1', '0.0.0.0', '[::1]', '[::]', '[::ffff:7f00:1]']));
   });
 });

@@ -18,9 +18,11 @@
  * generated URL variants).
  *
  * What a URL cannot do to slip past a rule:
- * - Host spelling: matched on the host as the URL parser canonicalises it (lower case, IDN as
- *   punycode, IPv4 in dotted form, IPv6 in brackets), with a trailing dot removed (`bank.test.` is
- *   `bank.test` to DNS). Rules are canonicalised the same way, so a rule may be written in Unicode.
+ * - Host spelling: matched on one canonical form of the host (hosts.ts): as the URL parser writes it (lower
+ *   case, IDN as punycode, IPv4 in dotted form, IPv6 in brackets), without a trailing dot, an IPv4 address
+ *   written as IPv6 (`[::ffff:127.0.0.2]`, NAT64…) as its IPv4 form, and every name and address of this
+ *   machine (`localhost`, `*.localhost`, `127.0.0.1`, `[::1]`, `0.0.0.0`, `[::]`) as `localhost`. Rules are
+ *   canonicalised the same way, so a rule may be written in Unicode, and `127.0.0.1` blocks `localhost` too.
  * - Ports: a rule without a port matches every port; a rule on 80 or 443 also takes a URL without one.
  * - Schemes: http, https, ws and wss are one family (a WebSocket to the bank is the bank).
  * - Paths: matched case-insensitively on the path as the browser sends it. Because a server decodes
@@ -33,6 +35,8 @@
  * rule; a full-URL pattern with host `*` may name host-less URLs (`chrome://*`). Pure code.
  */
 
+import { canonicalHostname } from './hosts.js';
+
 /** The family a scheme belongs to: http/https/ws/wss are the web. */
 export function schemeFamily(scheme: string): string {
   const lower = scheme.toLowerCase().replace(/:$/, '');
@@ -43,7 +47,7 @@ export function schemeFamily(scheme: string): string {
 export interface SiteMatch {
   /** Scheme families the rule covers; undefined = every scheme. */
   readonly schemes?: readonly string[];
-  /** `any`: every host (also none); `domain`: the name and its subdomains (canonical, no trailing dot). */
+  /** `any`: every host (also none); `domain`: the name and its subdomains (canonical: hosts.ts). */
   readonly host: { readonly kind: 'any' } | { readonly kind: 'domain'; readonly name: string };
   /** A port as digits; undefined = every port. */
   readonly port?: string;
@@ -79,7 +83,7 @@ export function disguisedPath(path: string): boolean {
 /** The URL parts a rule looks at, canonical; undefined when the URL cannot be parsed. */
 export interface UrlParts {
   family: string;
-  /** Canonical host without a trailing dot; '' when the URL has none. */
+  /** The canonical host (hosts.ts); '' when the URL has none. */
   host: string;
   /** The port as the URL parser keeps it: '' for none or the scheme's default. */
   port: string;
@@ -98,7 +102,7 @@ export function urlParts(url: string): UrlParts | undefined {
   const scheme = parsed.protocol.slice(0, -1).toLowerCase();
   return {
     family: schemeFamily(scheme),
-    host: parsed.hostname.toLowerCase().replace(/\.+$/, ''),
+    host: parsed.hostname === '' ? '' : canonicalHostname(parsed.hostname),
     port: parsed.port,
     path: parsed.pathname,
     query: parsed.search,
@@ -164,7 +168,7 @@ function compile(text: string, match: SiteMatch): SiteRule {
   };
 }
 
-/** A host as the URL parser writes it (punycode, lower case, dotted IPv4, bracketed IPv6), without a trailing dot; undefined when it is not one. */
+/** A host in its canonical form (hosts.ts); undefined when it is not one. */
 export function canonicalHost(host: string): string | undefined {
   if (host === '' || /[/?#@\s\\%]/.test(host)) return undefined;
   try {
@@ -172,7 +176,7 @@ export function canonicalHost(host: string): string | undefined {
     // A port or user info smuggled into the host text is not a host.
     if (parsed.port !== '' || parsed.username !== '' || parsed.password !== '') return undefined;
     const name = parsed.hostname.toLowerCase().replace(/\.+$/, '');
-    return /^[a-z0-9._-]+$|^\[[0-9a-f:.]+\]$/.test(name) && !name.startsWith('.') && !name.includes('..') ? name : undefined;
+    return /^[a-z0-9._-]+$|^\[[0-9a-f:.]+\]$/.test(name) && !name.startsWith('.') && !name.includes('..') ? canonicalHostname(name) : undefined;
   } catch {
     return undefined;
   }

@@ -15,6 +15,8 @@ export class FakeNet implements NetApi {
   /** Regular expressions the fake filter cannot hold. */
   readonly unsupported = new Set<string>();
   updates = 0;
+  /** Tabs reloaded, in order. */
+  readonly reloaded: number[] = [];
   /** While set, every update fails with it (Chrome refusing the rules). */
   failing: Error | undefined;
   readonly #browser: FakeBrowser;
@@ -45,6 +47,10 @@ export class FakeNet implements NetApi {
     return this.frames.get(tabId) ?? [this.#browser.tabs.get(tabId)?.url ?? ''];
   }
 
+  async reload(tabId: number): Promise<void> {
+    this.reloaded.push(tabId);
+  }
+
   async isRegexSupported(regex: string): Promise<boolean> {
     return !this.unsupported.has(regex);
   }
@@ -55,12 +61,13 @@ export class FakeNet implements NetApi {
   }
 }
 
-export function fakeBarrier(browser: FakeBrowser, rules: () => Promise<readonly SiteRule[]>): { net: FakeNet; barrier: NetBarrier } {
+export function fakeBarrier(browser: FakeBrowser, rules: () => Promise<readonly SiteRule[]>, now?: () => number): { net: FakeNet; barrier: NetBarrier } {
   const net = new FakeNet(browser);
   const barrier = new NetBarrier({
     net,
     rules,
     storage: { get: (keys) => browser.storageLocalGet(keys), set: (items) => browser.storageLocalSet(items) },
+    ...(now === undefined ? {} : { now }),
   });
   return { net, barrier };
 }

@@ -53,7 +53,7 @@ function freeButton(lease: { kind: 'tab' | 'workspace'; target: string; owner: s
 const HERE_TEXT: Readonly<Record<HereTab['status'], string>> = {
   opened: 'An agent opened this tab: agents may act here.',
   child: "An agent tab's page opened this tab: agents may act here.",
-  shared: 'You shared this tab: agents may act here until you stop sharing.',
+  shared: 'You shared this tab: agents may act here until you stop sharing. Stopping reloads the page, so nothing an agent left running in it stays.',
   group: 'This tab is in the "chrome-relay" tab group: agents may act here.',
   person: 'Your tab: agents cannot see or act in it.',
   extension: "An extension's page: never open to agents.",
@@ -109,6 +109,8 @@ function recentRow(entry: ActivityEntry): HTMLTableRowElement {
 
 function render(state: PopupState): void {
   current = state;
+  // A tab taken back lives on under a new id (policy/agentPages.ts): follow it.
+  if (state.here !== null) hereTabId = state.here.id;
   const status = statusLine(state);
   statusEl.textContent = status.text;
   statusEl.className = `status ${status.tone}`;

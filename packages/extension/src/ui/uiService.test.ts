@@ -8,6 +8,7 @@ import { LeaseStore } from '../targeting/leases.js';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
 import { fakeOrganize } from '../testing/fakeOrganize.js';
 import { fakeBarrier } from '../testing/fakeNet.js';
+import { fakeAgentPages } from '../testing/fakeLifecycle.js';
 import type { PopupState, UiResponse } from './messages.js';
 import { createUiService } from './uiService.js';
 import { uiMessageListener } from './uiMessages.js';
@@ -18,7 +19,7 @@ async function setup() {
   const pause = new PauseStore(env.browser);
   const agentTabs = new AgentTabs(env.browser);
   const { barrier } = fakeBarrier(env.browser, () => settings.rules());
-  const policy = new Policy({ browser: env.browser, organize: fakeOrganize(env.browser), sessions: env.cdp, settings, pause, agentTabs, barrier });
+  const policy = new Policy({ browser: env.browser, organize: fakeOrganize(env.browser), sessions: env.cdp, settings, pause, agentTabs, barrier, pages: fakeAgentPages(env.browser, barrier, agentTabs, pause).pages });
   const leases = new LeaseStore(env.browser);
   const activity = new ActivityLog(env.browser);
   const ui = createUiService({

@@ -103,10 +103,15 @@ export function createUiService(deps: UiServiceDeps): (request: UiRequest) => Pr
     switch (request.kind) {
       case 'state':
         return { ok: true, state: await state(request.here) };
-      case 'share':
-        if (request.shared) await deps.policy.share(request.tab);
-        else await deps.policy.unshare(request.tab);
-        return { ok: true, state: await state(request.tab) };
+      case 'share': {
+        if (request.shared) {
+          await deps.policy.share(request.tab);
+          return { ok: true, state: await state(request.tab) };
+        }
+        // Taken back, the tab lives on under a new id (policy/agentPages.ts): the popup follows it.
+        const fresh = await deps.policy.unshare(request.tab);
+        return { ok: true, state: await state(fresh ?? request.tab) };
+      }
       case 'freeLease':
         await deps.leases.drop((lease) => lease.kind === request.lease.kind && lease.target === request.lease.target);
         return { ok: true, state: await state() };
