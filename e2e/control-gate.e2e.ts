@@ -8,7 +8,7 @@
  *     tabs and groups are counted (otherTabs, otherGroups), never shown by URL, title or name;
  *   - groups: `group close Personal` (with --allow-partial too), `group add Personal <agent tab>`, `group create`
  *     with one of the person's tab ids, `--group Personal`: refused, the person's tabs, draft and group untouched;
- *   - ids: `close <person's tab>`, `lease claim --tab <person's tab>`: refused;
+ *   - ids: `close <person's tab>`, `lease claim --tab <person's tab>`: refused (as they were before this gate);
  *   - workspaces: a tab the person moved into the agent's workspace window is not listed, and `workspace close`
  *     refuses to close it with the window;
  *   - and what is the agent's still works: its own group is created, listed and closed; a tab the person lends by
@@ -108,7 +108,7 @@ describe('lists show only what the agent may act on', () => {
 });
 
 describe("the person's groups and tabs, named any way", () => {
-  it('group close, group add, group create and --group refuse them, and change nothing', async () => {
+  it('group close, group add, group create, --group, close and lease claim refuse them, and change nothing', async () => {
     const agent = await open(relay, '/button.html');
     refused(await cli('group', 'close', 'Personal'), 'group close');
     refused(await cli('group', 'close', 'Personal', '--allow-partial'), 'group close --allow-partial');
@@ -127,14 +127,12 @@ describe("the person's groups and tabs, named any way", () => {
     expect(viaMcp.isError).toBe(true);
     expect(JSON.stringify(viaMcp)).toContain('not_agent_tab');
     await personIntact();
-  });
-
-  it('close and lease claim by id refuse them', async () => {
+    // By id: close and lease claim (refused before this gate too; kept beside the group roads).
     refused(await cli('close', String(mine.draft)), 'close');
     refused(await cli('--tab', String(mine.other), 'close'), '--tab close');
     refused(await cli('--agent', 'a1', 'lease', 'claim', '--tab', String(mine.draft)), 'lease claim');
-    const viaMcp = await mcp.callTool({ name: 'close', arguments: { tabs: [mine.draft] } });
-    expect(viaMcp.isError).toBe(true);
+    const closeViaMcp = await mcp.callTool({ name: 'close', arguments: { tabs: [mine.draft] } });
+    expect(closeViaMcp.isError).toBe(true);
     await personIntact();
   });
 });
@@ -183,6 +181,9 @@ describe("what is the agent's still works", () => {
     }, lentId);
     const tabs = (await okJson(relay, 'tabs', '--json')) as unknown as Listed;
     expect(tabs.windows.flatMap((w) => w.tabs.map((t) => t.id))).toContain(lentId);
+    // The person's other tabs are still only counted.
+    expect(tabs.windows.flatMap((w) => w.tabs.map((t) => t.id))).not.toContain(mine.draft);
+    expect(tabs.otherTabs).toBeGreaterThanOrEqual(2);
     expect(((await okJson(relay, 'group', 'list', '--json')) as { groups: { name: string }[] }).groups.map((g) => g.name)).toContain('chrome-relay');
     expect((await cli('snapshot', '--tab', String(lentId))).code).toBe(0);
     await personIntact();
