@@ -119,7 +119,7 @@ describe('the popup', () => {
     await until(async () => (await badge()) === '', 10_000, 'the badge gone once agents are quiet');
 
     const recent = await recentRows();
-    expect(recent[0]?.slice(1)).toEqual(['claude', 'click', `#${page.tabId}`, 'ok']);
+    expect(recent[0]?.slice(1)).toEqual(['claude', 'click', `#${page.tabId}`, 'ok', 'this machine']);
     expect(recent.slice(0, 4).map((r) => r[2])).toEqual(['click', 'lease_claim', 'snapshot', 'navigate']);
 
     const connection = await popup.$eval('#connection', (el) => el.textContent ?? '');
@@ -147,7 +147,7 @@ describe('the popup', () => {
     // Every session was detached at once, and the popup says what the agent got.
     const row = await rowWhen(page.tabId, (found) => /paused_by_user/.test(found.cells[3] ?? ''), 'the refused click in the popup');
     expect(row.cells[1]).toBe('detached');
-    expect((await recentRows())[0]?.slice(1)).toEqual(['claude', 'click', `#${page.tabId}`, 'target_conflict (paused_by_user)']);
+    expect((await recentRows())[0]?.slice(1)).toEqual(['claude', 'click', `#${page.tabId}`, 'target_conflict (paused_by_user)', 'this machine']);
 
     await personClicks(popup, '#pause');
     await until(async () => (await popup.$eval('#pause', (el) => el.getAttribute('aria-pressed'))) === 'false', 5000, 'resumed');

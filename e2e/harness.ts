@@ -97,12 +97,14 @@ export interface RelayOptions {
   browserArgs?: string[];
   /** Keep Chrome's "started debugging this browser" bar, as in a person's own Chrome (launch --debugger-infobar). */
   debuggerInfobar?: boolean;
+  /** chrome-relay's home where a person's is by default, ~/.chrome-relay (HOME being the relay's own), for commands that name it so. */
+  defaultHome?: boolean;
 }
 
 export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
   const headless = options.headless ?? process.env.E2E_HEADLESS === '1';
   const root = mkdtempSync(join(tmpdir(), 'cr-e2e-'));
-  const home = join(root, 'home');
+  const home = options.defaultHome === true ? join(root, 'userhome', '.chrome-relay') : join(root, 'home');
   const profile = join(root, 'profile');
   for (const dir of [join(root, 'userhome'), join(root, 'tmp'), home]) mkdirSync(dir, { recursive: true });
   const xvfb = headless ? null : await startXvfb();

@@ -48,7 +48,7 @@ export async function personClicks(page: Page, selector: string): Promise<void> 
 }
 
 /** The person edits the options page and presses Save. */
-export async function saveOptions(options: Page, change: { blocked?: string; agentTabsOnly?: boolean; idle?: number; agentFiles?: boolean; agentJs?: boolean }): Promise<void> {
+export async function saveOptions(options: Page, change: { blocked?: string; agentTabsOnly?: boolean; idle?: number; remoteAgents?: boolean; agentFiles?: boolean; agentJs?: boolean }): Promise<void> {
   await until(async () => (await options.$eval('#idle', (el) => (el as HTMLInputElement).value)) !== '', 5000, 'options loaded');
   if (change.blocked !== undefined) {
     await options.bringToFront();
@@ -59,7 +59,7 @@ export async function saveOptions(options: Page, change: { blocked?: string; age
     const checked = await options.$eval('#agent-tabs-only', (el) => (el as HTMLInputElement).checked);
     if (checked !== change.agentTabsOnly) await personClicks(options, '#agent-tabs-only');
   }
-  for (const [box, want] of [['#agent-files', change.agentFiles], ['#agent-js', change.agentJs]] as const) {
+  for (const [box, want] of [['#remote-agents', change.remoteAgents], ['#agent-files', change.agentFiles], ['#agent-js', change.agentJs]] as const) {
     if (want === undefined) continue;
     if ((await options.$eval(box, (el) => (el as HTMLInputElement).checked)) !== want) await personClicks(options, box);
   }

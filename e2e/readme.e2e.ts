@@ -19,36 +19,10 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markedBlocks, steps } from './readmeBlocks.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const readme = readFileSync(join(repo, 'README.md'), 'utf8');
-
-/** The fenced blocks after each `<!-- readme-test: NAME -->` marker, by name, in order. */
-function markedBlocks(markdown: string): Map<string, { lang: string; text: string }[]> {
-  const blocks = new Map<string, { lang: string; text: string }[]>();
-  for (const match of markdown.matchAll(/<!-- readme-test: ([a-z-]+) -->\n```(\w*)\n([\s\S]*?)\n```/g)) {
-    const [, name = '', lang = '', text = ''] = match;
-    blocks.set(name, [...(blocks.get(name) ?? []), { lang, text }]);
-  }
-  return blocks;
-}
-
-interface Step {
-  command: string;
-  /** `#   ` lines under it: what it prints. */
-  shows: string[];
-}
-
-/** Shell lines of a block (comments after a command stay: sh ignores them), with the output lines shown under each. */
-function steps(text: string): Step[] {
-  const out: Step[] = [];
-  for (const line of text.split('\n')) {
-    const shown = /^#\s{3}(.*)$/.exec(line);
-    if (shown?.[1] !== undefined) out.at(-1)?.shows.push(shown[1].trim());
-    else if (line.trim() !== '' && !line.trim().startsWith('#')) out.push({ command: line, shows: [] });
-  }
-  return out;
-}
 
 interface Ran {
   code: number;
@@ -114,8 +88,8 @@ afterAll(async () => {
 });
 
 describe('the README, run as written', () => {
-  it('marks its blocks: contributors, install, quickstart, own-chrome, mcp', () => {
-    expect([...blocks.keys()]).toEqual(['contributors', 'install', 'quickstart', 'own-chrome', 'mcp']);
+  it('marks its blocks: contributors, install, quickstart, own-chrome, mcp, and the remote recipes (run by remote.e2e.ts and test:windows)', () => {
+    expect([...blocks.keys()]).toEqual(['contributors', 'install', 'quickstart', 'own-chrome', 'mcp', 'remote-ssh', 'remote-container', 'remote-wsl']);
     // The two lines CI and reviewers rely on open the README.
     expect(readme.indexOf('<!-- readme-test: contributors -->')).toBeLessThan(readme.indexOf('## '));
     expect(steps(block('contributors')[0]?.text ?? '').map((s) => s.command.split('#')[0]?.trim())).toEqual([

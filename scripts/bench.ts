@@ -21,6 +21,7 @@ import { renderSummary } from './bench/summary.js';
 import { commandsSection, startupSection } from './bench/suiteCommands.js';
 import { mcpContextSection, mcpSection } from './bench/suiteMcp.js';
 import { idleSection } from './bench/suiteIdle.js';
+import { remoteSection } from './bench/suiteRemote.js';
 import { loopSection, rawCdpSection } from './bench/suiteLoops.js';
 import { bigPageSection, snapshotSections } from './bench/suiteSnapshots.js';
 import { TOKEN_ENCODING, tokenizerVersion } from './bench/tokens.js';
@@ -104,6 +105,7 @@ try {
   const startup = await startupSection(bench, relay.env);
   const mcp = await mcpSection(bench, relay.env, cellValue(startup.tabs));
   const mcpContext = await mcpContextSection(bench, relay.env);
+  const remote = await remoteSection(bench, relay.env);
   const commands = await commandsSection(bench, startup.floor);
   const snapshots = await snapshotSections(bench);
   const big = await bigPageSection(bench, { relay: bigPlan, peer: bigPeerPlan }, MAX_CHARS);
@@ -114,7 +116,7 @@ try {
   for (const [name, args] of [['chrome-relay', relay.browserArgs()], ['agent-browser', peer?.browserArgs()]] as const) {
     if (args) footer.push(`${name}'s browser also runs with: ${extraFlags(args, flags).join(' ') || '(nothing else)'}`);
   }
-  const sections: Section[] = [startup.section, mcp.section, mcpContext, commands.section, snapshots.timeSection, snapshots.tokenSection, big, loops.section, idle, raw];
+  const sections: Section[] = [startup.section, mcp.section, mcpContext, remote, commands.section, snapshots.timeSection, snapshots.tokenSection, big, loops.section, idle, raw];
   const report = renderReport({ sections, peers: peer !== undefined, peerName: 'agent-browser' });
   const summary = renderSummary({
     node: startup.node,

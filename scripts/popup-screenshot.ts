@@ -1,14 +1,15 @@
 /**
  * Refreshes docs/popup.png, the README's picture of the toolbar popup: a headless browser launched like the
- * e2e suite does (built CLI, extension and host), two agents doing a little work through the CLI, then the
- * popup opened as an extension page and photographed.
+ * e2e suite does (built CLI, extension and host), two agents doing a little work through the CLI and a third through a
+ * bridge (as from a container), then the popup opened as an extension page and photographed.
  *
  *   node scripts/build.mjs && node scripts/run-ts.mjs scripts/popup-screenshot.ts [--out docs/popup.png]
  */
-import { writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EXTENSION_ID, startRelay, type CliResult } from '../e2e/harness.js';
+import { CLI, EXTENSION_ID, runCli, startRelay, type CliResult } from '../e2e/harness.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outIndex = process.argv.indexOf('--out');
@@ -34,15 +35,26 @@ try {
   const link = /link "[^"]*" \[ref=(e\d+)\]/.exec(headlines)?.[1];
   if (link) ok(await agent('claude', 'hover', `@${link}`), 'hover');
   ok(await agent('claude', 'get', 'title', '--tab', String(news.tabId)), 'get');
+  // An agent in a container, through a bridge listening on a socket: the popup names where its commands came from.
+  const socket = join(relay.root, 'relay.sock');
+  const bridge = spawn(process.execPath, [CLI, 'bridge', '--listen', socket, '--label', 'container'], { env: relay.env as Record<string, string>, stdio: 'ignore' });
+  try {
+    for (let i = 0; i < 200 && !existsSync(socket); i++) await new Promise((r) => setTimeout(r, 25));
+    const env = { ...relay.env, CHROME_RELAY_HOME: join(relay.root, 'container-agent'), CHROME_RELAY_ENDPOINT: `unix:${socket}`, CHROME_RELAY_AGENT: 'aider' };
+    const page = ok(await runCli(['navigate', relay.server.url('bench/small')], env), 'navigate through the bridge').json as { tabId: number };
+    ok(await runCli(['snapshot', '--tab', String(page.tabId), '-i'], env), 'snapshot through the bridge');
+  } finally {
+    bridge.kill();
+  }
 
   const popup = await relay.devtools.newPage();
   await popup.setViewport({ width: 628, height: 800, deviceScaleFactor: 1 });
   await popup.goto(`chrome-extension://${EXTENSION_ID}/options.html`);
   await popup.evaluate(() =>
-    chrome.runtime.sendMessage({ kind: 'saveSettings', settings: { blockedSites: ['bank.example.com', 'mail.example.com'], agentTabsOnly: false, idleDetachSeconds: 15 } }),
+    chrome.runtime.sendMessage({ kind: 'saveSettings', settings: { blockedSites: ['bank.example.com', 'mail.example.com'], agentTabsOnly: false, idleDetachSeconds: 15, remoteAgents: true } }),
   );
   await popup.goto(`chrome-extension://${EXTENSION_ID}/popup.html`);
-  await popup.waitForFunction(() => document.querySelectorAll('#recent tbody tr').length >= 6);
+  await popup.waitForFunction(() => document.querySelectorAll('#recent tbody tr').length >= 8);
   const body = await popup.$('body');
   if (!body) throw new Error('the popup has no body');
   const png = await body.screenshot({ type: 'png' });

@@ -8,13 +8,14 @@ export interface Exec {
   stderr: string;
 }
 
-export function execTimed(file: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number }): Promise<Exec> {
+export function execTimed(file: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number; uid?: number; gid?: number }): Promise<Exec> {
   const started = process.hrtime.bigint();
   return new Promise((resolve) => {
     execFile(
       file,
       [...args],
-      { env: options.env, cwd: options.cwd, timeout: options.timeoutMs ?? 120_000, maxBuffer: 512 * 1024 * 1024 },
+      // uid/gid: as another OS user (an agent elsewhere), with no wrapper process to pay for.
+      { env: options.env, cwd: options.cwd, timeout: options.timeoutMs ?? 120_000, maxBuffer: 512 * 1024 * 1024, uid: options.uid, gid: options.gid },
       (err, stdout, stderr) => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;

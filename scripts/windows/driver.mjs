@@ -9,13 +9,16 @@
 //   3. a client without this user's secret is refused;
 //   4. `tabs` through the real CLI, answered by this script as the extension;
 //   5. `doctor` is healthy and says the pipe refuses clients without the secret;
+//   5b. the README's WSL recipe, its Windows half: `cmd.exe /c chrome-relay bridge` on stdio relays a call to the host
+//      over the pipe with this user's proof, marked as from WSL (under Wine a Linux process cannot drive a Windows
+//      process's stdio: test-windows.mjs; the Linux half is WSL's own interop);
 //   6. the host leaves when Chrome closes its stdin, and a killed host's descriptor is swept;
 //   7. `uninstall` removes the key and the files.
 // Each check prints one TAP line; a check that cannot run because an earlier one failed says so and fails.
 // Every wait is bounded. Node on Windows only: this file imports nothing from the repository.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { dirname, isAbsolute, join } from 'node:path';
 
@@ -166,10 +169,13 @@ async function startHostLikeChrome(hostPath, origin) {
 function playExtension(host, extension, answer) {
   const reader = frameReader(host.output);
   const calls = [];
+  /** Where each call came from (`via`, set by a bridge), in order: null for a local client. */
+  const vias = [];
   let stopped = false;
   const send = (message) => host.input.write(frame(message));
   return {
     calls,
+    vias,
     async greet() {
       const hello = await reader.next(30_000, "the host's hello");
       check(hello.type === 'hello' && typeof hello.host?.pid === 'number', `the host's first frame is not its hello: ${JSON.stringify(hello).slice(0, 200)}`);
@@ -184,6 +190,7 @@ function playExtension(host, extension, answer) {
           }
           if (message.type !== 'call') continue;
           calls.push(message.tool);
+          vias.push(message.via ?? null);
           send({ type: 'result', id: message.id, ok: true, result: answer(message.tool, message.params) });
         }
       })();
@@ -347,6 +354,37 @@ await step("doctor is healthy through the named pipe and says the pipe refuses c
   check(named('host reachable')?.detail.includes(state.pipe), `host reachable: ${JSON.stringify(named('host reachable'))}`);
   check(named('host access')?.status === 'ok' && /refuses clients without this user's secret/.test(named('host access').detail), `host access: ${JSON.stringify(named('host access'))}`);
   check(named('extension answering')?.status === 'ok', `extension answering: ${JSON.stringify(named('extension answering'))}`);
+});
+
+await step("the README's WSL recipe, its Windows half: `cmd.exe /c chrome-relay bridge --label wsl` on stdio (as WSL starts it) relays a call over the named pipe with this user's proof, marked as from wsl", ['pipe'], async () => {
+  // The command the recipe names, from the README in the package (prepack copies it in).
+  const readme = readFileSync(join(packageDir, 'README.md'), 'utf8');
+  const block = /<!-- readme-test: remote-wsl -->\n```sh\n([\s\S]*?)\n```/.exec(readme)?.[1] ?? '';
+  const command = /CHROME_RELAY_ENDPOINT='cmd:([^']+)'/.exec(block)?.[1];
+  check(command !== undefined, `no cmd: endpoint in the README's remote-wsl block: ${block}`);
+  const [program, ...words] = command.split(/\s+/);
+  // `chrome-relay` on PATH as `npm i -g` puts it: a .cmd shim beside node_modules.
+  const npmDir = dirname(dirname(packageDir));
+  writeFileSync(join(npmDir, 'chrome-relay.cmd'), `@"${process.execPath}" "%~dp0\\node_modules\\chrome-relay\\dist\\chrome-relay.cjs" %*\r\n`);
+  const bridge = spawn(program, words, { env: { ...childEnv, PATH: `${npmDir};${childEnv.PATH ?? childEnv.Path ?? ''}` }, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+  let said = '';
+  bridge.stderr.on('data', (d) => (said += d));
+  try {
+    const reader = frameReader(bridge.stdout);
+    const hello = await reader.next(60_000, "the bridge's hello").catch((error) => {
+      throw new Error(`${error.message}; it said: ${said.trim().slice(0, 400)}`);
+    });
+    check(hello.type === 'bridge' && hello.via?.kind === 'cmd' && hello.via?.label === 'wsl', `the bridge greeted ${JSON.stringify(hello).slice(0, 300)}`);
+    const before = state.extensionSide.calls.length;
+    bridge.stdin.write(frame({ id: 3, tool: 'tabs', params: {}, timeoutMs: 10_000, client: { version: extension.version, protocolVersion: 1 } }));
+    const answered = await reader.next(30_000, 'the answer through the bridge');
+    check(answered.id === 3 && answered.ok === true && answered.result?.windows?.[0]?.tabs?.[0]?.title === TAB.title, `through the bridge: ${JSON.stringify(answered).slice(0, 300)}`);
+    const seen = state.extensionSide.vias.slice(before);
+    check(seen.length === 1 && seen[0]?.kind === 'cmd' && seen[0]?.label === 'wsl', `the extension saw the call come from ${JSON.stringify(seen)}`);
+  } finally {
+    bridge.stdin.end();
+    await withTimeout(new Promise((resolve) => bridge.once('exit', resolve)), 20_000, 'the bridge ending with its stdin').catch(() => bridge.kill());
+  }
 });
 
 await step('the host exits and removes its descriptor when Chrome closes its stdin; a killed host is swept as stale', ['hostPid', 'launcher'], async () => {

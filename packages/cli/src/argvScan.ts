@@ -7,7 +7,7 @@
  */
 
 /** Program options that take a value (so the token after them is not the command name). */
-const VALUE_OPTIONS: ReadonlySet<string> = new Set(['--profile', '--timeout', '--agent', '--tab', '--workspace', '--group']);
+const VALUE_OPTIONS: ReadonlySet<string> = new Set(['--profile', '--endpoint', '--timeout', '--agent', '--tab', '--workspace', '--group']);
 const TARGET_FLAGS: ReadonlySet<string> = new Set(['--tab', '--workspace', '--group']);
 
 /** A target flag as typed: its name without dashes, its value (undefined when missing), and whether it came before the command. */

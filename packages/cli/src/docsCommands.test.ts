@@ -75,10 +75,10 @@ function shellWords(line: string): string[] | null {
   return words;
 }
 
-/** The chrome-relay commands of a shell line: each part of a pipeline or && chain, placeholders filled. */
+/** The chrome-relay commands of a shell line: each part of a pipeline, && chain or background job, placeholders filled. */
 function commandsOf(line: string): string[][] {
   return line
-    .split(/\s*(?:&&|\|\||\||;)\s*/)
+    .split(/\s*(?:&&|\|\||\||;|&(?=\s|$))\s*/)
     .map((part) => part.replace(/^\$\s+/, '').replace(/\s+(?:>|2>)\s*\S+$/, '').trim())
     .filter((part) => part.startsWith('chrome-relay ') || part === 'chrome-relay')
     .map((part) =>

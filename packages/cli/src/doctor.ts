@@ -244,7 +244,7 @@ function browserLabel(descriptor: HostDescriptor, userAgent: string | null, exec
   return `${name}${version ? ` ${version}` : ''}${descriptor.browserPid !== null ? ` (pid ${descriptor.browserPid})` : ''}`;
 }
 
-function versionCheck(name: string, cli: string, host: { version: string; protocolVersion: number }, extension: { version: string; protocolVersion: number }): Check {
+export function versionCheck(name: string, cli: string, host: { version: string; protocolVersion: number }, extension: { version: string; protocolVersion: number }): Check {
   const detail = `cli ${cli}, host ${host.version}, extension ${extension.version} (protocol ${PROTOCOL_VERSION}/${host.protocolVersion}/${extension.protocolVersion})`;
   if (compareVersions(host.version, cli) !== 0) {
     const fix = compareVersions(host.version, cli) < 0 ? 'chrome-relay update (installs this CLI\'s host and reconnects)' : 'update the CLI (npm i -g chrome-relay@latest), then chrome-relay update';

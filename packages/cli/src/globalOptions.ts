@@ -2,6 +2,7 @@
 import { AGENT_NAME_PATTERN, AGENT_NAME_RULE, DEFAULT_CALL_TIMEOUT_MS, RelayError } from '@chrome-relay/protocol';
 import { assertTrustedHome } from './homeTrust.js';
 import { relayHome } from './paths.js';
+import { endpointOf, type Endpoint } from './remote/endpoint.js';
 
 export interface GlobalOptions {
   home: string;
@@ -12,6 +13,8 @@ export interface GlobalOptions {
   target?: { tab?: number | undefined; workspace?: string | undefined; group?: string | undefined } | undefined;
   /** Agent identity for leases: --agent or CHROME_RELAY_AGENT. */
   agent?: string | undefined;
+  /** Where the browser is when it is not on this machine: --endpoint or CHROME_RELAY_ENDPOINT (remote/endpoint.ts). */
+  endpoint?: Endpoint | undefined;
 }
 
 /** Environment variable naming the agent when --agent is not given. */
@@ -41,7 +44,7 @@ export function agentOf(raw: { agent?: unknown }, env: NodeJS.ProcessEnv = proce
  * writes it; `report` leaves that to the caller, for `doctor` (which reports it) and the MCP server (whose every
  * call then fails with that reason, instead of a server that never starts).
  */
-export function resolveGlobals(raw: { profile?: string; timeout?: number; json?: boolean; agent?: unknown }, home: 'trusted' | 'report' = 'trusted'): GlobalOptions {
+export function resolveGlobals(raw: { profile?: string; timeout?: number; json?: boolean; agent?: unknown; endpoint?: unknown }, home: 'trusted' | 'report' = 'trusted'): GlobalOptions {
   const dir = relayHome();
   if (home === 'trusted') assertTrustedHome(dir);
   return {
@@ -50,5 +53,6 @@ export function resolveGlobals(raw: { profile?: string; timeout?: number; json?:
     timeoutMs: raw.timeout ?? DEFAULT_CALL_TIMEOUT_MS,
     json: raw.json ?? false,
     agent: agentOf(raw),
+    endpoint: endpointOf(typeof raw.endpoint === 'string' ? raw.endpoint : undefined),
   };
 }

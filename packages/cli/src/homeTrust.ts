@@ -47,7 +47,7 @@ export function describeHomeProblem(home: string, problem: HomeProblem, uid: num
 const verdicts = new Map<string, RelayError | null>();
 
 /** Why this user must not trust `home`, as the closed error a command fails with; null when it may. Asked once per process. */
-function homeRefusal(home: string): RelayError | null {
+export function homeRefusal(home: string): RelayError | null {
   const known = verdicts.get(home);
   if (known !== undefined) return known;
   const user = currentUser();

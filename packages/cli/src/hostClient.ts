@@ -13,6 +13,8 @@ import { listDescriptors, type FoundDescriptor } from './discovery.js';
 import { explainLostHost, explainLostHostResponse } from './lostHost.js';
 import { runDir } from './paths.js';
 import { isSameBuild } from './sameBuild.js';
+import type { Endpoint } from './remote/endpoint.js';
+import { callEndpoint } from './remote/linkClient.js';
 import { callSocket } from './socketCall.js';
 
 export interface CallOptions {
@@ -27,6 +29,8 @@ export interface CallOptions {
    * Sent only to a host and extension of this build, which know it; the answer then carries `snapshot`.
    */
   snapshot?: Record<string, unknown> | undefined;
+  /** A browser on another machine, in a container or in WSL (CHROME_RELAY_ENDPOINT, --endpoint): its bridge finds the host there. */
+  endpoint?: Endpoint | undefined;
 }
 
 /** How long to wait for a host that is being restarted (service worker waking, extension reconnecting). */
@@ -90,6 +94,10 @@ export function notConnected(tool: string, home: string, profile: string | undef
  * refuses the connection belongs to a host that just died: treat it as absent and look again.
  */
 export async function callHost(tool: string, params: Record<string, unknown>, options: CallOptions): Promise<ClientResponse> {
+  if (options.endpoint !== undefined) {
+    // The bridge there finds the host, waits for one that restarts, and says what became of its browser.
+    return callEndpoint(options.endpoint, options.home, tool, params, options.timeoutMs, { target: options.target, agent: options.agent, snapshot: options.snapshot, profile: options.profile });
+  }
   // A host that just died (stale descriptor, or the run dir just changed) is usually being restarted by the
   // extension within a few hundred ms: wait for it briefly instead of failing an agent's call.
   // One read of the run directory answers both "is a host restarting" and "which host" (every agent call pays for it).

@@ -15,6 +15,7 @@ import { TOOL_COMMANDS } from './commandSpec.js';
 import { declareCommand } from './declareCommand.js';
 import { registerAliases } from './aliases.js';
 import { registerBatchCommand } from './commands/batch.js';
+import { registerBridgeCommands } from './commands/bridge.js';
 import { registerMcpCommand } from './commands/mcp.js';
 import { registerSetupCommands } from './commands/setup.js';
 
@@ -23,6 +24,7 @@ export const HAND_WRITTEN: readonly { readonly names: readonly string[]; readonl
   { names: ['launch', 'stop', 'setup', 'install', 'uninstall', 'update', 'reconnect', 'doctor', 'skill', 'extension'], register: registerSetupCommands },
   { names: ['batch'], register: registerBatchCommand },
   { names: ['mcp'], register: registerMcpCommand },
+  { names: ['bridge', 'link'], register: registerBridgeCommands },
   { names: ['read', 'ax', 'click-ax'], register: registerAliases },
 ];
 
@@ -66,6 +68,7 @@ export function buildProgram(argv: readonly string[] = [], options: { validateOn
     .description('Drive your real, logged-in Chrome from the shell: snapshot → refs → click.')
     .version(VERSION, '-V, --version')
     .option('--profile <user-data-dir>', 'talk to the browser running this profile (when several are connected)')
+    .option('--endpoint <endpoint>', 'reach the browser on another machine, in a container or in WSL: unix:<path>, ssh://[user@]host[:port] or cmd:<command line> (default: $CHROME_RELAY_ENDPOINT)')
     .option('--timeout <ms>', 'deadline for the whole call (default 30000)', parseTimeout)
     .option('--json', 'JSON output everywhere (snapshot prints text otherwise)')
     .option('--agent <name>', 'agent identity for leases (default: $CHROME_RELAY_AGENT)')

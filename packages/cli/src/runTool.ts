@@ -42,6 +42,7 @@ async function call<T extends ToolName>(tool: T, params: ToolParams<T>, globals:
       target: globals.target,
       agent: globals.agent,
       snapshot,
+      endpoint: globals.endpoint,
     });
   } catch (error) {
     throw failed(error);

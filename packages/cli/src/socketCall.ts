@@ -5,7 +5,7 @@
  * Failures map onto the same closed codes as hostClient: nothing listening → extension_not_connected,
  * the host hung up mid-call → native_host_disconnected, no answer → timeout.
  */
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { homedir } from 'node:os';
 import { currentPlatform, proofForEndpoint } from '@chrome-relay/host-files';
 import {
@@ -37,7 +37,7 @@ export interface CallEnvelope {
  * What a host on a named pipe wants to see: the proof that this client can read the user's secret
  * (host-files secret.ts). A Unix socket wants none: its file modes decide who connects.
  */
-function proofFor(endpoint: string, tool: string): string | undefined {
+export function proofFor(endpoint: string, tool: string): string | undefined {
   const user = { env: process.env, userHome: homedir() };
   try {
     return proofForEndpoint(endpoint, user) ?? undefined;
@@ -76,6 +76,45 @@ export function callRequest(endpoint: string, id: number, tool: string, params: 
   };
 }
 
+/**
+ * What a failed exchange says about its far end: the host of this machine (hostPeer), or a link to a bridge on the
+ * person's machine (remote/linkClient.ts), whose losses mean other things and call for other moves.
+ */
+export interface Peer {
+  /** Nothing answers at the socket: the call never started. */
+  unreachable(tool: string, error: NodeJS.ErrnoException): RelayError;
+  /** The connection closed before the answer. */
+  lost(tool: string): RelayError;
+  /** No answer by the call's deadline (plus the margin that lets the far end's own timeout answer first). */
+  silent(tool: string, timeoutMs: number): RelayError;
+  /** What came back is not an answer this CLI can read. */
+  unreadable(tool: string, problem: string): RelayError;
+}
+
+/** The host of this machine at `socketPath`. */
+export function hostPeer(socketPath: string): Peer {
+  return {
+    unreachable: (tool, error) =>
+      reasonedError('extension_not_connected', 'no_host', `Nothing answers on ${socketPath} (${error.code ?? error.message}): its host is gone. Retry in a moment; if no browser comes back, run \`chrome-relay doctor\` (ask the person to open their browser, or run \`chrome-relay launch\` for a dedicated one).`, { tool, phase: 'connect', details: { socket: socketPath, errno: error.code ?? null } }),
+    // A host that exits on purpose answers first (relay.ts); a bare close means it died (killed, crashed).
+    // Whether a new host comes depends on the browser: lostHost.ts says which when it knows the browser.
+    lost: (tool) =>
+      reasonedError(
+        'native_host_disconnected',
+        'host_exited',
+        `The native host went away during ${toolLabel(tool)} without answering (it was killed or crashed, or its browser exited); while the browser runs, the extension starts a new host within a second: retry in a moment.`,
+        { tool, phase: 'transport', details: { socket: socketPath, cause: 'host_died' } },
+      ),
+    silent: (tool, timeoutMs) =>
+      reasonedError('timeout', 'host_unresponsive', `The host at ${socketPath} did not answer ${toolLabel(tool)} within ${timeoutMs} ms; run \`chrome-relay doctor\`.`, {
+        tool,
+        phase: 'transport',
+        details: { socket: socketPath, timeoutMs },
+      }),
+    unreadable: (tool, problem) => new RelayError('internal_error', `The host at ${socketPath} ${problem}`, { tool, phase: 'transport' }),
+  };
+}
+
 export function callSocket(socketPath: string, tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: CallEnvelope = {}): Promise<ClientResponse> {
   let request: ReturnType<typeof callRequest>;
   try {
@@ -83,10 +122,16 @@ export function callSocket(socketPath: string, tool: string, params: Record<stri
   } catch (error) {
     return Promise.reject(error);
   }
+  return exchange(connect(socketPath), false, request, tool, timeoutMs, hostPeer(socketPath));
+}
+
+/**
+ * One request and its answer on `socket` (connecting, or `connected` already), then the socket is closed. Every
+ * way it can fail is the peer's to word; a call cut off midway is reported as one that may have acted (interrupted.ts).
+ */
+export function exchange(socket: Socket, connected: boolean, request: { id: number }, tool: string, timeoutMs: number, peer: Peer): Promise<ClientResponse> {
   return new Promise<ClientResponse>((resolve, reject) => {
-    const socket = connect(socketPath);
     const decoder = new FrameDecoder(MAX_SOCKET_FRAME_BYTES);
-    let connected = false;
     let settled = false;
     const finish = (fn: () => void): void => {
       if (settled) return;
@@ -95,57 +140,40 @@ export function callSocket(socketPath: string, tool: string, params: Record<stri
       socket.destroy();
       fn();
     };
-    // The host enforces timeoutMs itself; the margin lets its own timeout answer arrive first.
-    const timer = setTimeout(() => {
-      const error = reasonedError('timeout', 'host_unresponsive', `The host at ${socketPath} did not answer ${toolLabel(tool)} within ${timeoutMs} ms; run \`chrome-relay doctor\`.`, {
-        tool,
-        phase: 'transport',
-        details: { socket: socketPath, timeoutMs },
-      });
-      finish(() => reject(asInterrupted(error)));
-    }, timeoutMs + 1000);
-    socket.once('connect', () => {
+    // The far end enforces timeoutMs itself; the margin lets its own timeout answer arrive first.
+    const timer = setTimeout(() => finish(() => reject(asInterrupted(peer.silent(tool, timeoutMs)))), timeoutMs + 1000);
+    const send = (): void => {
       connected = true;
       try {
         socket.write(encodeFrame(request, MAX_SOCKET_FRAME_BYTES));
       } catch (error) {
         finish(() => reject(RelayError.from(error, tool, 'transport')));
       }
-    });
+    };
+    if (connected) send();
+    else socket.once('connect', send);
     socket.on('data', (chunk: Buffer) => {
       let messages: unknown[];
       try {
         messages = decoder.push(chunk);
       } catch (error) {
-        finish(() => reject(new RelayError('internal_error', `Malformed frame from the host at ${socketPath}: ${(error as Error).message}`, { tool, phase: 'transport' })));
+        finish(() => reject(peer.unreadable(tool, `sent a malformed frame: ${(error as Error).message}`)));
         return;
       }
       for (const message of messages) {
         const response = readResponse(message);
         if (response === undefined) {
-          finish(() => reject(new RelayError('internal_error', `The host at ${socketPath} sent a response this CLI cannot read (version skew?); run \`chrome-relay update\`.`, { tool, phase: 'transport' })));
+          finish(() => reject(peer.unreadable(tool, 'sent a response this CLI cannot read (version skew?); run `chrome-relay update`.')));
           return;
         }
-        // id 0 is the host's answer to a request it could not read (relay.ts clientFrameFault): ours.
+        // id 0 is the answer to a request the far end could not read (relay.ts clientFrameFault): ours.
         if (response.id === request.id || (response.id === 0 && !response.ok)) finish(() => resolve(response));
       }
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (connected) return; // 'close' follows and reports it
-      finish(() =>
-        reject(reasonedError('extension_not_connected', 'no_host', `Nothing answers on ${socketPath} (${error.code ?? error.message}): its host is gone. Retry in a moment; if no browser comes back, run \`chrome-relay doctor\` (ask the person to open their browser, or run \`chrome-relay launch\` for a dedicated one).`, { tool, phase: 'connect', details: { socket: socketPath, errno: error.code ?? null } })),
-      );
+      finish(() => reject(peer.unreachable(tool, error)));
     });
-    // A host that exits on purpose answers first (relay.ts); a bare close means it died (killed, crashed).
-    socket.on('close', () => {
-      // Whether a new host comes depends on the browser: lostHost.ts says which when it knows the browser.
-      const error = reasonedError(
-        'native_host_disconnected',
-        'host_exited',
-        `The native host went away during ${toolLabel(tool)} without answering (it was killed or crashed, or its browser exited); while the browser runs, the extension starts a new host within a second: retry in a moment.`,
-        { tool, phase: 'transport', details: { socket: socketPath, cause: 'host_died' } },
-      );
-      finish(() => reject(asInterrupted(error)));
-    });
+    socket.on('close', () => finish(() => reject(asInterrupted(peer.lost(tool)))));
   });
 }

@@ -97,6 +97,8 @@ const indicator = new Indicator(chromeActionApi);
 let hostLink: HostLink = { connected: false, host: null };
 /** The person's pause as the host reports it (`status`, doctor); kept here because a hello is built synchronously. */
 let pausedSince: number | null = null;
+/** Whether agents through a bridge may act (the options), told to the host for the tools it answers itself. */
+let remoteAgents = true;
 
 const services: Services = {
   cdp,
@@ -124,7 +126,7 @@ const services: Services = {
 const hostPort = createHostPort({
   connect: connectChromeNative,
   dispatch: createDispatcher({ tools: TOOL_REGISTRY, services, policy, activity }),
-  hello: () => chromeHello(pausedSince),
+  hello: () => chromeHello(pausedSince, remoteAgents),
   onStatus: (status) => {
     hostLink = status;
     indicator.update({ connected: status.connected });
@@ -155,6 +157,11 @@ const pauseChanged = (state: PauseState): void => {
   hostPort.greet();
 };
 pause.onChange(pauseChanged);
+settings.onChange((current) => {
+  if (current.remoteAgents === remoteAgents) return;
+  remoteAgents = current.remoteAgents;
+  hostPort.greet();
+});
 pause.get().then(pauseChanged, logError('reading the pause state failed'));
 activity.onFinish(() => indicator.update({ lastActivityAt: activity.lastActivityAt() }));
 indicator.update({ connected: false });

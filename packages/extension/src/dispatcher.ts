@@ -15,7 +15,8 @@
  * The tab checked is the one the call was resolved to act on — the same the tool gets.
  *
  * The person's limits (policy/policy.ts) are preconditions here too, in this order: Pause (it wins
- * over every other failure, and nothing attaches or runs), then — once the call's tabs are resolved —
+ * over every other failure, and nothing attaches or runs), then agents through a bridge when the person turned them
+ * off (the call's `via`), then — once the call's tabs are resolved —
  * the site block list and "agent tabs only". While it runs, the call holds its tabs' debugger sessions (no idle detach under it),
  * and the person can still stop it: Pause, or its tab navigating onto a blocked site, answers it at
  * once with that reason. Every call ends in the activity log the popup shows.
@@ -76,7 +77,7 @@ export interface DispatcherDeps {
   readonly services: Services;
   readonly now?: () => number;
   /** The person's limits (pause, block list, agent tabs only); absent in tests that do not need them. */
-  readonly policy?: Pick<Policy, 'checkPause' | 'checkTabs' | 'watch' | 'noteResult' | 'explainFailure'>;
+  readonly policy?: Pick<Policy, 'checkPause' | 'checkVia' | 'checkTabs' | 'watch' | 'noteResult' | 'explainFailure'>;
   /** Where every call is recorded for the popup. */
   readonly activity?: Pick<ActivityLog, 'start' | 'finish'>;
 }
@@ -104,6 +105,7 @@ function activityEntry(call: CallMessage, at: number, ms: number, tab: number | 
     if (typeof reply.error.details.reason === 'string') entry.reason = reply.error.details.reason;
   }
   if (call.client !== undefined) entry.cli = call.client.version;
+  if (call.via !== undefined) entry.via = { kind: call.via.kind, label: call.via.label };
   return entry;
 }
 
@@ -280,7 +282,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
     const startedAt = now();
     // The popup's history leaves out health checks and host plumbing (the tool entry's `health`): not agent actions.
     const logged = deps.activity !== undefined && !(isToolName(call.tool) && TOOLS[call.tool].health === true);
-    const runningId = logged ? deps.activity?.start({ at: startedAt, agent: call.agent ?? null, tool: call.tool, tab: namedTab(call) }) : undefined;
+    const runningId = logged ? deps.activity?.start({ at: startedAt, agent: call.agent ?? null, tool: call.tool, tab: namedTab(call), ...(call.via === undefined ? {} : { via: call.via }) }) : undefined;
     let stopCall: (error: RelayError) => void = () => undefined;
     const stopped = new Promise<never>((_resolve, reject) => {
       stopCall = reject;
@@ -318,6 +320,8 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       tabs = prepared.tabs;
       if (tabs.kind === 'tab') tabId = tabs.tab;
       await pause;
+      // An agent through a bridge the person turned off: after the pause (which wins), before anything acts.
+      await deps.policy?.checkVia(tool.name, call.via);
       const stage: Stage = { ctx, watch, stopped, holds, lanes: TOOLS[tool.name].input === true ? lanes : undefined };
       result = await execute(tool, prepared, stage, (started) => (turn = started));
       if (call.snapshot === undefined) reply = { type: 'result', id: call.id, ok: true, result };

@@ -62,7 +62,7 @@ export interface HostPort {
    * manifest (how `chrome-relay update` swaps in a new host). The delay lets the current answer leave first.
    */
   reconnect(delayMs: number): void;
-  /** Greet the host again (what it reports changed: the person paused or resumed). */
+  /** Greet the host again (what it reports changed: the person paused or resumed, or switched agents through a bridge). */
   greet(): void;
 }
 
@@ -190,11 +190,12 @@ export function connectChromeNative(): NativePort {
   };
 }
 
-export function chromeHello(pausedSince: number | null): ExtensionHello {
+export function chromeHello(pausedSince: number | null, remoteAgents: boolean): ExtensionHello {
   return {
     type: 'hello',
     extension: { id: chrome.runtime.id, version: VERSION, protocolVersion: PROTOCOL_VERSION },
     userAgent: navigator.userAgent,
     pausedSince,
+    remoteAgents,
   };
 }

@@ -21,3 +21,4 @@ export type { Registry } from './platform/registry.js';
 export { currentUser, homeProblem } from './trust.js';
 export type { HomeProblem } from './trust.js';
 export { isNamedPipe } from './endpoint.js';
+export { isPairingSecret, listenDirProblem, pairingFile, pairingProof, pairingSecret } from './bridgeFiles.js';

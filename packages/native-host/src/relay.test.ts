@@ -225,6 +225,26 @@ describe('Relay', () => {
     expect(status()).toBeNull();
   });
 
+  it("hands a bridge's via to the extension with the call; refuses the tools it answers itself to bridged calls once the person turned them off", () => {
+    const { relay, sent } = setup();
+    const via = { kind: 'ssh' as const, label: '10.0.0.5' };
+    const client = new FakeClient();
+    relay.clientMessage(client, { ...request(1, 'tabs'), via });
+    expect(calls(sent)[0]).toMatchObject({ tool: 'tabs', via });
+    relay.clientMessage(client, { ...request(2, 'status'), via });
+    expect(client.received.at(-1)).toMatchObject({ id: 2, ok: true });
+    relay.extensionMessage({ ...HELLO, remoteAgents: false });
+    for (const [id, tool] of [[3, 'status'], [4, 'rearm'], [5, 'restart_host']] as const) {
+      relay.clientMessage(client, { ...request(id, tool), via });
+      expect(client.received.at(-1)).toMatchObject({ id, ok: false, error: { code: 'target_conflict', details: { reason: 'remote_agents_off', via } } });
+    }
+    // A local client, and the extension's own tools (its dispatcher decides those), are not the host's to refuse.
+    relay.clientMessage(client, request(6, 'status'));
+    expect(client.received.at(-1)).toMatchObject({ id: 6, ok: true });
+    relay.clientMessage(client, { ...request(7, 'tabs'), via });
+    expect(calls(sent).at(-1)).toMatchObject({ tool: 'tabs', via });
+  });
+
   it('answers status without an extension, and rejects unknown status options', () => {
     const { relay } = setup({ hello: false });
     const client = new FakeClient();

@@ -25,6 +25,8 @@
  *   refusing new ones meanwhile with native_host_disconnected at phase connect (they never started; retry
  *   in a second), and only then forwards it. If the extension refuses, or the host is still alive a while
  *   after the swap should have happened, calls are accepted again.
+ * - A call a bridge relayed carries `via` (where it came from), handed to the extension with the call. When the
+ *   person turned such calls off (the hello's `remoteAgents: false`), the tools answered here refuse them too.
  * - Tool params and results are not validated here (the extension and the CLI own that); only the
  *   envelope is.
  */
@@ -37,8 +39,10 @@ import {
   RESTART_DRAIN_MS,
   reasonedError,
   RelayError,
+  remoteAgentsOffError,
   toolLabel,
   VERSION,
+  type Via,
   type ClientResponse,
   type ExtensionHello,
   type ExtensionToHost,
@@ -87,6 +91,8 @@ export const PROBE_EVERY_MS = 5_000;
 const PING_TOOL = 'ping';
 /** The swap `update` asks for (see the rules above). */
 const RESTART_TOOL = 'restart_host';
+/** What the host answers without the extension (clientMessage). */
+const HOST_ANSWERED: ReadonlySet<string> = new Set(['status', 'rearm', RESTART_TOOL]);
 /**
  * After the extension accepted restart_host it closes its port within a moment (which ends this host). Still
  * being alive this long after means the swap did not happen: accept calls again rather than refuse forever.
@@ -238,6 +244,11 @@ export class Relay {
       this.respond(client, this.errorResponse(request.id, error));
       return;
     }
+    // The tools the host answers itself never reach the extension's own check of the person's choice (policy.ts).
+    if (request.via !== undefined && this.hello?.remoteAgents === false && HOST_ANSWERED.has(request.tool)) {
+      this.respond(client, this.errorResponse(request.id, remoteAgentsOffError(request.tool, request.via)));
+      return;
+    }
     if (request.tool === 'status') {
       this.answerStatus(client, request.id, request.params);
       return;
@@ -250,7 +261,7 @@ export class Relay {
       this.drainThenRestart(client, request.id, request.params, request.timeoutMs);
       return;
     }
-    this.forward(client, request.id, request.tool, request.params, request.timeoutMs, { target: request.target, agent: request.agent, client: request.client, snapshot: request.snapshot });
+    this.forward(client, request.id, request.tool, request.params, request.timeoutMs, { target: request.target, agent: request.agent, client: request.client, snapshot: request.snapshot, via: request.via });
   }
 
   /** The client's connection cannot go on (corrupt stream, over a limit, idle mid-frame): say why, then hang up. */
@@ -297,7 +308,7 @@ export class Relay {
     tool: string,
     params: Record<string, unknown>,
     timeoutMs: number,
-    envelope: { target?: CallTarget | undefined; agent?: string | undefined; client?: VersionInfo | undefined; snapshot?: Record<string, unknown> | undefined } = {},
+    envelope: { target?: CallTarget | undefined; agent?: string | undefined; client?: VersionInfo | undefined; snapshot?: Record<string, unknown> | undefined; via?: Via | undefined } = {},
     restarting = false,
   ): void {
     if (this.extensionGone) {
@@ -334,6 +345,7 @@ export class Relay {
         ...(envelope.agent === undefined ? {} : { agent: envelope.agent }),
         ...(envelope.client === undefined ? {} : { client: envelope.client }),
         ...(envelope.snapshot === undefined ? {} : { snapshot: envelope.snapshot }),
+        ...(envelope.via === undefined ? {} : { via: envelope.via }),
       });
     } catch (error) {
       this.respond(client, this.errorResponse(clientId, RelayError.from(error, tool, 'transport')));

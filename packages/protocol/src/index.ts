@@ -16,3 +16,4 @@ export * from './snapshotNode.js';
 export * from './reasons.js';
 export * from './interrupted.js';
 export * from './escape.js';
+export * from './bridge.js';

@@ -11,6 +11,7 @@
  * `params`; the extension validates them against TOOLS.snapshot.
  */
 import * as z from 'zod';
+import { VIA_KINDS, VIA_LABEL_MAX } from './bridge.js';
 import { AGENT_NAME_PATTERN, AGENT_NAME_RULE } from './constants.js';
 import { RelayErrorDataSchema } from './errors.js';
 import { lazy } from './lazy.js';
@@ -34,6 +35,9 @@ export const CallTargetSchema = lazy(() =>
 export type CallTarget = z.infer<ReturnType<typeof CallTargetSchema>>;
 /** Agent identity for leases (--agent or CHROME_RELAY_AGENT). */
 export const AgentSchema = lazy(() => z.string().regex(AGENT_NAME_PATTERN, `must be ${AGENT_NAME_RULE}`));
+
+/** Where a call came from when a bridge relayed it (bridge.ts); absent for a local client. */
+export const ViaSchema = lazy(() => z.strictObject({ kind: z.enum(VIA_KINDS), label: z.string().min(1).max(VIA_LABEL_MAX) }));
 
 /** Snapshot params (without `tab`: the result's tab) for a snapshot right after the tool. */
 const SnapshotAfterSchema = lazy(() => z.record(z.string(), z.unknown()));
@@ -60,6 +64,11 @@ export const ClientRequestSchema = lazy(() =>
      * which file modes guard.
      */
     auth: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+    /**
+     * Set by a bridge (bridge.ts), which overwrites whatever its client sent: the call came from another machine, a
+     * container or WSL. The host hands it to the extension, which shows it and may refuse the call.
+     */
+    via: ViaSchema().optional(),
   }),
 );
 export type ClientRequest = z.infer<ReturnType<typeof ClientRequestSchema>>;
@@ -93,6 +102,8 @@ export const HostToExtensionSchema = lazy(() =>
       snapshot: SnapshotAfterSchema().optional(),
       /** The CLI that made the call (the extension shows it to the person; it decides nothing). */
       client: VersionInfoSchema().optional(),
+      /** The bridge the call came through (ClientRequest.via); absent for a client on the person's machine. */
+      via: ViaSchema().optional(),
     }),
     z.strictObject({ type: z.literal('hello'), host: VersionInfoSchema().extend({ pid: z.number() }) }),
   ]),
@@ -106,6 +117,8 @@ export const ExtensionHelloSchema = lazy(() =>
     userAgent: z.string(),
     /** When the person paused agents (epoch ms), or null; sent again whenever it changes, so `status` can say so. */
     pausedSince: z.number().nullable().optional(),
+    /** False when the person turned off agents that come through a bridge; the host then refuses them the tools it answers itself. */
+    remoteAgents: z.boolean().optional(),
   }),
 );
 export type ExtensionHello = z.infer<ReturnType<typeof ExtensionHelloSchema>>;

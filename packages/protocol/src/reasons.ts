@@ -96,6 +96,13 @@ export const ERROR_REASONS = {
       meaning: 'The tab is being recorded (`record start`), and this command would change what the recording shows (a --full screenshot resizes the viewport).',
       move: 'Drop the option that needs it (a plain screenshot comes from the recording), or run `chrome-relay record stop` first.',
     },
+    remote_agents_off: {
+      meaning:
+        "The call came through a bridge (an agent on another machine, in a container or in WSL: details.via), and the person turned such agents off in chrome-relay's options.",
+      move: 'Stop and tell the person; calls through a bridge work again once they turn "Agents on other machines" back on in the extension\'s options.',
+      says: ['tell the person'],
+      retryable: false,
+    },
     input_overlap: {
       meaning:
         "Other input reached the page while this pointer action was delivered (input chrome-relay did not queue, such as an earlier extension instance's), so chrome-relay cannot tell whether this action reached its element.",
@@ -236,6 +243,24 @@ export const ERROR_REASONS = {
       move: 'Run chrome-relay as the user whose browser runs the host; if you are that user, run `chrome-relay doctor`, and restart the browser if the secret file changed.',
       retryable: false,
     },
+    no_bridge: {
+      meaning: 'Nothing listens on the socket CHROME_RELAY_ENDPOINT (or --endpoint) names: the bridge on the person\'s machine is not running, or the socket is not forwarded or mounted here.',
+      move: 'Ask the person to start `chrome-relay bridge --listen <path>` on their machine (and to forward or mount that socket where you run), then retry.',
+    },
+    link_failed: {
+      meaning:
+        "The link CHROME_RELAY_ENDPOINT names (ssh://, or cmd:<command>) ended before a bridge answered on it: ssh could not connect or log in, or the command failed, or chrome-relay is not on the far side's PATH. details.linkSaid holds the last lines it wrote.",
+      move: 'Fix what details.linkSaid says (try the same `ssh` by hand), or set CHROME_RELAY_ENDPOINT to a working endpoint; retrying as is fails the same way.',
+      says: ['linkSaid'],
+      retryable: false,
+    },
+    not_paired: {
+      meaning:
+        "The bridge on the person's machine refused this client: its socket is private to the person's user, or it was started with --paired and this client did not present the pairing secret (CHROME_RELAY_PAIRING).",
+      move: 'Ask the person for the pairing secret of their bridge (it runs with --paired; the secret is in chrome-relay\'s home, bridge/pairing) and set CHROME_RELAY_PAIRING to it.',
+      says: ['CHROME_RELAY_PAIRING'],
+      retryable: false,
+    },
   },
   native_host_disconnected: {
     browser_closed: {
@@ -263,6 +288,11 @@ export const ERROR_REASONS = {
       meaning: 'The MCP client closed its session (its stdin ended) before the call answered; nobody is left to read the answer.',
       move: 'Nothing to do in this session; in a new one, check the page with `chrome-relay snapshot` before re-issuing a mutating call.',
       retryable: false,
+    },
+    link_lost: {
+      meaning:
+        "The link to the person's machine (the ssh connection, the command on its stdio, the socket, or the bridge at its far end) closed while the call was in flight. The next call opens the link again.",
+      move: 'Retry in a moment (the next call connects again); a mutating command may have acted, so check the page with `chrome-relay snapshot` before re-issuing it.',
     },
     host_unsafe: {
       meaning:

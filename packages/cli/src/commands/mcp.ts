@@ -41,6 +41,6 @@ export function registerMcpCommand(program: Command): void {
       const groups = parseCaps(opts.caps);
       const load = createRequire(import.meta.url);
       const mcp = load(join(distDir(), 'mcp.cjs')) as McpModule;
-      await mcp.runMcpServer({ home: globals.home, profile: globals.profile, agent: globals.agent ?? `mcp-${process.pid}`, timeoutMs: globals.timeoutMs, groups });
+      await mcp.runMcpServer({ home: globals.home, profile: globals.profile, agent: globals.agent ?? `mcp-${process.pid}`, timeoutMs: globals.timeoutMs, groups, endpoint: globals.endpoint });
     });
 }

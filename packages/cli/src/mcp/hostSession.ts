@@ -24,10 +24,17 @@ import {
 } from '@chrome-relay/protocol';
 import { notConnected, pickHost, RECONNECT_WAIT_MS, recentlyActive } from '../hostClient.js';
 import { explainLostHost, explainLostHostResponse } from '../lostHost.js';
-import { callRequest, readResponse, type CallEnvelope } from '../socketCall.js';
+import type { Endpoint } from '../remote/endpoint.js';
+import { linkLost, linkPeer, linkRequest, linkSocketOf, openLink } from '../remote/linkClient.js';
+import { callRequest, hostPeer, readResponse, type CallEnvelope } from '../socketCall.js';
+
+/** How long the first call waits for a link to open (a holder to start, ssh to log in, the far bridge to start). */
+const LINK_OPEN_MS = 15_000;
 
 interface Pending {
   tool: string;
+  /** The connection the call went out on: only its loss fails the call. */
+  connection: Connection;
   resolve(response: ClientResponse): void;
   reject(error: unknown): void;
   timer: ReturnType<typeof setTimeout>;
@@ -37,13 +44,15 @@ interface Connection {
   socket: Socket;
   path: string;
   decoder: FrameDecoder;
-  /** The host's descriptor: whose browser to look at when it goes (lostHost.ts). */
-  host: HostDescriptor;
+  /** The host's descriptor: whose browser to look at when it goes (lostHost.ts); null through an endpoint, whose bridge looks. */
+  host: HostDescriptor | null;
 }
 
 export interface HostSessionOptions {
   home: string;
   profile?: string | undefined;
+  /** The browser is elsewhere (CHROME_RELAY_ENDPOINT, --endpoint): the session is one link to its bridge (remote/linkClient.ts). */
+  endpoint?: Endpoint | undefined;
 }
 
 export class HostSession {
@@ -61,19 +70,15 @@ export class HostSession {
     const connection = await this.connected(tool);
     if (this.closed) throw sessionClosed(tool);
     const id = this.nextId++;
-    const request = callRequest(connection.path, id, tool, params, timeoutMs, envelope);
+    const endpoint = this.options.endpoint;
+    const request = endpoint === undefined ? callRequest(connection.path, id, tool, params, timeoutMs, envelope) : linkRequest(id, tool, params, timeoutMs, { ...envelope, profile: this.options.profile });
     return new Promise<ClientResponse>((resolve, reject) => {
       // The host enforces timeoutMs itself; the margin lets its own timeout answer arrive first.
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        const error = reasonedError('timeout', 'host_unresponsive', `The host at ${connection.path} did not answer ${toolLabel(tool)} within ${timeoutMs} ms; run \`chrome-relay doctor\`.`, {
-          tool,
-          phase: 'transport',
-          details: { socket: connection.path, timeoutMs },
-        });
-        reject(asInterrupted(error));
+        reject(asInterrupted((endpoint === undefined ? hostPeer(connection.path) : linkPeer(endpoint)).silent(tool, timeoutMs)));
       }, timeoutMs + 1000);
-      this.pending.set(id, { tool, resolve, reject, timer });
+      this.pending.set(id, { tool, connection, resolve, reject, timer });
       try {
         connection.socket.write(encodeFrame(request, MAX_SOCKET_FRAME_BYTES));
       } catch (error) {
@@ -88,8 +93,9 @@ export class HostSession {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    const live = this.live;
-    if (live) this.fail(live, sessionClosed);
+    const open = new Set([...this.pending.values()].map((call) => call.connection));
+    if (this.live) open.add(this.live);
+    for (const connection of open) this.fail(connection, sessionClosed);
     // A connection still being opened sees `closed` and drops its socket (open()).
     this.connection = undefined;
   }
@@ -104,6 +110,15 @@ export class HostSession {
 
   /** Find the host (waiting briefly while one is being restarted, like a CLI call) and connect to it. */
   private async open(tool: string): Promise<Connection> {
+    const endpoint = this.options.endpoint;
+    if (endpoint !== undefined) {
+      const socket = await openLink(endpoint, this.options.home, tool, LINK_OPEN_MS);
+      if (this.closed) {
+        socket.destroy();
+        throw sessionClosed(tool);
+      }
+      return this.attach(socket, null, linkSocketOf(this.options.home, endpoint));
+    }
     const giveUpAt = Date.now() + (recentlyActive(this.options.home) ? RECONNECT_WAIT_MS : 0);
     for (;;) {
       if (this.closed) throw sessionClosed(tool);
@@ -111,15 +126,14 @@ export class HostSession {
       if (host) {
         const socket = await connectTo(host.socket);
         if (socket && this.closed) socket.destroy();
-        else if (socket) return this.attach(socket, host);
+        else if (socket) return this.attach(socket, host, host.socket);
       }
       if (Date.now() >= giveUpAt) throw notConnected(tool, this.options.home, this.options.profile);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
 
-  private attach(socket: Socket, host: HostDescriptor): Connection {
-    const path = host.socket;
+  private attach(socket: Socket, host: HostDescriptor | null, path: string): Connection {
     const connection: Connection = { socket, path, decoder: new FrameDecoder(MAX_SOCKET_FRAME_BYTES), host };
     this.live = connection;
     socket.on('data', (chunk: Buffer) => {
@@ -135,41 +149,54 @@ export class HostSession {
         if (response === undefined) continue;
         const call = this.pending.get(response.id);
         if (!call) continue;
+        // The link behind this connection is gone (its holder says so, then hangs up): the next call opens another.
+        if (!response.ok && response.error.details.reason === 'link_lost' && this.live === connection) this.forget(connection);
         this.pending.delete(response.id);
         clearTimeout(call.timer);
         // A host that exits on purpose answers before it goes: what became of its browser is looked at here too.
-        if (!response.ok && response.error.code === 'native_host_disconnected') {
+        if (host !== null && !response.ok && response.error.code === 'native_host_disconnected') {
           explainLostHostResponse(response, host, this.options.home).then(call.resolve, call.reject);
         } else call.resolve(response);
       }
     });
     socket.on('error', () => undefined); // 'close' follows and reports it
     // A host that exits on purpose answers first (relay.ts); a bare close means it died (killed, crashed).
+    const endpoint = this.options.endpoint;
     socket.on('close', () =>
       this.fail(connection, (tool) =>
         asInterrupted(
-          reasonedError(
-            'native_host_disconnected',
-            'host_exited',
-            `The native host went away during ${toolLabel(tool)} without answering (it was killed or crashed); while the browser runs, the extension starts a new host within a second: retry in a moment.`,
-            { tool, phase: 'transport', details: { socket: path, cause: 'host_died' } },
-          ),
+          endpoint !== undefined
+            ? linkLost(endpoint, tool, 'the link to the person\'s machine closed before the answer came')
+            : reasonedError(
+                'native_host_disconnected',
+                'host_exited',
+                `The native host went away during ${toolLabel(tool)} without answering (it was killed or crashed); while the browser runs, the extension starts a new host within a second: retry in a moment.`,
+                { tool, phase: 'transport', details: { socket: path, cause: 'host_died' } },
+              ),
         ),
       ),
     );
     return connection;
   }
 
+  /** New calls no longer go out on `connection` (calls on it still get their answers). */
+  private forget(connection: Connection): void {
+    if (this.live !== connection) return;
+    this.live = undefined;
+    this.connection = undefined;
+  }
+
   /** The connection is done: every call on it fails, and the next call looks for the host again. */
   private fail(connection: Connection, error: (tool: string) => RelayError): void {
     connection.socket.destroy();
-    if (this.live === connection) this.live = undefined;
-    this.connection = undefined;
+    this.forget(connection);
     for (const [id, call] of this.pending) {
+      if (call.connection !== connection) continue;
       this.pending.delete(id);
       clearTimeout(call.timer);
       const failure = error(call.tool);
-      if (failure.code === 'native_host_disconnected') explainLostHost(failure, connection.host, this.options.home).then(call.reject, call.reject);
+      const host = connection.host;
+      if (host !== null && failure.code === 'native_host_disconnected') explainLostHost(failure, host, this.options.home).then(call.reject, call.reject);
       else call.reject(failure);
     }
   }

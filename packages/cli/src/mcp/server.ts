@@ -17,6 +17,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { asInterrupted, isToolName, parseParams, parseResult, RelayError, VERSION, type AfterSnapshot, type McpGroup, type ToolName } from '@chrome-relay/protocol';
 import { skewNotices } from '../versionSkew.js';
+import type { Endpoint } from '../remote/endpoint.js';
 import { HostSession } from './hostSession.js';
 import { LineTransport } from './lineTransport.js';
 import { mcpError, mcpResult, notServed, type McpCallResult } from './mcpResults.js';
@@ -31,6 +32,8 @@ export interface McpServerOptions {
   timeoutMs?: number;
   /** The tool groups served (protocol parseCaps: core, and those `--caps` names). */
   groups: readonly McpGroup[];
+  /** The browser is elsewhere (CHROME_RELAY_ENDPOINT, --endpoint): one link to its bridge serves every call. */
+  endpoint?: Endpoint | undefined;
 }
 
 /**
@@ -81,7 +84,7 @@ async function snapshotApart(session: Session, options: McpServerOptions, prepar
 export async function runMcpServer(options: McpServerOptions): Promise<void> {
   const served: McpServed = servedBy(options.groups);
   const words: WordsContext = { served: served.tools };
-  const session = new HostSession({ home: options.home, profile: options.profile });
+  const session = new HostSession({ home: options.home, profile: options.profile, endpoint: options.endpoint });
   const server = new Server({ name: 'chrome-relay', version: VERSION }, { capabilities: { tools: {} }, instructions: serverInstructions(served) });
   const tools = mcpToolList(served);
   const inFlight = new Set<Promise<McpCallResult>>();

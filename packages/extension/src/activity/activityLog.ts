@@ -4,6 +4,7 @@
  * so a restarted worker still shows the history (written behind the reply, never on its path: one
  * write at a time, the newest state wins). Values read back are shape-checked.
  */
+import { VIA_KINDS, type Via } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 
 export const ACTIVITY_KEY = 'activity';
@@ -23,6 +24,8 @@ export interface ActivityEntry {
   reason?: string;
   /** The CLI version that made the call, when the host said. */
   cli?: string;
+  /** The bridge the call came through (another machine, a container, WSL); absent: this machine. */
+  via?: Via;
 }
 
 export interface RunningCall {
@@ -31,6 +34,7 @@ export interface RunningCall {
   agent: string | null;
   tool: string;
   tab: number | null;
+  via?: Via;
 }
 
 interface Stored {
@@ -49,8 +53,15 @@ function isEntry(value: unknown): value is ActivityEntry {
     (v.tab === null || typeof v.tab === 'number') &&
     typeof v.outcome === 'string' &&
     (v.reason === undefined || typeof v.reason === 'string') &&
-    (v.cli === undefined || typeof v.cli === 'string')
+    (v.cli === undefined || typeof v.cli === 'string') &&
+    (v.via === undefined || isVia(v.via))
   );
+}
+
+function isVia(value: unknown): value is Via {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (VIA_KINDS as readonly unknown[]).includes(v.kind) && typeof v.label === 'string';
 }
 
 function fromStorage(value: unknown): Stored {

@@ -19,7 +19,7 @@ async function setup(settings: Partial<Settings> = {}) {
   const { net, barrier } = fakeBarrier(env.browser, () => store.rules());
   const { lifecycle, pages } = fakeAgentPages(env.browser, barrier, agentTabs, pause);
   const policy = new Policy({ browser: env.browser, organize, sessions: env.cdp, settings: store, pause, agentTabs, barrier, pages });
-  await store.save({ blockedSites: [], agentTabsOnly: false, idleDetachSeconds: 15, agentFiles: false, agentJs: true, ...settings });
+  await store.save({ blockedSites: [], agentTabsOnly: false, idleDetachSeconds: 15, remoteAgents: true, agentFiles: false, agentJs: true, ...settings });
   const personTab = env.browser.addTab({ url: 'https://news.test/' }).id ?? 0;
   const bankTab = env.browser.addTab({ url: 'https://bank.test/account' }).id ?? 0;
   const agentTab = env.browser.addTab({ url: 'https://shop.test/' }).id ?? 0;
@@ -38,6 +38,21 @@ async function refusal(promise: Promise<unknown>): Promise<RelayError> {
   }
   throw new Error('expected a refusal');
 }
+
+describe('Policy: agents on other machines', () => {
+  it('refuses every tool of a call a bridge relayed while the person has them off; local calls, and bridged ones when on, pass', async () => {
+    const via = { kind: 'unix' as const, label: 'container' };
+    const off = await setup({ remoteAgents: false });
+    for (const tool of ['click', 'tabs', 'ping']) {
+      const error = await refusal(off.policy.checkVia(tool, via));
+      expect(error).toMatchObject({ code: 'target_conflict', retryable: false, details: { reason: 'remote_agents_off', via } });
+      expect(error.message).toContain('socket container');
+    }
+    await off.policy.checkVia('click', undefined);
+    const on = await setup();
+    await on.policy.checkVia('click', via);
+  });
+});
 
 describe('Policy: pause', () => {
   it('refuses every tool with paused_by_user while paused, except ping and restart_host', async () => {
@@ -125,7 +140,7 @@ describe('Policy: site block list', () => {
     const { store, cdp, debugger: fake, bankTab, agentTab } = await setup();
     await cdp.attach(bankTab);
     await cdp.attach(agentTab);
-    await store.save({ blockedSites: ['bank.test'], agentTabsOnly: false, idleDetachSeconds: 15, agentFiles: false, agentJs: true });
+    await store.save({ blockedSites: ['bank.test'], agentTabsOnly: false, idleDetachSeconds: 15, remoteAgents: true, agentFiles: false, agentJs: true });
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(fake.attached.has(bankTab)).toBe(false);
     expect(fake.attached.has(agentTab)).toBe(true);
@@ -307,7 +322,7 @@ describe('Policy: the network barrier', () => {
   it('while the block list cannot be installed, calls are refused (it is not in force); once it can, they run', async () => {
     const { policy, store, net, agentTab } = await setup();
     net.failing = new Error('Internal error');
-    await expect(policy.saveSettings({ blockedSites: ['bank.test'], agentTabsOnly: false, idleDetachSeconds: 15, agentFiles: false, agentJs: true })).rejects.toMatchObject({ code: 'chrome_api_error' });
+    await expect(policy.saveSettings({ blockedSites: ['bank.test'], agentTabsOnly: false, idleDetachSeconds: 15, remoteAgents: true, agentFiles: false, agentJs: true })).rejects.toMatchObject({ code: 'chrome_api_error' });
     expect((await store.get()).blockedSites).toEqual(['bank.test']);
     const refused = await refusal(policy.checkTabs('click', {}, one(agentTab)));
     expect(refused.code).toBe('chrome_api_error');
@@ -323,7 +338,7 @@ describe('Policy: the network barrier', () => {
     const parsed = parseSiteRule('example.com/a/very/long/path*');
     if (!parsed.ok) throw new Error(parsed.problem);
     for (const m of requestMatches(parsed.rule)) if (m.regexFilter !== undefined) net.unsupported.add(m.regexFilter);
-    const problems = await policy.saveSettings({ blockedSites: ['bank.test', 'example.com/a/very/long/path*'], agentTabsOnly: false, idleDetachSeconds: 15, agentFiles: false, agentJs: true });
+    const problems = await policy.saveSettings({ blockedSites: ['bank.test', 'example.com/a/very/long/path*'], agentTabsOnly: false, idleDetachSeconds: 15, remoteAgents: true, agentFiles: false, agentJs: true });
     expect(problems).toEqual([{ line: 'example.com/a/very/long/path*', problem: expect.stringContaining('too long') }]);
     expect((await store.get()).blockedSites).toEqual([]);
   });

@@ -2,6 +2,8 @@
  * The person's limits on agents, checked in one place (the dispatcher, before every tool; the attach
  * guard in cdpSession.ts, before every debugger attach):
  *
+ * - Agents on other machines (a call a bridge relayed carries `via`): refused with `remote_agents_off` while the
+ *   person has them turned off (settings.ts `remoteAgents`), after Pause and before anything else.
  * - Pause: every call fails with target_conflict `paused_by_user` until Resume (except `ping` and
  *   `restart_host`, which touch no tab: doctor and update keep working and report the pause). Pausing
  *   detaches every session at once and stops the calls in flight.
@@ -27,7 +29,7 @@
  * workspace commands, lease claim). One verdict per tab (`#refusal`) decides them all, and decides what the lists
  * show (`tabs`, `group list`, `workspace list`: the entry's `lists`): what the agent may act on, the rest counted.
  */
-import { isToolName, reasonedError, RelayError, toolLabel, TOOLS, type ToolResult } from '@chrome-relay/protocol';
+import { isToolName, reasonedError, RelayError, remoteAgentsOffError, toolLabel, TOOLS, type ToolResult, type Via } from '@chrome-relay/protocol';
 import { blockCheckedUrls, isPersonPage, pageRefusal, personPageError, urlRefusal } from './urlGate.js';
 import type { BrowserApi } from '../browserApi.js';
 import type { CdpSessions } from '../cdp/cdpSession.js';
@@ -203,6 +205,15 @@ export class Policy {
     if (isToolName(tool) && TOOLS[tool].health === true) return;
     const state = await this.#deps.pause.get();
     if (state.paused) throw pausedError(state, tool);
+  }
+
+  /**
+   * A call a bridge relayed (`via`: an agent on another machine, in a container or in WSL) while the person turned
+   * such agents off. Every tool, health checks included: "off" leaves such an agent nothing to call.
+   */
+  async checkVia(tool: string, via: Via | undefined): Promise<void> {
+    if (via === undefined) return;
+    if (!(await this.#deps.settings.get()).remoteAgents) throw remoteAgentsOffError(tool, via);
   }
 
   /**

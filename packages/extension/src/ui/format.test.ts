@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../policy/settings.js';
-import { ago, limitsLine, outcomeText, statusLine } from './format.js';
+import { agentFrom, ago, limitsLine, outcomeText, statusLine } from './format.js';
 import type { PopupState } from './messages.js';
 
 const state = (over: Partial<PopupState> = {}): PopupState => ({
@@ -34,6 +34,14 @@ describe('popup text', () => {
   });
 
   it('summarises the limits', () => {
-    expect(limitsLine(state({ settings: { blockedSites: ['a.test'], agentTabsOnly: true, idleDetachSeconds: 0, agentFiles: false, agentJs: true } }))).toBe('1 blocked site · agent tabs only · stays attached');
+    expect(limitsLine(state({ settings: { blockedSites: ['a.test'], agentTabsOnly: true, idleDetachSeconds: 0, remoteAgents: true, agentFiles: false, agentJs: true } }))).toBe('1 blocked site · agent tabs only · stays attached');
+    expect(limitsLine(state({ settings: { ...DEFAULT_SETTINGS, remoteAgents: false } }))).toContain('no agents on other machines');
+  });
+
+  it('names who acted and where from: this machine, or the bridge its call came through', () => {
+    expect(agentFrom({ agent: 'claude' })).toBe('claude · this machine');
+    expect(agentFrom({ agent: null, via: { kind: 'ssh', label: '10.0.0.5' } })).toBe('no agent name · ssh 10.0.0.5');
+    expect(agentFrom({ agent: 'a', via: { kind: 'unix', label: 'container' } })).toBe('a · socket container');
+    expect(agentFrom({ agent: 'a', via: { kind: 'cmd', label: 'wsl' } })).toBe('a · command wsl');
   });
 });

@@ -1,4 +1,5 @@
 /** Text for the popup, as pure functions (unit-tested): times, outcomes, the status line. */
+import type { Via } from '@chrome-relay/protocol';
 import type { ActivityEntry } from '../activity/activityLog.js';
 import type { PopupState } from './messages.js';
 
@@ -32,11 +33,27 @@ export function statusLine(state: PopupState): { text: string; tone: 'connected'
   return { text: `Connected: agents can act, ${what}`, tone: 'connected' };
 }
 
+/**
+ * Where a call came from, for the person: "this machine", or the bridge it came through. Written here, not taken from
+ * the protocol package, whose index would bring the tool registry into the popup.
+ */
+export function viaText(via: Via | undefined): string {
+  if (via === undefined) return 'this machine';
+  const how = via.kind === 'ssh' ? 'ssh' : via.kind === 'unix' ? 'socket' : 'command';
+  return `${how} ${via.label}`;
+}
+
+/** Who made a call and where it came from: "claude · this machine", "claude · ssh 10.0.0.5". */
+export function agentFrom(call: { agent: string | null; via?: Via }): string {
+  return `${call.agent ?? 'no agent name'} · ${viaText(call.via)}`;
+}
+
 export function limitsLine(state: PopupState): string {
   const parts: string[] = [];
   const rules = state.settings.blockedSites.length;
   parts.push(rules === 0 ? 'no blocked sites' : `${rules} blocked site${rules === 1 ? '' : 's'}`);
   if (state.settings.agentTabsOnly) parts.push('agent tabs only');
+  if (!state.settings.remoteAgents) parts.push('no agents on other machines');
   // Both say only what differs from the default, where the person changed it.
   if (state.settings.agentFiles) parts.push('local files open');
   if (!state.settings.agentJs) parts.push('no agent JavaScript');

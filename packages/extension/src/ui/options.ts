@@ -1,4 +1,4 @@
-/** The options page: block list, "agent tabs only", local files, agents' JavaScript, idle detach. The service worker validates and stores. */
+/** The options page: block list, "agent tabs only", agents on other machines, local files, agents' JavaScript, idle detach. The service worker validates and stores. */
 import { byId, el, request } from './client.js';
 
 const form = byId('settings', HTMLFormElement);
@@ -7,6 +7,7 @@ const agentTabsOnly = byId('agent-tabs-only', HTMLInputElement);
 const agentFiles = byId('agent-files', HTMLInputElement);
 const agentJs = byId('agent-js', HTMLInputElement);
 const idle = byId('idle', HTMLInputElement);
+const remoteAgents = byId('remote-agents', HTMLInputElement);
 const problems = byId('problems', HTMLUListElement);
 const saved = byId('saved', HTMLSpanElement);
 
@@ -24,6 +25,7 @@ async function load(): Promise<void> {
   agentFiles.checked = answer.settings.agentFiles;
   agentJs.checked = answer.settings.agentJs;
   idle.value = String(answer.settings.idleDetachSeconds);
+  remoteAgents.checked = answer.settings.remoteAgents;
 }
 
 form.addEventListener('submit', (event) => {
@@ -34,6 +36,7 @@ form.addEventListener('submit', (event) => {
     blockedSites: blocked.value.split('\n'),
     agentTabsOnly: agentTabsOnly.checked,
     idleDetachSeconds: Number(idle.value),
+    remoteAgents: remoteAgents.checked,
     agentFiles: agentFiles.checked,
     agentJs: agentJs.checked,
   };

@@ -4,7 +4,7 @@
  */
 import type { ActivityEntry } from '../activity/activityLog.js';
 import { byId, el, request } from './client.js';
-import { ago, clock, limitsLine, outcomeText, statusLine } from './format.js';
+import { agentFrom, ago, clock, limitsLine, outcomeText, statusLine, viaText } from './format.js';
 import type { HereTab, PopupState, TabRow, UiRequest } from './messages.js';
 
 const REFRESH_MS = 1000;
@@ -91,9 +91,9 @@ function tabRow(tab: TabRow, now: number): HTMLTableRowElement {
   tr.append(cell(el('span', tab.attached ? 'attached' : 'detached', tab.attached ? 'pill on' : 'pill')));
   tr.append(cell(...(tab.lease ? [el('span', tab.lease.owner, 'lease'), freeButton({ kind: 'tab', target: String(tab.id), owner: tab.lease.owner })] : [el('span', '—', 'sub')])));
   const last = tab.running
-    ? [el('div', `${tab.running.tool} (running)`, 'last-tool'), el('div', `${tab.running.agent ?? 'no agent name'} · ${ago(tab.running.at, now)}`, 'sub')]
+    ? [el('div', `${tab.running.tool} (running)`, 'last-tool'), el('div', `${agentFrom(tab.running)} · ${ago(tab.running.at, now)}`, 'sub')]
     : tab.last
-      ? [el('div', `${tab.last.tool} `, 'last-tool'), el('div', `${tab.last.agent ?? 'no agent name'} · ${ago(tab.last.at, now)}`, 'sub')]
+      ? [el('div', `${tab.last.tool} `, 'last-tool'), el('div', `${agentFrom(tab.last)} · ${ago(tab.last.at, now)}`, 'sub')]
       : [el('span', '—', 'sub')];
   if (!tab.running && tab.last) last[0]?.append(outcomePill(tab.last));
   tr.append(cell(...last));
@@ -102,7 +102,11 @@ function tabRow(tab: TabRow, now: number): HTMLTableRowElement {
 
 function recentRow(entry: ActivityEntry): HTMLTableRowElement {
   const tr = el('tr');
-  tr.append(cell(clock(entry.at)), cell(entry.agent ?? '—'), cell(entry.tool), cell(entry.tab === null ? '—' : `#${entry.tab}`), cell(outcomePill(entry)));
+  // Where the agent runs: this machine, or the bridge its call came through (the person may turn those off).
+  const from = cell(viaText(entry.via));
+  from.title = viaText(entry.via);
+  if (entry.via !== undefined) from.className = 'via';
+  tr.append(cell(clock(entry.at)), cell(entry.agent ?? '—'), cell(entry.tool), cell(entry.tab === null ? '—' : `#${entry.tab}`), cell(outcomePill(entry)), from);
   tr.title = `${entry.ms} ms`;
   return tr;
 }

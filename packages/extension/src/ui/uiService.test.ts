@@ -71,11 +71,11 @@ describe('the popup state', () => {
 
   it('saves valid settings and refuses bad ones with the lines at fault', async () => {
     const { ui } = await setup();
-    expect(await ui({ kind: 'saveSettings', settings: { blockedSites: ['bank.test'], agentTabsOnly: true, idleDetachSeconds: 30 } })).toEqual({
+    expect(await ui({ kind: 'saveSettings', settings: { blockedSites: ['bank.test'], agentTabsOnly: true, idleDetachSeconds: 30, remoteAgents: true } })).toEqual({
       ok: true,
-      settings: { blockedSites: ['bank.test'], agentTabsOnly: true, idleDetachSeconds: 30, agentFiles: false, agentJs: true },
+      settings: { blockedSites: ['bank.test'], agentTabsOnly: true, idleDetachSeconds: 30, remoteAgents: true, agentFiles: false, agentJs: true },
     });
-    const bad = await ui({ kind: 'saveSettings', settings: { blockedSites: ['no spaces allowed'], agentTabsOnly: true, idleDetachSeconds: 30 } });
+    const bad = await ui({ kind: 'saveSettings', settings: { blockedSites: ['no spaces allowed'], agentTabsOnly: true, idleDetachSeconds: 30, remoteAgents: true } });
     expect(bad).toMatchObject({ ok: false, field: 'blockedSites', problems: [{ line: 'no spaces allowed' }] });
     expect(await ui({ kind: 'settings' })).toMatchObject({ ok: true, settings: { blockedSites: ['bank.test'] } });
   });
