@@ -21,6 +21,7 @@ import { renderSummary } from './bench/summary.js';
 import { charsSection } from './bench/suiteChars.js';
 import { commandsSection, startupSection } from './bench/suiteCommands.js';
 import { mcpContextSection, mcpSection } from './bench/suiteMcp.js';
+import { drawingSection } from './bench/suiteDrawing.js';
 import { idleSection } from './bench/suiteIdle.js';
 import { remoteSection } from './bench/suiteRemote.js';
 import { loopSection, rawCdpSection } from './bench/suiteLoops.js';
@@ -120,12 +121,13 @@ try {
   const big = await bigPageSection(bench, { relay: bigPlan, peer: bigPeerPlan }, MAX_CHARS);
   const loops = await loopSection(bench);
   const idle = await idleSection(bench, flags, options.headful, display);
+  const drawing = await drawingSection(bench, display);
   const raw = await rawCdpSection(bench, flags, options.headful ? display : undefined, snapshots.relay5k ? { full: snapshots.relay5k.full.time, interactive: snapshots.relay5k.interactive.time } : undefined);
 
   for (const [name, args] of [['chrome-relay', relay.browserArgs()], ['agent-browser', peer?.browserArgs()]] as const) {
     if (args) footer.push(`${name}'s browser also runs with: ${extraFlags(args, flags).join(' ') || '(nothing else)'}`);
   }
-  const sections: Section[] = [startup.section, mcp.section, mcpContext, remote, commands.section, chars, snapshots.timeSection, snapshots.tokenSection, big, loops.section, idle, raw];
+  const sections: Section[] = [startup.section, mcp.section, mcpContext, remote, commands.section, chars, snapshots.timeSection, snapshots.tokenSection, big, loops.section, idle, drawing, raw];
   const report = renderReport({ sections, peers: peer !== undefined, peerName: 'agent-browser' });
   const summary = renderSummary({
     node: startup.node,

@@ -8,6 +8,7 @@ document.body.innerHTML = `<form style="padding:40px;display:grid;gap:8px;width:
 <label>Phone <input id="phone" type="tel"></label>
 <label>CVC <input id="cvc" inputmode="numeric" autocomplete="cc-csc"></label>
 <label>Month <input id="month" inputmode="numeric"></label>
+<label>Sign-in code <input id="otp" inputmode="numeric" autocomplete="one-time-code"></label>
 </form>`;
 
 const field = (id: string): HTMLInputElement => {
@@ -25,6 +26,7 @@ const masks = {
   phone: IMask(field('phone'), { mask: '(000) 000-0000' }),
   cvc: IMask(field('cvc'), { mask: '000' }),
   month: IMask(field('month'), { mask: IMask.MaskedRange, from: 1, to: 12, maxLength: 2 }),
+  otp: IMask(field('otp'), { mask: '000 000' }),
 };
 
 /** What each mask holds, unmasked, for the tests to read through the observer. */

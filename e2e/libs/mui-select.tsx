@@ -10,7 +10,7 @@ import { mount, record } from './shell.js';
 const SIZES = ['Small', 'Medium', 'Large', 'Extra large'];
 
 function App() {
-  const [size, setSize] = useState('');
+  const [size, setSize] = useState('Medium');
   return (
     <div style={{ padding: 40 }}>
       <FormControl sx={{ minWidth: 200 }}>
@@ -37,5 +37,5 @@ function App() {
   );
 }
 
-record('value', null);
+record('value', 'Medium');
 mount(<App />);

@@ -1,10 +1,11 @@
 // Radix UI Select as shadcn/ui uses it: the trigger opens the listbox on pointerdown (the release then lands on the
-// list drawn under the pointer), an item is chosen on pointerup, and the list unmounts at once.
+// list drawn under the pointer), an item is chosen on pointerup, and the list unmounts at once. The list is taller than
+// its viewport: scrolled, it shows a scroll-up button a frame later, which shifts its items.
 import * as Select from '@radix-ui/react-select';
 import { useState } from 'react';
 import { mount, record } from './shell.js';
 
-const ZONES = ['Eastern Time', 'Central Time', 'Mountain Time', 'Pacific Time', 'Greenwich Mean Time', 'Japan Standard Time'];
+const ZONES = ['Eastern', 'Central', 'Mountain', 'Pacific', 'Alaska', 'Hawaii', 'Greenwich Mean', 'Central European', 'Eastern European', 'Moscow', 'India Standard', 'China Standard', 'Japan Standard', 'Korea Standard', 'Australian Eastern', 'New Zealand'].map((zone) => `${zone} Time`);
 const box = { background: 'white', border: '1px solid #999', padding: 4 };
 
 function App() {
@@ -22,7 +23,8 @@ function App() {
           <Select.Icon>▾</Select.Icon>
         </Select.Trigger>
         <Select.Portal>
-          <Select.Content style={box}>
+          <Select.Content style={{ ...box, maxHeight: 240 }}>
+            <Select.ScrollUpButton style={{ textAlign: 'center' }}>▴</Select.ScrollUpButton>
             <Select.Viewport>
               {ZONES.map((zone) => (
                 <Select.Item key={zone} value={zone} style={{ padding: '4px 24px' }}>
@@ -30,6 +32,7 @@ function App() {
                 </Select.Item>
               ))}
             </Select.Viewport>
+            <Select.ScrollDownButton style={{ textAlign: 'center' }}>▾</Select.ScrollDownButton>
           </Select.Content>
         </Select.Portal>
       </Select.Root>

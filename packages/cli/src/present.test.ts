@@ -56,7 +56,8 @@ describe('lists: one line per item', () => {
     expect(listLines('tabs', one)).toEqual(['tab 11: "A \\"quoted\\"" — "https://a.test/" [active]']);
     const two = { windows: [...one.windows, { id: 2, focused: false, type: 'normal', tabs: [{ id: 12, windowId: 2, index: 0, url: 'about:blank', title: '', active: false, status: 'loading', groupId: 4 }] }] };
     expect(listLines('tabs', two)).toEqual(['tab 11: "A \\"quoted\\"" — "https://a.test/" [active] [window 1]', 'tab 12: (untitled) — "about:blank" [loading] [group 4] [window 2]']);
-    expect(listLines('tabs', { windows: [] })).toEqual(['(no tabs)']);
+    expect(listLines('tabs', { windows: [] })).toEqual(['(no tabs agents may use)']);
+    expect(listLines('tabs', { ...one, otherTabs: 2 })?.at(-1)).toBe('(2 other tabs open that agents may not use: counted, not listed)');
   });
 
   it('network: id, method, status, type and URL (a long one cut, its length said); headers only with --json', () => {

@@ -177,7 +177,10 @@ export function listLines(tool: string, result: Result): string[] | undefined {
           return `tab ${String(tab.id)}: ${title === '' ? '(untitled)' : quote(title)} — ${quote(str(tab.url))}${marks.length > 0 ? ` ${marks.join(' ')}` : ''}`;
         }),
       );
-      return lines.length > 0 ? lines : ['(no tabs)'];
+      // Tabs agents may not use are counted, never shown (the person's, a blocked site's, the browser's own pages).
+      const others = num(result.otherTabs) ?? 0;
+      const counted = others > 0 ? [`(${others} other tab${others === 1 ? '' : 's'} open that agents may not use: counted, not listed)`] : [];
+      return [...(lines.length > 0 ? lines : ['(no tabs agents may use)']), ...counted];
     }
     case 'console': {
       const entries = list(result.entries).map((e) => obj(e) ?? {});
@@ -210,7 +213,9 @@ export function listLines(tool: string, result: Result): string[] | undefined {
         const group = obj(g) ?? {};
         return `group ${quote(str(group.name))}: id ${String(group.groupId)}, ${str(group.color)}, window ${String(group.windowId)}, tabs ${list(group.tabIds).map(String).join(' ') || '(none)'}`;
       });
-      return lines.length > 0 ? lines : ['(no tab groups)'];
+      const others = num(result.otherGroups) ?? 0;
+      const counted = others > 0 ? [`(${others} other tab group${others === 1 ? '' : 's'} of the person's: counted, not named)`] : [];
+      return [...(lines.length > 0 ? lines : ['(no tab groups)']), ...counted];
     }
     case 'lease_list': {
       const now = Date.now();

@@ -138,6 +138,8 @@ export function renderSkill(version: string = VERSION): string {
     '- Failure: exit code 1. stderr ends with one human line, then `{"relayError":{"code":…,"message":…,"tool":…,"phase":…,"details":…,"retryable":…}}`. Branch on `code`, then on `details.reason` when it has one; the message is for humans and may change.',
     '- A mutating command (click, type, fill, navigate, js, …) cut off by `timeout` or `native_host_disconnected` may have acted: it says `retryable: false` and `details.mayHaveActed: true`. Snapshot and check the page before re-issuing it.',
     '- Notices: a command may add stderr lines `{"relayNotice":{"notice":…,"message":…}}`, one machine line each. The result is still valid.',
+    '- `click` says what it did when the page shows it: `"acted": {"what": "opened", "popup": {"role": "listbox"}, "releaseHeld": true, …}` (also `closed`, `checked`, `selected`, `chosen`, `focused`…). A select or menu that opens on the press is open after ONE click: snapshot to see its options; clicking again closes it.',
+    '- `fill` on a masked field (card number, expiry, phone) succeeds when the field holds the value as the page formats it, and says so: `"value": "12 / 34", "formatted": true`. A mask that drops characters is still `partial_success_disallowed`.',
     '',
     '## What to do on each error code',
     '',

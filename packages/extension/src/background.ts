@@ -14,6 +14,7 @@ import { chromeBrowserApi, setOpenGuard } from './browserApi.js';
 import { imageSize, offscreenRender } from './capture/frameImage.js';
 import { Recorder } from './capture/recorder.js';
 import { createFrameMasker } from './capture/recordMask.js';
+import { TabDrawing } from './capture/screencast.js';
 import { CdpSessions, chromeDebuggerTransport } from './cdp/cdpSession.js';
 import { createDispatcher } from './dispatcher.js';
 import { chromeHello, connectChromeNative, createHostPort, type HostLink } from './hostPort.js';
@@ -73,7 +74,8 @@ const frames = new FrameSessions(() => settings.rules());
 frames.listen(cdp);
 const captures = new TabCaptures();
 wireCaptures(cdp, captures);
-const recorder = new Recorder(createFrameMasker(frames));
+const drawing = new TabDrawing();
+const recorder = new Recorder(createFrameMasker(frames), drawing);
 // Subscribed now, synchronously: dialog and download events that wake the worker must find their listeners.
 const dialogs = new DialogTracker(cdp, browser);
 const downloads = new DownloadTracker(cdp, chromeDownloadsApi);
@@ -113,6 +115,7 @@ const services: Services = {
   network: new NetworkActivity(cdp),
   captures,
   recorder,
+  drawing,
   render: offscreenRender,
   imageSize,
   targeting,
@@ -137,6 +140,9 @@ const wake = (): void => hostPort.ensureConnected();
 cdp.start();
 // Console/network capture starts on attach, so `network` after `navigate` shows the navigation.
 cdp.onSessionPrepare((tabId, send) => captures.arm(tabId, send));
+// Agent tabs draw at full rate while a session works in them (capture/screencast.ts TabDrawing).
+cdp.onSessionPrepare((tabId, send) => drawing.keep(tabId, send));
+cdp.onDetached((tabId) => drawing.ended(tabId));
 cdp.on(wake);
 cdp.onDetached(wake);
 // The person's limits: no session while paused, on an extension's page or on a blocked site, whoever asks for one;

@@ -71,15 +71,18 @@ export const TOOLS = {
     }),
   }),
   tabs: toolEntry({
-    description: 'List windows and their tabs.',
+    description: "List the windows and tabs this agent may use; the person's other tabs are only counted (otherTabs).",
     mutates: false,
     leases: 'exempt',
     lists: 'tabs',
-    mcp: { group: 'core', description: 'List the open windows and their tabs (id, url, title).' },
-    cli: { command: 'tabs', output: 'list', summary: 'List windows and tabs (ids for --tab).', task: 'navigate', examples: ['chrome-relay tabs'] },
+    mcp: { group: 'core', description: 'List the windows and tabs you may use (id, url, title); the rest are only counted.' },
+    cli: { command: 'tabs', output: 'list', summary: 'List the windows and tabs agents may use (ids for --tab).', task: 'navigate', examples: ['chrome-relay tabs'] },
     schemas: () => ({
       params: z.strictObject({}),
-      result: z.strictObject({ windows: z.array(WindowInfo()) }),
+      result: z.strictObject({
+        windows: z.array(WindowInfo()).describe('The windows holding tabs this agent may use, and those tabs only'),
+        otherTabs: z.number().int().nonnegative().optional().describe("How many other tabs are open that agents may not use (the person's own, on a blocked site, extension or browser pages): counted, never shown"),
+      }),
     }),
   }),
   navigate: toolEntry({
@@ -241,6 +244,25 @@ export const TOOLS = {
           .optional()
           .describe('With x and y: the element at the point, which got the press and the release (for a point over an iframe: the <iframe>)'),
         dialog: DialogInfoSchema().optional().describe('A JavaScript dialog the click opened; answer it with `chrome-relay dialog`'),
+        acted: z
+          .strictObject({
+            what: z
+              .enum(['opened', 'closed', 'expanded', 'collapsed', 'checked', 'unchecked', 'pressed', 'unpressed', 'selected', 'chosen', 'focused'])
+              .describe('opened/closed its popup, expanded/collapsed, (un)checked, (un)pressed, selected (an option, or itself), chosen (a menu item, whose menu then closed), focused (a text field)'),
+            popup: z
+              .strictObject({ role: z.string(), name: z.string().optional().describe('Its own short name, when it has one') })
+              .optional()
+              .describe('opened, closed: the popup, by role (listbox, menu, dialog…)'),
+            releaseHeld: z
+              .literal(true)
+              .optional()
+              .describe(
+                'The widget acted on the press (as Radix, MUI, react-select and Headless UI do), then the release went to another element (what the press opened, or what was under the pointer once the pressed item left) and was held back: the press did the job',
+              ),
+            summary: z.string().describe('The same in a few words, e.g. `opened: listbox "Size"`'),
+          })
+          .optional()
+          .describe("What the click visibly did, as the control's own state shows it (ARIA and native state: expanded, checked, pressed, selected, focus)"),
       }),
     }),
   }),

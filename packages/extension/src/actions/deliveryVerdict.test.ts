@@ -4,7 +4,7 @@ import { classifyDelivery } from './deliveryVerdict.js';
 
 const seen = (type: string, phase: GuardEvent['phase'], ok = true): GuardEvent => ({ type, phase, ok });
 const report = (events: GuardEvent[], extra: Partial<GuardReport> = {}): GuardReport => ({ armed: true, events, ...extra });
-const decoy = { tag: 'button', nodeName: 'BUTTON', candidate: 1, id: 'decoy', className: '', name: 'Decoy' };
+const decoy = { tag: 'button', nodeName: 'BUTTON', candidate: 1, id: 'decoy', className: '', role: '', name: 'Decoy' };
 const pointer = [seen('pointerover', 'pointer'), seen('mouseover', 'pointer'), seen('pointermove', 'pointer'), seen('mousemove', 'pointer')];
 const press = [seen('pointerdown', 'press'), seen('mousedown', 'press')];
 const release = [seen('pointerup', 'release'), seen('mouseup', 'release'), seen('click', 'release')];
@@ -51,11 +51,11 @@ describe('classifyDelivery: click', () => {
   });
 
   it('a frame above the element that saw a press is an interception, named by that frame', () => {
-    const parent = report([seen('pointerdown', 'press', false)], { interceptor: { tag: 'iframe', nodeName: 'IFRAME', candidate: 1, id: 'ad', className: '', name: 'Ad' } });
+    const parent = report([seen('pointerdown', 'press', false)], { interceptor: { tag: 'iframe', nodeName: 'IFRAME', candidate: 1, id: 'ad', className: '', role: '', name: 'Ad' } });
     expect(classifyDelivery('click', report(pointer), [report([]), parent])).toEqual({
       delivered: false,
       when: 'after_pointer',
-      interceptor: { tag: 'iframe', nodeName: 'IFRAME', candidate: 1, id: 'ad', className: '', name: 'Ad' },
+      interceptor: { tag: 'iframe', nodeName: 'IFRAME', candidate: 1, id: 'ad', className: '', role: '', name: 'Ad' },
       // The second frame above named it: the world to identify it in.
       from: 2,
     });
@@ -126,5 +126,38 @@ describe('classifyDelivery: an element that removes itself when pressed', () => 
   it('gave way never qualifies on_press: the element had the press, its handlers ran, so the click is not free to repeat', () => {
     const verdict = classifyDelivery('click', report([...pointer, ...press, seen('pointerup', 'release', false)], { interceptor: decoy, gaveWay: true }));
     expect(verdict).toEqual({ delivered: false, when: 'on_press', interceptor: decoy, from: 0 });
+  });
+});
+
+describe('classifyDelivery: a press that visibly acted', () => {
+  const opened = { what: 'opened' as const, popup: { role: 'listbox', name: '' } };
+
+  it('on_press with an effect is delivered: the release went to what the press opened, and was held back', () => {
+    const listbox = { ...decoy, tag: 'div', nodeName: 'DIV', role: 'listbox', name: '' };
+    const verdict = classifyDelivery('click', report([...pointer, seen('pointerdown', 'press'), seen('pointerup', 'release', false)], { interceptor: listbox, acted: opened }));
+    expect(verdict).toEqual({ delivered: true, acted: opened, releaseHeld: true });
+  });
+
+  it('an item chosen on the press that left the page: delivered, selected', () => {
+    const selected = { what: 'selected' as const };
+    const verdict = classifyDelivery('click', report([...press, seen('pointerup', 'release'), seen('mouseup', 'release', false)], { interceptor: decoy, gone: true, acted: selected }));
+    expect(verdict).toEqual({ delivered: true, acted: selected, releaseHeld: true });
+  });
+
+  it('a whole click says what it did, and nothing was held back', () => {
+    expect(classifyDelivery('click', report([...pointer, ...press, ...release], { acted: opened }))).toEqual({ delivered: true, acted: opened });
+  });
+
+  it('a press that went elsewhere is never a success, whatever the page says happened', () => {
+    for (const events of [[seen('pointerover', 'pointer', false)], [...pointer, seen('pointerdown', 'press', false)]]) {
+      const verdict = classifyDelivery('click', report(events, { interceptor: decoy, acted: opened }));
+      expect(verdict.delivered).toBe(false);
+    }
+  });
+
+  it('a press that acted is enough when no release was seen at all (another frame took it); hover and a drag source gain nothing', () => {
+    expect(classifyDelivery('click', report([...press], { acted: opened }))).toEqual({ delivered: true, acted: opened, releaseHeld: true });
+    expect(classifyDelivery('press', report([...press], { acted: opened }))).toEqual({ delivered: true });
+    expect(classifyDelivery('hover', report([...pointer], { interceptor: decoy, acted: opened })).delivered).toBe(false);
   });
 });

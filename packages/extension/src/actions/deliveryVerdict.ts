@@ -12,8 +12,14 @@
  *   press (an overlay shown on mouseover, a decoy swapped in on pointermove);
  * - on_press: the element got the press, but the release or the click went elsewhere (an overlay
  *   shown on pointerdown). The element's press handlers ran: the page may have changed.
+ *
+ * Except when the press visibly acted (injected/pressEffects.ts): a widget that acts on the press — opens its listbox
+ * on pointerdown and draws it over the point, selects an option on pointerup and unmounts it — did what a person's
+ * click does, and the release that then went to something else (cancelled, as every stray event is) changes nothing
+ * of that. Such a click is delivered, and says what the press did (`acted`, `releaseHeld`). The press itself must
+ * have reached the element: a press that went elsewhere is never a success, whatever happened on the page.
  */
-import type { GuardEvent, GuardReport, Interceptor } from '../injected/types.js';
+import type { GuardEvent, GuardReport, Interceptor, PressEffect } from '../injected/types.js';
 
 export type DeliveryWhen = 'before_pointer' | 'after_pointer' | 'on_press';
 
@@ -21,7 +27,13 @@ export type DeliveryWhen = 'before_pointer' | 'after_pointer' | 'on_press';
 export type DeliveryAction = 'click' | 'press' | 'hover';
 
 export type DeliveryVerdict =
-  | { delivered: true }
+  | {
+      delivered: true;
+      /** What the press (or the whole click) visibly did, when the page showed it. */
+      acted?: PressEffect;
+      /** The release went to another element after the press acted, and was cancelled. */
+      releaseHeld?: true;
+    }
   | {
       delivered: false;
       when: DeliveryWhen;
@@ -37,6 +49,17 @@ export type DeliveryVerdict =
        */
       gaveWay?: true;
     };
+
+/** What a delivered click says of its press, for the tool's answer. */
+export interface PressActed {
+  acted?: PressEffect;
+  releaseHeld?: true;
+}
+
+/** Pure: the part of a delivered verdict the answer carries. */
+export function actedOf(verdict: Extract<DeliveryVerdict, { delivered: true }>): PressActed {
+  return { ...(verdict.acted === undefined ? {} : { acted: verdict.acted }), ...(verdict.releaseHeld === true ? { releaseHeld: true as const } : {}) };
+}
 
 function reached(events: readonly GuardEvent[], phase: GuardEvent['phase']): boolean {
   return events.some((event) => event.ok && event.phase === phase);
@@ -55,6 +78,16 @@ export function progress(events: readonly GuardEvent[]): DeliveryWhen {
  * the frames above it, innermost first (owner mode).
  */
 export function classifyDelivery(action: DeliveryAction, target: GuardReport, above: readonly GuardReport[] = []): DeliveryVerdict {
+  const verdict = reachedElement(action, target, above);
+  if (action !== 'click' || target.acted === undefined) return verdict;
+  if (verdict.delivered) return { delivered: true, acted: target.acted };
+  // The press reached the element and visibly acted; only the release went elsewhere.
+  if (verdict.when === 'on_press') return { delivered: true, acted: target.acted, releaseHeld: true };
+  return verdict;
+}
+
+/** Whether every part of the action reached the element (see the header), the press's effect aside. */
+function reachedElement(action: DeliveryAction, target: GuardReport, above: readonly GuardReport[]): DeliveryVerdict {
   const when = progress(target.events);
   if (target.interceptor !== undefined) {
     const verdict: DeliveryVerdict = { delivered: false, when, interceptor: target.interceptor, from: 0 };

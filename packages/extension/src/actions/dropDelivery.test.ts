@@ -4,7 +4,7 @@ import { classifyDrop } from './dropDelivery.js';
 
 const seen = (type: string, phase: GuardEvent['phase'], ok = true): GuardEvent => ({ type, phase, ok });
 const report = (events: GuardEvent[], extra: Partial<GuardReport> = {}): GuardReport => ({ armed: true, events, ...extra });
-const decoy = { tag: 'div', nodeName: 'DIV', candidate: 1, id: 'decoy', className: '', name: 'Decoy zone' };
+const decoy = { tag: 'div', nodeName: 'DIV', candidate: 1, id: 'decoy', className: '', role: '', name: 'Decoy zone' };
 
 describe('classifyDrop', () => {
   it('is delivered when the release (pointer drag) or the drop events (HTML5) reached the target', () => {

@@ -29,8 +29,9 @@ export interface InterceptorIdentity {
   backendNodeId?: number;
   ref?: string;
   id?: string;
-  className?: string;
-  /** Its short accessible name or text (page content). */
+  /** Its role as a snapshot shows it (absent for the document's root). */
+  role?: string;
+  /** Its name as a snapshot shows it, cut short (page content; never a style sheet or a page's whole text). */
   name: string;
   readonly [IDENTIFIED]: true;
 }
@@ -45,7 +46,7 @@ export function described(who: Interceptor): InterceptorIdentity {
     nodeName: who.nodeName,
     ...(who.ref === undefined ? {} : { ref: who.ref }),
     ...(who.id === '' ? {} : { id: who.id }),
-    ...(who.className === '' ? {} : { className: who.className }),
+    ...(who.role === '' ? {} : { role: who.role }),
     name: who.name,
   };
   return identity as InterceptorIdentity;

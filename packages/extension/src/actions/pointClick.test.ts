@@ -4,7 +4,7 @@ import { classifyPointClick, pointClickMessage } from './pointClick.js';
 
 const seen = (type: string, phase: GuardEvent['phase'], ok = true): GuardEvent => ({ type, phase, ok });
 const report = (events: GuardEvent[], extra: Partial<GuardReport> = {}): GuardReport => ({ armed: true, events, ...extra });
-const overlay = { tag: 'div', nodeName: 'DIV', candidate: 1, id: 'gate', className: '', name: 'Interstitial ad' };
+const overlay = { tag: 'div', nodeName: 'DIV', candidate: 1, id: 'gate', className: '', role: '', name: 'Interstitial ad' };
 const over = [seen('pointerover', 'pointer'), seen('mouseover', 'pointer')];
 const press = [seen('pointerdown', 'press'), seen('mousedown', 'press')];
 const release = [seen('pointerup', 'release'), seen('mouseup', 'release'), seen('click', 'release')];
@@ -49,14 +49,14 @@ describe('pointClickMessage: the move fits what happened at the point', () => {
   const toolbar = { nodeName: 'DIV', id: 'toolbar', name: 'Toolbar', ref: 'e4' };
 
   it('an element that gave way is said to have, with nothing to dismiss', () => {
-    const message = pointClickMessage({ x: 56, y: 76 }, '<span id="trash">', toolbar, { delivered: false, when: 'after_pointer', interceptor: { ...toolbar, tag: 'div', className: '', candidate: 1 }, gaveWay: true });
+    const message = pointClickMessage({ x: 56, y: 76 }, '<span id="trash">', toolbar, { delivered: false, when: 'after_pointer', interceptor: { ...toolbar, tag: 'div', className: '', role: '', candidate: 1 }, gaveWay: true });
     expect(message).toContain('<span id="trash"> gave way under the pointer');
     expect(message).toContain('<div id="toolbar"> "Toolbar" (@e4), which holds it');
     expect(message).not.toMatch(/appears on hover|Dismiss/);
   });
 
   it('a cover that came on hover is to be dismissed, by its ref', () => {
-    const message = pointClickMessage({ x: 56, y: 76 }, '<button>', toolbar, { delivered: false, when: 'after_pointer', interceptor: { ...toolbar, tag: 'div', className: '', candidate: 1 } });
+    const message = pointClickMessage({ x: 56, y: 76 }, '<button>', toolbar, { delivered: false, when: 'after_pointer', interceptor: { ...toolbar, tag: 'div', className: '', role: '', candidate: 1 } });
     expect(message).toContain('after the pointer arrived (it appears on hover)');
     expect(message).toContain('chrome-relay snapshot -s @e4');
   });

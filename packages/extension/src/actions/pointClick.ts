@@ -20,7 +20,7 @@ import { callPage, DocumentChanged } from '../page/pageCall.js';
 import type { DialogInfo, Watched } from '../pageState/dialogs.js';
 import type { FrameState } from '../page/worlds.js';
 import type { ToolContext } from './toolContext.js';
-import { classifyDelivery, progress, type DeliveryVerdict } from './deliveryVerdict.js';
+import { actedOf, classifyDelivery, progress, type DeliveryVerdict, type PressActed } from './deliveryVerdict.js';
 import { ACTION_PHASES, disarm, drawnAsLaidOut, readGuards, type GuardReports, type PointerPoint } from './pointerDelivery.js';
 import { checkPointLanding } from '../input/landing.js';
 import { described, identifyInterceptor } from './interceptorIdentity.js';
@@ -93,7 +93,7 @@ async function undelivered(ctx: ToolContext, armed: ArmedPoint, verdict: Extract
 export function pointClickMessage(
   { x, y }: { x: number; y: number },
   aimed: string,
-  interceptor: { nodeName: string; id?: string; name: string; ref?: string } | undefined,
+  interceptor: { nodeName: string; id?: string; role?: string; name: string; ref?: string } | undefined,
   verdict: Extract<DeliveryVerdict, { delivered: false }>,
 ): string {
   if (interceptor === undefined) {
@@ -125,7 +125,7 @@ async function verdictAfter(ctx: ToolContext, armed: ArmedPoint): Promise<Delive
  * opened a JavaScript dialog (only the press could be checked then). When the click replaced the
  * document before its record could be read, the press's record decides.
  */
-export async function clickPoint(ctx: ToolContext, armed: ArmedPoint, options: ClickOptions, run: InputRunner): Promise<{ dialog?: DialogInfo }> {
+export async function clickPoint(ctx: ToolContext, armed: ArmedPoint, options: ClickOptions, run: InputRunner): Promise<{ dialog?: DialogInfo } & PressActed> {
   const { point } = armed;
   const { pressed, clicked } = await guardedClick(ctx, point, options, run);
   // An element gets the press; over an iframe the top document sees no press at all, so only its verdict counts.
@@ -137,7 +137,7 @@ export async function clickPoint(ctx: ToolContext, armed: ArmedPoint, options: C
   try {
     const verdict = await verdictAfter(ctx, armed);
     if (!verdict.delivered) throw await undelivered(ctx, armed, verdict);
-    return {};
+    return actedOf(verdict);
   } catch (error) {
     if (!(error instanceof DocumentChanged)) throw error;
     if (pressVerdict?.delivered === true) return {};

@@ -128,7 +128,7 @@ describe('pointerTarget: a point over the iframe of a blocked site', () => {
 });
 
 describe('meanwhile: waiting for an element that gave way to be drawn again', () => {
-  const toolbar = described({ tag: 'div', nodeName: 'DIV', candidate: 1, id: 'toolbar', className: '', name: 'Toolbar' });
+  const toolbar = described({ tag: 'div', nodeName: 'DIV', candidate: 1, id: 'toolbar', className: '', role: '', name: 'Toolbar' });
 
   it('waits while it has no size', () => {
     expect(meanwhile(notVisibleError('click', 'e1', 3))).toBe(true);

@@ -128,6 +128,16 @@ async function prepare(ctx: ToolContext, site: RefSite, tool: ToolName, arm: Del
   const until = Math.min(Date.now() + COVER_MOTION_LIMIT_MS, ctx.deadline - COVER_MOTION_LIMIT_MS / 2);
   const look = async () => unlessStale(site, await callSite(ctx, site, 'prepareClick', { ref: site.ref, arm }));
   let outcome = await look();
+  // Scrolled into view just now: the page answers a scroll a frame or two later (a list shows its scroll-up button and
+  // shifts its items, then hides its scroll-down button at the end; a header turns sticky), so the point proven before
+  // that may hold another element when the pointer comes. Look again once the page has drawn its answer, until the
+  // element stays where it is (these looks scroll no more), within the same bound as a moving cover.
+  for (let previous: Prepared | undefined; outcome.status === 'ok' && (outcome.scrolled === true || previous !== undefined) && !samePoint(previous, outcome) && Date.now() < until; ) {
+    previous = outcome;
+    if (outcome.token !== undefined) await disarm(ctx, [{ world: site.world, token: outcome.token }]);
+    await waitForPaint(ctx, site.world);
+    outcome = await look();
+  }
   // Covered: look again a frame later while the cover keeps changing (nothing was armed or sent yet, so this is free
   // of effects). The first sighting always gets one more look: a fade that just began has not changed yet.
   for (let seen: string | undefined; outcome.status === 'intercepted' && outcome.look !== seen && Date.now() < until; ) {
@@ -147,6 +157,11 @@ async function prepare(ctx: ToolContext, site: RefSite, tool: ToolName, arm: Del
     case 'disabled':
       throw refusedError(tool, site.ref, site.tabId, 'it is disabled, and a disabled control receives no clicks');
   }
+}
+
+/** Pure: two looks found the element at the same point (within rounding). */
+function samePoint(a: { x: number; y: number } | undefined, b: { x: number; y: number }): boolean {
+  return a !== undefined && Math.abs(a.x - b.x) <= GEOMETRY_SLACK && Math.abs(a.y - b.y) <= GEOMETRY_SLACK;
 }
 
 /**

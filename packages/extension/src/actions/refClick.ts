@@ -11,7 +11,7 @@ import { clickAt, type ClickOptions } from '../input/mouse.js';
 import { DocumentChanged } from '../page/pageCall.js';
 import type { DialogInfo, Watched } from '../pageState/dialogs.js';
 import type { ToolContext } from './toolContext.js';
-import { classifyDelivery } from './deliveryVerdict.js';
+import { actedOf, classifyDelivery, type PressActed } from './deliveryVerdict.js';
 import { disarm, readGuards, undeliveredError, verifyDelivery, whileGivingWay, type GaveWay, type GuardReports, type PointerPoint } from './pointerDelivery.js';
 import type { RefSite } from './refAction.js';
 /** Runs the input; the click tool passes the dialog tracker's watch (a click may open alert()). */
@@ -56,7 +56,7 @@ export async function clickRef(
   tool: ToolName,
   options: ClickOptions = {},
   run: InputRunner = direct,
-): Promise<{ dialog?: DialogInfo; point: PointerPoint }> {
+): Promise<{ dialog?: DialogInfo; point: PointerPoint } & PressActed> {
   // The point returned is the one the click that landed was aimed at: its x, y and healed are the answer's.
   const { value, point: aimed } = await whileGivingWay(ctx, site, tool, 'click', point, (at) => clickOnce(ctx, site, at, tool, options, run));
   return { ...value, point: aimed };
@@ -70,7 +70,7 @@ async function clickOnce(
   tool: ToolName,
   options: ClickOptions,
   run: InputRunner,
-): Promise<{ dialog?: DialogInfo } | GaveWay> {
+): Promise<({ dialog?: DialogInfo } & PressActed) | GaveWay> {
   const { pressed, clicked } = await guardedClick(ctx, point, options, run);
   const pressVerdict = pressed === undefined ? undefined : classifyDelivery('press', pressed.target, pressed.above);
   if ('dialog' in clicked) {
@@ -84,7 +84,7 @@ async function clickOnce(
     const verdict = await verifyDelivery(ctx, point, 'click');
     if (!verdict.delivered && verdict.gaveWay === true) return { gaveWay: await undeliveredError(ctx, tool, site, point, verdict) };
     if (!verdict.delivered) throw await undeliveredError(ctx, tool, site, point, verdict);
-    return {};
+    return actedOf(verdict);
   } catch (error) {
     if (!(error instanceof DocumentChanged)) throw error;
     // The click navigated before its record could be read: the press record decides.

@@ -6,6 +6,7 @@
  */
 import type { RenderFrame, imageSize } from '../capture/frameImage.js';
 import type { Recorder } from '../capture/recorder.js';
+import type { TabDrawing } from '../capture/screencast.js';
 import type { CallContext } from '../context/call.js';
 import type { TabCaptures } from '../observe/captures.js';
 import type { FrameSessions } from '../page/frames.js';
@@ -40,6 +41,8 @@ export interface ToolServices {
   readonly captures: TabCaptures;
   /** Screencasts (record_start/stop; a screenshot of a recorded tab takes its frames). */
   readonly recorder: Recorder;
+  /** The tabs kept drawing at full rate while agents work in them (each session's screencast). */
+  readonly drawing: TabDrawing;
   /** Decoding and drawing a captured frame (an offscreen canvas in the worker; a test's frames are not images). */
   readonly render: RenderFrame;
   readonly imageSize: typeof imageSize;

@@ -13,7 +13,7 @@ import type Protocol from 'devtools-protocol';
 import type { CdpSessions } from '../cdp/cdpSession.js';
 import type { BlockedLayout } from '../page/blockedBoxes.js';
 import { createFrameMasker, type FrameMasker, type LiveFrame, type SiteShown } from './recordMask.js';
-import { onScreencastFrames, startScreencast, stopScreencast } from './screencast.js';
+import { endScreencast, startedFrames, type TabDrawing } from './screencast.js';
 
 export const DEFAULT_MAX_FRAMES = 300;
 const MAX_TOTAL_BYTES = 48 * 1024 * 1024;
@@ -40,9 +40,12 @@ interface Recording {
 export class Recorder {
   readonly #recordings = new Map<number, Recording>();
   readonly #mask: FrameMasker;
+  /** Whether a tab goes back to being kept drawing when its recording stops. */
+  readonly #drawing: TabDrawing;
 
-  constructor(mask: FrameMasker) {
+  constructor(mask: FrameMasker, drawing: TabDrawing) {
     this.#mask = mask;
+    this.#drawing = drawing;
   }
 
   isRecording(tabId: number): boolean {
@@ -68,7 +71,7 @@ export class Recorder {
       layout: undefined,
       withheld: 0,
     };
-    recording.stopListening = onScreencastFrames(cdp, tabId, (frame) => {
+    const onFrame = (frame: Protocol.Page.ScreencastFrameEvent): Promise<void> => {
       const arrived: LiveFrame = { data: frame.data, cssWidth: frame.metadata.deviceWidth };
       if (frame.metadata.scrollOffsetX !== undefined) arrived.scrollOffsetX = frame.metadata.scrollOffsetX;
       if (frame.metadata.scrollOffsetY !== undefined) arrived.scrollOffsetY = frame.metadata.scrollOffsetY;
@@ -78,16 +81,10 @@ export class Recorder {
         .catch((error: unknown) => console.error('chrome-relay: keeping a recorded frame failed', error));
       // Acknowledged (and so the next frame sent) once this one is kept.
       return recording.pending;
-    });
+    };
     this.#recordings.set(tabId, recording);
     try {
-      await startScreencast(cdp, tabId, {
-        format: 'jpeg',
-        quality: options.quality,
-        maxWidth: options.maxEdge,
-        maxHeight: options.maxEdge,
-        everyNthFrame: 1,
-      });
+      recording.stopListening = await startedFrames({ cdp, drawing: this.#drawing }, tabId, { format: 'jpeg', quality: options.quality, maxWidth: options.maxEdge, maxHeight: options.maxEdge, everyNthFrame: 1 }, onFrame);
     } catch (error) {
       this.discard(tabId);
       throw error;
@@ -106,7 +103,7 @@ export class Recorder {
     // The frame being painted now is kept too.
     await recording.pending;
     // The frames are already ours; a tab that can no longer stop its screencast has stopped anyway.
-    await stopScreencast(cdp, tabId);
+    await endScreencast({ cdp, drawing: this.#drawing }, tabId);
     const shown = new Map<string, SiteShown & { frames: number }>();
     for (const frame of recording.frames) {
       // Once per frame, however many of its frames one site shows in.

@@ -6,16 +6,17 @@
  * (site_blocked): never its pixels.
  */
 import { reasonedError, type RelayError } from '@chrome-relay/protocol';
+import type Protocol from 'devtools-protocol';
 import type { CallContext } from '../context/call.js';
 import { blockedLayout, type BlockedFrames, type Rect } from '../page/blockedBoxes.js';
 import { blockedFrameError } from '../policy/policy.js';
 import { outputSize, planMasks, type MaskedArea } from './captureMask.js';
 import type { Frame, imageSize, Render, RenderFrame } from './frameImage.js';
 import type { Recorder } from './recorder.js';
-import { onScreencastFrames, startScreencast, stopScreencast } from './screencast.js';
+import { endScreencast, startedFrames, type TabDrawing } from './screencast.js';
 
 /** What a capture needs of a call's context: the tab's frames (the person's blocks), its recording, the drawing. */
-type CaptureContext = CallContext & { readonly frames: BlockedFrames; readonly recorder: Recorder; readonly render: RenderFrame; readonly imageSize: SizeOf };
+type CaptureContext = CallContext & { readonly frames: BlockedFrames; readonly recorder: Recorder; readonly drawing: TabDrawing; readonly render: RenderFrame; readonly imageSize: SizeOf };
 
 /** The page's scroll (CSS px) an element's box was measured at. */
 export interface Scroll {
@@ -95,25 +96,21 @@ export function noFrameError(tabId: number, framesAtOtherScroll: number, recordi
 async function screencastFrame(ctx: CaptureContext, sizeOf: SizeOf, tabId: number, format: 'png' | 'jpeg', quality: number | undefined, viewport: Viewport, scroll?: Scroll): Promise<Frame> {
   let unsubscribe: () => void = () => undefined;
   let earlier = 0;
+  let take: (params: Protocol.Page.ScreencastFrameEvent) => void = () => undefined;
   const frame = new Promise<{ data: string; width: number; scroll?: Scroll }>((resolve) => {
-    unsubscribe = onScreencastFrames(ctx.cdp, tabId, (params) => {
+    take = (params) => {
       const { scrollOffsetX: x, scrollOffsetY: y } = params.metadata;
       if (drawnAtScroll(params.metadata, scroll)) resolve({ data: params.data, width: params.metadata.deviceWidth, ...(x === undefined || y === undefined ? {} : { scroll: { x, y } }) });
       else earlier++;
-    });
+    };
   });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(noFrameError(tabId, earlier, false)), Math.max(0, ctx.deadline - Date.now()));
   });
   try {
-    await startScreencast(ctx.cdp, tabId, {
-      format,
-      ...(quality === undefined ? {} : { quality }),
-      maxWidth: MAX_FRAME_EDGE,
-      maxHeight: MAX_FRAME_EDGE,
-      everyNthFrame: 1,
-    });
+    const options = { format, ...(quality === undefined ? {} : { quality }), maxWidth: MAX_FRAME_EDGE, maxHeight: MAX_FRAME_EDGE, everyNthFrame: 1 };
+    unsubscribe = await startedFrames(ctx, tabId, options, take);
     const got = await Promise.race([frame, deadline]);
     // metadata.deviceWidth is the frame's width in CSS px, scrollbar included (clientWidth is not).
     const image = await sizeOf(got.data, format);
@@ -121,7 +118,7 @@ async function screencastFrame(ctx: CaptureContext, sizeOf: SizeOf, tabId: numbe
   } finally {
     clearTimeout(timer);
     unsubscribe();
-    await stopScreencast(ctx.cdp, tabId);
+    await endScreencast(ctx, tabId);
   }
 }
 

@@ -5,7 +5,9 @@
 import { Bindings, type Binding } from './bindings.js';
 import { checkState, currentValue, focusElement, isFileInput, isSecretField, planFill, scrollContainer, scrollerOnScreen, scrollStep, selectForTyping, selectOptions, setPickerValue } from './actions.js';
 import { DeliveryGuard } from './delivery.js';
-import { deepActiveElement, deepQuery, isFrameElement } from './dom.js';
+import { deepActiveElement, flatContains, isFrameElement } from './dom.js';
+import { explicitName } from './names.js';
+import { agentSelectAll, agentSelectFirst, isRefusal, type SelectorRefusal } from './selectors.js';
 import { coveringElement, describeInterceptor, frameContentBox, locateClick, locateInFrame, lookOf, nearestRef, pointInFrame, scrollIntoViewIfNeeded } from './hitTest.js';
 import { decideHeal, identityKey, placeTwins } from './identity.js';
 import { ListenerHintSet } from './listenerHints.js';
@@ -96,14 +98,24 @@ export function createPageApi(): PageApi {
     }
     return id;
   };
+  /**
+   * An element's role and name as a snapshot shows them, for an answer that only has to name it. The document's root
+   * gets neither, and an element holding `inside` (the target lets the pointer through to it) only an explicit name:
+   * a name from content would be the text of half the page.
+   */
+  const briefOf = (element: Element, inside: Element | null): { role: string; name: string } => {
+    if (element === document.documentElement || element === document.body) return { role: '', name: '' };
+    const { role, name } = walker().describe(element);
+    return { role, name: inside !== null && flatContains(element, inside) ? explicitName(element) : name };
+  };
   /** What covers `target` where `hit` took the pointer, described with its own ref (the worker gives it one if it has none). */
-  const describeCovering = (covering: Element) => describeInterceptor(covering, bindings.refOf(covering), remember(covering));
-  const interceptorOf = (hit: Element, target: Element) => describeCovering(coveringElement(hit, target));
+  const describeCovering = (covering: Element, target: Element) => describeInterceptor(covering, bindings.refOf(covering), remember(covering), briefOf(covering, target));
+  const interceptorOf = (hit: Element, target: Element) => describeCovering(coveringElement(hit, target), target);
   /** What an action aimed at a point expects there, with its ref or its nearest ancestor's. */
-  const describeTarget = (element: Element) => describeInterceptor(element, nearestRef(element, (candidate) => bindings.refOf(candidate)), remember(element));
+  const describeTarget = (element: Element) => describeInterceptor(element, nearestRef(element, (candidate) => bindings.refOf(candidate)), remember(element), briefOf(element, null));
   /** The scroller a scroll turned, with its own ref if it has one. */
   const describeScroller = (element: Element): Scroller => {
-    const { tag, id, className, name } = describeInterceptor(element, undefined, 0);
+    const { tag, id, className, name } = describeInterceptor(element, undefined, 0, briefOf(element, null));
     const ref = bindings.refOf(element);
     return ref === undefined ? { tag, id, className, name } : { tag, id, className, name, ref };
   };
@@ -126,17 +138,13 @@ export function createPageApi(): PageApi {
   let frames: WeakRef<Element>[] = [];
 
   /** The element a snapshot scope names, or why there is none. */
-  function scopeElement(scope: NonNullable<SnapshotArgs['scope']>): Element | string {
+  function scopeElement(scope: NonNullable<SnapshotArgs['scope']>): Element | string | SelectorRefusal {
     if ('ref' in scope) {
       const resolved = resolveElement(scope.ref);
       return resolved.status === 'live' ? resolved.element : `scope @${scope.ref} is stale (${resolved.reason})`;
     }
-    let found: Element | null;
-    try {
-      found = document.querySelector(scope.selector);
-    } catch {
-      return `scope "${scope.selector}" is not a valid CSS selector`;
-    }
+    const found = agentSelectFirst(scope.selector);
+    if (isRefusal(found)) return found;
     return found ?? `no element matches the scope selector "${scope.selector}"`;
   }
 
@@ -144,6 +152,9 @@ export function createPageApi(): PageApi {
     const scoped = args.scope === undefined ? undefined : scopeElement(args.scope);
     if (typeof scoped === 'string') {
       return { token: '', url: location.href, title: document.title, tree: [], nextRef: args.nextRef, refCount: 0, scopeMissing: scoped };
+    }
+    if (scoped !== undefined && isRefusal(scoped)) {
+      return { token: '', url: location.href, title: document.title, tree: [], nextRef: args.nextRef, refCount: 0, scopeRefused: scoped };
     }
     const walk = walker(args.maxText).walkDocument();
     hints.shadowRoots = walk.shadowRoots;
@@ -293,11 +304,12 @@ export function createPageApi(): PageApi {
         };
         if (arm !== undefined) outcome.token = guard.arm(element, 'target', arm, located.point);
         if (located.hit !== undefined && isFrameElement(located.hit)) outcome.intoFrame = true;
+        if (located.scrolled === true) outcome.scrolled = true;
         return outcome;
       }
       case 'intercepted': {
         const covering = coveringElement(located.interceptor, element);
-        return { status: 'intercepted', x: located.point.x, y: located.point.y, healed, interceptor: describeCovering(covering), look: lookOf(covering) };
+        return { status: 'intercepted', x: located.point.x, y: located.point.y, healed, interceptor: describeCovering(covering, element), look: lookOf(covering) };
       }
     }
   }
@@ -312,6 +324,7 @@ export function createPageApi(): PageApi {
     if (state.interceptor !== null) report.interceptor = interceptorOf(state.interceptor, state.expected);
     if (state.gone) report.gone = true;
     else if (state.gaveWay) report.gaveWay = true;
+    if (state.acted !== undefined) report.acted = state.acted;
     if (seen !== undefined) {
       report.probe = { reaches: seen.reaches, hovered: seen.hovered };
       if (seen.hit !== null && !seen.reaches) report.probe.hit = interceptorOf(seen.hit, state.expected);
@@ -457,12 +470,8 @@ export function createPageApi(): PageApi {
   }
 
   function locateSelector({ selector }: { selector: string }): SelectorPointOutcome {
-    const matches: Element[] = [];
-    try {
-      matches.push(...deepQuery(document, selector));
-    } catch (error) {
-      return { status: 'bad_selector', message: error instanceof Error ? error.message : String(error) };
-    }
+    const matches = agentSelectAll(selector);
+    if (isRefusal(matches)) return matches;
     const target = matches.find((candidate) => isShown(candidate));
     if (target === undefined) return { status: 'none', matched: matches.length };
     const located = locateClick(target);

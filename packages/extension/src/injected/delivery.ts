@@ -24,7 +24,8 @@
  */
 import { deepElementFromPoint, flatContains, flatParent } from './dom.js';
 import { reaches } from './hitTest.js';
-import type { DeliveryPhase, GuardEvent, GuardMode } from './types.js';
+import { beforePress, pressEffect, subjectOf, type BeforePress } from './pressEffects.js';
+import type { DeliveryPhase, GuardEvent, GuardMode, PressEffect } from './types.js';
 
 /**
  * The events the guard checks, by phase. Out/leave events are not checked: they name the element
@@ -130,6 +131,10 @@ interface Armed {
   released: Element | null;
   /** Mode drop: where elements under the moving pointer were first seen (a drag library's ghost moves with it). */
   firstSeen: Map<Element, { left: number; top: number }>;
+  /** Mode target: the pressed control as the press reached it, before the page's handlers of it ran (pressEffects.ts). */
+  before: BeforePress | undefined;
+  /** What the press did, judged when the first event went astray (null: nothing); undefined until then. */
+  acted: PressEffect | null | undefined;
 }
 
 export interface GuardState {
@@ -137,6 +142,11 @@ export interface GuardState {
   interceptor: Element | null;
   /** The element the action was for (an interceptor is described as what covers it). */
   expected: Element;
+  /**
+   * Mode target, once the press reached the element: what it visibly did (pressEffects.ts), judged when the first event
+   * went astray, or now when none did and the read ends the arming.
+   */
+  acted?: PressEffect;
   /** The expected element is no longer in the document (its own handlers removed or replaced it). */
   gone: boolean;
   /**
@@ -205,6 +215,8 @@ export class DeliveryGuard {
       captured: null,
       released: null,
       firstSeen: new Map(),
+      before: undefined,
+      acted: undefined,
     };
     return token;
   }
@@ -215,7 +227,9 @@ export class DeliveryGuard {
     const armed = current ?? this.#replaced.get(token);
     if (armed === undefined) return undefined;
     if (disarm) armed.active = false;
-    return {
+    // Nothing went astray: what the whole action did, now that it is over (the page's handlers of it have run).
+    if (disarm && armed.acted === undefined && armed.before !== undefined) armed.acted = judge(armed.before);
+    const state: GuardState = {
       events: [...armed.events],
       interceptor: armed.interceptor,
       expected: armed.expected,
@@ -223,6 +237,8 @@ export class DeliveryGuard {
       superseded: current === undefined,
       gaveWay: armed.gaveWay,
     };
+    if (armed.acted !== undefined && armed.acted !== null) state.acted = armed.acted;
+    return state;
   }
 
   /**
@@ -270,12 +286,17 @@ export class DeliveryGuard {
         sameRelease(armed, event, hit));
     if (armed.events.length < MAX_EVENTS) armed.events.push({ type: event.type, phase, ok });
     if (ok) {
+      // The first press that reached the element: read its control before the page's own handlers of it run.
+      if (phase === 'press' && armed.mode === 'target' && armed.before === undefined && hit !== null) armed.before = look(hit, armed.expected);
       if (phase === 'press') armed.pressed = true;
       if (armed.mode === 'drop' && event.type === 'pointerup') armed.released = hit;
       return;
     }
     armed.blocked = true;
     armed.interceptor = hit;
+    // Everything the element received has been handled: what did it do? (Before this event is cancelled: cancelling
+    // changes nothing of the page, but judging first keeps the moment exact.)
+    if (armed.before !== undefined) armed.acted = judge(armed.before);
     armed.gaveWay = armed.mode === 'target' && (phase === 'pointer' || phase === 'press') && hit !== null && gaveWay(hit, armed.expected, armed.point);
     cancel(event);
   }
@@ -362,6 +383,24 @@ function followerRelease(armed: Armed, event: Event, hit: Element): boolean {
     if (Math.hypot(box.left - first.left, box.top - first.top) >= FOLLOW_MIN_PX) return true;
   }
   return false;
+}
+
+/** The pressed control before the press is handled; undefined when it cannot be read (the guard must never throw). */
+function look(hit: Element, expected: Element): BeforePress | undefined {
+  try {
+    return beforePress(subjectOf(hit, expected));
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the press did; null when nothing visible, or when it cannot be told. */
+function judge(before: BeforePress): PressEffect | null {
+  try {
+    return pressEffect(before) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 function cancel(event: Event): void {

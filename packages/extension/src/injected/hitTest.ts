@@ -24,8 +24,8 @@ export interface Point {
 }
 
 export type HitOutcome =
-  /** `hit`: what the hit-test found at the point (the target, or what forwards to it), when it ran. */
-  | { status: 'ok'; point: Point; hitTest: 'passed' | 'skipped'; hit?: Element }
+  /** `hit`: what the hit-test found at the point (the target, or what forwards to it), when it ran; `scrolled`: locateClick scrolled first. */
+  | { status: 'ok'; point: Point; hitTest: 'passed' | 'skipped'; hit?: Element; scrolled?: true }
   | { status: 'intercepted'; point: Point; interceptor: Element }
   | { status: 'not_visible'; beyondEdge?: true };
 
@@ -118,9 +118,10 @@ export function locateClick(target: Element): HitOutcome {
     if (box.bottom <= view.top || box.top >= view.bottom || box.right <= view.left || box.left >= view.right) return { status: 'not_visible', beyondEdge: true };
   }
   const outcome = hitTestPoints(aim, target);
-  if (outcome.status !== 'intercepted' || offScreen) return outcome;
+  if (outcome.status !== 'intercepted' || offScreen) return offScreen && outcome.status === 'ok' ? { ...outcome, scrolled: true } : outcome;
   scrollToCentre(aim);
-  return hitTestPoints(aim, target);
+  const again = hitTestPoints(aim, target);
+  return again.status === 'ok' ? { ...again, scrolled: true } : again;
 }
 
 /**
@@ -203,16 +204,22 @@ export function nearestRef(element: Element, refOf: (element: Element) => string
   return undefined;
 }
 
-/** Enough about an element for an agent to recognise it; `candidate` is the world's handle on it for the worker. */
-export function describeInterceptor(element: Element, ref: string | undefined, candidate: number): Interceptor {
-  const label = normalizeText(element.getAttribute('aria-label') ?? '');
-  const text = label !== '' ? label : normalizeText((element.textContent ?? '').slice(0, 400));
+/** How long an element's name may be where it only has to be recognised (an error naming what covered the target). */
+export const BRIEF_NAME_CAP = 40;
+
+/**
+ * Enough about an element for an agent to recognise it; `candidate` is the world's handle on it for the worker. `brief`
+ * is its role and name as a snapshot shows them (the caller's walker), cut short here: never its raw text, which
+ * would quote a <style> block, or a whole page through a container that holds it.
+ */
+export function describeInterceptor(element: Element, ref: string | undefined, candidate: number, brief: { role: string; name: string }): Interceptor {
   const interceptor: Interceptor = {
     tag: element.localName,
     nodeName: element.nodeName,
-    id: element.id,
+    id: cap(element.id, BRIEF_NAME_CAP),
     className: cap(normalizeText(element.getAttribute('class') ?? ''), 120),
-    name: cap(text, 60),
+    role: brief.role,
+    name: cap(normalizeText(brief.name), BRIEF_NAME_CAP),
     candidate,
   };
   if (ref !== undefined) interceptor.ref = ref;

@@ -6,6 +6,7 @@
  * structurally; the dispatcher validates the final tool result against the real schema.
  */
 import type { ReadAwaitMethod, ReadMethod, ReadsApi } from './reads.js';
+import type { SelectorRefusal } from './selectors.js';
 
 export interface PageNode {
   role: string;
@@ -99,6 +100,8 @@ export interface PageSnapshot {
   hidden?: [string, string, string][];
   /** The scope matched nothing (or its ref is stale); nothing was computed. */
   scopeMissing?: string;
+  /** The scope selector was refused (not CSS, or it tests a secret's value: selectors.ts); nothing was computed. */
+  scopeRefused?: SelectorRefusal;
   /** A modal dialog is open (its name, possibly ''): content outside it is left out, refs included. */
   modal?: string;
 }
@@ -127,7 +130,12 @@ export interface Interceptor {
   nodeName: string;
   id: string;
   className: string;
-  /** Short accessible name or text, to let a person or agent recognise the covering element. */
+  /** Its role as a snapshot shows it ('' for the document's root). */
+  role: string;
+  /**
+   * Its name as a snapshot shows it, cut short (hitTest.ts briefName): enough to recognise the element, never a
+   * style sheet or a whole page's text.
+   */
   name: string;
   /** Its ref when it has one (an interceptor: its own; a coordinate click's target: its own or its nearest ancestor's). */
   ref?: string;
@@ -202,6 +210,34 @@ export interface GuardReport {
   gaveWay?: true;
   /** At `probe`: whether the point reaches the element now, whether the pointer is over it (:hover), and what is there otherwise. */
   probe?: { reaches: boolean; hovered: boolean; hit?: Interceptor; gaveWay?: true };
+  /**
+   * What the press visibly did to the control it reached (injected/pressEffects.ts), seen when the first event went
+   * astray, or, when none did, when the guard was read to end the arming.
+   */
+  acted?: PressEffect;
+}
+
+/**
+ * What a press did that a person sees, told by the control's own state (ARIA and native): it opened or closed its
+ * popup, expanded or collapsed, was checked, pressed or selected, or an item chosen from a popup that then closed.
+ */
+export type PressEffectKind =
+  | 'opened'
+  | 'closed'
+  | 'expanded'
+  | 'collapsed'
+  | 'checked'
+  | 'unchecked'
+  | 'pressed'
+  | 'unpressed'
+  | 'selected'
+  | 'chosen'
+  | 'focused';
+
+export interface PressEffect {
+  what: PressEffectKind;
+  /** opened, closed: the popup, by its role and its short explicit name ('' when it has none). */
+  popup?: { role: string; name: string };
 }
 
 /** Arm the guard for an action aimed at a point rather than at a ref's proven point (coordinate clicks, the drop of a drag). */
@@ -246,6 +282,8 @@ export type PrepareClickOutcome =
       token?: string;
       /** The point is over an <iframe> (the element is one, or holds one there): the input goes into the frame it shows. */
       intoFrame?: true;
+      /** The element was scrolled into view for this point: the page may still move it in answer to the scroll. */
+      scrolled?: true;
     }
   /** `look`: the covering element's box and opacity now (hitTest.ts lookOf); a change between two tries means it is still moving. */
   | { status: 'intercepted'; x: number; y: number; healed: boolean; interceptor: Interceptor; look: string }
@@ -341,7 +379,7 @@ export type FramePointOutcome =
 export type SelectorPointOutcome =
   | { status: 'ok'; x: number; y: number; hitTest: 'passed' | 'skipped' }
   | { status: 'intercepted'; x: number; y: number; interceptor: Interceptor }
-  | { status: 'bad_selector'; message: string }
+  | SelectorRefusal
   /** Nothing matches, or nothing that matches has a box. */
   | { status: 'none'; matched: number };
 

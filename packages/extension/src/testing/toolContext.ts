@@ -7,6 +7,7 @@ import type { Services } from '../actions/toolContext.js';
 import type { BrowserApi } from '../browserApi.js';
 import { Recorder } from '../capture/recorder.js';
 import { unmasked } from '../capture/recordMask.js';
+import { TabDrawing } from '../capture/screencast.js';
 import type { CdpSessions } from '../cdp/cdpSession.js';
 import { TabCaptures } from '../observe/captures.js';
 import { FrameSessions } from '../page/frames.js';
@@ -27,6 +28,7 @@ import { fakeOrganize } from './fakeOrganize.js';
 export function fakeServices(cdp: CdpSessions, browser: BrowserApi & Partial<FakeBrowser>, overrides: Partial<Services> = {}): Services {
   const registry = overrides.registry ?? new RefRegistry(new MemoryStore());
   const frames = new FrameSessions(() => Promise.resolve([]));
+  const drawing = overrides.drawing ?? new TabDrawing();
   frames.listen(cdp);
   return {
     cdp,
@@ -40,7 +42,8 @@ export function fakeServices(cdp: CdpSessions, browser: BrowserApi & Partial<Fak
     downloads: new DownloadTracker(cdp, { search: () => Promise.resolve([]) }),
     network: new NetworkActivity(cdp),
     captures: new TabCaptures(),
-    recorder: new Recorder(unmasked),
+    recorder: new Recorder(unmasked, drawing),
+    drawing,
     render: () => Promise.resolve(''),
     imageSize: () => Promise.resolve({ width: 800, height: 600 }),
     targeting: createTargetingContext({

@@ -78,6 +78,17 @@ describe('click tool: arguments', () => {
 });
 
 describe('click tool: by ref', () => {
+  it('looks again once the page has drawn after scrolling the element into view, until it stays, and clicks where it is then', async () => {
+    // A list scrolled to the element answers the scroll a frame later (its scroll-up button appears, the items shift).
+    let looks = 0;
+    const { tool, ctx, debugger: dbg } = await setup(() => (++looks === 1 ? { ...ok(40, 300), scrolled: true } : ok(40, 325)));
+    const result = await tool.handle({ ref: 'e5' }, ctx);
+    expect(looks).toBe(3);
+    expect(result).toMatchObject({ x: 40, y: 325 });
+    const presses = dbg.sent.filter((c) => c.method === 'Input.dispatchMouseEvent').map((c) => c.params);
+    expect(presses[1]).toMatchObject({ type: 'mousePressed', x: 40, y: 325 });
+  });
+
   it('clicks at the point the page proved, with no --tab needed', async () => {
     const { tool, ctx, tabId, debugger: dbg } = await setup(ok(40.5, 12, true));
     const result = await tool.handle({ ref: 'e5' }, ctx);
@@ -88,14 +99,14 @@ describe('click tool: by ref', () => {
   });
 
   it('a covered element is click_intercepted, with the interceptor identified, and NO mouse event is sent', async () => {
-    const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'modal', className: 'overlay', name: 'We use cookies', ref: 'e9' };
+    const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'modal', className: 'overlay', role: 'generic', name: 'We use cookies', ref: 'e9' };
     const { tool, ctx, page, debugger: dbg } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor, look: '0,0,100,40@1.000' });
     page.objects.element = (args) => ((args as { ref: string }).ref === 'e9' ? 'obj:modal' : null);
     dbg.handle('DOM.describeNode', (params) => ({ node: { nodeId: 0, backendNodeId: (params as { objectId: string }).objectId === 'obj:modal' ? 1042 : 0, nodeType: 1, nodeName: 'DIV', localName: 'div', nodeValue: '' } }));
     const error = await failure(tool.handle({ ref: 'e5' }, ctx));
     expect(error.code).toBe('click_intercepted');
     // The reference's shape: nodeName and backendNodeId; its ref as it already had one (nothing adopted).
-    expect(error.details).toMatchObject({ ref: 'e5', interceptor: { nodeName: 'DIV', backendNodeId: 1042, ref: 'e9', id: 'modal', className: 'overlay', name: 'We use cookies' } });
+    expect(error.details).toMatchObject({ ref: 'e5', interceptor: { nodeName: 'DIV', backendNodeId: 1042, ref: 'e9', id: 'modal', role: 'generic', name: 'We use cookies' } });
     expect(error.details.interceptor).not.toHaveProperty('candidate');
     expect(page.calls.map((c) => c.method)).not.toContain('adopt');
     expect(error.message).toContain('`chrome-relay snapshot -s @e9` shows it');
@@ -103,7 +114,7 @@ describe('click tool: by ref', () => {
   });
 
   it('a covering element without a ref is given one on the spot: counter first, then the page, then the registry', async () => {
-    const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'banner', className: '', name: 'We use cookies' };
+    const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'banner', className: '', role: '', name: 'We use cookies' };
     const { tool, ctx, page, registry, local, tabId, debugger: dbg } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor, look: '0,0,100,40@1.000' });
     page.api.adopt = (args) => ({ status: 'ok', ref: args.ref, role: 'generic', name: 'We use cookies', adopted: true });
     page.objects.element = (args) => ((args as { ref: string }).ref === 'e40' ? 'obj:banner' : null);
@@ -119,7 +130,7 @@ describe('click tool: by ref', () => {
   });
 
   it('identifying is best effort: a page that cannot bind the ref still gets click_intercepted with what it said', async () => {
-    const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'banner', className: '', name: 'We use cookies' };
+    const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'banner', className: '', role: '', name: 'We use cookies' };
     const { tool, ctx, page } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor, look: '0,0,100,40@1.000' });
     page.api.adopt = () => ({ status: 'gone' });
     const error = await failure(tool.handle({ ref: 'e5' }, ctx));
@@ -128,7 +139,7 @@ describe('click tool: by ref', () => {
   });
 
   it('waits while what covers the element is still moving or fading, then clicks once it is gone', async () => {
-    const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'picker', className: '', name: 'August 2016' };
+    const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'picker', className: '', role: '', name: 'August 2016' };
     // A picker fading out: three looks, each more transparent, then nothing covers the button.
     const looks = ['0,0,100,40@0.900', '0,0,100,40@0.500', '0,0,100,40@0.100'];
     const outcome = (): PrepareClickOutcome => {
@@ -143,7 +154,7 @@ describe('click tool: by ref', () => {
   });
 
   it('a cover that holds still is the answer after one more look, nothing sent', async () => {
-    const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'modal', className: '', name: 'We use cookies' };
+    const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'modal', className: '', role: '', name: 'We use cookies' };
     const { tool, ctx, page, debugger: dbg } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor, look: '0,0,800,600@0.500' });
     const error = await failure(tool.handle({ ref: 'e5' }, ctx));
     expect(error.code).toBe('click_intercepted');
@@ -152,7 +163,7 @@ describe('click tool: by ref', () => {
   });
 
   it('a cover that never stops moving (an endless animation) is reported once the wait is spent', async () => {
-    const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'spinner', className: '', name: '' };
+    const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'spinner', className: '', role: '', name: '' };
     let turn = 0;
     const { tool, ctx, page, debugger: dbg } = await setup(() => ({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor, look: `0,0,10,10@${(turn++ % 10) / 10}` }));
     // A call that is nearly out of time does not spend it waiting for the cover.
@@ -239,7 +250,7 @@ describe('click tool: a context id that names another document after a cross-pro
 });
 
 describe('click tool: delivery is verified, not just predicted', () => {
-  const decoy = { tag: 'button', nodeName: 'BUTTON', candidate: 1, id: 'decoy', className: '', name: 'Decoy' };
+  const decoy = { tag: 'button', nodeName: 'BUTTON', candidate: 1, id: 'decoy', className: '', role: '', name: 'Decoy' };
 
   it('arms the guard with the hit-test, reads the press before the release and the whole click after it', async () => {
     const { tool, ctx, page, debugger: dbg } = await setup(ok(10, 20));
@@ -315,7 +326,7 @@ describe('click tool: delivery is verified, not just predicted', () => {
   });
 
   it('a hit-test refusal says nothing was sent: when before_pointer, phase act', async () => {
-    const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 1, id: 'modal', className: '', name: 'Cookies' };
+    const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 1, id: 'modal', className: '', role: '', name: 'Cookies' };
     const { tool, ctx } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor, look: '0,0,100,40@1.000' });
     const error = await failure(tool.handle({ ref: 'e5' }, ctx));
     expect(error.details).toMatchObject({ when: 'before_pointer', interceptor: described(interceptor) });
@@ -324,7 +335,7 @@ describe('click tool: delivery is verified, not just predicted', () => {
 });
 
 describe('click tool: by coordinates', () => {
-  const button = { tag: 'button', nodeName: 'BUTTON', candidate: 1, id: 'save', className: '', name: 'Save', ref: 'e5' };
+  const button = { tag: 'button', nodeName: 'BUTTON', candidate: 1, id: 'save', className: '', role: '', name: 'Save', ref: 'e5' };
   const armed: ArmPointOutcome = { status: 'ok', token: 'p1', target: button, frame: false };
 
   async function atPoint(arm: ArmPointOutcome = armed, report?: (args: DeliveryArgs) => GuardReport) {
@@ -343,7 +354,7 @@ describe('click tool: by coordinates', () => {
   });
 
   it('is click_intercepted, never a success, when the press went to something else', async () => {
-    const overlay = { tag: 'div', nodeName: 'DIV', candidate: 1, id: 'gate', className: '', name: 'Interstitial ad' };
+    const overlay = { tag: 'div', nodeName: 'DIV', candidate: 1, id: 'gate', className: '', role: '', name: 'Interstitial ad' };
     const { tool, ctx, tabId } = await atPoint(armed, () => ({ armed: true, events: [event('pointerover', 'pointer'), event('pointerdown', 'press', false)], interceptor: overlay }));
     const error = await failure(tool.handle({ x: 100, y: 200, tab: tabId }, ctx));
     expect(error.code).toBe('click_intercepted');

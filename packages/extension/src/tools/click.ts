@@ -24,6 +24,7 @@ import { pointerTarget, type PointerPoint } from '../actions/pointerDelivery.js'
 import { armPointClick, clickPoint, type ArmedPoint } from '../actions/pointClick.js';
 import { enablePage, openRef, type RefSite } from '../actions/refAction.js';
 import { clickRef } from '../actions/refClick.js';
+import type { PressActed } from '../actions/deliveryVerdict.js';
 
 type ClickParams = ToolParams<'click'>;
 
@@ -65,7 +66,7 @@ async function pointForRef(ctx: ToolContext, ref: string): Promise<ClickPoint> {
  * Send the click; `{ dialog }` when one opened (the page is then blocked). Both kinds are verified. The point the
  * click that landed was aimed at (a ref click tried again after its element gave way is aimed anew).
  */
-async function send(ctx: ToolContext, point: ClickPoint, options: ClickOptions): Promise<{ dialog?: DialogInfo; x: number; y: number; healed: boolean }> {
+async function send(ctx: ToolContext, point: ClickPoint, options: ClickOptions): Promise<{ dialog?: DialogInfo; x: number; y: number; healed: boolean } & PressActed> {
   // A click may open alert/confirm/prompt; the page then blocks, so report it instead of waiting.
   const watch = (work: () => Promise<void>) => ctx.dialogs.watch(point.tabId, work);
   if (point.ref !== undefined) {
@@ -74,6 +75,15 @@ async function send(ctx: ToolContext, point: ClickPoint, options: ClickOptions):
   }
   if (point.spot !== undefined) return { ...(await clickPoint(ctx, point.spot, options, watch)), x: point.x, y: point.y, healed: point.healed };
   throw new RelayError('internal_error', 'click: neither a ref nor a point was armed', { tool: 'click', phase: 'act' });
+}
+
+/** What the answer says the click did (page strings, capped in the page). */
+function actedResult({ acted, releaseHeld }: PressActed): ToolResult<'click'>['acted'] {
+  if (acted === undefined) return undefined;
+  const { what, popup } = acted;
+  const shown = popup === undefined ? undefined : { role: popup.role, ...(popup.name === '' ? {} : { name: popup.name }) };
+  const summary = popup === undefined ? what : `${what}: ${popup.role}${popup.name === '' ? '' : ` ${JSON.stringify(popup.name)}`}`;
+  return { what, ...(shown === undefined ? {} : { popup: shown }), ...(releaseHeld === true ? { releaseHeld } : {}), summary };
 }
 
 /** What the result says was clicked at coordinates (page strings, capped in the page). */
@@ -108,7 +118,7 @@ export const clickTool = defineTool({
     const { tabId } = point;
 
     const watch = watchNavigation(ctx, tabId, point.before, ctx.navigation);
-    let clicked: { dialog?: DialogInfo; x: number; y: number; healed: boolean };
+    let clicked: Awaited<ReturnType<typeof send>>;
     try {
       clicked = await send(ctx, point, clickOptions(params));
     } catch (error) {
@@ -142,6 +152,8 @@ export const clickTool = defineTool({
     };
     if ('ref' in wanted) result.ref = wanted.ref;
     if (point.spot !== undefined) result.target = clickedTarget(point.spot);
+    const acted = actedResult(clicked);
+    if (acted !== undefined) result.acted = acted;
     return result;
   },
 });

@@ -6,7 +6,9 @@
  * (beforeinput + input fire as for typing; React's value tracker sees a real change). Picker
  * inputs (date, color, range…) and <select> are set in our isolated world with input + change
  * dispatched (see injected/actions.ts for why React sees that too). The result is read back and
- * must equal the request: a page that rewrote it (maxlength, an input mask) is not success.
+ * must be the request: equal to it, or — in a typed field — the same value as the page formats it (an input mask's
+ * separators and spacing: actions/formattedValue.ts), which the answer then shows (`formatted`, `value`). A page
+ * that dropped or changed characters (maxlength, a mask that truncates or refuses) is not success.
  *
  * No hit-test, deliberately: a field under a modal or sticky header can still be filled, and
  * filling does not click.
@@ -19,10 +21,11 @@ import { setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { callSite, openRef, refusedError, unlessStale, type RefSite } from '../actions/refAction.js';
+import { formattedAs } from '../actions/formattedValue.js';
 /** What the agent is shown of a secret field's value (the snapshot shows the same): never the value, nor its length. */
 export const SECRET_VALUE = '••••••';
 
-async function typeValue(ctx: ToolContext, site: RefSite, value: string, plan: 'typed' | 'contenteditable'): Promise<string> {
+async function typeValue(ctx: ToolContext, site: RefSite, value: string, plan: 'typed' | 'contenteditable'): Promise<{ value: string; formatted: boolean }> {
   // The page focused the field: the text goes where focus is, which must not be a frame of a blocked site (a page may
   // move focus in its own focus handler).
   const landed = await checkFocusLanding(ctx, site.tabId);
@@ -31,16 +34,17 @@ async function typeValue(ctx: ToolContext, site: RefSite, value: string, plan: '
   const after = unlessStale(site, await callSite(ctx, site, 'value', { ref: site.ref }));
   // A contenteditable's value is its rendered text: compare it the way it renders.
   const same = plan === 'contenteditable' ? normalizeText(after.value) === normalizeText(value) : after.value === value;
-  if (!same) {
+  const formatted = !same && plan === 'typed' && formattedAs(value, after.value);
+  if (!same && !formatted) {
     // A password is compared, never printed: not what was asked for, not what the field holds.
     const holds = after.secret ? 'something else than what was filled' : `${JSON.stringify(after.value)} instead of ${JSON.stringify(value)}`;
     throw new RelayError(
       'partial_success_disallowed',
-      `Filled @${site.ref}, but it now holds ${holds}: the page or the field (maxlength, an input mask, a single-line input given newlines) changed it. Check the field and fill a value it accepts.`,
+      `Filled @${site.ref}, but it now holds ${holds}: the page or the field (maxlength, an input mask that drops what does not fit, a single-line input given newlines) changed it — more than formatting, which is accepted. Check the field and fill a value it accepts.`,
       { tool: 'fill', phase: 'verify', details: { ref: site.ref, tab: site.tabId, ...(after.secret ? { secret: true } : { expected: value, actual: after.value }) } },
     );
   }
-  return after.secret ? SECRET_VALUE : after.value;
+  return { value: after.secret ? SECRET_VALUE : after.value, formatted };
 }
 
 export const fillTool = defineTool({
@@ -49,6 +53,7 @@ export const fillTool = defineTool({
     const site = await openRef(ctx, params.ref);
     const outcome = unlessStale(site, await callSite(ctx, site, 'fill', { ref: params.ref, value: params.value }));
     let value: string;
+    let formatted = false;
     switch (outcome.status) {
       case 'refused':
         throw refusedError('fill', params.ref, site.tabId, outcome.reason);
@@ -60,11 +65,11 @@ export const fillTool = defineTool({
         value = outcome.value;
         break;
       case 'typing':
-        value = await typeValue(ctx, site, params.value, outcome.plan);
+        ({ value, formatted } = await typeValue(ctx, site, params.value, outcome.plan));
         break;
     }
     await setCurrentTab(site.tabId, ctx.browser);
-    return { tabId: site.tabId, ref: params.ref, value, healed: outcome.healed };
+    return { tabId: site.tabId, ref: params.ref, value, ...(formatted ? { formatted: true as const } : {}), healed: outcome.healed };
   },
 });
 

@@ -46,7 +46,7 @@ describe('hover tool', () => {
   });
 
   it('an overlay that took the point once the pointer arrived is click_intercepted (after_pointer), not a success', async () => {
-    const ad = { tag: 'div', nodeName: 'DIV', candidate: 1, id: 'gate', className: '', name: 'Interstitial ad' };
+    const ad = { tag: 'div', nodeName: 'DIV', candidate: 1, id: 'gate', className: '', role: 'generic', name: 'Interstitial ad' };
     const { tool, ctx } = await setup(() => ({ armed: true, events: moved, probe: { reaches: false, hovered: true, hit: ad } }));
     const error = await tool.handle({ ref: 'e5' }, ctx).then(
       () => undefined,

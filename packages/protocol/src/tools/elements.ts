@@ -54,7 +54,11 @@ export const ELEMENT_TOOLS = {
       result: z.strictObject({
         tabId: z.number(),
         ref: z.string(),
-        value: z.string().describe('What the element holds afterwards (verified equal to the request)'),
+        value: z.string().describe('What the element holds afterwards (verified: the request, or with formatted the request as the page formats it); a password or one-time code shows as ••••••'),
+        formatted: z
+          .literal(true)
+          .optional()
+          .describe('The page formatted the value as it was typed (an input mask: `12/34` held as `12 / 34`): the same letters and digits in the same order, only separators and spacing differ'),
         healed: healed(),
       }),
     }),

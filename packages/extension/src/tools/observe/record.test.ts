@@ -4,6 +4,7 @@ import { NO_BLOCKED_FRAMES } from '../../testing/blockedFrames.js';
 import { drawnAtScroll } from '../../capture/screenshot.js';
 import { screenshotTool } from './screenshot.js';
 import { Recorder } from '../../capture/recorder.js';
+import { TabDrawing } from '../../capture/screencast.js';
 import type { LiveFrame } from '../../capture/recordMask.js';
 import { unmasked, type FrameMasker } from '../../capture/recordMask.js';
 
@@ -16,7 +17,7 @@ const noCrop = async () => 'cropped';
 describe('screenshot while the tab is being recorded', () => {
   it('the recording\'s newest frame is what the tab shows now; before the first frame, it waits for it', async () => {
     const env = createFakeEnvironment();
-    const recorder = new Recorder(unmasked);
+    const recorder = new Recorder(unmasked, new TabDrawing());
     await recorder.start(env.ctx.cdp, 3, { maxFrames: 10, quality: 50, maxEdge: 800 });
     const waiting = recorder.currentFrame(3, Date.now() + 1000);
     env.debugger.emit(3, 'Page.screencastFrame', frame('first'));
@@ -31,7 +32,7 @@ describe('screenshot while the tab is being recorded', () => {
 
   it('for an element, waits past frames drawn at another scroll for the newest drawn at the one it asks for', async () => {
     const env = createFakeEnvironment();
-    const recorder = new Recorder(unmasked);
+    const recorder = new Recorder(unmasked, new TabDrawing());
     await recorder.start(env.ctx.cdp, 3, { maxFrames: 10, quality: 50, maxEdge: 800 });
     const at = (data: string, scrollOffsetY: number) => ({ data, sessionId: 1, metadata: { deviceWidth: 800, timestamp: 1, scrollOffsetX: 0, scrollOffsetY } });
     env.debugger.emit(3, 'Page.screencastFrame', at('before the scroll', 0));
@@ -50,7 +51,7 @@ describe('screenshot while the tab is being recorded', () => {
 
   it('gives up at the deadline when the recording has shown nothing', async () => {
     const env = createFakeEnvironment();
-    const recorder = new Recorder(unmasked);
+    const recorder = new Recorder(unmasked, new TabDrawing());
     await recorder.start(env.ctx.cdp, 3, { maxFrames: 10, quality: 50, maxEdge: 800 });
     expect(await recorder.currentFrame(3, Date.now() + 20)).toBeNull();
   });
@@ -58,7 +59,7 @@ describe('screenshot while the tab is being recorded', () => {
   it('refuses --full with target_conflict (recording) before touching the viewport, and never starts a second screencast', async () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab().id ?? 0;
-    const recorder = new Recorder(unmasked);
+    const recorder = new Recorder(unmasked, new TabDrawing());
     await recorder.start(env.ctx.cdp, tab, { maxFrames: 10, quality: 50, maxEdge: 800 });
     const error = await screenshotTool.handle({ tab, full: true }, { ...env.ctx, render: noCrop, recorder, frames: NO_BLOCKED_FRAMES }).then(() => null, (e: unknown) => e);
     expect(error).toMatchObject({ code: 'target_conflict', retryable: false, details: { reason: 'recording', field: 'full' } });
@@ -75,7 +76,7 @@ describe('a recording of a page that shows a blocked site', () => {
     const site = { rule: 'bank.test', origin: 'https://bank.test' };
     const masker: FrameMasker = (_cdp, _tab, live) =>
       Promise.resolve({ frame: live.data === 'unpaintable' ? { withheld: true } : { data: `painted ${live.data}`, masked: [site, site] }, layout: undefined });
-    const recorder = new Recorder(masker);
+    const recorder = new Recorder(masker, new TabDrawing());
     await recorder.start(env.ctx.cdp, 3, { maxFrames: 10, quality: 50, maxEdge: 800 });
     env.debugger.emit(3, 'Page.screencastFrame', frame('first'));
     env.debugger.emit(3, 'Page.screencastFrame', frame('unpaintable'));

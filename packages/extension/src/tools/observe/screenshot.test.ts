@@ -45,12 +45,13 @@ function capturedTab(rules?: string[]) {
   chrome.handle('DOM.getFrameOwner', () => ({ backendNodeId: 7 }));
   chrome.handle('DOM.getBoxModel', () => ({ model: { content: [10, 10, 110, 10, 110, 60, 10, 60] } }));
   chrome.handle('Page.startScreencast', () => {
-    queueMicrotask(() => chrome.emit(tab.tabId, 'Page.screencastFrame', { data: 'raw', sessionId: 1, metadata: { deviceWidth: 800 } }));
+    // As Chrome does: the answer first, then the frames of the screencast it started.
+    setTimeout(() => chrome.emit(tab.tabId, 'Page.screencastFrame', { data: 'raw', sessionId: 1, metadata: { deviceWidth: 800 } }), 0);
     return {};
   });
   const frames = rules === undefined ? tab.frames : { ...tab.frames, blockList: () => Promise.resolve([]) };
   const tool = (render: RenderFrame) => ({
-    handle: (params: ToolParams<'screenshot'>, ctx: ToolContext) => screenshotTool.handle(params, { ...ctx, render, recorder: new Recorder(unmasked), frames }),
+    handle: (params: ToolParams<'screenshot'>, ctx: ToolContext) => screenshotTool.handle(params, { ...ctx, render, recorder: new Recorder(unmasked, ctx.drawing), frames }),
   });
   return { ...tab, tool };
 }

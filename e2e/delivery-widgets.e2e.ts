@@ -1,0 +1,136 @@
+/**
+ * Widgets from the libraries apps are built from act on the press: Radix Select and DropdownMenu open on pointerdown,
+ * MUI Select and react-select on mousedown, and draw their popup over the point; Headless UI and Radix choose an
+ * option on the press and unmount it. The release then goes to something else. Such a click did its job, once: exit
+ * 0, saying what the press did (`acted`) — and the agent's retry never closes what it opened. A press that did not
+ * visibly act stays click_intercepted, and whatever took the release never hears of it (e2e/pages/delivery-press.html).
+ * Pages built from the real libraries: e2e/libs/.
+ */
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRelay, until, type CliResult, type Relay } from './harness.js';
+import { open, read, refFor, snapshot } from './helpers.js';
+
+let relay: Relay;
+beforeAll(async () => {
+  relay = await startRelay();
+});
+afterAll(async () => {
+  await relay.stop();
+});
+
+interface Acted {
+  what: string;
+  popup?: { role: string; name?: string };
+  releaseHeld?: true;
+  summary: string;
+}
+
+async function widget(name: string): Promise<{ tabId: number; page: Page; text: () => Promise<string> }> {
+  const tab = await open(relay, `/libs/${name}.html`);
+  const page = await relay.page(tab.path);
+  // The library renders after its bundle runs: wait for the first control.
+  const text = (): Promise<string> => snapshot(relay, tab.tabId);
+  await until(async () => /\[ref=e\d+\]/.test(await text()), 10_000, `${name} rendered`);
+  return { tabId: tab.tabId, page, text };
+}
+
+async function click(tabId: number, ref: string): Promise<{ result: CliResult; acted: Acted | undefined }> {
+  const result = await relay.cli('click', ref, '--tab', String(tabId));
+  expect(result.code, `click ${ref}\n${result.stderr}`).toBe(0);
+  return { result, acted: (result.json as { acted?: Acted }).acted };
+}
+
+/** Open the widget with ONE click and choose `option` with one more; the page's own record after each. */
+async function openAndChoose(name: string, control: RegExp, option: RegExp, popupRole: string): Promise<{ opened: Acted | undefined; chosen: Acted | undefined; page: Page }> {
+  const { tabId, page, text } = await widget(name);
+  const { acted: opened } = await click(tabId, refFor(await text(), control));
+  expect(await read(page, 'window.record.opened'), 'the popup opened').toBe(true);
+  expect(opened, 'the answer says the press opened the popup').toMatchObject({ what: 'opened', popup: { role: popupRole } });
+  // Its options, as the next snapshot shows them (a popup may still be fading in).
+  const listed = await until(async () => {
+    const now = await text();
+    return option.test(now) ? now : undefined;
+  }, 10_000, `${name}: the options in a snapshot`);
+  const { acted: chosen } = await click(tabId, refFor(listed, option));
+  return { opened, chosen, page };
+}
+
+describe('widgets that act on the press: one click, exit 0, and the answer says what it did', () => {
+  it('Radix Select (opens on pointerdown, chooses on pointerup): opened: listbox, then an option scrolled into the list is selected', async () => {
+    // The option lies below the list's viewport: scrolled to, the list shows its scroll-up button a frame later.
+    const { opened, chosen, page } = await openAndChoose('radix-select', /combobox "Time zone"/, /option "New Zealand Time"/, 'listbox');
+    // Radix draws the list over the trigger: the release went to it and was held back.
+    expect(opened?.releaseHeld).toBe(true);
+    expect(opened?.summary).toBe('opened: listbox');
+    expect(chosen).toMatchObject({ what: 'selected', releaseHeld: true, summary: 'selected' });
+    expect(await read(page, 'window.record')).toEqual({ value: 'New Zealand Time', opened: false });
+  });
+
+  it('Radix DropdownMenu (opens on pointerdown): opened: menu, and an item is chosen exactly once', async () => {
+    const { opened, chosen, page } = await openAndChoose('radix-menu', /button "File actions"/, /menuitem "Archive"/, 'menu');
+    expect(opened).toMatchObject({ popup: { role: 'menu', name: 'File actions' }, releaseHeld: true, summary: 'opened: menu "File actions"' });
+    expect(chosen?.what).toBe('chosen');
+    expect(await read(page, 'window.record')).toEqual({ chosen: ['Archive'], opened: false });
+  });
+
+  it('react-select (opens on mousedown): opened: listbox, then the option is the value', async () => {
+    const { page } = await openAndChoose('react-select', /combobox "Flavour"/, /option "Vanilla"/, 'listbox');
+    expect(await read(page, 'window.record')).toEqual({ value: 'vanilla', opened: false });
+  });
+
+  it('Headless UI Combobox (its button opens the options; an option is chosen on the press): selected, exit 0', async () => {
+    const { chosen, page } = await openAndChoose('headless-combobox', /button "Show people"/, /option "Tom Cook"/, 'listbox');
+    expect(chosen).toMatchObject({ what: 'selected', releaseHeld: true });
+    expect(await read(page, 'window.record')).toEqual({ value: 'Tom Cook', opened: false });
+  });
+
+  it('MUI Select (opens on mousedown under a backdrop that takes the release): opened: listbox "Size", then the option is the value', async () => {
+    const { opened, page } = await openAndChoose('mui-select', /combobox "Size"/, /option "Large"/, 'listbox');
+    expect(opened).toMatchObject({ popup: { role: 'listbox', name: 'Size' }, releaseHeld: true });
+    expect(await read(page, 'window.record')).toEqual({ value: 'Large', opened: false });
+  });
+});
+
+describe('a press that did not visibly act is not a success', () => {
+  async function refused(tabId: number, ref: string): Promise<CliResult> {
+    const result = await relay.cli('click', ref, '--tab', String(tabId));
+    expect(result.code, result.stdout).toBe(1);
+    expect(result.error?.code, result.stderr).toBe('click_intercepted');
+    return result;
+  }
+
+  it('a dialog of no relation to the button, shown and focused on its press, is click_intercepted; the dialog hears nothing', async () => {
+    const tab = await open(relay, '/delivery-press.html');
+    const page = await relay.page(tab.path);
+    const result = await refused(tab.tabId, refFor(await snapshot(relay, tab.tabId), /button "Pay now"/));
+    expect(result.error?.details.when).toBe('on_press');
+    expect(result.error?.message).toMatch(/dialog "Special offer"/);
+    expect(await read(page, 'window.record')).toMatchObject({ trapClicks: 0, dialog: [] });
+  });
+
+  it('a list that closes when its option is pressed, choosing nothing, is not "selected": click_intercepted', async () => {
+    const tab = await open(relay, '/delivery-press.html');
+    const page = await relay.page(tab.path);
+    // Its button opens the list on the press (a layer over the page that takes the release): that did act.
+    const opened = await click(tab.tabId, refFor(await snapshot(relay, tab.tabId), /button "Fruit: none"/));
+    expect(opened.acted).toMatchObject({ what: 'opened', popup: { role: 'listbox' }, releaseHeld: true });
+    await refused(tab.tabId, refFor(await snapshot(relay, tab.tabId), /option "Apple"/));
+    expect(await read(page, 'window.record')).toMatchObject({ fruit: 'none', options: [] });
+  });
+
+  it('names what covered the target by role and short name: never a style sheet, never the text of a container holding it', async () => {
+    const tab = await open(relay, '/delivery-press.html');
+    const page = await relay.page(tab.path);
+    const text = await snapshot(relay, tab.tabId);
+    const veiled = await refused(tab.tabId, refFor(text, /button "Veiled"/));
+    expect(veiled.error?.message).toMatch(/<div id="veil"> "Limited offer, today only" \(@e\d+\)/);
+    expect((await relay.cli('js', 'reset()', '--tab', String(tab.tabId))).code).toBe(0);
+    const through = await refused(tab.tabId, refFor(text, /button "Through"/));
+    expect(through.error?.message).toMatch(/<section id="panel"> \(@e\d+\)/);
+    for (const result of [veiled, through]) {
+      expect(result.stderr).not.toMatch(/color:|veil-note|9876-SECRET/);
+    }
+    expect(await read(page, 'window.record')).toMatchObject({ veil: [], through: 0, panel: [] });
+  });
+});
