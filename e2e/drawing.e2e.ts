@@ -76,7 +76,7 @@ describe('an agent tab draws at full rate while the agent works in it', () => {
     }
     // The person's tab: still the active one, as visible and focused as before, and it saw no change.
     expect(await person.evaluate('window.state()')).toEqual(personBefore);
-    const listed = (await relay.cli('tabs')).json as { windows: { tabs: { id: number; active: boolean; url: string }[] }[] };
+    const listed = (await relay.cli('tabs', '--json')).json as { windows: { tabs: { id: number; active: boolean; url: string }[] }[] };
     const tabs = listed.windows.flatMap((window) => window.tabs);
     expect(tabs.find((entry) => entry.id === tab.tabId)?.active).toBe(false);
     const personTab = tabs.find((entry) => entry.url.includes('/person.html'));
