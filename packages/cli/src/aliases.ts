@@ -10,7 +10,7 @@ import type { Notice } from '@chrome-relay/protocol';
 import { parseRefArg } from './args.js';
 import { commandLineOf, targetOptions, targeted } from './callTarget.js';
 import { printJson, printNotice, printText } from './output.js';
-import { actionText, present } from './present.js';
+import { presentTool } from './present.js';
 import { snapshotText } from './renderSnapshot.js';
 import { runTool } from './runTool.js';
 
@@ -40,6 +40,6 @@ export function registerAliases(program: Command): void {
       printNotice(deprecatedNotice('click-ax', 'click @ref'));
       const { globals, tab } = targeted(commandLineOf(cmd));
       const result = await runTool('click', { ref: parseRefArg(ref), tab }, globals);
-      present(result, globals.json, () => actionText('click', result) ?? '');
+      presentTool('click', result, globals.json);
     });
 }

@@ -4,7 +4,7 @@
  * Results carry page strings (titles, text, console messages, URLs), so everything goes out through escape.ts:
  * no page string can split a line or send the terminal a control sequence.
  */
-import { commandOf, escapeText, formatErrorForStderr, RelayError, toSafeJson, type Notice, type RelayErrorData } from '@chrome-relay/protocol';
+import { commandOf, escapeText, escapeValue, formatErrorForStderr, RelayError, toSafeJson, type Notice, type RelayErrorData } from '@chrome-relay/protocol';
 
 /**
  * A reader that stops early (`chrome-relay snapshot | head -5`) closes our stdout: later writes fail
@@ -28,7 +28,7 @@ let guardedErr: NodeJS.WriteStream | undefined;
 export const stdout = (): NodeJS.WriteStream => (guardedOut ??= quietWhenReaderLeaves(process.stdout));
 export const stderr = (): NodeJS.WriteStream => (guardedErr ??= quietWhenReaderLeaves(process.stderr));
 
-/** JSON on stdout: indented (--json), or with `indent` 0 on one line (what an agent's pipe gets). */
+/** JSON on stdout: indented (--json), or with `indent` 0 on one line. */
 export function printJson(value: unknown, indent = 2): void {
   stdout().write(`${toSafeJson(value, indent)}\n`);
 }
@@ -36,6 +36,11 @@ export function printJson(value: unknown, indent = 2): void {
 export function printText(text: string): void {
   const safe = escapeText(text);
   stdout().write(safe.endsWith('\n') ? safe : `${safe}\n`);
+}
+
+/** A value printed alone, as the page has it (escape.ts escapeValue); an empty one is an empty line. */
+export function printValue(text: string): void {
+  stdout().write(`${escapeValue(text)}\n`);
 }
 
 /**

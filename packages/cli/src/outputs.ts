@@ -13,8 +13,8 @@ import { paramsFromCommandLine } from './commandParams.js';
 import { commandSpec, type FlagSpec } from './commandSpec.js';
 import { encodeGif, hasFfmpeg } from './gif.js';
 import type { GlobalOptions } from './globalOptions.js';
-import { printJson, printText } from './output.js';
-import { actionText, compact, lineText, listLines, present, presentList, statusText, valueText } from './present.js';
+import { printJson, printText, printValue } from './output.js';
+import { framesText, present, presentTool, statusText, toolText } from './present.js';
 import { checkOutFile, makePrivateDirsFor, prepareOutDir, writeOutFile } from './outputFiles.js';
 import { currentPlatform } from '@chrome-relay/host-files';
 import { launchedStates } from './launched.js';
@@ -107,9 +107,9 @@ export function afterOutcome(after: AfterSnapshot, result: Result, tool: string,
   return { kind: 'failed', error };
 }
 
-/** An action's result as its reader wants it (present.ts): for a person, the action's own line. */
+/** An action's result as its reader wants it (present.ts): its one line, or with --json its structure. */
 function printAction(result: Result, context: RenderContext): void {
-  present(result, context.globals.json, () => actionText(context.tool, result) ?? lineText(compact(result)));
+  presentTool(context.tool, result, context.globals.json);
 }
 
 /**
@@ -204,11 +204,9 @@ const action: OutputKind = {
 };
 
 export const OUTPUTS: { readonly [K in CliOutput]: OutputKind } = {
-  json: {
-    // `get` and `js` hold one value: a person reads it alone.
-    render: (result, { tool, globals }) => present(result, globals.json, tool === 'get' || tool === 'js' ? () => valueText(result.value) : undefined),
-  },
-  list: { render: (result, { tool, globals }) => presentList(result, globals.json, () => listLines(tool, result) ?? [lineText(compact(result))]) },
+  // `get` and `js` print the value alone; the others a line.
+  json: { render: (result, { tool, globals }) => presentTool(tool, result, globals.json) },
+  list: { render: (result, { tool, globals }) => presentTool(tool, result, globals.json) },
   status: {
     render: (result, { globals }) => {
       const full = { ...result, launched: launchedStates(globals.home, currentPlatform()) };
@@ -232,7 +230,7 @@ export const OUTPUTS: { readonly [K in CliOutput]: OutputKind } = {
     },
   },
   image: {
-    flags: (cmd) => void cmd.option('-o, --out <file>', 'write here (default: a new file in <home>/screenshots, e.g. ~/.chrome-relay/screenshots)').option('--base64', 'also print the image as base64 in the JSON result'),
+    flags: (cmd) => void cmd.option('-o, --out <file>', 'write here (default: a new file in <home>/screenshots, e.g. ~/.chrome-relay/screenshots)').option('--base64', 'also print the image as base64 (the line after the path; with --json, in the result)'),
     before: (opts) => (typeof opts.out === 'string' ? checkOutFile(opts.out) : undefined),
     render: (result, { opts, prepared, globals }) => {
       const { data, ...rest } = result as { data: string; tabId: number; format: string };
@@ -241,7 +239,7 @@ export const OUTPUTS: { readonly [K in CliOutput]: OutputKind } = {
       const path = typeof prepared === 'string' ? prepared : screenshotFile(globals.home, `tab-${rest.tabId}-${stamp}.${rest.format === 'jpeg' ? 'jpg' : 'png'}`);
       writeOutFile(path, bytes);
       const shown = { ...rest, path, bytes: bytes.length, ...(opts.base64 === true ? { base64: data } : {}) };
-      present(shown, globals.json, () => `saved ${path} (${rest.format}, ${bytes.length} bytes) of tab ${rest.tabId}`);
+      present(shown, globals.json, () => [`saved ${toolText('screenshot', rest)} to ${path}`, ...(opts.base64 === true ? [data] : [])].join('\n'));
     },
   },
   frames: {
@@ -272,7 +270,7 @@ export const OUTPUTS: { readonly [K in CliOutput]: OutputKind } = {
         if (frames.length === 0) throw new RelayError('invalid_arguments', 'The recording has no frames (nothing changed on screen), so there is no GIF to make.', { phase: 'cli', details: { field: 'gif', dir } });
         out.gif = await encodeGif(dir, frames.length, (opts.fps as number | undefined) ?? 10);
       }
-      present(out, globals.json);
+      present(out, globals.json, () => `wrote ${framesText(result, frames.length, ` to ${dir}`)}${typeof out.gif === 'string' ? `; the GIF: ${out.gif}` : ''}`);
     },
   },
   body: {
@@ -280,12 +278,15 @@ export const OUTPUTS: { readonly [K in CliOutput]: OutputKind } = {
     before: (opts) => (typeof opts.out === 'string' ? checkOutFile(opts.out) : undefined),
     render: (result, { prepared, globals }) => {
       if (typeof prepared !== 'string') {
-        // A person reads the body itself (a binary one is named, not printed).
-        present(result, globals.json, () => (result.base64Encoded === true ? `(binary ${String(result.mimeType)} body, ${String(result.body).length} base64 characters: write it with --out)` : String(result.body)));
+        // The body itself, as the server sent it (a binary one is named, not printed).
+        if (globals.json) printJson(result);
+        else if (result.base64Encoded === true) printText(`${toolText('network_body', result)}: write it to a file with --out`);
+        else printValue(String(result.body));
         return;
       }
-      writeOutFile(prepared, Buffer.from(String(result.body), result.base64Encoded === true ? 'base64' : 'utf8'));
-      present({ tabId: result.tabId, id: result.id, mimeType: result.mimeType, path: prepared }, globals.json);
+      const bytes = Buffer.from(String(result.body), result.base64Encoded === true ? 'base64' : 'utf8');
+      writeOutFile(prepared, bytes);
+      present({ tabId: result.tabId, id: result.id, mimeType: result.mimeType, path: prepared }, globals.json, () => `wrote the ${String(result.mimeType) || 'response'} body of ${String(result.id)} (${bytes.length} bytes) to ${prepared}`);
     },
   },
   har: {
@@ -294,7 +295,7 @@ export const OUTPUTS: { readonly [K in CliOutput]: OutputKind } = {
     render: (result, { prepared, globals }) => {
       const path = String(prepared);
       writeOutFile(path, `${JSON.stringify(result.har, null, 2)}\n`);
-      present({ tabId: result.tabId, entries: result.entries, path }, globals.json);
+      present({ tabId: result.tabId, entries: result.entries, path }, globals.json, () => `wrote ${toolText('network_har', result)} to ${path}`);
     },
   },
 };

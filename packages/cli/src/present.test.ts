@@ -1,40 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import { actionText, compact, listLines, statusText, valueText } from './present.js';
+import { actionText, batchText, listLines, statusText, toolText, valueText } from './present.js';
 
-describe('compact: one line for a program, without what carries nothing', () => {
-  it('drops the false flags that only say nothing happened; keeps every other field a program may read (nulls and empty lists too)', () => {
-    const click = { clicked: true, tabId: 5, ref: 'e3', x: 1, y: 2, healed: false, navigated: false, url: 'https://a.test/', dialog: undefined };
-    expect(compact(click)).toEqual({ clicked: true, tabId: 5, ref: 'e3', x: 1, y: 2, url: 'https://a.test/' });
-    expect(compact({ tabId: 5, what: 'attr', value: null })).toEqual({ tabId: 5, what: 'attr', value: null });
-    expect(compact({ tabId: 5, checked: false, changed: false, ready: false })).toEqual({ tabId: 5, checked: false, changed: false, ready: false });
-    expect(compact({ stopped: [], running: 'nothing' })).toEqual({ stopped: [], running: 'nothing' });
-    expect(compact({ pid: 9, headless: false, alreadyRunning: false, xvfb: null, pausedSince: null })).toEqual({ pid: 9, headless: false, xvfb: null, pausedSince: null });
-    expect(compact({ tabId: 1, target: { tag: 'a', id: undefined, healed: false } })).toEqual({ tabId: 1, target: { tag: 'a' } });
-  });
-});
-
-describe("a person's text", () => {
-  it('navigate says the HTTP status, and a 4xx/5xx says the server answered with an error page', () => {
+describe('the text of a result: everything an agent needs, short', () => {
+  it('navigate says the HTTP status, and a 4xx/5xx says the server answered with an error page; a new tab says its id', () => {
     expect(actionText('navigate', { tabId: 7, url: 'https://a.test/x', title: 'Nope', ready: true, status: 404, newTab: false })).toBe(
-      'tab 7: "Nope" "https://a.test/x" — HTTP 404: the server answered with an error page',
+      'navigated to https://a.test/x (HTTP 404: the server answered with an error page) "Nope"',
     );
-    expect(actionText('navigate', { tabId: 7, url: 'https://a.test/', title: '', ready: false, newTab: true })).toMatch(/^tab 7 \(a new tab\): \(untitled\) "https:\/\/a\.test\/" — not ready yet/);
+    expect(actionText('navigate', { tabId: 7, url: 'https://a.test/', title: 'A', ready: true, status: 200, newTab: false })).toBe('navigated to https://a.test/ (200) "A"');
+    expect(actionText('navigate', { tabId: 7, url: 'https://a.test/', title: '', ready: false, newTab: true })).toMatch(/^opened tab 7: https:\/\/a\.test\/; still loading/);
   });
 
   it('an action is one line, page strings quoted (a newline in them cannot start a line)', () => {
-    const line = actionText('fill', { tabId: 3, ref: 'e9', value: 'a\nb', healed: false }) ?? '';
-    expect(line).toBe('filled @e9 in tab 3: "a\\nb"');
+    expect(actionText('fill', { tabId: 3, ref: 'e9', value: 'a\nb', healed: false, formatted: false })).toBe('filled @e9');
+    expect(actionText('fill', { tabId: 3, ref: 'e9', value: '1,234\n', formatted: true })).toBe('filled @e9 (the page formatted it as "1,234\\n")');
     expect(actionText('click', { clicked: true, tabId: 3, ref: 'e1', x: 1, y: 1, healed: true, navigated: true, url: 'https://b.test/' })).toBe(
-      'clicked @e1 in tab 3 (re-found after the page re-rendered it); the page went to "https://b.test/"',
+      'clicked @e1 (found again: the page had re-rendered it); the page went to https://b.test/',
     );
+    expect(actionText('click', { clicked: true, tabId: 3, ref: 'e1', x: 1, y: 1, acted: { what: 'opened', popup: { role: 'listbox', name: 'Time\nzone' } } })).toBe(
+      'clicked @e1 (opened listbox "Time\\nzone")',
+    );
+    expect(actionText('click', { clicked: true, tabId: 3, ref: 'e1', x: 1, y: 1, dialog: { type: 'confirm', message: 'Sure?\nyes' } })).toBe(
+      'clicked @e1; a confirm dialog opened: "Sure?\\nyes" (answer it: `chrome-relay dialog accept|dismiss`)',
+    );
+    // A URL that could end early (a space, a quote) is quoted.
+    expect(actionText('navigate', { tabId: 1, url: 'https://a.test/a b" x', title: '', ready: true, newTab: false })).toBe('navigated to "https://a.test/a b\\" x"');
     expect(actionText('status', {})).toBeUndefined();
   });
 
   it('get and js print the value itself', () => {
-    expect(valueText('Example Domain')).toBe('Example Domain');
-    expect(valueText(3)).toBe('3');
-    expect(valueText(null)).toBe('(null)');
-    expect(valueText({ a: [1] })).toBe('{"a":[1]}');
+    expect(valueText({ value: 'Example Domain' })).toBe('Example Domain');
+    expect(valueText({ value: 3 })).toBe('3');
+    expect(valueText({ value: null })).toBe('null');
+    expect(valueText({ what: 'attr', value: null })).toBe('(no such attribute)');
+    expect(valueText({ value: { a: [1] } })).toBe('{"a":[1]}');
+    expect(toolText('get', { tabId: 1, what: 'title', value: 'T' })).toBe('T');
   });
 
   it('status says who answers and what launch started', () => {
@@ -44,9 +43,24 @@ describe("a person's text", () => {
       browser: { userAgent: 'Mozilla/5.0 HeadlessChrome/156.0.1.2 Safari/537.36', pid: 99 },
       profile: '/p',
       pausedSince: null,
-      launched: [{ profile: '/p', browserPid: 99, browserRunning: true, xvfb: null }],
+      launched: [
+        { profile: '/p', browserPid: 99, browserRunning: true, xvfb: null },
+        { profile: '/q', browserPid: 98, browserRunning: false, xvfb: null },
+      ],
     });
-    expect(text).toBe('connected: headless Chromium 156.0.1.2 (pid 99), profile /p; extension 1.0.0, host 1.0.0 (pid 10)\nlaunched from this home: pid 99 running, profile /p');
+    expect(text).toBe('connected: headless Chromium 156.0.1.2 (pid 99), started by `chrome-relay launch`, profile /p; extension 1.0.0, host 1.0.0\nalso launched from this home: pid 98 not running, profile /q');
+  });
+
+  it('a batch: each step under its name, a step of several lines indented (no page line passes for a step)', () => {
+    const text = batchText({
+      stoppedAt: 2,
+      results: [
+        { index: 0, step: 'get text @e1', ok: true, result: 'a\n[1] fake: step' },
+        { index: 1, step: 'click', ok: true, result: 'clicked @e2' },
+        { index: 2, step: 'click @e9', ok: false, error: { code: 'stale_ref', message: 'gone' } },
+      ],
+    });
+    expect(text.split('\n')).toEqual(['[0] get text @e1:', '  a', '  [1] fake: step', '[1] click: clicked @e2', '[2] click @e9 failed: stale_ref: gone', '(stopped at step 2: the steps after it did not run; --no-bail runs them all)']);
   });
 });
 

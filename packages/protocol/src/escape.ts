@@ -59,3 +59,11 @@ export function escapeLine(text: string): string {
 export function escapeText(text: string): string {
   return text.replace(UNSAFE_IN_TEXT, (chars) => (chars === '\n' ? chars : escapeChars(chars)));
 }
+
+/**
+ * A value of the page printed alone (`get text`, `js`, a response body): its own lines and tabs kept, as the page
+ * has them (a table's text is cells between tabs), every other unsafe character escaped as everywhere else.
+ */
+export function escapeValue(text: string): string {
+  return text.replace(UNSAFE_IN_TEXT, (chars) => (chars === '\n' || chars === '\t' ? chars : escapeChars(chars)));
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatErrorForStderr, parseCaps, reasonedError, RelayError, toSafeJson } from '@chrome-relay/protocol';
+import { formatErrorForStderr, parseCaps, reasonedError, RelayError } from '@chrome-relay/protocol';
+import { toolText } from '../present.js';
 import { snapshotText } from '../renderSnapshot.js';
 import { mcpError, mcpResult, notServed } from './mcpResults.js';
 import { servedBy } from './mcpTools.js';
@@ -16,12 +17,13 @@ describe('MCP results', () => {
     const shot = mcpResult('screenshot', {}, { tabId: 4, format: 'png', width: 1, height: 1, scale: 1, data: 'iVBO' }, undefined, words);
     expect(shot.content[0]).toEqual({ type: 'image', data: 'iVBO', mimeType: 'image/png' });
     expect(shot.structuredContent).toEqual({ tabId: 4, format: 'png', width: 1, height: 1, scale: 1 });
-    expect(shot.content[1]).toEqual({ type: 'text', text: toSafeJson(shot.structuredContent) });
+    expect(shot.content[1]).toEqual({ type: 'text', text: toolText('screenshot', { tabId: 4, format: 'png', width: 1, height: 1, scale: 1 }) });
   });
 
-  it('an action: one line of JSON without what carries nothing (structuredContent whole); with the snapshot after it, { result, snapshot } and the snapshot text', () => {
+  it('an action: the line the CLI prints (structuredContent whole); with the snapshot after it, { result, snapshot } and the snapshot text', () => {
     const result = { clicked: true, tabId: 4, ref: 'e1', x: 1, y: 2, healed: false, navigated: false, url: 'https://a.test/' };
-    const line = toSafeJson({ clicked: true, tabId: 4, ref: 'e1', x: 1, y: 2, url: 'https://a.test/' });
+    const line = 'clicked @e1';
+    expect(toolText('click', result)).toBe(line);
     expect(mcpResult('click', {}, result, undefined, words)).toEqual({ content: [{ type: 'text', text: line }], structuredContent: result });
     const after = mcpResult('click', {}, result, { ok: true, result: snap }, words);
     expect(after.structuredContent).toEqual({ result, snapshot: snap });
@@ -29,6 +31,12 @@ describe('MCP results', () => {
       { type: 'text', text: line },
       { type: 'text', text: snapshotText(snap as never) },
     ]);
+  });
+
+  it("get and js: the value alone, its own lines kept; a result's hint to run a command is a call", () => {
+    expect(mcpResult('get', {}, { tabId: 4, what: 'text', value: 'a\tb\nc\u001b[2J' }, undefined, words).content).toEqual([{ type: 'text', text: 'a\tb\nc\\u001b[2J' }]);
+    const dialog = mcpResult('click', {}, { clicked: true, tabId: 4, ref: 'e1', x: 1, y: 2, dialog: { type: 'alert', message: 'hi `chrome-relay close`' } }, undefined, words);
+    expect(dialog.content).toEqual([{ type: 'text', text: 'clicked @e1; an alert dialog opened: "hi `chrome-relay close`" (answer it: `dialog {"action": "accept"|"dismiss"}`)' }]);
   });
 
   it('a dialog blocking the snapshot after an action: the action stands, the note says which tool answers it', () => {

@@ -1,26 +1,26 @@
 /**
  * A tool's answer as an MCP call result: `structuredContent` is the object the CLI prints with --json,
- * and the text is what the CLI prints for an agent (present.ts): a snapshot is the text
- * `chrome-relay snapshot` prints, a list one line per item, anything else one line of JSON without the
- * fields that carry nothing. An action asked for a snapshot after
- * it adds that snapshot (structured: `{ result, snapshot }`, as --json). Where the CLI writes image
- * bytes to files (a screenshot, recorded frames), they come as image content instead, which a model
- * can look at, and structuredContent is the rest of the result.
+ * and the text is what the CLI prints without it (present.ts): a snapshot is the text `chrome-relay snapshot`
+ * prints, a list one line per item, `get` and `js` the value, an action its one line — the same text, its hints
+ * (`chrome-relay dialog accept|dismiss`) as calls (mcpWords.ts). An action asked for a snapshot after it adds that snapshot (structured: `{ result, snapshot }`, as
+ * --json). Where the CLI writes image bytes to files (a screenshot, recorded frames), they come as image content
+ * instead, which a model can look at, and structuredContent is the rest of the result.
  *
  * A failure is an `isError` result: the CLI's human line and relayError block as text, the relayError
  * as structuredContent (same code, details and reason), its message in MCP words (mcpWords.ts).
  */
 import {
+  escapeText,
+  escapeValue,
   formatErrorForStderr,
   isToolName,
   RelayError,
-  toSafeJson,
   TOOLS,
   type AfterSnapshot,
   type ToolName,
 } from '@chrome-relay/protocol';
 import { afterOutcome, withDownloadMoved } from '../outputs.js';
-import { compact as compactResult, lineText, listLines } from '../present.js';
+import { framesText, holdsValue, toolText } from '../present.js';
 import { snapshotText } from '../renderSnapshot.js';
 import { mcpWords, type WordsContext } from './mcpWords.js';
 
@@ -36,8 +36,12 @@ type Result = Record<string, unknown>;
 type SnapshotArg = Parameters<typeof snapshotText>[0];
 
 const text = (value: string): McpContent => ({ type: 'text', text: value });
-/** One line of JSON: the model reads the same object as structuredContent, without the indentation or empty fields. */
-const compact = (value: Result): McpContent => text(toSafeJson(compactResult(value)));
+
+/** The text the CLI prints for this result, its hints as calls; a value of the page as it is (its own lines kept). */
+function resultText(tool: ToolName, result: Result, words: WordsContext): McpContent {
+  if (holdsValue(tool) || tool === 'network_body') return text(escapeValue(toolText(tool, result)));
+  return text(escapeText(mcpWords(toolText(tool, result), { ...words, tool }, true)));
+}
 
 /** A tool's result (and the snapshot after it, if one was asked for) as MCP content, by the entry's output kind. */
 export function mcpResult(tool: ToolName, params: Readonly<Record<string, unknown>>, result: Result, after: AfterSnapshot | undefined, words: WordsContext): McpCallResult {
@@ -47,7 +51,7 @@ export function mcpResult(tool: ToolName, params: Readonly<Record<string, unknow
     case 'image': {
       // The image travels as an image block, not twice as base64 text.
       const { data, ...rest } = result as { data: string; format: string };
-      return { content: [{ type: 'image', data, mimeType: rest.format === 'jpeg' ? 'image/jpeg' : 'image/png' }, compact(rest)], structuredContent: rest };
+      return { content: [{ type: 'image', data, mimeType: rest.format === 'jpeg' ? 'image/jpeg' : 'image/png' }, resultText(tool, rest, words)], structuredContent: rest };
     }
     case 'frames': {
       // Frames are many images: a summary, and the last frame to look at.
@@ -55,34 +59,33 @@ export function mcpResult(tool: ToolName, params: Readonly<Record<string, unknow
       const last = frames.at(-1);
       const told = Object.fromEntries(['masked', 'withheld'].filter((key) => result[key] !== undefined).map((key) => [key, result[key]]));
       const summary = { tabId: result.tabId, frames: frames.length, dropped: result.dropped, timestamps: frames.map((f) => f.timestamp), ...told };
-      return { content: [compact(summary), ...(last ? [{ type: 'image' as const, data: last.data, mimeType: 'image/jpeg' }] : [])], structuredContent: summary };
+      const said = escapeText(`${framesText(result, frames.length, '')}${last === undefined ? '' : '; the last one follows'}`);
+      return { content: [text(said), ...(last ? [{ type: 'image' as const, data: last.data, mimeType: 'image/jpeg' }] : [])], structuredContent: summary };
     }
     case 'download':
       return actionResult(tool, withDownloadMoved(result), after, words);
     case 'action':
       return actionResult(tool, result, after, words);
-    case 'list':
-      // The lines' hints name commands (`network body <id>`): in MCP words, as messages are. Page strings are quoted, never touched.
-      return { content: [text(mcpWords((listLines(tool, result) ?? [lineText(compactResult(result))]).join('\n'), { ...words, tool }))], structuredContent: result };
     default:
-      return { content: [compact(result)], structuredContent: result };
+      return { content: [resultText(tool, result, words)], structuredContent: result };
   }
 }
 
 function actionResult(tool: ToolName, result: Result, after: AfterSnapshot | undefined, words: WordsContext): McpCallResult {
-  if (after === undefined) return { content: [compact(result)], structuredContent: result };
+  const line = resultText(tool, result, words);
+  if (after === undefined) return { content: [line], structuredContent: result };
   const outcome = afterOutcome(after, result, tool, 'above');
   switch (outcome.kind) {
     case 'taken':
-      return { content: [compact(result), text(snapshotText(outcome.snapshot as unknown as SnapshotArg))], structuredContent: { result, snapshot: outcome.snapshot } };
+      return { content: [line, text(snapshotText(outcome.snapshot as unknown as SnapshotArg))], structuredContent: { result, snapshot: outcome.snapshot } };
     case 'skipped': {
       const note = mcpWords(outcome.note, { ...words, tool });
-      return { content: [compact(result), text(`(no snapshot: ${note})`)], structuredContent: { result, snapshot: null, snapshotSkipped: note } };
+      return { content: [line, text(`(no snapshot: ${note})`)], structuredContent: { result, snapshot: null, snapshotSkipped: note } };
     }
     case 'failed': {
       // The action happened: its result comes along, beside the snapshot's failure.
       const failed = mcpError(outcome.error, 'snapshot', words);
-      return { ...failed, content: [compact(result), ...failed.content], structuredContent: { ...failed.structuredContent, result, snapshot: null } };
+      return { ...failed, content: [line, ...failed.content], structuredContent: { ...failed.structuredContent, result, snapshot: null } };
     }
   }
 }

@@ -196,12 +196,16 @@ function endOfQuoted(text: string, start: number): number {
   return text.length;
 }
 
-/** `text` with every command line of a served tool as a call and every CLI spelling as its MCP one. */
-export function mcpWords(text: string, context: WordsContext): string {
+/**
+ * `text` with every command line of a served tool as a call and every CLI spelling as its MCP one. `commandsOnly`
+ * (a result's text) turns the command lines alone: the rest is the CLI's text as it is, refs with their `@` (MCP
+ * takes them either way), so a model reads what a shell agent reads.
+ */
+export function mcpWords(text: string, context: WordsContext, commandsOnly = false): string {
   let out = '';
   let plain = '';
   const flush = (): void => {
-    out += plainWords(plain, context);
+    out += commandsOnly ? plain : plainWords(plain, context);
     plain = '';
   };
   for (let i = 0; i < text.length; ) {
