@@ -117,7 +117,16 @@ export interface BatchRunner {
   runTool(tool: string, params: Record<string, unknown>): Promise<unknown>;
 }
 
-export async function runBatch(steps: readonly BatchStep[], bail: boolean, runner: BatchRunner): Promise<{ ok: boolean; results: StepResult[]; stoppedAt: number | null }> {
+/**
+ * Run the steps. With `text` (the batch prints text), a command step's result is what the command printed and a tool
+ * step's is `text` of its result; without it, both are structures (command steps then run with --json).
+ */
+export async function runBatch(
+  steps: readonly BatchStep[],
+  bail: boolean,
+  runner: BatchRunner,
+  text?: (tool: string, result: unknown) => string,
+): Promise<{ ok: boolean; results: StepResult[]; stoppedAt: number | null }> {
   const results: StepResult[] = [];
   for (const [index, step] of steps.entries()) {
     let result: StepResult;
@@ -125,13 +134,7 @@ export async function runBatch(steps: readonly BatchStep[], bail: boolean, runne
       const label = stepLabel(step.command, step.args ?? []);
       const child = await runner.runCommand([step.command, ...(step.args ?? [])]);
       const { error, notices } = parseChildStderr(child.stderr);
-      let value: unknown = child.stdout;
-      try {
-        value = JSON.parse(child.stdout);
-      } catch {
-        // Text output (e.g. snapshot): kept as the string it is.
-      }
-      result = child.code === 0 ? { index, step: label, ok: true, result: value } : {
+      result = child.code === 0 ? { index, step: label, ok: true, result: text === undefined ? structureOf(child.stdout) : child.stdout.replace(/\n$/, '') } : {
         index,
         step: label,
         ok: false,
@@ -140,7 +143,8 @@ export async function runBatch(steps: readonly BatchStep[], bail: boolean, runne
       if (notices.length) result.notices = notices;
     } else {
       try {
-        result = { index, step: step.tool, ok: true, result: await runner.runTool(step.tool, step.params ?? {}) };
+        const value = await runner.runTool(step.tool, step.params ?? {});
+        result = { index, step: step.tool, ok: true, result: text === undefined ? value : text(step.tool, value) };
       } catch (error) {
         result = { index, step: step.tool, ok: false, error: RelayError.from(error, step.tool, 'cli').toData() };
       }
@@ -149,6 +153,15 @@ export async function runBatch(steps: readonly BatchStep[], bail: boolean, runne
     if (!result.ok && bail) return { ok: false, results, stoppedAt: index };
   }
   return { ok: results.every((r) => r.ok), results, stoppedAt: null };
+}
+
+/** What a command step printed with --json: its structure (a command without one, e.g. `skill`, its text). */
+function structureOf(stdout: string): unknown {
+  try {
+    return JSON.parse(stdout);
+  } catch {
+    return stdout;
+  }
 }
 
 /** Runs steps through this very CLI (child processes) and runTool. */

@@ -5,8 +5,9 @@ import { parseBatch, processRunner, runBatch } from '../batch.js';
 import { commandIndexOf } from '../argvScan.js';
 import { targetFlagsByPosition } from '../callTarget.js';
 import { resolveGlobals } from '../globalOptions.js';
-import { printJson } from '../output.js';
-import { readerOf } from '../present.js';
+import { printJson, printText } from '../output.js';
+import { batchText, toolText } from '../present.js';
+import { snapshotText } from '../renderSnapshot.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -14,9 +15,16 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The global options typed before `batch`, handed to every step. */
-function globalArgsBefore(argv: readonly string[]): string[] {
-  return argv.slice(2, commandIndexOf(argv));
+/** The global options typed before `batch`, handed to every step; --json typed after it too (steps answer in kind). */
+function globalArgsOf(argv: readonly string[], json: boolean): string[] {
+  const before = argv.slice(2, commandIndexOf(argv));
+  return json && !before.includes('--json') ? [...before, '--json'] : before;
+}
+
+/** A tool step's text: a snapshot's tree, any other result's text (present.ts). */
+function stepText(tool: string, result: unknown): string {
+  const fields = result as Record<string, unknown>;
+  return tool === 'snapshot' ? snapshotText(result as Parameters<typeof snapshotText>[0]) : toolText(tool, fields);
 }
 
 export function registerBatchCommand(program: Command): void {
@@ -32,9 +40,10 @@ export function registerBatchCommand(program: Command): void {
       // A target typed before `batch` applies to every step: command steps get it in front of their
       // own arguments, tool steps as the call's envelope target (the extension treats both alike).
       const globals = { ...resolveGlobals(cmd.optsWithGlobals()), target: targetFlagsByPosition(process.argv).before };
-      const outcome = await runBatch(steps, opts.bail, processRunner(cli, globalArgsBefore(process.argv), globals));
-      // Every step's own answer inside one document: indented for --json or a person, one line for a program.
-      printJson(outcome, readerOf(globals.json) === 'line' ? 0 : 2);
+      const outcome = await runBatch(steps, opts.bail, processRunner(cli, globalArgsOf(process.argv, globals.json), globals), globals.json ? undefined : stepText);
+      // --json: every step's own structure inside one document; otherwise each step's text under its name.
+      if (globals.json) printJson(outcome);
+      else printText(batchText(outcome));
       // The failing step's own error becomes the batch's error block (and exit code 1).
       const failed = outcome.results.find((r) => !r.ok)?.error;
       if (failed) throw RelayError.fromData(failed);

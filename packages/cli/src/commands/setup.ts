@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { reasonedError, RelayError, VERSION } from '@chrome-relay/protocol';
 import { collectValues, parseTimeout } from '../args.js';
 import { browserEnvFromProcess, browserNames, type BrowserEnv } from '../browsers.js';
-import { renderReport, runDoctor, unhealthyError } from '../doctor.js';
+import { renderReport, runDoctor, unhealthyError, type DoctorReport } from '../doctor.js';
 import { runEndpointDoctor } from '../remote/doctorLink.js';
 import { commandPath, targetNotApplicable } from '../callTarget.js';
 import { resolveGlobals } from '../globalOptions.js';
@@ -24,7 +24,8 @@ import { uninstall, type UninstallResult } from '../uninstall.js';
 import { reconnect } from '../reconnect.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, runSetup, type SetupResult } from '../setup.js';
 import { realSetupDeps } from '../setupRuntime.js';
-import { reloadAdvice, update } from '../update.js';
+import { reloadAdvice, update, type UpdateResult } from '../update.js';
+import type { RearmedHost } from '../reconnect.js';
 
 type Opts = Record<string, unknown>;
 const example = (...lines: string[]): string => `\nExample:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
@@ -58,7 +59,7 @@ async function guidedSetup(opts: Opts, cmd: Command): Promise<void> {
       interactive,
     }),
   );
-  if (!interactive) present({ ...result }, globals.json);
+  if (!interactive) present({ ...result }, globals.json, () => setupText(result));
   const failure = result.doctor ? unhealthyError(result.doctor) : null;
   if (failure) throw failure;
 }
@@ -91,21 +92,50 @@ function stopTargets(home: string, opts: Opts, platform: ReturnType<typeof curre
 function launchedText(launched: LaunchResult): string {
   const how = launched.headless === null ? '' : launched.headless ? ' headless' : ' with a window';
   const head = `${launched.alreadyRunning ? 'already running' : 'started'}: ${launched.browser}${how} (pid ${launched.pid}), profile ${launched.profile}${launched.xvfb === null ? '' : ` on display ${launched.xvfb.display}`}`;
-  return [head, ...(launched.note === undefined ? [] : [launched.note]), `stop it with: ${launched.stop}`].join('\n');
+  return [head, ...(launched.note === undefined ? [] : [launched.note]), ...(launched.log === null ? [] : [`its log: ${launched.log}`]), `stop it with: ${launched.stop}`].join('\n');
 }
 
-function installedText(manifests: readonly string[], extension: string): string {
-  return [...manifests.map((m) => `registered the host: ${m}`), `extension folder to load in chrome://extensions: ${extension}`].join('\n');
+function installedText(manifests: readonly string[], failed: readonly { browser: string; error: string }[], extension: string): string {
+  return [
+    ...manifests.map((m) => `registered the host: ${m}`),
+    ...failed.map((f) => `not registered for ${f.browser}: ${f.error}`),
+    `extension folder to load in chrome://extensions: ${extension}`,
+  ].join('\n');
+}
+
+/** Setup without a terminal: what install did, the steps left for the person, and (with --wait) what connected. */
+function setupText(result: SetupResult): string {
+  return [
+    installedText(result.written.map((w) => w.manifest), result.failed, result.extensionPath),
+    ...result.steps.map((step, i) => `${i + 1}. ${step}`),
+    ...(result.connected === undefined ? [] : [`connected: ${result.connected.profile ?? "the browser's own profile"}${result.connected.browserPid === null ? '' : ` (pid ${result.connected.browserPid})`}`]),
+    ...(result.doctor === undefined ? [] : [renderReport(result.doctor as DoctorReport)]),
+  ].join('\n');
+}
+
+function updatedText(updated: UpdateResult): string {
+  return [
+    `installed host ${updated.version}: ${updated.hostFile}`,
+    ...updated.reconnected.map((r) => `${r.profile ?? "the browser's own profile"}: host pid ${r.oldHostPid} → ${r.newHostPid} (${r.hostVersion})`),
+    ...(updated.reconnected.length === 0 ? ['no browser was connected: each starts the new host when it next connects'] : []),
+    ...(updated.extension.reload === null ? [] : [updated.extension.reload]),
+  ].join('\n');
+}
+
+function reconnectedText(hosts: readonly RearmedHost[]): string {
+  if (hosts.length === 0) return 'no browser is connected';
+  return hosts.map((h) => `${h.profile ?? "the browser's own profile"}: host pid ${h.hostPid} answers again in ${h.roundTripMs} ms${h.wasOpen ? ' (it was failing calls fast)' : ''}`).join('\n');
 }
 
 function uninstalledText(result: UninstallResult): string {
   if (result.nothingInstalled) return 'nothing was installed: nothing removed';
-  return [...result.removed.map((path) => `removed ${path}`), ...result.kept.map((k) => `kept ${k.path}: ${k.reason}`)].join('\n');
+  return [...result.removed.map((path) => `removed ${path}`), ...result.kept.map((k) => `kept ${k.path}: ${k.reason}`), ...result.failed.map((f) => `could not remove ${f.path}: ${f.error}`)].join('\n');
 }
 
 function stoppedText(result: { stopped: StoppedBrowser[]; running?: string }): string {
   if (result.stopped.length === 0) return result.running ?? 'nothing to stop';
-  return result.stopped.map((s) => `${s.browser === 'stopped' ? 'stopped' : s.browser} the browser of ${s.profile} (pid ${s.browserPid})${s.xvfb === null ? '' : `, display ${s.xvfb.display} ${s.xvfb.outcome}`}`).join('\n');
+  const said = (outcome: string): string => (outcome === 'not running' ? 'was not running' : outcome);
+  return result.stopped.map((s) => `the browser of ${s.profile} (pid ${s.browserPid}): ${said(s.browser)}${s.xvfb === null ? '' : `; its display ${s.xvfb.display}: ${said(s.xvfb.outcome)}`}`).join('\n');
 }
 
 const TAB_TARGET_FLAGS = ['tab', 'workspace', 'group'] as const;
@@ -207,7 +237,7 @@ function registerEach(program: Command): void {
       const targets = resolveInstallTargets({ browsers: listOption(opts.browser), userDataDir: opts.userDataDir as string | undefined }, envOfProcess(), globals.home);
       const installed = installOrThrow(globals.home, targets, allowedExtensionIds(process.env, listOption(opts.extensionId)));
       const folder = installExtension(globals.home);
-      present({ ...installed, extension: { ...folder, reload: reloadAdvice(folder) } }, globals.json, () => installedText(installed.written.map((w) => w.manifest), folder.path));
+      present({ ...installed, extension: { ...folder, reload: reloadAdvice(folder) } }, globals.json, () => installedText(installed.written.map((w) => w.manifest), installed.failed, folder.path));
     });
 
   program
@@ -234,7 +264,7 @@ function registerEach(program: Command): void {
         timeoutMs: (opts.reconnectTimeout as number | undefined) ?? 15_000,
         extensionIds: allowedExtensionIds(process.env),
       });
-      present({ ...updated }, globals.json);
+      present({ ...updated }, globals.json, () => updatedText(updated));
     });
 
   program
@@ -246,7 +276,8 @@ function registerEach(program: Command): void {
       const globals = resolveGlobals(raw);
       // A ping answers in milliseconds: without an explicit --timeout, don't wait the 30 s call default.
       const timeoutMs = typeof raw.timeout === 'number' ? raw.timeout : REARM_TIMEOUT_MS;
-      present({ ...(await reconnect({ home: globals.home, profile: globals.profile, timeoutMs })) }, globals.json);
+      const rearmed = await reconnect({ home: globals.home, profile: globals.profile, timeoutMs });
+      present({ ...rearmed }, globals.json, () => reconnectedText(rearmed.hosts));
     });
 
   program
