@@ -35,7 +35,7 @@ export async function startRelayTool(options: { flags: string[]; headful: boolea
   // The mode comes from launch's own --headless (it also checks for a display); the rest of the list is passed on.
   const flags = options.flags.filter((f) => f !== '--headless=new');
   const launched = await runCli(
-    ['launch', '--user-data-dir', join(root, 'profile'), ...(options.headful ? [] : ['--headless']), ...flags.map((f) => `--browser-arg=${f}`)],
+    ['launch', '--json', '--user-data-dir', join(root, 'profile'), ...(options.headful ? [] : ['--headless']), ...flags.map((f) => `--browser-arg=${f}`)],
     env,
     60_000,
   );
@@ -113,16 +113,12 @@ export async function startRelayTool(options: { flags: string[]; headful: boolea
       const result = await execTimed(process.execPath, [CLI, ...args], { env });
       if (result.code !== 0) throw new CommandFailed(['chrome-relay', ...args], result);
       if (action.kind === 'open' && !tab) {
-        // With --snapshot the result's JSON is followed by the snapshot (its header starts with `# `).
-        const json = result.stdout.split('\n# ')[0] ?? '';
-        const opened = JSON.parse(json) as { tabId?: unknown };
-        if (typeof opened.tabId !== 'number') throw new Error(`navigate printed no tabId: ${result.stdout.slice(0, 200)}`);
-        tab = String(opened.tabId);
+        tab = String(tabIdOf(result.stdout));
       }
       return result;
     },
     async evaluate(expression) {
-      const args = ['js', expression, ...tabArgs()];
+      const args = ['js', expression, '--json', ...tabArgs()];
       const result = await execTimed(process.execPath, [CLI, ...args], { env });
       if (result.code !== 0) throw new CommandFailed(['chrome-relay', ...args], result);
       const printed = JSON.parse(result.stdout) as unknown;
@@ -143,4 +139,14 @@ export async function startRelayTool(options: { flags: string[]; headful: boolea
     },
   };
   return tool;
+}
+
+/**
+ * The tab a navigate answered from: its line says it (`navigated tab 5 to …`, `opened tab 5: …`); a build from before
+ * compact text printed JSON (`"tabId":5`), followed by the snapshot with --snapshot.
+ */
+export function tabIdOf(stdout: string): number {
+  const id = /"tabId":\s*(\d+)/.exec(stdout)?.[1] ?? /^(?:navigated|opened) tab (\d+)/m.exec(stdout)?.[1];
+  if (id === undefined) throw new Error(`navigate printed no tab id: ${stdout.slice(0, 200)}`);
+  return Number(id);
 }

@@ -14,7 +14,7 @@ import { EXTENSION_ID, startXvfb } from '../../e2e/harness.js';
 import { commonFlags } from './browserFlags.js';
 import type { Bench } from './measure.js';
 import { na, NONE, time, type Row, type Section } from './report.js';
-import { startRelayTool } from './relayTool.js';
+import { startRelayTool, tabIdOf } from './relayTool.js';
 import { stats } from './timing.js';
 
 const IDLE_SECONDS = 2;
@@ -56,7 +56,7 @@ async function measure(bench: Bench, headful: boolean, display: string | undefin
     const saved = await popup.evaluate(sendMessage({ kind: 'saveSettings', settings: { blockedSites: [], agentTabsOnly: true, idleDetachSeconds: IDLE_SECONDS } }));
     if (!(saved as { ok?: unknown }).ok) throw new Error(`the options did not take the idle time: ${JSON.stringify(saved)}`);
     const opened = await relay.run({ kind: 'open', url: bench.url(PAGE) });
-    const tabId = (JSON.parse(opened.stdout) as { tabId: number }).tabId;
+    const tabId = tabIdOf(opened.stdout);
     // The app renders after its bundle loads (the first request bundles it).
     for (let tries = 0; !/combobox/.test((await relay.run({ kind: 'snapshot', interactive: true })).stdout); tries++) {
       if (tries > 50) throw new Error(`${PAGE} did not render`);

@@ -14,7 +14,7 @@ import { CommandFailed, execTimed } from './exec.js';
 import type { Bench } from './measure.js';
 import { requireRef } from './refs.js';
 import { na, NONE, time, type Row, type Section } from './report.js';
-import { startRelayTool } from './relayTool.js';
+import { startRelayTool, tabIdOf } from './relayTool.js';
 import { stats } from './timing.js';
 
 const IDLE_SECONDS = 2;
@@ -58,7 +58,7 @@ export async function idleSection(bench: Bench, flags: string[], headful: boolea
     });
     const popup = await popupOf(devtools);
     const opened = await relay.run({ kind: 'open', url: bench.url('/idle.html') });
-    const tabId = (JSON.parse(opened.stdout) as { tabId: number }).tabId;
+    const tabId = tabIdOf(opened.stdout);
     const ref = requireRef((await relay.run({ kind: 'snapshot', interactive: true })).stdout, 'button', 'Increment');
     const samples = { read: { warm: [] as number[], cold: [] as number[] }, click: { warm: [] as number[], cold: [] as number[] } };
     const read = async (): Promise<number> => {

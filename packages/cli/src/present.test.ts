@@ -4,9 +4,9 @@ import { actionText, batchText, listLines, statusText, toolText, valueText } fro
 describe('the text of a result: everything an agent needs, short', () => {
   it('navigate says the HTTP status, and a 4xx/5xx says the server answered with an error page; a new tab says its id', () => {
     expect(actionText('navigate', { tabId: 7, url: 'https://a.test/x', title: 'Nope', ready: true, status: 404, newTab: false })).toBe(
-      'navigated to https://a.test/x (HTTP 404: the server answered with an error page) "Nope"',
+      'navigated tab 7 to https://a.test/x (HTTP 404: the server answered with an error page) "Nope"',
     );
-    expect(actionText('navigate', { tabId: 7, url: 'https://a.test/', title: 'A', ready: true, status: 200, newTab: false })).toBe('navigated to https://a.test/ (200) "A"');
+    expect(actionText('navigate', { tabId: 7, url: 'https://a.test/', title: 'A', ready: true, status: 200, newTab: false })).toBe('navigated tab 7 to https://a.test/ (200) "A"');
     expect(actionText('navigate', { tabId: 7, url: 'https://a.test/', title: '', ready: false, newTab: true })).toMatch(/^opened tab 7: https:\/\/a\.test\/; still loading/);
   });
 
@@ -23,7 +23,7 @@ describe('the text of a result: everything an agent needs, short', () => {
       'clicked @e1; a confirm dialog opened: "Sure?\\nyes" (answer it: `chrome-relay dialog accept|dismiss`)',
     );
     // A URL that could end early (a space, a quote) is quoted.
-    expect(actionText('navigate', { tabId: 1, url: 'https://a.test/a b" x', title: '', ready: true, newTab: false })).toBe('navigated to "https://a.test/a b\\" x"');
+    expect(actionText('navigate', { tabId: 1, url: 'https://a.test/a b" x', title: '', ready: true, newTab: false })).toBe('navigated tab 1 to "https://a.test/a b\\" x"');
     expect(actionText('status', {})).toBeUndefined();
   });
 

@@ -160,7 +160,7 @@ export function toolText(tool: string, result: Result): string {
 export function actionText(tool: string, result: Result): string | undefined {
   switch (tool as ToolName) {
     case 'navigate':
-      return result.newTab === true ? pageLine(`opened tab ${String(result.tabId)}:`, result) : pageLine('navigated to', result);
+      return pageLine(result.newTab === true ? `opened tab ${String(result.tabId)}:` : `navigated tab ${String(result.tabId)} to`, result);
     case 'back':
     case 'forward':
       return pageLine(`went ${tool} to`, result);

@@ -45,6 +45,7 @@ import type {
   Scroller,
   ScrollOutcome,
   SelectOutcome,
+  FocusSelectorOutcome,
   SelectorPointOutcome,
   SnapshotArgs,
   ValueOutcome,
@@ -485,6 +486,16 @@ export function createPageApi(): PageApi {
     }
   }
 
+  /** `type -s <css>`: the selector must name one element (searched as `get` searches), which takes focus. */
+  function focusSelector({ selector }: { selector: string }): FocusSelectorOutcome {
+    const matches = agentSelectAll(selector);
+    if (isRefusal(matches)) return matches;
+    const [only] = matches;
+    if (only === undefined) return { status: 'none' };
+    if (matches.length > 1) return { status: 'many', count: matches.length };
+    return focusElement(only) ? { status: 'ok' } : { status: 'refused', reason: 'it would not take focus (not focusable, hidden or disabled)' };
+  }
+
   function element({ ref }: RefArgs): Element | null {
     const resolved = resolveElement(ref);
     return resolved.status === 'live' ? resolved.element : null;
@@ -564,6 +575,7 @@ export function createPageApi(): PageApi {
     box,
     fileInput,
     locateSelector,
+    focusSelector,
     element,
     adopt,
     candidate: candidateElement,

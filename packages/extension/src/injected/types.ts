@@ -376,6 +376,13 @@ export type FramePointOutcome =
   | { status: 'not_visible' };
 
 /** Where a drop target given as a CSS selector is (the first visible match, open shadow roots searched). */
+export type FocusSelectorOutcome =
+  | { status: 'ok' }
+  | SelectorRefusal
+  | { status: 'none' }
+  | { status: 'many'; count: number }
+  | { status: 'refused'; reason: string };
+
 export type SelectorPointOutcome =
   | { status: 'ok'; x: number; y: number; hitTest: 'passed' | 'skipped' }
   | { status: 'intercepted'; x: number; y: number; interceptor: Interceptor }
@@ -425,6 +432,8 @@ export interface PageApi extends ReadsApi {
   fileInput(args: RefArgs): FileInputOutcome;
   /** Scroll the first visible element matching `selector` into view and hit-test it (drag targets given as CSS). */
   locateSelector(args: { selector: string }): SelectorPointOutcome;
+  /** Focus the one element matching `selector` (`type -s <css>`): a unique match, as `get` by selector wants. */
+  focusSelector(args: { selector: string }): FocusSelectorOutcome;
   /** The live element of a ref (not JSON: used to get a RemoteObject for DOM.* calls), or null. */
   element(args: RefArgs): Element | null;
   /**
@@ -481,6 +490,7 @@ export type PageMethod =
   | 'box'
   | 'fileInput'
   | 'locateSelector'
+  | 'focusSelector'
   | 'adopt'
   | 'activity'
   | ReadMethod;

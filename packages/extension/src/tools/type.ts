@@ -11,7 +11,8 @@
  * is checked first (in an isolated world, through open shadow roots and same-origin frames) and
  * its absence is element_not_found. A focused cross-origin frame cannot be inspected from here; it
  * is accepted and reported as `iframe (cross-origin)`. `-s @ref` resolves the ref, focuses its element, then calls
- * typeIntoFocused. Focus inside a frame
+ * typeIntoFocused; `-s <css>` focuses the one element the selector matches in the tab's page (searched as `get`
+ * searches: none is element_not_found, several invalid_arguments on the selector), then the same. Focus inside a frame
  * that shows a site the person blocked is refused before anything is looked at or typed (input/landing.ts).
  */
 import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
@@ -20,6 +21,7 @@ import { ADialog } from '../pageState/dialogs.js';
 import { callRead } from '../page/pageCall.js';
 import { resolveTab } from '../targets.js';
 import { focusRef } from '../actions/refAction.js';
+import { selectorRefused } from '../page/selectorRefused.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { checkFocusLanding } from '../input/landing.js';
@@ -60,11 +62,43 @@ export async function typeIntoFocused(ctx: ToolContext, tabId: number, text: str
   return { tabId, typed, into: focus.description };
 }
 
+/** `type -s <css>`: focus the one element `selector` matches in the tab's page, or say why not. */
+async function focusSelector(ctx: ToolContext, tabId: number, selector: string): Promise<void> {
+  const outcome = await callRead(ctx, tabId, 'focusSelector', { selector });
+  switch (outcome.status) {
+    case 'ok':
+      return;
+    case 'bad_selector':
+    case 'secret_selector':
+      throw selectorRefused('type', 'selector', selector, outcome, { tab: tabId });
+    case 'many':
+      throw new RelayError('invalid_arguments', `Invalid arguments for type: selector "${selector}" matches ${outcome.count} elements; make it match exactly one (e.g. add an id, attribute or :nth-of-type), or give a ref from a snapshot.`, {
+        tool: 'type',
+        phase: 'resolve',
+        details: { field: 'selector', selector, count: outcome.count, tab: tabId },
+      });
+    case 'none':
+      throw reasonedError('element_not_found', 'no_match', `No element in tab ${tabId} matches "${selector}"; check it against a fresh \`chrome-relay snapshot\`, or \`chrome-relay wait --selector\` for it. Nothing was typed.`, {
+        tool: 'type',
+        phase: 'resolve',
+        details: { selector, tab: tabId },
+      });
+    case 'refused':
+      throw new RelayError('invalid_arguments', `Cannot type into "${selector}": ${outcome.reason}. Nothing was typed.`, {
+        tool: 'type',
+        phase: 'act',
+        details: { field: 'selector', selector, tab: tabId, reason: outcome.reason },
+      });
+  }
+}
+
 export const typeTool = defineTool({
   name: 'type',
   async handle(params, ctx) {
     // -s @ref: focus the ref's element first (same resolve/heal/navigation checks as every ref action).
-    const tabId = params.ref === undefined ? await resolveTab(params.tab, ctx) : (await focusRef(ctx, params.ref, 'type')).tabId;
+    if (params.ref !== undefined) return typeIntoFocused(ctx, (await focusRef(ctx, params.ref, 'type')).tabId, params.text);
+    const tabId = await resolveTab(params.tab, ctx);
+    if (params.selector !== undefined) await focusSelector(ctx, tabId, params.selector);
     return typeIntoFocused(ctx, tabId, params.text);
   },
 });

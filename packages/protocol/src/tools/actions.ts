@@ -165,7 +165,7 @@ export const ACTION_TOOLS = {
     description:
       'Type text into the focused editable element: a trusted key press per character a US keyboard has (keydown, beforeinput, input, keyup), Input.insertText for the rest; works with contenteditable and beforeinput-based editors. Nothing editable focused is element_not_found.',
     mutates: true,
-    mcp: { group: 'core', description: 'Type text as key presses into the focused element, or into ref after focusing it (rich editors); fill suits plain fields.' },
+    mcp: { group: 'core', description: 'Type text as key presses into the focused element, or into ref or selector after focusing it (rich editors); fill suits plain fields.' },
     input: true,
     cli: {
       command: 'type',
@@ -173,15 +173,16 @@ export const ACTION_TOOLS = {
       task: 'keyboard',
       output: 'action',
       args: [{ param: 'text', help: 'text to type (a newline presses Enter)' }],
-      flags: [{ flag: '-s, --target', param: 'ref', help: 'focus this element first: a ref like @e7 (typing needs a ref: a CSS selector is not taken here)' }],
-      examples: ['chrome-relay type "hello" -s @e7', 'chrome-relay type "Ünïcode ✓" --tab 123'],
+      flags: [{ flag: '-s, --target', param: 'ref', parse: 'refOrSelector', otherwise: 'selector', placeholder: '<ref|css>', help: 'focus this element first: a ref (@e7) or a CSS selector matching exactly one element' }],
+      examples: ['chrome-relay type "hello" -s @e7', 'chrome-relay type "hello" -s "#search"', 'chrome-relay type "Ünïcode ✓" --tab 123'],
     },
     schemas: () => ({
       params: z.strictObject({
         text: z.string().min(1, 'give the text to type (use `chrome-relay keys` for Enter, Tab and shortcuts)').max(100_000).describe('Text to type; characters without a key on a US keyboard are inserted as text input'),
         ref: RefField().optional().describe('Focus this element first'),
+        selector: z.string().min(1).optional().describe('Focus the one element matching this CSS selector first (open shadow roots searched; it must match exactly one)'),
         tab: tabId().optional(),
-      }),
+      }).refine((params) => params.ref === undefined || params.selector === undefined, { path: ['selector'], message: 'give the element once: a ref (@e7) or a CSS selector, not both' }),
       result: z.strictObject({
         tabId: z.number(),
         typed: z.number().describe('Characters typed'),
