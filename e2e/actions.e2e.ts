@@ -22,7 +22,7 @@ type Json = Record<string, unknown>;
 interface KeyRecord { key: string; code: string; keyCode: number; shift: boolean; ctrl: boolean; trusted: boolean; target: string }
 
 async function ok(...args: string[]): Promise<Json> {
-  const result = await relay.cli(...args);
+  const result = await relay.cli('--json', ...args);
   expect(result.code, `${args.join(' ')}\n${result.stderr}`).toBe(0);
   return result.json as Json;
 }
@@ -79,7 +79,7 @@ describe('type', () => {
     await focus(tab.tabId, /textbox "Controlled"/);
     const text = await relay.cli('type', 'xy', '--snapshot');
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toMatch(/"typed":2[\s\S]*# "Editor fixture" — ".*" \[tab=\d+\]\n[\s\S]*textbox "Controlled" \[focused\] \[ref=e\d+\]/);
+    expect(text.stdout).toMatch(/^typed 2 characters into \S+\n# "Editor fixture" — ".*" \[tab=\d+\]\n[\s\S]*textbox "Controlled" \[focused\] \[ref=e\d+\]/);
     const json = await relay.cli('--json', 'type', 'z', '--snapshot');
     expect(json.json).toMatchObject({ result: { tabId: tab.tabId, typed: 1 }, snapshot: { tabId: tab.tabId, title: 'Editor fixture' } });
   });
@@ -132,7 +132,7 @@ describe('back, forward, reload, close', () => {
     const b = await open(relay, '/other.html');
     const missing = await relay.cli('close', String(a.tabId), '999999', String(b.tabId));
     expect(missing.error).toMatchObject({ code: 'target_not_found', details: { missing: [999999] } });
-    const ids = async () => (await ok('tabs', '--json')).windows as { tabs: { id: number }[] }[];
+    const ids = async () => (await ok('tabs')).windows as { tabs: { id: number }[] }[];
     expect((await ids()).flatMap((w) => w.tabs.map((t) => t.id))).toEqual(expect.arrayContaining([a.tabId, b.tabId]));
     expect(await ok('close', String(a.tabId), String(b.tabId))).toEqual({ closed: [a.tabId, b.tabId] });
     const left = (await ids()).flatMap((w) => w.tabs.map((t) => t.id));
@@ -208,7 +208,7 @@ describe('get and js', () => {
 
   it('evaluates in the main world and returns JSON or a precise error', async () => {
     const tab = await open(relay, '/reads.html');
-    const js = (expression: string) => relay.cli('js', expression, '--tab', String(tab.tabId));
+    const js = (expression: string) => relay.cli('js', expression, '--tab', String(tab.tabId), '--json');
     expect((await js('window.secret')).json).toEqual({ tabId: tab.tabId, value: { answer: 42, list: [1, 'two', null], nested: { ok: true } } });
     expect((await js('await new Promise((r) => setTimeout(() => r(7), 50))')).json).toMatchObject({ value: 7 });
     expect((await js('undefined')).json).toEqual({ tabId: tab.tabId });
@@ -265,7 +265,7 @@ describe('dialogs never wedge a session', () => {
 
     const save = refFor(await snapshot(relay, tab.tabId), /button "Save"/);
     const clickStarted = Date.now();
-    const click = await relay.cli('click', save);
+    const click = await relay.cli('click', save, '--json');
     expect(Date.now() - clickStarted).toBeLessThan(5000);
     expect(JSON.stringify(click.json ?? click.error)).toContain('Saved!');
     await ok('dialog', 'accept', '--tab', id);
@@ -288,7 +288,7 @@ describe('dialogs never wedge a session', () => {
     expect(close.error).toMatchObject({ code: 'partial_success_disallowed', details: { applied: [other.tabId], failed: [tab.tabId], dialog: { type: 'beforeunload' } } });
     await ok('dialog', 'accept', '--tab', id);
     await until(async () => {
-      const windows = (await ok('tabs', '--json')).windows as { tabs: { id: number }[] }[];
+      const windows = (await ok('tabs')).windows as { tabs: { id: number }[] }[];
       return !windows.some((w) => w.tabs.some((t) => t.id === tab.tabId));
     }, 5000, 'tab closed after accept');
   });

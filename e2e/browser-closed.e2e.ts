@@ -83,7 +83,7 @@ describe('the browser closes under a call', () => {
   it("the person's own browser: browser_closed, not retryable, ask the person to reopen it (never launch in its place)", async () => {
     const person = await personsBrowser();
     cleanups.push(() => person.close());
-    const nav = await runCli(['navigate', person.server.url('/button.html')], person.env);
+    const nav = await runCli(['navigate', person.server.url('/button.html'), '--json'], person.env);
     expect(nav.code, nav.stderr).toBe(0);
     const { tabId } = nav.json as { tabId: number };
     // A read-only call that stays in flight: each poll asks the fixture server for the mark.
@@ -111,7 +111,7 @@ describe('the browser closes under a call', () => {
   it("chrome-relay's service worker stopping while the browser runs is worker_stopped, retryable, and not a closed browser", async () => {
     relay = await startRelay();
     cleanups.push(() => relay.stop());
-    const nav = await relay.cli('navigate', relay.server.url('/button.html'));
+    const nav = await relay.cli('navigate', relay.server.url('/button.html'), '--json');
     expect(nav.code, nav.stderr).toBe(0);
     const { tabId } = nav.json as { tabId: number };
     const pending = relay.cli('wait', '--fn', "(fetch('/slow?ms=0&mark=worker-wait'), false)", '--tab', String(tabId), '--timeout', '30000');
@@ -131,7 +131,7 @@ describe('the browser closes under a call', () => {
   });
 
   it('a browser `chrome-relay launch` started: browser_closed, and the move is to launch that profile again', async () => {
-    const nav = await relay.cli('navigate', relay.server.url('/button.html'));
+    const nav = await relay.cli('navigate', relay.server.url('/button.html'), '--json');
     expect(nav.code, nav.stderr).toBe(0);
     const { tabId } = nav.json as { tabId: number };
     // A mutating call in flight: it may have acted, so it says to look once the browser is back.

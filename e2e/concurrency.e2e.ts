@@ -190,7 +190,7 @@ async function round(tabId: number, page: Page, actions: (refs: Map<string, stri
   const results = await Promise.all(
     planned.map(async ({ action, after, timeoutMs }) => {
       await after?.();
-      return relay.cli(...action.args, '--tab', String(tabId), ...(timeoutMs === undefined ? [] : ['--timeout', String(timeoutMs)]));
+      return relay.cli('--json', ...action.args, '--tab', String(tabId), ...(timeoutMs === undefined ? [] : ['--timeout', String(timeoutMs)]));
     }),
   );
   let state = await pageState(page);

@@ -66,7 +66,7 @@ describe('bad output paths and homes fail fast, before the call', () => {
   it('a good --out is written after the call', async () => {
     const tab = await open(relay, '/button.html');
     const out = join(mkdtempSync(join(tmpdir(), 'cr-shot-')), 'shot.png');
-    const shot = await relay.cli('screenshot', '--tab', String(tab.tabId), '--out', out);
+    const shot = await relay.cli('screenshot', '--tab', String(tab.tabId), '--out', out, '--json');
     expect(shot.code, shot.stderr).toBe(0);
     expect(shot.json).toMatchObject({ path: out });
   });
@@ -176,7 +176,7 @@ describe('codes that fit the situation', () => {
   it('js awaits a returned promise; a compile error never runs; what ran says it may have acted', async () => {
     const tab = await open(relay, '/reads.html');
     const page = await relay.page(tab.path);
-    const js = (expression: string) => relay.cli('js', expression, '--tab', String(tab.tabId));
+    const js = (expression: string) => relay.cli('js', expression, '--tab', String(tab.tabId), '--json');
     expect((await js('Promise.resolve(5)')).json).toEqual({ tabId: tab.tabId, value: 5 });
     expect((await js('new Promise((r) => setTimeout(() => r({ late: [1, 2] }), 50))')).json).toEqual({ tabId: tab.tabId, value: { late: [1, 2] } });
 

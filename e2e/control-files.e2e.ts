@@ -66,7 +66,7 @@ describe('local files, while the person has not allowed them (the default)', () 
       refused(await cli('navigate', url, '--tab', String(own.tabId)), `navigate ${url} --tab`);
     }
     refused(await cli('workspace', 'create', 'files', '--url', fileUrl), 'workspace create --url');
-    const batch = spawnSync(process.execPath, [CLI, 'batch'], { env: stringEnv(relay.env), input: JSON.stringify([{ command: 'navigate', args: [fileUrl] }]), encoding: 'utf8', timeout: 60_000 });
+    const batch = spawnSync(process.execPath, [CLI, '--json', 'batch'], { env: stringEnv(relay.env), input: JSON.stringify([{ command: 'navigate', args: [fileUrl] }]), encoding: 'utf8', timeout: 60_000 });
     told.push(batch.stdout, batch.stderr);
     expect(batch.status).toBe(1);
     expect(batch.stdout).toContain('local_files');
@@ -87,7 +87,7 @@ describe('local files, while the person has not allowed them (the default)', () 
     await cli('navigate', `data:text/html,<a id=f href="${fileUrl}">f</a><script>f.click()</script>`);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await fileTabs()).toEqual([]);
-    const tabs = await okJson(relay, 'tabs', '--json');
+    const tabs = await okJson(relay, 'tabs');
     for (const id of (tabs.windows as { tabs: { id: number }[] }[]).flatMap((w) => w.tabs.map((tab) => tab.id))) {
       told.push(JSON.stringify(await cli('get', 'text', '-s', 'body', '--tab', String(id))));
     }
@@ -104,7 +104,7 @@ describe('local files, once the person allows them', () => {
     await saveOptions(options, { agentFiles: false });
     refused(await relay.cli('get', 'text', '-s', 'body', '--tab', String(tabId)), 'get text in the file tab once files are off');
     refused(await relay.cli('snapshot', '--tab', String(tabId)), 'snapshot in the file tab once files are off');
-    const tabs = await okJson(relay, 'tabs', '--json');
+    const tabs = await okJson(relay, 'tabs');
     expect((tabs.windows as { tabs: { id: number }[] }[]).flatMap((w) => w.tabs.map((tab) => tab.id))).not.toContain(tabId);
   });
 });

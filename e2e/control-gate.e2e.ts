@@ -89,14 +89,14 @@ afterAll(async () => {
 describe('lists show only what the agent may act on', () => {
   it("tabs and group list count the person's tabs and groups, never show them (CLI and MCP)", async () => {
     const agent = await open(relay, '/button.html');
-    const tabs = (await okJson(relay, 'tabs', '--json')) as unknown as Listed;
+    const tabs = (await okJson(relay, 'tabs')) as unknown as Listed;
     const ids = tabs.windows.flatMap((w) => w.tabs.map((t) => t.id));
     expect(ids).toContain(agent.tabId);
     expect(ids).not.toContain(mine.draft);
     expect(ids).not.toContain(mine.other);
     // The two tabs of the group, the options page, and the tab the browser started with.
     expect(tabs.otherTabs).toBeGreaterThanOrEqual(3);
-    const groups = (await okJson(relay, 'group', 'list', '--json')) as { groups: { name: string }[]; otherGroups?: number };
+    const groups = (await okJson(relay, 'group', 'list')) as { groups: { name: string }[]; otherGroups?: number };
     expect(groups.groups.map((g) => g.name)).not.toContain('Personal');
     expect(groups.otherGroups).toBe(1);
     const viaMcp = JSON.stringify(await mcp.callTool({ name: 'tabs', arguments: {} })) + JSON.stringify(await mcp.callTool({ name: 'group_list', arguments: {} }));
@@ -120,7 +120,7 @@ describe("the person's groups and tabs, named any way", () => {
     refused(await cli('--group', 'Personal', 'snapshot'), '--group snapshot');
     refused(await cli('--group', 'Personal', 'close'), '--group close');
     await personIntact();
-    const agentTab = ((await okJson(relay, 'tabs', '--json')) as unknown as Listed).windows.flatMap((w) => w.tabs).find((t) => t.id === agent.tabId);
+    const agentTab = ((await okJson(relay, 'tabs')) as unknown as Listed).windows.flatMap((w) => w.tabs).find((t) => t.id === agent.tabId);
     expect(agentTab?.groupId).toBe(-1);
     // Over MCP the same.
     const viaMcp = await mcp.callTool({ name: 'group_close', arguments: { name: 'Personal' } });
@@ -146,7 +146,7 @@ describe("workspaces hold only the agent's tabs", () => {
     const [moved] = await personTabIds(options, relay.server.url('/personal.html?person=moved'));
     if (moved === undefined) throw new Error('no moved tab');
     await options.evaluate((tab, win) => chrome.tabs.move(tab, { windowId: win, index: -1 }).then(() => undefined), moved, windowId);
-    const listed = (await okJson(relay, 'workspace', 'list', '--json')) as { workspaces: { name: string; tabIds: number[] }[]; otherTabs?: number };
+    const listed = (await okJson(relay, 'workspace', 'list')) as { workspaces: { name: string; tabIds: number[] }[]; otherTabs?: number };
     expect(listed.workspaces.find((w) => w.name === 'wsp')?.tabIds).toEqual([created.tabId]);
     expect(listed.otherTabs).toBe(1);
     refused(await cli('workspace', 'close', 'wsp'), 'workspace close');
@@ -167,7 +167,7 @@ describe("what is the agent's still works", () => {
     const a = await open(relay, '/button.html');
     const b = await open(relay, '/button.html');
     expect((await cli('group', 'create', 'work', String(a.tabId), String(b.tabId))).code).toBe(0);
-    const groups = (await okJson(relay, 'group', 'list', '--json')) as { groups: { name: string; tabIds: number[] }[] };
+    const groups = (await okJson(relay, 'group', 'list')) as { groups: { name: string; tabIds: number[] }[] };
     expect(groups.groups.find((g) => g.name === 'work')?.tabIds).toEqual([a.tabId, b.tabId]);
     expect((await okJson(relay, 'group', 'close', 'work')).applied).toEqual([a.tabId, b.tabId]);
 
@@ -179,12 +179,12 @@ describe("what is the agent's still works", () => {
       const id = await chrome.tabs.group({ tabIds: [tab] });
       await chrome.tabGroups.update(id, { title: 'chrome-relay' });
     }, lentId);
-    const tabs = (await okJson(relay, 'tabs', '--json')) as unknown as Listed;
+    const tabs = (await okJson(relay, 'tabs')) as unknown as Listed;
     expect(tabs.windows.flatMap((w) => w.tabs.map((t) => t.id))).toContain(lentId);
     // The person's other tabs are still only counted.
     expect(tabs.windows.flatMap((w) => w.tabs.map((t) => t.id))).not.toContain(mine.draft);
     expect(tabs.otherTabs).toBeGreaterThanOrEqual(2);
-    expect(((await okJson(relay, 'group', 'list', '--json')) as { groups: { name: string }[] }).groups.map((g) => g.name)).toContain('chrome-relay');
+    expect(((await okJson(relay, 'group', 'list')) as { groups: { name: string }[] }).groups.map((g) => g.name)).toContain('chrome-relay');
     expect((await cli('snapshot', '--tab', String(lentId))).code).toBe(0);
     await personIntact();
     for (const text of told) expect(text).not.toContain('salary');

@@ -41,7 +41,7 @@ interface Listed {
 }
 
 async function listed(): Promise<Listed[]> {
-  const tabs = await okJson(relay, 'tabs', '--json');
+  const tabs = await okJson(relay, 'tabs');
   return (tabs.windows as { tabs: Listed[] }[]).flatMap((w) => w.tabs);
 }
 

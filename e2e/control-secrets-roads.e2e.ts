@@ -169,7 +169,7 @@ describe("agents' JavaScript, which the person may turn off", () => {
     } finally {
       await saveOptions(options, { agentJs: true });
     }
-    expect((await relay.cli('js', '1 + 1', '--tab', tab)).json).toMatchObject({ value: 2 });
+    expect((await relay.cli('js', '1 + 1', '--tab', tab, '--json')).json).toMatchObject({ value: 2 });
     noSecrets();
   });
 });

@@ -75,7 +75,7 @@ describe('secrets are never echoed', () => {
   it('URL credentials are redacted in tabs, get url, the snapshot, navigate, errors, doctor, status and the popup', async () => {
     const secretUrl = relay.server.url(`/login.html?access_token=${TOKEN}&view=1#password=${PASSWORD}`);
     const withUser = secretUrl.replace('http://', `http://me:${USERINFO}@`);
-    const nav = await cli('navigate', withUser);
+    const nav = await cli('navigate', withUser, '--json');
     expect(nav.code, nav.stderr).toBe(0);
     const { tabId } = nav.json as { tabId: number };
     expect(nav.stdout).toContain('access_token=[redacted]');

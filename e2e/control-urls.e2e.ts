@@ -142,12 +142,12 @@ describe('every URL an agent can pass is opened safely or refused, and the brows
     let workspaces = 0;
     for (const [index, url] of urls.entries()) {
       const what = JSON.stringify(url);
-      const fresh = fromCli(await relay.cli('navigate', url, '--new-tab', '--wait', 'commit', '--timeout', '15000'));
+      const fresh = fromCli(await relay.cli('navigate', url, '--new-tab', '--wait', 'commit', '--timeout', '15000', '--json'));
       settled(fresh, `navigate ${what}`);
       if (fresh.tabId !== undefined) opened.push(fresh.tabId);
       await personIntact(`navigate ${what}`);
 
-      const given = fromCli(await relay.cli('navigate', url, '--tab', String(own.tabId), '--wait', 'commit', '--timeout', '15000'));
+      const given = fromCli(await relay.cli('navigate', url, '--tab', String(own.tabId), '--wait', 'commit', '--timeout', '15000', '--json'));
       settled(given, `navigate ${what} --tab`);
       await personIntact(`navigate ${what} --tab`);
       // The agent's tab comes back to a page of its own for the next URL (a success may have left it anywhere).
@@ -180,7 +180,7 @@ describe('every URL an agent can pass is opened safely or refused, and the brows
     for (let from = 0; from < written.length; from += 100) {
       const chunk = written.slice(from, from + 100);
       const steps = chunk.map((url) => ({ command: 'navigate', args: [url, '--new-tab', '--wait', 'commit'] }));
-      const batch = spawnSync(process.execPath, [CLI, 'batch', '--no-bail'], { env: stringEnv(relay.env), input: JSON.stringify(steps), encoding: 'utf8', timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
+      const batch = spawnSync(process.execPath, [CLI, '--json', 'batch', '--no-bail'], { env: stringEnv(relay.env), input: JSON.stringify(steps), encoding: 'utf8', timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
       expect(batch.stdout, batch.stderr).not.toBe('');
       const results = (JSON.parse(batch.stdout) as { results: { ok: boolean; result?: { tabId?: number }; error?: { code: string; message: string } }[] }).results;
       expect(results).toHaveLength(chunk.length);

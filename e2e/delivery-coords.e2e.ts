@@ -20,7 +20,7 @@ afterAll(async () => {
 const ROUNDS = 20;
 
 async function run(tabId: number, ...args: string[]): Promise<CliResult> {
-  return relay.cli(...args, '--tab', String(tabId));
+  return relay.cli('--json', ...args, '--tab', String(tabId));
 }
 
 function expectIntercepted(result: CliResult, when: string, interceptor: RegExp): void {

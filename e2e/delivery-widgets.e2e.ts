@@ -36,7 +36,7 @@ async function widget(name: string): Promise<{ tabId: number; page: Page; text: 
 }
 
 async function click(tabId: number, ref: string): Promise<{ result: CliResult; acted: Acted | undefined }> {
-  const result = await relay.cli('click', ref, '--tab', String(tabId));
+  const result = await relay.cli('click', ref, '--tab', String(tabId), '--json');
   expect(result.code, `click ${ref}\n${result.stderr}`).toBe(0);
   return { result, acted: (result.json as { acted?: Acted }).acted };
 }

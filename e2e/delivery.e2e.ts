@@ -15,7 +15,7 @@ const rig = crossSiteRig();
 const ROUNDS = 20;
 
 async function run(tabId: number, ...args: string[]): Promise<CliResult> {
-  return rig.relay.cli(...args, '--tab', String(tabId));
+  return rig.relay.cli('--json', ...args, '--tab', String(tabId));
 }
 
 async function ok(tabId: number, ...args: string[]): Promise<Record<string, unknown>> {

@@ -49,7 +49,7 @@ async function attached(tabId: number): Promise<boolean> {
 }
 
 async function js<T>(tabId: number, expression: string): Promise<T> {
-  const result = await relay.cli('js', expression, '--tab', String(tabId));
+  const result = await relay.cli('js', expression, '--tab', String(tabId), '--json');
   expect(result.code, result.stderr).toBe(0);
   return (result.json as { value: T }).value;
 }

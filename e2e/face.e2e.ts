@@ -77,7 +77,12 @@ async function personOpens(path: string): Promise<{ page: Page; tabId: number; u
 
 describe('setup without a terminal', () => {
   it('registers the host for the profile like install, and with --wait ends with a healthy doctor', async () => {
-    const plain = await relay.cli('setup', '--user-data-dir', relay.profile);
+    const said = await relay.cli('setup', '--user-data-dir', relay.profile);
+    expect(said.code, said.stderr).toBe(0);
+    // Without --json: what it registered, the folder to load and the person's steps, numbered.
+    expect(said.stdout).toContain(`registered the host: ${relay.profile}/NativeMessagingHosts/com.chrome_relay.host.json`);
+    expect(said.stdout).toMatch(/\n4\. Pin the toolbar button/);
+    const plain = await relay.cli('setup', '--user-data-dir', relay.profile, '--json');
     expect(plain.code, plain.stderr).toBe(0);
     const result = plain.json as { written: { browser: string; manifest: string }[]; extensionPath: string; steps: string[]; doctor?: unknown };
     expect(result.written).toEqual([{ browser: 'profile', manifest: `${relay.profile}/NativeMessagingHosts/com.chrome_relay.host.json` }]);
@@ -88,7 +93,7 @@ describe('setup without a terminal', () => {
     expect(result.steps[3]).toMatch(/^Pin the toolbar button/);
     expect(result.doctor).toBeUndefined();
 
-    const waited = await relay.cli('setup', '--user-data-dir', relay.profile, '--wait');
+    const waited = await relay.cli('setup', '--user-data-dir', relay.profile, '--wait', '--json');
     expect(waited.code, waited.stderr).toBe(0);
     const report = waited.json as { connected: { profile: string }; doctor: { healthy: boolean } };
     expect(report.connected.profile).toBe(relay.profile);

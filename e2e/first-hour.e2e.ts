@@ -1,7 +1,7 @@
 /**
  * An agent's first hour, and an MCP client's (issue 34), through the BUILT CLI and the official MCP SDK client:
  * navigate works in the current tab and says the HTTP status; one ref grammar (@e12 and e12) in every place a ref is
- * written; compact answers a program can still parse; a ref from before a navigation says where the tab went; a
+ * written; compact text answers (--json the structure), the same text over MCP; `type -s` a ref or a CSS selector; a ref from before a navigation says where the tab went; a
  * missing argument shows the usage; the lifecycle says what it did (bare stop, a second launch, status with nothing
  * connected); an MCP session with no browser gets one on its first navigate, and none beside a connected browser.
  * Page state is read over DevTools only.
@@ -61,21 +61,21 @@ const unique = (path: string): string => `${path}${path.includes('?') ? '&' : '?
 
 describe('navigate works in the current tab', () => {
   it('navigate twice leaves one agent tab; --new-tab opens another; a 404 loads (exit 0) and says so', async () => {
-    const first = await relay.cli('navigate', relay.server.url(unique('/button.html')), '--new-tab');
+    const first = await relay.cli('navigate', relay.server.url(unique('/button.html')), '--new-tab', '--json');
     expect(first.code, first.stderr).toBe(0);
     const tab = (first.json as { tabId: number }).tabId;
     const before = await tabIds();
-    const second = await relay.cli('navigate', relay.server.url(unique('/form.html')));
+    const second = await relay.cli('navigate', relay.server.url(unique('/form.html')), '--json');
     expect(second.code, second.stderr).toBe(0);
     expect(second.json).toMatchObject({ tabId: tab, title: 'Form fixture', status: 200 });
-    const third = await relay.cli('navigate', relay.server.url(unique('/button.html')));
+    const third = await relay.cli('navigate', relay.server.url(unique('/button.html')), '--json');
     expect(third.json).toMatchObject({ tabId: tab, title: 'Button fixture' });
     expect(await tabIds()).toEqual(before);
 
-    const missing = await relay.cli('navigate', relay.server.url('/no-such-page.html'));
+    const missing = await relay.cli('navigate', relay.server.url('/no-such-page.html'), '--json');
     expect(missing.code, missing.stderr).toBe(0);
     expect(missing.json).toMatchObject({ tabId: tab, status: 404, ready: true });
-    const other = await relay.cli('navigate', relay.server.url(unique('/button.html')), '--new-tab');
+    const other = await relay.cli('navigate', relay.server.url(unique('/button.html')), '--new-tab', '--json');
     expect(other.json).toMatchObject({ newTab: true });
     expect((other.json as { tabId: number }).tabId).not.toBe(tab);
     expect((await tabIds()).length).toBe(before.length + 1);
@@ -85,7 +85,7 @@ describe('navigate works in the current tab', () => {
 describe('one ref grammar: @e12 and e12 wherever a ref is written', () => {
   it('CLI arguments and flags, a batch step of either kind, and MCP params all take both spellings', async () => {
     const path = unique('/form.html');
-    const nav = await relay.cli('navigate', relay.server.url(path));
+    const nav = await relay.cli('navigate', relay.server.url(path), '--json');
     const tab = (nav.json as { tabId: number }).tabId;
     const page = await relay.page(path);
     const text = await snapshot(relay, tab);
@@ -95,18 +95,19 @@ describe('one ref grammar: @e12 and e12 wherever a ref is written', () => {
     // A positional: bare, and with @.
     expect((await relay.cli('fill', name, 'bare')).code).toBe(0);
     expect(await read<string>(page, "document.getElementById('react').value")).toBe('bare');
-    expect((await relay.cli('get', 'value', name)).json).toMatchObject({ value: 'bare' });
-    expect((await relay.cli('get', 'value', `@${name}`)).json).toMatchObject({ value: 'bare' });
+    expect((await relay.cli('get', 'value', name)).stdout).toBe('bare\n');
+    expect((await relay.cli('get', 'value', name, '--json')).json).toMatchObject({ value: 'bare' });
+    expect((await relay.cli('get', 'value', `@${name}`, '--json')).json).toMatchObject({ value: 'bare' });
     // -s: a ref either way, or a CSS selector.
-    expect((await relay.cli('get', 'value', '-s', name)).json).toMatchObject({ value: 'bare' });
-    expect((await relay.cli('get', 'value', '-s', '#react')).json).toMatchObject({ value: 'bare' });
+    expect((await relay.cli('get', 'value', '-s', name, '--json')).json).toMatchObject({ value: 'bare' });
+    expect((await relay.cli('get', 'value', '-s', '#react', '--json')).json).toMatchObject({ value: 'bare' });
     expect((await relay.cli('type', '!', '-s', name)).code).toBe(0);
     expect(await read<string>(page, "document.getElementById('react').value")).toBe('bare!');
     expect((await relay.cli('snapshot', '-s', go)).stdout).toMatch(/^- button "Go" \[ref=e\d+\]$/m);
 
     // A batch: a command step with a bare ref, a tool step with @.
     const batch = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(process.execPath, [CLI, 'batch'], { env: relay.env }, (error, stdout, stderr) => resolve({ code: error ? 1 : 0, stdout, stderr }));
+      const child = execFile(process.execPath, [CLI, '--json', 'batch'], { env: relay.env }, (error, stdout, stderr) => resolve({ code: error ? 1 : 0, stdout, stderr }));
       child.stdin?.end(JSON.stringify([{ command: 'fill', args: [name, 'batched'] }, { tool: 'get', params: { what: 'value', ref: `@${name}` } }]));
     });
     expect(batch.code, batch.stderr).toBe(0);
@@ -139,7 +140,7 @@ describe('one ref grammar: @e12 and e12 wherever a ref is written', () => {
   });
 
   it('a ref from before a navigation says the tab navigated and where it is now, also after a snapshot of the new page', async () => {
-    const nav = await relay.cli('navigate', relay.server.url(unique('/button.html')));
+    const nav = await relay.cli('navigate', relay.server.url(unique('/button.html')), '--json');
     const tab = (nav.json as { tabId: number }).tabId;
     const old = refFor(await snapshot(relay, tab), /button "Increment"/);
     const next = relay.server.url(unique('/form.html'));
@@ -151,34 +152,86 @@ describe('one ref grammar: @e12 and e12 wherever a ref is written', () => {
   });
 });
 
+describe('type -s: the element, a ref or a CSS selector', () => {
+  it('types into the one element a selector matches; none is element_not_found, several invalid_arguments, nothing typed', async () => {
+    const path = unique('/form.html');
+    const nav = await relay.cli('navigate', relay.server.url(path), '--new-tab', '--json');
+    const tab = String((nav.json as { tabId: number }).tabId);
+    const page = await relay.page(path);
+    const typed = await relay.cli('type', 'ab', '-s', '#short', '--tab', tab);
+    expect(typed.code, typed.stderr).toBe(0);
+    expect(typed.stdout).toMatch(/^typed 2 characters into input#short/);
+    expect(await read<string>(page, "document.getElementById('short').value")).toBe('ab');
+    expect(await read<string>(page, 'document.activeElement.id')).toBe('short');
+    const none = await relay.cli('type', 'x', '-s', '#no-such-field', '--tab', tab);
+    expect(none.error).toMatchObject({ code: 'element_not_found', details: { reason: 'no_match', selector: '#no-such-field' } });
+    const several = await relay.cli('type', 'x', '-s', 'input[type=checkbox]', '--tab', tab);
+    expect(several.error).toMatchObject({ code: 'invalid_arguments', details: { field: 'selector', count: 2 } });
+    expect(await read<string>(page, "document.getElementById('short').value")).toBe('ab');
+    expect(await read<string>(page, "document.getElementById('react').value")).toBe('old');
+    // MCP: the same element, by selector.
+    const client = await mcpClient(relay.env);
+    clients.push(client);
+    const viaMcp = await client.callTool({ name: 'type', arguments: { text: 'c', selector: '#short', tab: Number(tab) } });
+    expect(viaMcp.isError, JSON.stringify(viaMcp.content)).not.toBe(true);
+    expect(await read<string>(page, "document.getElementById('short').value")).toBe('abc');
+  });
+});
+
 describe('compact answers', () => {
-  it('a program gets one line it can parse; a list is text; --snapshot is a result line, then the tree; --json the whole structure', async () => {
+  it('without --json (an agent\'s pipe): get prints the value alone, tabs one line per tab, an action one line; --json the structure', async () => {
     const path = unique('/button.html');
     const nav = await relay.cli('navigate', relay.server.url(path));
-    expect(nav.stdout.trim().split('\n')).toHaveLength(1);
-    const tab = String((nav.json as { tabId: number }).tabId);
+    expect(nav.code, nav.stderr).toBe(0);
+    // One line: the tab, where it went, the HTTP status, the title.
+    expect(nav.stdout).toMatch(new RegExp(`^navigated tab \\d+ to ${relay.server.url(path).replace(/[.?]/g, '\\$&')} \\(200\\) "Button fixture"\\n$`));
+    const tab = /^navigated tab (\d+)/.exec(nav.stdout)?.[1] ?? '';
     const title = await relay.cli('get', 'title', '--tab', tab);
-    expect(title.stdout).toBe(`${JSON.stringify({ tabId: Number(tab), what: 'title', value: 'Button fixture' })}\n`);
+    expect(title.stdout).toBe('Button fixture\n');
+    expect((await relay.cli('get', 'title', '--tab', tab, '--json')).json).toEqual({ tabId: Number(tab), what: 'title', value: 'Button fixture' });
     const tabs = await relay.cli('tabs');
-    expect(tabs.json).toBeUndefined();
-    expect(tabs.stdout).toContain(`tab ${tab}: "Button fixture" — ${JSON.stringify(relay.server.url(path))}`);
+    const lines = tabs.stdout.trimEnd().split('\n');
+    expect(lines.filter((l) => !l.startsWith('(')).every((l) => /^tab \d+: /.test(l)), tabs.stdout).toBe(true);
+    expect(lines.filter((l) => l.startsWith(`tab ${tab}: "Button fixture" — ${JSON.stringify(relay.server.url(path))}`)), tabs.stdout).toHaveLength(1);
+    expect(lines.filter((l) => l.startsWith('tab ')).map((l) => Number(/^tab (\d+)/.exec(l)?.[1])).sort()).toEqual(await tabIds().then((ids) => ids.sort()));
     const ref = refFor(await snapshot(relay, Number(tab)), /button "Increment"/);
+    const click = await relay.cli('click', ref);
+    expect(click.stdout).toBe(`clicked ${ref}\n`);
     const clicked = await relay.cli('click', ref, '--snapshot', '-i');
     const [line, ...tree] = clicked.stdout.trimEnd().split('\n');
-    expect(JSON.parse(line ?? '')).toMatchObject({ clicked: true, tabId: Number(tab) });
+    expect(line).toBe(`clicked ${ref}`);
     expect(tree[0]).toMatch(/^# "Button fixture"/);
     expect(tree.filter((l) => l.startsWith('- ')).length).toBeGreaterThan(0);
     const whole = await relay.cli('click', ref, '--snapshot', '-i', '--json');
     expect(whole.json).toMatchObject({ result: { clicked: true, healed: false, navigated: false }, snapshot: { tree: expect.any(Array) } });
     expect(whole.stdout.split('\n').length).toBeGreaterThan(5);
-    // A screenshot without -o lands in one folder of the home that stays, not in a temp folder.
+    // A screenshot without -o lands in one folder of the home that stays, not in a temp folder; the line says where.
     const shot = await relay.cli('screenshot', '--tab', tab);
-    expect((shot.json as { path: string }).path.startsWith(join(relay.home, 'screenshots'))).toBe(true);
-    expect(existsSync((shot.json as { path: string }).path)).toBe(true);
+    const saved = /^saved screenshot of tab \d+ \(png, \d+×\d+ CSS px\) to (.+)\n$/.exec(shot.stdout)?.[1] ?? '';
+    expect(saved.startsWith(join(relay.home, 'screenshots')), shot.stdout).toBe(true);
+    expect(existsSync(saved)).toBe(true);
+  });
+
+  it('an MCP call answers with the text the CLI prints (and the structure beside it)', async () => {
+    const path = unique('/button.html');
+    const nav = await relay.cli('navigate', relay.server.url(path), '--new-tab', '--json');
+    const tab = (nav.json as { tabId: number }).tabId;
+    const ref = refFor(await snapshot(relay, tab), /button "Increment"/);
+    const client = await mcpClient(relay.env);
+    clients.push(client);
+    const textOf = (result: Awaited<ReturnType<Client['callTool']>>): string => (result.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
+    const title = await client.callTool({ name: 'get', arguments: { what: 'title', tab } });
+    expect(textOf(title)).toBe((await relay.cli('get', 'title', '--tab', String(tab))).stdout.trimEnd());
+    expect(title.structuredContent).toEqual({ tabId: tab, what: 'title', value: 'Button fixture' });
+    const viaMcp = await client.callTool({ name: 'click', arguments: { ref } });
+    expect(textOf(viaMcp)).toBe((await relay.cli('click', ref)).stdout.trimEnd());
+    expect(viaMcp.structuredContent).toMatchObject({ clicked: true, tabId: tab });
+    const listed = textOf(await client.callTool({ name: 'tabs', arguments: {} }));
+    expect(listed).toBe((await relay.cli('tabs')).stdout.trimEnd());
   });
 
   it('snapshot -i lists every choice of a dropdown, the selected one too', async () => {
-    const nav = await relay.cli('navigate', relay.server.url(unique('/form.html')));
+    const nav = await relay.cli('navigate', relay.server.url(unique('/form.html')), '--json');
     const listed = await relay.cli('snapshot', '-i', '--tab', String((nav.json as { tabId: number }).tabId));
     expect(listed.stdout).toMatch(/- combobox "Country" \[ref=e\d+\]: "United States":\n {2}- option "United States" \[selected\]\n {2}- option "Germany"/);
   });
@@ -188,24 +241,24 @@ describe('the lifecycle says what it did', () => {
   it('bare stop ends the browser `launch --user-data-dir` started; several: a closed code naming them, or --all; a second launch reports it as it runs', async () => {
     const { root, env } = newHome();
     const profile = join(root, 'my-profile');
-    const launched = await runCli(['launch', '--headless', '--user-data-dir', profile], env, 90_000);
+    const launched = await runCli(['launch', '--headless', '--user-data-dir', profile, '--json'], env, 90_000);
     expect(launched.code, launched.stderr).toBe(0);
     const pid = (launched.json as { pid: number }).pid;
-    const again = await runCli(['launch', '--user-data-dir', profile], env);
+    const again = await runCli(['launch', '--user-data-dir', profile, '--json'], env);
     expect(again.json).toMatchObject({ pid, alreadyRunning: true, headless: true, note: expect.stringContaining('already runs headless') });
 
-    const stopped = await runCli(['stop'], env, 60_000);
+    const stopped = await runCli(['stop', '--json'], env, 60_000);
     expect(stopped.code, stopped.stderr).toBe(0);
     expect(stopped.json).toMatchObject({ stopped: [{ browserPid: pid, browser: 'stopped' }] });
     await until(() => !alive(pid), 10_000, 'the launched browser gone');
 
-    const one = await runCli(['launch', '--headless', '--user-data-dir', join(root, 'a')], env, 90_000);
+    const one = await runCli(['launch', '--headless', '--user-data-dir', join(root, 'a'), '--json'], env, 90_000);
     const two = await runCli(['launch', '--headless', '--user-data-dir', join(root, 'b')], env, 90_000);
     expect([one.code, two.code]).toEqual([0, 0]);
     const ambiguous = await runCli(['stop'], env);
     expect(ambiguous.error).toMatchObject({ code: 'target_conflict', details: { reason: 'several_launched', profiles: expect.arrayContaining([expect.stringContaining(`${join(root, 'a')}`)]) } });
     expect(alive((one.json as { pid: number }).pid)).toBe(true);
-    const all = await runCli(['stop', '--all'], env, 60_000);
+    const all = await runCli(['stop', '--all', '--json'], env, 60_000);
     expect((all.json as { stopped: unknown[] }).stopped).toHaveLength(2);
   }, 240_000);
 

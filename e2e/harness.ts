@@ -27,7 +27,7 @@ export interface CliResult {
   code: number;
   stdout: string;
   stderr: string;
-  /** stdout parsed as JSON (undefined when it is not JSON). */
+  /** stdout parsed as JSON (undefined when it is not JSON: without --json every command prints text). */
   json: unknown;
   /** The relayError block from stderr, when the command failed. */
   error: { code: string; message: string; tool: string; phase: string; details: Record<string, unknown>; retryable: boolean } | undefined;
@@ -128,6 +128,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<Relay> {
       ...(options.browserArgs ?? []).map((a) => `--browser-arg=${a}`),
       ...(headless ? ['--headless'] : []),
       ...(options.debuggerInfobar === true ? ['--debugger-infobar'] : []),
+      '--json',
     ],
     env,
     60_000,

@@ -97,7 +97,7 @@ describe('health: a wedged service worker', () => {
       await unwedge(session);
     }
 
-    const rearmed = await relay.cli('reconnect');
+    const rearmed = await relay.cli('reconnect', '--json');
     expect(rearmed.code, rearmed.stderr).toBe(0);
     expect(rearmed.json).toMatchObject({ hosts: [{ profile: relay.profile, hostPid: relay.hostPid() }] });
     const tabs = await relay.cli('tabs');
@@ -133,7 +133,7 @@ describe('health: a wedged service worker', () => {
     await wakePage.goto(relay.server.url('/other.html'));
     await until(async () => (await relay.cli('tabs')).code === 0, 15_000, 'worker and host back');
     expect(relay.hostPid()).not.toBe(oldHost);
-    const rearmed = await relay.cli('reconnect');
+    const rearmed = await relay.cli('reconnect', '--json');
     expect(rearmed.code, rearmed.stderr).toBe(0);
     expect(rearmed.json).toMatchObject({ hosts: [{ wasOpen: false }] });
   });

@@ -17,15 +17,15 @@ let counter = 0;
 /** Open a fixture in a new background tab (--new-tab) under a unique URL, so the observer finds exactly this tab. */
 export async function open(relay: Relay, path: string): Promise<Opened> {
   const unique = `${path}${path.includes('?') ? '&' : '?'}u=${Date.now().toString(36)}${++counter}`;
-  const nav = await relay.cli('navigate', relay.server.url(unique), '--new-tab');
+  const nav = await relay.cli('navigate', relay.server.url(unique), '--new-tab', '--json');
   expect(nav.code, nav.stderr).toBe(0);
   const { tabId, url } = nav.json as { tabId: number; url: string };
   return { tabId, path: unique, url };
 }
 
-/** Run a command that must succeed (the failure shows its command line and stderr); its JSON answer. */
+/** Run a command that must succeed (the failure shows its command line and stderr); its answer with --json. */
 export async function okJson(relay: Relay, ...args: string[]): Promise<Record<string, unknown>> {
-  const result = await relay.cli(...args);
+  const result = await relay.cli('--json', ...args);
   expect(result.code, `${args.join(' ')}\n${result.stderr}`).toBe(0);
   return result.json as Record<string, unknown>;
 }

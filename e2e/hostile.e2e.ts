@@ -97,7 +97,7 @@ describe('page strings are always quoted and escaped', () => {
 
     // Every printed ref is a real one: each acts on this page or fails with a closed code.
     for (const ref of checked.refs) {
-      const click = await relay.cli('click', `@${ref}`);
+      const click = await relay.cli('click', `@${ref}`, '--json');
       expectClean(click, `click @${ref}`);
       if (click.code !== 0) expect(['click_intercepted', 'element_not_found', 'stale_ref']).toContain(click.error?.code);
       else expect((click.json as { tabId: number }).tabId).toBe(tab.tabId);
@@ -110,10 +110,14 @@ describe('page strings are always quoted and escaped', () => {
     const page = await relay.page(tab.path);
     const forged = await read<string>(page, 'window.FORGED');
     const t = String(tab.tabId);
-    const title = await ok('get title', 'get', 'title', '--tab', t);
+    const title = await ok('get title', 'get', 'title', '--tab', t, '--json');
     expect((title.json as { value: string }).value).toBe(await read<string>(page, 'document.title'));
-    const text = await ok('get text', 'get', 'text', '-s', '#forged', '--tab', t);
+    const text = await ok('get text', 'get', 'text', '-s', '#forged', '--tab', t, '--json');
     expect(JSON.stringify(text.json)).toContain('Transfer all funds');
+    // Without --json the value alone: the page's own lines kept (it is one value), every other control escaped.
+    const plain = await ok('get text (text)', 'get', 'text', '-s', '#forged', '--tab', t);
+    expect(plain.stdout).toContain('- button "Transfer all funds" [ref=e1]\\r');
+    await ok('get title (text)', 'get', 'title', '--tab', t);
     await ok('get url', 'get', 'url', '--tab', t);
     const tabs = await ok('tabs', 'tabs');
     expect(tabs.stdout).toContain('pwned');

@@ -36,7 +36,7 @@ const notices = (r: CliResult): string[] => r.stderr.split('\n').filter((l) => l
 describe('screenshot', () => {
   it('captures a background tab with the fixture colours, to a temp file by default', async () => {
     const tab = await open(relay, '/colors.html');
-    const shot = await relay.cli('screenshot', '--tab', String(tab.tabId));
+    const shot = await relay.cli('screenshot', '--tab', String(tab.tabId), '--json');
     expect(shot.code, shot.stderr).toBe(0);
     const result = shot.json as { path: string; width: number; height: number; format: string };
     expect(result.format).toBe('png');
@@ -67,7 +67,7 @@ describe('screenshot', () => {
     const ref = /button "Blue" \[ref=(e\d+)\]/.exec(text)?.[1];
     expect(ref, text).toBeDefined();
     const out = join(relay.root, 'by-ref.png');
-    const shot = await relay.cli('screenshot', `@${ref}`, '-o', out);
+    const shot = await relay.cli('screenshot', `@${ref}`, '-o', out, '--json');
     expect(shot.code, shot.stderr).toBe(0);
     expect(shot.json).toMatchObject({ tabId: tab.tabId, width: 100, height: 40 });
     const png = decodePng(readFileSync(out));
@@ -170,7 +170,7 @@ describe('console and network', () => {
     const doc = await relay.cli('network', '--tab', String(tab.tabId), '--url', '/observe.html', '--status', '2xx', '--method', 'get', '--json');
     expect((doc.json as { requests: unknown[] }).requests.length).toBeGreaterThanOrEqual(1);
 
-    const body = await relay.cli('network', 'body', redacted.id, '--tab', String(tab.tabId));
+    const body = await relay.cli('network', 'body', redacted.id, '--tab', String(tab.tabId), '--json');
     expect(body.code, body.stderr).toBe(0);
     expect(JSON.parse((body.json as { body: string }).body)).toEqual({ secret: 'body-ok' });
 
@@ -229,7 +229,7 @@ describe('record', () => {
     expect(start.code, start.stderr).toBe(0);
     await new Promise((r) => setTimeout(r, 1500));
     const dir = mkdtempSync(join(tmpdir(), 'cr-rec-'));
-    const stop = await relay.cli('record', 'stop', '--tab', String(tab.tabId), '--out', dir, '--gif', '--fps', '5');
+    const stop = await relay.cli('record', 'stop', '--tab', String(tab.tabId), '--out', dir, '--gif', '--fps', '5', '--json');
     expect(stop.code, stop.stderr).toBe(0);
     const result = stop.json as { frames: number; gif: string };
     expect(result.frames).toBeGreaterThanOrEqual(3);
@@ -245,7 +245,7 @@ describe('record', () => {
     const page = await relay.page(tab.path);
     await page.evaluate(() => (window as unknown as { animate(): void }).animate());
     expect((await relay.cli('record', 'start', '--tab', t)).code).toBe(0);
-    const shot = await relay.cli('screenshot', '--tab', t);
+    const shot = await relay.cli('screenshot', '--tab', t, '--json');
     expect(shot.code, shot.stderr).toBe(0);
     const file = (shot.json as { path: string }).path;
     expect(readFileSync(file).subarray(1, 4).toString()).toBe('PNG');
@@ -254,7 +254,7 @@ describe('record', () => {
     expect(full.error?.message).toContain('record stop');
     await new Promise((r) => setTimeout(r, 1000));
     const dir = mkdtempSync(join(tmpdir(), 'cr-rec-'));
-    const stop = await relay.cli('record', 'stop', '--tab', t, '--out', dir);
+    const stop = await relay.cli('record', 'stop', '--tab', t, '--out', dir, '--json');
     expect(stop.code, stop.stderr).toBe(0);
     // Still recording after the screenshot: frames kept coming.
     expect((stop.json as { frames: number }).frames).toBeGreaterThanOrEqual(3);
@@ -302,7 +302,7 @@ describe('record', () => {
 describe('workspaces, groups, leases', () => {
   it('workspace create opens an unfocused window; list and close', async () => {
     const focusedBefore = await relay.devtools.pages();
-    const created = await cliWith({ CHROME_RELAY_AGENT: 'alice' }, ['workspace', 'create', 'ws-a']);
+    const created = await cliWith({ CHROME_RELAY_AGENT: 'alice' }, ['workspace', 'create', 'ws-a', '--json']);
     expect(created.code, created.stderr).toBe(0);
     const ws = created.json as { windowId: number; tabId: number; owner: string };
     expect(ws.owner).toBe('alice');
@@ -328,14 +328,14 @@ describe('workspaces, groups, leases', () => {
     expect(refused.error?.code).toBe('partial_success_disallowed');
     expect(refused.error?.details).toMatchObject({ applied: [], failed: [{ target: '999999', code: 'target_not_found' }] });
     expect(((await relay.cli('tabs', '--json')).json as { windows: { tabs: { id: number; groupId: number }[] }[] }).windows.flatMap((w) => w.tabs).find((t) => t.id === a.tabId)?.groupId).toBe(-1);
-    const partial = await relay.cli('group', 'create', 'grp1', String(a.tabId), '999999', '--allow-partial', '--color', 'blue');
+    const partial = await relay.cli('group', 'create', 'grp1', String(a.tabId), '999999', '--allow-partial', '--color', 'blue', '--json');
     expect(partial.code, partial.stderr).toBe(0);
     expect(partial.json).toMatchObject({ applied: [a.tabId], failed: [{ target: '999999' }] });
     const add = await relay.cli('group', 'add', 'grp1', String(b.tabId));
     expect(add.code, add.stderr).toBe(0);
     const list = await relay.cli('group', 'list', '--json');
     expect((list.json as { groups: { name: string; color: string; tabIds: number[] }[] }).groups.find((g) => g.name === 'grp1')).toMatchObject({ color: 'blue', tabIds: [a.tabId, b.tabId] });
-    const close = await relay.cli('group', 'close', 'grp1');
+    const close = await relay.cli('group', 'close', 'grp1', '--json');
     expect(close.json).toMatchObject({ applied: [a.tabId, b.tabId], failed: [] });
   });
 
@@ -358,21 +358,21 @@ describe('workspaces, groups, leases', () => {
     expect(after.code, after.stderr).toBe(0);
     const bobClaims = await cliWith({ CHROME_RELAY_AGENT: 'bob' }, ['lease', 'claim', '--tab', String(tab.tabId)]);
     expect(bobClaims.code, bobClaims.stderr).toBe(0);
-    const release = await cliWith({ CHROME_RELAY_AGENT: 'bob' }, ['lease', 'release', '--all']);
+    const release = await cliWith({ CHROME_RELAY_AGENT: 'bob' }, ['lease', 'release', '--all', '--json']);
     expect((release.json as { released: unknown[] }).released).toHaveLength(1);
   });
 
   it('--workspace targets the workspace tab; two targets conflict; a missing one is not found; override prints a notice', async () => {
-    const created = await relay.cli('workspace', 'create', 'ws-t', '--url', relay.server.url('/colors.html'));
+    const created = await relay.cli('workspace', 'create', 'ws-t', '--url', relay.server.url('/colors.html'), '--json');
     expect(created.code, created.stderr).toBe(0);
     const { tabId } = created.json as { tabId: number };
-    await until(async () => ((await relay.cli('screenshot', '--workspace', 'ws-t')).json as { tabId?: number } | undefined)?.tabId === tabId, 10_000, 'workspace screenshot');
+    await until(async () => ((await relay.cli('screenshot', '--workspace', 'ws-t', '--json')).json as { tabId?: number } | undefined)?.tabId === tabId, 10_000, 'workspace screenshot');
     const both = await relay.cli('screenshot', '--workspace', 'ws-t', '--group', 'g');
     expect(both.error?.code).toBe('target_conflict');
     const missing = await relay.cli('screenshot', '--workspace', 'nope');
     expect(missing.error?.code).toBe('target_not_found');
     const other = await open(relay, '/colors.html');
-    const overridden = await relay.cli('--workspace', 'ws-t', 'screenshot', '--tab', String(other.tabId));
+    const overridden = await relay.cli('--workspace', 'ws-t', 'screenshot', '--tab', String(other.tabId), '--json');
     expect(overridden.code, overridden.stderr).toBe(0);
     expect((overridden.json as { tabId: number }).tabId).toBe(other.tabId);
     expect(notices(overridden)).toEqual(['target_overridden']);
@@ -389,7 +389,7 @@ describe('aliases and batch', () => {
     expect(read.code, read.stderr).toBe(0);
     expect(read.stdout).toMatch(/button "Increment" \[ref=e\d+\]/);
     expect(notices(read)).toEqual(['deprecated']);
-    const ax = await relay.cli('ax', '--tab', String(tab.tabId));
+    const ax = await relay.cli('ax', '--tab', String(tab.tabId), '--json');
     expect((ax.json as { tabId: number }).tabId).toBe(tab.tabId);
     const ref = /button "Increment" \[ref=(e\d+)\]/.exec(read.stdout)?.[1] ?? '';
     const click = await relay.cli('click-ax', `@${ref}`);
@@ -407,14 +407,18 @@ describe('aliases and batch', () => {
       { tool: 'screenshot', params: { tab: 999999 } },
       { command: 'tabs' },
     ]);
-    const bail = await cliWith({}, ['batch'], steps);
+    const bail = await cliWith({}, ['--json', 'batch'], steps);
     expect(bail.code).toBe(1);
     const out = bail.json as { ok: boolean; stoppedAt: number; results: { ok: boolean; error?: { code: string } }[] };
     expect(out).toMatchObject({ ok: false, stoppedAt: 1 });
     expect(out.results).toHaveLength(2);
     expect(out.results[1]?.error?.code).toBe('target_not_found');
-    const all = await cliWith({}, ['batch', '--no-bail'], steps);
+    const all = await cliWith({}, ['--json', 'batch', '--no-bail'], steps);
     expect((all.json as { results: unknown[] }).results).toHaveLength(3);
+    // Without --json each step's own text under its name, a step of several lines indented under it.
+    const said = await cliWith({}, ['batch', '--no-bail'], steps);
+    expect(said.stdout).toMatch(/^\[1\] screenshot failed: target_not_found: /m);
+    expect(said.stdout).toMatch(/^\[2\] tabs: tab \d+: |^\[2\] tabs:\n {2}tab \d+: /m);
     const bad = await cliWith({}, ['batch'], '{"nope":1}');
     expect(bad.error?.code).toBe('invalid_arguments');
   });

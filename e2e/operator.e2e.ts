@@ -53,7 +53,7 @@ describe('operator experience with a launched browser', () => {
     expect(failed).toEqual([expect.objectContaining({ browser: 'brave', manifest: expect.stringContaining('Brave-Browser/NativeMessagingHosts') })]);
 
     rmSync(join(userHome, '.config/BraveSoftware/Brave-Browser/NativeMessagingHosts'));
-    const fixed = await relay.cli('install');
+    const fixed = await relay.cli('install', '--json');
     expect(fixed.code, fixed.stderr).toBe(0);
     const result = fixed.json as InstallResult;
     expect(result.written.map((w) => w.browser)).toEqual(expect.arrayContaining(['chrome', 'brave']));
@@ -92,13 +92,13 @@ describe('operator experience with a launched browser', () => {
 
   it('update replaces the host: the old process is gone, a new one answers', async () => {
     const before = relay.hostPid();
-    const update = await relay.cli('update');
+    const update = await relay.cli('update', '--json');
     expect(update.code, update.stderr).toBe(0);
     const result = update.json as { reconnected: { oldHostPid: number; newHostPid: number; hostVersion: string }[] };
     expect(result.reconnected).toEqual([expect.objectContaining({ oldHostPid: before, hostVersion: '0.1.0' })]);
     expect(result.reconnected[0]?.newHostPid).not.toBe(before);
     expect(() => process.kill(before, 0)).toThrow();
-    const status = await relay.cli('status');
+    const status = await relay.cli('status', '--json');
     expect(status.code, status.stderr).toBe(0);
     expect((status.json as { host: { pid: number } }).host.pid).toBe(result.reconnected[0]?.newHostPid);
   });

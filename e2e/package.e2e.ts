@@ -155,11 +155,11 @@ describe('the packed CLI package', () => {
     const version = await run(bin, ['--version'], { env });
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(repo, 'packages/cli/package.json'), 'utf8')).version);
 
-    const launched = await run(bin, ['launch', '--headless', '--user-data-dir', join(root, 'profile')], { env, timeoutMs: 60_000 });
+    const launched = await run(bin, ['launch', '--headless', '--user-data-dir', join(root, 'profile'), '--json'], { env, timeoutMs: 60_000 });
     expect(launched.code, launched.stderr).toBe(0);
     browserPid = (launched.json as { pid: number }).pid;
 
-    const nav = await run(bin, ['navigate', server.url('/button.html')], { env });
+    const nav = await run(bin, ['navigate', server.url('/button.html'), '--json'], { env });
     expect(nav.code, nav.stderr).toBe(0);
     const tab = String((nav.json as { tabId: number }).tabId);
     const snap = await run(bin, ['snapshot', '--tab', tab], { env });
@@ -171,7 +171,7 @@ describe('the packed CLI package', () => {
     // The page's own record, read back through the installed binary.
     const clicks = await run(bin, ['js', 'window.clicks', '--tab', tab], { env });
     expect(clicks.code, clicks.stderr).toBe(0);
-    expect(clicks.json).toMatchObject({ value: 1 });
+    expect(clicks.stdout).toBe('1\n');
     const text = await run(bin, ['get', 'text', '-s', '#out', '--tab', tab], { env });
     expect(text.stdout).toContain('Clicked 1');
 
@@ -224,7 +224,7 @@ describe('the packed CLI package', () => {
     const bin = join(root, 'prefix/bin/chrome-relay');
     expect(env.DISPLAY).toBeUndefined();
     const profile = join(root, 'profile-own-display');
-    const launched = await run(bin, ['launch', '--user-data-dir', profile], { env, timeoutMs: 60_000 });
+    const launched = await run(bin, ['launch', '--user-data-dir', profile, '--json'], { env, timeoutMs: 60_000 });
     expect(launched.code, launched.stderr).toBe(0);
     const started = launched.json as { pid: number; xvfb: { pid: number; display: string } | null; stop: string };
     expect(started.xvfb).not.toBeNull();
@@ -234,10 +234,10 @@ describe('the packed CLI package', () => {
 
     const nav = await run(bin, ['navigate', server.url('/button.html'), '--profile', realpathSync(profile)], { env });
     expect(nav.code, nav.stderr).toBe(0);
-    const status = await run(bin, ['status', '--profile', realpathSync(profile)], { env });
+    const status = await run(bin, ['status', '--profile', realpathSync(profile), '--json'], { env });
     expect(status.json).toMatchObject({ launched: expect.arrayContaining([expect.objectContaining({ profile: realpathSync(profile), browserRunning: true, xvfb: expect.objectContaining({ pid: xvfbPid, running: true }) })]) });
 
-    const stopped = await run(bin, ['stop', '--user-data-dir', profile], { env });
+    const stopped = await run(bin, ['stop', '--user-data-dir', profile, '--json'], { env });
     expect(stopped.code, stopped.stderr).toBe(0);
     expect(stopped.json).toMatchObject({ stopped: [{ browser: 'stopped', xvfb: { outcome: 'stopped' } }] });
     expect(alive(started.pid)).toBe(false);

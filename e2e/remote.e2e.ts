@@ -204,7 +204,7 @@ afterAll(async () => {
 
 describe('an agent of another OS user, over real OpenSSH (ssh://)', () => {
   it('drives the browser with CLI calls: navigate, snapshot, click — the page counts one trusted click', async () => {
-    const nav = ok(await viaSsh(['navigate', relay.server.url('/button.html?ssh-cli')]), 'navigate over ssh');
+    const nav = ok(await viaSsh(['navigate', relay.server.url('/button.html?ssh-cli'), '--json']), 'navigate over ssh');
     const tabId = nav.tabId as number;
     const snap = await viaSsh(['snapshot', '-i', '--tab', String(tabId)]);
     expect(snap.code, snap.stderr).toBe(0);
@@ -298,7 +298,7 @@ describe('an agent in namespaces of its own, with only the bridge socket mounted
   }, 60_000);
 
   it('as another uid through the shared socket and its pairing secret: navigate, snapshot, click', async () => {
-    const nav = ok(await viaUnix(['navigate', relay.server.url('/button.html?unix-ns')]), 'navigate through the socket');
+    const nav = ok(await viaUnix(['navigate', relay.server.url('/button.html?unix-ns'), '--json']), 'navigate through the socket');
     const snap = await viaUnix(['snapshot', '-i', '--tab', String(nav.tabId)]);
     expect(snap.code, snap.stderr).toBe(0);
     ok(await viaUnix(['click', refFor(snap.stdout, /button "Increment"/)]), 'click through the socket');
@@ -337,7 +337,7 @@ describe('an agent on a box the person can reach (ssh -R)', () => {
       await until(() => existsSync(there) || forward.exitCode !== null, 20_000, 'the forwarded socket on the agent\'s box');
       expect(existsSync(there), `ssh -R: ${said}`).toBe(true);
       const env = { PATH: process.env.PATH, HOME: user.home, CHROME_RELAY_HOME: join(user.home, 'relay-r'), CHROME_RELAY_ENDPOINT: `unix:${there}`, CHROME_RELAY_AGENT: 'forwarded-agent' };
-      const nav = ok(await user.cli(['navigate', relay.server.url('/button.html?ssh-r')], env), 'navigate through the forwarded socket');
+      const nav = ok(await user.cli(['navigate', relay.server.url('/button.html?ssh-r'), '--json'], env), 'navigate through the forwarded socket');
       const snap = await user.cli(['snapshot', '-i', '--tab', String(nav.tabId)], env);
       ok(await user.cli(['click', refFor(snap.stdout, /button "Increment"/)], env), 'click through the forwarded socket');
       expect(await read<number>(await relay.page('ssh-r'), 'window.clicks')).toBe(1);
@@ -351,14 +351,14 @@ describe('an agent on a box the person can reach (ssh -R)', () => {
 
 describe('a command whose stdio is the bridge (cmd:)', () => {
   it('drives the browser through a stand-in command', async () => {
-    const nav = ok(await viaCmd(['navigate', relay.server.url('/button.html?cmd-link')]), 'navigate through the command');
+    const nav = ok(await viaCmd(['navigate', relay.server.url('/button.html?cmd-link'), '--json']), 'navigate through the command');
     const snap = await viaCmd(['snapshot', '-i', '--tab', String(nav.tabId)]);
     expect(snap.code, snap.stderr).toBe(0);
     ok(await viaCmd(['click', refFor(snap.stdout, /button "Increment"/)]), 'click through the command');
     expect(await read<number>(await relay.page('cmd-link'), 'window.clicks')).toBe(1);
     // The program option names it as well as the variable does (and wins over it).
     const { CHROME_RELAY_ENDPOINT: endpoint = '', ...rest } = cmdEnv();
-    const flagged = ok(await runCli(['--endpoint', endpoint, 'get', 'title', '--tab', String(nav.tabId)], { ...rest, CHROME_RELAY_ENDPOINT: 'unix:/nonexistent.sock' }), '--endpoint');
+    const flagged = ok(await runCli(['--endpoint', endpoint, 'get', 'title', '--tab', String(nav.tabId), '--json'], { ...rest, CHROME_RELAY_ENDPOINT: 'unix:/nonexistent.sock' }), '--endpoint');
     expect(flagged.value).toBe('Button fixture');
   }, 120_000);
 });
@@ -368,7 +368,7 @@ describe('a link cut mid-call', () => {
   const slowJs = 'window.runs = (window.runs || 0) + 1; await new Promise((resolve) => setTimeout(resolve, 8000)); window.runs';
 
   async function cutMidCall(run: (args: string[]) => Promise<CliResult>, fragment: string, cut: () => void): Promise<void> {
-    const nav = ok(await run(['navigate', relay.server.url(`/button.html?${fragment}`)]), 'navigate');
+    const nav = ok(await run(['navigate', relay.server.url(`/button.html?${fragment}`), '--json']), 'navigate');
     const page = await relay.page(fragment);
     const call = run(['js', '--tab', String(nav.tabId), '--timeout', '60000', slowJs]);
     await until(() => read<number | undefined>(page, 'window.runs'), 30_000, 'the call running in the page');
@@ -378,7 +378,7 @@ describe('a link cut mid-call', () => {
     expect(result.error?.details.mayHaveActed, result.stderr).toBe(true);
     expect(result.error?.retryable).toBe(false);
     // The next call connects again, and finds the action done once, not repeated by the link.
-    const again = ok(await run(['js', '--tab', String(nav.tabId), 'window.runs']), 'the next call');
+    const again = ok(await run(['js', '--tab', String(nav.tabId), 'window.runs', '--json']), 'the next call');
     expect(again.value).toBe(1);
     expect(await read<number>(page, 'window.runs')).toBe(1);
   }
@@ -430,7 +430,7 @@ describe('a link cut mid-call', () => {
     const path = join(root, 'shared2', 'relay.sock');
     let bridge = await startListener(path, '--paired', '--label', 'container-2');
     const run = (args: string[]): Promise<CliResult> => inNamespace(bridge.path, args, { CHROME_RELAY_PAIRING: pairing });
-    const nav = ok(await run(['navigate', relay.server.url('/button.html?cut-listener')]), 'navigate');
+    const nav = ok(await run(['navigate', relay.server.url('/button.html?cut-listener'), '--json']), 'navigate');
     const page = await relay.page('cut-listener');
     const call = run(['js', '--tab', String(nav.tabId), '--timeout', '60000', slowJs]);
     await until(() => read<number | undefined>(page, 'window.runs'), 30_000, 'the call running in the page');
@@ -440,7 +440,7 @@ describe('a link cut mid-call', () => {
     expect(result.error?.details.mayHaveActed).toBe(true);
     refused(await run(['tabs']), 'extension_not_connected', 'no_bridge');
     bridge = await startListener(path, '--paired', '--label', 'container-2');
-    expect(ok(await run(['js', '--tab', String(nav.tabId), 'window.runs']), 'after the restart').value).toBe(1);
+    expect(ok(await run(['js', '--tab', String(nav.tabId), 'window.runs', '--json']), 'after the restart').value).toBe(1);
     await bridge.stop();
   }, 180_000);
 

@@ -23,7 +23,7 @@ let opened = 0;
 /** Open a fixture in a new tab under a unique URL, so the observer finds exactly this tab. */
 async function open(path: string): Promise<NavigateResult & { path: string }> {
   const unique = `${path}${path.includes('?') ? '&' : '?'}n=${++opened}`;
-  const nav = await relay.cli('navigate', relay.server.url(unique), '--new-tab');
+  const nav = await relay.cli('navigate', relay.server.url(unique), '--new-tab', '--json');
   expect(nav.code, nav.stderr).toBe(0);
   return { ...(nav.json as NavigateResult), path: unique };
 }
@@ -55,10 +55,10 @@ describe('walking skeleton', () => {
 
     const page = await relay.page(nav.path);
     const before = await page.evaluate(() => (window as unknown as { clicks: number }).clicks);
-    const click = await relay.cli('click', ref);
+    const click = await relay.cli('click', ref, '--json');
     expect(click.code, click.stderr).toBe(0);
     expect(click.json).toMatchObject({ tabId: nav.tabId, ref: ref.slice(1) });
-    expect(click.json).not.toHaveProperty('navigated');
+    expect(click.json).not.toMatchObject({ navigated: true });
     await until(async () => (await page.evaluate(() => (window as unknown as { clicks: number }).clicks)) === before + 1, 5000, 'page click counter');
     // Trusted mouse events, not element.click(): the page sees isTrusted and pointerType "mouse".
     expect(await page.evaluate(() => (window as unknown as { trusted: boolean[] }).trusted.at(-1))).toBe(true);

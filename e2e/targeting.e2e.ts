@@ -67,7 +67,7 @@ const clicksOf = async (page: Page): Promise<number> => (await events(page)).fil
 /** `batch --no-bail` with the steps on stdin (and global options in front). */
 function batch(steps: readonly unknown[], globals: readonly string[] = []): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [CLI, ...globals, 'batch', '--no-bail'], { env: relay.env, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+    const child = execFile(process.execPath, [CLI, '--json', ...globals, 'batch', '--no-bail'], { env: relay.env, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       resolve(parseCliOutput(err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr));
     });
     child.stdin?.end(JSON.stringify(steps));
@@ -115,28 +115,28 @@ describe('--tab means the same before and after the command', () => {
     expect(snap.stdout).toMatch(/heading "tab-x"/);
 
     await rememberY();
-    expect(ok(await relay.cli('--tab', tab, 'get', 'title')).json).toMatchObject({ tabId: x.tabId, value: 'tab-x' });
+    expect(ok(await relay.cli('--tab', tab, 'get', 'title', '--json')).json).toMatchObject({ tabId: x.tabId, value: 'tab-x' });
 
     await rememberY();
-    expect(ok(await relay.cli('--tab', tab, 'js', "window.events.push('js'); document.title")).json).toMatchObject({ tabId: x.tabId, value: 'tab-x' });
+    expect(ok(await relay.cli('--tab', tab, 'js', "window.events.push('js'); document.title", '--json')).json).toMatchObject({ tabId: x.tabId, value: 'tab-x' });
     expect(await events(x.page)).toContain('js');
 
     await rememberY();
-    expect(ok(await relay.cli('--tab', tab, 'click', '--x', '5', '--y', '5')).json).toMatchObject({ tabId: x.tabId });
+    expect(ok(await relay.cli('--tab', tab, 'click', '--x', '5', '--y', '5', '--json')).json).toMatchObject({ tabId: x.tabId });
     await until(async () => (await clicksOf(x.page)) === 1, 5000, 'coordinate click in X');
 
     await rememberY();
     const ref = refFor(snap.stdout, /button "Act"/);
-    expect(ok(await relay.cli('--tab', tab, 'click', ref)).json).toMatchObject({ tabId: x.tabId });
+    expect(ok(await relay.cli('--tab', tab, 'click', ref, '--json')).json).toMatchObject({ tabId: x.tabId });
     await until(async () => (await events(x.page)).includes('click#act'), 5000, 'ref click in X');
 
     await rememberY();
     const readOut = ok(await relay.cli('--tab', tab, 'read'));
     expect(readOut.stdout).toContain(`[tab=${x.tabId}]`);
     await rememberY();
-    expect((ok(await relay.cli('--tab', tab, 'ax')).json as { tabId: number }).tabId).toBe(x.tabId);
+    expect((ok(await relay.cli('--tab', tab, 'ax', '--json')).json as { tabId: number }).tabId).toBe(x.tabId);
     await rememberY();
-    expect(ok(await relay.cli('--tab', tab, 'click-ax', ref)).json).toMatchObject({ tabId: x.tabId });
+    expect(ok(await relay.cli('--tab', tab, 'click-ax', ref, '--json')).json).toMatchObject({ tabId: x.tabId });
     await until(async () => (await events(x.page)).filter((e) => e === 'click#act').length === 2, 5000, 'click-ax in X');
 
     // Before `batch`: every step gets it — command steps in front of their arguments, tool steps as the envelope target.
@@ -146,9 +146,9 @@ describe('--tab means the same before and after the command', () => {
     expect(await events(x.page)).toContain('batch-tool');
 
     await rememberY();
-    const moved = ok(await relay.cli('--tab', tab, 'navigate', relay.server.url('/recorder.html?name=tab-x2')));
+    const moved = ok(await relay.cli('--tab', tab, 'navigate', relay.server.url('/recorder.html?name=tab-x2'), '--json'));
     expect(moved.json).toMatchObject({ tabId: x.tabId });
-    expect(moved.json).not.toHaveProperty('newTab');
+    expect(moved.json).not.toMatchObject({ newTab: true });
     await relay.page('name=tab-x2');
 
     // Y: same document, not one event beyond its own load.
@@ -209,7 +209,7 @@ describe('the remembered tab is closed', () => {
 
     // Opening a page gives commands a tab again — that one, not the human's.
     const fresh = await agentTab('after-close');
-    expect(ok(await relay.cli('click', '--x', '5', '--y', '5')).json).toMatchObject({ tabId: fresh.tabId });
+    expect(ok(await relay.cli('click', '--x', '5', '--y', '5', '--json')).json).toMatchObject({ tabId: fresh.tabId });
     await until(async () => (await clicksOf(fresh.page)) === 1, 5000, 'click in the new tab');
     await expectUntouched(human);
   });
@@ -242,7 +242,7 @@ describe('close and leases', () => {
     ok(await as('alice', 'lease', 'claim', '--tab', String(one.tabId)));
     ok(await as('alice', '--tab', String(two.tabId), 'lease', 'claim'));
     expectCode(await as('bob', 'snapshot', '--tab', String(two.tabId)), 'target_conflict', 'leased');
-    const released = ok(await as('alice', 'lease', 'release', '--all')).json as { released: { target: string }[] };
+    const released = ok(await as('alice', 'lease', 'release', '--all', '--json')).json as { released: { target: string }[] };
     expect(released.released.map((l) => l.target).sort()).toEqual([String(one.tabId), String(two.tabId)].sort());
     ok(await as('bob', 'close', String(one.tabId)));
     await until(() => one.page.isClosed(), 5000, 'closed after release');
@@ -307,7 +307,7 @@ describe('property: the human tab never hears from chrome-relay', () => {
           const step = model.plan(model.kind());
           const at = step.args.indexOf('--tab');
           const args = at > 0 && model.chance(0.5) ? ['--tab', step.args[at + 1] ?? '', ...step.args.slice(0, at), ...step.args.slice(at + 2)] : step.args;
-          const run = await relay.cli(...args);
+          const run = await relay.cli('--json', ...args);
           processes++;
           steps++;
           await settle(step, { ok: run.code === 0, value: run.json, code: run.error?.code, reason: run.error?.details.reason }, args.join(' '));
