@@ -221,9 +221,11 @@ describe('compact answers', () => {
     clients.push(client);
     const textOf = (result: Awaited<ReturnType<Client['callTool']>>): string => (result.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
     const title = await client.callTool({ name: 'get', arguments: { what: 'title', tab } });
+    expect(textOf(title)).toBe('Button fixture');
     expect(textOf(title)).toBe((await relay.cli('get', 'title', '--tab', String(tab))).stdout.trimEnd());
     expect(title.structuredContent).toEqual({ tabId: tab, what: 'title', value: 'Button fixture' });
     const viaMcp = await client.callTool({ name: 'click', arguments: { ref } });
+    expect(textOf(viaMcp)).toBe(`clicked ${ref}`);
     expect(textOf(viaMcp)).toBe((await relay.cli('click', ref)).stdout.trimEnd());
     expect(viaMcp.structuredContent).toMatchObject({ clicked: true, tabId: tab });
     const listed = textOf(await client.callTool({ name: 'tabs', arguments: {} }));
