@@ -136,7 +136,7 @@ describe('the README, run as written', () => {
       }
     }
     // What the fill typed, and stop left nothing running.
-    expect(JSON.parse((await sh('chrome-relay stop', env, join(root, 'work'))).stdout)).toEqual({ stopped: [], running: expect.any(String) });
+    expect(JSON.parse((await sh('chrome-relay stop --json', env, join(root, 'work'))).stdout)).toEqual({ stopped: [], running: expect.any(String) });
   }, 180_000);
 
   it("own-chrome: setup, extension path and doctor exit 0 for a browser that has run once and has the extension", async () => {

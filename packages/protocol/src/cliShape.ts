@@ -64,9 +64,9 @@ export interface CliFlag {
 
 /**
  * How the CLI presents the result (cli/src/outputs.ts). Each kind may add CLI-only flags:
- * - json: the result (one line of JSON for a program, indented with --json; a person reads a line of text);
- * - list: a list an agent only reads (tabs, console, network…): text, one line per item; --json the structure;
- * - action: JSON; with --snapshot (shaped by -i, -d, -s, --max-chars) followed by a snapshot of the
+ * - json: the result as plain text (`get` and `js` the value alone); --json the structure, indented;
+ * - list: a list (tabs, console, network…): text, one line per item; --json the structure;
+ * - action: one line saying what happened (--json the structure); with --snapshot (shaped by -i, -d, -s, --max-chars) followed by a snapshot of the
  *   same tab, taken by the extension right after the action, in the same call;
  * - snapshot: the tree as text (--max-chars, --urls; --json for the raw result);
  * - image: the capture written to a file (-o/--out, --base64), its path printed;
