@@ -37,9 +37,11 @@ const xvfb = (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && exi
 const headless = process.platform === 'linux' && !process.env.DISPLAY && !xvfb;
 let started = false;
 try {
-  const launched = JSON.parse(await run('launch', ...(headless ? ['--headless'] : [])));
-  started = !launched.alreadyRunning;
-  const nav = JSON.parse(await run('navigate', url));
+  // What each command prints is its short text (the lines an agent reads): the first line says what happened.
+  started = (await run('launch', ...(headless ? ['--headless'] : []))).startsWith('started:');
+  const tabId = /^(?:navigated|opened) tab (\d+)/.exec(await run('navigate', url))?.[1];
+  if (!tabId) throw new Error('navigate named no tab');
+  const nav = { tabId };
   const snap = await run('snapshot', '--tab', String(nav.tabId));
   const ref = /button "Click me" \[ref=(e\d+)\]/.exec(snap)?.[1];
   if (!ref) throw new Error('the snapshot has no ref for the button');
