@@ -42,7 +42,7 @@ export async function agents(suite: LiveSuite): Promise<void> {
   };
 
   // Lease race: one fresh tab, eight claims at the same moment.
-  const contested = await relay.cli('navigate', relay.server.url('/other.html?contested=1'), '--new-tab');
+  const contested = await relay.cli('navigate', relay.server.url('/other.html?contested=1'), '--new-tab', '--json');
   const contestedTab = (contested.json as { tabId?: number } | undefined)?.tabId ?? 0;
   const claims = await Promise.all(Array.from({ length: AGENTS }, (_, i) => run({ argv: ['--agent', `racer-${i}`, 'lease', 'claim', '--tab', String(contestedTab)] })));
   const winners = claims.filter((c) => c.outcome.code === 0).length;
@@ -55,7 +55,7 @@ export async function agents(suite: LiveSuite): Promise<void> {
   const crew: Agent[] = [];
   for (let i = 0; i < AGENTS; i++) {
     const marker = `agent-${i}`;
-    const opened = await relay.cli('--agent', marker, 'navigate', relay.server.url(`/button.html?agent=${i}`), '--new-tab');
+    const opened = await relay.cli('--agent', marker, 'navigate', relay.server.url(`/button.html?agent=${i}`), '--new-tab', '--json');
     const tab = (opened.json as { tabId?: number } | undefined)?.tabId;
     if (opened.code !== 0 || tab === undefined) {
       report.fail(PHASE, `${marker} setup`, `navigate failed: ${opened.stderr.slice(0, 300)}`);
@@ -69,6 +69,8 @@ export async function agents(suite: LiveSuite): Promise<void> {
   const steps = (agent: Agent, rng: Rng): Step[] => {
     const t = String(agent.tab);
     const as = (...argv: string[]): string[] => ['--agent', agent.name, ...argv];
+    // What a check reads as fields: the structure (--json).
+    const asJson = (...argv: string[]): string[] => ['--json', ...as(...argv)];
     const ownJson = (ran: Ran, field: string, expected: unknown): string | null => {
       if (ran.outcome.code !== 0) return null;
       const value = (JSON.parse(ran.outcome.stdout) as Record<string, unknown>)[field];
@@ -77,7 +79,7 @@ export async function agents(suite: LiveSuite): Promise<void> {
     const list: Step[] = [];
     for (let n = 0; n < COMMANDS; n++) {
       const kind = rng.int(0, 9);
-      if (kind === 0) list.push({ invocation: { argv: as('js', '--tab', t, 'location.search') }, check: (r) => ownJson(r, 'value', `?agent=${agent.marker.slice(6)}`) ?? ownJson(r, 'tabId', agent.tab) });
+      if (kind === 0) list.push({ invocation: { argv: asJson('js', '--tab', t, 'location.search') }, check: (r) => ownJson(r, 'value', `?agent=${agent.marker.slice(6)}`) ?? ownJson(r, 'tabId', agent.tab) });
       else if (kind === 1) list.push({ invocation: { argv: as('get', 'url', '--tab', t) }, check: (r) => (r.outcome.code === 0 && !r.outcome.stdout.includes(`agent=${agent.marker.slice(6)}`) ? `url of another tab: ${r.outcome.stdout.slice(0, 200)}` : null) });
       else if (kind === 2) {
         list.push({
@@ -96,7 +98,7 @@ export async function agents(suite: LiveSuite): Promise<void> {
             agent.clicks++;
           },
         });
-      } else if (kind === 5) list.push({ invocation: { argv: as('js', '--tab', t, `window.__who = ${JSON.stringify(agent.marker)}; window.__who`) }, check: (r) => ownJson(r, 'value', agent.marker) });
+      } else if (kind === 5) list.push({ invocation: { argv: asJson('js', '--tab', t, `window.__who = ${JSON.stringify(agent.marker)}; window.__who`) }, check: (r) => ownJson(r, 'value', agent.marker) });
       else if (kind === 6) list.push({ invocation: { argv: as('screenshot', '--tab', t, '-o', join(suite.scratch, `${agent.marker}.png`)) }, check: (r) => ownJson(r, 'tabId', agent.tab) });
       else if (kind === 7) list.push({ invocation: { argv: as(rng.pick(['console', 'network']), '--tab', t, '--json') }, check: (r) => ownJson(r, 'tabId', agent.tab) });
       else if (kind === 8) list.push({ invocation: { argv: as('tabs') } });
@@ -135,7 +137,7 @@ export async function agents(suite: LiveSuite): Promise<void> {
 
   // Each page counted its own clicks: every click an agent was told landed is in its tab, and no other.
   for (const agent of crew) {
-    const counted = await relay.cli('--agent', agent.name, 'js', '--tab', String(agent.tab), 'window.clicks');
+    const counted = await relay.cli('--agent', agent.name, 'js', '--tab', String(agent.tab), 'window.clicks', '--json');
     const clicks = (counted.json as { value?: unknown } | undefined)?.value;
     if (clicks !== agent.clicks) {
       crossTalk++;

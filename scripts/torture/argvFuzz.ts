@@ -72,7 +72,7 @@ export async function offlineArgv(suite: Suite, count: number): Promise<void> {
 async function openTabs(suite: LiveSuite, pages: readonly string[]): Promise<number[]> {
   const tabs: number[] = [];
   for (const page of pages) {
-    const opened = await suite.relay.cli('--timeout', '15000', 'navigate', suite.relay.server.url(page), '--new-tab');
+    const opened = await suite.relay.cli('--timeout', '15000', 'navigate', suite.relay.server.url(page), '--new-tab', '--json');
     const tabId = (opened.json as { tabId?: number } | undefined)?.tabId;
     if (opened.code === 0 && typeof tabId === 'number') tabs.push(tabId);
     else suite.report.fail(LIVE, `open ${page}`, `navigate failed: ${opened.stderr.slice(0, 300)}`);
@@ -159,7 +159,7 @@ export async function liveDirected(suite: LiveSuite): Promise<void> {
     { label: '--profile naming no connected browser', argv: ['--profile', '/nonexistent', 'tabs'], expect: { exit: 1, code: 'target_not_found', details: { field: 'profile', connectedProfiles: [relay.profile] }, retryable: false } },
     { label: 'invalid --agent', argv: ['--agent', 'bad agent!', 'tabs'], expect: { exit: 1, code: 'invalid_arguments', details: { field: 'agent' } } },
     { label: 'result over 64 MiB', argv: ['js', '--tab', t, "'x'.repeat(7e7)"], expect: { exit: 1, code: 'invalid_arguments', retryable: false, message: /over the \d+ a native message can carry.*slice/ } },
-    { label: 'result over Chrome\'s 1 MiB inbound limit (2 MB) arrives whole', argv: ['js', '--tab', t, "'y'.repeat(2e6)"], expect: { exit: 0 } },
+    { label: 'result over Chrome\'s 1 MiB inbound limit (2 MB) arrives whole', argv: ['js', '--tab', t, "'y'.repeat(2e6)", '--json'], expect: { exit: 0 } },
     { label: 'request over Chrome\'s 1 MiB to the extension', argv: ['batch'], stdin: JSON.stringify([{ tool: 'js', params: { code: twoMegCode, tab: tab ?? 0 } }]), expect: { exit: 1, code: 'invalid_arguments' } },
     { label: 'a tab with another extension\'s frame', argv: ['snapshot', '--tab', String(frameTab ?? 0)], expect: { exit: 1, code: 'chrome_api_error', retryable: false, details: { cause: 'extension_frame' } } },
     { label: 'js in a tab with another extension\'s frame', argv: ['js', '--tab', String(frameTab ?? 0), '1'], expect: { exit: 1, code: 'chrome_api_error', retryable: false } },

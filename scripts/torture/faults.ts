@@ -35,7 +35,7 @@ export async function faults(suite: LiveSuite, relaunched: Relaunched): Promise<
   /** Start a CLI call and leave it running; resolves when it ends. */
   const inFlight = (invocation: Invocation): Promise<Ran> => run(invocation);
   const open = async (path: string): Promise<number> => {
-    const opened = await relay.cli('--timeout', '15000', 'navigate', relay.server.url(path), '--new-tab');
+    const opened = await relay.cli('--timeout', '15000', 'navigate', relay.server.url(path), '--new-tab', '--json');
     return (opened.json as { tabId?: number } | undefined)?.tabId ?? (opened.error?.details.tab as number | undefined) ?? 0;
   };
   /** Time until `tabs` answers again; measured and bounded. */
@@ -204,7 +204,7 @@ export async function faults(suite: LiveSuite, relaunched: Relaunched): Promise<
     });
     expectCode('browser gone: next call', await run({ argv: ['tabs'] }), ['extension_not_connected']);
     const at = Date.now();
-    const launched = await runChecked({ argv: ['launch', '--user-data-dir', relay.profile, ...(suite.headless ? ['--headless'] : []), '--browser-arg=--remote-debugging-port=0'], limitMs: 60_000 }, env);
+    const launched = await runChecked({ argv: ['launch', '--json', '--user-data-dir', relay.profile, ...(suite.headless ? ['--headless'] : []), '--browser-arg=--remote-debugging-port=0'], limitMs: 60_000 }, env);
     report.ran(PHASE, launched);
     relaunched.pid = launched.outcome.code === 0 ? ((JSON.parse(launched.outcome.stdout) as { pid?: number }).pid ?? null) : null;
     await recovery('browser killed, then `launch`', at, 15_000);
