@@ -156,7 +156,8 @@ describe('chrome-relay mcp', () => {
     expect(nav.isError, nav.text).toBe(false);
     expect(nav.structured).toMatchObject({ tabId: expect.any(Number), url, ready: true, newTab: true });
     const tabId = nav.structured?.tabId as number;
-    expect(JSON.parse(nav.text)).toEqual(nav.structured);
+    // The text is the line the CLI prints: the new tab's id, the URL, the HTTP status, the title.
+    expect(nav.text).toBe(`opened tab ${tabId}: ${url} (200) "Button fixture"`);
 
     const first = await call(client, 'snapshot', { tab: tabId });
     expect(first.isError, first.text).toBe(false);
@@ -173,8 +174,8 @@ describe('chrome-relay mcp', () => {
     expect(await read<boolean[]>(page, 'window.trusted')).toEqual([true]);
     expect(clicked.structured).toMatchObject({ result: { tabId, ref: button, navigated: false }, snapshot: { tabId, tree: expect.any(Array) } });
     const [resultLine, ...snapshotLines] = clicked.text.split('\n');
-    // The text is the compact line: the false flags that only say nothing happened are left out of it.
-    expect({ healed: false, navigated: false, ...(JSON.parse(resultLine ?? '') as object) }).toEqual(clicked.structured?.result);
+    // The text is the line the CLI prints, then the tree.
+    expect(resultLine).toBe(`clicked @${button}`);
     expect(snapshotLines.join('\n')).toContain('"Clicked 1"');
 
     const plain = await call(client, 'click', { ref: button });
