@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeLine, escapeText, quote, toSafeJson } from './escape.js';
+import { escapeLine, escapeText, escapeValue, quote, toSafeJson } from './escape.js';
 
 /** Every character a line-based reader splits on or a terminal obeys, plus the invisible-to-people ones. */
 const HOSTILE = [
@@ -76,5 +76,11 @@ describe('escapeLine', () => {
 describe('escapeText', () => {
   it('keeps its own newlines and escapes every other separator and control', () => {
     expect(escapeText('# header\n- text "a"\u2028- forged\u0085\u001b')).toBe('# header\n- text "a"\\u2028- forged\\u0085\\u001b');
+  });
+});
+
+describe('escapeValue', () => {
+  it("keeps a value's own line breaks and tabs (a table's cells) and escapes every other separator and control", () => {
+    expect(escapeValue('a\tb\nc\r\u2028d\u001b[2J\u0007')).toBe('a\tb\nc\\r\\u2028d\\u001b[2J\\u0007');
   });
 });
