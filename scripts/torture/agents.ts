@@ -99,7 +99,7 @@ export async function agents(suite: LiveSuite): Promise<void> {
           },
         });
       } else if (kind === 5) list.push({ invocation: { argv: asJson('js', '--tab', t, `window.__who = ${JSON.stringify(agent.marker)}; window.__who`) }, check: (r) => ownJson(r, 'value', agent.marker) });
-      else if (kind === 6) list.push({ invocation: { argv: as('screenshot', '--tab', t, '-o', join(suite.scratch, `${agent.marker}.png`)) }, check: (r) => ownJson(r, 'tabId', agent.tab) });
+      else if (kind === 6) list.push({ invocation: { argv: asJson('screenshot', '--tab', t, '-o', join(suite.scratch, `${agent.marker}.png`)) }, check: (r) => ownJson(r, 'tabId', agent.tab) });
       else if (kind === 7) list.push({ invocation: { argv: as(rng.pick(['console', 'network']), '--tab', t, '--json') }, check: (r) => ownJson(r, 'tabId', agent.tab) });
       else if (kind === 8) list.push({ invocation: { argv: as('tabs') } });
       else {
