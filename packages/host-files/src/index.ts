@@ -13,7 +13,7 @@ export { needsProof, proofForEndpoint, proofMatches } from './secret.js';
 export { osOf } from './platform/os.js';
 export type { OsName } from './platform/os.js';
 export { currentPlatform, platformOf } from './platform/platform.js';
-export type { Endpoint, Platform, UserFacts } from './platform/platform.js';
+export type { Endpoint, Platform, UserFacts } from './platform/seam.js';
 export { BROWSERS, LAUNCH_ORDER, browserOfExecutable } from './platform/browsers.js';
 export { removeOwnSocketDir } from './platform/posix.js';
 export { regExeRegistry, regExePath } from './platform/registry.js';

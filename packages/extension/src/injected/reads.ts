@@ -4,7 +4,7 @@
  * cannot patch what they use (a redefined querySelector, innerText or JSON) nor see them run. Adding a read is adding
  * a method here: its types travel with it.
  */
-import type { ResolveOutcome } from './types.js';
+import type { ResolveOutcome } from './refStatus.js';
 
 type Stale = Extract<ResolveOutcome, { status: 'stale' }>;
 /** The page API's own way to act on a ref's element (resolved, healed, or stale). */

@@ -6,6 +6,7 @@
  * structurally; the dispatcher validates the final tool result against the real schema.
  */
 import type { ReadAwaitMethod, ReadMethod, ReadsApi } from './reads.js';
+import type { ResolveOutcome, StaleReason } from './refStatus.js';
 
 export interface PageNode {
   role: string;
@@ -103,18 +104,7 @@ export interface PageSnapshot {
   modal?: string;
 }
 
-/**
- * unknown_ref: this world never issued the ref (or a newer snapshot dropped it).
- * vanished: the element left the document and nothing provably the same replaced it.
- * ambiguous: several elements could be the replacement; picking one could hit the wrong one.
- * changed: the element is still there but its role or name changed, so it no longer is what the
- *   agent saw (e.g. "Follow" became "Following").
- * hidden: the last snapshot left the element out because it is hidden (a closed menu, a row's hover
- *   controls); it is still in the page and its ref works again once it shows.
- */
-export type StaleReason = 'unknown_ref' | 'vanished' | 'ambiguous' | 'changed' | 'hidden';
-
-export type ResolveOutcome = { status: 'live'; healed: boolean } | { status: 'stale'; reason: StaleReason };
+export type { ResolveOutcome, StaleReason } from './refStatus.js';
 
 export interface RefArgs {
   ref: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RelayError } from '@chrome-relay/protocol';
-import { FakeBrowser } from '../testing/fakeChrome.js';
+import { FakeBrowser } from '../testing/fakeBrowser.js';
 import { MemoryStore } from './memoryStore.js';
 import { resolveRefTarget } from './refTarget.js';
 import { RefRegistry } from './registry.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RelayError } from '@chrome-relay/protocol';
 import { SESSION_KEYS } from '../state/storage.js';
-import { FakeBrowser } from '../testing/fakeChrome.js';
+import { FakeBrowser } from '../testing/fakeBrowser.js';
 import { fakeOrganize } from '../testing/fakeOrganize.js';
 import { prepareCall, type TargetedCall } from './prepareCall.js';
 import { createTargetingContext } from './context.js';

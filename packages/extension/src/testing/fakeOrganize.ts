@@ -1,6 +1,6 @@
 /** OrganizeApi over a FakeBrowser's windows, with groups kept here: the fake for workspaces, groups and targeting. */
 import type { GroupInfo, OrganizeApi } from '../organizeApi.js';
-import type { FakeBrowser } from './fakeChrome.js';
+import type { FakeBrowser } from './fakeBrowser.js';
 
 export type FakeOrganize = OrganizeApi & { groups: Map<number, GroupInfo & { tabIds: number[] }> };
 

@@ -22,7 +22,7 @@ import { MemoryStore } from '../refs/memoryStore.js';
 import { RefRegistry } from '../refs/registry.js';
 import { TabLocks } from '../refs/tabLocks.js';
 import { createTargetingContext } from '../targeting/context.js';
-import type { FakeBrowser } from './fakeChrome.js';
+import type { FakeBrowser } from './fakeBrowser.js';
 import { fakeOrganize } from './fakeOrganize.js';
 
 export function fakeServices(cdp: CdpSessions, browser: BrowserApi & Partial<FakeBrowser>, overrides: Partial<Services> = {}): Services {
