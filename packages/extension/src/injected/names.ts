@@ -3,7 +3,7 @@
  * gathered bottom-up, so "name from content" costs nothing extra; this module handles everything
  * that labels an element from outside its content. Names are normalized and capped by the caller.
  */
-import { isSecretField } from './actions.js';
+import { isSecretField, SECRET_MASK } from './actions.js';
 import { getElementByIdInScope, normalizeText } from './dom.js';
 import { textLines } from './text.js';
 
@@ -198,7 +198,7 @@ export function controlValue(element: Element, role: string): string | undefined
       if (element.type === 'file') return element.files === null || element.files.length === 0 ? 'No file chosen' : [...element.files].map((file) => file.name).join(', ');
       if (role === 'textbox' || role === 'searchbox' || role === 'spinbutton' || role === 'slider' || role === 'combobox') {
         // Never echo a password or a one-time code into a snapshot that ends up in an agent's transcript.
-        if (isSecretField(element)) return element.value === '' ? '' : '••••••';
+        if (isSecretField(element)) return element.value === '' ? '' : SECRET_MASK;
         return element.value;
       }
       return undefined;

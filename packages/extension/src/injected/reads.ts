@@ -4,6 +4,7 @@
  * cannot patch what they use (a redefined querySelector, innerText or JSON) nor see them run. Adding a read is adding
  * a method here: its types travel with it.
  */
+import { isSecretField, SECRET_MASK } from './actions.js';
 import type { ResolveOutcome } from './refStatus.js';
 
 type Stale = Extract<ResolveOutcome, { status: 'stale' }>;
@@ -213,16 +214,16 @@ function readElement(what: string, selector: string, name: string): ReadResult {
   if (matches.length === 0) return { status: 'none' };
   if (matches.length > 1) return { status: 'many', count: matches.length };
   const el = matches[0] as HTMLElement;
-  if (what === 'attr') return { status: 'ok', value: el.getAttribute(name) };
+  // A password (or one-time code) is the person's secret: masked as the snapshot and a read by ref mask it, its value
+  // attribute (one the page prefilled) as much as its value.
+  const masked = (value: string | null): string | null => (value !== null && value !== '' && isSecretField(el) ? SECRET_MASK : value);
+  if (what === 'attr') return { status: 'ok', value: name.toLowerCase() === 'value' ? masked(el.getAttribute(name)) : el.getAttribute(name) };
   if (what === 'value') {
     const tag = el.tagName;
     if (tag !== 'INPUT' && tag !== 'TEXTAREA' && tag !== 'SELECT' && tag !== 'OPTION' && tag !== 'BUTTON' && tag !== 'OUTPUT') {
       return { status: 'no_value', tag: tag.toLowerCase() };
     }
-    const input = el as HTMLInputElement;
-    // A password (or one-time code) is the person's secret: shown as the snapshot shows it (injected/actions.ts isSecretField).
-    const secret = tag === 'INPUT' && (input.type === 'password' || /\b(current-password|new-password|one-time-code)\b/.test(input.autocomplete));
-    return { status: 'ok', value: secret && input.value !== '' ? '••••••' : input.value };
+    return { status: 'ok', value: masked((el as HTMLInputElement).value) };
   }
   // innerText is the rendered text (what a person sees); SVG and other non-HTML elements lack it.
   return { status: 'ok', value: typeof el.innerText === 'string' ? el.innerText : (el.textContent ?? '') };

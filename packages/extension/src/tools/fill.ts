@@ -14,6 +14,7 @@
  * filling does not click.
  */
 import { RelayError, type ToolResult } from '@chrome-relay/protocol';
+import { SECRET_MASK } from '../injected/actions.js';
 import { normalizeText } from '../injected/dom.js';
 import { insertText, pressDelete } from '../input/keyboard.js';
 import { checkFocusLanding } from '../input/landing.js';
@@ -22,8 +23,6 @@ import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { callSite, openRef, refusedError, unlessStale, type RefSite } from '../actions/refAction.js';
 import { formattedAs } from '../actions/formattedValue.js';
-/** What the agent is shown of a secret field's value (the snapshot shows the same): never the value, nor its length. */
-export const SECRET_VALUE = '••••••';
 
 async function typeValue(ctx: ToolContext, site: RefSite, value: string, plan: 'typed' | 'contenteditable'): Promise<{ value: string; formatted: boolean }> {
   // The page focused the field: the text goes where focus is, which must not be a frame of a blocked site (a page may
@@ -44,7 +43,7 @@ async function typeValue(ctx: ToolContext, site: RefSite, value: string, plan: '
       { tool: 'fill', phase: 'verify', details: { ref: site.ref, tab: site.tabId, ...(after.secret ? { secret: true } : { expected: value, actual: after.value }) } },
     );
   }
-  return { value: after.secret ? SECRET_VALUE : after.value, formatted };
+  return { value: after.secret ? SECRET_MASK : after.value, formatted };
 }
 
 export const fillTool = defineTool({
