@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
 /**
  * The page-side halves of the element actions on small DOM fixtures: which way `fill` puts a value in (or why it
- * cannot), what `select` and `check` do and refuse, which field is a secret, which scroller a scroll turns.
+ * cannot), what `select` and `check` do and refuse, which scroller a scroll turns.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkState, currentValue, focusElement, isFileInput, isSecretField, planFill, scrollContainer, selectForTyping, selectOptions, setPickerValue } from './actions.js';
+import { checkState, currentValue, focusElement, isFileInput, planFill, scrollContainer, selectForTyping, selectOptions, setPickerValue } from './actions.js';
 
 afterEach(() => {
   document.body.innerHTML = '';
@@ -59,24 +59,6 @@ describe('planFill: how fill puts a value into an element', () => {
     expect(planFill(render('<input disabled>'))).toEqual({ kind: 'refused', reason: '<input[type=text]> is disabled' });
     expect(planFill(render('<textarea readonly></textarea>'))).toEqual({ kind: 'refused', reason: '<textarea> is read-only' });
     expect(planFill(render('<input type="date" readonly>'))).toEqual({ kind: 'refused', reason: '<input[type=date]> is read-only' });
-  });
-});
-
-describe('isSecretField: the fields whose value is never shown', () => {
-  it('a password, and a field the page marks as a password or a one-time code', () => {
-    expect(isSecretField(render('<input type="password">'))).toBe(true);
-    expect(isSecretField(render('<input autocomplete="current-password">'))).toBe(true);
-    expect(isSecretField(render('<input autocomplete="new-password">'))).toBe(true);
-    expect(isSecretField(render('<input autocomplete="one-time-code" inputmode="numeric">'))).toBe(true);
-    expect(isSecretField(render('<input autocomplete="section-2 shipping one-time-code">'))).toBe(true);
-  });
-
-  it('not a plain field, a username, or a password-looking name without the markings', () => {
-    expect(isSecretField(render('<input type="text" value="x">'))).toBe(false);
-    expect(isSecretField(render('<input autocomplete="username">'))).toBe(false);
-    expect(isSecretField(render('<input name="password">'))).toBe(false);
-    expect(isSecretField(render('<input autocomplete="one-time-codes">'))).toBe(false);
-    expect(isSecretField(render('<textarea autocomplete="one-time-code"></textarea>'))).toBe(false);
   });
 });
 

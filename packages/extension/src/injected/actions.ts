@@ -92,19 +92,6 @@ export function currentValue(element: Element): string {
   return normalizeText((element as HTMLElement).innerText);
 }
 
-/**
- * What an agent is shown of a secret field's value, by every road (the snapshot, `get`, `fill`'s answer): never the
- * value, nor its length.
- */
-export const SECRET_MASK = '••••••';
-
-/** A field whose value is a secret of the person's: a password, or a code the page asks for as one. */
-export function isSecretField(element: Element): boolean {
-  if (element.localName !== 'input') return false;
-  const input = element as HTMLInputElement;
-  return input.type === 'password' || /\b(current-password|new-password|one-time-code)\b/.test(input.autocomplete);
-}
-
 function fire(element: Element, type: 'input' | 'change'): void {
   element.dispatchEvent(new Event(type, { bubbles: true, composed: type === 'input' }));
 }

@@ -117,7 +117,7 @@ describe('snapshot, then commit: refs exist only once the worker committed them'
     document.body.innerHTML = '<button>Save</button>';
     const api = createPageApi();
     expect(api.snapshot({ nextRef: 1, scope: { selector: '#missing' } })).toMatchObject({ tree: [], refCount: 0, scopeMissing: 'no element matches the scope selector "#missing"' });
-    expect(api.snapshot({ nextRef: 1, scope: { selector: '[' } })).toMatchObject({ scopeMissing: 'scope "[" is not a valid CSS selector' });
+    expect(api.snapshot({ nextRef: 1, scope: { selector: '[' } })).toMatchObject({ tree: [], refCount: 0, scopeRefused: { status: 'bad_selector' } });
     expect(api.snapshot({ nextRef: 1, scope: { ref: 'e9' } })).toMatchObject({ scopeMissing: 'scope @e9 is stale (unknown_ref)' });
   });
 });

@@ -2,7 +2,7 @@
 /** The flat-tree helpers every page-side module leans on: slots, shadow roots and their id scopes. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { installFakeRendering } from '../testing/fakeRendering.js';
-import { cap, deepActiveElement, deepQuery, flatContains, flatParent, getElementByIdInScope, isShadowHostOf, normalizeText } from './dom.js';
+import { cap, deepActiveElement, flatContains, flatParent, getElementByIdInScope, isShadowHostOf, normalizeText } from './dom.js';
 
 let restore: () => void;
 beforeAll(() => {
@@ -62,12 +62,6 @@ describe('the flat tree', () => {
     expect(getElementByIdInScope(inner, 'light')).toBe(twin);
     expect(getElementByIdInScope(light, 'light')).toBe(light);
     expect(getElementByIdInScope(document.createElement('div'), 'light')).toBeNull();
-  });
-
-  it('deepQuery finds matches in every open shadow root; a bad selector throws', () => {
-    const { light, inner } = slotted();
-    expect(deepQuery(document, '#light, #inner')).toEqual([light, inner]);
-    expect(() => deepQuery(document, '[')).toThrow();
   });
 
   it('deepActiveElement follows focus into shadow roots, and is null while only the body has it', () => {

@@ -3,7 +3,7 @@
  * gathered bottom-up, so "name from content" costs nothing extra; this module handles everything
  * that labels an element from outside its content. Names are normalized and capped by the caller.
  */
-import { isSecretField, SECRET_MASK } from './actions.js';
+import { isSecretField, SECRET_MASK } from './secrets.js';
 import { getElementByIdInScope, normalizeText } from './dom.js';
 import { textLines } from './text.js';
 

@@ -155,6 +155,6 @@ describe('style and elementBox', () => {
     document.body.innerHTML = '<div class="card" data-box="10 20 300 40"></div>';
     expect(reads.elementBox({ selector: '.card' })).toMatchObject({ found: true, x: 10, y: 20, width: 300, height: 40 });
     expect(reads.elementBox({ selector: '.none' })).toEqual({ found: false });
-    expect(reads.elementBox({ selector: '..' })).toMatchObject({ invalid: expect.any(String) });
+    expect(reads.elementBox({ selector: '..' })).toMatchObject({ status: 'bad_selector', message: expect.any(String) });
   });
 });

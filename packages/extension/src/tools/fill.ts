@@ -14,7 +14,7 @@
  * filling does not click.
  */
 import { RelayError, type ToolResult } from '@chrome-relay/protocol';
-import { SECRET_MASK } from '../injected/actions.js';
+import { SECRET_MASK } from '../injected/secrets.js';
 import { normalizeText } from '../injected/dom.js';
 import { insertText, pressDelete } from '../input/keyboard.js';
 import { checkFocusLanding } from '../input/landing.js';
