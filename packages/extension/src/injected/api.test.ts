@@ -225,20 +225,22 @@ describe('actions and reads by ref', () => {
 
 describe('listener hints', () => {
   it('a document wants its listeners read until it is handed them, and again once elements come or go', async () => {
-    document.body.innerHTML = '<div id="zone">Drop here</div>';
+    document.body.innerHTML = '<div id="zone">Drop here</div><button onclick="go()">Go</button><a onmousedown="x()" ondblclick="y()">A</a><p ondblclick="z()">P</p>';
     const api = createPageApi();
-    expect(api.listenerScanState()).toEqual({ stale: true, known: [] });
+    // Due for a read: with the count of elements whose inline handlers are click-type ones (the read needs it).
+    expect(api.listenerScanState()).toEqual({ stale: true, known: [], inlineClicks: 2 });
+    expect(api.documentNode()).toBe(document);
     const zone = document.getElementById('zone');
     if (zone === null) throw new Error('fixture');
     expect(api.noteListeners([], [7], [zone])).toBe(1);
-    expect(api.listenerScanState()).toEqual({ stale: false, known: [7] });
+    expect(api.listenerScanState()).toEqual({ stale: false, known: [7], inlineClicks: -1 });
     // Text alone changing keeps the read.
     zone.textContent = 'Drop files here';
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(api.listenerScanState().stale).toBe(false);
     document.body.append(document.createElement('section'));
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(api.listenerScanState()).toEqual({ stale: true, known: [7] });
+    expect(api.listenerScanState()).toEqual({ stale: true, known: [7], inlineClicks: 2 });
   });
 
   it('a hinted element gets a ref in the next snapshot though nothing else says it can be acted on', () => {

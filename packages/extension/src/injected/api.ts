@@ -570,6 +570,7 @@ export function createPageApi(): PageApi {
     candidate: candidateElement,
     noteListeners,
     listenerScanState,
+    documentNode: () => document,
     frameSlot,
     framePoint,
     inputFrame,

@@ -68,6 +68,8 @@ export interface ListenerScanState {
   stale: boolean;
   /** Backend node ids (CDP's: stable for a node's lifetime, never reused) of the hinted elements still alive. */
   known: number[];
+  /** When stale: the elements with an inline click-type handler attribute (listenerHints.ts INLINE_CLICK_SELECTOR); else -1. */
+  inlineClicks: number;
 }
 
 export interface SnapshotArgs {
@@ -431,10 +433,13 @@ export interface PageApi extends ReadsApi {
    */
   noteListeners(reused: number[], fresh: number[], elements: Element[]): number;
   /**
-   * Whether elements came or went since the last noteListeners (or there are shadow roots it cannot watch), and
-   * the backend node ids of the hinted elements this world still holds (a new read need not resolve them again).
+   * Whether elements came or went since the last noteListeners (or there are shadow roots it cannot watch), the
+   * backend node ids of the hinted elements this world still holds (a new read need not resolve them again), and
+   * when a read is due the count of inline click handlers it needs.
    */
   listenerScanState(): ListenerScanState;
+  /** Not JSON (its node is wanted as a RemoteObject): this world's document, whose node id the listener read starts from. */
+  documentNode(): Document;
   /** Not JSON (called on a RemoteObject): the frameSlot the last snapshot gave this frame element, or -1. */
   frameSlot(element: Element): number;
   /**
@@ -473,6 +478,7 @@ export type PageMethod =
   | 'locateSelector'
   | 'adopt'
   | 'activity'
+  | 'listenerScanState'
   | ReadMethod;
 export type PageArgs<M extends PageMethod | ReadAwaitMethod> = Parameters<PageApi[M]>[0];
 export type PageReturn<M extends PageMethod | ReadAwaitMethod> = Awaited<ReturnType<PageApi[M]>>;
