@@ -30,8 +30,8 @@
  * listeners, they are the same elements (pickListenerNodes). Any other count, a shadow root's included, resolves
  * them all as before.
  */
-import { RelayError } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
+import { isCommandFailure } from '../cdp/failures.js';
 import { CLICK_LISTENER_TYPES } from '../injected/listenerHints.js';
 import type { ListenerScanState } from '../injected/types.js';
 import type { CallContext } from '../context/call.js';
@@ -188,7 +188,7 @@ async function note(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, nodes: read
  * A frame the scan skips: CDP failed there, or its document was replaced meanwhile (an ad frame that reloads). The
  * snapshot's own page calls report what that means; the scan must not read it as the tab navigating.
  */
-const skipsFrame = (error: unknown): boolean => (error instanceof RelayError && error.code === 'cdp_error') || error instanceof DocumentChanged;
+const skipsFrame = (error: unknown): boolean => isCommandFailure(error) || error instanceof DocumentChanged;
 
 /**
  * Whether the frame's page script wants a fresh read (a fresh document, or elements came or went since), what it

@@ -16,7 +16,7 @@
  */
 import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
-import { isCdpFailure } from '../cdp/failures.js';
+import { isCdpFailure, isCommandFailure } from '../cdp/failures.js';
 import type { ReadAwaitMethod } from '../injected/reads.js';
 import type { PageArgs, PageMethod, PageReturn } from '../injected/types.js';
 import type { CallContext } from '../context/call.js';
@@ -186,7 +186,7 @@ async function callPageNow<M extends PageMethod>(
   } catch (error) {
     // An OOPIF's child session ends with its document (the frame navigated or was removed); what
     // chrome.debugger then says is not a context error, so check the frame before giving up.
-    const childSessionFailed = world.sessionId !== undefined && error instanceof RelayError && error.code === 'cdp_error';
+    const childSessionFailed = world.sessionId !== undefined && isCommandFailure(error);
     const gone = isContextGone(error) || error instanceof NotOurWorld;
     if (!gone && !childSessionFailed) throw error;
     const frame = await currentFrame(ctx, world.tabId, world);

@@ -21,6 +21,7 @@
  * navigate leaves nothing behind.
  */
 import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { sessionClosed } from '../cdp/failures.js';
 import type { CdpEvent } from '../cdp/cdpSession.js';
 import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
@@ -131,10 +132,10 @@ async function navigateIn(ctx: ToolContext, tabId: number, url: string, wait: Wa
     progress.fail(
       reason === 'target_closed'
         ? new RelayError('target_not_found', `Tab ${tabId} was closed while navigating to ${url}.`, { tool: 'navigate', phase: 'wait', details: { tab: tabId } })
-        : new RelayError('cdp_error', `Lost the debugger session of tab ${tabId} while navigating (${reason}); retry.`, {
+        : sessionClosed(`Lost the debugger session of tab ${tabId} while navigating (${reason}); retry.`, {
             tool: 'navigate',
             phase: 'wait',
-            details: { method: 'Page.navigate', cdpMessage: `detached: ${reason}`, tab: tabId },
+            details: { method: 'Page.navigate', detached: reason, tab: tabId },
           }),
     );
   });

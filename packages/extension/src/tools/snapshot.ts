@@ -11,6 +11,7 @@
  */
 import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import type { PageNode, PageSnapshot, SnapshotArgs } from '../injected/types.js';
+import { isCommandFailure } from '../cdp/failures.js';
 import { callPage, DocumentChanged } from '../page/pageCall.js';
 import type { FrameInfo } from '../page/frames.js';
 import { isFrameGone } from '../page/frameGone.js';
@@ -87,7 +88,7 @@ async function snapshotFrame(ctx: ToolContext, tabId: number, frame: FrameInfo, 
     if (isMain) throw error;
     if (error instanceof DocumentChanged) return undefined;
     // A child session that ended mid-way (the OOPIF navigated or was removed).
-    if (frame.sessionId !== undefined && error instanceof RelayError && error.code === 'cdp_error') return undefined;
+    if (frame.sessionId !== undefined && isCommandFailure(error)) return undefined;
     // A same-process child frame that moved to another process (or went away) since the frame tree was read.
     if (isFrameGone(error)) return undefined;
     throw error;
@@ -198,7 +199,7 @@ async function scanSites(ctx: ToolContext, tabId: number, frames: readonly Frame
       const world = await ctx.worlds.ensure(ctx, tabId, frame);
       sites.push({ world, frameId: frame.frameId, ...(frame.parentId === undefined ? {} : { parentId: frame.parentId }), ...(shallow.has(frame.frameId) ? { shallow: true } : {}) });
     } catch (error) {
-      if (frame.parentId === undefined || !(error instanceof RelayError) || error.code !== 'cdp_error') throw error;
+      if (frame.parentId === undefined || !isCommandFailure(error)) throw error;
     }
   }
   return sites;
