@@ -119,7 +119,7 @@ function navigationFailed(url: string, tabId: number, newTab: boolean, errorText
     phase: 'act',
     // Not a protocol failure but a page outcome, so it is not worth retrying blindly.
     retryable: false,
-    details: { method: 'Page.navigate', cdpMessage: errorText, errorText, url, tab: tabId, newTab, isDownload, ...(blockedUrl === undefined ? {} : { blockedUrl }) },
+    details: { method: 'Page.navigate', errorText, url, tab: tabId, newTab, isDownload, ...(blockedUrl === undefined ? {} : { blockedUrl }) },
   });
 }
 
