@@ -18,15 +18,17 @@ import ts from 'typescript';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCE = /\.(ts|tsx|mts|mjs|js)$/;
-/** The workspace packages, as their manifests' `main` names them. */
-const PACKAGES = new Map(
-  readdirSync(join(root, 'packages')).flatMap((name) => {
-    const manifest = join(root, 'packages', name, 'package.json');
-    if (!existsSync(manifest)) return [];
-    const { name: id, main } = JSON.parse(readFileSync(manifest, 'utf8'));
-    return typeof id === 'string' ? [[id, { dir: join(root, 'packages', name), main: typeof main === 'string' ? main : 'src/index.ts' }]] : [];
-  }),
-);
+/** The workspace packages under `at`, as their manifests' `main` names them. */
+function packagesOf(at) {
+  return new Map(
+    readdirSync(join(at, 'packages')).flatMap((name) => {
+      const manifest = join(at, 'packages', name, 'package.json');
+      if (!existsSync(manifest)) return [];
+      const { name: id, main } = JSON.parse(readFileSync(manifest, 'utf8'));
+      return typeof id === 'string' ? [[id, { dir: join(at, 'packages', name), main: typeof main === 'string' ? main : 'src/index.ts' }]] : [];
+    }),
+  );
+}
 
 function walk(dir) {
   if (!existsSync(dir)) return [];
@@ -38,13 +40,13 @@ function walk(dir) {
 }
 
 /** The file a specifier names, if it is one of ours (relative, or a workspace package); undefined for anything else. */
-function resolveImport(from, specifier) {
+function resolveImport(packages, from, specifier) {
   let base;
   if (specifier.startsWith('.')) base = resolve(dirname(from), specifier);
   else {
-    const id = [...PACKAGES.keys()].find((name) => specifier === name || specifier.startsWith(`${name}/`));
+    const id = [...packages.keys()].find((name) => specifier === name || specifier.startsWith(`${name}/`));
     if (id === undefined) return undefined;
-    const pkg = PACKAGES.get(id);
+    const pkg = packages.get(id);
     base = specifier === id ? join(pkg.dir, pkg.main) : join(pkg.dir, specifier.slice(id.length + 1));
   }
   const stem = base.replace(/\.(js|mjs|ts)$/, '');
@@ -52,18 +54,19 @@ function resolveImport(from, specifier) {
   return candidates.find((path) => SOURCE.test(path) && existsSync(path) && statSync(path).isFile());
 }
 
-/** Every file of ours each file imports. */
-export function importGraph() {
-  const files = [...walk(join(root, 'packages')).filter((path) => relative(root, path).split('/')[2] === 'src'), ...walk(join(root, 'e2e')), ...walk(join(root, 'scripts'))];
+/** Every file of ours each file imports, in the repository at `at` (this one by default). */
+export function importGraph(at = root) {
+  const packages = packagesOf(at);
+  const files = [...walk(join(at, 'packages')).filter((path) => relative(at, path).split('/')[2] === 'src'), ...walk(join(at, 'e2e')), ...walk(join(at, 'scripts'))];
   const graph = new Map();
   for (const file of files) {
     const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
     const targets = new Set();
     for (const { fileName } of importedFiles) {
-      const target = resolveImport(file, fileName);
-      if (target !== undefined) targets.add(relative(root, target));
+      const target = resolveImport(packages, file, fileName);
+      if (target !== undefined) targets.add(relative(at, target));
     }
-    graph.set(relative(root, file), [...targets].sort());
+    graph.set(relative(at, file), [...targets].sort());
   }
   return graph;
 }
