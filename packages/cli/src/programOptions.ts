@@ -23,7 +23,7 @@ export const PROGRAM_OPTIONS: readonly ProgramOption[] = [
     description: 'reach the browser on another machine, in a container or in WSL: unix:<path>, ssh://[user@]host[:port] or cmd:<command line> (default: $CHROME_RELAY_ENDPOINT)',
   },
   { flags: '--timeout <ms>', description: 'deadline for the whole call (default 30000)', parser: 'timeout' },
-  { flags: '--json', description: 'JSON output everywhere (snapshot prints text otherwise)' },
+  { flags: '--json', description: 'the whole result as indented JSON (otherwise: one line for a program, text for a person; snapshots and lists as text)' },
   { flags: '--agent <name>', description: 'agent identity for leases (default: $CHROME_RELAY_AGENT)' },
   { flags: '--tab <id>', description: "act in this tab (a command's own --tab replaces it)", parser: 'tab', target: true },
   { flags: '--workspace <name>', description: "act in this workspace's tab", target: true },
