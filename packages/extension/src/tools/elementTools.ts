@@ -8,7 +8,7 @@ import { focusTool } from './focus.js';
 import { hoverTool } from './hover.js';
 import { scrollTool } from './scroll.js';
 import { selectTool } from './select.js';
-import { callSite, notVisibleError, openRef, unlessStale } from '../actions/refAction.js';
+import { notVisibleError, openRef, readRef } from '../actions/refAction.js';
 import { uploadTool } from './upload.js';
 
 /** `get box @ref`: the element's box after the same resolve/heal/navigation checks as every ref action. */
@@ -16,7 +16,7 @@ const getBoxTool = defineTool({
   name: 'get_box',
   async handle(params, ctx) {
     const site = await openRef(ctx, params.ref);
-    const outcome = unlessStale(site, await callSite(ctx, site, 'box', { ref: params.ref }));
+    const outcome = await readRef(ctx, site, 'get_box', 'box', { ref: params.ref });
     if (outcome.status === 'not_visible') throw notVisibleError('get_box', params.ref, site.tabId);
     await setCurrentTab(site.tabId, ctx.browser);
     return { tabId: site.tabId, ref: params.ref, x: outcome.x, y: outcome.y, width: outcome.width, height: outcome.height, healed: outcome.healed };
@@ -28,7 +28,7 @@ const getStyleTool = defineTool({
   name: 'get_style',
   async handle(params, ctx) {
     const site = await openRef(ctx, params.ref);
-    const outcome = unlessStale(site, await callSite(ctx, site, 'style', { ref: params.ref, properties: params.properties }));
+    const outcome = await readRef(ctx, site, 'get_style', 'style', { ref: params.ref, properties: params.properties });
     await setCurrentTab(site.tabId, ctx.browser);
     return { tabId: site.tabId, ref: params.ref, style: outcome.style, ...(outcome.truncated.length === 0 ? {} : { truncated: outcome.truncated }), healed: outcome.healed };
   },

@@ -20,7 +20,7 @@ import { checkFocusLanding } from '../input/landing.js';
 import { setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
-import { callSite, openRef, refusedError, unlessStale, type RefSite } from '../actions/refAction.js';
+import { openRef, readRef, refusedError, type RefSite } from '../actions/refAction.js';
 import { formattedAs } from '../actions/formattedValue.js';
 /** What the agent is shown of a secret field's value (the snapshot shows the same): never the value, nor its length. */
 export const SECRET_VALUE = '••••••';
@@ -31,7 +31,7 @@ async function typeValue(ctx: ToolContext, site: RefSite, value: string, plan: '
   const landed = await checkFocusLanding(ctx, site.tabId);
   if (value === '') await pressDelete(ctx, landed, site.tabId);
   else await insertText(ctx, landed, site.tabId, value);
-  const after = unlessStale(site, await callSite(ctx, site, 'value', { ref: site.ref }));
+  const after = await readRef(ctx, site, 'fill', 'value', { ref: site.ref });
   // A contenteditable's value is its rendered text: compare it the way it renders.
   const same = plan === 'contenteditable' ? normalizeText(after.value) === normalizeText(value) : after.value === value;
   const formatted = !same && plan === 'typed' && formattedAs(value, after.value);
@@ -51,12 +51,10 @@ export const fillTool = defineTool({
   name: 'fill',
   async handle(params, ctx): Promise<ToolResult<'fill'>> {
     const site = await openRef(ctx, params.ref);
-    const outcome = unlessStale(site, await callSite(ctx, site, 'fill', { ref: params.ref, value: params.value }));
+    const outcome = await readRef(ctx, site, 'fill', 'fill', { ref: params.ref, value: params.value });
     let value: string;
     let formatted = false;
     switch (outcome.status) {
-      case 'refused':
-        throw refusedError('fill', params.ref, site.tabId, outcome.reason);
       case 'no_option':
         throw refusedError('fill', params.ref, site.tabId, `the <select> has no option with value or text ${JSON.stringify(outcome.missing)} (options: ${outcome.available.map((o) => JSON.stringify(o)).join(', ')})`, {
           available: outcome.available,

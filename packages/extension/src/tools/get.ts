@@ -19,7 +19,7 @@ import { currentEntry } from '../pageState/readiness.js';
 import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import { resolveFrameRef } from '../actions/frameRef.js';
-import { callSite, openRef, refusedError, unlessStale } from '../actions/refAction.js';
+import { openRef, readRef, refusedError } from '../actions/refAction.js';
 import type { ReadArgs } from '../injected/types.js';
 import { selectorRefused } from '../page/selectorRefused.js';
 
@@ -40,7 +40,7 @@ export const getTool = defineTool({
       const site = await openRef(ctx, params.ref);
       const args: ReadArgs = { ref: params.ref, what: params.what };
       if (params.name !== undefined) args.name = params.name;
-      const read = unlessStale(site, await callSite(ctx, site, 'read', args));
+      const read = await readRef(ctx, site, 'get', 'read', args);
       if (read.status === 'no_value') throw refusedError('get', params.ref, site.tabId, `it is a <${read.tag}>, which has no value (use get text)`);
       return { tabId: site.tabId, what: params.what, value: read.value };
     }

@@ -13,7 +13,7 @@ import { mainFrameDocument } from '../page/worlds.js';
 import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
-import { callSite, notVisibleError, openRef, unlessStale } from '../actions/refAction.js';
+import { notVisibleError, openRef, readRef } from '../actions/refAction.js';
 
 function invalid(field: string, message: string): RelayError {
   return new RelayError('invalid_arguments', `Invalid arguments for scroll: ${message}`, { phase: 'validate', details: { field } });
@@ -48,7 +48,7 @@ export const scrollTool = defineTool({
       if (params.ref === undefined) throw invalid('ref', 'intoView needs the ref of the element to bring into view.');
       if (params.direction !== undefined || params.amount !== undefined) throw invalid('direction', 'give either intoView or a direction, not both.');
       const site = await openRef(ctx, params.ref);
-      const outcome = unlessStale(site, await callSite(ctx, site, 'scrollIntoView', { ref: params.ref }));
+      const outcome = await readRef(ctx, site, 'scroll', 'scrollIntoView', { ref: params.ref });
       if (outcome.status === 'not_visible') throw notVisibleError('scroll', params.ref, site.tabId);
       await setCurrentTab(site.tabId, ctx.browser);
       return { tabId: site.tabId, ref: params.ref, container: 'page', moved: outcome.scrolled, healed: outcome.healed };
@@ -64,7 +64,7 @@ export const scrollTool = defineTool({
     }
     args.ref = params.ref;
     const site = await openRef(ctx, params.ref);
-    const outcome = unlessStale(site, await callSite(ctx, site, 'scroll', args));
+    const outcome = await readRef(ctx, site, 'scroll', 'scroll', args);
     await setCurrentTab(site.tabId, ctx.browser);
     return stepResult(site.tabId, outcome, params.ref);
   },

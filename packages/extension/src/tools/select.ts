@@ -4,13 +4,12 @@
  */
 import { setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
-import { callSite, openRef, refusedError, unlessStale } from '../actions/refAction.js';
+import { openRef, readRef, refusedError } from '../actions/refAction.js';
 export const selectTool = defineTool({
   name: 'select',
   async handle(params, ctx) {
     const site = await openRef(ctx, params.ref);
-    const outcome = unlessStale(site, await callSite(ctx, site, 'select', { ref: params.ref, values: params.values }));
-    if (outcome.status === 'refused') throw refusedError('select', params.ref, site.tabId, outcome.reason);
+    const outcome = await readRef(ctx, site, 'select', 'select', { ref: params.ref, values: params.values });
     if (outcome.status === 'no_option') {
       throw refusedError(
         'select',

@@ -25,7 +25,7 @@ import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@ch
 import { mainFrameDocument } from '../../page/worlds.js';
 import { callRead } from '../../page/pageCall.js';
 import { resolveTab } from '../../targets.js';
-import { callSite, notVisibleError, openRef, unlessStale } from '../../actions/refAction.js';
+import { notVisibleError, openRef, readRef } from '../../actions/refAction.js';
 import { defineTool } from '../defineTool.js';
 import type { ToolContext } from '../../actions/toolContext.js';
 import type { Rect } from '../../page/blockedBoxes.js';
@@ -43,7 +43,7 @@ async function refClip(ctx: ToolContext, ref: string): Promise<{ tabId: number; 
   if (site.world.frameId !== (await mainFrameDocument(ctx, site.tabId)).frameId) {
     throw invalid('ref', `@${ref} is inside an iframe; element screenshots of framed elements are not supported yet — capture the viewport, or use --selector on the iframe.`);
   }
-  const outcome = unlessStale(site, await callSite(ctx, site, 'box', { ref }));
+  const outcome = await readRef(ctx, site, 'screenshot', 'box', { ref });
   if (outcome.status === 'not_visible') throw notVisibleError('screenshot', ref, site.tabId);
   return { tabId: site.tabId, clip: { x: outcome.x, y: outcome.y, width: outcome.width, height: outcome.height }, scroll: { x: outcome.scrollX, y: outcome.scrollY } };
 }
