@@ -17,11 +17,13 @@
 //   - the files a `click @e12` enters: the extension modules reachable by value imports from tools/click.ts (type-only
 //     imports run nothing).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 import { exempt, FLOORS, roomOf } from '../packages/extension/floors.mjs';
+import { walkPlugin } from './figures/walkPlugin.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -32,7 +34,7 @@ let root = repo;
 let scratch;
 if (rev !== undefined) {
   scratch = mkdtempSync(join(tmpdir(), 'floor-figures-'));
-  execFileSync('sh', ['-c', `git archive ${JSON.stringify(rev)} packages/extension/src | tar -x -C ${JSON.stringify(scratch)}`], { cwd: repo });
+  execFileSync('sh', ['-c', `git archive ${JSON.stringify(rev)} packages/extension/src packages/protocol/src | tar -x -C ${JSON.stringify(scratch)}`], { cwd: repo });
   root = scratch;
 }
 const src = join(root, 'packages/extension/src');
@@ -98,6 +100,44 @@ function closure(start) {
 }
 const click = existsSync(join(src, 'tools/click.ts')) ? closure('tools/click.ts') : [];
 
+/**
+ * One `click @e12` run through the worker over the unit tests' fakes (scripts/figures/clickWalk.ts, bundled with the
+ * measured revision's sources, every function of the extension instrumented to record its file when called).
+ */
+async function clickWalk() {
+  const out = join(root === repo ? mkdtempSync(join(tmpdir(), 'floor-walk-')) : root, 'walk.mjs');
+  const entry = join(root, 'scripts/figures/clickWalk.ts');
+  if (root !== repo) {
+    mkdirSync(dirname(entry), { recursive: true });
+    copyFileSync(join(repo, 'scripts/figures/clickWalk.ts'), entry);
+  }
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: out,
+    logLevel: 'error',
+    alias: { '@chrome-relay/protocol': join(root, 'packages/protocol/src/index.ts') },
+    nodePaths: [join(repo, 'node_modules'), join(repo, 'packages/protocol/node_modules'), join(repo, 'packages/extension/node_modules')],
+    plugins: [walkPlugin(src, exempt)],
+  });
+  const printed = execFileSync(process.execPath, ['--input-type=module', '-e', `globalThis.__walker = { on: false, files: [] }; await import(${JSON.stringify(pathToFileURL(out).href)});`], { encoding: 'utf8' });
+  if (root === repo) rmSync(dirname(out), { recursive: true, force: true });
+  const measured = JSON.parse(printed.trim().split('\n').pop());
+  const runs = (steps) => steps.filter((step, i) => step !== steps[i - 1]);
+  const rooms = measured.walk.map(roomOf);
+  return {
+    ...measured,
+    files: [...new Set(measured.walk)].sort(),
+    rooms: [...new Set(rooms)].sort(),
+    roomStays: runs(rooms),
+    pageCallEntries: runs(measured.walk).filter((file) => file === 'page/pageCall.ts'),
+  };
+}
+const traced = await clickWalk();
+
 const figures = [
   ['imports that reach up or sideways', upward],
   ['files outside cdp/ that read Chrome error text', errorText],
@@ -107,6 +147,13 @@ const figures = [
   ['  of them outside capture/', pixels.filter((file) => !file.startsWith('capture/'))],
   ['files outside injected/ with page code', pageCode],
   ['files a click @e12 enters (value-import closure of tools/click.ts)', click],
+  ['registry lookups per click @e12 (traced: scripts/figures/clickWalk.ts)', Array.from({ length: traced.lookups }, (_, i) => `lookup ${i + 1}`)],
+  ['chrome.tabs.get per click @e12 (traced)', Array.from({ length: traced.tabsGet }, (_, i) => `get ${i + 1}`)],
+  ['files a click @e12 enters on its walk (traced)', traced.files],
+  ['  rooms they are in (floors.mjs: a folder of src/, or a file at its top)', traced.rooms],
+  ['  stays in those rooms (a run of calls in one room is one stay)', traced.roomStays],
+  ['  returns to a room it had left (stays − rooms)', traced.roomStays.slice(0, traced.roomStays.length - traced.rooms.length)],
+  ['  entries into page/pageCall.ts (from another file)', traced.pageCallEntries],
 ];
 console.log(`floor figures at ${rev ?? 'the working tree'} (plan: packages/extension/floors.mjs)`);
 for (const [name, items] of figures) {

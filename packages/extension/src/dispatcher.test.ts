@@ -18,8 +18,10 @@ import { SettingsStore, type Settings } from './policy/settings.js';
 
 const NOW = 1_000_000;
 
-function targetingOver(browser: FakeBrowser, refTab: TargetingParts['refTab'] = async () => undefined) {
-  return createTargetingContext({ browser, organize: fakeOrganize(browser), refTab });
+const NO_REFS: TargetingParts['refs'] = { lookup: async () => undefined, forgetTab: async () => undefined };
+
+function targetingOver(browser: FakeBrowser, refs: TargetingParts['refs'] = NO_REFS) {
+  return createTargetingContext({ browser, organize: fakeOrganize(browser), refs });
 }
 
 function dispatcherWith(...tools: AnyToolDefinition[]) {
@@ -139,6 +141,40 @@ describe('dispatcher: one target per call', () => {
     expect(seen).toEqual([remembered, named]);
   });
 
+  it('remembers the tab a page tool acted in (the tools never do): the call\'s tab, or the one its result names', async () => {
+    const { env, dispatch } = recording();
+    const remembered = env.browser.addTab({}).id ?? 0;
+    const named = env.browser.addTab({}).id ?? 0;
+    env.browser.session.set(SESSION_KEYS.currentTab, remembered);
+    await dispatch({ ...call('get', { what: 'title' }), target: { tab: named } });
+    expect(env.browser.session.get(SESSION_KEYS.currentTab)).toBe(named);
+    const opened = env.browser.addTab({}).id ?? 0;
+    const navigate = defineTool({ name: 'navigate', handle: async () => ({ tabId: opened, newTab: true, ready: true, url: 'https://a.test/', title: '' }) });
+    const navigating = createDispatcher({ tools: [navigate], services: { ...env.ctx, targeting: targetingOver(env.browser) } });
+    expect(await navigating(call('navigate', { url: 'https://a.test/' }))).toMatchObject({ type: 'result' });
+    expect(env.browser.session.get(SESSION_KEYS.currentTab)).toBe(opened);
+  });
+
+  it('a tool that failed on a tab the call named leaves that tab remembered; a tool that acts on no tab changes nothing', async () => {
+    const env = createFakeEnvironment();
+    const remembered = env.browser.addTab({}).id ?? 0;
+    const named = env.browser.addTab({}).id ?? 0;
+    env.browser.session.set(SESSION_KEYS.currentTab, remembered);
+    const failing = defineTool({
+      name: 'get',
+      handle: async () => {
+        throw new RelayError('element_not_found', 'none', { details: { reason: 'no_match' } });
+      },
+    });
+    const tabs = defineTool({ name: 'tabs', handle: async () => ({ windows: [] }) });
+    const dispatch = createDispatcher({ tools: [failing, tabs], services: { ...env.ctx, targeting: targetingOver(env.browser) } });
+    await dispatch({ ...call('get', { what: 'text', selector: 'p' }), target: { tab: named } });
+    expect(env.browser.session.get(SESSION_KEYS.currentTab)).toBe(named);
+    env.browser.session.set(SESSION_KEYS.currentTab, remembered);
+    await dispatch(call('tabs'));
+    expect(env.browser.session.get(SESSION_KEYS.currentTab)).toBe(remembered);
+  });
+
   it('runs nothing when there is no tab to act on; the active tab is never a default', async () => {
     const { env, seen, dispatch } = recording();
     env.browser.addTab({ active: true });
@@ -154,8 +190,12 @@ describe('dispatcher: the dialog precondition', () => {
   function guarded(...tools: AnyToolDefinition[]) {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab({ url: 'https://a.test/', active: true }).id ?? 0;
-    const refTab: TargetingParts['refTab'] = async (ref) => (ref === 'e5' ? { tab, state: 'live' } : undefined);
-    const dispatch = createDispatcher({ tools, services: { ...env.ctx, targeting: targetingOver(env.browser, refTab) } });
+    const document = { frameId: 'F', loaderId: 'L' };
+    const refs: TargetingParts['refs'] = {
+      lookup: async (ref) => (ref === 'e5' ? { state: 'live', tabId: tab, document, frame: document, record: { role: 'button', name: 'Go' } } : undefined),
+      forgetTab: async () => undefined,
+    };
+    const dispatch = createDispatcher({ tools, services: { ...env.ctx, targeting: targetingOver(env.browser, refs) } });
     return { env, tab, dispatch };
   }
 

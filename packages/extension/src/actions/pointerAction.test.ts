@@ -10,6 +10,7 @@ import { createFakeEnvironment } from '../testing/fakeChrome.js';
 import { FakePages, type FakePageApi } from '../testing/fakePage.js';
 import { click, hover, pointerAction, type PointAct, type PressAct } from './pointerAction.js';
 import { enablePage, openRef } from './refAction.js';
+import { runTool, withRefs } from '../testing/toolContext.js';
 
 beforeAll(() => {
   (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
@@ -53,7 +54,7 @@ async function failure(promise: Promise<unknown>): Promise<RelayError> {
 describe('pointerAction: a click on a ref', () => {
   it('aims (arming the guard for the click), sends, reads the press before the release and the whole click after it', async () => {
     const { ctx, calls, mouse } = await setup({ prepareClick: () => aimed(40, 12), deliveryReport: (args) => ({ armed: true, events: args.disarm ? CLICKED : PRESS }) });
-    const done = await pointerAction(ctx, { ref: await openRef(ctx, 'e5') }, click('click'));
+    const done = await pointerAction(ctx, { ref: await openRef(await withRefs(ctx, 'e5'), 'e5') }, click('click'));
     expect(done).toMatchObject({ x: 40, y: 12, healed: false });
     expect(calls('prepareClick')[0]?.args).toEqual({ ref: 'e5', arm: ['pointer', 'press', 'release'] });
     expect(calls('deliveryReport').map((c) => (c.args as DeliveryArgs).disarm)).toEqual([false, true]);
@@ -65,7 +66,7 @@ describe('pointerAction: a click on a ref', () => {
     const report = (args: DeliveryArgs): GuardReport =>
       args.disarm ? { armed: true, events: [...PRESS, event('pointerup', 'release', false)], interceptor: listbox, acted: { what: 'opened', popup: { role: 'listbox', name: 'Fruit' } } } : { armed: true, events: PRESS };
     const { ctx } = await setup({ prepareClick: () => aimed(40, 12), deliveryReport: report });
-    const done = await pointerAction(ctx, { ref: await openRef(ctx, 'e5') }, click('click'));
+    const done = await pointerAction(ctx, { ref: await openRef(await withRefs(ctx, 'e5'), 'e5') }, click('click'));
     expect(done).toMatchObject({ acted: { what: 'opened' }, releaseHeld: true });
   });
 
@@ -80,7 +81,7 @@ describe('pointerAction: a click on a ref', () => {
         return args.token === 't1' ? { armed: true, events: [event('pointerover', 'pointer', false)], interceptor: toolbar, gaveWay: true } : { armed: true, events: CLICKED };
       },
     });
-    const done = await pointerAction(ctx, { ref: await openRef(ctx, 'e5') }, click('click'));
+    const done = await pointerAction(ctx, { ref: await openRef(await withRefs(ctx, 'e5'), 'e5') }, click('click'));
     expect(done).toMatchObject({ x: 40, y: 30 });
     expect(looks).toBe(2);
     expect(reads).toBe(2);
@@ -93,7 +94,7 @@ describe('pointerAction: a click on a ref', () => {
       prepareClick: () => aimed(40, 12, `t${++looks}`),
       deliveryReport: (args): GuardReport => (args.disarm ? { armed: true, events: [event('pointerover', 'pointer', false)], interceptor: toolbar, gaveWay: true } : { armed: true, events: [] }),
     });
-    const error = await failure(pointerAction(ctx, { ref: await openRef(ctx, 'e5') }, click('click', { clickCount: 2 })));
+    const error = await failure(pointerAction(ctx, { ref: await openRef(await withRefs(ctx, 'e5'), 'e5') }, click('click', { clickCount: 2 })));
     expect(error.code).toBe('click_intercepted');
     expect(error.details).toMatchObject({ gaveWay: true, when: 'before_pointer' });
     expect(error.message).toMatch(/^Double-click on @e5 was not delivered: it gave way/);
@@ -106,7 +107,7 @@ describe('pointerAction: a click on a ref', () => {
     dbg.handle('Input.dispatchMouseEvent', () => {
       throw new RelayError('cdp_error', 'Input.dispatchMouseEvent failed', { phase: 'act' });
     });
-    const error = await failure(pointerAction(ctx, { ref: await openRef(ctx, 'e5') }, click('click')));
+    const error = await failure(pointerAction(ctx, { ref: await openRef(await withRefs(ctx, 'e5'), 'e5') }, click('click')));
     expect(error.code).toBe('cdp_error');
     expect(calls('deliveryReport').map((c) => c.args)).toEqual([{ token: 't1', disarm: true }]);
   });
@@ -123,7 +124,7 @@ describe('pointerAction: a click on a ref', () => {
         await work();
         return opened();
       };
-      const outcome = pointerAction(ctx, { ref: await openRef(ctx, 'e5') }, click('click', {}, run));
+      const outcome = pointerAction(ctx, { ref: await openRef(await withRefs(ctx, 'e5'), 'e5') }, click('click', {}, run));
       if (code === undefined) expect(await outcome).toMatchObject({ dialog });
       else expect((await failure(outcome)).code).toBe(code);
     }
@@ -135,11 +136,11 @@ describe('pointerAction: a click on a ref', () => {
       pressedThenGone.pages.navigate(pressedThenGone.tabId);
       return { armed: true, events: PRESS };
     };
-    const site = await openRef(pressedThenGone.ctx, 'e5');
+    const site = await openRef(await withRefs(pressedThenGone.ctx, 'e5'), 'e5');
     expect(await pointerAction(pressedThenGone.ctx, { ref: site }, click('click'))).toMatchObject({ x: 40, y: 12 });
 
     const goneAtPress = await setup({ prepareClick: () => aimed(40, 12), deliveryReport: () => ({ armed: true, events: PRESS }) });
-    const other = await openRef(goneAtPress.ctx, 'e5');
+    const other = await openRef(await withRefs(goneAtPress.ctx, 'e5'), 'e5');
     goneAtPress.debugger.handle('Input.dispatchMouseEvent', (params) => {
       if ((params as { type: string }).type === 'mousePressed') goneAtPress.pages.navigate(goneAtPress.tabId);
       return {};
@@ -195,7 +196,7 @@ describe('pointerAction: the action is a parameter', () => {
         await moveTo(c, at.landed, at.input.target, at.input.x, at.input.y);
       },
     };
-    expect(await pointerAction(ctx, { ref: await openRef(ctx, 'e5') }, glide)).toMatchObject({ x: 7, y: 8 });
+    expect(await pointerAction(ctx, { ref: await openRef(await withRefs(ctx, 'e5'), 'e5') }, glide)).toMatchObject({ x: 7, y: 8 });
     expect(sent).toEqual([{ x: 7, y: 8 }]);
     expect(mouse()).toEqual(['mouseMoved']);
     expect(calls('deliveryReport').map((c) => c.args)).toEqual([{ token: 't1', disarm: true, probe: { x: 7, y: 8 } }]);
@@ -226,7 +227,7 @@ describe('pointerAction: the ends of a drag', () => {
         return { armed: true, events: [event('pointerdown', 'press', false)], interceptor: toolbar };
       },
     });
-    const error = await failure(pointerAction(ctx, { ref: await openRef(ctx, 'e5') }, press(order)));
+    const error = await failure(pointerAction(ctx, { ref: await openRef(await withRefs(ctx, 'e5'), 'e5') }, press(order)));
     expect(error.code).toBe('click_intercepted');
     expect(order).toEqual(['press', 'read', 'let go', 'disarm']);
   });
@@ -238,7 +239,7 @@ describe('pointerAction: the ends of a drag', () => {
       deliveryReport: () => ({ armed: true, events: PRESS }),
     });
     const order: string[] = [];
-    const pressed = await pointerAction(ctx, { ref: await openRef(ctx, 'e5') }, press(order, { with: { ref: await openRef(ctx, 'e6') } }));
+    const pressed = await pointerAction(ctx, { ref: await openRef(await withRefs(ctx, 'e5'), 'e5') }, press(order, { with: { ref: await openRef(await withRefs(ctx, 'e6'), 'e6') } }));
     // Moved once (12 → 50), then held still: source, target, source, target, source.
     expect(calls('prepareClick').map((c) => (c.args as { ref: string }).ref)).toEqual(['e5', 'e6', 'e5', 'e6', 'e5']);
     expect(pressed).toMatchObject({ at: { x: 40, y: 50 }, companion: { x: 300, y: 400 } });
@@ -249,7 +250,7 @@ describe('pointerAction: the ends of a drag', () => {
     let looks = 0;
     const { ctx } = await setup({ prepareClick: (args) => aimed(40, args.ref === 'e5' ? ++looks * 10 : 400), deliveryReport: () => ({ armed: true, events: PRESS }) });
     const order: string[] = [];
-    const error = await failure(pointerAction(ctx, { ref: await openRef(ctx, 'e5') }, press(order, { with: { ref: await openRef(ctx, 'e6') } })));
+    const error = await failure(pointerAction(ctx, { ref: await openRef(await withRefs(ctx, 'e5'), 'e5') }, press(order, { with: { ref: await openRef(await withRefs(ctx, 'e6'), 'e6') } })));
     expect(error.code).toBe('invalid_arguments');
     expect(error.message).toContain('do not fit in the viewport together');
     expect(order).toEqual([]);
@@ -257,8 +258,8 @@ describe('pointerAction: the ends of a drag', () => {
 
   it('a drop whose target cannot be armed lets the button go; one whose moves fail ends the drop arming', async () => {
     const { ctx } = await setup({ armPoint: () => ({ status: 'stale', reason: 'vanished' }), deliveryReport: () => ({ armed: true, events: [] }) });
-    const source = await openRef(ctx, 'e5');
-    const target = await openRef(ctx, 'e6');
+    const source = await openRef(await withRefs(ctx, 'e5'), 'e5');
+    const target = await openRef(await withRefs(ctx, 'e6'), 'e6');
     let abandoned = false;
     const error = await failure(
       pointerAction(
@@ -278,7 +279,7 @@ describe('pointerAction: the ends of a drag', () => {
     expect(abandoned).toBe(true);
 
     const armed = await setup({ armPoint: () => ({ status: 'ok', token: 'd1', target: toolbar, frame: false }), deliveryReport: () => ({ armed: true, events: [] }) });
-    const from = await openRef(armed.ctx, 'e5');
+    const from = await openRef(await withRefs(armed.ctx, 'e5'), 'e5');
     const moves = pointerAction(
       armed.ctx,
       { drop: { source: from, target: undefined, at: { x: 300, y: 400 } } },

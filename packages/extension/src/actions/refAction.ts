@@ -12,7 +12,8 @@ import { callPage, DocumentChanged, pageElementHandle } from '../page/pageCall.j
 import type { FrameInfo } from '../page/frames.js';
 import { mainFrameDocument, worldTarget, type FrameState, type PageWorld, type Worlds } from '../page/worlds.js';
 import { blockedFrameError } from '../policy/policy.js';
-import { resolveRefTarget, staleRefError } from '../refs/refTarget.js';
+import { staleRefError, tabClosedError } from '../refs/refTarget.js';
+import type { CallRef } from '../context/call.js';
 import type { RefCounter } from '../refs/counter.js';
 import type { RefRegistry } from '../refs/registry.js';
 import type { ToolContext } from './toolContext.js';
@@ -57,7 +58,7 @@ export async function enablePage(ctx: ToolContext, tabId: number): Promise<Frame
  * rule since.
  */
 export async function openRef(ctx: ToolContext, ref: string): Promise<RefSite> {
-  const target = await resolveRefTarget(ctx.registry, ctx.browser, ref, ctx.target.kind === 'tab' ? ctx.target.tab : undefined);
+  const target = resolvedRef(ctx, ref);
   const { tabId } = target;
   const before = await enablePage(ctx, tabId);
   // The document the ref was issued in is gone, even if the new one has a look-alike element.
@@ -103,6 +104,28 @@ export async function frameShownBy(ctx: ToolContext, site: RefSite): Promise<Sho
     return { node, frame };
   } finally {
     ctx.cdp.send(target, 'Runtime.releaseObjectGroup', { objectGroup: SHOWN_GROUP }).catch(() => undefined);
+  }
+}
+
+/**
+ * The ref as the call was resolved (targeting/resolveCall.ts: the registry was read once, there), or the closed error
+ * that says why it cannot be used: never issued or forgotten, its tab navigated, its tab closed.
+ */
+function resolvedRef(ctx: ToolContext, ref: string): Extract<CallRef, { state: 'live' }> {
+  const found = ctx.refs.get(ref);
+  if (found === undefined) {
+    // Every ref param is resolved with the call (cliShape REF_PARAMS): a tool opening another is a bug of ours.
+    throw new RelayError('internal_error', `@${ref} was not resolved with the call.`, { phase: 'resolve', details: { ref } });
+  }
+  switch (found.state) {
+    case 'live':
+      return found;
+    case 'unknown':
+      throw staleRefError(ref, 'unknown_ref');
+    case 'navigated':
+      throw staleRefError(ref, 'navigated', found.tabId);
+    case 'closed':
+      throw tabClosedError(ref, found.tabId);
   }
 }
 

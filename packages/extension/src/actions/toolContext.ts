@@ -62,5 +62,5 @@ export interface ToolServices {
 
 export interface ToolContext extends CallContext, ToolServices {}
 
-/** Everything the composition root builds once: a call's context is these, its deadline and its resolved tabs. */
-export type Services = Omit<ToolContext, 'deadline' | 'target'>;
+/** Everything the composition root builds once: a call's context is these, its deadline and what it was resolved to (tabs, refs). */
+export type Services = Omit<ToolContext, 'deadline' | 'target' | 'refs'>;

@@ -7,7 +7,6 @@
  */
 import { RelayError, type ToolResult } from '@chrome-relay/protocol';
 import type { CheckStateOutcome } from '../injected/types.js';
-import { setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { click, pointerAction } from '../actions/pointerAction.js';
@@ -30,7 +29,6 @@ export function createCheckTool(tool: 'check' | 'uncheck', settleMs = CHECK_SETT
     async handle(params, ctx): Promise<ToolResult<'check'>> {
       const site = await openRef(ctx, params.ref);
       const before = await readState(ctx, site, tool);
-      await setCurrentTab(site.tabId, ctx.browser);
       if (before.checked === want) return { tabId: site.tabId, ref: params.ref, checked: want === 'true', changed: false, healed: before.healed };
       if (tool === 'uncheck' && before.radio) {
         throw refusedError(tool, params.ref, site.tabId, 'a radio button is unchecked by checking another option of its group');

@@ -12,13 +12,13 @@
  * started nothing returns at once. A committed navigation kills the tab's refs right away.
  */
 import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { callTab } from '../context/call.js';
 import type { Interceptor } from '../injected/types.js';
 import { modifierMask } from '../input/keyboard.js';
 import type { ClickOptions } from '../input/mouse.js';
 import { type DialogInfo } from '../pageState/dialogs.js';
 import { turnOf, watchNavigation, type NavigationOutcome } from '../page/navigation.js';
 import type { FrameState } from '../page/worlds.js';
-import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { click, pointerAction, type PointerAim, type PointerDone } from '../actions/pointerAction.js';
@@ -49,7 +49,7 @@ async function aimOf(ctx: ToolContext, params: ClickParams, wanted: { ref: strin
     const site = await openRef(ctx, wanted.ref);
     return { aim: { ref: site }, before: site.before };
   }
-  const tabId = await resolveTab(params.tab, ctx);
+  const tabId = callTab(ctx);
   const before = await enablePage(ctx, tabId);
   return { aim: { point: { tabId, before, x: wanted.x, y: wanted.y } }, before };
 }
@@ -84,7 +84,6 @@ function clickedAt(done: PointerDone, wanted: { ref: string } | { x: number; y: 
 /** The click opened a JavaScript dialog: the page is blocked, the browser still knows the tab's URL. */
 async function dialogResult(ctx: ToolContext, done: PointerDone, wanted: { ref: string } | { x: number; y: number }, dialog: DialogInfo): Promise<ToolResult<'click'>> {
   const url = (await ctx.browser.getTab(done.tabId)).url ?? '';
-  await setCurrentTab(done.tabId, ctx.browser);
   return { clicked: true, ...clickedAt(done, wanted), navigated: false, url, dialog };
 }
 
@@ -118,7 +117,6 @@ export const clickTool = defineTool({
       ctx.worlds.forget(tabId);
       await ctx.registry.markNavigated(tabId);
     }
-    await setCurrentTab(tabId, ctx.browser);
     const result: ToolResult<'click'> = { clicked: true, ...clickedAt(done, wanted), navigated: navigation.started, url: navigation.url };
     const acted = actedResult(done);
     if (acted !== undefined) result.acted = acted;

@@ -26,7 +26,6 @@ import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@ch
 import { dispatchDrop, interceptDrags, type DragInterception } from '../input/drag.js';
 import { dragMouse, withUnbufferedInput } from '../input/mouse.js';
 import { selectorRefused } from '../page/selectorRefused.js';
-import { setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { identifyInterceptor } from '../actions/interceptorIdentity.js';
@@ -199,7 +198,6 @@ export const dragTool = defineTool({
             },
           },
         );
-        await setCurrentTab(tabId, ctx.browser);
         return {
           tabId,
           from: { ref: params.from, x: a.x, y: a.y },

@@ -1,5 +1,5 @@
 /** The element-addressed tools (part of TOOL_REGISTRY, spread in by tools/index.ts), and the small reads `get box` and `get style`. */
-import { setCurrentTab } from '../targets.js';
+
 import { checkTool, uncheckTool } from './check.js';
 import { defineTool, type AnyToolDefinition } from './defineTool.js';
 import { dragTool } from './drag.js';
@@ -18,7 +18,6 @@ const getBoxTool = defineTool({
     const site = await openRef(ctx, params.ref);
     const outcome = await readRef(ctx, site, 'get_box', 'box', { ref: params.ref });
     if (outcome.status === 'not_visible') throw notVisibleError('get_box', params.ref, site.tabId);
-    await setCurrentTab(site.tabId, ctx.browser);
     return { tabId: site.tabId, ref: params.ref, x: outcome.x, y: outcome.y, width: outcome.width, height: outcome.height, healed: outcome.healed };
   },
 });
@@ -29,7 +28,6 @@ const getStyleTool = defineTool({
   async handle(params, ctx) {
     const site = await openRef(ctx, params.ref);
     const outcome = await readRef(ctx, site, 'get_style', 'style', { ref: params.ref, properties: params.properties });
-    await setCurrentTab(site.tabId, ctx.browser);
     return { tabId: site.tabId, ref: params.ref, style: outcome.style, ...(outcome.truncated.length === 0 ? {} : { truncated: outcome.truncated }), healed: outcome.healed };
   },
 });

@@ -17,7 +17,6 @@ import { RelayError, type ToolResult } from '@chrome-relay/protocol';
 import { normalizeText } from '../injected/dom.js';
 import { insertText, pressDelete } from '../input/keyboard.js';
 import { checkFocusLanding } from '../input/landing.js';
-import { setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { openRef, readRef, refusedError, type RefSite } from '../actions/refAction.js';
@@ -66,7 +65,6 @@ export const fillTool = defineTool({
         ({ value, formatted } = await typeValue(ctx, site, params.value, outcome.plan));
         break;
     }
-    await setCurrentTab(site.tabId, ctx.browser);
     return { tabId: site.tabId, ref: params.ref, value, ...(formatted ? { formatted: true as const } : {}), healed: outcome.healed };
   },
 });

@@ -14,9 +14,9 @@
  * healed like any ref), whole: the snapshot cuts long strings, this is how an agent reads one all.
  */
 import { reasonedError, RelayError, type ToolParams } from '@chrome-relay/protocol';
+import { callTab } from '../context/call.js';
 import { callRead, type ReadSite } from '../page/pageCall.js';
 import { currentEntry } from '../pageState/readiness.js';
-import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import { resolveFrameRef } from '../actions/frameRef.js';
 import { openRef, readRef, refusedError } from '../actions/refAction.js';
@@ -51,7 +51,7 @@ export const getTool = defineTool({
       tabId = frame.tabId;
       where = frame.reads;
     } else {
-      tabId = await resolveTab(params.tab, ctx);
+      tabId = callTab(ctx);
       where = tabId;
       if (params.what === 'title' || params.what === 'url') {
         const entry = await currentEntry(ctx, tabId);

@@ -10,8 +10,8 @@
  * chrome-relay opened lands there — that is the tab's real history. The tab is never activated.
  */
 import { RelayError, type ToolName, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { callTab } from '../context/call.js';
 import { runNavigation } from '../pageState/readiness.js';
-import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 
@@ -19,7 +19,7 @@ const DEFAULT_TIMEOUT_MS = 20_000;
 type HistoryTool = Extract<ToolName, 'back' | 'forward' | 'reload'>;
 
 async function historyMove(tool: 'back' | 'forward', params: ToolParams<HistoryTool>, ctx: ToolContext): Promise<ToolResult<HistoryTool>> {
-  const tabId = await resolveTab(params.tab, ctx);
+  const tabId = callTab(ctx);
   const history = await ctx.cdp.send(tabId, 'Page.getNavigationHistory');
   const targetIndex = history.currentIndex + (tool === 'back' ? -1 : 1);
   const entry = history.entries[targetIndex];
@@ -48,7 +48,7 @@ export const forwardTool = defineTool({
 export const reloadTool = defineTool({
   name: 'reload',
   async handle(params, ctx) {
-    const tabId = await resolveTab(params.tab, ctx);
+    const tabId = callTab(ctx);
     const readyBy = Math.min(Date.now() + (params.timeoutMs ?? DEFAULT_TIMEOUT_MS), ctx.deadline);
     const state = await runNavigation(ctx, tabId, () => ctx.cdp.send(tabId, 'Page.reload', {}), params.wait ?? 'load', readyBy);
     return { tabId, ...state };

@@ -8,6 +8,7 @@ import { RefRegistry } from '../refs/registry.js';
 import { NO_BLOCKED_FRAMES } from '../testing/blockedFrames.js';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
 import { hoverTool } from './hover.js';
+import { runTool } from '../testing/toolContext.js';
 
 beforeAll(() => {
   (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
@@ -37,7 +38,7 @@ const moved = [
 describe('hover tool', () => {
   it('moves with input unbuffered (no wait for an animation frame) and restores the page afterwards', async () => {
     const { tool, ctx, debugger: dbg, page } = await setup(() => ({ armed: true, events: moved, probe: { reaches: true, hovered: true } }));
-    const result = await tool.handle({ ref: 'e5' }, ctx);
+    const result = await runTool(tool, { ref: 'e5' }, ctx);
     expect(result).toMatchObject({ ref: 'e5', x: 30, y: 40 });
     const methods = dbg.methods().filter((m) => /^(DOM|Overlay)\.|Input\./.test(m));
     expect(methods).toEqual(['DOM.enable', 'Overlay.enable', 'Input.dispatchMouseEvent', 'Overlay.disable', 'DOM.disable']);
@@ -48,7 +49,7 @@ describe('hover tool', () => {
   it('an overlay that took the point once the pointer arrived is click_intercepted (after_pointer), not a success', async () => {
     const ad = { tag: 'div', nodeName: 'DIV', candidate: 1, id: 'gate', className: '', role: 'generic', name: 'Interstitial ad' };
     const { tool, ctx } = await setup(() => ({ armed: true, events: moved, probe: { reaches: false, hovered: true, hit: ad } }));
-    const error = await tool.handle({ ref: 'e5' }, ctx).then(
+    const error = await runTool(tool, { ref: 'e5' }, ctx).then(
       () => undefined,
       (e: unknown) => e,
     );

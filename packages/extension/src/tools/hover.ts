@@ -6,7 +6,7 @@
  * that gives way under the pointer (an icon whose hover image is still loading) is hovered again once it
  * is drawn again, as a click is. All of it is the one pointer-action path's (actions/pointerAction.ts).
  */
-import { setCurrentTab } from '../targets.js';
+
 import { defineTool } from './defineTool.js';
 import { hover, pointerAction } from '../actions/pointerAction.js';
 import { openRef } from '../actions/refAction.js';
@@ -15,7 +15,6 @@ export const hoverTool = defineTool({
   async handle(params, ctx) {
     const site = await openRef(ctx, params.ref);
     const done = await pointerAction(ctx, { ref: site }, hover('hover'));
-    await setCurrentTab(site.tabId, ctx.browser);
     return { tabId: site.tabId, ref: params.ref, x: done.x, y: done.y, healed: done.healed };
   },
 });

@@ -21,8 +21,8 @@
  * navigate leaves nothing behind.
  */
 import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { callTab } from '../context/call.js';
 import type { CdpEvent } from '../cdp/cdpSession.js';
-import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { LoaderProgress, RANK, type Milestone } from '../pageState/loaderProgress.js';
@@ -43,7 +43,6 @@ export function openableUrl(url: string): { href: string; openWith: OpenWith; ne
   // The person's switch for local files is the dispatcher's to apply; here only what never opens is refused.
   throw urlRefusal('navigate', url, { agentFiles: true }) ?? new RelayError('internal_error', `The URL gate refused ${JSON.stringify(url)} without a reason.`, { tool: 'navigate', phase: 'validate' });
 }
-
 
 /** `promise`'s value, or undefined if `readyBy` (epoch ms) comes first. */
 async function beforeDeadline<T>(promise: Promise<T>, readyBy: number): Promise<T | undefined> {
@@ -189,7 +188,7 @@ export const navigateTool = defineTool({
     }
 
     if (params.tab !== undefined) {
-      const tabId = await resolveTab(params.tab, ctx);
+      const tabId = callTab(ctx);
       if (viaTabs) {
         await ctx.browser.updateTab(tabId, { url });
         return { tabId, newTab: false, ...(await waitForTab(ctx, tabId, url, wait, readyBy)) };
@@ -209,7 +208,6 @@ export const navigateTool = defineTool({
     }
     try {
       const state = viaTabs ? await waitForTab(ctx, tabId, url, wait, readyBy) : await navigateIn(ctx, tabId, url, wait, readyBy, true);
-      await setCurrentTab(tabId, ctx.browser);
       return { tabId, newTab: true, ...state };
     } catch (error) {
       await ctx.browser.removeTab(tabId).catch(() => undefined);

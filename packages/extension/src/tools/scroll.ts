@@ -7,10 +7,10 @@
  * knows it reached the end.
  */
 import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { callTab } from '../context/call.js';
 import type { ScrollArgs, ScrollOutcome } from '../injected/types.js';
 import { callPage, DocumentChanged } from '../page/pageCall.js';
 import { mainFrameDocument } from '../page/worlds.js';
-import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { notVisibleError, openRef, readRef } from '../actions/refAction.js';
@@ -50,22 +50,19 @@ export const scrollTool = defineTool({
       const site = await openRef(ctx, params.ref);
       const outcome = await readRef(ctx, site, 'scroll', 'scrollIntoView', { ref: params.ref });
       if (outcome.status === 'not_visible') throw notVisibleError('scroll', params.ref, site.tabId);
-      await setCurrentTab(site.tabId, ctx.browser);
       return { tabId: site.tabId, ref: params.ref, container: 'page', moved: outcome.scrolled, healed: outcome.healed };
     }
     if (params.direction === undefined) throw invalid('direction', 'give a direction (up, down, left, right) or intoView with a ref.');
     const args: ScrollArgs = { direction: params.direction };
     if (params.amount !== undefined) args.amount = params.amount;
     if (params.ref === undefined) {
-      const tabId = await resolveTab(params.tab, ctx);
+      const tabId = callTab(ctx);
       const result = await pageScroll(ctx, tabId, args);
-      await setCurrentTab(tabId, ctx.browser);
       return result;
     }
     args.ref = params.ref;
     const site = await openRef(ctx, params.ref);
     const outcome = await readRef(ctx, site, 'scroll', 'scroll', args);
-    await setCurrentTab(site.tabId, ctx.browser);
     return stepResult(site.tabId, outcome, params.ref);
   },
 });

@@ -2,7 +2,7 @@
  * `select @ref option…`: choose options of a native <select> by value or visible text. All or
  * nothing: an unknown or disabled option changes nothing and names the available ones.
  */
-import { setCurrentTab } from '../targets.js';
+
 import { defineTool } from './defineTool.js';
 import { openRef, readRef, refusedError } from '../actions/refAction.js';
 export const selectTool = defineTool({
@@ -19,7 +19,6 @@ export const selectTool = defineTool({
         { field: 'values', available: outcome.available },
       );
     }
-    await setCurrentTab(site.tabId, ctx.browser);
     return { tabId: site.tabId, ref: params.ref, selected: outcome.selected, healed: outcome.healed };
   },
 });

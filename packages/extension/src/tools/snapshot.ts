@@ -10,6 +10,7 @@
  * A failure before the commit leaves the page answering to its previous refs only.
  */
 import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { callTab } from '../context/call.js';
 import type { PageNode, PageSnapshot, SnapshotArgs } from '../injected/types.js';
 import { callPage, DocumentChanged } from '../page/pageCall.js';
 import type { FrameInfo } from '../page/frames.js';
@@ -22,7 +23,6 @@ import type { RefSummary } from '../refs/registry.js';
 import { framesAroundBlocked } from '../policy/frameBlocks.js';
 import { blockedFrameError } from '../policy/policy.js';
 import { selectorRefused } from '../page/selectorRefused.js';
-import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { shapeTree } from '../actions/snapshotShape.js';
@@ -57,10 +57,10 @@ interface FrameRun {
   slot?: number;
 }
 
-/** The frame a scope belongs to: a ref's own frame when the registry knows it, else the main frame. */
-async function scopeFrameId(ctx: ToolContext, tabId: number, mainFrameId: string, scope: SnapshotArgs['scope']): Promise<string> {
+/** The frame a scope belongs to: a ref's own frame when the call resolved it live in this tab, else the main frame. */
+function scopeFrameId(ctx: ToolContext, tabId: number, mainFrameId: string, scope: SnapshotArgs['scope']): string {
   if (scope === undefined || !('ref' in scope)) return mainFrameId;
-  const found = await ctx.registry.lookup(scope.ref);
+  const found = ctx.refs.get(scope.ref);
   return found !== undefined && found.state === 'live' && found.tabId === tabId ? found.frame.frameId : mainFrameId;
 }
 
@@ -107,7 +107,7 @@ async function snapshotDocument(ctx: ToolContext, tabId: number, scope: Snapshot
   const listed = all.filter((frame) => frame.frameId !== main.frameId);
   const frames = listed.filter((frame) => frame.blocked === undefined);
   const blocked: BlockedFrame[] = listed.flatMap((frame) => (frame.blocked === undefined ? [] : [{ frame, rule: frame.blocked.rule }]));
-  const scoped = await scopeFrameId(ctx, tabId, main.frameId, scope);
+  const scoped = scopeFrameId(ctx, tabId, main.frameId, scope);
   const scopeBlock = listed.find((frame) => frame.frameId === scoped)?.blocked;
   if (scopeBlock !== undefined && scope !== undefined && 'ref' in scope) throw blockedFrameError(tabId, scopeBlock, { ref: scope.ref, is: 'inside' });
   if (ctx.scanListeners !== undefined) await ctx.scanListeners(ctx, await scanSites(ctx, tabId, [{ ...main }, ...frames], framesAroundBlocked(all)));
@@ -250,9 +250,8 @@ export const snapshotTool = defineTool({
   name: 'snapshot',
   async handle(params, ctx) {
     const scope = scopeOf(params);
-    const tabId = await resolveTab(params.tab, ctx);
+    const tabId = callTab(ctx);
     const page = await ctx.snapshotLocks.run(tabId, ctx.deadline, () => snapshotTab(ctx, tabId, scope, params.maxText));
-    await setCurrentTab(tabId, ctx.browser);
     const shape = { interactive: params.interactive === true, elide: params.noElide !== true, ...(params.depth === undefined ? {} : { depth: params.depth }) };
     const scopeKey = scope === undefined ? '' : JSON.stringify(scope);
     const previous = params.diff ? await ctx.snapshotHistory.previous(tabId, scopeKey) : undefined;

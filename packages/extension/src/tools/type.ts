@@ -15,10 +15,10 @@
  * that shows a site the person blocked is refused before anything is looked at or typed (input/landing.ts).
  */
 import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
+import { callTab } from '../context/call.js';
 import { currentPlatform, planTyping, typeStep } from '../input/keyboard.js';
 import { ADialog } from '../pageState/dialogs.js';
 import { callRead } from '../page/pageCall.js';
-import { resolveTab } from '../targets.js';
 import { focusRef } from '../actions/refAction.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
@@ -64,7 +64,7 @@ export const typeTool = defineTool({
   name: 'type',
   async handle(params, ctx) {
     // -s @ref: focus the ref's element first (same resolve/heal/navigation checks as every ref action).
-    const tabId = params.ref === undefined ? await resolveTab(params.tab, ctx) : (await focusRef(ctx, params.ref, 'type')).tabId;
+    const tabId = params.ref === undefined ? callTab(ctx) : (await focusRef(ctx, params.ref, 'type')).tabId;
     return typeIntoFocused(ctx, tabId, params.text);
   },
 });

@@ -12,7 +12,6 @@ import type Protocol from 'devtools-protocol';
 import { pageElementHandle } from '../page/pageCall.js';
 import { worldTarget } from '../page/worlds.js';
 import { staleRefError } from '../refs/refTarget.js';
-import { setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { click, pointerAction } from '../actions/pointerAction.js';
@@ -100,7 +99,6 @@ export const uploadTool = defineTool({
     }
     const site = await openRef(ctx, params.ref);
     const healed = params.via ? await uploadViaChooser(ctx, site, params.files) : await uploadToInput(ctx, site, params.files);
-    await setCurrentTab(site.tabId, ctx.browser);
     return { tabId: site.tabId, ref: params.ref, files: params.files, via: params.via ? 'chooser' : 'input', healed };
   },
 });

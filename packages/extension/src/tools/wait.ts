@@ -21,6 +21,7 @@
  * ref's element is visible) as one more condition resolved through the refs layer.
  */
 import { selectorRefused } from '../page/selectorRefused.js';
+import { callTab } from '../context/call.js';
 import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { DOCUMENT_GONE, isCdpFailure } from '../cdp/failures.js';
 import { dialogOpenError } from '../pageState/dialogs.js';
@@ -29,7 +30,6 @@ import { callRead, type ReadSite } from '../page/pageCall.js';
 import { evaluateInMainWorld, isTruthy, type MainWorldSite } from '../pageState/mainWorld.js';
 import { currentEntry } from '../pageState/readiness.js';
 import { urlMatches } from '../pageState/urlGlob.js';
-import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { resolveFrameRef } from '../actions/frameRef.js';
@@ -156,7 +156,7 @@ interface WaitSite {
 
 async function waitSite(ctx: ToolContext, params: ToolParams<'wait'>, condition: WaitCondition): Promise<WaitSite> {
   if (params.frame === undefined) {
-    const tabId = await resolveTab(params.tab, ctx);
+    const tabId = callTab(ctx);
     return { tabId, reads: tabId, main: tabId };
   }
   if (condition === 'networkIdle' || condition === 'download') {

@@ -21,10 +21,10 @@
  * recording, so it is refused (target_conflict, reason recording) with the move.
  */
 import { selectorRefused } from '../../page/selectorRefused.js';
+import { callTab } from '../../context/call.js';
 import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { mainFrameDocument } from '../../page/worlds.js';
 import { callRead } from '../../page/pageCall.js';
-import { resolveTab } from '../../targets.js';
 import { notVisibleError, openRef, readRef } from '../../actions/refAction.js';
 import { defineTool } from '../defineTool.js';
 import type { ToolContext } from '../../actions/toolContext.js';
@@ -99,7 +99,7 @@ export const screenshotTool = defineTool({
     if (params.ref !== undefined) {
       ({ tabId, clip: element, scroll } = await refClip(ctx, params.ref));
     } else {
-      tabId = await resolveTab(params.tab, ctx);
+      tabId = callTab(ctx);
       if (params.selector !== undefined) ({ clip: element, scroll } = await elementClip(ctx, tabId, params.selector));
     }
     const recording = ctx.recorder.isRecording(tabId);
