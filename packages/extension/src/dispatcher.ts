@@ -59,7 +59,7 @@ import { snapshotAfter } from './snapshotAfter.js';
 import { prepareCall, type PreparedCall } from './targeting/prepareCall.js';
 import { tabsOf, type CallTabs } from './context/call.js';
 import type { Policy } from './policy/policy.js';
-import type { AnyToolDefinition, ToolDefinition } from './tools/defineTool.js';
+import { handedTo, type AnyToolDefinition, type ToolDefinition } from './tools/defineTool.js';
 import type { Services, ToolContext } from './actions/toolContext.js';
 
 export type CallMessage = Extract<HostToExtension, { type: 'call' }>;
@@ -121,7 +121,8 @@ function leftParsed<T extends ToolName>(tool: ToolDefinition<T>, params: ToolPar
 }
 
 async function run<T extends ToolName>(tool: ToolDefinition<T>, params: ToolParams<T>, ctx: ToolContext): Promise<unknown> {
-  const result = await tool.handle(params, ctx);
+  // The tool is handed the services it named, and nothing else: what it declares is all it can reach.
+  const result = await tool.handle(params, handedTo(tool.uses, ctx));
   return parseResult(tool.name, result);
 }
 

@@ -17,7 +17,7 @@ import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import type { GuardReport, Interceptor } from '../injected/types.js';
 import { callPage, DocumentChanged } from '../page/pageCall.js';
 import type { PageWorld } from '../page/worlds.js';
-import type { ToolContext } from './toolContext.js';
+import type { PointerContext } from './toolContext.js';
 import { inputOverlapError } from './pointerDelivery.js';
 import { described, identifyInterceptor } from './interceptorIdentity.js';
 import { labelOf, readRef, type RefSite } from './refAction.js';
@@ -49,7 +49,7 @@ export function classifyDrop(report: GuardReport): DropVerdict {
 }
 
 /** Arm the drop target's guard at the drop point: `target` a ref's site, or undefined for what is at the point of the source's top document. */
-export async function armDrop(ctx: ToolContext, source: RefSite, target: RefSite | undefined, point: DropPoint): Promise<ArmedDrop> {
+export async function armDrop(ctx: PointerContext, source: RefSite, target: RefSite | undefined, point: DropPoint): Promise<ArmedDrop> {
   const arm = { arm: ['release' as const, 'drop' as const], purpose: 'drop' as const };
   let site: RefSite;
   let args;
@@ -74,7 +74,7 @@ export async function armDrop(ctx: ToolContext, source: RefSite, target: RefSite
   return { world: site.world, token: outcome.token, local: { x: args.x, y: args.y }, target: outcome.target };
 }
 
-async function undeliveredDrop(ctx: ToolContext, source: RefSite, armed: ArmedDrop, point: DropPoint, verdict: Extract<DropVerdict, { delivered: false }>): Promise<RelayError> {
+async function undeliveredDrop(ctx: PointerContext, source: RefSite, armed: ArmedDrop, point: DropPoint, verdict: Extract<DropVerdict, { delivered: false }>): Promise<RelayError> {
   const aimed = labelOf(armed.target);
   const where = `(${point.x}, ${point.y})`;
   const interceptor = verdict.interceptor === undefined ? undefined : await identifyInterceptor(ctx, armed.world, verdict.interceptor);
@@ -88,7 +88,7 @@ async function undeliveredDrop(ctx: ToolContext, source: RefSite, armed: ArmedDr
 }
 
 /** After the drop: did it reach its target? Ends the arming; click_intercepted (when on_drop) when it did not. */
-export async function dropVerdict(ctx: ToolContext, source: RefSite, armed: ArmedDrop, point: DropPoint): Promise<void> {
+export async function dropVerdict(ctx: PointerContext, source: RefSite, armed: ArmedDrop, point: DropPoint): Promise<void> {
   let verdict: DropVerdict;
   try {
     const dropped = await callPage(ctx, ctx.worlds, armed.world, 'deliveryReport', { token: armed.token, disarm: true, probe: armed.local });

@@ -19,7 +19,7 @@ import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import type { GuardReport, Interceptor } from '../injected/types.js';
 import { callPage } from '../page/pageCall.js';
 import type { FrameState } from '../page/worlds.js';
-import type { ToolContext } from './toolContext.js';
+import type { PointerContext } from './toolContext.js';
 import { classifyDelivery, progress, type DeliveryVerdict } from './deliveryVerdict.js';
 import { ACTION_PHASES, disarm, drawnAsLaidOut, readGuards, type PointerPoint } from './pointerDelivery.js';
 import { checkPointLanding } from '../input/landing.js';
@@ -55,7 +55,7 @@ function outsideError(x: number, y: number, viewport: { width: number; height: n
 }
 
 /** Find what is at (x, y) in the tab's top document and arm the guard for it; invalid_arguments when the point is off the viewport. */
-export async function aimPoint(ctx: ToolContext, { tabId, before, x, y }: { tabId: number; before: FrameState; x: number; y: number }): Promise<ArmedPoint> {
+export async function aimPoint(ctx: PointerContext, { tabId, before, x, y }: { tabId: number; before: FrameState; x: number; y: number }): Promise<ArmedPoint> {
   const world = await ctx.worlds.ensure(ctx, tabId, before);
   const outcome = await callPage(ctx, ctx.worlds, world, 'armPoint', { x, y, arm: ACTION_PHASES.click, purpose: 'click' });
   if (outcome.status === 'outside') throw outsideError(x, y, outcome.viewport);
@@ -74,7 +74,7 @@ export async function aimPoint(ctx: ToolContext, { tabId, before, x, y }: { tabI
 }
 
 /** click_intercepted for a point; `describeOnly`: the page cannot be asked (a dialog holds it, its document was replaced). */
-export async function pointUndelivered(ctx: ToolContext, tabId: number, armed: ArmedPoint, verdict: Extract<DeliveryVerdict, { delivered: false }>, describeOnly = false): Promise<RelayError> {
+export async function pointUndelivered(ctx: PointerContext, tabId: number, armed: ArmedPoint, verdict: Extract<DeliveryVerdict, { delivered: false }>, describeOnly = false): Promise<RelayError> {
   const { x, y } = armed.point;
   const aimed = labelOf(armed.target);
   const world = armed.point.guards[0]?.world;
@@ -110,7 +110,7 @@ export function pointClickMessage(
 }
 
 /** After the click at a point: did what was there get it? Ends the arming; names what is at the point now when nothing we watch says where the input went. */
-export async function probedPointVerdict(ctx: ToolContext, point: PointerPoint, frame: boolean): Promise<DeliveryVerdict> {
+export async function probedPointVerdict(ctx: PointerContext, point: PointerPoint, frame: boolean): Promise<DeliveryVerdict> {
   const reports = await readGuards(ctx, point, { disarm: true, probe: true });
   const verdict = classifyPointClick(frame, reports.target);
   if (verdict.delivered || verdict.interceptor !== undefined) return verdict;

@@ -34,7 +34,7 @@ import { armDrop, dropVerdict, type DropPoint } from './dropDelivery.js';
 import { aimPoint, classifyPointClick, type ArmedPoint, pointNavigatedError, pointUndelivered, probedPointVerdict } from './pointClick.js';
 import { disarm, meanwhile, navigatedMidClick, pointerTarget, readGuards, undeliveredError, verifyDelivery, type GuardReports, type PointerPoint } from './pointerDelivery.js';
 import type { RefSite } from './refAction.js';
-import type { ToolContext } from './toolContext.js';
+import type { PointerContext } from './toolContext.js';
 
 /** Where a pointer action goes. */
 export type PointerAim =
@@ -80,7 +80,7 @@ export interface PointAct {
    * Send the input at `at` through `run`; call `pressed()` once the first press is acknowledged and before the release
    * (what the press reached is read then: a click that opened a dialog, or replaced the document, is judged by it).
    */
-  send(ctx: ToolContext, at: InputAt, pressed: () => Promise<void>): Promise<void>;
+  send(ctx: PointerContext, at: InputAt, pressed: () => Promise<void>): Promise<void>;
   /** Runs the input (default: as it is); a click passes the dialog watch. */
   readonly run?: InputRunner;
 }
@@ -136,9 +136,9 @@ export interface PressAct {
   /** Once both are found and before any input (the drop point worked out): a failure here ends the armings. */
   beforeInput?(source: InputAt, companion: Located | undefined): Promise<void>;
   /** The pointer onto the element and the button down. */
-  send(ctx: ToolContext, at: InputAt): Promise<void>;
+  send(ctx: PointerContext, at: InputAt): Promise<void>;
   /** Sent while the guards still hold, when the press went elsewhere: the button let go, and what took the press hears nothing of it. */
-  letGo(ctx: ToolContext, at: InputAt): Promise<void>;
+  letGo(ctx: PointerContext, at: InputAt): Promise<void>;
 }
 
 /** A drop at a point, the button already down: the release (and an HTML5 drag's drop) proven to reach the drop target. */
@@ -156,7 +156,7 @@ export interface DropAct {
   readonly tool: ToolName;
   readonly checks: 'drop';
   /** The moves to the drop point, the drop and the release. */
-  send(ctx: ToolContext): Promise<void>;
+  send(ctx: PointerContext): Promise<void>;
   /** The drop target could not be armed: let the button go before the error goes up. */
   abandon(): Promise<void>;
 }
@@ -181,10 +181,10 @@ export interface Pressed {
   readonly companion?: Located;
 }
 
-export function pointerAction(ctx: ToolContext, aim: PointerAim, act: PointAct): Promise<PointerDone>;
-export function pointerAction(ctx: ToolContext, aim: { readonly ref: RefSite }, act: PressAct): Promise<Pressed>;
-export function pointerAction(ctx: ToolContext, aim: DropAim, act: DropAct): Promise<void>;
-export async function pointerAction(ctx: ToolContext, aim: PointerAim | DropAim, act: PointAct | PressAct | DropAct): Promise<PointerDone | Pressed | void> {
+export function pointerAction(ctx: PointerContext, aim: PointerAim, act: PointAct): Promise<PointerDone>;
+export function pointerAction(ctx: PointerContext, aim: { readonly ref: RefSite }, act: PressAct): Promise<Pressed>;
+export function pointerAction(ctx: PointerContext, aim: DropAim, act: DropAct): Promise<void>;
+export async function pointerAction(ctx: PointerContext, aim: PointerAim | DropAim, act: PointAct | PressAct | DropAct): Promise<PointerDone | Pressed | void> {
   if (act.checks === 'drop') {
     if (!('drop' in aim)) throw misuse(act.tool, 'a drop needs a drop aim');
     return dropAt(ctx, aim.drop, act);
@@ -228,7 +228,7 @@ interface Way<A extends Armed> {
   again(until: number): Promise<A | undefined>;
 }
 
-function refWay(ctx: ToolContext, site: RefSite, act: PointAct): Way<Armed> {
+function refWay(ctx: PointerContext, site: RefSite, act: PointAct): Way<Armed> {
   const verb = act.verb === undefined ? {} : { verb: act.verb };
   return {
     tabId: site.tabId,
@@ -244,7 +244,7 @@ function refWay(ctx: ToolContext, site: RefSite, act: PointAct): Way<Armed> {
   };
 }
 
-function pointWay(ctx: ToolContext, at: TopPoint, act: PointAct): Way<ArmedPoint> {
+function pointWay(ctx: PointerContext, at: TopPoint, act: PointAct): Way<ArmedPoint> {
   if (act.checks !== 'click') throw misuse(act.tool, 'only a click is aimed at a point');
   return {
     tabId: at.tabId,
@@ -268,7 +268,7 @@ export const GIVE_WAY_LIMIT_MS = 2000;
 const GIVE_WAY_TRIES = 8;
 
 /** Aim, send, verify; while the element gives way, aim anew and attempt again (within GIVE_WAY_LIMIT_MS). */
-async function attempts<A extends Armed>(ctx: ToolContext, way: Way<A>, act: PointAct): Promise<PointerDone> {
+async function attempts<A extends Armed>(ctx: PointerContext, way: Way<A>, act: PointAct): Promise<PointerDone> {
   const until = Math.min(Date.now() + GIVE_WAY_LIMIT_MS, ctx.deadline - GIVE_WAY_LIMIT_MS / 2);
   let armed = await way.aim();
   let healed = armed.point.healed;
@@ -286,7 +286,7 @@ async function attempts<A extends Armed>(ctx: ToolContext, way: Way<A>, act: Poi
 }
 
 /** One verified attempt; `{ gaveWay }` when the element gave way and nothing of the input happened. */
-async function attempt<A extends Armed>(ctx: ToolContext, way: Way<A>, act: PointAct, armed: A): Promise<({ dialog?: DialogInfo } & PressActed) | GaveWay> {
+async function attempt<A extends Armed>(ctx: PointerContext, way: Way<A>, act: PointAct, armed: A): Promise<({ dialog?: DialogInfo } & PressActed) | GaveWay> {
   const { point } = armed;
   let pressed: GuardReports | undefined;
   const afterPress = async (): Promise<void> => {
@@ -328,7 +328,7 @@ async function attempt<A extends Armed>(ctx: ToolContext, way: Way<A>, act: Poin
  * have no size (the image its hover style asks for is still loading). Anything else the aiming finds (a cover that
  * came meanwhile) is the answer at once: it names what is there now.
  */
-async function drawnAgain(ctx: ToolContext, site: RefSite, act: PointAct, until: number): Promise<PointerPoint | undefined> {
+async function drawnAgain(ctx: PointerContext, site: RefSite, act: PointAct, until: number): Promise<PointerPoint | undefined> {
   while (Date.now() < until) {
     await waitForPaint(ctx, site.world);
     try {
@@ -349,7 +349,7 @@ function inputAt(tabId: number, point: PointerPoint): InputAt {
  * then pressed; the press must reach it, else the button is let go while the guards still cancel what took it and
  * the drag is click_intercepted. Its arming ends either way: the moves of a drag go over other elements on purpose.
  */
-async function pressAt(ctx: ToolContext, site: RefSite, act: PressAct): Promise<Pressed> {
+async function pressAt(ctx: PointerContext, site: RefSite, act: PressAct): Promise<Pressed> {
   const { point, companion } = await together(ctx, site, act);
   const at = inputAt(site.tabId, point);
   let verdict: DeliveryVerdict;
@@ -379,7 +379,7 @@ const samePlace = (a: { x: number; y: number }, b: { x: number; y: number }): bo
  * checked against), with its companion found. Finding the companion may scroll the element, which is then aimed
  * again; both must then hold still, else the act's companion says they do not fit in view together.
  */
-async function together(ctx: ToolContext, site: RefSite, act: PressAct): Promise<{ point: PointerPoint; companion?: Located }> {
+async function together(ctx: PointerContext, site: RefSite, act: PressAct): Promise<{ point: PointerPoint; companion?: Located }> {
   const aim = () => pointerTarget(ctx, site, act, 'press');
   const first = await aim();
   const companion = act.with;
@@ -424,7 +424,7 @@ async function together(ctx: ToolContext, site: RefSite, act: PressAct): Promise
 }
 
 /** A companion at a point of the top document: what is there may be a frame showing a blocked site (a ref's point is checked when aimed). */
-async function topLanding(ctx: ToolContext, site: RefSite, armed: PointerPoint, at: { x: number; y: number }): Promise<Located> {
+async function topLanding(ctx: PointerContext, site: RefSite, armed: PointerPoint, at: { x: number; y: number }): Promise<Located> {
   try {
     return { x: at.x, y: at.y, healed: false, landed: await checkTopLanding(ctx, site.tabId, { at, shown: at }) };
   } catch (error) {
@@ -438,7 +438,7 @@ async function topLanding(ctx: ToolContext, site: RefSite, armed: PointerPoint, 
  * mode drop: the release and an HTML5 drag's drop events must reach it, or the dragged element), the act's moves,
  * drop and release sent, and the guard's log read. If the target cannot be armed, the button is let go first.
  */
-async function dropAt(ctx: ToolContext, drop: DropAim['drop'], act: DropAct): Promise<void> {
+async function dropAt(ctx: PointerContext, drop: DropAim['drop'], act: DropAct): Promise<void> {
   let armed: Awaited<ReturnType<typeof armDrop>>;
   try {
     armed = await armDrop(ctx, drop.source, drop.target, drop.at);

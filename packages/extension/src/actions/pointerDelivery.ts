@@ -25,7 +25,7 @@ import { waitForDraw } from '../capture/screencast.js';
 import { waitForPaint } from '../page/paint.js';
 import type { PageWorld } from '../page/worlds.js';
 import { staleRefError } from '../refs/refTarget.js';
-import type { ToolContext } from './toolContext.js';
+import type { PointerContext } from './toolContext.js';
 import { classifyDelivery, type DeliveryAction, type DeliveryVerdict } from './deliveryVerdict.js';
 import { checkPointLanding, type Landed } from '../input/landing.js';
 import { described, identifyInterceptor } from './interceptorIdentity.js';
@@ -82,7 +82,7 @@ export interface Actor {
   readonly verb?: string;
 }
 
-export async function pointerTarget(ctx: ToolContext, site: RefSite, actor: Actor, action: DeliveryAction): Promise<PointerPoint> {
+export async function pointerTarget(ctx: PointerContext, site: RefSite, actor: Actor, action: DeliveryAction): Promise<PointerPoint> {
   const phases = ACTION_PHASES[action];
   let point: Omit<PointerPoint, 'landed'> | undefined;
   let intoFrame = false;
@@ -130,7 +130,7 @@ export async function pointerTarget(ctx: ToolContext, site: RefSite, actor: Acto
  */
 export const COVER_MOTION_LIMIT_MS = 2000;
 
-async function prepare(ctx: ToolContext, site: RefSite, actor: Actor, arm: DeliveryPhase[]): Promise<Prepared> {
+async function prepare(ctx: PointerContext, site: RefSite, actor: Actor, arm: DeliveryPhase[]): Promise<Prepared> {
   const { tool } = actor;
   const verb = actor.verb === undefined ? {} : { verb: actor.verb };
   const until = Math.min(Date.now() + COVER_MOTION_LIMIT_MS, ctx.deadline - COVER_MOTION_LIMIT_MS / 2);
@@ -185,7 +185,7 @@ function samePoint(a: { x: number; y: number } | undefined, b: { x: number; y: n
  * tab's session in top-level coordinates.
  */
 async function toTopViewport(
-  ctx: ToolContext,
+  ctx: PointerContext,
   site: RefSite,
   actor: Actor,
   inner: Prepared,
@@ -231,7 +231,7 @@ export function sameSize(viewport: { width: number; height: number }, content: {
  * frame that gets the input by the last drawn frame (see page/paint.ts). A tab without one needs
  * nothing: its renderer hit-tests each event itself.
  */
-export async function drawnAsLaidOut(ctx: ToolContext, site: Pick<RefSite, 'tabId' | 'before' | 'world'>): Promise<void> {
+export async function drawnAsLaidOut(ctx: PointerContext, site: Pick<RefSite, 'tabId' | 'before' | 'world'>): Promise<void> {
   if (!(await ctx.frames.hasOutOfProcessFrames(ctx, site.tabId))) return;
   const top = site.world.frameId === site.before.frameId ? site.world : await ctx.worlds.ensure(ctx, site.tabId, site.before);
   const worlds = site.world.sessionId === undefined ? [top] : [top, site.world];
@@ -241,7 +241,7 @@ export async function drawnAsLaidOut(ctx: ToolContext, site: Pick<RefSite, 'tabI
 }
 
 /** End the armings (best effort: a failed action must not leave a page guarded). */
-export async function disarm(ctx: ToolContext, guards: readonly ArmedGuard[]): Promise<void> {
+export async function disarm(ctx: PointerContext, guards: readonly ArmedGuard[]): Promise<void> {
   await Promise.all(guards.map((guard) => callPage(ctx, ctx.worlds, guard.world, 'deliveryReport', { token: guard.token, disarm: true }).catch(() => undefined)));
 }
 
@@ -268,7 +268,7 @@ export function inputOverlapError(tabId: number): RelayError {
  * point now. Throws DocumentChanged (pageCall.ts) when a frame's document was replaced, and
  * target_conflict (input_overlap) when another arming replaced one of them.
  */
-export async function readGuards(ctx: ToolContext, point: PointerPoint, options: { disarm: boolean; probe?: boolean }): Promise<GuardReports> {
+export async function readGuards(ctx: PointerContext, point: PointerPoint, options: { disarm: boolean; probe?: boolean }): Promise<GuardReports> {
   const [first, ...rest] = point.guards;
   if (first === undefined) return { target: { armed: false, events: [] }, above: [] };
   const args = { token: first.token, disarm: options.disarm, ...(options.probe === true ? { probe: point.local } : {}) };
@@ -285,7 +285,7 @@ export async function readGuards(ctx: ToolContext, point: PointerPoint, options:
  * the input went, the ref's frame is asked what is at the point now, to name it if it is not the
  * element.
  */
-export async function verifyDelivery(ctx: ToolContext, point: PointerPoint, action: DeliveryAction): Promise<DeliveryVerdict> {
+export async function verifyDelivery(ctx: PointerContext, point: PointerPoint, action: DeliveryAction): Promise<DeliveryVerdict> {
   const reports = await readGuards(ctx, point, { disarm: true, probe: action === 'hover' });
   const verdict = classifyDelivery(action, reports.target, reports.above);
   if (verdict.delivered || verdict.interceptor !== undefined || action === 'hover') return verdict;
@@ -300,7 +300,7 @@ export async function verifyDelivery(ctx: ToolContext, point: PointerPoint, acti
  * interceptor is only described.
  */
 export async function undeliveredError(
-  ctx: ToolContext,
+  ctx: PointerContext,
   tool: ToolName,
   site: RefSite,
   point: PointerPoint,

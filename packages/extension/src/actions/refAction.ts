@@ -16,7 +16,7 @@ import { staleRefError, tabClosedError } from '../refs/refTarget.js';
 import type { CallRef } from '../context/call.js';
 import type { RefCounter } from '../refs/counter.js';
 import type { RefRegistry } from '../refs/registry.js';
-import type { ToolContext } from './toolContext.js';
+import type { RefContext } from './toolContext.js';
 import type { DeliveryWhen } from './deliveryVerdict.js';
 import type { InterceptorIdentity } from './interceptorIdentity.js';
 
@@ -42,7 +42,7 @@ export interface ShownFrame {
 const SHOWN_GROUP = 'chrome-relay-shown-frame';
 
 /** Page domain on (navigation watch, file chooser events) and the main frame's document. */
-export async function enablePage(ctx: ToolContext, tabId: number): Promise<FrameState> {
+export async function enablePage(ctx: RefContext, tabId: number): Promise<FrameState> {
   // The dispatcher's dialog guard enabled it on this session already (once per session), and the main frame's
   // document is then known from Page events; otherwise enable it here and read.
   if (ctx.dialogs.pageEventsOn(tabId)) return ctx.mainFrames.current(ctx, tabId, true);
@@ -57,7 +57,7 @@ export async function enablePage(ctx: ToolContext, tabId: number): Promise<Frame
  * holds whenever the frame became blocked: it navigated onto the site after the snapshot, or the person added the
  * rule since.
  */
-export async function openRef(ctx: ToolContext, ref: string): Promise<RefSite> {
+export async function openRef(ctx: RefContext, ref: string): Promise<RefSite> {
   const target = resolvedRef(ctx, ref);
   const { tabId } = target;
   const before = await enablePage(ctx, tabId);
@@ -90,7 +90,7 @@ export async function openRef(ctx: ToolContext, ref: string): Promise<RefSite> {
  * site_blocked when that frame shows a site the person blocked: every way a ref reaches into the frame its element
  * shows (acting on an <iframe>, --frame @ref) learns that here, once.
  */
-export async function frameShownBy(ctx: ToolContext, site: RefSite): Promise<ShownFrame> {
+export async function frameShownBy(ctx: RefContext, site: RefSite): Promise<ShownFrame> {
   const resolved = await callSite(ctx, site, 'resolve', { ref: site.ref });
   if (resolved.status === 'stale') throw staleRefError(site.ref, resolved.reason, site.tabId);
   const target = worldTarget(site.world);
@@ -111,7 +111,7 @@ export async function frameShownBy(ctx: ToolContext, site: RefSite): Promise<Sho
  * The ref as the call was resolved (targeting/resolveCall.ts: the registry was read once, there), or the closed error
  * that says why it cannot be used: never issued or forgotten, its tab navigated, its tab closed.
  */
-function resolvedRef(ctx: ToolContext, ref: string): Extract<CallRef, { state: 'live' }> {
+function resolvedRef(ctx: RefContext, ref: string): Extract<CallRef, { state: 'live' }> {
   const found = ctx.refs.get(ref);
   if (found === undefined) {
     // Every ref param is resolved with the call (cliShape REF_PARAMS): a tool opening another is a bug of ours.
@@ -130,7 +130,7 @@ function resolvedRef(ctx: ToolContext, ref: string): Extract<CallRef, { state: '
 }
 
 /** Call the page API for this site; a document swap mid-call is stale_ref (navigated). */
-async function callSite<M extends PageMethod>(ctx: ToolContext, site: RefSite, method: M, args: PageArgs<M>): Promise<PageReturn<M>> {
+async function callSite<M extends PageMethod>(ctx: RefContext, site: RefSite, method: M, args: PageArgs<M>): Promise<PageReturn<M>> {
   try {
     return await callPage(ctx, ctx.worlds, site.world, method, args);
   } catch (error) {
@@ -150,7 +150,7 @@ export type RefRead<M extends PageMethod> = Exclude<PageReturn<M>, { status: 'st
  * ambiguous, changed…), is stale_ref with its reason; the page refusing (not a field, disabled…) is invalid_arguments
  * naming why. Anything else the page answers comes back for the tool to read.
  */
-export async function readRef<M extends PageMethod>(ctx: ToolContext, site: RefSite, tool: ToolName, method: M, args: PageArgs<M>): Promise<RefRead<M>> {
+export async function readRef<M extends PageMethod>(ctx: RefContext, site: RefSite, tool: ToolName, method: M, args: PageArgs<M>): Promise<RefRead<M>> {
   const outcome: PageReturn<M> = await callSite(ctx, site, method, args);
   // Every page answer is an object; those that can be stale or refused say so in `status` (injected/types.ts).
   const said = outcome as { status?: unknown; reason?: unknown };
@@ -276,7 +276,7 @@ export function frameChain(frames: readonly FrameInfo[], frameId: string): { chi
  * same trusted keyboard code). Throws the closed error when it cannot.
  */
 export async function focusRef(
-  ctx: ToolContext,
+  ctx: RefContext,
   ref: string,
   tool: ToolName,
 ): Promise<{ tabId: number; healed: boolean }> {

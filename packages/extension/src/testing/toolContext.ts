@@ -4,7 +4,7 @@
  */
 import { SnapshotHistory } from '../actions/snapshotHistory.js';
 import type { ToolName, ToolParams, ToolResult } from '@chrome-relay/protocol';
-import type { Services, ToolContext } from '../actions/toolContext.js';
+import type { ServiceName, Services, ToolContext } from '../actions/toolContext.js';
 import type { BrowserApi } from '../browserApi.js';
 import { Recorder } from '../capture/recorder.js';
 import { unmasked } from '../capture/recordMask.js';
@@ -57,6 +57,7 @@ export function fakeServices(cdp: CdpSessions, browser: BrowserApi & Partial<Fak
     navigation: DEFAULT_NAVIGATION_TIMING,
     snapshotLocks: new TabLocks(),
     snapshotHistory: new SnapshotHistory(new MemoryStore()),
+    scanListeners: () => Promise.resolve(),
     restartHost: () => undefined,
     ...overrides,
   };
@@ -66,18 +67,23 @@ export function fakeServices(cdp: CdpSessions, browser: BrowserApi & Partial<Fak
  * A tool's context as the dispatcher hands it for `params`: the call resolved the way every call is
  * (targeting/resolveCall.ts) over the context's own registry and browser — its tab, and the refs it names.
  */
-export async function resolvedFor<C extends ToolContext>(ctx: C, tool: ToolName, params: Readonly<Record<string, unknown>>): Promise<C> {
-  const { tabs, refs } = await resolveCallTabs(tool, params, undefined, { browser: ctx.browser, refs: ctx.registry, scopeTabs: (scope) => ctx.targeting.scopeTabs(scope) });
+export async function resolvedFor<C extends ToolContext<'registry'>>(ctx: C, tool: ToolName, params: Readonly<Record<string, unknown>>): Promise<C> {
+  const scopes = 'targeting' in ctx ? (ctx as ToolContext<'targeting'>).targeting : undefined;
+  const { tabs, refs } = await resolveCallTabs(tool, params, undefined, {
+    browser: ctx.browser,
+    refs: ctx.registry,
+    scopeTabs: (scope) => (scopes === undefined ? Promise.reject(new Error('this test context has no workspaces or groups')) : scopes.scopeTabs(scope)),
+  });
   return { ...ctx, target: tabs, refs };
 }
 
-/** Run a tool the way the dispatcher does: its call resolved first (resolvedFor), then its handler. */
-export async function runTool<T extends ToolName>(tool: ToolDefinition<T>, params: ToolParams<T>, ctx: ToolContext): Promise<ToolResult<T>> {
+/** Run a tool the way the dispatcher does: its call resolved first (resolvedFor), then its handler, given what it uses. */
+export async function runTool<T extends ToolName, S extends ServiceName>(tool: ToolDefinition<T, S>, params: ToolParams<T>, ctx: ToolContext<NoInfer<S> | 'registry'>): Promise<ToolResult<T>> {
   return tool.handle(params, await resolvedFor(ctx, tool.name, params));
 }
 
 /** A context in which these refs were resolved with the call (to open them as a tool does: actions/refAction.ts openRef). */
-export async function withRefs<C extends ToolContext>(ctx: C, ...refs: string[]): Promise<C> {
+export async function withRefs<C extends ToolContext<'registry'>>(ctx: C, ...refs: string[]): Promise<C> {
   let resolved = ctx;
   const all = new Map(ctx.refs);
   for (const ref of refs) {

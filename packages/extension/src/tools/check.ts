@@ -8,7 +8,7 @@
 import { RelayError, type ToolResult } from '@chrome-relay/protocol';
 import type { CheckStateOutcome } from '../injected/types.js';
 import { defineTool } from './defineTool.js';
-import type { ToolContext } from '../actions/toolContext.js';
+import { POINTER_SERVICES, type PointerContext } from '../actions/toolContext.js';
 import { click, pointerAction } from '../actions/pointerAction.js';
 import { openRef, readRef, refusedError, type RefSite } from '../actions/refAction.js';
 
@@ -18,7 +18,7 @@ const POLL_MS = 50;
 
 type Checked = Extract<CheckStateOutcome, { status: 'ok' }>;
 
-async function readState(ctx: ToolContext, site: RefSite, tool: 'check' | 'uncheck'): Promise<Checked> {
+async function readState(ctx: PointerContext, site: RefSite, tool: 'check' | 'uncheck'): Promise<Checked> {
   return readRef(ctx, site, tool, 'checkState', { ref: site.ref });
 }
 
@@ -26,6 +26,7 @@ export function createCheckTool(tool: 'check' | 'uncheck', settleMs = CHECK_SETT
   const want = tool === 'check' ? 'true' : 'false';
   return defineTool({
     name: tool,
+    uses: POINTER_SERVICES,
     async handle(params, ctx): Promise<ToolResult<'check'>> {
       const site = await openRef(ctx, params.ref);
       const before = await readState(ctx, site, tool);

@@ -20,7 +20,11 @@ import { type DialogInfo } from '../pageState/dialogs.js';
 import { turnOf, watchNavigation, type NavigationOutcome } from '../page/navigation.js';
 import type { FrameState } from '../page/worlds.js';
 import { defineTool } from './defineTool.js';
-import type { ToolContext } from '../actions/toolContext.js';
+import { POINTER_SERVICES, type ToolContext } from '../actions/toolContext.js';
+
+/** What a click uses: the pointer path's services, and how long it watches for the navigation it may start. */
+const USES = [...POINTER_SERVICES, 'navigation'] as const;
+type ClickContext = ToolContext<(typeof USES)[number]>;
 import { click, pointerAction, type PointerAim, type PointerDone } from '../actions/pointerAction.js';
 import { enablePage, openRef } from '../actions/refAction.js';
 import type { PressActed } from '../actions/deliveryVerdict.js';
@@ -44,7 +48,7 @@ function clickOptions(params: ClickParams): ClickOptions {
 }
 
 /** Where the click goes: the ref's element, or what is at the point; and the document the tab showed before it. */
-async function aimOf(ctx: ToolContext, params: ClickParams, wanted: { ref: string } | { x: number; y: number }): Promise<{ aim: PointerAim; before: FrameState }> {
+async function aimOf(ctx: ClickContext, params: ClickParams, wanted: { ref: string } | { x: number; y: number }): Promise<{ aim: PointerAim; before: FrameState }> {
   if ('ref' in wanted) {
     const site = await openRef(ctx, wanted.ref);
     return { aim: { ref: site }, before: site.before };
@@ -82,13 +86,14 @@ function clickedAt(done: PointerDone, wanted: { ref: string } | { x: number; y: 
 }
 
 /** The click opened a JavaScript dialog: the page is blocked, the browser still knows the tab's URL. */
-async function dialogResult(ctx: ToolContext, done: PointerDone, wanted: { ref: string } | { x: number; y: number }, dialog: DialogInfo): Promise<ToolResult<'click'>> {
+async function dialogResult(ctx: ClickContext, done: PointerDone, wanted: { ref: string } | { x: number; y: number }, dialog: DialogInfo): Promise<ToolResult<'click'>> {
   const url = (await ctx.browser.getTab(done.tabId)).url ?? '';
   return { clicked: true, ...clickedAt(done, wanted), navigated: false, url, dialog };
 }
 
 export const clickTool = defineTool({
   name: 'click',
+  uses: USES,
   async handle(params, ctx): Promise<ToolResult<'click'>> {
     const wanted = targetOf(params);
     const { aim, before } = await aimOf(ctx, params, wanted);

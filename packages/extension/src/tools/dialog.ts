@@ -13,6 +13,7 @@ import { defineTool } from './defineTool.js';
 
 export const dialogTool = defineTool({
   name: 'dialog',
+  uses: ['dialogs'],
   async handle(params, ctx) {
     const tabId = callTab(ctx);
     const dialogs = ctx.dialogs;

@@ -9,6 +9,7 @@ import { defineTool } from './defineTool.js';
 
 export const downloadTool = defineTool({
   name: 'download',
+  uses: [],
   async handle(params, ctx) {
     const tabId = callTab(ctx);
     await armDir(ctx, tabId, params.dir);

@@ -27,7 +27,7 @@ import { dispatchDrop, interceptDrags, type DragInterception } from '../input/dr
 import { dragMouse, withUnbufferedInput } from '../input/mouse.js';
 import { selectorRefused } from '../page/selectorRefused.js';
 import { defineTool } from './defineTool.js';
-import type { ToolContext } from '../actions/toolContext.js';
+import { POINTER_SERVICES, type PointerContext } from '../actions/toolContext.js';
 import { identifyInterceptor } from '../actions/interceptorIdentity.js';
 import { pointerAction, type Companion, type InputAt, type Located } from '../actions/pointerAction.js';
 import { interceptedError, openRef, readRef, type RefSite } from '../actions/refAction.js';
@@ -64,7 +64,7 @@ interface DropAt {
 }
 
 /** The drop point moved past the target's centre (its own frame's point moved alike). */
-async function dropPoint(ctx: ToolContext, from: { x: number; y: number }, to: RefSite, centre: Located): Promise<DropAt> {
+async function dropPoint(ctx: PointerContext, from: { x: number; y: number }, to: RefSite, centre: Located): Promise<DropAt> {
   const local = centre.local ?? { x: centre.x, y: centre.y };
   const box = await readRef(ctx, to, 'drag', 'box', { ref: to.ref });
   if (box.status !== 'ok') return { x: centre.x, y: centre.y, local };
@@ -83,7 +83,7 @@ function dropTargetOf(params: ToolParams<'drag'>): DropTarget {
 }
 
 /** Where a drop target given as a CSS selector is, in the source's frame (which must be the tab's top frame). */
-async function selectorPoint(ctx: ToolContext, from: RefSite, selector: string): Promise<{ x: number; y: number }> {
+async function selectorPoint(ctx: PointerContext, from: RefSite, selector: string): Promise<{ x: number; y: number }> {
   const invalid = (message: string, details: Record<string, unknown> = {}) =>
     new RelayError('invalid_arguments', `Invalid arguments for drag: ${message}`, { tool: 'drag', phase: 'resolve', details: { field: 'toSelector', selector, ...details } });
   if (from.world.frameId !== from.before.frameId) throw invalid(`@${from.ref} is inside an iframe; a drop target there must be a ref (from a snapshot), not a selector.`);
@@ -115,7 +115,7 @@ async function selectorPoint(ctx: ToolContext, from: RefSite, selector: string):
 }
 
 /** The drop target as the press finds it with the source: in view together, holding still. */
-function companionOf(ctx: ToolContext, from: RefSite, to: RefSite | Exclude<DropTarget, { ref: string }>): Companion {
+function companionOf(ctx: PointerContext, from: RefSite, to: RefSite | Exclude<DropTarget, { ref: string }>): Companion {
   if ('world' in to) return { ref: to };
   if ('x' in to) return { point: to };
   return {
@@ -131,6 +131,7 @@ function companionOf(ctx: ToolContext, from: RefSite, to: RefSite | Exclude<Drop
 
 export const dragTool = defineTool({
   name: 'drag',
+  uses: POINTER_SERVICES,
   async handle(params, ctx): Promise<ToolResult<'drag'>> {
     const from = await openRef(ctx, params.from);
     const drop = dropTargetOf(params);

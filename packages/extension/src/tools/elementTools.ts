@@ -10,10 +10,12 @@ import { scrollTool } from './scroll.js';
 import { selectTool } from './select.js';
 import { notVisibleError, openRef, readRef } from '../actions/refAction.js';
 import { uploadTool } from './upload.js';
+import { REF_SERVICES } from '../actions/toolContext.js';
 
 /** `get box @ref`: the element's box after the same resolve/heal/navigation checks as every ref action. */
 const getBoxTool = defineTool({
   name: 'get_box',
+  uses: REF_SERVICES,
   async handle(params, ctx) {
     const site = await openRef(ctx, params.ref);
     const outcome = await readRef(ctx, site, 'get_box', 'box', { ref: params.ref });
@@ -25,6 +27,7 @@ const getBoxTool = defineTool({
 /** `get style @ref PROP…`: computed CSS values of the element, after the same resolve/heal/navigation checks as every ref action. */
 const getStyleTool = defineTool({
   name: 'get_style',
+  uses: REF_SERVICES,
   async handle(params, ctx) {
     const site = await openRef(ctx, params.ref);
     const outcome = await readRef(ctx, site, 'get_style', 'style', { ref: params.ref, properties: params.properties });

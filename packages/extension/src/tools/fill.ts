@@ -18,13 +18,13 @@ import { normalizeText } from '../injected/dom.js';
 import { insertText, pressDelete } from '../input/keyboard.js';
 import { checkFocusLanding } from '../input/landing.js';
 import { defineTool } from './defineTool.js';
-import type { ToolContext } from '../actions/toolContext.js';
+import { REF_SERVICES, type RefContext } from '../actions/toolContext.js';
 import { openRef, readRef, refusedError, type RefSite } from '../actions/refAction.js';
 import { formattedAs } from '../actions/formattedValue.js';
 /** What the agent is shown of a secret field's value (the snapshot shows the same): never the value, nor its length. */
 export const SECRET_VALUE = '••••••';
 
-async function typeValue(ctx: ToolContext, site: RefSite, value: string, plan: 'typed' | 'contenteditable'): Promise<{ value: string; formatted: boolean }> {
+async function typeValue(ctx: RefContext, site: RefSite, value: string, plan: 'typed' | 'contenteditable'): Promise<{ value: string; formatted: boolean }> {
   // The page focused the field: the text goes where focus is, which must not be a frame of a blocked site (a page may
   // move focus in its own focus handler).
   const landed = await checkFocusLanding(ctx, site.tabId);
@@ -48,6 +48,7 @@ async function typeValue(ctx: ToolContext, site: RefSite, value: string, plan: '
 
 export const fillTool = defineTool({
   name: 'fill',
+  uses: REF_SERVICES,
   async handle(params, ctx): Promise<ToolResult<'fill'>> {
     const site = await openRef(ctx, params.ref);
     const outcome = await readRef(ctx, site, 'fill', 'fill', { ref: params.ref, value: params.value });

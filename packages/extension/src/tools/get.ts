@@ -22,6 +22,7 @@ import { resolveFrameRef } from '../actions/frameRef.js';
 import { openRef, readRef, refusedError } from '../actions/refAction.js';
 import type { ReadArgs } from '../injected/types.js';
 import { selectorRefused } from '../page/selectorRefused.js';
+import { REF_SERVICES } from '../actions/toolContext.js';
 
 type GetWhat = ToolParams<'get'>['what'];
 
@@ -35,6 +36,7 @@ function invalidSelector(what: GetWhat, selector: string, why: string): RelayErr
 
 export const getTool = defineTool({
   name: 'get',
+  uses: REF_SERVICES,
   async handle(params, ctx) {
     if (params.ref !== undefined && (params.what === 'text' || params.what === 'value' || params.what === 'attr')) {
       const site = await openRef(ctx, params.ref);

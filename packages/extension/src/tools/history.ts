@@ -15,10 +15,14 @@ import { runNavigation } from '../pageState/readiness.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 
+/** The services this tool uses (tools/defineTool.ts). */
+const USES = ['dialogs'] as const;
+type UsedContext = ToolContext<(typeof USES)[number]>;
+
 const DEFAULT_TIMEOUT_MS = 20_000;
 type HistoryTool = Extract<ToolName, 'back' | 'forward' | 'reload'>;
 
-async function historyMove(tool: 'back' | 'forward', params: ToolParams<HistoryTool>, ctx: ToolContext): Promise<ToolResult<HistoryTool>> {
+async function historyMove(tool: 'back' | 'forward', params: ToolParams<HistoryTool>, ctx: UsedContext): Promise<ToolResult<HistoryTool>> {
   const tabId = callTab(ctx);
   const history = await ctx.cdp.send(tabId, 'Page.getNavigationHistory');
   const targetIndex = history.currentIndex + (tool === 'back' ? -1 : 1);
@@ -37,16 +41,19 @@ async function historyMove(tool: 'back' | 'forward', params: ToolParams<HistoryT
 
 export const backTool = defineTool({
   name: 'back',
+  uses: USES,
   handle: (params, ctx) => historyMove('back', params, ctx),
 });
 
 export const forwardTool = defineTool({
   name: 'forward',
+  uses: USES,
   handle: (params, ctx) => historyMove('forward', params, ctx),
 });
 
 export const reloadTool = defineTool({
   name: 'reload',
+  uses: USES,
   async handle(params, ctx) {
     const tabId = callTab(ctx);
     const readyBy = Math.min(Date.now() + (params.timeoutMs ?? DEFAULT_TIMEOUT_MS), ctx.deadline);

@@ -9,6 +9,13 @@ import { NO_BLOCKED_FRAMES } from '../testing/blockedFrames.js';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
 import { hoverTool } from './hover.js';
 import { runTool } from '../testing/toolContext.js';
+import type { PointerContext } from '../actions/toolContext.js';
+import { Recorder } from '../capture/recorder.js';
+import { unmasked } from '../capture/recordMask.js';
+import { TabDrawing } from '../capture/screencast.js';
+import { MainFrames } from '../page/mainFrames.js';
+import { DialogTracker } from '../pageState/dialogs.js';
+import { RefCounter } from '../refs/counter.js';
 
 beforeAll(() => {
   (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
@@ -19,7 +26,23 @@ async function setup(report: (args: DeliveryArgs) => GuardReport) {
   const pages = new FakePages(env.debugger);
   const session = new MemoryStore();
   const registry = new RefRegistry(session);
-  const deps = { registry, worlds: new Worlds(session), frames: NO_BLOCKED_FRAMES };
+  const drawing = new TabDrawing();
+  // What hover uses (its entry's `uses`: the pointer path's services), and nothing else.
+  const ctx: PointerContext = {
+    cdp: env.cdp,
+    browser: env.browser,
+    deadline: Date.now() + 5_000,
+    target: { kind: 'none' },
+    refs: new Map(),
+    registry,
+    worlds: new Worlds(session),
+    frames: NO_BLOCKED_FRAMES,
+    mainFrames: new MainFrames(env.cdp),
+    dialogs: new DialogTracker(env.cdp, env.browser),
+    counter: new RefCounter(new MemoryStore()),
+    recorder: new Recorder(unmasked, drawing),
+    drawing,
+  };
   const tabId = env.browser.addTab({ active: true, url: 'https://x.test/' }).id ?? 0;
   const page = pages.open(tabId, {
     prepareClick: () => ({ status: 'ok', x: 30, y: 40, healed: false, hitTest: 'passed', viewport: { width: 800, height: 600 }, token: 'h1' }),
@@ -27,7 +50,7 @@ async function setup(report: (args: DeliveryArgs) => GuardReport) {
   });
   page.installed = true;
   await registry.replaceTab(tabId, { frameId: page.frameId, loaderId: page.loaderId }, [{ ref: 'e5', role: 'button', name: 'Menu' }]);
-  return { ...env, ctx: { ...env.ctx, ...deps }, page, tool: hoverTool, tabId };
+  return { ...env, ctx, page, tool: hoverTool, tabId };
 }
 
 const moved = [

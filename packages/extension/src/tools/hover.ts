@@ -9,9 +9,11 @@
 
 import { defineTool } from './defineTool.js';
 import { hover, pointerAction } from '../actions/pointerAction.js';
+import { POINTER_SERVICES } from '../actions/toolContext.js';
 import { openRef } from '../actions/refAction.js';
 export const hoverTool = defineTool({
   name: 'hover',
+  uses: POINTER_SERVICES,
   async handle(params, ctx) {
     const site = await openRef(ctx, params.ref);
     const done = await pointerAction(ctx, { ref: site }, hover('hover'));

@@ -20,6 +20,7 @@ import { fromDeepSerialized } from '../pageState/jsonValue.js';
 import { evaluateInMainWorld, type MainWorldSite } from '../pageState/mainWorld.js';
 import { defineTool } from './defineTool.js';
 import { resolveFrameRef } from '../actions/frameRef.js';
+import { REF_SERVICES } from '../actions/toolContext.js';
 
 export const JS_MAX_DEPTH = 20;
 
@@ -28,6 +29,7 @@ const PROMISE_MARGIN_MS = 150;
 
 export const jsTool = defineTool({
   name: 'js',
+  uses: REF_SERVICES,
   async handle(params, ctx) {
     let tabId: number;
     let site: MainWorldSite;

@@ -16,6 +16,7 @@ import { defineTool } from './defineTool.js';
 import { checkFocusLanding } from '../input/landing.js';
 export const keysTool = defineTool({
   name: 'keys',
+  uses: ['dialogs', 'worlds', 'frames'],
   async handle(params, ctx) {
     const platform = currentPlatform();
     // Parse everything first: one bad name must not leave the earlier keys pressed.

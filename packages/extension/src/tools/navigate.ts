@@ -28,6 +28,10 @@ import type { ToolContext } from '../actions/toolContext.js';
 import { LoaderProgress, RANK, type Milestone } from '../pageState/loaderProgress.js';
 import { classifyUrl, urlRefusal, type OpenWith } from '../policy/urlGate.js';
 
+/** The services this tool uses (tools/defineTool.ts). */
+const USES = [] as const;
+type UsedContext = ToolContext<(typeof USES)[number]>;
+
 type WaitUntil = NonNullable<ToolParams<'navigate'>['wait']>;
 /** The milestones that come after the document was parsed. */
 const PARSED_MILESTONES: readonly WaitUntil[] = ['domcontentloaded', 'load'];
@@ -58,7 +62,7 @@ async function beforeDeadline<T>(promise: Promise<T>, readyBy: number): Promise<
 }
 
 /** URL and title of the committed document, read through CDP so they are ordered after its events. */
-async function committedState(ctx: ToolContext, tabId: number): Promise<Pick<PageState, 'url' | 'title'>> {
+async function committedState(ctx: UsedContext, tabId: number): Promise<Pick<PageState, 'url' | 'title'>> {
   const history = await ctx.cdp.send(tabId, 'Page.getNavigationHistory');
   const entry = history.entries[history.currentIndex];
   if (entry) return { url: entry.url, title: entry.title };
@@ -67,7 +71,7 @@ async function committedState(ctx: ToolContext, tabId: number): Promise<Pick<Pag
 }
 
 /** Our navigation has not committed: the URL it is loading, and no title yet (the tab's is the old page's). */
-async function pendingState(ctx: ToolContext, tabId: number, requested: string): Promise<Pick<PageState, 'url' | 'title'>> {
+async function pendingState(ctx: UsedContext, tabId: number, requested: string): Promise<Pick<PageState, 'url' | 'title'>> {
   const tab = await ctx.browser.getTab(tabId);
   return { url: tab.pendingUrl ?? requested, title: '' };
 }
@@ -82,7 +86,7 @@ function sameUrl(a: string | undefined, b: string): boolean {
  * with nothing pending, loaded once its status is also 'complete' (chrome.tabs has no separate
  * DOMContentLoaded, so that wait is served by 'complete' too).
  */
-async function waitForTab(ctx: ToolContext, tabId: number, url: string, wait: WaitUntil, readyBy: number): Promise<PageState> {
+async function waitForTab(ctx: UsedContext, tabId: number, url: string, wait: WaitUntil, readyBy: number): Promise<PageState> {
   if (wait === 'none') return { ready: false, url, title: '' };
   for (;;) {
     const tab = await ctx.browser.getTab(tabId);
@@ -121,7 +125,7 @@ function navigationFailed(url: string, tabId: number, newTab: boolean, errorText
   });
 }
 
-async function navigateIn(ctx: ToolContext, tabId: number, url: string, wait: WaitUntil, readyBy: number, newTab: boolean): Promise<PageState> {
+async function navigateIn(ctx: UsedContext, tabId: number, url: string, wait: WaitUntil, readyBy: number, newTab: boolean): Promise<PageState> {
   const progress = new LoaderProgress(tabId);
   // Subscribe before anything is sent: the new document's events may beat Page.navigate's answer.
   const stopEvents = ctx.cdp.on((event) => progress.observe(event));
@@ -172,6 +176,7 @@ async function navigateIn(ctx: ToolContext, tabId: number, url: string, wait: Wa
 
 export const navigateTool = defineTool({
   name: 'navigate',
+  uses: USES,
   async handle(params, ctx) {
     const { href: url, openWith, newTabOnly } = openableUrl(params.url);
     const wait = params.wait ?? 'load';

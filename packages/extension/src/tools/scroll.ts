@@ -12,7 +12,7 @@ import type { ScrollArgs, ScrollOutcome } from '../injected/types.js';
 import { callPage, DocumentChanged } from '../page/pageCall.js';
 import { mainFrameDocument } from '../page/worlds.js';
 import { defineTool } from './defineTool.js';
-import type { ToolContext } from '../actions/toolContext.js';
+import { REF_SERVICES, type RefContext } from '../actions/toolContext.js';
 import { notVisibleError, openRef, readRef } from '../actions/refAction.js';
 
 function invalid(field: string, message: string): RelayError {
@@ -27,7 +27,7 @@ function stepResult(tabId: number, outcome: Extract<ScrollOutcome, { status: 'ok
   return result;
 }
 
-async function pageScroll(ctx: ToolContext, tabId: number, args: ScrollArgs): Promise<ToolResult<'scroll'>> {
+async function pageScroll(ctx: RefContext, tabId: number, args: ScrollArgs): Promise<ToolResult<'scroll'>> {
   for (let attempt = 1; ; attempt++) {
     const world = await ctx.worlds.ensure(ctx, tabId, await mainFrameDocument(ctx, tabId));
     try {
@@ -43,6 +43,7 @@ async function pageScroll(ctx: ToolContext, tabId: number, args: ScrollArgs): Pr
 
 export const scrollTool = defineTool({
   name: 'scroll',
+  uses: REF_SERVICES,
   async handle(params: ToolParams<'scroll'>, ctx): Promise<ToolResult<'scroll'>> {
     if (params.intoView) {
       if (params.ref === undefined) throw invalid('ref', 'intoView needs the ref of the element to bring into view.');

@@ -5,8 +5,10 @@
 
 import { defineTool } from './defineTool.js';
 import { openRef, readRef, refusedError } from '../actions/refAction.js';
+import { REF_SERVICES } from '../actions/toolContext.js';
 export const selectTool = defineTool({
   name: 'select',
+  uses: REF_SERVICES,
   async handle(params, ctx) {
     const site = await openRef(ctx, params.ref);
     const outcome = await readRef(ctx, site, 'select', 'select', { ref: params.ref, values: params.values });

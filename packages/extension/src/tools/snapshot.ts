@@ -27,6 +27,10 @@ import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { shapeTree } from '../actions/snapshotShape.js';
 
+/** The services this tool uses (tools/defineTool.ts). */
+const USES = ['registry', 'counter', 'worlds', 'frames', 'snapshotLocks', 'snapshotHistory', 'scanListeners'] as const;
+type UsedContext = ToolContext<(typeof USES)[number]>;
+
 /** Every ref in the tree with its role and name (each ref sits on exactly one node). */
 export function refsInTree(tree: readonly PageNode[]): RefSummary[] {
   const found: RefSummary[] = [];
@@ -58,7 +62,7 @@ interface FrameRun {
 }
 
 /** The frame a scope belongs to: a ref's own frame when the call resolved it live in this tab, else the main frame. */
-function scopeFrameId(ctx: ToolContext, tabId: number, mainFrameId: string, scope: SnapshotArgs['scope']): string {
+function scopeFrameId(ctx: UsedContext, tabId: number, mainFrameId: string, scope: SnapshotArgs['scope']): string {
   if (scope === undefined || !('ref' in scope)) return mainFrameId;
   const found = ctx.refs.get(scope.ref);
   return found !== undefined && found.state === 'live' && found.tabId === tabId ? found.frame.frameId : mainFrameId;
@@ -68,7 +72,7 @@ function scopeFrameId(ctx: ToolContext, tabId: number, mainFrameId: string, scop
  * Snapshot one frame in its world. A child frame that navigates or goes away meanwhile is left out
  * (undefined); the main frame's DocumentChanged goes up (the caller retries the whole tab).
  */
-async function snapshotFrame(ctx: ToolContext, tabId: number, frame: FrameInfo, args: SnapshotArgs, isMain: boolean): Promise<FrameRun | undefined> {
+async function snapshotFrame(ctx: UsedContext, tabId: number, frame: FrameInfo, args: SnapshotArgs, isMain: boolean): Promise<FrameRun | undefined> {
   try {
     const world = await ctx.worlds.ensure(ctx, tabId, frame);
     const page = await callPage(ctx, ctx.worlds, world, 'snapshot', args);
@@ -101,7 +105,7 @@ async function snapshotFrame(ctx: ToolContext, tabId: number, frame: FrameInfo, 
  * frame that navigated onto a blocked site after the list was read is caught by the URL its own walk reports, and
  * dropped with everything it produced before anything is committed or returned.
  */
-async function snapshotDocument(ctx: ToolContext, tabId: number, scope: SnapshotArgs['scope'], maxText: number | undefined): Promise<PageSnapshot> {
+async function snapshotDocument(ctx: UsedContext, tabId: number, scope: SnapshotArgs['scope'], maxText: number | undefined): Promise<PageSnapshot> {
   const main = await mainFrameDocument(ctx, tabId);
   const all = await ctx.frames.list(ctx, tabId);
   const listed = all.filter((frame) => frame.frameId !== main.frameId);
@@ -191,7 +195,7 @@ async function snapshotDocument(ctx: ToolContext, tabId: number, scope: Snapshot
  * Our world in each (unblocked) frame, for the listener scan; a child frame gone meanwhile is left out (the snapshot
  * sees it too). `shallow`: the frames whose piercing read would reach a blocked frame in their process.
  */
-async function scanSites(ctx: ToolContext, tabId: number, frames: readonly FrameInfo[], shallow: ReadonlySet<string>): Promise<ScanSite[]> {
+async function scanSites(ctx: UsedContext, tabId: number, frames: readonly FrameInfo[], shallow: ReadonlySet<string>): Promise<ScanSite[]> {
   const sites: ScanSite[] = [];
   for (const frame of frames) {
     try {
@@ -227,7 +231,7 @@ function scopeOf(params: ToolParams<'snapshot'>): SnapshotArgs['scope'] {
 }
 
 /** The tab's documents, once more when it navigated meanwhile. */
-async function snapshotTab(ctx: ToolContext, tabId: number, scope: SnapshotArgs['scope'], maxText: number | undefined): Promise<PageSnapshot> {
+async function snapshotTab(ctx: UsedContext, tabId: number, scope: SnapshotArgs['scope'], maxText: number | undefined): Promise<PageSnapshot> {
   try {
     return await snapshotDocument(ctx, tabId, scope, maxText);
   } catch (error) {
@@ -248,6 +252,7 @@ async function snapshotTab(ctx: ToolContext, tabId: number, scope: SnapshotArgs[
 
 export const snapshotTool = defineTool({
   name: 'snapshot',
+  uses: USES,
   async handle(params, ctx) {
     const scope = scopeOf(params);
     const tabId = callTab(ctx);

@@ -13,7 +13,7 @@ import { pageElementHandle } from '../page/pageCall.js';
 import { worldTarget } from '../page/worlds.js';
 import { staleRefError } from '../refs/refTarget.js';
 import { defineTool } from './defineTool.js';
-import type { ToolContext } from '../actions/toolContext.js';
+import { POINTER_SERVICES, type PointerContext } from '../actions/toolContext.js';
 import { click, pointerAction } from '../actions/pointerAction.js';
 import { openRef, readRef, refusedError, type RefSite } from '../actions/refAction.js';
 
@@ -25,7 +25,7 @@ function tooMany(site: RefSite, count: number): RelayError {
   return refusedError('upload', site.ref, site.tabId, `it takes one file (no "multiple" attribute), ${count} were given`, { field: 'files' });
 }
 
-async function uploadToInput(ctx: ToolContext, site: RefSite, files: string[]): Promise<boolean> {
+async function uploadToInput(ctx: PointerContext, site: RefSite, files: string[]): Promise<boolean> {
   const check = await readRef(ctx, site, 'upload', 'fileInput', { ref: site.ref });
   if (!check.multiple && files.length > 1) throw tooMany(site, files.length);
   const objectId = await pageElementHandle(ctx, site.world, site.ref, OBJECT_GROUP);
@@ -40,7 +40,7 @@ async function uploadToInput(ctx: ToolContext, site: RefSite, files: string[]): 
 }
 
 /** The next file chooser the tab opens, heard from now on; `opened()` waits for it at most CHOOSER_WAIT_MS from when it is asked (after the click). */
-function nextFileChooser(ctx: ToolContext, tabId: number): { opened(): Promise<Protocol.Page.FileChooserOpenedEvent | undefined>; stop(): void } {
+function nextFileChooser(ctx: PointerContext, tabId: number): { opened(): Promise<Protocol.Page.FileChooserOpenedEvent | undefined>; stop(): void } {
   let finish: (value: Protocol.Page.FileChooserOpenedEvent | undefined) => void = () => undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const chosen = new Promise<Protocol.Page.FileChooserOpenedEvent | undefined>((resolve) => {
@@ -64,7 +64,7 @@ function nextFileChooser(ctx: ToolContext, tabId: number): { opened(): Promise<P
   };
 }
 
-async function uploadViaChooser(ctx: ToolContext, site: RefSite, files: string[]): Promise<boolean> {
+async function uploadViaChooser(ctx: PointerContext, site: RefSite, files: string[]): Promise<boolean> {
   // Intercepted before the click is aimed: a chooser the click opens is answered by us, never shown to the person.
   await ctx.cdp.send(site.tabId, 'Page.setInterceptFileChooserDialog', { enabled: true });
   const chooser = nextFileChooser(ctx, site.tabId);
@@ -89,6 +89,7 @@ async function uploadViaChooser(ctx: ToolContext, site: RefSite, files: string[]
 
 export const uploadTool = defineTool({
   name: 'upload',
+  uses: POINTER_SERVICES,
   async handle(params, ctx): Promise<ToolResult<'upload'>> {
     const bad = params.files.find((file) => !file.startsWith('/'));
     if (bad !== undefined) {

@@ -31,6 +31,7 @@ export function redactEntry(entry: ConsoleEntry, secrets: readonly string[]): Co
 
 export const consoleTool = defineTool({
   name: 'console',
+  uses: ['captures'],
   async handle(params, ctx): Promise<ToolResult<'console'>> {
     const tabId = callTab(ctx);
     const send = rawSend(ctx.cdp, tabId);

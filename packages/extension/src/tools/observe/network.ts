@@ -40,6 +40,7 @@ export function filterRequests(records: readonly NetworkRecord[], params: Pick<T
 
 export const networkTool = defineTool({
   name: 'network',
+  uses: ['captures'],
   async handle(params, ctx) {
     const tabId = callTab(ctx);
     await ctx.captures.arm(tabId, rawSend(ctx.cdp, tabId));
@@ -50,6 +51,7 @@ export const networkTool = defineTool({
 
 export const networkBodyTool = defineTool({
   name: 'network_body',
+  uses: ['captures'],
   async handle(params, ctx) {
     const tabId = callTab(ctx);
     const record = ctx.captures.network(tabId).get(params.id);
@@ -66,6 +68,7 @@ export const networkBodyTool = defineTool({
 
 export const networkHarTool = defineTool({
   name: 'network_har',
+  uses: ['captures'],
   async handle(params, ctx) {
     const tabId = callTab(ctx);
     await ctx.captures.arm(tabId, rawSend(ctx.cdp, tabId));

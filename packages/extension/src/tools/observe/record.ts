@@ -9,6 +9,7 @@ import { defineTool } from '../defineTool.js';
 
 export const recordStartTool = defineTool({
   name: 'record_start',
+  uses: ['recorder'],
   async handle(params, ctx) {
     const tabId = callTab(ctx);
     await ctx.recorder.start(ctx.cdp, tabId, {
@@ -22,6 +23,7 @@ export const recordStartTool = defineTool({
 
 export const recordStopTool = defineTool({
   name: 'record_stop',
+  uses: ['recorder'],
   async handle(params, ctx) {
     const tabId = callTab(ctx);
     return { tabId, ...(await ctx.recorder.stop(ctx.cdp, tabId)) };
