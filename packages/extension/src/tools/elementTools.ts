@@ -1,4 +1,4 @@
-/** The element-addressed tools (part of TOOL_REGISTRY, spread in by tools/index.ts), and the small reads `get box` and `get style`. */
+/** The element-addressed tools (part of TOOL_REGISTRY, spread in by tools/index.ts), the small reads `get box` and `get style`, and `dblclick`. */
 
 import { checkTool, uncheckTool } from './check.js';
 import { defineTool, type AnyToolDefinition } from './defineTool.js';
@@ -10,7 +10,8 @@ import { scrollTool } from './scroll.js';
 import { selectTool } from './select.js';
 import { notVisibleError, openRef, readRef } from '../actions/refAction.js';
 import { uploadTool } from './upload.js';
-import { REF_SERVICES } from '../actions/toolContext.js';
+import { POINTER_SERVICES, REF_SERVICES } from '../actions/toolContext.js';
+import { click, pointerAction } from '../actions/pointerAction.js';
 
 /** `get box @ref`: the element's box after the same resolve/heal/navigation checks as every ref action. */
 const getBoxTool = defineTool({
@@ -35,10 +36,21 @@ const getStyleTool = defineTool({
   },
 });
 
+/** `dblclick @ref`: a double click, through the one pointer-action path like every pointer action (actions/pointerAction.ts). */
+const dblclickTool = defineTool({
+  name: 'dblclick',
+  uses: POINTER_SERVICES,
+  async handle(params, ctx) {
+    const done = await pointerAction(ctx, { ref: await openRef(ctx, params.ref) }, click('dblclick', { clickCount: 2 }));
+    return { tabId: done.tabId, ref: params.ref, x: done.x, y: done.y, healed: done.healed };
+  },
+});
+
 export const ELEMENT_TOOL_REGISTRY: readonly AnyToolDefinition[] = [
   fillTool,
   focusTool,
   hoverTool,
+  dblclickTool,
   selectTool,
   checkTool,
   uncheckTool,
