@@ -38,7 +38,7 @@ describe('dblclick @ref', () => {
     const { page, refs } = await fixture();
     const result = await relay.cli('dblclick', refs.plain);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.json).toMatchObject({ ref: refs.plain.slice(1), healed: false });
+    expect(result.json).toMatchObject({ ref: refs.plain.slice(1) });
     const record = await read<PageRecord>(page, 'window.record');
     expect(record).toMatchObject({ clicks: { plain: 2 }, dblclicks: { plain: 1 }, editing: 'plain' });
     expect(record.trusted).toEqual([true, true, true]);

@@ -161,7 +161,8 @@ export const dragTool = defineTool({
             checks: 'press',
             with: companionOf(ctx, from, to),
             beforeInput: async (source, companion) => {
-              if (companion === undefined) return;
+              // The path finds the companion it was given before any input: nothing is pressed without a drop point.
+              if (companion === undefined) throw new RelayError('internal_error', 'drag: the press found no drop point', { tool: 'drag', phase: 'act' });
               landedAt = companion;
               end = target === undefined ? { x: companion.x, y: companion.y } : await dropPoint(ctx, source, target, companion);
             },
@@ -175,7 +176,11 @@ export const dragTool = defineTool({
         const a: InputAt = pressed.at;
         const b = end;
         const dropLanded = landedAt?.landed;
-        if (b === undefined || dropLanded === undefined) throw new RelayError('internal_error', 'drag: the press found no drop point', { tool: 'drag', phase: 'act' });
+        if (b === undefined || dropLanded === undefined) {
+          // Unreachable (beforeInput set both before the press); the button is let go all the same.
+          await dragMouse(ctx, a.landed, tabId, 'mouseReleased', a.x, a.y, 0);
+          throw new RelayError('internal_error', 'drag: the press found no drop point', { tool: 'drag', phase: 'act' });
+        }
         await pointerAction(
           ctx,
           { drop: { source: from, target, at: b } },
