@@ -88,10 +88,7 @@ const targeting = createTargetingContext({
   organize: chromeOrganizeApi,
   leases,
   workspaces,
-  refTab: async (ref) => {
-    const found = await registry.lookup(ref);
-    return found === undefined ? undefined : { tab: found.tabId, state: found.state };
-  },
+  refs: registry,
 });
 
 const activity = new ActivityLog(browser);

@@ -19,8 +19,10 @@ import { SettingsStore, type Settings } from './policy/settings.js';
 
 const NOW = 1_000_000;
 
-function targetingOver(browser: FakeBrowser, refTab: TargetingParts['refTab'] = async () => undefined) {
-  return createTargetingContext({ browser, organize: fakeOrganize(browser), refTab });
+const NO_REFS: TargetingParts['refs'] = { lookup: async () => undefined, forgetTab: async () => undefined };
+
+function targetingOver(browser: FakeBrowser, refs: TargetingParts['refs'] = NO_REFS) {
+  return createTargetingContext({ browser, organize: fakeOrganize(browser), refs });
 }
 
 function dispatcherWith(...tools: AnyToolDefinition[]) {
@@ -41,9 +43,10 @@ const emptyTabs: ToolResult<'tabs'> = { windows: [] };
 
 describe('dispatcher', () => {
   it('answers a known tool with its validated result and a deadline inside the host timeout', async () => {
-    let seen: ToolContext | undefined;
+    let seen: ToolContext<never> | undefined;
     const tabs = defineTool({
       name: 'tabs',
+      uses: [],
       async handle(_params, ctx) {
         seen = ctx;
         return emptyTabs;
@@ -52,6 +55,22 @@ describe('dispatcher', () => {
     const reply = await dispatcherWith(tabs)(call('tabs', {}, 10_000));
     expect(reply).toEqual({ type: 'result', id: 41, ok: true, result: emptyTabs });
     expect(seen?.deadline).toBe(NOW + 10_000 - DEADLINE_MARGIN_MS);
+  });
+
+  it('hands a tool its call\'s part and the services it names, nothing else', async () => {
+    let seen: object | undefined;
+    const get = defineTool({
+      name: 'get',
+      uses: ['captures', 'worlds'],
+      async handle(params, ctx) {
+        seen = ctx;
+        return { tabId: params.tab ?? 0, what: params.what, value: 'T' };
+      },
+    });
+    const env = createFakeEnvironment();
+    const tab = env.browser.addTab({}).id ?? 0;
+    await createDispatcher({ tools: [get], services: { ...env.ctx, targeting: targetingOver(env.browser) } })({ ...call('get', { what: 'title' }), target: { tab } });
+    expect(Object.keys(seen ?? {}).sort()).toEqual(['browser', 'captures', 'cdp', 'deadline', 'refs', 'target', 'worlds']);
   });
 
   it('answers an unknown tool with unsupported_tool in phase dispatch', async () => {
@@ -66,6 +85,7 @@ describe('dispatcher', () => {
     let ran = false;
     const navigate = defineTool({
       name: 'navigate',
+      uses: [],
       async handle() {
         ran = true;
         return { tabId: 1, url: '', title: '', ready: true, newTab: false };
@@ -80,6 +100,7 @@ describe('dispatcher', () => {
   it('passes a handler RelayError through, tagged with the tool', async () => {
     const tabs = defineTool({
       name: 'tabs',
+      uses: [],
       async handle() {
         throw new RelayError('target_not_found', 'Tab 3 does not exist.', { phase: 'resolve', details: { tab: 3 } });
       },
@@ -91,6 +112,7 @@ describe('dispatcher', () => {
   it('turns a plain Error from a handler into internal_error keeping the text', async () => {
     const tabs = defineTool({
       name: 'tabs',
+      uses: [],
       async handle() {
         throw new TypeError('cannot read x of undefined');
       },
@@ -103,6 +125,7 @@ describe('dispatcher', () => {
   it('turns a result that breaks its schema into internal_error', async () => {
     const tabs = defineTool({
       name: 'tabs',
+      uses: [],
       async handle() {
         // Simulates a handler bug the type checker cannot see (e.g. data straight from the page).
         const fromPage: unknown = JSON.parse('{"windows": "none"}');
@@ -121,6 +144,7 @@ describe('dispatcher: one target per call', () => {
     const seen: (number | undefined)[] = [];
     const get = defineTool({
       name: 'get',
+      uses: [],
       async handle(params) {
         seen.push(params.tab);
         return { tabId: params.tab ?? 0, what: params.what, value: 'T' };
@@ -140,6 +164,41 @@ describe('dispatcher: one target per call', () => {
     expect(seen).toEqual([remembered, named]);
   });
 
+  it('remembers the tab a page tool acted in (the tools never do): the call\'s tab, or the one its result names', async () => {
+    const { env, dispatch } = recording();
+    const remembered = env.browser.addTab({}).id ?? 0;
+    const named = env.browser.addTab({}).id ?? 0;
+    env.browser.session.set(SESSION_KEYS.currentTab, remembered);
+    await dispatch({ ...call('get', { what: 'title' }), target: { tab: named } });
+    expect(env.browser.session.get(SESSION_KEYS.currentTab)).toBe(named);
+    const opened = env.browser.addTab({}).id ?? 0;
+    const navigate = defineTool({ name: 'navigate', uses: [], handle: async () => ({ tabId: opened, newTab: true, ready: true, url: 'https://a.test/', title: '' }) });
+    const navigating = createDispatcher({ tools: [navigate], services: { ...env.ctx, targeting: targetingOver(env.browser) } });
+    expect(await navigating(call('navigate', { url: 'https://a.test/' }))).toMatchObject({ type: 'result' });
+    expect(env.browser.session.get(SESSION_KEYS.currentTab)).toBe(opened);
+  });
+
+  it('a tool that failed on a tab the call named leaves that tab remembered; a tool that acts on no tab changes nothing', async () => {
+    const env = createFakeEnvironment();
+    const remembered = env.browser.addTab({}).id ?? 0;
+    const named = env.browser.addTab({}).id ?? 0;
+    env.browser.session.set(SESSION_KEYS.currentTab, remembered);
+    const failing = defineTool({
+      name: 'get',
+      uses: [],
+      handle: async () => {
+        throw new RelayError('element_not_found', 'none', { details: { reason: 'no_match' } });
+      },
+    });
+    const tabs = defineTool({ name: 'tabs', uses: [], handle: async () => ({ windows: [] }) });
+    const dispatch = createDispatcher({ tools: [failing, tabs], services: { ...env.ctx, targeting: targetingOver(env.browser) } });
+    await dispatch({ ...call('get', { what: 'text', selector: 'p' }), target: { tab: named } });
+    expect(env.browser.session.get(SESSION_KEYS.currentTab)).toBe(named);
+    env.browser.session.set(SESSION_KEYS.currentTab, remembered);
+    await dispatch(call('tabs'));
+    expect(env.browser.session.get(SESSION_KEYS.currentTab)).toBe(remembered);
+  });
+
   it('runs nothing when there is no tab to act on; the active tab is never a default', async () => {
     const { env, seen, dispatch } = recording();
     env.browser.addTab({ active: true });
@@ -155,14 +214,19 @@ describe('dispatcher: the dialog precondition', () => {
   function guarded(...tools: AnyToolDefinition[]) {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab({ url: 'https://a.test/', active: true }).id ?? 0;
-    const refTab: TargetingParts['refTab'] = async (ref) => (ref === 'e5' ? { tab, state: 'live' } : undefined);
-    const dispatch = createDispatcher({ tools, services: { ...env.ctx, targeting: targetingOver(env.browser, refTab) } });
+    const document = { frameId: 'F', loaderId: 'L' };
+    const refs: TargetingParts['refs'] = {
+      lookup: async (ref) => (ref === 'e5' ? { state: 'live', tabId: tab, document, frame: document, record: { role: 'button', name: 'Go' } } : undefined),
+      forgetTab: async () => undefined,
+    };
+    const dispatch = createDispatcher({ tools, services: { ...env.ctx, targeting: targetingOver(env.browser, refs) } });
     return { env, tab, dispatch };
   }
 
   const getTitle = (ran: { count: number }) =>
     defineTool({
       name: 'get',
+      uses: [],
       async handle(params) {
         ran.count++;
         return { tabId: params.tab ?? 0, what: params.what, value: 'T' };
@@ -186,8 +250,8 @@ describe('dispatcher: the dialog precondition', () => {
 
   it("checks a ref's own tab, and lets tabs/dialog/close through", async () => {
     const { env, tab, dispatch } = guarded(
-      defineTool({ name: 'click', async handle() { return { clicked: true as const, tabId: tab, x: 1, y: 1, healed: false, navigated: false, url: '' }; } }),
-      defineTool({ name: 'tabs', async handle() { return emptyTabs; } }),
+      defineTool({ name: 'click', uses: [], async handle() { return { clicked: true as const, tabId: tab, x: 1, y: 1, healed: false, navigated: false, url: '' }; } }),
+      defineTool({ name: 'tabs', uses: [], async handle() { return emptyTabs; } }),
     );
     await env.cdp.attach(tab);
     env.debugger.emit(tab, 'Page.javascriptDialogOpening', alertOpening);
@@ -206,6 +270,7 @@ describe('dispatcher: the dialog precondition', () => {
     const { env, tab, dispatch } = guarded(
       defineTool({
         name: 'get',
+        uses: [],
         async handle(params, ctx) {
           setTimeout(() => env.debugger.emit(tab, 'Page.javascriptDialogOpening', alertOpening), 20);
           await ctx.cdp.send(tab, 'Runtime.evaluate', { expression: 'blocked' });
@@ -225,6 +290,7 @@ describe('dispatcher: the dialog precondition', () => {
     const { env, tab, dispatch } = guarded(
       defineTool({
         name: 'js',
+        uses: ['dialogs'],
         async handle(params, ctx) {
           const outcome = await ctx.dialogs.watch(tab, async () => {
             env.debugger.emit(tab, 'Page.javascriptDialogOpening', alertOpening);
@@ -249,6 +315,7 @@ describe('dispatcher: a snapshot after the tool (the CLI’s --snapshot)', () =>
     const snapshots: Record<string, unknown>[] = [];
     const click = defineTool({
       name: 'click',
+      uses: [],
       async handle() {
         order.push('click');
         return clickResult(tab, env) as ToolResult<'click'>;
@@ -256,6 +323,7 @@ describe('dispatcher: a snapshot after the tool (the CLI’s --snapshot)', () =>
     });
     const snapshot = defineTool({
       name: 'snapshot',
+      uses: [],
       async handle(params) {
         order.push('snapshot');
         snapshots.push(params);
@@ -285,10 +353,11 @@ describe('dispatcher: a snapshot after the tool (the CLI’s --snapshot)', () =>
     const tab = env.browser.addTab({ url: 'https://a.test/' }).id ?? 0;
     const navigate = defineTool({
       name: 'navigate',
+      uses: [],
       handle: async (params) => ({ tabId: tab, url: params.url, title: 'A', ready: true, newTab: false }),
       leavesParsed: (params) => params.wait !== 'commit',
     });
-    const snapshot = defineTool({ name: 'snapshot', handle: async () => ({ tabId: tab, url: 'https://a.test/', title: 'A', refCount: 1, tree }) });
+    const snapshot = defineTool({ name: 'snapshot', uses: [], handle: async () => ({ tabId: tab, url: 'https://a.test/', title: 'A', refCount: 1, tree }) });
     const dispatch = createDispatcher({ tools: [navigate, snapshot], services: { ...env.ctx, targeting: targetingOver(env.browser) } });
     expect(await dispatch({ ...call('navigate', { url: 'https://a.test/', tab, wait: 'load' }), snapshot: {} })).toMatchObject({ ok: true, snapshot: { ok: true } });
     expect(pageQuestions(env)).toBe(0);
@@ -319,7 +388,7 @@ describe('dispatcher: a snapshot after the tool (the CLI’s --snapshot)', () =>
     const { tab, dispatch } = composite(clicked);
     const withTab = await dispatch({ ...call('click', { x: 1, y: 2, tab }), snapshot: { tab: 5 } });
     expect(withTab).toMatchObject({ snapshot: { ok: false, error: { code: 'invalid_arguments', details: { field: 'snapshot.tab' } } } });
-    const tabs = defineTool({ name: 'tabs', async handle() { return emptyTabs; } });
+    const tabs = defineTool({ name: 'tabs', uses: [], async handle() { return emptyTabs; } });
     const noTab = await dispatcherWith(tabs)({ ...call('tabs'), snapshot: {} });
     expect(noTab).toMatchObject({ ok: true, result: emptyTabs, snapshot: { ok: false, error: { code: 'invalid_arguments', details: { field: 'snapshot' } } } });
   });
@@ -342,6 +411,7 @@ describe('dispatcher: the person\'s limits and the activity log', () => {
     let gate: Promise<void> = Promise.resolve();
     const get = defineTool({
       name: 'get',
+      uses: [],
       async handle(params, ctx) {
         ran.count++;
         await ctx.cdp.send(params.tab ?? 0, 'Runtime.evaluate', { expression: 'document.title' });
@@ -426,7 +496,7 @@ describe('dispatcher: the deadline of a call on a tab', () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab({ url: 'https://a.test/' }).id ?? 0;
     const never = (): Promise<never> => new Promise<never>(() => undefined);
-    const tools = [defineTool({ name: 'get', handle: never }), defineTool({ name: 'click', handle: never })];
+    const tools = [defineTool({ name: 'get', uses: [], handle: never }), defineTool({ name: 'click', uses: [], handle: never })];
     const dispatch = createDispatcher({ tools, services: { ...env.ctx, targeting: targetingOver(env.browser) } });
     const started = Date.now();
     const read = errorOf(await dispatch(call('get', { what: 'title', tab }, DEADLINE_MARGIN_MS + 100)));
@@ -450,6 +520,7 @@ describe('dispatcher: input calls take turns per tab', () => {
     const finish = new Map<string, () => void>();
     const click = defineTool({
       name: 'click',
+      uses: [],
       async handle(params, ctx) {
         const name = `${params.x ?? 0}`;
         started.push(name);
@@ -460,6 +531,7 @@ describe('dispatcher: input calls take turns per tab', () => {
     });
     const get = defineTool({
       name: 'get',
+      uses: [],
       async handle(params, ctx) {
         started.push('get');
         if (params.what === 'text') await ctx.cdp.send(params.tab ?? 0, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: 0, y: 0 });
@@ -527,6 +599,7 @@ describe('dispatcher: input calls take turns per tab', () => {
     const typed: string[] = [];
     const type = defineTool({
       name: 'type',
+      uses: [],
       async handle(params, ctx) {
         for (const char of params.text) {
           // A page slow to take the keys: the deadline passes in the middle.

@@ -8,25 +8,12 @@
  * --tab fails with target_not_found. chrome-relay never picks another tab by itself — in
  * particular not the browser's active tab, which is the person's.
  *
- * Which tab a call acts on is decided once per call in targeting/resolveCall.ts; `resolveTab` is
- * how a tool turns the `tab` param it was handed into a checked id.
+ * Which tab a call acts on is decided once per call in targeting/resolveCall.ts, and the dispatcher remembers it
+ * once the tool ran (rememberTab): a tool takes its tab from its context (context/call.ts callTab).
  */
 import { RelayError } from '@chrome-relay/protocol';
-import { chromeBrowserApi, type BrowserApi } from './browserApi.js';
+import type { BrowserApi } from './browserApi.js';
 import { isTabId, readSession, SESSION_KEYS, writeSession } from './state/storage.js';
-import type { CallContext } from './context/call.js';
-
-/**
- * Explicit id → it must exist (else target_not_found, details {tab}) and becomes the remembered tab.
- * Absent → the remembered tab if it still exists, else target_not_found.
- */
-export async function resolveTab(tab: number | undefined, ctx: Pick<CallContext, 'browser'>): Promise<number> {
-  const { browser } = ctx;
-  if (tab === undefined) return rememberedTab(browser);
-  await browser.getTab(tab);
-  await setCurrentTab(tab, browser);
-  return tab;
-}
 
 /** The remembered tab id as stored (it may have been closed since), or undefined. */
 export function readRememberedTab(browser: Pick<BrowserApi, 'storageSessionGet'>): Promise<number | undefined> {
@@ -57,10 +44,11 @@ export function noRememberedTab(remembered: number | undefined): RelayError {
 }
 
 /**
- * Remember the tab chrome-relay works on. `browser` defaults to the real chrome.* APIs; tools pass
- * `ctx.browser` so unit tests stay on the fake.
+ * Remember the tab chrome-relay works on (the dispatcher does, after each call that acted in a page: no tool does).
+ * Written only when it changed: the session area's reads come from memory (state/cachedArea.ts), its writes do not.
  */
-export async function setCurrentTab(tabId: number, browser: BrowserApi = chromeBrowserApi): Promise<void> {
+export async function rememberTab(tabId: number, browser: BrowserApi): Promise<void> {
+  if ((await readRememberedTab(browser)) === tabId) return;
   await writeSession(browser, SESSION_KEYS.currentTab, tabId);
 }
 

@@ -222,7 +222,8 @@ export class Policy {
    * verdict per tab (`#refusal`); then the named tabs are covered by the network barrier, and the call waits until the
    * block list is in force.
    */
-  async checkTabs(tool: string, params: Readonly<Record<string, unknown>>, tabs: CallTabs): Promise<void> {
+  /** `seen`: tabs the call's resolution just read from Chrome (targeting/resolveCall.ts), not asked for again. */
+  async checkTabs(tool: string, params: Readonly<Record<string, unknown>>, tabs: CallTabs, seen: ReadonlyMap<number, chrome.tabs.Tab> = new Map()): Promise<void> {
     const settings = await this.#deps.settings.get();
     const rules = await this.#deps.settings.rules();
     const entry = isToolName(tool) ? TOOLS[tool] : undefined;
@@ -238,7 +239,7 @@ export class Policy {
     const existing: number[] = [];
     const agentGroups = this.#agentGroups();
     for (const tabId of tabsOf(tabs)) {
-      const tab = await this.#tabOrUndefined(tabId);
+      const tab = seen.get(tabId) ?? (await this.#tabOrUndefined(tabId));
       // A tab that does not exist: the tool reports it missing in its own words.
       if (tab === undefined) continue;
       const refusal = await this.#refusal(tool, tab, settings, rules, agentGroups);

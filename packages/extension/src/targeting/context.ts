@@ -4,13 +4,14 @@ import type { TargetingContext } from './prepareCall.js';
 import { getGroup } from './groups.js';
 import { LeaseStore } from './leases.js';
 import type { OrganizeApi } from '../organizeApi.js';
-import type { RefTab, Scope, ScopeTabs } from './resolveCall.js';
+import type { RefBook, Scope, ScopeTabs } from './resolveCall.js';
 import { WorkspaceStore } from './workspaces.js';
 
 export interface TargetingParts {
   browser: BrowserApi;
   organize: OrganizeApi;
-  refTab(ref: string): Promise<RefTab | undefined>;
+  /** The ref registry (refs/registry.ts), whose lookups resolution makes once per call. */
+  refs: RefBook;
   leases?: LeaseStore;
   workspaces?: WorkspaceStore;
 }
@@ -31,7 +32,7 @@ export function createTargetingContext(parts: TargetingParts): TargetingContext 
     organize: parts.organize,
     leases: parts.leases ?? new LeaseStore(parts.browser),
     workspaces,
-    refTab: parts.refTab,
+    refs: parts.refs,
     scopeTabs,
   };
 }

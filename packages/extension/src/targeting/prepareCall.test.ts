@@ -18,9 +18,13 @@ function setup() {
     browser,
     organize,
     leases: new LeaseStore(browser, () => now),
-    refTab: async (ref) => {
-      const owner = refs.get(ref);
-      return owner === undefined ? undefined : { tab: owner, state: 'live' };
+    refs: {
+      lookup: async (ref) => {
+        const owner = refs.get(ref);
+        const document = { frameId: 'F', loaderId: 'L' };
+        return owner === undefined ? undefined : { state: 'live', tabId: owner, document, frame: document, record: { role: 'button', name: '' } };
+      },
+      forgetTab: async () => undefined,
     },
   });
   const remember = (id: number) => browser.session.set(SESSION_KEYS.currentTab, id);

@@ -20,7 +20,7 @@ import { isToolName, parseParams, reasonedError, RelayError, TOOLS, type ToolNam
 import type { BrowserApi } from '../browserApi.js';
 import { leaseConflict, type LeaseInfo, type LeaseStore } from './leases.js';
 import type { OrganizeApi } from '../organizeApi.js';
-import { tabsOf, type CallTabs } from '../context/call.js';
+import { tabsOf, type CallRefs, type CallTabs } from '../context/call.js';
 import { tabExists } from '../targets.js';
 import { mergeEnvelope, resolveCallTabs, withCallTabs, type EnvelopeTarget, type ResolveContext } from './resolveCall.js';
 import type { WorkspaceStore } from './workspaces.js';
@@ -41,6 +41,10 @@ export interface TargetedCall {
 export interface PreparedCall<T extends ToolName> {
   params: ToolParams<T>;
   tabs: CallTabs;
+  /** The refs the params name, as resolution found them: what the tool opens (context/call.ts CallRef). */
+  refs: CallRefs;
+  /** The tabs resolution looked at, as Chrome described them then. */
+  seen: ReadonlyMap<number, chrome.tabs.Tab>;
 }
 
 export async function prepareCall<T extends ToolName>(tool: T, call: TargetedCall, ctx: TargetingContext): Promise<PreparedCall<T>> {
@@ -49,8 +53,8 @@ export async function prepareCall<T extends ToolName>(tool: T, call: TargetedCal
   const params = parseParams(tool, merged.params) as Record<string, unknown>;
   const resolved = await resolveCallTabs(tool, params, merged.scope, ctx);
   // Entry `leases: 'exempt'`: the tool only reads chrome-relay's own bookkeeping, or checks leases itself.
-  const tabs = TOOLS[tool].leases === 'exempt' ? resolved : await enforceLeases(tool, params, resolved, call.agent, ctx);
-  return { params: withCallTabs(tool, params, tabs) as ToolParams<T>, tabs };
+  const tabs = TOOLS[tool].leases === 'exempt' ? resolved.tabs : await enforceLeases(tool, params, resolved.tabs, call.agent, ctx);
+  return { params: withCallTabs(tool, params, tabs) as ToolParams<T>, tabs, refs: resolved.refs, seen: resolved.seen };
 }
 
 /** Leases covering a tab: its own, and its workspace's (the window it sits in). */

@@ -113,6 +113,6 @@ export function createFakeEnvironment(options: { deadlineMs?: number } = {}): Fa
   const fakeDebugger = new FakeDebugger();
   const cdp = new CdpSessions(fakeDebugger);
   cdp.start();
-  const ctx: ToolContext = { ...fakeServices(cdp, browser), deadline: Date.now() + (options.deadlineMs ?? 5_000), target: { kind: 'none' } };
+  const ctx: ToolContext = { ...fakeServices(cdp, browser), deadline: Date.now() + (options.deadlineMs ?? 5_000), target: { kind: 'none' }, refs: new Map() };
   return { browser, debugger: fakeDebugger, cdp, ctx };
 }

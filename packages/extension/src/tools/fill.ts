@@ -18,19 +18,18 @@ import { SECRET_MASK } from '../injected/secrets.js';
 import { normalizeText } from '../injected/dom.js';
 import { insertText, pressDelete } from '../input/keyboard.js';
 import { checkFocusLanding } from '../input/landing.js';
-import { setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
-import type { ToolContext } from '../actions/toolContext.js';
-import { callSite, openRef, refusedError, unlessStale, type RefSite } from '../actions/refAction.js';
+import { REF_SERVICES, type RefContext } from '../actions/toolContext.js';
+import { openRef, readRef, refusedError, type RefSite } from '../actions/refAction.js';
 import { formattedAs } from '../actions/formattedValue.js';
 
-async function typeValue(ctx: ToolContext, site: RefSite, value: string, plan: 'typed' | 'contenteditable'): Promise<{ value: string; formatted: boolean }> {
+async function typeValue(ctx: RefContext, site: RefSite, value: string, plan: 'typed' | 'contenteditable'): Promise<{ value: string; formatted: boolean }> {
   // The page focused the field: the text goes where focus is, which must not be a frame of a blocked site (a page may
   // move focus in its own focus handler).
   const landed = await checkFocusLanding(ctx, site.tabId);
   if (value === '') await pressDelete(ctx, landed, site.tabId);
   else await insertText(ctx, landed, site.tabId, value);
-  const after = unlessStale(site, await callSite(ctx, site, 'value', { ref: site.ref }));
+  const after = await readRef(ctx, site, 'fill', 'value', { ref: site.ref });
   // A contenteditable's value is its rendered text: compare it the way it renders.
   const same = plan === 'contenteditable' ? normalizeText(after.value) === normalizeText(value) : after.value === value;
   const formatted = !same && plan === 'typed' && formattedAs(value, after.value);
@@ -48,14 +47,13 @@ async function typeValue(ctx: ToolContext, site: RefSite, value: string, plan: '
 
 export const fillTool = defineTool({
   name: 'fill',
+  uses: REF_SERVICES,
   async handle(params, ctx): Promise<ToolResult<'fill'>> {
     const site = await openRef(ctx, params.ref);
-    const outcome = unlessStale(site, await callSite(ctx, site, 'fill', { ref: params.ref, value: params.value }));
+    const outcome = await readRef(ctx, site, 'fill', 'fill', { ref: params.ref, value: params.value });
     let value: string;
     let formatted = false;
     switch (outcome.status) {
-      case 'refused':
-        throw refusedError('fill', params.ref, site.tabId, outcome.reason);
       case 'no_option':
         throw refusedError('fill', params.ref, site.tabId, `the <select> has no option with value or text ${JSON.stringify(outcome.missing)} (options: ${outcome.available.map((o) => JSON.stringify(o)).join(', ')})`, {
           available: outcome.available,
@@ -67,7 +65,6 @@ export const fillTool = defineTool({
         ({ value, formatted } = await typeValue(ctx, site, params.value, outcome.plan));
         break;
     }
-    await setCurrentTab(site.tabId, ctx.browser);
     return { tabId: site.tabId, ref: params.ref, value, ...(formatted ? { formatted: true as const } : {}), healed: outcome.healed };
   },
 });

@@ -14,17 +14,22 @@ import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { mainWorldAnswers } from '../pageState/mainWorld.js';
 
+/** The services this tool uses (tools/defineTool.ts). */
+const USES = ['dialogs'] as const;
+type UsedContext = ToolContext<(typeof USES)[number]>;
+
 type PagePing = NonNullable<ToolResult<'ping'>['page']>;
 
 export const pingTool = defineTool({
   name: 'ping',
+  uses: USES,
   async handle(params, ctx) {
     if (params.page !== true) return { extensionVersion: VERSION };
     return { extensionVersion: VERSION, page: await pingPage(ctx) };
   },
 });
 
-async function pingPage(ctx: ToolContext): Promise<PagePing | null> {
+async function pingPage(ctx: UsedContext): Promise<PagePing | null> {
   const tabId = await readSession(ctx.browser, SESSION_KEYS.currentTab, isTabId);
   if (tabId === undefined) return null;
   let url: string;

@@ -15,20 +15,20 @@
  * that shows a site the person blocked is refused before anything is looked at or typed (input/landing.ts).
  */
 import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
+import { callTab } from '../context/call.js';
 import { currentPlatform, planTyping, typeStep } from '../input/keyboard.js';
 import { ADialog } from '../pageState/dialogs.js';
 import { callRead } from '../page/pageCall.js';
-import { resolveTab } from '../targets.js';
 import { focusRef } from '../actions/refAction.js';
 import { defineTool } from './defineTool.js';
-import type { ToolContext } from '../actions/toolContext.js';
+import { REF_SERVICES, type RefContext } from '../actions/toolContext.js';
 import { checkFocusLanding } from '../input/landing.js';
 
 /**
  * Type `text` into whatever is focused in the tab (`type -s @ref` focuses the ref's element first, then calls
  * this). Checks that something editable has focus, then types.
  */
-export async function typeIntoFocused(ctx: ToolContext, tabId: number, text: string): Promise<ToolResult<'type'>> {
+export async function typeIntoFocused(ctx: RefContext, tabId: number, text: string): Promise<ToolResult<'type'>> {
   // First: the focus report looks into same-origin frames, and the text goes where focus is.
   const landed = await checkFocusLanding(ctx, tabId);
   const focus = await callRead(ctx, tabId, 'focusReport', undefined);
@@ -62,9 +62,10 @@ export async function typeIntoFocused(ctx: ToolContext, tabId: number, text: str
 
 export const typeTool = defineTool({
   name: 'type',
+  uses: REF_SERVICES,
   async handle(params, ctx) {
     // -s @ref: focus the ref's element first (same resolve/heal/navigation checks as every ref action).
-    const tabId = params.ref === undefined ? await resolveTab(params.tab, ctx) : (await focusRef(ctx, params.ref, 'type')).tabId;
+    const tabId = params.ref === undefined ? callTab(ctx) : (await focusRef(ctx, params.ref, 'type')).tabId;
     return typeIntoFocused(ctx, tabId, params.text);
   },
 });

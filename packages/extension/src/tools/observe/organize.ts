@@ -30,6 +30,7 @@ function vetted(target: CallTabs): { ok: readonly number[]; failed: Failed[] } {
 function organizeToolSet() {
   const workspaceCreate = defineTool({
     name: 'workspace_create',
+    uses: ['targeting'],
     async handle(params, { targeting: deps }) {
       const created = await deps.workspaces.create(params.name, params.agent ?? null, params.url ?? 'about:blank');
       // The agent that opens a workspace owns it: others acting there get target_conflict.
@@ -40,6 +41,7 @@ function organizeToolSet() {
 
   const workspaceList = defineTool({
     name: 'workspace_list',
+    uses: ['targeting'],
     async handle(_params, { targeting: deps }) {
       const live = await deps.workspaces.list();
       return { workspaces: live.map((w) => ({ name: w.name, windowId: w.windowId, tabIds: w.tabIds, owner: w.owner })) };
@@ -48,6 +50,7 @@ function organizeToolSet() {
 
   const workspaceClose = defineTool({
     name: 'workspace_close',
+    uses: ['targeting'],
     async handle(params, { targeting: deps }) {
       const workspace = await deps.workspaces.get(params.name);
       const lease = await deps.leases.find('workspace', params.name);
@@ -61,6 +64,7 @@ function organizeToolSet() {
 
   const groupCreate = defineTool({
     name: 'group_create',
+    uses: ['targeting'],
     async handle(params, ctx) {
       const deps = ctx.targeting;
       if (await findGroup(deps.organize, params.name)) {
@@ -78,6 +82,7 @@ function organizeToolSet() {
 
   const groupAdd = defineTool({
     name: 'group_add',
+    uses: ['targeting'],
     async handle(params, ctx) {
       const deps = ctx.targeting;
       const group = await getGroup(deps.organize, params.name);
@@ -89,6 +94,7 @@ function organizeToolSet() {
 
   const groupList = defineTool({
     name: 'group_list',
+    uses: ['targeting'],
     async handle(_params, { targeting: deps }) {
       const groups = await deps.organize.queryGroups();
       const result: ToolResult<'group_list'>['groups'] = [];
@@ -101,6 +107,7 @@ function organizeToolSet() {
 
   const groupClose = defineTool({
     name: 'group_close',
+    uses: ['targeting'],
     async handle(params, ctx) {
       const deps = ctx.targeting;
       const group = await getGroup(deps.organize, params.name);
@@ -129,6 +136,7 @@ function organizeToolSet() {
 
   const leaseClaim = defineTool({
     name: 'lease_claim',
+    uses: ['targeting'],
     async handle(params, { targeting: deps }) {
       const ttlMs = (params.ttlSec ?? DEFAULT_LEASE_TTL_MS / 1000) * 1000;
       if ((params.tab === undefined) === (params.workspace === undefined)) {
@@ -146,6 +154,7 @@ function organizeToolSet() {
 
   const leaseList = defineTool({
     name: 'lease_list',
+    uses: ['targeting'],
     async handle(_params, { targeting: deps }) {
       // Leases die with what they name. Tab closes drop theirs as they happen (background.ts);
       // this catches closes the worker missed, and workspaces whose window a person closed.
@@ -161,6 +170,7 @@ function organizeToolSet() {
 
   const leaseRelease = defineTool({
     name: 'lease_release',
+    uses: ['targeting'],
     async handle(params, { targeting: deps }) {
       const given = [params.tab !== undefined, params.workspace !== undefined, params.all === true].filter(Boolean).length;
       if (given !== 1) {
