@@ -9,6 +9,7 @@ export { relayHome, runDir } from './home.js';
 export { isPidAlive, probeSocket } from './liveness.js';
 export { sweepStaleHosts } from './sweep.js';
 export { ensurePrivateDir } from './privateDir.js';
+export { listenPrivate } from './listen.js';
 export { needsProof, proofForEndpoint, proofMatches } from './secret.js';
 export { osOf } from './platform/os.js';
 export type { OsName } from './platform/os.js';

@@ -19,7 +19,7 @@
  *   pipe, not in the bridge's memory).
  * The bridge keeps no state of its own beyond the connections: a link that ends forgets its calls.
  */
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { hostname } from 'node:os';
 import { proofMatches } from '@chrome-relay/host-files';
 import {
@@ -42,7 +42,7 @@ import { listDescriptors } from '../discovery.js';
 import { pickHost, profileNotConnected, RECONNECT_WAIT_MS, recentlyActive } from '../hostClient.js';
 import { explainLostHost, explainLostHostResponse } from '../lostHost.js';
 import { isRecord } from '../sameBuild.js';
-import { proofFor, readResponse } from '../socketCall.js';
+import { connectTo, proofFor, readResponse } from '../socketCall.js';
 
 /** Calls of one link in flight before the bridge stops reading it. */
 const MAX_IN_FLIGHT = 64;
@@ -318,14 +318,3 @@ function notPaired(tool: string): RelayError {
   );
 }
 
-/** A connected socket, or null when nothing listens there (a host that just died). */
-function connectTo(path: string): Promise<Socket | null> {
-  return new Promise((resolve) => {
-    const socket = connect(path);
-    socket.once('connect', () => {
-      socket.removeAllListeners('error');
-      resolve(socket);
-    });
-    socket.once('error', () => resolve(null));
-  });
-}

@@ -5,20 +5,13 @@
  * heals onto a provable re-rendered copy and dies otherwise (changed, vanished, ambiguous, hidden); and its reads
  * never echo a secret.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callExpression } from '../page/pageCall.js';
-import { installFakeRendering } from '../testing/fakeRendering.js';
+import { useFakeRendering } from '../testing/fakeRendering.js';
 import { createPageApi } from './api.js';
 import type { PageApi, PageNode, PageSnapshot } from './types.js';
 
-let restore: () => void;
-beforeAll(() => {
-  restore = installFakeRendering();
-});
-afterAll(() => restore());
-afterEach(() => {
-  document.body.innerHTML = '';
-});
+useFakeRendering();
 
 /** Every ref in a tree, with its line: `button "Save"`. */
 function refsOf(tree: readonly PageNode[], out = new Map<string, string>()): Map<string, string> {

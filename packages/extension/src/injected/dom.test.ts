@@ -1,18 +1,10 @@
 // @vitest-environment happy-dom
 /** The flat-tree helpers every page-side module leans on: slots, shadow roots and their id scopes. */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { installFakeRendering } from '../testing/fakeRendering.js';
+import { describe, expect, it } from 'vitest';
+import { useFakeRendering } from '../testing/fakeRendering.js';
 import { cap, deepActiveElement, flatContains, flatParent, getElementByIdInScope, isShadowHostOf, normalizeText } from './dom.js';
 
-let restore: () => void;
-beforeAll(() => {
-  // Also makes happy-dom's document an instance of the global Document, as in a browser.
-  restore = installFakeRendering();
-});
-afterAll(() => restore());
-afterEach(() => {
-  document.body.innerHTML = '';
-});
+useFakeRendering();
 
 /** A host whose shadow root slots its light child: `<x-card><span id="light">…</span></x-card>`. */
 function slotted(): { host: Element; light: Element; slot: Element; inner: Element; root: ShadowRoot } {

@@ -3,19 +3,12 @@
  * Names as an agent reads them: a control's accessible name is what it picks a ref by, and a wrong one sends its
  * click elsewhere. Real DOM trees in happy-dom (boxes and initial styles from testing/fakeRendering.ts).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { installFakeRendering } from '../testing/fakeRendering.js';
+import { describe, expect, it } from 'vitest';
+import { useFakeRendering } from '../testing/fakeRendering.js';
 import { controlValue, createLabelIndex, cssUrl, explicitName, fallbackName, fileWords, iconClassWords, inferredName } from './names.js';
 import { Walker } from './walker.js';
 
-let restore: () => void;
-beforeAll(() => {
-  restore = installFakeRendering();
-});
-afterAll(() => restore());
-afterEach(() => {
-  document.body.innerHTML = '';
-});
+useFakeRendering();
 
 /** Render `html` and return the element matching `selector` (in the document, or under `root`). */
 function render(html: string, selector: string): Element {

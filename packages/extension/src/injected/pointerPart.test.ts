@@ -1,14 +1,10 @@
 // @vitest-environment happy-dom
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installFakeRendering } from '../testing/fakeRendering.js';
+import { describe, expect, it } from 'vitest';
+import { useFakeRendering } from '../testing/fakeRendering.js';
 import { reaches } from './hitTest.js';
 import { drawnPartOf } from './pointerPart.js';
 
-let restore: () => void;
-beforeAll(() => {
-  restore = installFakeRendering();
-});
-afterAll(() => restore());
+useFakeRendering();
 
 const byId = (id: string): Element => {
   const element = document.getElementById(id);

@@ -4,18 +4,11 @@
  * whose release went elsewhere (a popup drawn over the point) still count as delivered. Only the control's own
  * popups and states count; an interstitial of no relation proves nothing.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { installFakeRendering } from '../testing/fakeRendering.js';
+import { describe, expect, it } from 'vitest';
+import { useFakeRendering } from '../testing/fakeRendering.js';
 import { beforePress, pressEffect, subjectOf } from './pressEffects.js';
 
-let restore: () => void;
-beforeAll(() => {
-  restore = installFakeRendering();
-});
-afterAll(() => restore());
-afterEach(() => {
-  document.body.innerHTML = '';
-});
+useFakeRendering();
 
 function byId(id: string): HTMLElement {
   const element = document.getElementById(id);

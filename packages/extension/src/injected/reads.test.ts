@@ -3,19 +3,11 @@
  * The page reads behind `get`, `wait` and element screenshots, on small DOM fixtures: what they find (shadow roots
  * included), what they refuse, and that a secret of the person's never leaves the page by any of them.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { installFakeRendering } from '../testing/fakeRendering.js';
+import { describe, expect, it } from 'vitest';
+import { useFakeRendering } from '../testing/fakeRendering.js';
 import { createReads, type WithElement } from './reads.js';
 
-let restore: () => void;
-beforeAll(() => {
-  restore = installFakeRendering();
-});
-afterAll(() => restore());
-afterEach(() => {
-  document.body.innerHTML = '';
-  document.title = '';
-});
+useFakeRendering();
 
 /** Refs are element ids here; a missing one is stale, as the page API answers. */
 const byId: WithElement = (ref, act) => {

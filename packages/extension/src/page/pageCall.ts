@@ -324,15 +324,7 @@ export async function callPageOnElement(ctx: Pick<CallContext, 'cdp'>, world: Pa
       returnByValue: true,
       silent: true,
     });
-  let response = await call();
-  if (response.exceptionDetails === undefined && response.result.value === null) {
-    await installPageScript(ctx, world);
-    response = await call();
-  }
-  if (response.exceptionDetails !== undefined) {
-    throw new RelayError('internal_error', `The page script failed in ${method}: ${exceptionText(response.exceptionDetails)}`, { phase: 'act', details: { method } });
-  }
-  return response.result.value;
+  return callInstalling(ctx, world, method, call);
 }
 
 /** The page API's methods called with elements held as RemoteObjects: JSON arguments first, then the elements as one array. */
@@ -356,6 +348,14 @@ export async function callPageWithElements(ctx: Pick<CallContext, 'cdp'>, world:
       returnByValue: true,
       silent: true,
     });
+  return callInstalling(ctx, world, method, call);
+}
+
+/**
+ * A call of the page API on elements (`call`: one Runtime.callFunctionOn) that answers null where the world has no
+ * page script yet: the script is installed and the call made once more. Our own code throwing is a bug of ours.
+ */
+async function callInstalling(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, method: string, call: () => Promise<Protocol.Runtime.CallFunctionOnResponse>): Promise<unknown> {
   let response = await call();
   if (response.exceptionDetails === undefined && response.result.value === null) {
     await installPageScript(ctx, world);
