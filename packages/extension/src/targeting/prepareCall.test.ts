@@ -26,6 +26,7 @@ function setup() {
       },
       forgetTab: async () => undefined,
     },
+    seesGroup: async () => true,
   });
   const remember = (id: number) => browser.session.set(SESSION_KEYS.currentTab, id);
   return { browser, ctx, organize, tab, refs, remember, advance: (ms: number) => (now += ms) };

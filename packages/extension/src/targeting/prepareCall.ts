@@ -24,12 +24,15 @@ import { tabsOf, type CallRefs, type CallTabs } from '../context/call.js';
 import { tabExists } from '../targets.js';
 import { mergeEnvelope, resolveCallTabs, withCallTabs, type EnvelopeTarget, type ResolveContext } from './resolveCall.js';
 import type { WorkspaceStore } from './workspaces.js';
+import type { GroupBook } from './groups.js';
 
 export interface TargetingContext extends ResolveContext {
   browser: BrowserApi;
   organize: OrganizeApi;
   leases: LeaseStore;
   workspaces: WorkspaceStore;
+  /** Tab groups by name, among those the agent may see (groups.ts). */
+  groups: GroupBook;
 }
 
 export interface TargetedCall {
