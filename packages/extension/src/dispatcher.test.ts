@@ -200,6 +200,20 @@ describe('dispatcher: one target per call', () => {
     expect(env.browser.session.get(SESSION_KEYS.currentTab)).toBe(remembered);
   });
 
+  it("remembers a tab per agent: each agent's next call without --tab acts where that agent last worked, never where another did", async () => {
+    const { env, seen, dispatch } = recording();
+    const [a, b] = [env.browser.addTab({}).id ?? 0, env.browser.addTab({}).id ?? 0];
+    await dispatch({ ...call('get', { what: 'title' }), agent: 'a', target: { tab: a } });
+    await dispatch({ ...call('get', { what: 'title' }), agent: 'b', target: { tab: b } });
+    await dispatch({ ...call('get', { what: 'title' }), agent: 'a' });
+    await dispatch({ ...call('get', { what: 'title' }), agent: 'b' });
+    expect(seen).toEqual([a, b, a, b]);
+    // A third agent, and a call with no identity, have worked nowhere: neither takes a or b's tab.
+    expect(errorOf(await dispatch({ ...call('get', { what: 'title' }), agent: 'c' }))).toMatchObject({ code: 'target_not_found', details: { tab: null, agent: 'c' } });
+    expect(errorOf(await dispatch(call('get', { what: 'title' })))).toMatchObject({ code: 'target_not_found', details: { tab: null } });
+    expect(seen).toEqual([a, b, a, b]);
+  });
+
   it('runs nothing when there is no tab to act on; the active tab is never a default', async () => {
     const { env, seen, dispatch } = recording();
     env.browser.addTab({ active: true });

@@ -48,16 +48,18 @@ export interface PreparedCall<T extends ToolName> {
   refs: CallRefs;
   /** The tabs resolution looked at, as Chrome described them then. */
   seen: ReadonlyMap<number, chrome.tabs.Tab>;
+  /** The agent identity the call carries: whose remembered tab it defaulted to, and remembers (targets.ts). */
+  agent: string | undefined;
 }
 
 export async function prepareCall<T extends ToolName>(tool: T, call: TargetedCall, ctx: TargetingContext): Promise<PreparedCall<T>> {
   const merged = mergeEnvelope(tool, call.params, call.target, call.agent);
   // Validated before anything is looked up: a wrong `tab` type must be invalid_arguments.
   const params = parseParams(tool, merged.params) as Record<string, unknown>;
-  const resolved = await resolveCallTabs(tool, params, merged.scope, ctx);
+  const resolved = await resolveCallTabs(tool, params, merged.scope, ctx, call.agent);
   // Entry `leases: 'exempt'`: the tool only reads chrome-relay's own bookkeeping, or checks leases itself.
   const tabs = TOOLS[tool].leases === 'exempt' ? resolved.tabs : await enforceLeases(tool, params, resolved.tabs, call.agent, ctx);
-  return { params: withCallTabs(tool, params, tabs) as ToolParams<T>, tabs, refs: resolved.refs, seen: resolved.seen };
+  return { params: withCallTabs(tool, params, tabs) as ToolParams<T>, tabs, refs: resolved.refs, seen: resolved.seen, agent: call.agent };
 }
 
 /** Leases covering a tab: its own, and its workspace's (the window it sits in). */
