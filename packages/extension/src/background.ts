@@ -89,6 +89,8 @@ const targeting = createTargetingContext({
   leases,
   workspaces,
   refs: registry,
+  // The person's groups are not the agent's to see, by list or by name: the same verdict as `group list`.
+  seesGroup: (tabIds) => policy.seesGroup(tabIds),
 });
 
 const activity = new ActivityLog(browser);

@@ -10,6 +10,7 @@ import { fakeOrganize } from './testing/fakeOrganize.js';
 import { fakeBarrier } from './testing/fakeNet.js';
 import { fakeAgentPages } from './testing/fakeLifecycle.js';
 import { defineTool, type AnyToolDefinition } from './tools/defineTool.js';
+import { organizeTools } from './tools/observe/organize.js';
 import type { ToolContext } from './actions/toolContext.js';
 import { ActivityLog } from './activity/activityLog.js';
 import { AgentTabs } from './policy/agentTabs.js';
@@ -21,8 +22,8 @@ const NOW = 1_000_000;
 
 const NO_REFS: TargetingParts['refs'] = { lookup: async () => undefined, forgetTab: async () => undefined };
 
-function targetingOver(browser: FakeBrowser, refs: TargetingParts['refs'] = NO_REFS) {
-  return createTargetingContext({ browser, organize: fakeOrganize(browser), refs });
+function targetingOver(browser: FakeBrowser, refs: TargetingParts['refs'] = NO_REFS, organize = fakeOrganize(browser), seesGroup: TargetingParts['seesGroup'] = async () => true) {
+  return createTargetingContext({ browser, organize, refs, seesGroup });
 }
 
 function dispatcherWith(...tools: AnyToolDefinition[]) {
@@ -197,6 +198,20 @@ describe('dispatcher: one target per call', () => {
     env.browser.session.set(SESSION_KEYS.currentTab, remembered);
     await dispatch(call('tabs'));
     expect(env.browser.session.get(SESSION_KEYS.currentTab)).toBe(remembered);
+  });
+
+  it("remembers a tab per agent: each agent's next call without --tab acts where that agent last worked, never where another did", async () => {
+    const { env, seen, dispatch } = recording();
+    const [a, b] = [env.browser.addTab({}).id ?? 0, env.browser.addTab({}).id ?? 0];
+    await dispatch({ ...call('get', { what: 'title' }), agent: 'a', target: { tab: a } });
+    await dispatch({ ...call('get', { what: 'title' }), agent: 'b', target: { tab: b } });
+    await dispatch({ ...call('get', { what: 'title' }), agent: 'a' });
+    await dispatch({ ...call('get', { what: 'title' }), agent: 'b' });
+    expect(seen).toEqual([a, b, a, b]);
+    // A third agent, and a call with no identity, have worked nowhere: neither takes a or b's tab.
+    expect(errorOf(await dispatch({ ...call('get', { what: 'title' }), agent: 'c' }))).toMatchObject({ code: 'target_not_found', details: { tab: null, agent: 'c' } });
+    expect(errorOf(await dispatch(call('get', { what: 'title' })))).toMatchObject({ code: 'target_not_found', details: { tab: null } });
+    expect(seen).toEqual([a, b, a, b]);
   });
 
   it('runs nothing when there is no tab to act on; the active tab is never a default', async () => {
@@ -488,6 +503,94 @@ describe('dispatcher: the person\'s limits and the activity log', () => {
     expect((await pending).type).toBe('result');
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(env.debugger.attached.has(tab)).toBe(false);
+  });
+});
+
+describe("dispatcher: the person's tab groups are not the agent's to name", () => {
+  /**
+   * "Agent tabs only": the person's group "Taxes" (two tabs of theirs), a group "Mixed" holding one agent tab and one of
+   * the person's, the person's lending group "chrome-relay" (one tab of theirs, lent), and two agent tabs.
+   */
+  async function groups() {
+    const env = createFakeEnvironment();
+    const organize = fakeOrganize(env.browser);
+    const store = new SettingsStore(env.browser);
+    await store.save({ blockedSites: [], agentTabsOnly: true, idleDetachSeconds: 15, remoteAgents: true, agentFiles: false, agentJs: true });
+    const pause = new PauseStore(env.browser);
+    const agentTabs = new AgentTabs(env.browser);
+    const { barrier } = fakeBarrier(env.browser, () => store.rules());
+    const policy = new Policy({ browser: env.browser, organize, sessions: env.cdp, settings: store, pause, agentTabs, barrier, pages: fakeAgentPages(env.browser, barrier, agentTabs, pause).pages });
+    const tab = (url: string): number => env.browser.addTab({ url }).id ?? 0;
+    const [taxes1, taxes2, mixedPerson, lent] = [tab('https://tax.test/1'), tab('https://tax.test/2'), tab('https://mail.test/'), tab('https://lent.test/')];
+    const [agentA, agentB, agentC] = [tab('https://shop.test/a'), tab('https://shop.test/b'), tab('https://shop.test/c')];
+    for (const id of [agentA, agentB, agentC]) await policy.adopt(id, 'opened');
+    const titled = async (title: string, ids: number[]): Promise<number> => {
+      const id = await organize.groupTabs(ids);
+      await organize.updateGroup(id, { title });
+      return id;
+    };
+    const taxes = await titled('Taxes', [taxes1, taxes2]);
+    const mixed = await titled('Mixed', [agentC, mixedPerson]);
+    const lending = await titled('chrome-relay', [lent]);
+    const tools = [...Object.values(organizeTools), defineTool({ name: 'get', uses: [], handle: async (params) => ({ tabId: params.tab ?? 0, what: params.what, value: 'T' }) })];
+    const targeting = targetingOver(env.browser, NO_REFS, organize, (ids) => policy.seesGroup(ids));
+    const dispatch = createDispatcher({ tools, services: { ...env.ctx, targeting }, policy });
+    const snapshotOfGroups = () => [...organize.groups.values()].map((g) => ({ id: g.id, title: g.title, tabIds: [...g.tabIds] }));
+    return { env, organize, dispatch, taxes, mixed, lending, taxes1, taxes2, mixedPerson, lent, agentA, agentB, agentC, snapshotOfGroups };
+  }
+
+  /** What a name nobody uses gets, written for another name: what a probe would compare an answer with. */
+  const asIfNamed = (error: RelayErrorData, name: string) => JSON.parse(JSON.stringify(error).replaceAll('Nobody', name)) as unknown;
+
+  it("group add/close and --group answer a person's group name exactly as a name nobody uses, and change nothing", async () => {
+    const g = await groups();
+    const before = g.snapshotOfGroups();
+    for (const name of ['Taxes', 'Mixed']) {
+      const shapes: [string, Record<string, unknown>, CallMessage['target']?][] = [
+        ['group_add', { name: 'N', tabs: [g.agentA] }],
+        ['group_add', { name: 'N', tabs: [g.agentA, 999], allowPartial: true }],
+        ['group_close', { name: 'N' }],
+        ['group_close', { name: 'N', allowPartial: true }],
+        ['get', { what: 'title' }, { group: 'N' }],
+      ];
+      for (const [tool, params, target] of shapes) {
+        const named = (n: string): CallMessage => ({ ...call(tool, { ...params, ...('name' in params ? { name: n } : {}) }), ...(target ? { target: { group: n } } : {}) });
+        const person = errorOf(await g.dispatch(named(name)));
+        const nobody = errorOf(await g.dispatch(named('Nobody')));
+        expect(person.code).toBe('target_not_found');
+        expect(person).toEqual(asIfNamed(nobody, name));
+      }
+    }
+    expect(g.snapshotOfGroups()).toEqual(before);
+  });
+
+  it("group create with a person's group name makes the agent a group of its own; theirs is untouched, and the name is the agent's from then on", async () => {
+    const g = await groups();
+    const created = await g.dispatch(call('group_create', { name: 'Taxes', tabs: [g.agentA] }));
+    if (created.type !== 'result') throw new Error(JSON.stringify(created));
+    const mine = (created.result as { groupId: number }).groupId;
+    expect(mine).not.toBe(g.taxes);
+    expect(g.organize.groups.get(g.taxes)).toMatchObject({ title: 'Taxes', tabIds: [g.taxes1, g.taxes2] });
+    // The name now finds the agent's group only: no ambiguity that would count the person's.
+    expect((await g.dispatch(call('group_add', { name: 'Taxes', tabs: [g.agentB] }))).type).toBe('result');
+    expect(g.organize.groups.get(mine)?.tabIds).toEqual([g.agentA, g.agentB]);
+    expect(errorOf(await g.dispatch(call('group_create', { name: 'Taxes', tabs: [g.agentB] })))).toMatchObject({ code: 'target_conflict', details: { reason: 'name_taken', group: 'Taxes' } });
+    const listed = await g.dispatch(call('group_list'));
+    if (listed.type !== 'result') throw new Error(JSON.stringify(listed));
+    expect(listed.result).toMatchObject({ groups: [{ name: 'chrome-relay' }, { name: 'Taxes', groupId: mine }], otherGroups: 2 });
+    expect(g.organize.groups.get(g.taxes)).toMatchObject({ title: 'Taxes', tabIds: [g.taxes1, g.taxes2] });
+  });
+
+  it('the lending group "chrome-relay" is the agents\' while every tab of it is usable; with a page agents never use dragged in, it is the person\'s again', async () => {
+    const g = await groups();
+    expect((await g.dispatch({ ...call('get', { what: 'title' }), target: { group: 'chrome-relay' } })).type).toBe('result');
+    // The browser's settings page joins the lending group: lending never makes such a page an agent's.
+    const settingsPage = g.env.browser.addTab({ url: 'chrome://settings/' }).id ?? 0;
+    await g.organize.groupTabs([settingsPage], g.lending);
+    const nobody = errorOf(await g.dispatch(call('group_close', { name: 'Nobody' })));
+    const lending = errorOf(await g.dispatch(call('group_close', { name: 'chrome-relay' })));
+    expect(lending).toEqual(asIfNamed(nobody, 'chrome-relay'));
+    expect(g.organize.groups.get(g.lending)?.tabIds).toEqual([g.lent, settingsPage]);
   });
 });
 

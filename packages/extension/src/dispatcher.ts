@@ -260,7 +260,7 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
    */
   async function execute<T extends ToolName>(tool: ToolDefinition<T>, prepared: PreparedCall<T>, stage: Stage, onTurn: (turn: Turn) => void = noop): Promise<unknown> {
     const { watch, stopped } = stage;
-    const { tabs } = prepared;
+    const { tabs, agent } = prepared;
     // What was resolved is handed over whole: the tool looks up neither its tab nor its refs again.
     const ctx: ToolContext = { ...stage.ctx, target: tabs, refs: prepared.refs };
     const tabId = tabs.kind === 'tab' ? tabs.tab : undefined;
@@ -285,24 +285,25 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
       result = await Promise.race([running, stopped]);
     } catch (error) {
       // The tool ran on a tab the call named (--tab, a ref's, a workspace's): that is where the agent works now.
-      if (handler !== undefined) await remember(tool.name, tabs, undefined).catch(() => undefined);
+      if (handler !== undefined) await remember(tool.name, tabs, undefined, agent).catch(() => undefined);
       throw error;
     }
-    await remember(tool.name, tabs, result);
+    await remember(tool.name, tabs, result, agent);
     return deps.policy === undefined ? result : deps.policy.noteResult(tool.name, result);
   }
 
   /**
-   * The tab chrome-relay works on from now on (targets.ts), remembered here for every tool that acts in a page: the
-   * tab its result names (navigate's new tab), else the one the call was resolved to — never by a tool.
+   * The tab chrome-relay works on from now on for the call's agent (targets.ts: one per agent identity), remembered
+   * here for every tool that acts in a page: the tab its result names (navigate's new tab), else the one the call was
+   * resolved to — never by a tool.
    */
-  async function remember(tool: ToolName, tabs: CallTabs, result: unknown): Promise<void> {
+  async function remember(tool: ToolName, tabs: CallTabs, result: unknown, agent: string | undefined): Promise<void> {
     const use = tabUseOf(tool);
     // Tools that manage tabs by id (close, groups, leases: their tabs are `tabs`) change nothing of it.
     if ((use !== 'page' && use !== 'page_or_new') || tabs.kind === 'tabs') return;
     const named = typeof result === 'object' && result !== null && 'tabId' in result && typeof result.tabId === 'number' ? result.tabId : undefined;
     const tab = named ?? (tabs.kind === 'tab' ? tabs.tab : undefined);
-    if (tab !== undefined) await rememberTab(tab, services.browser);
+    if (tab !== undefined) await rememberTab(tab, services.browser, agent);
   }
 
   return async (call) => {

@@ -4,6 +4,7 @@ import {
   encodeFrame,
   MAX_TO_EXTENSION_BYTES,
   parseResult,
+  PROTOCOL_VERSION,
   RESTART_DRAIN_MS,
   type ClientResponse,
   type ExtensionHello,
@@ -119,7 +120,7 @@ describe('Relay', () => {
     relay.extensionMessage({ type: 'result', id: callB?.id ?? -1, ok: true, result: 'for b' });
     relay.extensionMessage({ type: 'result', id: callA?.id ?? -1, ok: true, result: 'for a' });
     expect(a.received).toEqual([
-      { id: 1, ok: true, result: 'for a', versions: { host: { version: '0.1.0', protocolVersion: 1 }, extension: { version: '0.2.0', protocolVersion: 1 } } },
+      { id: 1, ok: true, result: 'for a', versions: { host: { version: '0.1.0', protocolVersion: PROTOCOL_VERSION }, extension: { version: '0.2.0', protocolVersion: 1 } } },
     ]);
     expect(b.received).toMatchObject([{ id: 1, ok: true, result: 'for b' }]);
     expect(relay.pendingCount).toBe(0);
@@ -205,7 +206,7 @@ describe('Relay', () => {
     expect(response?.ok).toBe(true);
     const result = parseResult('status', response?.ok ? response.result : undefined);
     expect(result).toEqual({
-      host: { version: '0.1.0', protocolVersion: 1, pid: 4242, socket: '/run/host-4242.sock' },
+      host: { version: '0.1.0', protocolVersion: PROTOCOL_VERSION, pid: 4242, socket: '/run/host-4242.sock' },
       extension: { id: HELLO.extension.id, version: '0.2.0', protocolVersion: 1 },
       browser: { userAgent: 'Mozilla/5.0 Test', pid: 100 },
       profile: '/profiles/a',

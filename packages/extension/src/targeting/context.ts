@@ -1,7 +1,7 @@
 /** A TargetingContext over any browser and organise API: the worker's (index.ts) and the tests' fakes. */
 import type { BrowserApi } from '../browserApi.js';
 import type { TargetingContext } from './prepareCall.js';
-import { getGroup } from './groups.js';
+import { groupBook, type SeesGroup } from './groups.js';
 import { LeaseStore } from './leases.js';
 import type { OrganizeApi } from '../organizeApi.js';
 import type { RefBook, Scope, ScopeTabs } from './resolveCall.js';
@@ -14,17 +14,19 @@ export interface TargetingParts {
   refs: RefBook;
   leases?: LeaseStore;
   workspaces?: WorkspaceStore;
+  /** Which tab groups the agent may see, and so name (policy/policy.ts seesGroup): the person's are not among them. */
+  seesGroup: SeesGroup;
 }
 
 export function createTargetingContext(parts: TargetingParts): TargetingContext {
   const workspaces = parts.workspaces ?? new WorkspaceStore(parts.browser, parts.organize);
+  const groups = groupBook(parts.organize, parts.seesGroup);
   const scopeTabs = async (scope: Scope): Promise<ScopeTabs> => {
     if (scope.kind === 'workspace') {
       const workspace = await workspaces.get(scope.name);
       return { tabIds: workspace.tabIds, preferred: workspace.activeTabId ?? workspace.tabIds[0] };
     }
-    const group = await getGroup(parts.organize, scope.name);
-    const tabIds = await parts.organize.groupTabIds(group.id);
+    const { tabIds } = await groups.get(scope.name);
     return { tabIds, preferred: tabIds[0] };
   };
   return {
@@ -32,6 +34,7 @@ export function createTargetingContext(parts: TargetingParts): TargetingContext 
     organize: parts.organize,
     leases: parts.leases ?? new LeaseStore(parts.browser),
     workspaces,
+    groups,
     refs: parts.refs,
     scopeTabs,
   };

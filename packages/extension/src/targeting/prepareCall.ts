@@ -24,12 +24,15 @@ import { tabsOf, type CallRefs, type CallTabs } from '../context/call.js';
 import { tabExists } from '../targets.js';
 import { mergeEnvelope, resolveCallTabs, withCallTabs, type EnvelopeTarget, type ResolveContext } from './resolveCall.js';
 import type { WorkspaceStore } from './workspaces.js';
+import type { GroupBook } from './groups.js';
 
 export interface TargetingContext extends ResolveContext {
   browser: BrowserApi;
   organize: OrganizeApi;
   leases: LeaseStore;
   workspaces: WorkspaceStore;
+  /** Tab groups by name, among those the agent may see (groups.ts). */
+  groups: GroupBook;
 }
 
 export interface TargetedCall {
@@ -45,16 +48,18 @@ export interface PreparedCall<T extends ToolName> {
   refs: CallRefs;
   /** The tabs resolution looked at, as Chrome described them then. */
   seen: ReadonlyMap<number, chrome.tabs.Tab>;
+  /** The agent identity the call carries: whose remembered tab it defaulted to, and remembers (targets.ts). */
+  agent: string | undefined;
 }
 
 export async function prepareCall<T extends ToolName>(tool: T, call: TargetedCall, ctx: TargetingContext): Promise<PreparedCall<T>> {
   const merged = mergeEnvelope(tool, call.params, call.target, call.agent);
   // Validated before anything is looked up: a wrong `tab` type must be invalid_arguments.
   const params = parseParams(tool, merged.params) as Record<string, unknown>;
-  const resolved = await resolveCallTabs(tool, params, merged.scope, ctx);
+  const resolved = await resolveCallTabs(tool, params, merged.scope, ctx, call.agent);
   // Entry `leases: 'exempt'`: the tool only reads chrome-relay's own bookkeeping, or checks leases itself.
   const tabs = TOOLS[tool].leases === 'exempt' ? resolved.tabs : await enforceLeases(tool, params, resolved.tabs, call.agent, ctx);
-  return { params: withCallTabs(tool, params, tabs) as ToolParams<T>, tabs, refs: resolved.refs, seen: resolved.seen };
+  return { params: withCallTabs(tool, params, tabs) as ToolParams<T>, tabs, refs: resolved.refs, seen: resolved.seen, agent: call.agent };
 }
 
 /** Leases covering a tab: its own, and its workspace's (the window it sits in). */

@@ -15,7 +15,7 @@
  *     - the explicit tab, which must exist;
  *     - the workspace or group: the remembered tab if it is in there, else the workspace window's
  *       active tab / the group's first tab;
- *     - otherwise the remembered tab (targets.ts). When it is gone: target_not_found; navigate
+ *     - otherwise the remembered tab of the call's agent (targets.ts: one per agent identity). When it is gone: target_not_found; navigate
  *       opens a new tab instead (and always with newTab); close closes the remembered tab.
  *     A tool whose entry `reaches` tabs through its params (group create/add/close, workspace close,
  *     lease claim) acts on every tab they name: the ids given, and every tab of the group or workspace
@@ -211,19 +211,19 @@ class TabsSeen {
   }
 }
 
-async function tabOfScope(ctx: ResolveContext, scope: Scope): Promise<number> {
+async function tabOfScope(ctx: ResolveContext, scope: Scope, agent: string | undefined): Promise<number> {
   const { tabIds, preferred } = await ctx.scopeTabs(scope);
-  const remembered = await readRememberedTab(ctx.browser);
+  const remembered = await readRememberedTab(ctx.browser, agent);
   if (remembered !== undefined && tabIds.includes(remembered)) return remembered;
   if (preferred !== undefined) return preferred;
   const what = scope.kind === 'workspace' ? `Workspace "${scope.name}" has no tab left; close it and create it again.` : `Tab group "${scope.name}" has no tabs.`;
   throw new RelayError('target_not_found', what, { phase: 'resolve', details: { [scope.kind]: scope.name } });
 }
 
-async function remembered(ctx: ResolveContext, tabs: TabsSeen): Promise<number> {
-  const tab = await readRememberedTab(ctx.browser);
+async function remembered(ctx: ResolveContext, tabs: TabsSeen, agent: string | undefined): Promise<number> {
+  const tab = await readRememberedTab(ctx.browser, agent);
   if (tab !== undefined && (await tabs.exists(tab))) return tab;
-  throw noRememberedTab(tab);
+  throw noRememberedTab(tab, agent);
 }
 
 /** Each ref the params name, from the registry: looked up here, once for the whole call. */
@@ -240,7 +240,7 @@ async function lookUp(ctx: ResolveContext, refs: readonly string[]): Promise<Map
 }
 
 /** Step 2, for a tool that acts in one tab. */
-async function resolvePage(params: Readonly<Record<string, unknown>>, scope: Scope | undefined, ctx: ResolveContext, newWhenAbsent: boolean, tabs: TabsSeen, refs: Map<string, CallRef>): Promise<CallTabs> {
+async function resolvePage(params: Readonly<Record<string, unknown>>, scope: Scope | undefined, ctx: ResolveContext, newWhenAbsent: boolean, tabs: TabsSeen, refs: Map<string, CallRef>, agent: string | undefined): Promise<CallTabs> {
   const explicit = typeof params.tab === 'number' ? params.tab : undefined;
   const named = refsIn(params);
   const known: { ref: string; tab: number; state: CallRef['state'] }[] = [];
@@ -287,19 +287,19 @@ async function resolvePage(params: Readonly<Record<string, unknown>>, scope: Sco
     await tabs.get(explicit);
     return { kind: 'tab', tab: explicit, via: 'explicit' };
   }
-  if (scope !== undefined) return { kind: 'tab', tab: await tabOfScope(ctx, scope), via: scope.kind };
+  if (scope !== undefined) return { kind: 'tab', tab: await tabOfScope(ctx, scope, agent), via: scope.kind };
   if (newWhenAbsent) {
     // navigate: the same default as every tool, a new tab only when asked for or when there is none to use.
     if (params.newTab === true) return NONE;
-    const tab = await readRememberedTab(ctx.browser);
+    const tab = await readRememberedTab(ctx.browser, agent);
     return tab !== undefined && (await tabs.exists(tab)) ? { kind: 'tab', tab, via: 'remembered' } : NONE;
   }
   if (named.length > 0) {
     // Refs chrome-relay does not know: the tool answers stale_ref, which says more than "no tab".
-    const tab = await readRememberedTab(ctx.browser);
+    const tab = await readRememberedTab(ctx.browser, agent);
     return tab !== undefined && (await tabs.exists(tab)) ? { kind: 'tab', tab, via: 'remembered' } : NONE;
   }
-  return { kind: 'tab', tab: await remembered(ctx, tabs), via: 'remembered' };
+  return { kind: 'tab', tab: await remembered(ctx, tabs, agent), via: 'remembered' };
 }
 
 /** Step 2 for a tool whose params name tabs (its entry's `reaches`): every tab named, in the order named, once. */
@@ -320,8 +320,11 @@ async function resolveReach(reaches: NonNullable<(typeof TOOLS)[ToolName]['reach
   return { kind: 'tabs', tabs, via: 'named' };
 }
 
-/** Step 2: the tabs the call acts on, and the refs it names. Params are the validated, merged ones. */
-export async function resolveCallTabs(tool: string, params: Readonly<Record<string, unknown>>, scope: Scope | undefined, ctx: ResolveContext): Promise<Resolved> {
+/**
+ * Step 2: the tabs the call acts on, and the refs it names. Params are the validated, merged ones; `agent` is the
+ * identity the call carries, whose remembered tab is the default (targets.ts: one per agent; none, the shared one).
+ */
+export async function resolveCallTabs(tool: string, params: Readonly<Record<string, unknown>>, scope: Scope | undefined, ctx: ResolveContext, agent?: string): Promise<Resolved> {
   const tabs = new TabsSeen(ctx.browser);
   const refs = await lookUp(ctx, refsIn(params));
   const resolved = (callTabs: CallTabs): Resolved => ({ tabs: callTabs, refs, seen: tabs.seen });
@@ -332,10 +335,10 @@ export async function resolveCallTabs(tool: string, params: Readonly<Record<stri
   if (use === 'close') {
     // Existence is the tool's to check: it names every missing id and closes none (all or nothing).
     if (Array.isArray(params.tabs)) return resolved({ kind: 'tabs', tabs: params.tabs.filter((t): t is number => typeof t === 'number'), via: 'explicit' });
-    if (scope !== undefined) return resolved({ kind: 'tabs', tabs: [await tabOfScope(ctx, scope)], via: scope.kind });
-    return resolved({ kind: 'tabs', tabs: [await remembered(ctx, tabs)], via: 'remembered' });
+    if (scope !== undefined) return resolved({ kind: 'tabs', tabs: [await tabOfScope(ctx, scope, agent)], via: scope.kind });
+    return resolved({ kind: 'tabs', tabs: [await remembered(ctx, tabs, agent)], via: 'remembered' });
   }
-  return resolved(await resolvePage(params, scope, ctx, use === 'page_or_new', tabs, refs));
+  return resolved(await resolvePage(params, scope, ctx, use === 'page_or_new', tabs, refs, agent));
 }
 
 /**

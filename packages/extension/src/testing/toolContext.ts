@@ -53,6 +53,7 @@ export function fakeServices(cdp: CdpSessions, browser: BrowserApi & Partial<Fak
       browser,
       organize: fakeOrganize(browser as FakeBrowser),
       refs: registry,
+      seesGroup: () => Promise.resolve(true),
     }),
     navigation: DEFAULT_NAVIGATION_TIMING,
     snapshotLocks: new TabLocks(),

@@ -9,8 +9,8 @@
  */
 import { RelayError, VERSION, type ToolResult } from '@chrome-relay/protocol';
 import { aDialog } from '../pageState/dialogs.js';
-import { isTabId, readSession, SESSION_KEYS } from '../state/storage.js';
 import { defineTool } from './defineTool.js';
+import { lastWorkedTab } from '../targets.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { mainWorldAnswers } from '../pageState/mainWorld.js';
 
@@ -30,7 +30,7 @@ export const pingTool = defineTool({
 });
 
 async function pingPage(ctx: UsedContext): Promise<PagePing | null> {
-  const tabId = await readSession(ctx.browser, SESSION_KEYS.currentTab, isTabId);
+  const tabId = await lastWorkedTab(ctx.browser);
   if (tabId === undefined) return null;
   let url: string;
   try {

@@ -10,7 +10,6 @@
 import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
 import type { CallTabs } from '../../context/call.js';
 import type { LeaseInfo } from '../../targeting/leases.js';
-import { findGroup, getGroup } from '../../targeting/groups.js';
 import { DEFAULT_LEASE_TTL_MS, leaseConflict } from '../../targeting/leases.js';
 import { tabExists } from '../../targets.js';
 import { defineTool } from '../defineTool.js';
@@ -67,7 +66,7 @@ function organizeToolSet() {
     uses: ['targeting'],
     async handle(params, ctx) {
       const deps = ctx.targeting;
-      if (await findGroup(deps.organize, params.name)) {
+      if (await deps.groups.find(params.name)) {
         throw reasonedError('target_conflict', 'name_taken', `A tab group named "${params.name}" already exists; add tabs with \`chrome-relay group add ${params.name} <tab…>\`, or pick another name.`, {
           phase: 'resolve',
           details: { group: params.name },
@@ -85,7 +84,7 @@ function organizeToolSet() {
     uses: ['targeting'],
     async handle(params, ctx) {
       const deps = ctx.targeting;
-      const group = await getGroup(deps.organize, params.name);
+      const group = await deps.groups.get(params.name);
       const tabs = [...new Set(params.tabs)];
       await deps.organize.groupTabs(tabs, group.id);
       return { name: params.name, groupId: group.id, applied: tabs, failed: vetted(ctx.target).failed };
@@ -110,7 +109,7 @@ function organizeToolSet() {
     uses: ['targeting'],
     async handle(params, ctx) {
       const deps = ctx.targeting;
-      const group = await getGroup(deps.organize, params.name);
+      const group = await deps.groups.get(params.name);
       const checked = vetted(ctx.target);
       const applied: number[] = [];
       const failed = [...checked.failed];
