@@ -134,3 +134,38 @@ describe('a press that did not visibly act is not a success', () => {
     expect(await read(page, 'window.record')).toMatchObject({ veil: [], through: 0, panel: [] });
   });
 });
+
+describe('pointer capture: the page choosing who hears the release of a press its control took', () => {
+  it("a track that captures the pointer when its handle is pressed takes the release: exit 0; a decoy handed the capture is click_intercepted and hears nothing", async () => {
+    const tab = await open(relay, '/delivery-capture.html');
+    const page = await relay.page(tab.path);
+    const text = await snapshot(relay, tab.tabId);
+    await click(tab.tabId, refFor(text, /button "Handle"/));
+    const own = await read<Record<string, string[]>>(page, 'window.record');
+    expect(own.handle?.slice(0, 1), 'the press reached the handle').toEqual(['pointerdown']);
+    expect(own.own, 'the track it captured to heard the release').toEqual(expect.arrayContaining(['pointerup', 'click']));
+    const stolen = await relay.cli('click', refFor(text, /button "Stolen"/), '--tab', String(tab.tabId));
+    expect(stolen.code, stolen.stdout).toBe(1);
+    expect(stolen.error?.code, stolen.stderr).toBe('click_intercepted');
+    expect(stolen.error?.details.when).toBe('on_press');
+    expect(stolen.error?.message).toMatch(/<div id="decoy">/);
+    expect(await read(page, 'window.record.decoy'), 'the decoy heard nothing of the release').toEqual([]);
+  });
+
+  it("MUI Slider: a click on a thumb's slider ref (MUI captures the pointer to the slider's root) exits 0 and leaves no drag running; a click on its rail sets the value", async () => {
+    const { tabId, page, text } = await widget('mui-slider');
+    const snap = await text();
+    await click(tabId, refFor(snap, /slider "Volume"/));
+    expect(await read(page, 'window.record.volume'), 'pressed where the thumb is: the value stays').toBe(20);
+    // Had the release been held back, MUI would still be dragging: the pointer moving to the other slider would move this one.
+    await click(tabId, refFor(snap, /slider "Maximum price"/));
+    expect(await read(page, 'window.record.volume')).toBe(20);
+    const rail = await read<{ x: number; y: number }>(page, `(() => { const r = document.querySelector('.MuiSlider-root').getBoundingClientRect(); return { x: Math.round(r.left + r.width * 0.75), y: Math.round(r.top + r.height / 2) }; })()`);
+    const atRail = await relay.cli('click', '--x', String(rail.x), '--y', String(rail.y), '--tab', String(tabId));
+    expect(atRail.code, atRail.stderr).toBe(0);
+    const volume = await read<number>(page, 'window.record.volume');
+    expect(volume).toBeGreaterThan(65);
+    expect(volume).toBeLessThan(85);
+  });
+});
+

@@ -125,8 +125,13 @@ interface Armed {
   pressed: boolean;
   /** Mode drop: the dragged element, which may take the release (it often follows the pointer). */
   source: Element | null;
-  /** Mode drop: the element the page captured the pointer to, which took the pointerup (its mouseup follows). */
+  /**
+   * The element the page captured the pointer to, which took the pointerup (its mouseup, and a click's click, follow).
+   * Mode drop: any; mode target: one holding the element the press reached (see capturedRelease).
+   */
   captured: Element | null;
+  /** Mode target: the element the first press that reached the expected one was dispatched to. */
+  pressedOn: Element | null;
   /** Mode drop: the element that took the release's pointerup (the mouseup after it is the same release). */
   released: Element | null;
   /** Mode drop: where elements under the moving pointer were first seen (a drag library's ghost moves with it). */
@@ -213,6 +218,7 @@ export class DeliveryGuard {
       pressed: false,
       source: mode === 'drop' ? source : null,
       captured: null,
+      pressedOn: null,
       released: null,
       firstSeen: new Map(),
       before: undefined,
@@ -288,7 +294,10 @@ export class DeliveryGuard {
     if (ok) {
       // The first press that reached the element: read its control before the page's own handlers of it run.
       if (phase === 'press' && armed.mode === 'target' && armed.before === undefined && hit !== null) armed.before = look(hit, armed.expected);
-      if (phase === 'press') armed.pressed = true;
+      if (phase === 'press') {
+        armed.pressed = true;
+        armed.pressedOn ??= hit;
+      }
       if (armed.mode === 'drop' && event.type === 'pointerup') armed.released = hit;
       return;
     }
@@ -319,17 +328,33 @@ function gaveWay(hit: Element, expected: Element, point: { x: number; y: number 
 }
 
 /**
- * Mode drop: a release the page itself sent elsewhere by capturing the pointer (setPointerCapture:
- * sliders, drag libraries) is where the page wants it, not a misdirected one. The pointerup goes to
- * the capturing element while the capture holds; the mouseup after it, to the same element.
+ * A release the page itself sent elsewhere by capturing the pointer (setPointerCapture) is where the page wants it, not
+ * a misdirected one. The pointerup goes to the capturing element while the capture holds; the mouseup after it, and
+ * the click of a click, to the same element.
+ * - Mode drop (sliders, drag libraries): any capturing element; the drop is judged by where the pointer ends.
+ * - Mode target: only an element that is or holds the one the press reached. A slider captures to its root when its
+ *   thumb is pressed (MUI), a button to itself: the page choosing who hears the release of a press its control took.
+ *   Capture is set during a press only (a mouse without a button down cannot be captured), so it is the page's answer
+ *   to this press; one set on anything that does not hold the pressed element takes the release away from it, and
+ *   stays an interception.
  */
 function capturedRelease(armed: Armed, event: Event, hit: Element): boolean {
-  if (armed.mode !== 'drop' || GUARDED_EVENTS[event.type] !== 'release') return false;
-  if (event instanceof PointerEvent && hit.hasPointerCapture(event.pointerId)) {
+  if (GUARDED_EVENTS[event.type] !== 'release') return false;
+  if (armed.mode === 'drop') {
+    if (event instanceof PointerEvent && hit.hasPointerCapture(event.pointerId)) {
+      armed.captured = hit;
+      return true;
+    }
+    return event.type === 'mouseup' && hit === armed.captured;
+  }
+  const pressedOn = armed.pressedOn;
+  if (armed.mode !== 'target' || pressedOn === null) return false;
+  if (event.type === 'pointerup') {
+    if (!(event instanceof PointerEvent) || !hit.hasPointerCapture(event.pointerId) || !(hit === pressedOn || flatContains(hit, pressedOn))) return false;
     armed.captured = hit;
     return true;
   }
-  return event.type === 'mouseup' && hit === armed.captured;
+  return hit === armed.captured;
 }
 
 /**
