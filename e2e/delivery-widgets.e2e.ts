@@ -167,5 +167,23 @@ describe('pointer capture: the page choosing who hears the release of a press it
     expect(volume).toBeGreaterThan(65);
     expect(volume).toBeLessThan(85);
   });
+
+  it('the other kits that capture the pointer or follow it from the window take a click on their controls: Radix Slider, Shoelace range, react-aria slider (its input clipped by a wrapper: a slider in the snapshot now), a dnd-kit sortable item', async () => {
+    const radix = await widget('radix-form');
+    await click(radix.tabId, refFor(await radix.text(), /slider "Volume"/));
+    expect(await read(radix.page, 'window.record.volume') ?? 30, 'Radix: pressed where the thumb is').toBe(30);
+    // A native range in a shadow root: the browser moves its thumb to where it is pressed, its middle.
+    const shoelace = await widget('shoelace');
+    await click(shoelace.tabId, refFor(await shoelace.text(), /slider "Volume"/));
+    expect(await read(shoelace.page, 'window.record.volume')).toBe(50);
+    // react-aria: the input is clipped by a VisuallyHidden wrapper inside the thumb, which is where the pointer goes.
+    const aria = await widget('react-aria-slider');
+    await click(aria.tabId, refFor(await aria.text(), /slider "Brightness" \[range=0\.\.100\] \[ref=e\d+\]: "40"/));
+    expect(await read(aria.page, 'window.record.brightness')).toBe(40);
+    // dnd-kit follows the pointer from the document and starts a drag only once it moved: a click is a click.
+    const dnd = await widget('dnd-kit');
+    await click(dnd.tabId, refFor(await dnd.text(), /button "Banana"/));
+    expect(await read(dnd.page, 'window.record')).toEqual({ order: ['Apple', 'Banana', 'Cherry'], clicked: 'Banana' });
+  });
 });
 

@@ -304,7 +304,12 @@ export class Walker {
    * control it is (role, name, value, range), and pointer actions on its ref aim at that drawn part (pointerPart.ts).
    */
   #operableThroughDrawing(element: Element, inherited: Inherited): boolean {
-    return inherited.sight.shown && drawnPartOf(element) !== null;
+    const part = drawnPartOf(element);
+    if (part === null) return false;
+    if (inherited.sight.shown) return true;
+    // A wrapper between the part and the control hid it (react-aria's VisuallyHidden): the part itself must be seen.
+    const style = getComputedStyle(part);
+    return sightOf(part, style, style.display, this.#sightAbove(part), this.#reach).inside.shown;
   }
 
   /**
