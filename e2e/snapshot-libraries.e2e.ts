@@ -131,9 +131,36 @@ describe('library text keeps its structure', () => {
     expect(snap).toContain(`- ${JSON.stringify(target)}\n`);
     const editor = refFor(snap, /textbox "Code editor"/);
     expect(snap).toContain(`- textbox "Code editor" [multiline] [ref=${editor.slice(1)}]: ${JSON.stringify('function greet(name) {\n  return "Hello, " + name;\n}\n\nexport default greet;\n')}`);
-    await ok('fill', editor, target);
+    // The answer holds the code as the editor holds it, lines and indentation kept.
+    expect(await ok('fill', editor, target)).toMatchObject({ value: target });
     expect(await recorded(tab.page)).toEqual({ doc: target });
     const tree = (await ok('snapshot', '--tab', String(tab.tabId), '--json')).tree as JsonNode[];
     expect(byRef(tree, editor.slice(1))?.value).toBe(target);
   });
 });
+
+describe('fill on a rich-text field reads it back as the snapshot and `get value` do, line for line', () => {
+  it('TipTap: two paragraphs filled in are two paragraphs, and the answer, `get value` and the snapshot say so', async () => {
+    const tab = await openLibrary('tiptap', '.ProseMirror');
+    const notes = refFor(await snapshot(relay, tab.tabId), /textbox "Notes"/);
+    const text = 'Ship the release today.\nTell the support team.';
+    expect(await ok('fill', notes, text)).toMatchObject({ value: text });
+    expect(await recorded(tab.page)).toMatchObject({ notes: '<p>Ship the release today.</p><p>Tell the support team.</p>' });
+    expect(await ok('get', 'value', notes)).toMatchObject({ value: text });
+    expect(await snapshot(relay, tab.tabId)).toContain(`- textbox "Notes" [richtext] [focused] [ref=${notes.slice(1)}]: ${JSON.stringify(text)}\n`);
+  });
+
+  it('an editor that joins the lines into one is partial_success_disallowed, saying what it holds; a plain contenteditable holds its lines', async () => {
+    // A beforeinput-driven editor whose model keeps the line break as a character it renders as a space.
+    const joined = await open(relay, '/editor.html');
+    const page = await relay.page(joined.path);
+    const result = await relay.cli('fill', refFor(await snapshot(relay, joined.tabId), /textbox "Editor"/), 'line one\nline two');
+    expect(result.code, result.stdout).toBe(1);
+    expect(result.error).toMatchObject({ code: 'partial_success_disallowed', details: { expected: 'line one\nline two', actual: 'line one line two' } });
+    expect(await read(page, 'window.model')).toBe('line one\nline two');
+    const form = await open(relay, '/form.html');
+    const editor = refFor(await snapshot(relay, form.tabId), /textbox "Editor"/);
+    expect(await ok('fill', editor, 'line one\nline two')).toMatchObject({ value: 'line one\nline two' });
+  });
+});
+
