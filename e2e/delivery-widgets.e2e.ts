@@ -63,7 +63,8 @@ describe('widgets that act on the press: one click, exit 0, and the answer says 
     // Radix draws the list over the trigger: the release went to it and was held back.
     expect(opened?.releaseHeld).toBe(true);
     expect(opened?.summary).toBe('opened: listbox');
-    expect(chosen).toMatchObject({ what: 'selected', releaseHeld: true, summary: 'selected' });
+    // The option took the pointerup and left with its list: the rest of that release goes to what held it, not held back.
+    expect(chosen).toEqual({ what: 'selected', summary: 'selected' });
     expect(await read(page, 'window.record')).toEqual({ value: 'New Zealand Time', opened: false });
   });
 
@@ -184,6 +185,37 @@ describe('pointer capture: the page choosing who hears the release of a press it
     const dnd = await widget('dnd-kit');
     await click(dnd.tabId, refFor(await dnd.text(), /button "Banana"/));
     expect(await read(dnd.page, 'window.record')).toEqual({ order: ['Apple', 'Banana', 'Cherry'], clicked: 'Banana' });
+  });
+});
+
+describe('an element that leaves on its own release: the click landed', () => {
+  it('removed or hidden by its pointerup, mouseup or click handler, the rest of the click going to what held it: exit 0; replaced by a decoy, the decoy hears nothing; a Shoelace option selected', async () => {
+    for (const [name, id, heard] of [
+      ['Removed on pointerup', 'removed-on-pointerup', 'pointerup'],
+      ['Removed on mouseup', 'removed-on-mouseup', 'mouseup'],
+      ['Hidden on mouseup', 'hidden-on-mouseup', 'mouseup'],
+      ['List hidden on mouseup', 'list-hidden-on-mouseup', 'mouseup'],
+      ['Removed on click', 'removed-on-click', 'click'],
+      ['Replaced on pointerup', 'replaced-on-pointerup', 'pointerup'],
+    ] as const) {
+      const tab = await open(relay, '/delivery-leave.html');
+      const page = await relay.page(tab.path);
+      await click(tab.tabId, refFor(await snapshot(relay, tab.tabId), new RegExp(`generic "${name}"`)));
+      expect(await read(page, `window.record[${JSON.stringify(id)}]`), name).toBe(heard);
+      expect(await read(page, 'window.record.decoy'), name).toEqual([]);
+    }
+    // A library's: Shoelace's select chooses the option on mouseup, then hides its list behind a 100 ms animation.
+    const { tabId, page, text } = await widget('shoelace');
+    await click(tabId, refFor(await text(), /combobox "Shipping"/));
+    const listed = await until(async () => {
+      const now = await text();
+      return /option "Express"/.test(now) ? now : undefined;
+    }, 10_000, 'the options in a snapshot');
+    const { acted } = await click(tabId, refFor(listed, /option "Express"/));
+    expect(acted).toMatchObject({ what: 'selected' });
+    expect(await read(page, 'window.record.shipping')).toBe('express');
+    await until(async () => !/option "Express"/.test(await text()), 10_000, 'the list closed');
+    expect(await text()).toMatch(/combobox "Shipping" .*: "Express"/);
   });
 });
 

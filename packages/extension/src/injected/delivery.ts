@@ -134,6 +134,11 @@ interface Armed {
   pressedOn: Element | null;
   /** Mode drop: the element that took the release's pointerup (the mouseup after it is the same release). */
   released: Element | null;
+  /**
+   * Mode target: the element that took the first event of the release that reached the expected one, and the elements
+   * that held it then (flat tree): where the rest of that release goes when the element leaves on it (see leftRelease).
+   */
+  releasedOn: { element: Element; holders: Set<Element> } | null;
   /** Mode drop: where elements under the moving pointer were first seen (a drag library's ghost moves with it). */
   firstSeen: Map<Element, { left: number; top: number }>;
   /** Mode target: the pressed control as the press reached it, before the page's handlers of it ran (pressEffects.ts). */
@@ -220,6 +225,7 @@ export class DeliveryGuard {
       captured: null,
       pressedOn: null,
       released: null,
+      releasedOn: null,
       firstSeen: new Map(),
       before: undefined,
       acted: undefined,
@@ -289,7 +295,8 @@ export class DeliveryGuard {
       (admits(armed.mode, event.type, phase, relationOf(hit, armed.expected, phase === 'release' ? armed.source : null)) ||
         capturedRelease(armed, event, hit) ||
         followerRelease(armed, event, hit) ||
-        sameRelease(armed, event, hit));
+        sameRelease(armed, event, hit) ||
+        leftRelease(armed, phase, hit));
     if (armed.events.length < MAX_EVENTS) armed.events.push({ type: event.type, phase, ok });
     if (ok) {
       // The first press that reached the element: read its control before the page's own handlers of it run.
@@ -299,6 +306,7 @@ export class DeliveryGuard {
         armed.pressedOn ??= hit;
       }
       if (armed.mode === 'drop' && event.type === 'pointerup') armed.released = hit;
+      if (armed.mode === 'target' && phase === 'release' && armed.releasedOn === null && hit !== null) armed.releasedOn = { element: hit, holders: holdersOf(hit) };
       return;
     }
     armed.blocked = true;
@@ -365,6 +373,29 @@ function capturedRelease(armed: Armed, event: Event, hit: Element): boolean {
 function sameRelease(armed: Armed, event: Event, hit: Element): boolean {
   if (armed.mode !== 'drop' || event.type !== 'mouseup' || armed.released === null) return false;
   return hit === armed.released || !armed.released.isConnected;
+}
+
+/** Holders of a released element remembered, at most (a document deeper than this is not one a page draws). */
+const MAX_HOLDERS = 512;
+
+function holdersOf(element: Element): Set<Element> {
+  const holders = new Set<Element>();
+  for (let current = flatParent(element); current !== null && holders.size < MAX_HOLDERS; current = flatParent(current)) holders.add(current);
+  return holders;
+}
+
+/**
+ * Mode target: the rest of a release that reached the element, after the element left on it — its own pointerup or
+ * mouseup handler removed or hid it (a menu item that closes its menu, a toast dismissed on release). The browser then
+ * sends the mouseup and the click that follow to what is under the pointer now, or to the nearest ancestor still in the
+ * page: the same release, where the element was. Only an element that held it counts; anything else under the point
+ * (a decoy put there, the next item moving up) takes events that are not this release's, and stays an interception.
+ */
+function leftRelease(armed: Armed, phase: DeliveryPhase, hit: Element): boolean {
+  const released = armed.releasedOn;
+  if (armed.mode !== 'target' || phase !== 'release' || released === null) return false;
+  if (released.element.isConnected && released.element.getClientRects().length > 0) return false;
+  return released.holders.has(hit);
 }
 
 /** How far up from the element under the pointer a ghost's box is looked for (its content is what gets hit). */
