@@ -75,8 +75,9 @@ describe('widgets that act on the press: one click, exit 0, and the answer says 
     expect(await read(page, 'window.record')).toEqual({ chosen: ['Archive'], opened: false });
   });
 
-  it('react-select (opens on mousedown): opened: listbox, then the option is the value', async () => {
-    const { page } = await openAndChoose('react-select', /combobox "Flavour"/, /option "Vanilla"/, 'listbox');
+  it('react-select (opens on mousedown; its value is drawn beside the input): opened: listbox, then the option is the value, selected', async () => {
+    const { chosen, page } = await openAndChoose('react-select', /combobox "Flavour"/, /option "Vanilla"/, 'listbox');
+    expect(chosen).toEqual({ what: 'selected', summary: 'selected' });
     expect(await read(page, 'window.record')).toEqual({ value: 'vanilla', opened: false });
   });
 
@@ -118,6 +119,9 @@ describe('a press that did not visibly act is not a success', () => {
     expect(opened.acted).toMatchObject({ what: 'opened', popup: { role: 'listbox' }, releaseHeld: true });
     await refused(tab.tabId, refFor(await snapshot(relay, tab.tabId), /option "Apple"/));
     expect(await read(page, 'window.record')).toMatchObject({ fruit: 'none', options: [] });
+    // A combobox whose field beside its input changed as the list closed, but does not show the option: nothing chosen.
+    await refused(tab.tabId, refFor(await snapshot(relay, tab.tabId), /option "Red"/));
+    expect(await read(page, 'window.record.colour')).toBeUndefined();
   });
 
   it('names what covered the target by role and short name: never a style sheet, never the text of a container holding it', async () => {
