@@ -73,8 +73,10 @@ describe('library controls Chrome shows are in the snapshot, named, and act thro
   it("Shoelace: the checkbox named by text slotted into its shadow label, the star rating as a slider", async () => {
     const tab = await openLibrary('shoelace', 'svg[part="svg"]');
     const snap = await snapshot(relay, tab.tabId);
-    expect(snap).toMatch(/^ {2}- checkbox "Gift wrap" \[ref=e\d+\]$/m);
-    expect(snap).toMatch(/^ {2}- switch "Dark mode" \[ref=e\d+\]$/m);
+    // One ref each: the pointer-cursor <label> in the shadow root around the input is the control to a person.
+    expect(snap).toMatch(/^- checkbox "Gift wrap" \[ref=e\d+\]$/m);
+    expect(snap).toMatch(/^- switch "Dark mode" \[ref=e\d+\]$/m);
+    expect(snap).not.toMatch(/generic "(Gift wrap|Dark mode)"/);
     expect(snap).toMatch(/^- slider "Rate the shop" \[range=0\.\.5\] \[ref=e\d+\]: "2"$/m);
     await ok('check', refFor(snap, /checkbox "Gift wrap"/));
     await ok('focus', refFor(snap, /slider "Rate the shop"/));
@@ -102,6 +104,23 @@ describe('library controls Chrome shows are in the snapshot, named, and act thro
     expect(price[0]).toBe(20);
     expect(price[1]).toBeGreaterThan(40);
     expect(price[1]).toBeLessThan(60);
+  });
+});
+
+describe('a <label> made to look clickable around its own control', () => {
+  it('is folded into the control: one ref, named by the label, that acts; a label around more to act on, or labelling another control, keeps its own', async () => {
+    const tab = await open(relay, '/label-wrap.html');
+    const page = await relay.page(tab.path);
+    const snap = await snapshot(relay, tab.tabId);
+    expect(checkSnapshotText(snap).problems).toEqual([]);
+    for (const control of ['checkbox "Newsletter"', 'radio "Pro plan"', 'checkbox "Styled box"']) expect(snap).toMatch(new RegExp(`^- ${control} \\[ref=e\\d+\\]$`, 'm'));
+    expect(snap).not.toMatch(/generic "(Newsletter|Pro plan|Styled box)"/);
+    expect(snap).toMatch(/^- generic "I accept the terms" \[ref=e\d+\]:\n {2}- checkbox "I accept the terms" \[ref=e\d+\]\n {2}- link "terms"/m);
+    expect(snap).toMatch(/^- generic "Points elsewhere" \[ref=e\d+\]:/m);
+    await ok('check', refFor(snap, /checkbox "Newsletter"/));
+    await ok('click', refFor(snap, /radio "Pro plan"/));
+    await ok('check', refFor(snap, /checkbox "Styled box"/));
+    expect(await read(page, 'window.record')).toEqual({ news: true, pro: true, styled: true });
   });
 });
 
