@@ -1,7 +1,7 @@
 /**
  * The failure contract, through the built CLI. Bad output paths and homes fail
  * fast as invalid_arguments naming the field, before any call; stderr holds exactly one human line; bare
- * commands print usage; a closed pipe is quiet; a chrome:// tab is a non-retryable chrome_api_error;
+ * commands print usage; a closed pipe is quiet; a chrome:// page is a non-retryable target_conflict (browser_page);
  * `wait --timeout` is the wait's own budget; `js` awaits promises and only says invalid_arguments when
  * nothing ran; a mutation cut off by a dying host is not retryable, a read-only call is.
  */
@@ -153,16 +153,12 @@ describe('the stderr contract and usage', () => {
 });
 
 describe('codes that fit the situation', () => {
-  it('a chrome:// tab is chrome_api_error that no retry can fix', async () => {
+  it("a chrome:// page is the browser's own: refused as browser_page, which no retry can fix, and nothing is opened", async () => {
+    const before = (await relay.devtools.pages()).length;
     const nav = await relay.cli('navigate', 'chrome://version');
-    expect(nav.code, nav.stderr).toBe(0);
-    const { tabId } = nav.json as { tabId: number };
-    for (const args of [['snapshot'], ['js', '1+1'], ['get', 'title']]) {
-      const result = await relay.cli(...args, '--tab', String(tabId));
-      expect(result.error, args.join(' ')).toMatchObject({ code: 'chrome_api_error', retryable: false });
-      expectOneHumanLine(result);
-    }
-    await relay.cli('close', String(tabId));
+    expect(nav.error).toMatchObject({ code: 'target_conflict', retryable: false, details: { reason: 'browser_page' } });
+    expectOneHumanLine(nav);
+    expect((await relay.devtools.pages()).length).toBe(before);
   });
 
   it('wait --timeout 2000 waits its whole budget, then times out with the condition_not_met reason', async () => {

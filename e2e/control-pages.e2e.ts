@@ -3,7 +3,7 @@
  * tabs: that is how a test opens them, and a person can too), pauses and sets a block list there; the agent,
  * through the built CLI and an MCP server only, tries every way into them:
  *
- *   - `tabs` shows those tabs by origin only, with no title;
+ *   - `tabs` does not list those tabs (it counts them with the person's others);
  *   - snapshot, js, click, fill, keys, screenshot, close and navigate on them fail `person_page`, and a navigate to
  *     an extension URL (in a new tab or its own) fails the same way;
  *   - from its own page, script can neither load an extension page nor message the service worker;
@@ -15,7 +15,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXTENSION_ID, startRelay, until, type CliResult, type Relay } from './harness.js';
 import { mcpClient, okJson, open } from './helpers.js';
-import { extensionPage, personClicks, saveOptions } from './personOptions.js';
+import { extensionPage, personClicks, personTabIds, saveOptions } from './personOptions.js';
 
 let relay: Relay;
 let options: Page;
@@ -45,17 +45,13 @@ async function listed(): Promise<Listed[]> {
   return (tabs.windows as { tabs: Listed[] }[]).flatMap((w) => w.tabs);
 }
 
-/** The person's tabs as the agent sees them: the options page and the popup. */
+/** The person's own pages, the options page and the popup: never listed to agents, so their ids come from the person's side. */
 async function personTabs(): Promise<{ options: number; popup: number }> {
-  const ours = (await listed()).filter((t) => t.url.startsWith(EXT));
-  expect(ours.map((t) => [t.url, t.title])).toEqual([
-    [`${EXT}/`, ''],
-    [`${EXT}/`, ''],
-  ]);
-  // Which is which the agent cannot tell; the test can, by the order it opened them.
-  const [first, second] = ours;
-  if (first === undefined || second === undefined) throw new Error('no extension tabs listed');
-  return { options: first.id, popup: second.id };
+  expect((await listed()).filter((t) => t.url.includes('chrome-extension'))).toEqual([]);
+  const [first] = await personTabIds(options, `${EXT}/options.html`);
+  const [second] = await personTabIds(options, `${EXT}/popup.html`);
+  if (first === undefined || second === undefined) throw new Error('the options page or the popup is not open');
+  return { options: first, popup: second };
 }
 
 function expectRefused(result: CliResult, reason: string, what: string): void {
@@ -86,7 +82,7 @@ async function mcpRefusal(name: string, args: Record<string, unknown>): Promise<
 }
 
 describe("the person's own pages", () => {
-  it('are listed by origin only and refuse every command, through the CLI and MCP, whatever the settings', async () => {
+  it('are not listed and refuse every command, through the CLI and MCP, whatever the settings', async () => {
     await saveOptions(options, { blocked: 'bank.example', agentTabsOnly: false });
     const tabs = await personTabs();
     for (const tab of [tabs.options, tabs.popup]) {
@@ -100,7 +96,7 @@ describe("the person's own pages", () => {
     expectRefused(await relay.cli('navigate', '--tab', String(mine.tabId), `${EXT}/popup.html`), 'person_page', 'navigate its own tab there');
     expect(await mcpRefusal('navigate', { url: `${EXT}/options.html` })).toContain('person_page');
     // Both pages are still open, untouched.
-    expect((await listed()).filter((t) => t.url.startsWith(EXT))).toHaveLength(2);
+    expect((await personTabIds(options, EXT)).length).toBe(2);
   });
 
   it("from the agent's own page, script reaches neither the extension's pages nor its service worker", async () => {

@@ -17,7 +17,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRelay, until, type CliResult, type Relay } from './harness.js';
 import { okJson, open, read, refFor, snapshot } from './helpers.js';
-import { extensionPage, openPopupOver as openPopupAbove, personClicks } from './personOptions.js';
+import { extensionPage, openPopupOver as openPopupAbove, personClicks, personTabIds } from './personOptions.js';
 
 let relay: Relay;
 let options: Page;
@@ -35,12 +35,11 @@ function refused(result: CliResult, reason: string): void {
   expect(result.error?.details['reason'], result.stderr).toBe(reason);
 }
 
-/** The tab id agents know for a page the person has open (its URL is unique). */
+/** The id of the tab showing `url` (unique), as the person's side sees it: agents are not shown the person's tabs. */
 async function tabIdOf(url: string): Promise<number> {
-  const tabs = await okJson(relay, 'tabs', '--json');
-  const found = (tabs.windows as { tabs: { id: number; url: string }[] }[]).flatMap((w) => w.tabs).find((t) => t.url === url);
+  const [found] = await personTabIds(options, url);
   if (found === undefined) throw new Error(`no tab shows ${url}`);
-  return found.id;
+  return found;
 }
 
 /** The popup over `page`, opened as the person opens it (personOptions.ts). */

@@ -15,6 +15,17 @@ export async function extensionPage(relay: Relay, file: string): Promise<Page> {
 }
 
 /**
+ * The ids of the tabs whose URL starts with `urlPrefix`, as the person's side sees them (read in one of the
+ * extension's own pages): agents are not shown the person's tabs, so a test that needs one's id asks here.
+ */
+export async function personTabIds(page: Page, urlPrefix: string): Promise<number[]> {
+  return page.evaluate(
+    (prefix) => chrome.tabs.query({}).then((tabs) => tabs.filter((tab) => (tab.url || tab.pendingUrl || '').startsWith(prefix)).map((tab) => tab.id ?? -1)),
+    urlPrefix,
+  );
+}
+
+/**
  * The person clicks chrome-relay's toolbar button while looking at `page`: Chrome opens the popup over that window.
  * (A page of the extension asks Chrome to, as the button would; the popup then reads the tab in front, as it always
  * does.)
@@ -37,7 +48,7 @@ export async function personClicks(page: Page, selector: string): Promise<void> 
 }
 
 /** The person edits the options page and presses Save. */
-export async function saveOptions(options: Page, change: { blocked?: string; agentTabsOnly?: boolean; idle?: number; remoteAgents?: boolean }): Promise<void> {
+export async function saveOptions(options: Page, change: { blocked?: string; agentTabsOnly?: boolean; idle?: number; remoteAgents?: boolean; agentFiles?: boolean; agentJs?: boolean }): Promise<void> {
   await until(async () => (await options.$eval('#idle', (el) => (el as HTMLInputElement).value)) !== '', 5000, 'options loaded');
   if (change.blocked !== undefined) {
     await options.bringToFront();
@@ -48,9 +59,9 @@ export async function saveOptions(options: Page, change: { blocked?: string; age
     const checked = await options.$eval('#agent-tabs-only', (el) => (el as HTMLInputElement).checked);
     if (checked !== change.agentTabsOnly) await personClicks(options, '#agent-tabs-only');
   }
-  if (change.remoteAgents !== undefined) {
-    const checked = await options.$eval('#remote-agents', (el) => (el as HTMLInputElement).checked);
-    if (checked !== change.remoteAgents) await personClicks(options, '#remote-agents');
+  for (const [box, want] of [['#remote-agents', change.remoteAgents], ['#agent-files', change.agentFiles], ['#agent-js', change.agentJs]] as const) {
+    if (want === undefined) continue;
+    if ((await options.$eval(box, (el) => (el as HTMLInputElement).checked)) !== want) await personClicks(options, box);
   }
   if (change.idle !== undefined) {
     await options.$eval('#idle', (el) => ((el as HTMLInputElement).value = ''));

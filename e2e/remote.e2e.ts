@@ -26,7 +26,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, parseCliOutput, runCli, startRelay, until, type CliResult, type Relay } from './harness.js';
 import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
 import { read, refFor, stringEnv } from './helpers.js';
-import { extensionPage, personClicks, saveOptions } from './personOptions.js';
+import { extensionPage, personClicks, personTabIds, saveOptions } from './personOptions.js';
 import { markedBlocks, steps } from './readmeBlocks.js';
 import { createAgentUser, pidsWhere, startSshd, writeClientConfig, type AgentUser, type Sshd } from './remoteRig.js';
 
@@ -509,9 +509,10 @@ describe("the person's limits hold through every path", () => {
     const mine = await relay.devtools.newPage();
     const url = relay.server.url('/button.html?persons-own');
     await mine.goto(url);
-    const tabs = ok(await relay.cli('tabs'), 'tabs, locally') as { windows: { tabs: { id: number; url: string }[] }[] };
-    const tab = tabs.windows.flatMap((w) => w.tabs).find((t) => t.url === url);
-    if (tab === undefined) throw new Error('the person\'s tab is not listed');
+    // Agents are not shown the person's tabs (only counted): its id comes from the person's side.
+    const [id] = await personTabIds(options, url);
+    if (id === undefined) throw new Error("the person's tab is not open");
+    const tab = { id };
     const client = await mcpAs('mcp-limits');
     try {
       for (const path of paths) refused(await path.run(['snapshot', '--tab', String(tab.id)]), 'target_conflict', 'not_agent_tab');

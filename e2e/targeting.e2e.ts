@@ -200,8 +200,10 @@ describe('the remembered tab is closed', () => {
       expect(result.error?.details).toMatchObject({ tab: gone.tabId, remembered: true });
       expect(result.error?.message).toMatch(/`chrome-relay tabs`.*`chrome-relay navigate <url>`/);
     }
-    const listed = ok(await relay.cli('tabs')).json as { windows: { tabs: { url: string }[] }[] };
-    expect(listed.windows.flatMap((w) => w.tabs).some((t) => t.url === relay.server.url(human.path))).toBe(true);
+    // `tabs` counts the human tab among the person's, and never shows it.
+    const listed = ok(await relay.cli('tabs')).json as { windows: { tabs: { url: string }[] }[]; otherTabs: number };
+    expect(listed.windows.flatMap((w) => w.tabs).some((t) => t.url === relay.server.url(human.path))).toBe(false);
+    expect(listed.otherTabs).toBeGreaterThanOrEqual(1);
     await expectUntouched(human);
 
     // Opening a page gives commands a tab again — that one, not the human's.
@@ -275,11 +277,15 @@ describe('property: the human tab never hears from chrome-relay', () => {
       seen.set(key, (seen.get(key) ?? 0) + 1);
       if (step.expect.ok) {
         expect(outcome, what).toMatchObject({ ok: true });
-        const value = outcome.value as { tabId?: number; closed?: number[]; newTab?: boolean; windows?: { tabs: { url: string }[] }[] };
+        const value = outcome.value as { tabId?: number; closed?: number[]; newTab?: boolean; windows?: { tabs: { url: string }[] }[]; otherTabs?: number };
         if (step.kind === 'close') expect(value.closed, what).toEqual([step.expect.tab]);
         else if (step.expect.tab !== undefined) expect(value.tabId, what).toBe(step.expect.tab);
         if (step.expect.newTab !== undefined) expect(value.newTab, what).toBe(step.expect.newTab);
-        if (step.kind === 'tabs') expect(value.windows?.flatMap((w) => w.tabs).some((t) => t.url === relay.server.url(human.path)), what).toBe(true);
+        // The human tab is the person's: counted, never listed.
+        if (step.kind === 'tabs') {
+          expect(value.windows?.flatMap((w) => w.tabs).some((t) => t.url === relay.server.url(human.path)), what).toBe(false);
+          expect(value.otherTabs, what).toBeGreaterThanOrEqual(1);
+        }
       } else {
         expect({ ok: outcome.ok, code: outcome.code }, what).toEqual({ ok: false, code: step.expect.code });
         if (step.expect.reason !== undefined) expect(outcome.reason, what).toBe(step.expect.reason);

@@ -165,8 +165,8 @@ const RUNTIME_SITES: Record<string, string> = {
 
 /** Sites whose message is another site's message of the same reason, passed on (checked there). */
 const PASSED_ON: Record<string, string> = {
-  // gate(): "None of the tabs can be used" with each tab's own refusal, a lease's from leases.ts.
-  'packages/extension/src/tools/observe/organize.ts': 'target_conflict/leased',
+  // vetNamed(): "None of the tabs can be used" with each tab's own refusal, a lease's from leases.ts.
+  'packages/extension/src/targeting/prepareCall.ts': 'target_conflict/leased',
 };
 
 describe('every (code, reason) says its move', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WAIT_REPORT_MS } from '@chrome-relay/protocol';
-import { OPERATOR_COMMANDS, parseBatch, processRunner } from './batch.js';
+import { OPERATOR_COMMANDS, parseBatch, processRunner, stepLabel } from './batch.js';
 import { HAND_WRITTEN } from './program.js';
 import { startFakeHost } from './testing/fakeHost.js';
 import { failureIn } from './testing/relayFailure.js';
@@ -44,5 +44,16 @@ describe('processRunner', () => {
       if (saved === undefined) delete process.env.CHROME_RELAY_HOME;
       else process.env.CHROME_RELAY_HOME = saved;
     }
+  });
+});
+
+describe('stepLabel', () => {
+  it('names a step by its command, flags and refs, never by the values typed (a password, a URL with a token)', () => {
+    expect(stepLabel('fill', ['@e5', 'hunter2'])).toBe('fill @e5 …');
+    expect(stepLabel('type', ['-s', '@e7', 'secret text'])).toBe('type -s @e7 …');
+    expect(stepLabel('navigate', ['https://a.test/?access_token=x', '--wait', 'load'])).toBe('navigate … --wait …');
+    expect(stepLabel('fill', ['@e5', '--', '-dash-password'])).toBe('fill @e5 -- …');
+    expect(stepLabel('get', ['attr', '--selector=#pw'])).toBe('get … --selector=…');
+    expect(stepLabel('snapshot', [])).toBe('snapshot');
   });
 });

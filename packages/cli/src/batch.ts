@@ -74,6 +74,25 @@ export function parseBatch(text: string): BatchStep[] {
   return json.map(parseStep);
 }
 
+/**
+ * How a command step is named in the batch's answer: the command, its flags and refs, and `…` for every other word.
+ * Those words are what the agent typed into the page or the address bar — a `fill` step's password, a token in a
+ * URL — and an answer never echoes a secret (the step's own result masks what it must). The agent wrote the steps and
+ * knows them; `index` says which one this is.
+ */
+export function stepLabel(command: string, args: readonly string[]): string {
+  const end = args.indexOf('--');
+  const words = args.map((arg, at) => {
+    // After `--` every word is a value, however it looks.
+    if (end !== -1 && at >= end) return at === end ? arg : '…';
+    if (/^@e\d+$/.test(arg)) return arg;
+    if (/^--?[A-Za-z][\w-]*$/.test(arg)) return arg;
+    const flag = /^(--?[A-Za-z][\w-]*)=/.exec(arg);
+    return flag?.[1] === undefined ? '…' : `${flag[1]}=…`;
+  });
+  return [command, ...words].join(' ');
+}
+
 export interface StepResult {
   index: number;
   step: string;
@@ -103,7 +122,7 @@ export async function runBatch(steps: readonly BatchStep[], bail: boolean, runne
   for (const [index, step] of steps.entries()) {
     let result: StepResult;
     if ('command' in step) {
-      const label = [step.command, ...(step.args ?? [])].join(' ');
+      const label = stepLabel(step.command, step.args ?? []);
       const child = await runner.runCommand([step.command, ...(step.args ?? [])]);
       const { error, notices } = parseChildStderr(child.stderr);
       let value: unknown = child.stdout;

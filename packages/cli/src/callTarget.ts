@@ -114,11 +114,11 @@ export function targeted(line: ParsedCommandLine, argv: readonly string[] = proc
  * Globals of a command that acts on no tab (tabs, status, workspace/group management): a
  * --tab/--workspace/--group given anyway is invalid_arguments, never silently ignored.
  */
-export function untargeted(line: ParsedCommandLine, argv: readonly string[] = process.argv): TargetedGlobals {
+export function untargeted(line: ParsedCommandLine, argv: readonly string[] = process.argv, home: 'trusted' | 'report' = 'trusted'): TargetedGlobals {
   const { before, after } = targetFlagsByPosition(argv);
   const given = setKeys({ ...before, ...after })[0];
   if (given !== undefined) throw targetNotApplicable(line.path, given);
-  return resolveGlobals(line.withGlobals);
+  return resolveGlobals(line.withGlobals, home);
 }
 
 /** A --tab/--workspace/--group given to the command `path`, which acts on no tab. */

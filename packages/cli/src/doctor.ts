@@ -16,7 +16,7 @@
  */
 import { accessSync, constants, existsSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
-import { needsProof, sweepStaleHosts } from '@chrome-relay/host-files';
+import { currentUser, homeProblem, needsProof, sweepStaleHosts } from '@chrome-relay/host-files';
 import type { Platform, Registry } from '@chrome-relay/host-files';
 import {
   PROTOCOL_VERSION,
@@ -30,6 +30,7 @@ import {
 } from '@chrome-relay/protocol';
 import { browserExecutable, browserOfExecutable, browserTargets, platformOfEnv, type BrowserEnv } from './browsers.js';
 import { listDescriptors } from './discovery.js';
+import { describeHomeProblem } from './homeTrust.js';
 import { allowedExtensionIds, installTargetOf, profileTarget } from './install.js';
 import { readRecord } from './installRecord.js';
 import { launchedStates } from './launched.js';
@@ -459,10 +460,30 @@ const FFMPEG_INSTALL: Readonly<Record<Platform['os'], string>> = {
   win32: 'winget install --id Gyan.FFmpeg',
 };
 
+/** The home's own check: this user's, closed to others (homeTrust.ts); null when it is. */
+function homeCheck(home: string): Check | null {
+  const user = currentUser();
+  const problem = homeProblem(home, user);
+  if (problem === null || user === undefined) return null;
+  const { what, fix } = describeHomeProblem(home, problem, user.uid);
+  return {
+    name: 'home',
+    status: 'fail',
+    detail: `${what}; what it holds could be another user's (host descriptors, sockets, the launcher), so doctor checked nothing in it and changed nothing`,
+    fix,
+    code: 'extension_not_connected',
+    reason: 'home_not_private',
+  };
+}
+
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
+  const platform = platformOfEnv(options.browserEnv);
+  const report = (checks: Check[]): DoctorReport => ({ healthy: !checks.some((c) => c.status === 'fail'), cli: { version: options.cliVersion ?? VERSION, protocolVersion: PROTOCOL_VERSION }, home: options.home, checks });
+  // Before anything in the home is read, swept or trusted: a planted descriptor is never followed, nor removed as stale.
+  const untrusted = homeCheck(options.home);
+  if (untrusted !== null) return report([untrusted]);
   const record = readRecord(options.home);
   const ourIds = allowedExtensionIds(options.env ?? process.env, record.kind === 'ok' ? record.record.extensionIds : []);
-  const platform = platformOfEnv(options.browserEnv);
   const checks: Check[] = [checkHostFiles(options.home, platform, options.env ?? process.env), ...manifestChecks(options, ourIds, platform)];
 
   const swept = await sweepStaleHosts(runDir(options.home));
@@ -495,7 +516,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       : { name: 'ffmpeg', status: 'warn', detail: 'not on PATH; only screen recording needs it', fix: `install ffmpeg (${FFMPEG_INSTALL[platform.os]})` },
   );
 
-  return { healthy: !checks.some((c) => c.status === 'fail'), cli: { version: options.cliVersion ?? VERSION, protocolVersion: PROTOCOL_VERSION }, home: options.home, checks };
+  return report(checks);
 }
 
 const MARK: Record<CheckStatus, string> = { ok: '[ok]  ', warn: '[warn]', fail: '[FAIL]', skip: '[skip]' };

@@ -1,5 +1,6 @@
 /** Options every command accepts, resolved once. */
 import { AGENT_NAME_PATTERN, AGENT_NAME_RULE, DEFAULT_CALL_TIMEOUT_MS, RelayError } from '@chrome-relay/protocol';
+import { assertTrustedHome } from './homeTrust.js';
 import { relayHome } from './paths.js';
 import { endpointOf, type Endpoint } from './remote/endpoint.js';
 
@@ -38,9 +39,16 @@ export function agentOf(raw: { agent?: unknown }, env: NodeJS.ProcessEnv = proce
   return agent;
 }
 
-export function resolveGlobals(raw: { profile?: string; timeout?: number; json?: boolean; agent?: unknown; endpoint?: unknown }): GlobalOptions {
+/**
+ * The options every command shares. The home must be this user's own (homeTrust.ts) before any command reads or
+ * writes it; `report` leaves that to the caller, for `doctor` (which reports it) and the MCP server (whose every
+ * call then fails with that reason, instead of a server that never starts).
+ */
+export function resolveGlobals(raw: { profile?: string; timeout?: number; json?: boolean; agent?: unknown; endpoint?: unknown }, home: 'trusted' | 'report' = 'trusted'): GlobalOptions {
+  const dir = relayHome();
+  if (home === 'trusted') assertTrustedHome(dir);
   return {
-    home: relayHome(),
+    home: dir,
     profile: raw.profile ?? process.env.CHROME_RELAY_PROFILE ?? undefined,
     timeoutMs: raw.timeout ?? DEFAULT_CALL_TIMEOUT_MS,
     json: raw.json ?? false,

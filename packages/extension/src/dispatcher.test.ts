@@ -329,7 +329,7 @@ describe('dispatcher: the person\'s limits and the activity log', () => {
     const env = createFakeEnvironment();
     const organize = fakeOrganize(env.browser);
     const store = new SettingsStore(env.browser);
-    await store.save({ blockedSites: [], agentTabsOnly: false, idleDetachSeconds: 15, remoteAgents: true, ...settings });
+    await store.save({ blockedSites: [], agentTabsOnly: false, idleDetachSeconds: 15, remoteAgents: true, agentFiles: false, agentJs: true, ...settings });
     const pause = new PauseStore(env.browser);
     const agentTabs = new AgentTabs(env.browser);
     const { barrier } = fakeBarrier(env.browser, () => store.rules());

@@ -18,4 +18,7 @@ export { BROWSERS, LAUNCH_ORDER, browserOfExecutable } from './platform/browsers
 export { removeOwnSocketDir } from './platform/posix.js';
 export { regExeRegistry, regExePath } from './platform/registry.js';
 export type { Registry } from './platform/registry.js';
+export { currentUser, homeProblem } from './trust.js';
+export type { HomeProblem } from './trust.js';
+export { isNamedPipe } from './endpoint.js';
 export { isPairingSecret, listenDirProblem, pairingFile, pairingProof, pairingSecret } from './bridgeFiles.js';

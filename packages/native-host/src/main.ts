@@ -4,7 +4,7 @@
  * descriptor — so "descriptor exists" means "extension connected". We exit when Chrome closes stdin.
  */
 import { homedir, userInfo } from 'node:os';
-import { currentPlatform, proofForEndpoint, proofMatches } from '@chrome-relay/host-files';
+import { currentPlatform, currentUser, homeProblem, proofForEndpoint, proofMatches } from '@chrome-relay/host-files';
 import type { Endpoint } from '@chrome-relay/host-files';
 import { PROTOCOL_VERSION, VERSION, type ExtensionHello, type HostDescriptor } from '@chrome-relay/protocol';
 import { detectBrowserOn } from './browserInfo.js';
@@ -42,6 +42,9 @@ function main(): void {
     // The home and everything under it hold socket and profile paths: this user's eyes only.
     ensurePrivateDir(home, uid);
     ensurePrivateDir(run, uid);
+    // A home others could swap for theirs (a folder above it open to them): CLIs would refuse it anyway (homeTrust.ts).
+    const problem = homeProblem(home, currentUser());
+    if (problem !== null) throw new Error(`${problem.path} is not this user's own (owner uid ${problem.owner}, mode 0${(problem.mode & 0o7777).toString(8)}: ${problem.kind}); run \`chrome-relay doctor\``);
     location = platform.prepareEndpoint({ run, pid, uid, home, userName: userName(), env: process.env });
     if (location.note !== null) log(location.note);
     admit = proofGate(location.path);

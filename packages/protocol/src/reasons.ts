@@ -78,6 +78,20 @@ export const ERROR_REASONS = {
       move: 'Leave it alone and work in your own tabs; settings and Pause change only when the person changes them.',
       says: ['your own tabs'],
     },
+    browser_page: {
+      meaning:
+        "The URL is, or the tab shows, one of the browser's own pages (chrome:, about: other than about:blank, devtools:, view-source: and the like): the person's settings, passwords, history and extensions, and pages that end or crash the browser. Agents never open or act in them.",
+      move: 'Work in web pages (http or https, `chrome-relay navigate <url>`); if you need something from the browser itself, ask the person.',
+    },
+    local_files: {
+      meaning: "The URL is, or the tab shows, a local file (file:): the person's files, which agents open only when the person allows it in the extension's options (off by default).",
+      move: "Ask the person to turn on \"Let agents open local files\" in chrome-relay's options, or serve the file over http; never copy it somewhere else to get around this.",
+      says: ['ask the person'],
+    },
+    js_off: {
+      meaning: "The person turned agents' JavaScript off in the extension's options, so `js` and `wait --fn` (code in the page's main world) are refused.",
+      move: 'Do it with the other commands (`chrome-relay snapshot`, `chrome-relay get`, `chrome-relay wait`), or ask the person to allow JavaScript in the options.',
+    },
     recording: {
       meaning: 'The tab is being recorded (`record start`), and this command would change what the recording shows (a --full screenshot resizes the viewport).',
       move: 'Drop the option that needs it (a plain screenshot comes from the recording), or run `chrome-relay record stop` first.',
@@ -217,6 +231,12 @@ export const ERROR_REASONS = {
     circuit_open: {
       meaning: 'The extension stopped answering (several calls in a row timed out), so calls now fail fast.',
       move: 'Run `chrome-relay doctor`; then `chrome-relay reconnect` re-arms the connection without restarting the browser.',
+    },
+    home_not_private: {
+      meaning:
+        "chrome-relay's home or its run folder (CHROME_RELAY_HOME, else ~/.chrome-relay) belongs to another user, is a symlink, or others can write it or a folder above it, so what it holds (host descriptors, sockets, the launcher) may be another user's: the CLI neither reads it nor sends anything there.",
+      move: 'Run `chrome-relay doctor`: it names the folder, its owner and the fix (a home of your own, not writable by others).',
+      retryable: false,
     },
     client_not_authorized: {
       meaning: "The native host refused this client: on Windows a host answers only clients that prove they can read this user's chrome-relay secret, and this one did not (another user, or a secret file changed since the host started).",

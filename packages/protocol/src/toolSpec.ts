@@ -59,12 +59,28 @@ export interface ToolPolicy {
    */
   readonly health?: true;
   /**
-   * The tool loads the URL its `url` param names: the person's pages and the site block list are checked against
-   * that URL before it runs, as against the tabs it names.
+   * The tool loads the URL its `url` param names: that URL passes the one URL gate (policy/urlGate.ts: schemes that
+   * open safely, the browser's and extensions' own pages, local files, the site block list) before it runs.
    */
   readonly loads?: 'url';
-  /** The result lists the browser's tabs (`tabs`): a tab on a blocked site is shown by its origin only, without its title. */
-  readonly lists?: 'tabs';
+  /**
+   * The result lists tabs (`tabs`), tab groups (`groups`) or workspaces (`workspaces`): the dispatcher shows only what
+   * the agent may act on (every tab of a group), and counts the rest (`otherTabs`, `otherGroups`), never their URLs
+   * or titles.
+   */
+  readonly lists?: 'tabs' | 'groups' | 'workspaces';
+  /**
+   * The tabs the tool names through its params besides the tab it acts in, by param name: ids of tabs it changes
+   * (`tabIds`), an existing tab group (`group`) or workspace (`workspace`) whose every tab it changes or closes. They
+   * become the call's tabs (targeting/resolveCall.ts), so the person's limits and leases apply to each of them exactly
+   * as to a `--tab`, with no code of the tool's own.
+   */
+  readonly reaches?: { readonly tabIds?: string; readonly group?: string; readonly workspace?: string };
+  /**
+   * The param that carries JavaScript the agent wrote, run in the page's main world (`js`, `wait --fn`): refused
+   * while the person has turned agents' JavaScript off in the options.
+   */
+  readonly agentCode?: string;
   /**
    * The tool sends input to its tab (pointer, keys, text) or moves its focus. Such calls take turns per tab: the
    * dispatcher runs one at a time and queues the rest within their own deadline, so what each one reports is what

@@ -71,15 +71,18 @@ export const TOOLS = {
     }),
   }),
   tabs: toolEntry({
-    description: 'List windows and their tabs.',
+    description: "List the windows and tabs this agent may use; the person's other tabs are only counted (otherTabs).",
     mutates: false,
     leases: 'exempt',
     lists: 'tabs',
-    mcp: { group: 'core', description: 'List the open windows and their tabs (id, url, title).' },
-    cli: { command: 'tabs', summary: 'List windows and tabs (ids for --tab).', task: 'navigate', examples: ['chrome-relay tabs'] },
+    mcp: { group: 'core', description: 'List the windows and tabs you may use (id, url, title); the rest are only counted.' },
+    cli: { command: 'tabs', summary: 'List the windows and tabs agents may use (ids for --tab).', task: 'navigate', examples: ['chrome-relay tabs'] },
     schemas: () => ({
       params: z.strictObject({}),
-      result: z.strictObject({ windows: z.array(WindowInfo()) }),
+      result: z.strictObject({
+        windows: z.array(WindowInfo()).describe('The windows holding tabs this agent may use, and those tabs only'),
+        otherTabs: z.number().int().nonnegative().optional().describe("How many other tabs are open that agents may not use (the person's own, on a blocked site, extension or browser pages): counted, never shown"),
+      }),
     }),
   }),
   navigate: toolEntry({

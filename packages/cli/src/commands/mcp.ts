@@ -36,7 +36,8 @@ export function registerMcpCommand(program: Command): void {
       ].join('\n');
     })
     .action(async (opts: { caps?: string }, cmd: Command) => {
-      const globals = untargeted(commandLineOf(cmd));
+      // The server starts whatever the home; a home that is not this user's own fails each call, saying why (homeTrust.ts).
+      const globals = untargeted(commandLineOf(cmd), process.argv, 'report');
       const groups = parseCaps(opts.caps);
       const load = createRequire(import.meta.url);
       const mcp = load(join(distDir(), 'mcp.cjs')) as McpModule;

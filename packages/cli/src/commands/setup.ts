@@ -1,4 +1,5 @@
 /** Commands for humans setting up and maintaining: launch, stop, setup, install, uninstall, update, reconnect, doctor, skill, extension path. */
+import { homeRefusal } from '../homeTrust.js';
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
@@ -210,10 +211,12 @@ function registerEach(program: Command): void {
     .description('Check the whole path (host files, manifests per browser, stale hosts, host, extension, versions, ffmpeg); each failing line names its fix. Exit 0 only when healthy.')
     .addHelpText('after', example('chrome-relay doctor', 'chrome-relay doctor --json'))
     .action(async (_opts: Opts, cmd: Command) => {
-      const globals = resolveGlobals(cmd.optsWithGlobals());
+      // A home that is not this user's own is doctor's to report (its first check), not a reason to fail before it;
+      // nothing in it is used, so not an endpoint's link either.
+      const globals = resolveGlobals(cmd.optsWithGlobals(), 'report');
       // With an endpoint the browser is elsewhere: check the way there, not this machine's install.
       const report =
-        globals.endpoint === undefined
+        globals.endpoint === undefined || homeRefusal(globals.home) !== null
           ? await runDoctor({ home: globals.home, profile: globals.profile, browserEnv: envOfProcess(), pathEnv: process.env.PATH, env: process.env })
           : await runEndpointDoctor({ home: globals.home, endpoint: globals.endpoint, profile: globals.profile });
       if (globals.json) printJson(report);

@@ -15,6 +15,7 @@
  * `native_host_disconnected`/`link_lost` (the holder says the same when its command ends under a call), "may have
  * acted" for a mutating call; a holder that cannot start its command says what the command wrote (`link_failed`).
  */
+import { assertTrustedHome } from '../homeTrust.js';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
@@ -94,6 +95,8 @@ export async function openLink(endpoint: Endpoint, home: string, tool: string, w
     if (!(first instanceof Error)) return first;
     throw unreachableBridge(endpoint, tool, first);
   }
+  // The holder's socket and descriptor live in the home: only this user's own is trusted with them (homeTrust.ts).
+  assertTrustedHome(home);
   const paths = linkPaths(home, endpoint);
   const first = await connectOnce(paths.socket);
   if (!(first instanceof Error)) return first;

@@ -15,7 +15,6 @@ import { reasonedError, RelayError, toolLabel, type ToolName } from '@chrome-rel
 import type { CdpTarget } from '../cdp/cdpSession.js';
 import { worldTarget, type FrameSite } from '../page/worlds.js';
 import type { MainWorldSite } from '../pageState/mainWorld.js';
-import { blockedFrameError } from '../policy/policy.js';
 import type { ToolContext } from './toolContext.js';
 import { frameShownBy, openRef } from './refAction.js';
 const GROUP = 'chrome-relay-frame-ref';
@@ -45,7 +44,7 @@ function notAFrame(tool: ToolName, ref: string, tabId: number): RelayError {
 
 /**
  * The frame an iframe ref shows, or the closed error (stale ref, not an iframe, nothing loaded in it, or a site the
- * person blocked: openRef refuses that, and the frame is checked again here as it was found).
+ * person blocked: frameShownBy refuses that, whether openRef asked it already or it is asked here).
  */
 export async function resolveFrameRef(ctx: ToolContext, tool: ToolName, ref: string): Promise<FrameRefTarget> {
   const site = await openRef(ctx, ref);
@@ -58,7 +57,6 @@ export async function resolveFrameRef(ctx: ToolContext, tool: ToolName, ref: str
       details: { frame: ref, tab: site.tabId },
     });
   }
-  if (frame.blocked !== undefined) throw blockedFrameError(site.tabId, frame.blocked, { ref, is: 'frame' });
   const reads = { tabId: site.tabId, frame: { frameId: frame.frameId, loaderId: frame.loaderId, ...(frame.sessionId === undefined ? {} : { sessionId: frame.sessionId }) } };
   const documentNode = node.contentDocument?.backendNodeId;
   if (documentNode === undefined) {

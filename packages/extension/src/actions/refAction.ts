@@ -79,14 +79,16 @@ export async function openRef(ctx: ToolContext, ref: string): Promise<RefSite> {
   }
   if (target.record.role === 'iframe' && (await ctx.frames.blockList()).length > 0) {
     // Pointing at, focusing or capturing the frame element reaches into what it shows.
-    const shows = await frameShownBy(ctx, site);
-    if (shows.frame?.blocked !== undefined) throw blockedFrameError(tabId, shows.frame.blocked, { ref, is: 'frame' });
-    site.shows = shows;
+    site.shows = await frameShownBy(ctx, site);
   }
   return site;
 }
 
-/** The frame the ref's element shows (the ref verified, or healed, first); stale_ref when the element is gone. */
+/**
+ * The frame the ref's element shows (the ref verified, or healed, first); stale_ref when the element is gone, and
+ * site_blocked when that frame shows a site the person blocked: every way a ref reaches into the frame its element
+ * shows (acting on an <iframe>, --frame @ref) learns that here, once.
+ */
 export async function frameShownBy(ctx: ToolContext, site: RefSite): Promise<ShownFrame> {
   unlessStale(site, await callSite(ctx, site, 'resolve', { ref: site.ref }));
   const target = worldTarget(site.world);
@@ -96,6 +98,7 @@ export async function frameShownBy(ctx: ToolContext, site: RefSite): Promise<Sho
     const { node } = await ctx.cdp.send(target, 'DOM.describeNode', { objectId: handle, depth: 0 });
     const frameId = node.frameId;
     const frame = frameId === undefined ? undefined : (await ctx.frames.list(ctx, site.tabId)).find((candidate) => candidate.frameId === frameId);
+    if (frame?.blocked !== undefined) throw blockedFrameError(site.tabId, frame.blocked, { ref: site.ref, is: 'frame' });
     return { node, frame };
   } finally {
     ctx.cdp.send(target, 'Runtime.releaseObjectGroup', { objectGroup: SHOWN_GROUP }).catch(() => undefined);

@@ -19,13 +19,21 @@ export interface CallContext {
   readonly target: CallTabs;
 }
 
-export type TabSource = 'explicit' | 'ref' | 'remembered' | 'workspace' | 'group';
+/** Where the call's tabs came from; `named`: what the tool's params name (its entry's `reaches`: tab ids, a group, a workspace). */
+export type TabSource = 'explicit' | 'ref' | 'remembered' | 'workspace' | 'group' | 'named';
+
+/** A tab a call named but may not change (missing, or another agent's lease), left out under allowPartial. */
+export interface RefusedTab {
+  readonly target: string;
+  readonly code: string;
+  readonly message: string;
+}
 
 /** The tabs a call acts on. `none`: no existing tab (it opens one, acts on none, or the tool reports why not). */
 export type CallTabs =
   | { readonly kind: 'none' }
   | { readonly kind: 'tab'; readonly tab: number; readonly via: TabSource }
-  | { readonly kind: 'tabs'; readonly tabs: readonly number[]; readonly via: TabSource };
+  | { readonly kind: 'tabs'; readonly tabs: readonly number[]; readonly via: TabSource; readonly refused?: readonly RefusedTab[] };
 
 /** Every tab the call acts on (for leases and the dialog precondition). */
 export function tabsOf(tabs: CallTabs): readonly number[] {

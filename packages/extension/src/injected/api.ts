@@ -5,8 +5,9 @@
 import { Bindings, type Binding } from './bindings.js';
 import { checkState, currentValue, focusElement, isFileInput, isSecretField, planFill, scrollContainer, scrollerOnScreen, scrollStep, selectForTyping, selectOptions, setPickerValue } from './actions.js';
 import { DeliveryGuard } from './delivery.js';
-import { deepActiveElement, deepQuery, flatContains, isFrameElement } from './dom.js';
+import { deepActiveElement, flatContains, isFrameElement } from './dom.js';
 import { explicitName } from './names.js';
+import { agentSelectAll, agentSelectFirst, isRefusal, type SelectorRefusal } from './selectors.js';
 import { coveringElement, describeInterceptor, frameContentBox, locateClick, locateInFrame, lookOf, nearestRef, pointInFrame, scrollIntoViewIfNeeded } from './hitTest.js';
 import { decideHeal, identityKey, placeTwins } from './identity.js';
 import { ListenerHintSet } from './listenerHints.js';
@@ -137,17 +138,13 @@ export function createPageApi(): PageApi {
   let frames: WeakRef<Element>[] = [];
 
   /** The element a snapshot scope names, or why there is none. */
-  function scopeElement(scope: NonNullable<SnapshotArgs['scope']>): Element | string {
+  function scopeElement(scope: NonNullable<SnapshotArgs['scope']>): Element | string | SelectorRefusal {
     if ('ref' in scope) {
       const resolved = resolveElement(scope.ref);
       return resolved.status === 'live' ? resolved.element : `scope @${scope.ref} is stale (${resolved.reason})`;
     }
-    let found: Element | null;
-    try {
-      found = document.querySelector(scope.selector);
-    } catch {
-      return `scope "${scope.selector}" is not a valid CSS selector`;
-    }
+    const found = agentSelectFirst(scope.selector);
+    if (isRefusal(found)) return found;
     return found ?? `no element matches the scope selector "${scope.selector}"`;
   }
 
@@ -155,6 +152,9 @@ export function createPageApi(): PageApi {
     const scoped = args.scope === undefined ? undefined : scopeElement(args.scope);
     if (typeof scoped === 'string') {
       return { token: '', url: location.href, title: document.title, tree: [], nextRef: args.nextRef, refCount: 0, scopeMissing: scoped };
+    }
+    if (scoped !== undefined && isRefusal(scoped)) {
+      return { token: '', url: location.href, title: document.title, tree: [], nextRef: args.nextRef, refCount: 0, scopeRefused: scoped };
     }
     const walk = walker(args.maxText).walkDocument();
     hints.shadowRoots = walk.shadowRoots;
@@ -470,12 +470,8 @@ export function createPageApi(): PageApi {
   }
 
   function locateSelector({ selector }: { selector: string }): SelectorPointOutcome {
-    const matches: Element[] = [];
-    try {
-      matches.push(...deepQuery(document, selector));
-    } catch (error) {
-      return { status: 'bad_selector', message: error instanceof Error ? error.message : String(error) };
-    }
+    const matches = agentSelectAll(selector);
+    if (isRefusal(matches)) return matches;
     const target = matches.find((candidate) => isShown(candidate));
     if (target === undefined) return { status: 'none', matched: matches.length };
     const located = locateClick(target);

@@ -79,11 +79,3 @@ export function deepActiveElement(doc: Document): Element | null {
   return active;
 }
 
-/** Elements matching `selector` in `root` and in every open shadow root below it (each scope searched on its own). Throws on a bad selector. */
-export function deepQuery(root: Document | ShadowRoot, selector: string): Element[] {
-  const found = [...root.querySelectorAll(selector)];
-  for (const element of root.querySelectorAll('*')) {
-    if (element.shadowRoot !== null) found.push(...deepQuery(element.shadowRoot, selector));
-  }
-  return found;
-}

@@ -4,6 +4,8 @@
  * cannot patch what they use (a redefined querySelector, innerText or JSON) nor see them run. Adding a read is adding
  * a method here: its types travel with it.
  */
+import { isSecretField } from './actions.js';
+import { agentSelectAll, agentSelectFirst, isRefusal, type SelectorRefusal } from './selectors.js';
 import type { ResolveOutcome } from './types.js';
 
 type Stale = Extract<ResolveOutcome, { status: 'stale' }>;
@@ -14,12 +16,12 @@ export type ElementBox = { found: false } | { found: true; x: number; y: number;
 export type FocusReport = { editable: true; description: string } | { editable: false; description: string };
 export type ReadResult =
   | { status: 'ok'; value: string | number | null }
-  | { status: 'bad_selector'; message: string }
+  | SelectorRefusal
   | { status: 'none' }
   | { status: 'many'; count: number }
   | { status: 'no_value'; tag: string };
 
-export type WaitConditionAnswer = { status: 'ok'; met: boolean; exists?: boolean; url?: string } | { status: 'bad_selector'; message: string };
+export type WaitConditionAnswer = { status: 'ok'; met: boolean; exists?: boolean; url?: string } | SelectorRefusal;
 
 /** The read methods the worker may call by name with JSON arguments (callPage). */
 export type ReadMethod = 'elementBox' | 'focusReport' | 'waitCondition' | 'readyState' | 'readElement' | 'style';
@@ -48,15 +50,11 @@ export function createReads(withElement: WithElement) {
 
     /**
      * Scroll the first element matching `selector` into view and return its box in viewport coordinates (element
-     * screenshots by CSS selector); `invalid` when the selector is not CSS.
+     * screenshots by CSS selector); why not, when the selector is refused (selectors.ts).
      */
-    elementBox({ selector }: { selector: string }): ElementBox | { invalid: string } {
-      let el: Element | null;
-      try {
-        el = document.querySelector(selector);
-      } catch (error) {
-        return { invalid: error instanceof Error ? error.message : String(error) };
-      }
+    elementBox({ selector }: { selector: string }): ElementBox | SelectorRefusal {
+      const el = agentSelectFirst(selector);
+      if (isRefusal(el)) return el;
       if (!el) return { found: false };
       el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
       const r = el.getBoundingClientRect();
@@ -176,14 +174,8 @@ function waitCondition(kind: string, arg: string): WaitConditionAnswer {
     }
     return { status: 'ok', met: false };
   }
-  const matches: Element[] = [];
-  try {
-    matches.push(...document.querySelectorAll(arg));
-    collect(document);
-    for (const root of roots) matches.push(...root.querySelectorAll(arg));
-  } catch (error) {
-    return { status: 'bad_selector', message: error instanceof Error ? error.message : String(error) };
-  }
+  const matches = agentSelectAll(arg);
+  if (isRefusal(matches)) return matches;
   for (const el of matches) {
     const box = el.getBoundingClientRect();
     const styleVisible = typeof el.checkVisibility === 'function' ? el.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true } as CheckVisibilityOptions) : true;
@@ -196,33 +188,26 @@ function readElement(what: string, selector: string, name: string): ReadResult {
   if (what === 'title') return { status: 'ok', value: document.title };
   if (what === 'url') return { status: 'ok', value: location.href };
   // Matches in the document and in every open shadow root (each scope searched on its own), in tree order.
-  const matches: Element[] = [];
-  try {
-    const search = (root: Document | ShadowRoot): void => {
-      for (const element of root.querySelectorAll('*')) {
-        if (element.matches(selector)) matches.push(element);
-        if (element.shadowRoot !== null) search(element.shadowRoot);
-      }
-    };
-    document.querySelector(selector);
-    search(document);
-  } catch (error) {
-    return { status: 'bad_selector', message: error instanceof Error ? error.message : String(error) };
-  }
+  const matches = agentSelectAll(selector);
+  if (isRefusal(matches)) return matches;
   if (what === 'count') return { status: 'ok', value: matches.length };
   if (matches.length === 0) return { status: 'none' };
   if (matches.length > 1) return { status: 'many', count: matches.length };
   const el = matches[0] as HTMLElement;
-  if (what === 'attr') return { status: 'ok', value: el.getAttribute(name) };
+  // A password's (or one-time code's) value attribute is the same secret as its value: masked, as by ref.
+  const secret = isSecretField(el);
+  const masked = (value: string): string => (secret && value !== '' ? '••••••' : value);
+  if (what === 'attr') {
+    const attribute = el.getAttribute(name);
+    return { status: 'ok', value: attribute !== null && name.toLowerCase() === 'value' ? masked(attribute) : attribute };
+  }
   if (what === 'value') {
     const tag = el.tagName;
     if (tag !== 'INPUT' && tag !== 'TEXTAREA' && tag !== 'SELECT' && tag !== 'OPTION' && tag !== 'BUTTON' && tag !== 'OUTPUT') {
       return { status: 'no_value', tag: tag.toLowerCase() };
     }
-    const input = el as HTMLInputElement;
     // A password (or one-time code) is the person's secret: shown as the snapshot shows it (injected/actions.ts isSecretField).
-    const secret = tag === 'INPUT' && (input.type === 'password' || /\b(current-password|new-password|one-time-code)\b/.test(input.autocomplete));
-    return { status: 'ok', value: secret && input.value !== '' ? '••••••' : input.value };
+    return { status: 'ok', value: masked((el as HTMLInputElement).value) };
   }
   // innerText is the rendered text (what a person sees); SVG and other non-HTML elements lack it.
   return { status: 'ok', value: typeof el.innerText === 'string' ? el.innerText : (el.textContent ?? '') };

@@ -6,6 +6,7 @@
  * structurally; the dispatcher validates the final tool result against the real schema.
  */
 import type { ReadAwaitMethod, ReadMethod, ReadsApi } from './reads.js';
+import type { SelectorRefusal } from './selectors.js';
 
 export interface PageNode {
   role: string;
@@ -99,6 +100,8 @@ export interface PageSnapshot {
   hidden?: [string, string, string][];
   /** The scope matched nothing (or its ref is stale); nothing was computed. */
   scopeMissing?: string;
+  /** The scope selector was refused (not CSS, or it tests a secret's value: selectors.ts); nothing was computed. */
+  scopeRefused?: SelectorRefusal;
   /** A modal dialog is open (its name, possibly ''): content outside it is left out, refs included. */
   modal?: string;
 }
@@ -376,7 +379,7 @@ export type FramePointOutcome =
 export type SelectorPointOutcome =
   | { status: 'ok'; x: number; y: number; hitTest: 'passed' | 'skipped' }
   | { status: 'intercepted'; x: number; y: number; interceptor: Interceptor }
-  | { status: 'bad_selector'; message: string }
+  | SelectorRefusal
   /** Nothing matches, or nothing that matches has a box. */
   | { status: 'none'; matched: number };
 

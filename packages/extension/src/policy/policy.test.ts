@@ -19,7 +19,7 @@ async function setup(settings: Partial<Settings> = {}) {
   const { net, barrier } = fakeBarrier(env.browser, () => store.rules());
   const { lifecycle, pages } = fakeAgentPages(env.browser, barrier, agentTabs, pause);
   const policy = new Policy({ browser: env.browser, organize, sessions: env.cdp, settings: store, pause, agentTabs, barrier, pages });
-  await store.save({ blockedSites: [], agentTabsOnly: false, idleDetachSeconds: 15, remoteAgents: true, ...settings });
+  await store.save({ blockedSites: [], agentTabsOnly: false, idleDetachSeconds: 15, remoteAgents: true, agentFiles: false, agentJs: true, ...settings });
   const personTab = env.browser.addTab({ url: 'https://news.test/' }).id ?? 0;
   const bankTab = env.browser.addTab({ url: 'https://bank.test/account' }).id ?? 0;
   const agentTab = env.browser.addTab({ url: 'https://shop.test/' }).id ?? 0;
@@ -109,9 +109,10 @@ describe('Policy: site block list', () => {
     expect(nav.details).toMatchObject({ reason: 'site_blocked', rule: 'bank.test', url: 'https://www.bank.test/' });
   });
 
-  it('also checks tab ids a tool manages directly (group_create tabs)', async () => {
+  it('also checks the tabs a tool names in its params (group_create tabs: resolved into the call\'s tabs)', async () => {
     const { policy, bankTab, agentTab } = await setup({ blockedSites: ['bank.test'] });
-    expect((await refusal(policy.checkTabs('group_create', { name: 'g', tabs: [agentTab, bankTab] }, none))).details['tab']).toBe(bankTab);
+    const named: CallTabs = { kind: 'tabs', tabs: [agentTab, bankTab], via: 'named' };
+    expect((await refusal(policy.checkTabs('group_create', { name: 'g', tabs: [agentTab, bankTab] }, named))).details['tab']).toBe(bankTab);
   });
 
   it('the attach guard refuses a blocked tab before any session exists', async () => {
@@ -139,7 +140,7 @@ describe('Policy: site block list', () => {
     const { store, cdp, debugger: fake, bankTab, agentTab } = await setup();
     await cdp.attach(bankTab);
     await cdp.attach(agentTab);
-    await store.save({ blockedSites: ['bank.test'], agentTabsOnly: false, idleDetachSeconds: 15, remoteAgents: true });
+    await store.save({ blockedSites: ['bank.test'], agentTabsOnly: false, idleDetachSeconds: 15, remoteAgents: true, agentFiles: false, agentJs: true });
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(fake.attached.has(bankTab)).toBe(false);
     expect(fake.attached.has(agentTab)).toBe(true);
@@ -207,8 +208,11 @@ describe('Policy: agent tabs only', () => {
     await policy.navigationTargetCreated(personTab, fromPerson);
     expect((await refusal(policy.checkTabs('click', {}, one(fromPerson)))).details['reason']).toBe('not_agent_tab');
     // Ctrl+T while an agent tab is in front: Chrome records that tab as the opener, but names no source.
-    const ctrlT = browser.addTab({ url: 'chrome://newtab/' }).id ?? 0;
+    const ctrlT = browser.addTab({ url: 'https://news.test/typed' }).id ?? 0;
     expect((await refusal(policy.checkTabs('click', {}, one(ctrlT)))).details['reason']).toBe('not_agent_tab');
+    // Its new-tab page is the browser's own, whatever the settings.
+    const newTab = browser.addTab({ url: 'chrome://newtab/' }).id ?? 0;
+    expect((await refusal(policy.checkTabs('click', {}, one(newTab)))).details['reason']).toBe('browser_page');
   });
 
   it('the person shares a tab of theirs and takes it back: the call in flight there is stopped, the tab detached and its page loaded afresh', async () => {
@@ -237,19 +241,31 @@ describe('Policy: agent tabs only', () => {
     await policy.checkTabs('click', {}, one(agentTab));
   });
 
-  it('tabs lists a tab on a blocked site by its origin only, without its title; other tabs and other tools untouched', async () => {
-    const { policy, bankTab, personTab } = await setup({ blockedSites: ['bank.test'] });
+  it('tabs lists only what the agent may act on and counts the rest; other tools untouched', async () => {
+    const { policy, bankTab, personTab, agentTab, store } = await setup({ blockedSites: ['bank.test'] });
     const tab = (id: number, url: string, title: string) => ({ id, windowId: 1, index: 0, url, title, active: false, status: 'complete', groupId: -1 });
     const listed = {
-      windows: [{ id: 1, focused: true, type: 'normal', tabs: [tab(bankTab, 'https://bank.test/account?id=991', 'Balance: $12,400 — Bank'), tab(personTab, 'https://news.test/', 'News')] }],
+      windows: [{ id: 1, focused: true, type: 'normal', tabs: [tab(bankTab, 'https://bank.test/account?id=991', 'Balance: $12,400 — Bank'), tab(personTab, 'https://news.test/', 'News'), tab(agentTab, 'https://shop.test/', 'Shop')] }],
     };
-    expect(await policy.noteResult('tabs', listed)).toEqual({
-      windows: [{ id: 1, focused: true, type: 'normal', tabs: [tab(bankTab, 'https://bank.test/', ''), tab(personTab, 'https://news.test/', 'News')] }],
-    });
+    // "Agent tabs only" off: the person's news tab is usable, the bank is not (and never shown).
+    expect(await policy.noteResult('tabs', listed)).toEqual({ windows: [{ ...listed.windows[0], tabs: [tab(personTab, 'https://news.test/', 'News'), tab(agentTab, 'https://shop.test/', 'Shop')] }], otherTabs: 1 });
+    // On: only the agent's own tab.
+    await store.save({ ...(await store.get()), agentTabsOnly: true });
+    expect(await policy.noteResult('tabs', listed)).toEqual({ windows: [{ ...listed.windows[0], tabs: [tab(agentTab, 'https://shop.test/', 'Shop')] }], otherTabs: 2 });
     const read = { tabId: bankTab, title: 'Balance' };
     expect(await policy.noteResult('get', read)).toBe(read);
     // Any other tool's answer: a URL on the blocked site keeps only its origin.
     expect(await policy.noteResult('network', { entries: [{ url: 'https://bank.test/acct/4711' }] })).toEqual({ entries: [{ url: 'https://bank.test/[blocked]' }] });
+  });
+
+  it('refuses to close the last tabs of the browser, whichever tool would (close, group close, workspace close)', async () => {
+    const { policy, browser, personTab, bankTab, agentTab } = await setup();
+    const all: CallTabs = { kind: 'tabs', tabs: [personTab, bankTab, agentTab], via: 'named' };
+    for (const tool of ['close', 'group_close', 'workspace_close']) {
+      expect(await refusal(policy.checkTabs(tool, { name: 'g' }, all))).toMatchObject({ code: 'invalid_arguments' });
+    }
+    expect(browser.tabs.size).toBe(3);
+    await policy.checkTabs('close', {}, { kind: 'tabs', tabs: [agentTab], via: 'explicit' });
   });
 
   it('leaves calls that name no tab alone', async () => {
@@ -274,7 +290,9 @@ describe("Policy: the person's pages", () => {
     await expect(policy.share(options)).rejects.toMatchObject({ details: { reason: 'person_page' } });
     const tab = (id: number, url: string, title: string) => ({ id, windowId: 1, index: 0, url, title, active: false, status: 'complete', groupId: -1 });
     const listed = { windows: [{ id: 1, focused: true, type: 'normal', tabs: [tab(options, 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/options.html', 'chrome-relay settings')] }] };
-    expect(await policy.noteResult('tabs', listed)).toEqual({ windows: [{ ...listed.windows[0], tabs: [tab(options, 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/', '')] }] });
+    const shown = await policy.noteResult('tabs', listed);
+    expect(shown.windows).toEqual([]);
+    expect(JSON.stringify(shown)).not.toContain('chrome-extension');
   });
 
   it('a tab that moves onto an extension page loses its session and its call is stopped', async () => {
@@ -304,7 +322,7 @@ describe('Policy: the network barrier', () => {
   it('while the block list cannot be installed, calls are refused (it is not in force); once it can, they run', async () => {
     const { policy, store, net, agentTab } = await setup();
     net.failing = new Error('Internal error');
-    await expect(policy.saveSettings({ blockedSites: ['bank.test'], agentTabsOnly: false, idleDetachSeconds: 15, remoteAgents: true })).rejects.toMatchObject({ code: 'chrome_api_error' });
+    await expect(policy.saveSettings({ blockedSites: ['bank.test'], agentTabsOnly: false, idleDetachSeconds: 15, remoteAgents: true, agentFiles: false, agentJs: true })).rejects.toMatchObject({ code: 'chrome_api_error' });
     expect((await store.get()).blockedSites).toEqual(['bank.test']);
     const refused = await refusal(policy.checkTabs('click', {}, one(agentTab)));
     expect(refused.code).toBe('chrome_api_error');
@@ -320,7 +338,7 @@ describe('Policy: the network barrier', () => {
     const parsed = parseSiteRule('example.com/a/very/long/path*');
     if (!parsed.ok) throw new Error(parsed.problem);
     for (const m of requestMatches(parsed.rule)) if (m.regexFilter !== undefined) net.unsupported.add(m.regexFilter);
-    const problems = await policy.saveSettings({ blockedSites: ['bank.test', 'example.com/a/very/long/path*'], agentTabsOnly: false, idleDetachSeconds: 15, remoteAgents: true });
+    const problems = await policy.saveSettings({ blockedSites: ['bank.test', 'example.com/a/very/long/path*'], agentTabsOnly: false, idleDetachSeconds: 15, remoteAgents: true, agentFiles: false, agentJs: true });
     expect(problems).toEqual([{ line: 'example.com/a/very/long/path*', problem: expect.stringContaining('too long') }]);
     expect((await store.get()).blockedSites).toEqual([]);
   });

@@ -17,14 +17,20 @@
  *   titled exactly "chrome-relay" fails with `not_agent_tab`.
  * - The person's pages: a tab showing a page of an extension (chrome-extension://: chrome-relay's own popup and
  *   options, or another extension's) is never an agent's, whatever the settings: a call naming one, a navigate to
- *   one and an attach to one fail with `person_page`, and `tabs` lists it by origin only.
+ *   one and an attach to one fail with `person_page`. The browser's own pages (chrome:, about:…) the same, with
+ *   `browser_page`; local files with `local_files` unless the person allows them (urlGate.ts, the one URL gate).
+ * - Agents' JavaScript (`js`, `wait --fn`: the entry's `agentCode`) is refused with `js_off` when the person turned
+ *   it off in the options.
  * - The network barrier (netBarrier.ts): every tab a call acts on is covered before the tool runs, and a call
  *   waits until the block list is in force in Chrome's request filter (it fails when it cannot be).
  *
- * "Naming a tab": the tabs the call was resolved to act on (targeting/resolveCall.ts), plus the tab
- * ids a tool manages directly (group_create/group_add `tabs`, lease_claim `tab`).
+ * "Naming a tab": the tabs the call was resolved to act on (targeting/resolveCall.ts) — --tab, refs, a workspace or
+ * group, the remembered tab, close's ids, and every tab a tool's params name (its entry's `reaches`: group and
+ * workspace commands, lease claim). One verdict per tab (`#refusal`) decides them all, and decides what the lists
+ * show (`tabs`, `group list`, `workspace list`: the entry's `lists`): what the agent may act on, the rest counted.
  */
 import { isToolName, reasonedError, RelayError, remoteAgentsOffError, toolLabel, TOOLS, type ToolResult, type Via } from '@chrome-relay/protocol';
+import { blockCheckedUrls, isPersonPage, pageRefusal, personPageError, urlRefusal } from './urlGate.js';
 import type { BrowserApi } from '../browserApi.js';
 import type { CdpSessions } from '../cdp/cdpSession.js';
 import { tabsOf, type CallTabs } from '../context/call.js';
@@ -42,7 +48,7 @@ import { blockingRule, parseSiteRules, type RuleProblem, type SiteRule } from '.
 export const AGENT_GROUP_TITLE = 'chrome-relay';
 
 export interface PolicyDeps {
-  browser: Pick<BrowserApi, 'getTab'>;
+  browser: Pick<BrowserApi, 'getTab' | 'getAllWindows'>;
   organize: Pick<OrganizeApi, 'queryGroups'>;
   sessions: Pick<CdpSessions, 'detach' | 'detachAll' | 'attachedTabs' | 'isAttached' | 'setIdleDetachMs'>;
   settings: SettingsStore;
@@ -152,18 +158,12 @@ function notAgentTabError(tool: string, tab: number): RelayError {
   );
 }
 
-/** A page of an extension (chrome-relay's own popup and options, or another extension's): the person's, never an agent's. */
-export function isPersonPage(url: string | undefined): boolean {
-  return url !== undefined && /^chrome-extension:/i.test(url);
-}
-
-function personPageError(tool: string, tab: number | undefined, url: string): RelayError {
-  const where = tab === undefined ? 'That URL is' : `Tab ${tab} shows`;
+function jsOffError(tool: string): RelayError {
   return reasonedError(
     'target_conflict',
-    'person_page',
-    `${where} a page of a browser extension (${originOf(url) || 'chrome-extension:'}) — chrome-relay's own controls or another extension's — and those are the person's: agents never see, open or act in them, and nothing was done. Work in your own tabs (\`chrome-relay navigate <url>\`).`,
-    { tool, phase: 'resolve', retryable: false, details: { ...(tab === undefined ? {} : { tab }), origin: originOf(url) } },
+    'js_off',
+    `The person turned agents' JavaScript off in chrome-relay's options, so ${toolLabel(tool)} with code of yours does not run; nothing was done. Do it with the other commands (\`chrome-relay snapshot\`, \`chrome-relay get\`, \`chrome-relay wait\` with --text, --selector or --url), or ask the person to allow JavaScript in the options.`,
+    { tool, phase: 'resolve', retryable: false, details: {} },
   );
 }
 
@@ -175,31 +175,17 @@ function scrubbedError(error: RelayError, rules: readonly SiteRule[]): RelayErro
   return new RelayError(error.code, message, { tool: error.tool, phase: error.phase, retryable: error.retryable, details });
 }
 
-/** Tab ids a tool manages directly, beyond the ones the call resolved to act on. */
-function managedTabs(params: Readonly<Record<string, unknown>>): number[] {
-  const out: number[] = [];
-  if (typeof params.tab === 'number') out.push(params.tab);
-  if (Array.isArray(params.tabs)) for (const tab of params.tabs) if (typeof tab === 'number') out.push(tab);
-  return out;
-}
-
 type TabsResult = ToolResult<'tabs'>;
+type GroupsResult = ToolResult<'group_list'>;
+type WorkspacesResult = ToolResult<'workspace_list'>;
 
-function originOnly(url: string): string {
-  const origin = originOf(url);
-  return origin === '' ? '' : `${origin}/`;
-}
+/** The "chrome-relay" tab groups' ids, looked up on first need. */
+type AgentGroups = () => Promise<ReadonlySet<number>>;
 
-/** `tabs` as the agent may see it: a tab on a blocked site or showing an extension page by its origin only, with no title. */
-function hiddenTabs(result: TabsResult, rules: readonly SiteRule[]): TabsResult {
-  const hidden = (url: string): boolean => isPersonPage(url) || blockingRule(rules, [url]) !== undefined;
-  return {
-    ...result,
-    windows: result.windows.map((window) => ({
-      ...window,
-      tabs: window.tabs.map((tab) => (hidden(tab.url) ? { ...tab, url: originOnly(tab.url), title: '' } : tab)),
-    })),
-  };
+/** The tabs open now, split into the ones the agent may act on and how many others there are. */
+interface Visible {
+  readonly usable: ReadonlySet<number>;
+  readonly others: number;
 }
 
 export class Policy {
@@ -231,33 +217,47 @@ export class Policy {
   }
 
   /**
-   * The person's pages, the site block list and "agent tabs only" for the tabs a call names (and navigate's URL);
-   * then the named tabs are covered by the network barrier, and the call waits until the block list is in force.
+   * The person's limits for a call, once its tabs are resolved: the agent's own JavaScript (the entry's `agentCode`),
+   * the URL it asks to open (the entry's `loads`: the URL gate and the block list), and every tab it names — one
+   * verdict per tab (`#refusal`); then the named tabs are covered by the network barrier, and the call waits until the
+   * block list is in force.
    */
   async checkTabs(tool: string, params: Readonly<Record<string, unknown>>, tabs: CallTabs): Promise<void> {
     const settings = await this.#deps.settings.get();
     const rules = await this.#deps.settings.rules();
-    if (isToolName(tool) && TOOLS[tool].loads === 'url' && typeof params.url === 'string') {
-      if (isPersonPage(params.url.trim())) throw personPageError(tool, undefined, params.url.trim());
-      const blocked = blockingRule(rules, [params.url]);
+    const entry = isToolName(tool) ? TOOLS[tool] : undefined;
+    if (entry?.agentCode !== undefined && params[entry.agentCode] !== undefined && !settings.agentJs) throw jsOffError(tool);
+    if (entry?.loads === 'url' && typeof params.url === 'string') {
+      const refused = urlRefusal(tool, params.url, settings);
+      if (refused !== undefined) throw refused;
+      const blocked = blockingRule(rules, [params.url.trim()]);
       if (blocked) throw blockedUrlError(tool, blocked.url, blocked.rule.text);
     }
-    const named = [...new Set([...tabsOf(tabs), ...managedTabs(params)])];
+    // Closing the last tabs of the browser's windows would quit it, with everything the person had open.
+    if (entry?.destructive === true && tabs.kind === 'tabs') await this.#leavesBrowserOpen(tool, tabs.tabs);
     const existing: number[] = [];
-    for (const tabId of named) {
+    const agentGroups = this.#agentGroups();
+    for (const tabId of tabsOf(tabs)) {
       const tab = await this.#tabOrUndefined(tabId);
       // A tab that does not exist: the tool reports it missing in its own words.
       if (tab === undefined) continue;
-      const personPage = [tab.url, tab.pendingUrl].find(isPersonPage);
-      if (personPage !== undefined) throw personPageError(tool, tabId, personPage);
-      const blocked = blockingRule(rules, [tab.url, tab.pendingUrl]);
-      if (blocked) throw blockedTabError(tool, tabId, blocked.url, blocked.rule.text, false);
-      if (settings.agentTabsOnly && !(await this.isAgentTab(tabId, tab.groupId))) throw notAgentTabError(tool, tabId);
+      const refusal = await this.#refusal(tool, tab, settings, rules, agentGroups);
+      if (refusal !== undefined) throw refusal;
       existing.push(tabId);
     }
     // A tab an agent acts in is under the barrier from now on (with "agent tabs only" on, it already was).
     if (existing.some((tabId) => !this.#deps.barrier.isCovered(tabId))) await this.#deps.barrier.cover(existing);
     if (rules.length > 0) await this.#deps.barrier.ready();
+  }
+
+  async #leavesBrowserOpen(tool: string, closing: readonly number[]): Promise<void> {
+    const windows = await this.#deps.browser.getAllWindows({ populate: true, windowTypes: ['normal'] });
+    if (windows.some((window) => (window.tabs ?? []).some((tab) => tab.id !== undefined && !closing.includes(tab.id)))) return;
+    throw new RelayError('invalid_arguments', `Invalid arguments for ${toolLabel(tool)}: that would close every tab and quit the browser; open another tab first (\`chrome-relay navigate <url>\`).`, {
+      tool,
+      phase: 'validate',
+      details: { field: tool === 'close' ? 'tabs' : 'name', tabs: [...closing] },
+    });
   }
 
   /**
@@ -282,17 +282,79 @@ export class Policy {
   }
 
   /**
-   * After a tool succeeded: the result the agent may see. `tabs` lists a tab on a blocked site, or showing an
-   * extension's page, by its origin only, with no title: the person's bank or mail stays out of the agent's view,
-   * and the agent still learns that the tab exists and why it is out of reach.
+   * After a tool succeeded: the result the agent may see. A list (the entry's `lists`) keeps only what the agent may
+   * act on — the same verdict as a call naming each tab — and counts the rest: the person's tabs, their groups, their
+   * bank or mail, never shown by URL or title.
    */
   async noteResult<T>(tool: string, result: T): Promise<T> {
     const rules = await this.#deps.settings.rules();
-    // A tab list (the entry's `lists: 'tabs'`) is a TabsResult: the dispatcher checked it against the tool's schema.
-    const listsTabs = isToolName(tool) && TOOLS[tool].lists === 'tabs';
-    const shown = listsTabs && typeof result === 'object' && result !== null ? (hiddenTabs(result as unknown as TabsResult, rules) as unknown as T) : result;
+    const lists = isToolName(tool) ? TOOLS[tool].lists : undefined;
+    // The dispatcher checked the result against the tool's schema, so a `lists` result has that list's shape.
+    const shown = lists === undefined || typeof result !== 'object' || result === null ? result : ((await this.#onlyUsable(tool, lists, result)) as T);
     // Whatever else the tool returned: no URL on a blocked site beyond its origin (scrub.ts).
     return scrubValue(shown, rules);
+  }
+
+  async #onlyUsable(tool: string, lists: 'tabs' | 'groups' | 'workspaces', result: object): Promise<object> {
+    const visible = await this.#visible(tool);
+    if (lists === 'tabs') {
+      const tabs = result as TabsResult;
+      const windows = tabs.windows
+        .map((window) => ({ ...window, tabs: window.tabs.filter((tab) => visible.usable.has(tab.id)) }))
+        .filter((window) => window.tabs.length > 0);
+      return { ...tabs, windows, otherTabs: visible.others };
+    }
+    if (lists === 'groups') {
+      const listed = result as GroupsResult;
+      // A group is the agent's only when every tab of it is: one of the person's tabs makes it the person's group.
+      const groups = listed.groups.filter((group) => group.tabIds.every((id) => visible.usable.has(id)));
+      return { ...listed, groups, otherGroups: listed.groups.length - groups.length };
+    }
+    const listed = result as WorkspacesResult;
+    let others = 0;
+    const workspaces = listed.workspaces.map((workspace) => {
+      const tabIds = workspace.tabIds.filter((id) => visible.usable.has(id));
+      others += workspace.tabIds.length - tabIds.length;
+      return { ...workspace, tabIds };
+    });
+    return { ...listed, workspaces, otherTabs: others };
+  }
+
+  /** Every open tab's verdict, as a call naming it would get. */
+  async #visible(tool: string): Promise<Visible> {
+    const settings = await this.#deps.settings.get();
+    const rules = await this.#deps.settings.rules();
+    const agentGroups = this.#agentGroups();
+    const windows = await this.#deps.browser.getAllWindows({ populate: true, windowTypes: ['normal', 'popup', 'app', 'devtools'] });
+    const usable = new Set<number>();
+    let others = 0;
+    for (const tab of windows.flatMap((window) => window.tabs ?? [])) {
+      if (tab.id === undefined) continue;
+      if ((await this.#refusal(tool, tab, settings, rules, agentGroups)) === undefined) usable.add(tab.id);
+      else others += 1;
+    }
+    return { usable, others };
+  }
+
+  /**
+   * The one verdict on a tab an agent names or sees listed: an extension's or the browser's own page, a local file
+   * the person keeps, a blocked site, or (with "agent tabs only") one of the person's own tabs. undefined: usable.
+   */
+  async #refusal(tool: string, tab: chrome.tabs.Tab, settings: Settings, rules: readonly SiteRule[], agentGroups: AgentGroups): Promise<RelayError | undefined> {
+    const tabId = tab.id ?? -1;
+    const urls = [tab.url, tab.pendingUrl];
+    const page = pageRefusal(tool, tabId, urls, settings);
+    if (page !== undefined) return page;
+    const blocked = blockingRule(rules, blockCheckedUrls(urls));
+    if (blocked) return blockedTabError(tool, tabId, blocked.url, blocked.rule.text, false);
+    if (settings.agentTabsOnly && !(await this.#isAgentTab(tabId, tab.groupId, agentGroups))) return notAgentTabError(tool, tabId);
+    return undefined;
+  }
+
+  /** The ids of the tab groups titled "chrome-relay": asked at most once per pass of verdicts, and only when a tab is in a group. */
+  #agentGroups(): AgentGroups {
+    let asked: Promise<ReadonlySet<number>> | undefined;
+    return () => (asked ??= this.#deps.organize.queryGroups(AGENT_GROUP_TITLE).then((groups) => new Set(groups.filter((g) => g.title === AGENT_GROUP_TITLE).map((g) => g.id))));
   }
 
   /**
@@ -324,7 +386,7 @@ export class Policy {
   /** The popup's "Let agents use this tab". Never an extension's page. */
   async share(tabId: number): Promise<void> {
     const tab = await this.#deps.browser.getTab(tabId);
-    if (isPersonPage(tab.url ?? tab.pendingUrl)) throw personPageError('share', tabId, tab.url ?? tab.pendingUrl ?? '');
+    if (isPersonPage(tab.url ?? tab.pendingUrl)) throw personPageError('share', { tab: tabId }, tab.url ?? tab.pendingUrl ?? '');
     await this.adopt(tabId, 'shared');
   }
 
@@ -340,26 +402,27 @@ export class Policy {
     return this.#deps.pages.handBack(tabId);
   }
 
-  /** The attach guard: no session while paused, none on an extension's page, none on a blocked site. */
+  /** The attach guard: no session while paused, none on an extension's or the browser's page or a kept file, none on a blocked site. */
   async guardAttach(tabId: number): Promise<void> {
     const state = await this.#deps.pause.get();
     if (state.paused) throw pausedError(state, '');
     const tab = await this.#tabOrUndefined(tabId);
     if (tab === undefined) return; // attach itself reports the missing tab
-    const personPage = [tab.url, tab.pendingUrl].find(isPersonPage);
-    if (personPage !== undefined) throw personPageError('', tabId, personPage);
+    const page = pageRefusal('', tabId, [tab.url, tab.pendingUrl], await this.#deps.settings.get());
+    if (page !== undefined) throw page;
     const rules = await this.#deps.settings.rules();
     if (rules.length === 0) return;
-    const blocked = blockingRule(rules, [tab.url, tab.pendingUrl]);
+    const blocked = blockingRule(rules, blockCheckedUrls([tab.url, tab.pendingUrl]));
     if (blocked) throw blockedTabError('', tabId, blocked.url, blocked.rule.text, false);
   }
 
   async isAgentTab(tabId: number, groupId?: number): Promise<boolean> {
+    return this.#isAgentTab(tabId, groupId ?? (await this.#tabOrUndefined(tabId))?.groupId, this.#agentGroups());
+  }
+
+  async #isAgentTab(tabId: number, groupId: number | undefined, agentGroups: AgentGroups): Promise<boolean> {
     if (await this.#deps.agentTabs.has(tabId)) return true;
-    const group = groupId ?? (await this.#tabOrUndefined(tabId))?.groupId;
-    if (group === undefined || group < 0) return false;
-    const groups = await this.#deps.organize.queryGroups(AGENT_GROUP_TITLE);
-    return groups.some((g) => g.id === group && g.title === AGENT_GROUP_TITLE);
+    return groupId !== undefined && groupId >= 0 && (await agentGroups()).has(groupId);
   }
 
   /**
@@ -404,15 +467,19 @@ export class Policy {
     return state;
   }
 
-  /** tabs.onUpdated with a new URL: a tab that moved onto a blocked site or an extension's page loses its session at once. */
+  /**
+   * tabs.onUpdated with a new URL: a tab that moved onto a blocked site, an extension's or the browser's page, or a
+   * local file the person keeps loses its session at once.
+   */
   async tabUrlChanged(tabId: number, url: string): Promise<void> {
-    if (isPersonPage(url)) {
-      for (const watcher of [...this.#watchers]) if (watcher.tabs.includes(tabId)) watcher.stop(personPageError(watcher.tool, tabId, url));
+    const page = pageRefusal('', tabId, [url], await this.#deps.settings.get());
+    if (page !== undefined) {
+      for (const watcher of [...this.#watchers]) if (watcher.tabs.includes(tabId)) watcher.stop(pageRefusal(watcher.tool, tabId, [url], await this.#deps.settings.get()) ?? page);
       if (this.#deps.sessions.isAttached(tabId)) await this.#deps.sessions.detach(tabId);
       return;
     }
     const rules = await this.#deps.settings.rules();
-    const blocked = blockingRule(rules, [url]);
+    const blocked = blockingRule(rules, blockCheckedUrls([url]));
     if (!blocked) return;
     for (const watcher of [...this.#watchers]) {
       if (watcher.tabs.includes(tabId)) watcher.stop(blockedTabError(watcher.tool, tabId, url, blocked.rule.text, true));
@@ -425,13 +492,13 @@ export class Policy {
     // The barrier installs the new list (and the calls that come next wait for it: checkTabs).
     this.#deps.barrier.rulesChanged().catch((error: unknown) => console.error('chrome-relay: installing the block list failed', error));
     // Tabs that the new settings refuse lose their session now, not at the next command.
+    const agentGroups = this.#agentGroups();
     for (const tabId of this.#deps.sessions.attachedTabs()) {
       try {
         const tab = await this.#tabOrUndefined(tabId);
         if (tab === undefined) continue;
-        const blocked = blockingRule(await this.#deps.settings.rules(), [tab.url, tab.pendingUrl]);
-        const refused = blocked !== undefined || (settings.agentTabsOnly && !(await this.isAgentTab(tabId, tab.groupId)));
-        if (refused) await this.#deps.sessions.detach(tabId);
+        const refused = await this.#refusal('', tab, settings, await this.#deps.settings.rules(), agentGroups);
+        if (refused !== undefined) await this.#deps.sessions.detach(tabId);
       } catch (error) {
         console.error(`chrome-relay: applying settings to tab ${tabId} failed`, error);
       }

@@ -7,8 +7,17 @@ describe('settings', () => {
   it('accepts valid settings, dropping blank and comment lines', () => {
     expect(checkSettings({ blockedSites: ['# note', 'bank.test', ''], agentTabsOnly: true, idleDetachSeconds: 30, remoteAgents: true })).toEqual({
       ok: true,
-      settings: { blockedSites: ['bank.test'], agentTabsOnly: true, idleDetachSeconds: 30, remoteAgents: true },
+      settings: { blockedSites: ['bank.test'], agentTabsOnly: true, idleDetachSeconds: 30, remoteAgents: true, agentFiles: false, agentJs: true },
     });
+  });
+
+  it('reads settings an older build saved (no file or JavaScript switch) with those switches at their defaults', () => {
+    expect(checkSettings({ blockedSites: [], agentTabsOnly: false, idleDetachSeconds: 15 })).toEqual({
+      ok: true,
+      settings: { blockedSites: [], agentTabsOnly: false, idleDetachSeconds: 15, remoteAgents: true, agentFiles: false, agentJs: true },
+    });
+    expect(checkSettings({ blockedSites: [], agentTabsOnly: false, idleDetachSeconds: 15, agentFiles: 'yes' })).toMatchObject({ ok: false, field: 'agentFiles' });
+    expect(checkSettings({ blockedSites: [], agentTabsOnly: false, idleDetachSeconds: 15, agentJs: 1 })).toMatchObject({ ok: false, field: 'agentJs' });
   });
 
   it('rejects bad patterns (naming each line) and an idle time out of range', () => {
@@ -34,9 +43,10 @@ describe('settings', () => {
     const seen: unknown[] = [];
     store.onChange((s) => seen.push(s));
     expect(await store.get()).toEqual(DEFAULT_SETTINGS);
-    await store.save({ blockedSites: ['bank.test'], agentTabsOnly: false, idleDetachSeconds: 5, remoteAgents: true });
+    const saved = { ...DEFAULT_SETTINGS, blockedSites: ['bank.test'], agentTabsOnly: false, idleDetachSeconds: 5 };
+    await store.save(saved);
     expect((await store.rules()).map((r) => r.text)).toEqual(['bank.test']);
-    expect(await new SettingsStore(browser).get()).toEqual({ blockedSites: ['bank.test'], agentTabsOnly: false, idleDetachSeconds: 5, remoteAgents: true });
+    expect(await new SettingsStore(browser).get()).toEqual(saved);
     expect(seen).toHaveLength(2);
   });
 });

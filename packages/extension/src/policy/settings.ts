@@ -19,10 +19,14 @@ export interface Settings {
    * such an agent reaches the browser only after the person set a bridge up.
    */
   remoteAgents: boolean;
+  /** Agents may open local files (file: URLs) and act in tabs showing them. Off by default: the files are the person's. */
+  agentFiles: boolean;
+  /** Agents may run their own JavaScript in pages (`js`, `wait --fn`). On by default; the person may turn it off. */
+  agentJs: boolean;
 }
 
 export const SETTINGS_KEY = 'settings';
-export const DEFAULT_SETTINGS: Settings = { blockedSites: [], agentTabsOnly: true, idleDetachSeconds: 15, remoteAgents: true };
+export const DEFAULT_SETTINGS: Settings = { blockedSites: [], agentTabsOnly: true, idleDetachSeconds: 15, remoteAgents: true, agentFiles: false, agentJs: true };
 export const MAX_IDLE_DETACH_SECONDS = 3600;
 const MAX_RULES = 500;
 
@@ -49,10 +53,13 @@ export function checkSettings(raw: unknown): SettingsCheck {
   if (typeof idle !== 'number' || !Number.isInteger(idle) || idle < 0 || idle > MAX_IDLE_DETACH_SECONDS) {
     return { ok: false, field: 'idleDetachSeconds', problems: [{ line: String(idle), problem: `whole seconds from 0 (never) to ${MAX_IDLE_DETACH_SECONDS}` }] };
   }
-  // Settings stored before the switch existed read as its default.
-  const remoteAgents = r.remoteAgents ?? DEFAULT_SETTINGS.remoteAgents;
-  if (typeof remoteAgents !== 'boolean') return { ok: false, field: 'remoteAgents', problems: [{ line: '', problem: 'must be on or off' }] };
-  return { ok: true, settings: { blockedSites: kept, agentTabsOnly: r.agentTabsOnly, idleDetachSeconds: idle, remoteAgents } };
+  // Switches added after the first release: absent (settings saved by an older build) reads as the default.
+  const switches = { remoteAgents: r.remoteAgents ?? DEFAULT_SETTINGS.remoteAgents, agentFiles: r.agentFiles ?? DEFAULT_SETTINGS.agentFiles, agentJs: r.agentJs ?? DEFAULT_SETTINGS.agentJs };
+  for (const [field, value] of Object.entries(switches)) {
+    if (typeof value !== 'boolean') return { ok: false, field: field as keyof Settings, problems: [{ line: '', problem: 'must be on or off' }] };
+  }
+  const { remoteAgents, agentFiles, agentJs } = switches as { remoteAgents: boolean; agentFiles: boolean; agentJs: boolean };
+  return { ok: true, settings: { blockedSites: kept, agentTabsOnly: r.agentTabsOnly, idleDetachSeconds: idle, remoteAgents, agentFiles, agentJs } };
 }
 
 export class SettingsStore {

@@ -97,7 +97,9 @@ describe('prepareCall', () => {
     await organize.updateGroup(groupId, { title: 'g' });
     expect((await prepareCall('screenshot', { params: {}, target: { group: 'g' } }, ctx)).params).toEqual({ tab });
     expect((await prepareCall('lease_list', { params: {}, agent: 'a' }, ctx)).params).toEqual({});
+    await ctx.workspaces.create('x', null, 'about:blank');
     expect((await prepareCall('workspace_close', { params: { name: 'x' }, agent: 'a' }, ctx)).params).toEqual({ name: 'x', agent: 'a' });
+    expect(await outcome(prepareCall('workspace_close', { params: { name: 'gone' }, agent: 'a' }, ctx))).toBe('target_not_found');
   });
 
   it('enforces leases against other agents and anonymous calls, refreshes the owner, and expires idle leases', async () => {
@@ -156,5 +158,18 @@ describe('LeaseStore', () => {
     await ctx.leases.claim('tab', '4242', 'alice', 60_000);
     expect(await ctx.leases.dropTab(tab)).toMatchObject([{ target: String(tab) }]);
     expect((await ctx.leases.list()).map((l) => l.target)).toEqual(['4242']);
+  });
+
+  it('tabs a tool names in its params are all or nothing (missing, leased), unless allowPartial leaves those out', async () => {
+    const { browser, ctx } = setup();
+    const a = browser.addTab({}).id ?? 0;
+    const b = browser.addTab({}).id ?? 0;
+    await ctx.leases.claim('tab', String(b), 'other', 60_000);
+    expect(await outcome(prepareCall('group_create', { params: { name: 'g', tabs: [a, 999] }, agent: 'me' }, ctx))).toBe('partial_success_disallowed');
+    expect(await outcome(prepareCall('group_create', { params: { name: 'g', tabs: [b] }, agent: 'me' }, ctx))).toBe('target_conflict:leased');
+    expect(await outcome(prepareCall('group_create', { params: { name: 'g', tabs: [999] }, agent: 'me' }, ctx))).toBe('target_not_found');
+    const partial = await prepareCall('group_create', { params: { name: 'g', tabs: [a, 999, b], allowPartial: true }, agent: 'me' }, ctx);
+    expect(partial.params).toMatchObject({ tabs: [a] });
+    expect(partial.tabs).toMatchObject({ kind: 'tabs', tabs: [a], refused: [{ target: '999', code: 'target_not_found' }, { target: String(b), code: 'target_conflict' }] });
   });
 });

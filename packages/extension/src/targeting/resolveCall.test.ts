@@ -150,10 +150,22 @@ describe('resolveCallTabs', () => {
     expect(await resolveCallTabs('close', {}, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [2], via: 'remembered' });
   });
 
-  it('tools that act on no tab resolve to none, whatever their tab param says', async () => {
+  it('tools that act on no tab resolve to none', async () => {
     const { ctx } = world({ tabs: [1] });
-    expect(await resolveCallTabs('lease_claim', { agent: 'a', tab: 1 }, undefined, ctx)).toEqual({ kind: 'none' });
     expect(await resolveCallTabs('tabs', {}, undefined, ctx)).toEqual({ kind: 'none' });
+    expect(await resolveCallTabs('lease_release', { agent: 'a', tab: 1 }, undefined, ctx)).toEqual({ kind: 'none' });
+  });
+
+  it('every tab a tool names in its params (its entry\'s `reaches`) is a tab of the call: ids, a group\'s, a workspace\'s', async () => {
+    const { ctx } = world({ tabs: [1, 2, 3, 4], scopes: { 'group:mine': { tabIds: [3, 4], preferred: 3 }, 'workspace:w': { tabIds: [2], preferred: 2 } } });
+    expect(await resolveCallTabs('lease_claim', { agent: 'a', tab: 1 }, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [1], via: 'named' });
+    expect(await resolveCallTabs('lease_claim', { agent: 'a', workspace: 'w' }, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [2], via: 'named' });
+    expect(await resolveCallTabs('group_create', { name: 'g', tabs: [2, 1, 2] }, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [2, 1], via: 'named' });
+    // group add: the tabs added and every tab already in the group, so none of them may be the person's.
+    expect(await resolveCallTabs('group_add', { name: 'mine', tabs: [1] }, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [1, 3, 4], via: 'named' });
+    expect(await resolveCallTabs('group_close', { name: 'mine' }, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [3, 4], via: 'named' });
+    expect(await resolveCallTabs('workspace_close', { name: 'w' }, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [2], via: 'named' });
+    expect(await failure(resolveCallTabs('group_close', { name: 'nope' }, undefined, ctx))).toMatchObject({ code: 'target_not_found' });
   });
 });
 
@@ -163,5 +175,7 @@ describe('withCallTabs', () => {
     expect(withCallTabs('click', { ref: 'e1' }, { kind: 'tab', tab: 4, via: 'ref' })).toEqual({ ref: 'e1', tab: 4 });
     expect(withCallTabs('close', {}, { kind: 'tabs', tabs: [4], via: 'remembered' })).toEqual({ tabs: [4] });
     expect(withCallTabs('navigate', { url: 'u' }, { kind: 'none' })).toEqual({ url: 'u' });
+    // A tool naming tabs in its params keeps its params; under allowPartial, less the ones left out.
+    expect(withCallTabs('group_add', { name: 'g', tabs: [1, 5] }, { kind: 'tabs', tabs: [1, 3, 4], via: 'named', refused: [{ target: '5', code: 'target_not_found', message: '' }] })).toEqual({ name: 'g', tabs: [1] });
   });
 });

@@ -16,12 +16,16 @@
  *       active tab / the group's first tab;
  *     - otherwise the remembered tab (targets.ts). When it is gone: target_not_found. navigate
  *       opens a new tab instead; close closes the remembered tab.
+ *     A tool whose entry `reaches` tabs through its params (group create/add/close, workspace close,
+ *     lease claim) acts on every tab they name: the ids given, and every tab of the group or workspace
+ *     named (target_not_found when it does not exist). Those are the call's tabs like a --tab, so
+ *     the person's limits and leases check each one, and the tool holds no check of its own.
  *
  * Every tab a call can reach is one chrome-relay opened (navigate, workspace create) or was given
  * (--tab, close <ids>, a workspace or group name), or the tab of a ref issued for one of those:
  * the browser's active tab is never a default.
  */
-import { RelayError, REF_PARAMS, TOOLS, isToolName, reasonedError, tabUseOf, toolLabel } from '@chrome-relay/protocol';
+import { RelayError, REF_PARAMS, TOOLS, isToolName, reasonedError, tabUseOf, toolLabel, type ToolName } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import { noRememberedTab, readRememberedTab, tabExists } from '../targets.js';
 import type { CallTabs, TabSource } from '../context/call.js';
@@ -228,8 +232,28 @@ async function resolvePage(params: Readonly<Record<string, unknown>>, scope: Sco
   return { kind: 'tab', tab: await remembered(ctx), via: 'remembered' };
 }
 
+/** Step 2 for a tool whose params name tabs (its entry's `reaches`): every tab named, in the order named, once. */
+async function resolveReach(reaches: NonNullable<(typeof TOOLS)[ToolName]['reaches']>, params: Readonly<Record<string, unknown>>, ctx: ResolveContext): Promise<CallTabs> {
+  const tabs: number[] = [];
+  const add = (ids: readonly unknown[]): void => {
+    for (const id of ids) if (typeof id === 'number' && !tabs.includes(id)) tabs.push(id);
+  };
+  if (reaches.tabIds !== undefined) {
+    const ids = params[reaches.tabIds];
+    add(Array.isArray(ids) ? ids : [ids]);
+  }
+  for (const kind of ['group', 'workspace'] as const) {
+    const param = reaches[kind];
+    const name = param === undefined ? undefined : params[param];
+    if (typeof name === 'string') add((await ctx.scopeTabs({ kind, name })).tabIds);
+  }
+  return { kind: 'tabs', tabs, via: 'named' };
+}
+
 /** Step 2: the tabs the call acts on. Params are the validated, merged ones. */
 export async function resolveCallTabs(tool: string, params: Readonly<Record<string, unknown>>, scope: Scope | undefined, ctx: ResolveContext): Promise<CallTabs> {
+  const reaches = isToolName(tool) ? TOOLS[tool].reaches : undefined;
+  if (reaches !== undefined) return resolveReach(reaches, params, ctx);
   const use = tabUseOf(tool);
   if (use === 'none') return NONE;
   if (use === 'close') {
@@ -241,11 +265,21 @@ export async function resolveCallTabs(tool: string, params: Readonly<Record<stri
   return resolvePage(params, scope, ctx, use === 'page_or_new');
 }
 
-/** The params the tool runs with: the resolved tab filled in, so it acts exactly where the checks looked. */
+/**
+ * The params the tool runs with: the resolved tab filled in, so it acts exactly where the checks looked. For a tool
+ * whose params name the tabs (`reaches`), the ids it was given less those refused under allowPartial.
+ */
 export function withCallTabs(tool: string, params: Readonly<Record<string, unknown>>, tabs: CallTabs): Record<string, unknown> {
   const out: Record<string, unknown> = { ...params };
   if (tabs.kind === 'tab' && paramKeys(tool).has('tab')) out.tab = tabs.tab;
-  if (tabs.kind === 'tabs') out.tabs = [...tabs.tabs];
+  if (tabs.kind !== 'tabs') return out;
+  if (tabs.via !== 'named') {
+    out.tabs = [...tabs.tabs];
+    return out;
+  }
+  const param = isToolName(tool) ? TOOLS[tool].reaches?.tabIds : undefined;
+  const given = param === undefined ? undefined : params[param];
+  if (param !== undefined && Array.isArray(given)) out[param] = given.filter((id) => typeof id === 'number' && tabs.tabs.includes(id));
   return out;
 }
 

@@ -39,11 +39,4 @@ describe('close', () => {
     expect(await rejection(closeTool.handle({}, env.ctx))).toMatchObject({ code: 'target_not_found', details: { tab: current } });
     expect(env.browser.tabs.has(active)).toBe(true);
   });
-
-  it('refuses to close the last tabs of the browser', async () => {
-    const env = createFakeEnvironment();
-    const only = env.browser.addTab().id ?? 0;
-    expect(await rejection(closeTool.handle({ tabs: [only] }, env.ctx))).toMatchObject({ code: 'invalid_arguments', details: { field: 'tabs' } });
-    expect(env.browser.tabs.has(only)).toBe(true);
-  });
 });

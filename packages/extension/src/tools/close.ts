@@ -5,8 +5,8 @@
  * closed. Without ids only the tab chrome-relay last used is closed, and when that one is gone,
  * nothing is (target_not_found) — never the person's active tab. Leases are checked before this
  * runs (targeting/prepareCall.ts): another agent's leased tab is not closed. Closing every tab
- * of the browser's normal windows would quit the browser (and this extension with it), so that is
- * refused.
+ * of the browser's normal windows would quit the browser (and this extension with it): the person's
+ * limits refuse that for every tool that closes tabs (policy/policy.ts).
  *
  * Chrome closes tabs one by one, and a page with a beforeunload handler (after user activation)
  * asks "Leave site?" first: chrome.tabs.remove then does not settle until someone answers
@@ -64,16 +64,6 @@ export const closeTool = defineTool({
         details: { tab: missing[0], missing },
       });
     }
-    const windows = await ctx.browser.getAllWindows({ populate: true, windowTypes: ['normal'] });
-    const remaining = windows.flatMap((w) => w.tabs ?? []).filter((t) => t.id !== undefined && !ids.includes(t.id));
-    if (remaining.length === 0) {
-      throw new RelayError('invalid_arguments', 'Invalid arguments for close: that would close every tab and quit the browser; open another tab first (`chrome-relay navigate <url>`).', {
-        tool: 'close',
-        phase: 'validate',
-        details: { field: 'tabs', tabs: ids },
-      });
-    }
-
     const closed: number[] = [];
     for (const [index, id] of ids.entries()) {
       const outcome = await closeOne(ctx, id);

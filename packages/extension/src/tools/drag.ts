@@ -22,6 +22,7 @@
  * data. Plain mouse-driven drags (pointer events, sliders, sortable lists without draggable) take
  * the press/move/release, also covered by the e2e.
  */
+import { selectorRefused } from '../page/selectorRefused.js';
 import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { dispatchDrop, interceptDrags, type DragInterception } from '../input/drag.js';
 import { dragMouse, withUnbufferedInput } from '../input/mouse.js';
@@ -89,7 +90,8 @@ async function selectorPoint(ctx: ToolContext, from: RefSite, selector: string):
     case 'ok':
       return { x: outcome.x, y: outcome.y };
     case 'bad_selector':
-      throw invalid(`"${selector}" is not valid CSS: ${outcome.message}.`);
+    case 'secret_selector':
+      throw selectorRefused('drag', 'toSelector', selector, outcome);
     case 'none':
       if (outcome.matched === 0) {
         throw reasonedError('element_not_found', 'no_match', `No element in tab ${from.tabId} matches "${selector}"; check it against a fresh \`chrome-relay snapshot\`, or \`chrome-relay wait --selector\` for it.`, {

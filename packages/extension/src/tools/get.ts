@@ -21,6 +21,7 @@ import { defineTool } from './defineTool.js';
 import { resolveFrameRef } from '../actions/frameRef.js';
 import { callSite, openRef, refusedError, unlessStale } from '../actions/refAction.js';
 import type { ReadArgs } from '../injected/types.js';
+import { selectorRefused } from '../page/selectorRefused.js';
 
 type GetWhat = ToolParams<'get'>['what'];
 
@@ -64,7 +65,8 @@ export const getTool = defineTool({
       case 'ok':
         return { tabId, what: params.what, value: read.value };
       case 'bad_selector':
-        throw invalidSelector(params.what, selector, `"${selector}" is not valid CSS: ${read.message}`);
+      case 'secret_selector':
+        throw selectorRefused('get', 'selector', selector, read, { what: params.what });
       case 'many':
         throw invalidSelector(params.what, selector, `"${selector}" matches ${read.count} elements; make it match exactly one (e.g. add an id, attribute or :nth-of-type)`);
       case 'no_value':

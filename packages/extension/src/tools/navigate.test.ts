@@ -2,7 +2,7 @@ import { RelayError } from '@chrome-relay/protocol';
 import { describe, expect, it } from 'vitest';
 import { SESSION_KEYS } from '../state/storage.js';
 import { createFakeEnvironment, type FakeEnvironment } from '../testing/fakeChrome.js';
-import { navigateTool, validateNavigateUrl } from './navigate.js';
+import { navigateTool, openableUrl } from './navigate.js';
 
 async function rejection(promise: Promise<unknown>): Promise<RelayError> {
   try {
@@ -39,27 +39,47 @@ function scriptPage(env: FakeEnvironment, url: string, options: { events?: strin
   }));
 }
 
-describe('validateNavigateUrl', () => {
-  it.each(['https://example.com', 'http://localhost:3000/x?y#z', 'file:///tmp/a.html', 'about:blank', 'data:text/html,<p>hi', 'chrome://version'])(
-    'accepts %s',
-    (url) => {
-      expect(() => validateNavigateUrl(url)).not.toThrow();
-    },
-  );
+describe('openableUrl (the URL gate, as navigate applies it)', () => {
+  it.each([
+    ['https://example.com', 'debugger'],
+    ['http://localhost:3000/x?y#z', 'debugger'],
+    ['file:///tmp/a.html', 'debugger'],
+    ['about:blank', 'tabs'],
+    ['about:blank#x', 'tabs'],
+    ['ABOUT:BLANK?y', 'tabs'],
+    ['data:text/html,<p>hi', 'tabs'],
+  ])('opens %s (with %s)', (url, openWith) => {
+    expect(openableUrl(url).openWith).toBe(openWith);
+  });
 
-  it.each(['example.com', 'localhost:3000', '/relative/path', 'javascript:alert(1)', 'ftp://host/file', 'chrome-extension://abc/page.html', ''])(
-    'rejects %s as invalid_arguments on field url',
+  function refusal(url: string): unknown {
+    try {
+      openableUrl(url);
+    } catch (error) {
+      return error;
+    }
+    throw new Error(`${url} was not refused`);
+  }
+
+  it.each(['example.com', 'localhost:3000', '/relative/path', 'javascript:alert(1)', 'ftp://host/file', 'blob:https://a.test/x', 'filesystem:https://a.test/temporary/x', 'ws://a.test/', ''])(
+    'refuses %s as invalid_arguments on field url',
     (url) => {
-      let caught: unknown;
-      try {
-        validateNavigateUrl(url);
-      } catch (error) {
-        caught = error;
-      }
+      const caught = refusal(url);
       expect(caught).toBeInstanceOf(RelayError);
       expect(caught).toMatchObject({ code: 'invalid_arguments', details: { field: 'url' } });
     },
   );
+
+  it.each(['about:version', 'about:settings', 'chrome://version', 'CHROME://settings/passwords', 'chrome://quit', 'devtools://devtools/bundled/inspector.html', 'view-source:https://a.test/', 'chrome-untrusted://terminal/', 'edge://settings', 'about:srcdoc'])(
+    "refuses %s as one of the browser's own pages",
+    (url) => {
+      expect(refusal(url)).toMatchObject({ code: 'target_conflict', details: { reason: 'browser_page' } });
+    },
+  );
+
+  it('refuses an extension page as the person\'s', () => {
+    expect(refusal('chrome-extension://abc/page.html')).toMatchObject({ code: 'target_conflict', details: { reason: 'person_page' } });
+  });
 });
 
 describe('navigate: what its result proves for the snapshot after it', () => {
@@ -200,12 +220,24 @@ describe('navigate', () => {
     expect(env.debugger.sent).toEqual([]);
   });
 
-  it('navigates an explicit tab to chrome: with chrome.tabs.update', async () => {
+  it('navigates an explicit tab to about:blank with chrome.tabs.update, never Page.navigate (which crashed the browser)', async () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab({ url: 'https://a.test/' });
-    const result = await navigateTool.handle({ url: 'chrome://version', tab: tab.id }, env.ctx);
-    expect(result).toMatchObject({ tabId: tab.id, url: 'chrome://version', ready: true, newTab: false });
+    const result = await navigateTool.handle({ url: 'about:blank?x', tab: tab.id }, env.ctx);
+    expect(result).toMatchObject({ tabId: tab.id, url: 'about:blank?x', ready: true, newTab: false });
+    // With a fragment, only in a new tab: chrome.tabs.update of a fresh tab to about:blank#x crashed the browser.
+    expect(await rejection(navigateTool.handle({ url: 'about:blank#x', tab: tab.id }, env.ctx))).toMatchObject({ code: 'invalid_arguments', details: { field: 'tab' } });
     expect(env.browser.calls).toContain('updateTab');
+    expect(env.debugger.sent).toEqual([]);
+  });
+
+  it("sends nothing for one of the browser's own pages, new tab or given", async () => {
+    const env = createFakeEnvironment();
+    const tab = env.browser.addTab({ url: 'https://a.test/' });
+    for (const params of [{ url: 'about:version' }, { url: 'chrome://settings', tab: tab.id }]) {
+      expect(await rejection(navigateTool.handle(params, env.ctx))).toMatchObject({ code: 'target_conflict', details: { reason: 'browser_page' } });
+    }
+    expect(env.browser.calls.filter((call) => call === 'updateTab' || call === 'createTab')).toEqual([]);
     expect(env.debugger.sent).toEqual([]);
   });
 
@@ -220,7 +252,7 @@ describe('navigate', () => {
       if (live) live.status = 'loading';
       return updated;
     };
-    const result = await navigateTool.handle({ url: 'chrome://version', tab: tabId, timeoutMs: 120 }, env.ctx);
+    const result = await navigateTool.handle({ url: 'about:blank', tab: tabId, timeoutMs: 120 }, env.ctx);
     expect(result.ready).toBe(false);
   });
 

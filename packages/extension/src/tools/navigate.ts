@@ -7,11 +7,13 @@
  * document it creates; only lifecycle events carrying that loaderId count. Events can arrive before
  * Page.navigate answers, so they are recorded from before the command is sent.
  *
- * data: and chrome: URLs cannot be opened through the debugger (observed in Chromium 156: Page.navigate
- * to data: answers net::ERR_ABORTED; to chrome: the session is detached mid-command), so for those
- * two schemes the tab is navigated with chrome.tabs and readiness is read from the tab's status.
- * This is chosen by scheme up front, not tried after a failure. chrome.tabs.update to data: is
- * silently ignored too, so data: is only accepted for a new tab.
+ * Which URLs may be opened at all, and how, is the one URL gate's (policy/urlGate.ts), which the dispatcher applies
+ * before this runs: http, https and (when the person allows it) file: through the debugger; about:blank and data:
+ * with chrome.tabs, readiness then read from the tab's status — data: because Page.navigate to it answers
+ * net::ERR_ABORTED, about:blank because Page.navigate to about:blank#x in a fresh tab crashed the whole browser
+ * (Chromium 156). The way is chosen by the URL up front, not tried after a failure. chrome.tabs.update to data: is
+ * silently ignored too, so data: is only accepted for a new tab. A URL the gate refuses is never sent, also when
+ * this tool runs without the dispatcher in front (its own unit tests).
  *
  * Outcomes: a network-level failure (errorText) is a cdp_error naming the network error; running
  * out of time while waiting is not an error but `ready: false`. The tab is never activated and its
@@ -24,6 +26,7 @@ import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { LoaderProgress, RANK, type Milestone } from '../pageState/loaderProgress.js';
+import { classifyUrl, urlRefusal, type OpenWith } from '../policy/urlGate.js';
 
 type WaitUntil = NonNullable<ToolParams<'navigate'>['wait']>;
 /** The milestones that come after the document was parsed. */
@@ -31,28 +34,14 @@ const PARSED_MILESTONES: readonly WaitUntil[] = ['domcontentloaded', 'load'];
 type PageState = Pick<ToolResult<'navigate'>, 'url' | 'title' | 'ready'>;
 
 const DEFAULT_TIMEOUT_MS = 20_000;
-const ALLOWED_SCHEMES = ['http:', 'https:', 'file:', 'about:', 'data:', 'chrome:'];
-/** Schemes navigated with chrome.tabs instead of CDP (see the header). */
-const TABS_API_SCHEMES = ['data:', 'chrome:'];
 const TAB_POLL_MS = 50;
 
-/** The absolute URL to load, or invalid_arguments naming the field. */
-export function validateNavigateUrl(url: string): string {
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url.trim());
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed || !ALLOWED_SCHEMES.includes(parsed.protocol)) {
-    const schemes = ALLOWED_SCHEMES.map((s) => s.slice(0, -1)).join(', ');
-    throw new RelayError(
-      'invalid_arguments',
-      `Invalid arguments for navigate: url must be an absolute URL with one of the schemes ${schemes} (e.g. https://example.com), got "${url}".`,
-      { tool: 'navigate', phase: 'validate', details: { field: 'url', value: url } },
-    );
-  }
-  return parsed.href;
+/** The URL to load and how (the URL gate's answer); a URL the gate refuses throws its refusal and is never sent. */
+export function openableUrl(url: string): { href: string; openWith: OpenWith; newTabOnly?: true } {
+  const found = classifyUrl(url);
+  if ('openWith' in found) return found;
+  // The person's switch for local files is the dispatcher's to apply; here only what never opens is refused.
+  throw urlRefusal('navigate', url, { agentFiles: true }) ?? new RelayError('internal_error', `The URL gate refused ${JSON.stringify(url)} without a reason.`, { tool: 'navigate', phase: 'validate' });
 }
 
 
@@ -185,14 +174,14 @@ async function navigateIn(ctx: ToolContext, tabId: number, url: string, wait: Wa
 export const navigateTool = defineTool({
   name: 'navigate',
   async handle(params, ctx) {
-    const url = validateNavigateUrl(params.url);
+    const { href: url, openWith, newTabOnly } = openableUrl(params.url);
     const wait = params.wait ?? 'load';
     const readyBy = Math.min(Date.now() + (params.timeoutMs ?? DEFAULT_TIMEOUT_MS), ctx.deadline);
-    const scheme = new URL(url).protocol;
-    const viaTabs = TABS_API_SCHEMES.includes(scheme);
-    if (scheme === 'data:' && params.tab !== undefined) {
-      // Observed: chrome.tabs.update to a data: URL is silently ignored; only a new tab can open one.
-      throw new RelayError('invalid_arguments', 'Invalid arguments for navigate: a data: URL can only be opened in a new tab; drop --tab.', {
+    const viaTabs = openWith === 'tabs';
+    if (newTabOnly === true && params.tab !== undefined) {
+      // Observed: chrome.tabs.update to a data: URL is silently ignored, and to about:blank#x it crashed the browser
+      // (urlGate.ts): only a new tab opens either.
+      throw new RelayError('invalid_arguments', `Invalid arguments for navigate: ${url.startsWith('data:') ? 'a data: URL' : 'about:blank with a #fragment'} can only be opened in a new tab; drop --tab.`, {
         tool: 'navigate',
         phase: 'validate',
         details: { field: 'tab', url },

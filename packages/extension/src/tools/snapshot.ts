@@ -21,6 +21,7 @@ import { mainFrameDocument, type PageWorld } from '../page/worlds.js';
 import type { RefSummary } from '../refs/registry.js';
 import { framesAroundBlocked } from '../policy/frameBlocks.js';
 import { blockedFrameError } from '../policy/policy.js';
+import { selectorRefused } from '../page/selectorRefused.js';
 import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
@@ -126,6 +127,7 @@ async function snapshotDocument(ctx: ToolContext, tabId: number, scope: Snapshot
         blocked.push({ frame, rule: late.rule });
         continue;
       }
+      if (run.page.scopeRefused !== undefined) throw selectorRefused('snapshot', 'scopeSelector', scope !== undefined && 'selector' in scope ? scope.selector : '', run.page.scopeRefused, { tab: tabId });
       if (run.page.scopeMissing !== undefined) {
         throw reasonedError('element_not_found', 'scope_missing', `Nothing to snapshot: ${run.page.scopeMissing}. Snapshot without --scope to see the page.`, {
           phase: 'resolve',

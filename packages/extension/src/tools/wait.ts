@@ -20,6 +20,7 @@
  * with target_conflict (the page is blocked until it is answered). Part B adds `ref` (wait until a
  * ref's element is visible) as one more condition resolved through the refs layer.
  */
+import { selectorRefused } from '../page/selectorRefused.js';
 import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { DOCUMENT_GONE, isCdpFailure } from '../cdp/failures.js';
 import { dialogOpenError } from '../pageState/dialogs.js';
@@ -210,13 +211,7 @@ export const waitTool = defineTool({
         const arg = condition === 'text' ? (params.text ?? '') : (params.selector ?? '');
         outcome = await pollUntil(ctx, tabId, by, async () => {
           const answer = await callRead(ctx, site.reads, 'waitCondition', { kind: condition, arg });
-          if (answer.status === 'bad_selector') {
-            throw new RelayError('invalid_arguments', `Invalid arguments for wait: selector "${arg}" is not valid CSS: ${answer.message}.`, {
-              tool: 'wait',
-              phase: 'validate',
-              details: { field: 'selector', selector: arg },
-            });
-          }
+          if (answer.status !== 'ok') throw selectorRefused('wait', 'selector', arg, answer);
           return answer.exists === undefined ? { met: answer.met } : { met: answer.met, exists: answer.exists };
         });
       }

@@ -34,7 +34,7 @@ describe('popup text', () => {
   });
 
   it('summarises the limits', () => {
-    expect(limitsLine(state({ settings: { blockedSites: ['a.test'], agentTabsOnly: true, idleDetachSeconds: 0, remoteAgents: true } }))).toBe('1 blocked site · agent tabs only · stays attached');
+    expect(limitsLine(state({ settings: { blockedSites: ['a.test'], agentTabsOnly: true, idleDetachSeconds: 0, remoteAgents: true, agentFiles: false, agentJs: true } }))).toBe('1 blocked site · agent tabs only · stays attached');
     expect(limitsLine(state({ settings: { ...DEFAULT_SETTINGS, remoteAgents: false } }))).toContain('no agents on other machines');
   });
 

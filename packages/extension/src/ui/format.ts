@@ -54,6 +54,9 @@ export function limitsLine(state: PopupState): string {
   parts.push(rules === 0 ? 'no blocked sites' : `${rules} blocked site${rules === 1 ? '' : 's'}`);
   if (state.settings.agentTabsOnly) parts.push('agent tabs only');
   if (!state.settings.remoteAgents) parts.push('no agents on other machines');
+  // Both say only what differs from the default, where the person changed it.
+  if (state.settings.agentFiles) parts.push('local files open');
+  if (!state.settings.agentJs) parts.push('no agent JavaScript');
   parts.push(state.settings.idleDetachSeconds === 0 ? 'stays attached' : `detach after ${state.settings.idleDetachSeconds} s idle`);
   return parts.join(' · ');
 }

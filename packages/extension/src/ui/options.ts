@@ -1,9 +1,11 @@
-/** The options page: block list, "agent tabs only", agents on other machines, idle detach. The service worker validates and stores. */
+/** The options page: block list, "agent tabs only", agents on other machines, local files, agents' JavaScript, idle detach. The service worker validates and stores. */
 import { byId, el, request } from './client.js';
 
 const form = byId('settings', HTMLFormElement);
 const blocked = byId('blocked', HTMLTextAreaElement);
 const agentTabsOnly = byId('agent-tabs-only', HTMLInputElement);
+const agentFiles = byId('agent-files', HTMLInputElement);
+const agentJs = byId('agent-js', HTMLInputElement);
 const idle = byId('idle', HTMLInputElement);
 const remoteAgents = byId('remote-agents', HTMLInputElement);
 const problems = byId('problems', HTMLUListElement);
@@ -20,6 +22,8 @@ async function load(): Promise<void> {
   if (!('settings' in answer)) return;
   blocked.value = answer.settings.blockedSites.join('\n');
   agentTabsOnly.checked = answer.settings.agentTabsOnly;
+  agentFiles.checked = answer.settings.agentFiles;
+  agentJs.checked = answer.settings.agentJs;
   idle.value = String(answer.settings.idleDetachSeconds);
   remoteAgents.checked = answer.settings.remoteAgents;
 }
@@ -28,7 +32,14 @@ form.addEventListener('submit', (event) => {
   event.preventDefault();
   problems.replaceChildren();
   say('Saving…');
-  const settings = { blockedSites: blocked.value.split('\n'), agentTabsOnly: agentTabsOnly.checked, idleDetachSeconds: Number(idle.value), remoteAgents: remoteAgents.checked };
+  const settings = {
+    blockedSites: blocked.value.split('\n'),
+    agentTabsOnly: agentTabsOnly.checked,
+    idleDetachSeconds: Number(idle.value),
+    remoteAgents: remoteAgents.checked,
+    agentFiles: agentFiles.checked,
+    agentJs: agentJs.checked,
+  };
   void request({ kind: 'saveSettings', settings }).then((answer) => {
     if (answer.ok) {
       say('Saved.');

@@ -73,7 +73,7 @@ describe('the popup state', () => {
     const { ui } = await setup();
     expect(await ui({ kind: 'saveSettings', settings: { blockedSites: ['bank.test'], agentTabsOnly: true, idleDetachSeconds: 30, remoteAgents: true } })).toEqual({
       ok: true,
-      settings: { blockedSites: ['bank.test'], agentTabsOnly: true, idleDetachSeconds: 30, remoteAgents: true },
+      settings: { blockedSites: ['bank.test'], agentTabsOnly: true, idleDetachSeconds: 30, remoteAgents: true, agentFiles: false, agentJs: true },
     });
     const bad = await ui({ kind: 'saveSettings', settings: { blockedSites: ['no spaces allowed'], agentTabsOnly: true, idleDetachSeconds: 30, remoteAgents: true } });
     expect(bad).toMatchObject({ ok: false, field: 'blockedSites', problems: [{ line: 'no spaces allowed' }] });

@@ -233,6 +233,7 @@ export const ACTION_TOOLS = {
     }),
   }),
   wait: toolEntry({
+    agentCode: 'fn',
     description:
       'Wait for one condition in the tab: text, URL glob, load, network idle, a JS expression, a visible selector, or a download. On timeout: `timeout` with details {url, readyState, targetExists?}; a dialog opening meanwhile: target_conflict.',
     mutates: false,
@@ -288,6 +289,7 @@ export const ACTION_TOOLS = {
     description:
       "Evaluate JavaScript in the page's main world (top-level await allowed; a returned promise is awaited) and return its value as JSON. Code that does not compile is invalid_arguments and never runs. Once it has run: a page exception or rejected promise is cdp_error (retryable false, details.exception); a value JSON cannot carry without loss (DOM node, function, Map, NaN, a cycle) is invalid_arguments on the expression with details.mayHaveActed (it ran; retryable false), naming what to return instead; a promise still pending when the call must answer is timeout, reason promise_pending.",
     mutates: true,
+    agentCode: 'expression',
     mcp: { group: 'devtools', description: "Evaluate JavaScript in the page's main world (await allowed) and return its value as JSON." },
     cli: {
       command: 'js',

@@ -15,6 +15,7 @@ const tabId = TabIdField;
 const name = NameField;
 const agent = AgentField;
 const tabList = lazy(() => z.array(tabId()).min(1).max(100).describe('Tab ids'));
+const otherTabs = lazy(() => z.number().int().nonnegative().describe("How many tabs in these windows agents may not use (the person's own, or their limits keep them out): counted, never shown"));
 const allowPartial = lazy(() => z.boolean().optional().describe('Apply what can be applied and list what failed, instead of partial_success_disallowed'));
 
 export const CONSOLE_LEVELS = ['debug', 'log', 'info', 'warn', 'error'] as const;
@@ -244,6 +245,7 @@ export const OBSERVE_TOOLS = {
     description: 'Open a named, unfocused window (a workspace) for an agent; it never takes focus from the human.',
     mutates: true,
     leases: 'exempt',
+    loads: 'url',
     mcp: { group: 'tabs-admin', description: 'Open a named, unfocused window (a workspace) leased to this session; it never takes the focus.' },
     cli: {
       command: 'workspace create',
@@ -261,11 +263,12 @@ export const OBSERVE_TOOLS = {
     description: 'List workspaces that still have a window.',
     mutates: false,
     leases: 'exempt',
+    lists: 'workspaces',
     mcp: { group: 'tabs-admin', description: 'List the workspaces that still have a window.' },
     cli: { command: 'workspace list', summary: 'List live workspaces.', task: 'organize', examples: ['chrome-relay workspace list'] },
     schemas: () => ({
       params: z.strictObject({}),
-      result: z.strictObject({ workspaces: z.array(Workspace()) }),
+      result: z.strictObject({ workspaces: z.array(Workspace()), otherTabs: otherTabs().optional() }),
     }),
   }),
   workspace_close: toolEntry({
@@ -273,6 +276,7 @@ export const OBSERVE_TOOLS = {
     mutates: true,
     destructive: true,
     leases: 'named_workspace',
+    reaches: { workspace: 'name' },
     mcp: { group: 'tabs-admin', description: 'Close a workspace window and its tabs.' },
     cli: {
       command: 'workspace close',
@@ -289,6 +293,7 @@ export const OBSERVE_TOOLS = {
   group_create: toolEntry({
     description: 'Put tabs into a new native tab group with a name and colour (all or nothing unless allowPartial).',
     mutates: true,
+    reaches: { tabIds: 'tabs' },
     mcp: { group: 'tabs-admin', description: 'Put tabs into a new named tab group (all or nothing unless allowPartial).' },
     cli: {
       command: 'group create',
@@ -305,6 +310,7 @@ export const OBSERVE_TOOLS = {
   group_add: toolEntry({
     description: 'Add tabs to an existing named group (all or nothing unless allowPartial).',
     mutates: true,
+    reaches: { tabIds: 'tabs', group: 'name' },
     mcp: { group: 'tabs-admin', description: 'Add tabs to a named tab group (all or nothing unless allowPartial).' },
     cli: {
       command: 'group add',
@@ -319,20 +325,25 @@ export const OBSERVE_TOOLS = {
     }),
   }),
   group_list: toolEntry({
-    description: 'List named tab groups.',
+    description: 'List the tab groups whose every tab this agent may use; the others are only counted (otherGroups).',
     mutates: false,
     leases: 'exempt',
-    mcp: { group: 'tabs-admin', description: 'List the named tab groups.' },
+    lists: 'groups',
+    mcp: { group: 'tabs-admin', description: 'List the tab groups you may use; the rest are only counted.' },
     cli: { command: 'group list', summary: 'List tab groups.', task: 'organize', examples: ['chrome-relay group list'] },
     schemas: () => ({
       params: z.strictObject({}),
-      result: z.strictObject({ groups: z.array(Group()) }),
+      result: z.strictObject({
+        groups: z.array(Group()),
+        otherGroups: z.number().int().nonnegative().optional().describe("How many other tab groups hold tabs agents may not use (the person's): counted, never named"),
+      }),
     }),
   }),
   group_close: toolEntry({
     description: 'Close every tab of a named group (all or nothing unless allowPartial).',
     mutates: true,
     destructive: true,
+    reaches: { group: 'name' },
     mcp: { group: 'tabs-admin', description: 'Close every tab of a named group (all or nothing unless allowPartial).' },
     cli: {
       command: 'group close',
@@ -351,6 +362,7 @@ export const OBSERVE_TOOLS = {
     mutates: true,
     tabUse: 'none',
     leases: 'exempt',
+    reaches: { tabIds: 'tab', workspace: 'workspace' },
     mcp: { group: 'tabs-admin', description: 'Lease a tab or workspace to this session: other agents acting there fail until it is released or idle past ttlSec.' },
     cli: {
       command: 'lease claim',

@@ -2,56 +2,28 @@
  * Workspaces, tab groups and leases: the organising tools. They share one set of stores, passed in
  * so unit tests run them on fakes.
  *
- * Multi-tab operations are all-or-nothing: every tab is checked (exists, not leased by another
- * agent) before anything changes; if any fails the call is partial_success_disallowed and nothing
- * changed, unless allowPartial, in which case the good ones are applied and the result lists both.
+ * Every tab these tools change (the ids given, a group's or a workspace's tabs) is named by their entry's `reaches`,
+ * so the dispatcher checks each one before the tool runs, as it checks a --tab: the person's limits (their tabs and
+ * groups are never changed), existence and leases, all or nothing unless allowPartial (targeting/prepareCall.ts). A
+ * tool here only applies what it was handed.
  */
 import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
+import type { CallTabs } from '../../context/call.js';
 import type { LeaseInfo } from '../../targeting/leases.js';
-import { leasesOnTab, type TargetingContext } from '../../targeting/prepareCall.js';
 import { findGroup, getGroup } from '../../targeting/groups.js';
 import { DEFAULT_LEASE_TTL_MS, leaseConflict } from '../../targeting/leases.js';
 import { tabExists } from '../../targets.js';
 import { defineTool } from '../defineTool.js';
 
 type Failed = ToolResult<'group_add'>['failed'][number];
-type Deps = Pick<TargetingContext, 'browser' | 'organize' | 'leases' | 'workspaces'>;
 
-/** Check every tab; return the ones that may be changed and why the others may not. */
-async function vet(deps: Deps, tabs: readonly number[], agent: string | undefined): Promise<{ ok: number[]; failed: Failed[] }> {
-  const ok: number[] = [];
-  const failed: Failed[] = [];
-  for (const tab of [...new Set(tabs)]) {
-    try {
-      await deps.browser.getTab(tab);
-      const foreign = (await leasesOnTab(deps, tab)).find((lease) => lease.owner !== agent);
-      if (foreign) throw leaseConflict(foreign, agent, deps.leases.now());
-      ok.push(tab);
-    } catch (error) {
-      const relay = RelayError.from(error);
-      failed.push({ target: String(tab), code: relay.code, message: relay.message });
-    }
-  }
-  return { ok, failed };
-}
-
-/** Apply the all-or-nothing rule before anything changes. */
-function gate(tool: string, vetted: { ok: number[]; failed: Failed[] }, allowPartial: boolean | undefined): void {
-  if (vetted.failed.length === 0) return;
-  if (vetted.ok.length === 0) {
-    const first = vetted.failed[0];
-    const message = `None of the tabs can be used: ${vetted.failed.map((f) => `tab ${f.target}: ${f.message}`).join(' ')}`;
-    const options = { tool, phase: 'resolve' as const, details: { applied: [], failed: vetted.failed } };
-    // vet() only refuses a live tab for a lease; its message names the holder and the move.
-    if (first?.code === 'target_conflict') throw reasonedError('target_conflict', 'leased', message, options);
-    throw new RelayError('target_not_found', message, options);
-  }
-  if (allowPartial) return;
-  throw new RelayError(
-    'partial_success_disallowed',
-    `Only ${vetted.ok.length} of ${vetted.ok.length + vetted.failed.length} tabs can be used, so nothing was changed: ${vetted.failed.map((f) => `tab ${f.target}: ${f.message}`).join(' ')} Fix those tabs or pass --allow-partial.`,
-    { tool, phase: 'resolve', details: { applied: [], applicable: vetted.ok, failed: vetted.failed } },
-  );
+/**
+ * The tabs the dispatcher let the call change (ctx.target: its entry's `reaches`, checked against the person's limits
+ * and leases, all or nothing unless allowPartial) and the ones it left out.
+ */
+function vetted(target: CallTabs): { ok: readonly number[]; failed: Failed[] } {
+  if (target.kind !== 'tabs') return { ok: [], failed: [] };
+  return { ok: target.tabs, failed: (target.refused ?? []).map(({ target: t, code, message }) => ({ target: t, code, message })) };
 }
 
 /** The organisation tools; each takes the worker's leases, workspaces and tab groups from its context. */
@@ -89,29 +61,29 @@ function organizeToolSet() {
 
   const groupCreate = defineTool({
     name: 'group_create',
-    async handle(params, { targeting: deps }) {
+    async handle(params, ctx) {
+      const deps = ctx.targeting;
       if (await findGroup(deps.organize, params.name)) {
         throw reasonedError('target_conflict', 'name_taken', `A tab group named "${params.name}" already exists; add tabs with \`chrome-relay group add ${params.name} <tab…>\`, or pick another name.`, {
           phase: 'resolve',
           details: { group: params.name },
         });
       }
-      const vetted = await vet(deps, params.tabs, params.agent);
-      gate('group_create', vetted, params.allowPartial);
-      const groupId = await deps.organize.groupTabs(vetted.ok);
+      const tabs = [...new Set(params.tabs)];
+      const groupId = await deps.organize.groupTabs(tabs);
       await deps.organize.updateGroup(groupId, { title: params.name, ...(params.color === undefined ? {} : { color: params.color }) });
-      return { name: params.name, groupId, applied: vetted.ok, failed: vetted.failed };
+      return { name: params.name, groupId, applied: tabs, failed: vetted(ctx.target).failed };
     },
   });
 
   const groupAdd = defineTool({
     name: 'group_add',
-    async handle(params, { targeting: deps }) {
+    async handle(params, ctx) {
+      const deps = ctx.targeting;
       const group = await getGroup(deps.organize, params.name);
-      const vetted = await vet(deps, params.tabs, params.agent);
-      gate('group_add', vetted, params.allowPartial);
-      await deps.organize.groupTabs(vetted.ok, group.id);
-      return { name: params.name, groupId: group.id, applied: vetted.ok, failed: vetted.failed };
+      const tabs = [...new Set(params.tabs)];
+      await deps.organize.groupTabs(tabs, group.id);
+      return { name: params.name, groupId: group.id, applied: tabs, failed: vetted(ctx.target).failed };
     },
   });
 
@@ -129,13 +101,13 @@ function organizeToolSet() {
 
   const groupClose = defineTool({
     name: 'group_close',
-    async handle(params, { targeting: deps }) {
+    async handle(params, ctx) {
+      const deps = ctx.targeting;
       const group = await getGroup(deps.organize, params.name);
-      const vetted = await vet(deps, await deps.organize.groupTabIds(group.id), params.agent);
-      gate('group_close', vetted, params.allowPartial);
+      const checked = vetted(ctx.target);
       const applied: number[] = [];
-      const failed = [...vetted.failed];
-      for (const tab of vetted.ok) {
+      const failed = [...checked.failed];
+      for (const tab of checked.ok) {
         try {
           await deps.browser.removeTab(tab);
           applied.push(tab);
@@ -145,7 +117,7 @@ function organizeToolSet() {
         }
       }
       // A tab that vanished between the check and the close leaves a real partial state: say so.
-      if (failed.length > vetted.failed.length && !params.allowPartial) {
+      if (failed.length > checked.failed.length && !params.allowPartial) {
         throw new RelayError('partial_success_disallowed', `Closed ${applied.length} tabs of "${params.name}" but ${failed.length} failed while closing; see details.`, {
           phase: 'act',
           details: { applied, failed },

@@ -20,6 +20,7 @@
  * --max-edge). `--full` would resize the viewport inside the
  * recording, so it is refused (target_conflict, reason recording) with the move.
  */
+import { selectorRefused } from '../../page/selectorRefused.js';
 import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { mainFrameDocument } from '../../page/worlds.js';
 import { callRead } from '../../page/pageCall.js';
@@ -49,7 +50,7 @@ async function refClip(ctx: ToolContext, ref: string): Promise<{ tabId: number; 
 
 async function elementClip(ctx: ToolContext, tabId: number, selector: string): Promise<{ clip: Clip; scroll: Scroll }> {
   const box = await callRead(ctx, tabId, 'elementBox', { selector });
-  if ('invalid' in box) throw invalid('selector', `"${selector}" is not a valid CSS selector (${box.invalid}).`);
+  if ('status' in box) throw selectorRefused('screenshot', 'selector', selector, box, { tab: tabId });
   if (!box.found) {
     throw reasonedError('element_not_found', 'no_match', `No element matches "${selector}" in tab ${tabId}; check it against a fresh \`chrome-relay snapshot\`, or \`chrome-relay wait --selector\` for it.`, {
       phase: 'resolve',
