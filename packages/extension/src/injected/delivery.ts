@@ -70,7 +70,9 @@ export type Relation = 'inside' | 'ancestor' | 'other';
  * Pure: may this event go ahead? `inside` covers the element itself, its descendants (flat tree),
  * its shadow host and a label that forwards clicks to it.
  * - mode `target` (the ref's own frame): every checked event must land inside; enter events also
- *   fire on each ancestor the pointer entered.
+ *   fire on each ancestor the pointer entered. (Two releases that end elsewhere are still the element's, decided
+ *   beside this rule: one the page captured to an element holding the pressed one, capturedRelease; the rest of one
+ *   after the element left on it, leftRelease.)
  * - mode `owner` (a frame above the ref's frame, expecting its <iframe>): the pointer may pass over
  *   the iframe element, but no press or release belongs to this document at all.
  * - mode `drop` (the end of a drag, expecting the drop target): the release and the HTML5 drop must
