@@ -190,6 +190,45 @@ describe('pointer capture: the page choosing who hears the release of a press it
     await click(dnd.tabId, refFor(await dnd.text(), /button "Banana"/));
     expect(await read(dnd.page, 'window.record')).toEqual({ order: ['Apple', 'Banana', 'Cherry'], clicked: 'Banana' });
   });
+
+  it('a sortable list moves the target item aside to make room for the item dragged onto it, and the release lands on the list: the drop is made, exit 0 (dnd-kit too)', async () => {
+    const room = await open(relay, '/delivery-room.html');
+    const roomPage = await relay.page(room.path);
+    const list = await snapshot(relay, room.tabId);
+    const sorted = await relay.cli('drag', refFor(list, /button "Apple"/), refFor(list, /button "Cherry"/), '--tab', String(room.tabId));
+    expect(sorted.code, sorted.stderr).toBe(0);
+    expect(await read(roomPage, 'window.record')).toEqual({ order: ['Banana', 'Cherry', 'Apple'], releases: ['list'], sheet: [] });
+    const dnd = await widget('dnd-kit');
+    const items = await dnd.text();
+    const dragged = await relay.cli('drag', refFor(items, /button "Apple"/), refFor(items, /button "Cherry"/), '--tab', String(dnd.tabId));
+    expect(dragged.code, dragged.stderr).toBe(0);
+    expect(await read(dnd.page, 'window.record.order')).toEqual(['Banana', 'Cherry', 'Apple']);
+  });
+
+  it('a drop target that moves aside is not room made when what takes the release was put there, or nothing dragged came to the point: click_intercepted, and nothing there hears the release', async () => {
+    const dropOn = async (path: string, trap?: string): Promise<{ result: CliResult; page: Page }> => {
+      const tab = await open(relay, path);
+      const page = await relay.page(tab.path);
+      if (trap !== undefined) expect((await relay.cli('js', `reset('${trap}')`, '--tab', String(tab.tabId))).code).toBe(0);
+      const snap = await snapshot(relay, tab.tabId);
+      const [source, target] = path.startsWith('/delivery-room') ? [/button "Apple"/, /button "Cherry"/] : [/button "Handle"/, /button "Drop zone"/];
+      const result = await relay.cli('drag', refFor(snap, source), refFor(snap, target), '--tab', String(tab.tabId));
+      expect(result.code, result.stdout).toBe(1);
+      expect(result.error).toMatchObject({ code: 'click_intercepted', details: { when: 'on_drop' } });
+      return { result, page };
+    };
+    // The item dragged follows the pointer and the target moves aside, but into a sheet laid over the page: the sheet
+    // holds the target now, yet it did not hold it when the drag began.
+    const wrapped = await dropOn('/delivery-room.html?trap=wrap');
+    expect(await read(wrapped.page, 'window.record')).toEqual({ order: ['Apple', 'Banana', 'Cherry'], releases: [], sheet: [] });
+    // The zone jumps aside and a decoy takes its place.
+    const aside = await dropOn('/delivery-drop.html', 'aside');
+    expect(await read(aside.page, 'window.record')).toEqual({ drops: [], releases: [], decoy: [] });
+    // The zone jumps aside and the release lands on the page that holds it: the zone's own pointerup never runs, and
+    // the handle dragged never left its place.
+    const away = await dropOn('/delivery-drop.html', 'away');
+    expect(await read(away.page, 'window.record')).toEqual({ drops: [], releases: [], decoy: [] });
+  });
 });
 
 describe('an element that leaves on its own release: the click landed', () => {

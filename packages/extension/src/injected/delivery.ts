@@ -76,7 +76,9 @@ export type Relation = 'inside' | 'ancestor' | 'other';
  * - mode `owner` (a frame above the ref's frame, expecting its <iframe>): the pointer may pass over
  *   the iframe element, but no press or release belongs to this document at all.
  * - mode `drop` (the end of a drag, expecting the drop target): the release and the HTML5 drop must
- *   land inside; `inside` also covers the dragged element for the release (Armed.source).
+ *   land inside; `inside` also covers the dragged element for the release (Armed.source). (Releases the page sends
+ *   elsewhere itself are decided beside this rule: to the element it captured the pointer to, capturedRelease; to a
+ *   ghost that follows the pointer, followerRelease; to the list around a target that moved aside, roomMade.)
  */
 export function admits(mode: GuardMode, type: string, phase: DeliveryPhase, relation: Relation): boolean {
   if (relation === 'inside') return mode !== 'owner' || phase === 'pointer';
@@ -143,6 +145,8 @@ interface Armed {
   releasedOn: { element: Element; holders: Set<Element> } | null;
   /** Mode drop: where elements under the moving pointer were first seen (a drag library's ghost moves with it). */
   firstSeen: Map<Element, { left: number; top: number }>;
+  /** Mode drop: where the drop target, the dragged element and what held the target were when the drop was armed. */
+  dropStart: DropStart | null;
   /** Mode target: the pressed control as the press reached it, before the page's handlers of it ran (pressEffects.ts). */
   before: BeforePress | undefined;
   /** What the press did, judged when the first event went astray (null: nothing); undefined until then. */
@@ -229,6 +233,7 @@ export class DeliveryGuard {
       released: null,
       releasedOn: null,
       firstSeen: new Map(),
+      dropStart: mode === 'drop' ? dropStart(expected, source) : null,
       before: undefined,
       acted: undefined,
     };
@@ -298,6 +303,7 @@ export class DeliveryGuard {
         capturedRelease(armed, event, hit) ||
         followerRelease(armed, event, hit) ||
         sameRelease(armed, event, hit) ||
+        roomMade(armed, event, hit) ||
         leftRelease(armed, phase, hit));
     if (armed.events.length < MAX_EVENTS) armed.events.push({ type: event.type, phase, ok });
     if (ok) {
@@ -375,6 +381,83 @@ function capturedRelease(armed: Armed, event: Event, hit: Element): boolean {
 function sameRelease(armed: Armed, event: Event, hit: Element): boolean {
   if (armed.mode !== 'drop' || event.type !== 'mouseup' || armed.released === null) return false;
   return hit === armed.released || !armed.released.isConnected;
+}
+
+/** An element's border box in its viewport, as getBoundingClientRect gives it. */
+export interface Box {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+function boxOf(element: Element): Box {
+  const { left, top, width, height } = element.getBoundingClientRect();
+  return { left, top, width, height };
+}
+
+interface DropStart {
+  target: Box;
+  source: Box | null;
+  /** The elements that held the drop target (flat tree), each with its box. */
+  holders: Map<Element, Box>;
+}
+
+function dropStart(target: Element, source: Element | null): DropStart {
+  const holders = new Map<Element, Box>();
+  for (const holder of holdersOf(target)) holders.set(holder, boxOf(holder));
+  return { target: boxOf(target), source: source === null ? null : boxOf(source), holders };
+}
+
+function holds(box: Box, point: { x: number; y: number }): boolean {
+  return box.width > 0 && box.height > 0 && point.x >= box.left && point.x < box.left + box.width && point.y >= box.top && point.y < box.top + box.height;
+}
+
+function moved(then: Box, now: Box): boolean {
+  return Math.hypot(now.left - then.left, now.top - then.top) >= FOLLOW_MIN_PX;
+}
+
+/** Where an element was when the drop was armed, and where it is now. */
+export interface Moves {
+  then: Box;
+  now: Box;
+}
+
+/**
+ * Pure: did the page make room at the drop point for the element dragged there, so the release landing beside the
+ * drop target is the drop? A sortable list (dnd-kit, SortableJS's fallback) shifts the item dragged over aside to make
+ * room for the dragged one, which follows the pointer and often lets it through (pointer-events: none): the release
+ * lands on the list between its items, and the library decides the drop from the pointer, as it does for a release on
+ * the dragged element itself. All of it must hold:
+ * - the target was under the point when the drop was armed, and has moved off it;
+ * - the dragged element moved onto the point (it is what the room was made for): a drop zone that jumps aside from a
+ *   handle that stays put leaves the release to the page around it, and the zone's own handlers never hear it;
+ * - what took the release (`holder`) already held the target when the drop was armed, and stayed where and as large as
+ *   it was: a sheet laid over the page, or an element the target was moved into, or one moved or grown under the
+ *   point, was put there, and stays an interception.
+ */
+export function madeRoom(point: { x: number; y: number }, target: Moves, source: Moves | null, holder: Moves | undefined): boolean {
+  if (source === null || holder === undefined) return false;
+  if (!holds(target.then, point) || holds(target.now, point) || !moved(target.then, target.now)) return false;
+  if (!holds(source.now, point) || !moved(source.then, source.now)) return false;
+  const resized = Math.abs(holder.now.width - holder.then.width) >= FOLLOW_MIN_PX || Math.abs(holder.now.height - holder.then.height) >= FOLLOW_MIN_PX;
+  return !moved(holder.then, holder.now) && !resized;
+}
+
+/** Mode drop: a release beside a drop target that moved aside to make room for the dragged element (madeRoom). */
+function roomMade(armed: Armed, event: Event, hit: Element): boolean {
+  const start = armed.dropStart;
+  const { source, expected } = armed;
+  if (armed.mode !== 'drop' || start === null || source === null || start.source === null || GUARDED_EVENTS[event.type] !== 'release') return false;
+  // It still holds the target: the target moved within it, not out of it.
+  if (!expected.isConnected || !source.isConnected || !flatContains(hit, expected)) return false;
+  const held = start.holders.get(hit);
+  return madeRoom(
+    armed.point,
+    { then: start.target, now: boxOf(expected) },
+    { then: start.source, now: boxOf(source) },
+    held === undefined ? undefined : { then: held, now: boxOf(hit) },
+  );
 }
 
 /** Holders of a released element remembered, at most (a document deeper than this is not one a page draws). */
