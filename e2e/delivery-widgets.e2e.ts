@@ -191,7 +191,7 @@ describe('pointer capture: the page choosing who hears the release of a press it
     expect(await read(dnd.page, 'window.record')).toEqual({ order: ['Apple', 'Banana', 'Cherry'], clicked: 'Banana' });
   });
 
-  it('a sortable list moves the target item aside to make room for the item dragged onto it, and the release lands on the list: the drop is made, exit 0 (dnd-kit too)', async () => {
+  it('a sortable list moves the target item aside to make room for the item dragged onto it, and the release lands on the list: the drop is made, exit 0 (dnd-kit too); a target moved aside where what takes the release was put there, or to which nothing dragged came, is click_intercepted and nothing there hears it', async () => {
     const room = await open(relay, '/delivery-room.html');
     const roomPage = await relay.page(room.path);
     const list = await snapshot(relay, room.tabId);
@@ -203,10 +203,8 @@ describe('pointer capture: the page choosing who hears the release of a press it
     const dragged = await relay.cli('drag', refFor(items, /button "Apple"/), refFor(items, /button "Cherry"/), '--tab', String(dnd.tabId));
     expect(dragged.code, dragged.stderr).toBe(0);
     expect(await read(dnd.page, 'window.record.order')).toEqual(['Banana', 'Cherry', 'Apple']);
-  });
-
-  it('a drop target that moves aside is not room made when what takes the release was put there, or nothing dragged came to the point: click_intercepted, and nothing there hears the release', async () => {
-    const dropOn = async (path: string, trap?: string): Promise<{ result: CliResult; page: Page }> => {
+    // The traps: each drag must be refused at the drop, and the page's record read after it.
+    const refusedDrop = async (path: string, trap?: string): Promise<Page> => {
       const tab = await open(relay, path);
       const page = await relay.page(tab.path);
       if (trap !== undefined) expect((await relay.cli('js', `reset('${trap}')`, '--tab', String(tab.tabId))).code).toBe(0);
@@ -215,19 +213,19 @@ describe('pointer capture: the page choosing who hears the release of a press it
       const result = await relay.cli('drag', refFor(snap, source), refFor(snap, target), '--tab', String(tab.tabId));
       expect(result.code, result.stdout).toBe(1);
       expect(result.error).toMatchObject({ code: 'click_intercepted', details: { when: 'on_drop' } });
-      return { result, page };
+      return page;
     };
     // The item dragged follows the pointer and the target moves aside, but into a sheet laid over the page: the sheet
     // holds the target now, yet it did not hold it when the drag began.
-    const wrapped = await dropOn('/delivery-room.html?trap=wrap');
-    expect(await read(wrapped.page, 'window.record')).toEqual({ order: ['Apple', 'Banana', 'Cherry'], releases: [], sheet: [] });
+    const wrapped = await refusedDrop('/delivery-room.html?trap=wrap');
+    expect(await read(wrapped, 'window.record')).toEqual({ order: ['Apple', 'Banana', 'Cherry'], releases: [], sheet: [] });
     // The zone jumps aside and a decoy takes its place.
-    const aside = await dropOn('/delivery-drop.html', 'aside');
-    expect(await read(aside.page, 'window.record')).toEqual({ drops: [], releases: [], decoy: [] });
+    const aside = await refusedDrop('/delivery-drop.html', 'aside');
+    expect(await read(aside, 'window.record')).toEqual({ drops: [], releases: [], decoy: [] });
     // The zone jumps aside and the release lands on the page that holds it: the zone's own pointerup never runs, and
     // the handle dragged never left its place.
-    const away = await dropOn('/delivery-drop.html', 'away');
-    expect(await read(away.page, 'window.record')).toEqual({ drops: [], releases: [], decoy: [] });
+    const away = await refusedDrop('/delivery-drop.html', 'away');
+    expect(await read(away, 'window.record')).toEqual({ drops: [], releases: [], decoy: [] });
   });
 });
 
