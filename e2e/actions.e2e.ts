@@ -79,7 +79,7 @@ describe('type', () => {
     await focus(tab.tabId, /textbox "Controlled"/);
     const text = await relay.cli('type', 'xy', '--snapshot');
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toMatch(/"typed": 2[\s\S]*# "Editor fixture" — ".*" \[tab=\d+\]\n[\s\S]*textbox "Controlled" \[focused\] \[ref=e\d+\]/);
+    expect(text.stdout).toMatch(/"typed":2[\s\S]*# "Editor fixture" — ".*" \[tab=\d+\]\n[\s\S]*textbox "Controlled" \[focused\] \[ref=e\d+\]/);
     const json = await relay.cli('--json', 'type', 'z', '--snapshot');
     expect(json.json).toMatchObject({ result: { tabId: tab.tabId, typed: 1 }, snapshot: { tabId: tab.tabId, title: 'Editor fixture' } });
   });
@@ -132,7 +132,7 @@ describe('back, forward, reload, close', () => {
     const b = await open(relay, '/other.html');
     const missing = await relay.cli('close', String(a.tabId), '999999', String(b.tabId));
     expect(missing.error).toMatchObject({ code: 'target_not_found', details: { missing: [999999] } });
-    const ids = async () => (await ok('tabs')).windows as { tabs: { id: number }[] }[];
+    const ids = async () => (await ok('tabs', '--json')).windows as { tabs: { id: number }[] }[];
     expect((await ids()).flatMap((w) => w.tabs.map((t) => t.id))).toEqual(expect.arrayContaining([a.tabId, b.tabId]));
     expect(await ok('close', String(a.tabId), String(b.tabId))).toEqual({ closed: [a.tabId, b.tabId] });
     const left = (await ids()).flatMap((w) => w.tabs.map((t) => t.id));
@@ -288,7 +288,7 @@ describe('dialogs never wedge a session', () => {
     expect(close.error).toMatchObject({ code: 'partial_success_disallowed', details: { applied: [other.tabId], failed: [tab.tabId], dialog: { type: 'beforeunload' } } });
     await ok('dialog', 'accept', '--tab', id);
     await until(async () => {
-      const windows = (await ok('tabs')).windows as { tabs: { id: number }[] }[];
+      const windows = (await ok('tabs', '--json')).windows as { tabs: { id: number }[] }[];
       return !windows.some((w) => w.tabs.some((t) => t.id === tab.tabId));
     }, 5000, 'tab closed after accept');
   });

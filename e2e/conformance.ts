@@ -272,7 +272,7 @@ async function whyHidden(client: CDPSession, backendNodeId: number): Promise<str
 /** Compare one page (served by the relay's fixture server at `path`). */
 export async function conformPage(relay: Relay, path: string): Promise<PageReport> {
   const unique = `${path}${path.includes('?') ? '&' : '?'}conformance=${Date.now().toString(36)}`;
-  const nav = await relay.cli('navigate', relay.server.url(unique));
+  const nav = await relay.cli('navigate', relay.server.url(unique), '--new-tab');
   if (nav.code !== 0) throw new Error(`navigate ${path}: ${nav.stderr}`);
   const tabId = String((nav.json as { tabId: number }).tabId);
   // A library page draws after its script runs: wait for it as an agent would.

@@ -69,7 +69,10 @@ describe('the covering element is identified', () => {
     expect((await relay.cli('click', refFor(scoped.stdout, /button "Accept all"/))).code).toBe(0);
     const clicked = await relay.cli('click', target);
     expect(clicked.code, clicked.stderr).toBe(0);
-    expect(clicked.json).toMatchObject({ clicked: true, ref: target.slice(1), healed: false, navigated: false });
+    // A program's line leaves out the false flags that only say nothing out of the ordinary happened.
+    expect(clicked.json).toMatchObject({ clicked: true, ref: target.slice(1) });
+    expect(clicked.json).not.toHaveProperty('healed');
+    expect(clicked.json).not.toHaveProperty('navigated');
     expect(await read(page, 'window.clicks')).toBe(1);
   });
 });

@@ -73,7 +73,7 @@ async function ok(...args: string[]): Promise<Record<string, unknown>> {
 }
 
 async function navigateData(html: string): Promise<number> {
-  return (await ok('navigate', dataPage(html))).tabId as number;
+  return (await ok('navigate', dataPage(html), '--new-tab')).tabId as number;
 }
 
 /** The windows an agent's pages open, each asking for `target(via)`. */
@@ -139,7 +139,7 @@ describe('the barrier follows what an agent page starts', () => {
     // A site of the workers' own, which no other tab shows: once its one tab is closed, only the workers remain.
     const workerSite = await startFixtureServer('127.0.0.5');
     const worker = (kind: string): string => workerSite.url(`/worker.js?kind=${kind}&every=200&to=${encodeURIComponent(blockedUrl(kind))}&also=${encodeURIComponent(workerSite.url(`/alive-${kind}`))}`);
-    const tab = (await ok('navigate', workerSite.url('/button.html'))).tabId as number;
+    const tab = (await ok('navigate', workerSite.url('/button.html'), '--new-tab')).tabId as number;
     const started = await ok(
       'js',
       '--tab',
@@ -163,7 +163,7 @@ describe('the barrier follows what an agent page starts', () => {
     const from = await blockIt();
     // A site no other tab shows: once its one tab is closed, nothing but that tab's id ties the request to an agent.
     const closingSite = await startFixtureServer('127.0.0.4');
-    const tab = (await ok('navigate', closingSite.url('/button.html?closing=1'))).tabId as number;
+    const tab = (await ok('navigate', closingSite.url('/button.html?closing=1'), '--new-tab')).tabId as number;
     const late = closingSite.url(`/redirect?ms=1500&to=${encodeURIComponent(blockedUrl('beacon-redirect'))}`);
     await ok('js', '--tab', String(tab), `addEventListener('pagehide', () => { navigator.sendBeacon(${JSON.stringify(late)}, 'x'); fetch(${JSON.stringify(`${late}&k=1`)}, { method: 'POST', body: 'x', keepalive: true, mode: 'no-cors', credentials: 'include' }); }); 1`);
     await ok('close', '--tab', String(tab));

@@ -119,7 +119,7 @@ describe('the block list as a network barrier for agent tabs', () => {
     expect(inTab.error?.code, inTab.stderr).toBe('target_conflict');
     expect(inTab.error?.details).toMatchObject({ reason: 'site_blocked', rule: '127.0.0.2' });
     expect(inTab.error?.retryable).toBe(false);
-    const fresh = await cli('navigate', bounce);
+    const fresh = await cli('navigate', bounce, '--new-tab');
     expect(fresh.error?.details, fresh.stderr).toMatchObject({ reason: 'site_blocked', rule: '127.0.0.2' });
     const data = await cli('navigate', '--wait', 'none', `data:text/html,<script>location.href=${JSON.stringify(rig.crossServer.url('/data.html?via=data'))}</script>`);
     expect([0, 1]).toContain(data.code);

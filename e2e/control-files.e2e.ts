@@ -83,11 +83,11 @@ describe('local files, while the person has not allowed them (the default)', () 
     for (const expression of [link, `location.href = ${JSON.stringify(fileUrl)}; 1`, `window.open(${JSON.stringify(fileUrl)}); 1`]) {
       await cli('js', '--tab', t, expression);
     }
-    await cli('navigate', relay.server.url(`/redirect?to=${encodeURIComponent(fileUrl)}`));
+    await cli('navigate', relay.server.url(`/redirect?to=${encodeURIComponent(fileUrl)}`), '--new-tab');
     await cli('navigate', `data:text/html,<a id=f href="${fileUrl}">f</a><script>f.click()</script>`);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await fileTabs()).toEqual([]);
-    const tabs = await okJson(relay, 'tabs');
+    const tabs = await okJson(relay, 'tabs', '--json');
     for (const id of (tabs.windows as { tabs: { id: number }[] }[]).flatMap((w) => w.tabs.map((tab) => tab.id))) {
       told.push(JSON.stringify(await cli('get', 'text', '-s', 'body', '--tab', String(id))));
     }
@@ -104,7 +104,7 @@ describe('local files, once the person allows them', () => {
     await saveOptions(options, { agentFiles: false });
     refused(await relay.cli('get', 'text', '-s', 'body', '--tab', String(tabId)), 'get text in the file tab once files are off');
     refused(await relay.cli('snapshot', '--tab', String(tabId)), 'snapshot in the file tab once files are off');
-    const tabs = await okJson(relay, 'tabs');
+    const tabs = await okJson(relay, 'tabs', '--json');
     expect((tabs.windows as { tabs: { id: number }[] }[]).flatMap((w) => w.tabs.map((tab) => tab.id))).not.toContain(tabId);
   });
 });

@@ -131,7 +131,7 @@ describe("what an agent planted does not outlive the person's take-back", () => 
     const person = await rig.relay.devtools.newPage();
     await person.goto(rig.relay.server.url(`/draft.html?clock=${token}`));
     // The agent's page: page timers, a dedicated, a shared and a service worker.
-    const tab = (await ok('navigate', agentSite.url(`/button.html?paused=${token}`))).tabId as number;
+    const tab = (await ok('navigate', agentSite.url(`/button.html?paused=${token}`), '--new-tab')).tabId as number;
     const worker = (kind: string): string => `/worker.js?every=100&to=${encodeURIComponent(`/tick-${kind}`)}`;
     await plantViaMcp(
       tab,
@@ -141,7 +141,7 @@ describe("what an agent planted does not outlive the person's take-back", () => 
        navigator.serviceWorker.register(${JSON.stringify(worker('service'))}, { scope: '/' }); 1`,
     );
     // Another agent tab, with a timer only: the person will look at it while paused.
-    const peek = (await ok('navigate', agentSite.url(`/button.html?peek=${token}`))).tabId as number;
+    const peek = (await ok('navigate', agentSite.url(`/button.html?peek=${token}`), '--new-tab')).tabId as number;
     await ok('js', '--tab', String(peek), `setInterval(() => fetch('/tick-peek', { mode: 'no-cors' }), 100); 1`);
     const count = (kind: string): number => agentSite.requests.filter((r) => r.startsWith(`/tick-${kind}`)).length;
     const kinds = ['page', 'dedicated', 'shared', 'service', 'peek'];

@@ -142,7 +142,7 @@ describe('every URL an agent can pass is opened safely or refused, and the brows
     let workspaces = 0;
     for (const [index, url] of urls.entries()) {
       const what = JSON.stringify(url);
-      const fresh = fromCli(await relay.cli('navigate', url, '--wait', 'commit', '--timeout', '15000'));
+      const fresh = fromCli(await relay.cli('navigate', url, '--new-tab', '--wait', 'commit', '--timeout', '15000'));
       settled(fresh, `navigate ${what}`);
       if (fresh.tabId !== undefined) opened.push(fresh.tabId);
       await personIntact(`navigate ${what}`);
@@ -153,7 +153,7 @@ describe('every URL an agent can pass is opened safely or refused, and the brows
       // The agent's tab comes back to a page of its own for the next URL (a success may have left it anywhere).
       if (given.ok) expect((await relay.cli('navigate', relay.server.url('/button.html'), '--tab', String(own.tabId))).code).toBe(0);
 
-      const viaMcp = await mcp.callTool({ name: 'navigate', arguments: { url, wait: 'commit' } });
+      const viaMcp = await mcp.callTool({ name: 'navigate', arguments: { url, wait: 'commit', newTab: true } });
       const block = (viaMcp.structuredContent as { relayError?: { code: string; message: string }; tabId?: number } | undefined) ?? {};
       settled(viaMcp.isError === true ? { ok: false, code: block.relayError?.code, message: block.relayError?.message } : { ok: true }, `MCP navigate ${what}`);
       if (typeof block.tabId === 'number') opened.push(block.tabId);
@@ -179,7 +179,7 @@ describe('every URL an agent can pass is opened safely or refused, and the brows
     // step its own closed answer, the browser alive after.
     for (let from = 0; from < written.length; from += 100) {
       const chunk = written.slice(from, from + 100);
-      const steps = chunk.map((url) => ({ command: 'navigate', args: [url, '--wait', 'commit'] }));
+      const steps = chunk.map((url) => ({ command: 'navigate', args: [url, '--new-tab', '--wait', 'commit'] }));
       const batch = spawnSync(process.execPath, [CLI, 'batch', '--no-bail'], { env: stringEnv(relay.env), input: JSON.stringify(steps), encoding: 'utf8', timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
       expect(batch.stdout, batch.stderr).not.toBe('');
       const results = (JSON.parse(batch.stdout) as { results: { ok: boolean; result?: { tabId?: number }; error?: { code: string; message: string } }[] }).results;

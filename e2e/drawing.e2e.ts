@@ -76,8 +76,8 @@ describe('an agent tab draws at full rate while the agent works in it', () => {
     }
     // The person's tab: still the active one, as visible and focused as before, and it saw no change.
     expect(await person.evaluate('window.state()')).toEqual(personBefore);
-    const listed = (await relay.cli('tabs')).json as { windows: { tabs: { id: number; active: boolean; url: string }[] }[] };
-    const tabs = listed.windows.flatMap((window) => window.tabs);
+    // As the person's side sees the tabs (agents are not shown the person's own: `tabs` only counts it).
+    const tabs = await popup.evaluate(() => chrome.tabs.query({}).then((all) => all.map((t) => ({ id: t.id ?? -1, active: t.active, url: t.url ?? t.pendingUrl ?? '' }))));
     expect(tabs.find((entry) => entry.id === tab.tabId)?.active).toBe(false);
     const personTab = tabs.find((entry) => entry.url.includes('/person.html'));
     expect(tabs.filter((entry) => entry.active).map((entry) => entry.id), JSON.stringify(tabs)).toEqual([personTab?.id]);

@@ -181,13 +181,15 @@ describe('site limits (options page)', () => {
     // A blocked tab the person opened: refused, and never attached.
     const refused = await relay.cli('snapshot', '--tab', String(mine.tabId));
     expect(refused.error).toMatchObject({ code: 'target_conflict', details: { reason: 'site_blocked', rule, tab: mine.tabId } });
-    const row = await rowWhen(mine.tabId, (found) => /site_blocked/.test(found.text), "the person's blocked tab in the popup");
-    expect(row.cells[1]).toBe('detached');
+    // The refusal is in the popup's last commands; the tab is not among those agents control (the agent never acted there).
+    await until(async () => (await recentRows()).some((r) => r.includes(`#${mine.tabId}`) && r.some((cell) => /site_blocked/.test(cell))), 5000, "the refusal in the popup's last commands");
+    expect(await tabRow(mine.tabId)).toBeNull();
     expect(await read(mine.page, 'window.otherClicks ?? 0')).toBe(0);
     // `tabs` does not list it (only counts it): no origin, no title, no path.
-    const tabs = await relay.cli('tabs');
+    const tabs = await relay.cli('tabs', '--json');
     expect(tabs.stdout).not.toContain('other.html');
     expect((tabs.json as { windows: { tabs: { id: number }[] }[] }).windows.flatMap((w) => w.tabs).map((t) => t.id)).not.toContain(mine.tabId);
+    expect((await relay.cli('tabs')).stdout).not.toContain('other.html');
 
     await saveOptions(options, { blocked: '' });
     // The rule gone, the tab is simply the person's own again ("agent tabs only" is on by default).

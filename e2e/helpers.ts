@@ -14,10 +14,10 @@ export interface Opened {
 
 let counter = 0;
 
-/** Open a fixture in a new background tab under a unique URL, so the observer finds exactly this tab. */
+/** Open a fixture in a new background tab (--new-tab) under a unique URL, so the observer finds exactly this tab. */
 export async function open(relay: Relay, path: string): Promise<Opened> {
   const unique = `${path}${path.includes('?') ? '&' : '?'}u=${Date.now().toString(36)}${++counter}`;
-  const nav = await relay.cli('navigate', relay.server.url(unique));
+  const nav = await relay.cli('navigate', relay.server.url(unique), '--new-tab');
   expect(nav.code, nav.stderr).toBe(0);
   const { tabId, url } = nav.json as { tabId: number; url: string };
   return { tabId, path: unique, url };

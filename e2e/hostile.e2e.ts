@@ -118,13 +118,13 @@ describe('page strings are always quoted and escaped', () => {
     const tabs = await ok('tabs', 'tabs');
     expect(tabs.stdout).toContain('pwned');
     const consoled = await until(async () => {
-      const r = await ok('console', 'console', '--tab', t);
+      const r = await ok('console', 'console', '--tab', t, '--json');
       const entries = (r.json as { entries: { text: string }[] }).entries;
       return entries.some((e) => e.text === forged) && entries.some((e) => e.text.includes('Error: x"')) ? r : null;
     }, 10_000, 'the forged console entries');
     expect(consoled?.stdout).toContain('\\u2028');
     await until(async () => {
-      const r = await ok('network', 'network', '--tab', t, '--url', '/echo');
+      const r = await ok('network', 'network', '--tab', t, '--url', '/echo', '--json');
       return (r.json as { requests: unknown[] }).requests.length > 0 ? r : null;
     }, 10_000, 'the forged request');
   });

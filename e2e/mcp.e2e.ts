@@ -93,7 +93,8 @@ const callLine = (id: number, name: string, args: Record<string, unknown>): stri
 describe('chrome-relay mcp', () => {
   it('starts and lists its tools with no browser; calls fail as tool errors with the CLI block, then work once a browser connects (no restart)', async () => {
     const home = mkdtempSync(join(tmpdir(), 'cr-mcp-home-'));
-    const client = await connect({ ...relay.env, CHROME_RELAY_HOME: home });
+    // --no-launch: the server starts no browser of its own (first-hour.e2e.ts covers the browser on demand).
+    const client = await connect({ ...relay.env, CHROME_RELAY_HOME: home }, '--no-launch');
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['navigate', 'snapshot', 'click', 'fill', 'screenshot']));
@@ -151,7 +152,7 @@ describe('chrome-relay mcp', () => {
   it('navigate → snapshot → click, each with structured results (the --json object); an action with snapshot: true returns the page after it', async () => {
     const client = await connect(relay.env);
     const url = relay.server.url(`/button.html?mcp=${Date.now().toString(36)}`);
-    const nav = await call(client, 'navigate', { url });
+    const nav = await call(client, 'navigate', { url, newTab: true });
     expect(nav.isError, nav.text).toBe(false);
     expect(nav.structured).toMatchObject({ tabId: expect.any(Number), url, ready: true, newTab: true });
     const tabId = nav.structured?.tabId as number;
@@ -172,7 +173,8 @@ describe('chrome-relay mcp', () => {
     expect(await read<boolean[]>(page, 'window.trusted')).toEqual([true]);
     expect(clicked.structured).toMatchObject({ result: { tabId, ref: button, navigated: false }, snapshot: { tabId, tree: expect.any(Array) } });
     const [resultLine, ...snapshotLines] = clicked.text.split('\n');
-    expect(JSON.parse(resultLine ?? '')).toEqual(clicked.structured?.result);
+    // The text is the compact line: the false flags that only say nothing happened are left out of it.
+    expect({ healed: false, navigated: false, ...(JSON.parse(resultLine ?? '') as object) }).toEqual(clicked.structured?.result);
     expect(snapshotLines.join('\n')).toContain('"Clicked 1"');
 
     const plain = await call(client, 'click', { ref: button });
@@ -258,7 +260,7 @@ describe('chrome-relay mcp', () => {
   it('leases separate two MCP sessions: each session is its own agent', async () => {
     const alice = await connect(relay.env, '--agent', 'alice', '--caps', 'tabs-admin');
     const bob = await connect(relay.env);
-    const nav = await call(alice, 'navigate', { url: relay.server.url(`/button.html?lease=${Date.now().toString(36)}`) });
+    const nav = await call(alice, 'navigate', { url: relay.server.url(`/button.html?lease=${Date.now().toString(36)}`), newTab: true });
     const tabId = nav.structured?.tabId as number;
     const claim = await call(alice, 'lease_claim', { tab: tabId });
     expect(claim.isError, claim.text).toBe(false);

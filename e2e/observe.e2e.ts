@@ -45,7 +45,7 @@ describe('screenshot', () => {
     expect(near(png.pixel(10, 10), [255, 0, 0])).toBe(true);
     expect(near(png.pixel(300, 50), [0, 128, 0])).toBe(true);
     // The tab stayed in the background (focus emulation makes it *report* visible, so ask Chrome).
-    const tabs = (await relay.cli('tabs')).json as { windows: { tabs: { id: number; active: boolean }[] }[] };
+    const tabs = (await relay.cli('tabs', '--json')).json as { windows: { tabs: { id: number; active: boolean }[] }[] };
     expect(tabs.windows.flatMap((w) => w.tabs).find((t) => t.id === tab.tabId)?.active).toBe(false);
   });
 
@@ -134,16 +134,16 @@ describe('console and network', () => {
   it('console shows messages and exceptions, filters by level, and --since/--clear work', async () => {
     const tab = await open(relay, '/observe.html');
     const all = await until(async () => {
-      const r = await relay.cli('console', '--tab', String(tab.tabId));
+      const r = await relay.cli('console', '--tab', String(tab.tabId), '--json');
       const entries = (r.json as { entries: { id: number; level: string; text: string; source: string }[] } | undefined)?.entries ?? [];
       return entries.some((e) => e.source === 'exception') ? entries : null;
     }, 10_000, 'console entries');
     expect(all.map((e) => e.text)).toEqual(expect.arrayContaining(['hello from observe 42', 'careful', 'broken thing']));
     expect(all.find((e) => e.source === 'exception')?.text).toMatch(/kaboom/);
-    const warn = await relay.cli('console', '--tab', String(tab.tabId), '--level', 'warn');
+    const warn = await relay.cli('console', '--tab', String(tab.tabId), '--level', 'warn', '--json');
     expect((warn.json as { entries: { level: string }[] }).entries.every((e) => e.level === 'warn' || e.level === 'error')).toBe(true);
     const last = Math.max(...all.map((e) => e.id));
-    const since = await relay.cli('console', '--tab', String(tab.tabId), '--since', String(last), '--clear');
+    const since = await relay.cli('console', '--tab', String(tab.tabId), '--since', String(last), '--clear', '--json');
     expect((since.json as { entries: unknown[] }).entries).toEqual([]);
   });
 
@@ -151,7 +151,7 @@ describe('console and network', () => {
     const tab = await open(relay, '/observe.html');
     const find = async (raw: boolean) =>
       until(async () => {
-        const r = await relay.cli('network', '--tab', String(tab.tabId), '--url', '/api/secret', ...(raw ? ['--raw-headers'] : []));
+        const r = await relay.cli('network', '--tab', String(tab.tabId), '--url', '/api/secret', '--json', ...(raw ? ['--raw-headers'] : []));
         const req = (r.json as { requests: { id: string; status: number | null; requestHeaders: Record<string, string>; responseHeaders: Record<string, string> }[] } | undefined)?.requests[0];
         return req && req.status === 200 && Object.keys(req.responseHeaders).some((k) => k.toLowerCase() === 'set-cookie') ? req : null;
       }, 10_000, 'the /api/secret request');
@@ -167,7 +167,7 @@ describe('console and network', () => {
     expect(header(raw.responseHeaders, 'set-cookie')).toBe(SECRET_COOKIE);
     expect(header(raw.responseHeaders, 'x-api-key')).toBe(SECRET_API_KEY);
 
-    const doc = await relay.cli('network', '--tab', String(tab.tabId), '--url', '/observe.html', '--status', '2xx', '--method', 'get');
+    const doc = await relay.cli('network', '--tab', String(tab.tabId), '--url', '/observe.html', '--status', '2xx', '--method', 'get', '--json');
     expect((doc.json as { requests: unknown[] }).requests.length).toBeGreaterThanOrEqual(1);
 
     const body = await relay.cli('network', 'body', redacted.id, '--tab', String(tab.tabId));
@@ -199,7 +199,7 @@ describe('console and network', () => {
     ].join('; '));
     expect(acted.code, acted.stderr).toBe(0);
     const network = await until(async () => {
-      const r = await relay.cli('network', '--tab', t, '--url', '/api/secret');
+      const r = await relay.cli('network', '--tab', t, '--url', '/api/secret', '--json');
       return (r.json as { requests: unknown[] } | undefined)?.requests.length === 3 ? r : null;
     }, 10_000, 'both fetches');
     const harFile = join(relay.root, 'tokens.har');
@@ -213,7 +213,7 @@ describe('console and network', () => {
     expect(consoleOut.stdout).toContain('sent Bearer [redacted] with');
     // The filter matches what the page really asked for; the answer still never echoes the token in a URL, not even
     // with --raw-headers (which shows headers as sent): URL credentials are redacted in every answer.
-    const raw = await relay.cli('network', '--tab', t, '--url', 'access_token=url-secret-1', '--raw-headers');
+    const raw = await relay.cli('network', '--tab', t, '--url', 'access_token=url-secret-1', '--raw-headers', '--json');
     expect((raw.json as { requests: unknown[] }).requests).toHaveLength(1);
     expect(raw.stdout).toContain('access_token=[redacted]&x=1');
     expect(raw.stdout).not.toContain('url-secret-1');
@@ -306,9 +306,9 @@ describe('workspaces, groups, leases', () => {
     expect(created.code, created.stderr).toBe(0);
     const ws = created.json as { windowId: number; tabId: number; owner: string };
     expect(ws.owner).toBe('alice');
-    const tabs = (await relay.cli('tabs')).json as { windows: { id: number; focused: boolean }[] };
+    const tabs = (await relay.cli('tabs', '--json')).json as { windows: { id: number; focused: boolean }[] };
     expect(tabs.windows.find((w) => w.id === ws.windowId)?.focused).toBe(false);
-    const list = await relay.cli('workspace', 'list');
+    const list = await relay.cli('workspace', 'list', '--json');
     expect((list.json as { workspaces: { name: string }[] }).workspaces.map((w) => w.name)).toContain('ws-a');
     // bob may not close alice's workspace; alice may.
     const bobClose = await cliWith({ CHROME_RELAY_AGENT: 'bob' }, ['workspace', 'close', 'ws-a']);
@@ -327,13 +327,13 @@ describe('workspaces, groups, leases', () => {
     const refused = await relay.cli('group', 'create', 'grp1', String(a.tabId), '999999');
     expect(refused.error?.code).toBe('partial_success_disallowed');
     expect(refused.error?.details).toMatchObject({ applied: [], failed: [{ target: '999999', code: 'target_not_found' }] });
-    expect(((await relay.cli('tabs')).json as { windows: { tabs: { id: number; groupId: number }[] }[] }).windows.flatMap((w) => w.tabs).find((t) => t.id === a.tabId)?.groupId).toBe(-1);
+    expect(((await relay.cli('tabs', '--json')).json as { windows: { tabs: { id: number; groupId: number }[] }[] }).windows.flatMap((w) => w.tabs).find((t) => t.id === a.tabId)?.groupId).toBe(-1);
     const partial = await relay.cli('group', 'create', 'grp1', String(a.tabId), '999999', '--allow-partial', '--color', 'blue');
     expect(partial.code, partial.stderr).toBe(0);
     expect(partial.json).toMatchObject({ applied: [a.tabId], failed: [{ target: '999999' }] });
     const add = await relay.cli('group', 'add', 'grp1', String(b.tabId));
     expect(add.code, add.stderr).toBe(0);
-    const list = await relay.cli('group', 'list');
+    const list = await relay.cli('group', 'list', '--json');
     expect((list.json as { groups: { name: string; color: string; tabIds: number[] }[] }).groups.find((g) => g.name === 'grp1')).toMatchObject({ color: 'blue', tabIds: [a.tabId, b.tabId] });
     const close = await relay.cli('group', 'close', 'grp1');
     expect(close.json).toMatchObject({ applied: [a.tabId, b.tabId], failed: [] });
@@ -351,7 +351,7 @@ describe('workspaces, groups, leases', () => {
     expect(bobActs.error?.details.owner).toBe('alice');
     const aliceActs = await cliWith({ CHROME_RELAY_AGENT: 'alice' }, ['snapshot', '--tab', String(tab.tabId)]);
     expect(aliceActs.code, aliceActs.stderr).toBe(0);
-    const leases = await relay.cli('lease', 'list');
+    const leases = await relay.cli('lease', 'list', '--json');
     expect((leases.json as { leases: { owner: string; target: string }[] }).leases).toContainEqual(expect.objectContaining({ owner: 'alice', target: String(tab.tabId) }));
     await new Promise((r) => setTimeout(r, 3500));
     const after = await cliWith({ CHROME_RELAY_AGENT: 'bob' }, ['snapshot', '--tab', String(tab.tabId)]);

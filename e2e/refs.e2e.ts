@@ -55,7 +55,8 @@ describe('refs: churn heals, twins never swap', () => {
     await page.evaluate('rerender()');
     const click = await relay.cli('click', ref);
     expect(click.code, click.stderr).toBe(0);
-    expect(click.json).toMatchObject({ healed: true, navigated: false });
+    expect(click.json).toMatchObject({ healed: true });
+    expect(click.json).not.toHaveProperty('navigated');
     await until(async () => (await read<number>(page, 'window.saves')) === 1, 5000, 'save click');
     expect(await read<string>(page, 'window.savedGeneration')).toBe('2');
   });
@@ -149,13 +150,13 @@ describe('refs: navigation kills them, SPA routes do not', () => {
     const text = await snapshot(relay, tab.tabId);
     const act = refFor(text, /button "Act"/);
     const push = await relay.cli('click', refFor(text, /button "Go to profile"/));
-    expect(push.json).toMatchObject({ navigated: false });
+    expect(push.json).not.toHaveProperty('navigated');
     expect((await relay.cli('click', act)).code).toBe(0);
     const hash = await relay.cli('click', refFor(text, /link "Settings \(hash\)"/));
     expect(hash.code, hash.stderr).toBe(0);
     const again = await relay.cli('click', act);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.json).toMatchObject({ healed: false });
+    expect(again.json).not.toHaveProperty('healed');
     const page = await relay.page('/spa/profile');
     await until(async () => (await read<number>(page, 'window.acts')) === 2, 5000, 'two acts');
     expect(page.url()).toContain('#/settings');

@@ -117,18 +117,26 @@ export class TabModel {
     const reached: Expectation = acts ? { ok: true, tab: target } : NOT_FOUND;
     switch (kind) {
       case 'tabs':
-        return { kind, args: ['tabs'], tool: { tool: 'tabs', params: {} }, expect: { ok: true } };
+        // The structure (a program's --json): the check reads every tab's URL.
+        return { kind, args: ['tabs', '--json'], tool: { tool: 'tabs', params: {} }, expect: { ok: true } };
       case 'navigate': {
         const url = this.#url(`agent-${++this.#pages}`);
-        // No --tab and no open remembered tab: navigate opens a new tab (the only way to get one back).
+        // A new tab: with no open remembered tab a bare navigate opens one; with one, --new-tab does.
         if (named === undefined && (target === undefined || this.live.size < 2)) {
-          return { kind, args: ['navigate', url], tool: { tool: 'navigate', params: { url } }, expect: { ok: true, newTab: true } };
+          const asked = target !== undefined;
+          return {
+            kind,
+            args: ['navigate', url, ...(asked ? ['--new-tab'] : [])],
+            tool: { tool: 'navigate', params: { url, ...(asked ? { newTab: true } : {}) } },
+            expect: { ok: true, newTab: true },
+          };
         }
+        // Otherwise in place: the tab named, or bare, the remembered one (as every command).
         const into = named ?? target;
         return {
           kind,
-          args: ['navigate', url, '--tab', String(into)],
-          tool: { tool: 'navigate', params: { url, tab: into } },
+          args: ['navigate', url, ...(named === undefined ? [] : ['--tab', String(named)])],
+          tool: { tool: 'navigate', params: { url, ...(named === undefined ? {} : { tab: named }) } },
           expect: into !== undefined && this.live.has(into) ? { ok: true, tab: into, newTab: false } : NOT_FOUND,
         };
       }

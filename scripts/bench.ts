@@ -1,6 +1,6 @@
 /**
  * Performance figures, measured in one run on this machine (ratios matter; absolute numbers are noisy).
- *   pnpm bench [--peers] [--runs N] [--warmups N] [--quick] [--headful]
+ *   pnpm bench [--peers] [--runs N] [--warmups N] [--quick] [--headful] [--chars]
  * chrome-relay's column always; with --peers also agent-browser's (installed from npm into a scratch directory
  * outside the repo), on the same fixture server, Chromium binary and flags, one after the other per figure.
  * Progress goes to stderr; the report (markdown tables) to stdout. Never part of `pnpm test`.
@@ -18,6 +18,7 @@ import { AGENT_BROWSER_VERSION, installPeer } from './bench/peerInstall.js';
 import { startRelayTool, type RelayTool } from './bench/relayTool.js';
 import { cellValue, renderReport, type Section } from './bench/report.js';
 import { renderSummary } from './bench/summary.js';
+import { charsSection } from './bench/suiteChars.js';
 import { commandsSection, startupSection } from './bench/suiteCommands.js';
 import { mcpContextSection, mcpSection } from './bench/suiteMcp.js';
 import { drawingSection } from './bench/suiteDrawing.js';
@@ -103,11 +104,19 @@ try {
   }
 
   const bench: Bench = { plan, url: (path) => server.url(path), relay, peer, log };
+  const launchArgs = ['--user-data-dir', relay.profile, ...(options.headful ? [] : ['--headless'])];
+  if (options.chars) {
+    const chars = await charsSection(bench, relay.env, launchArgs);
+    await cleanup();
+    console.log([...header, '', renderReport({ sections: [chars], peers: false, peerName: 'agent-browser' })].join('\n'));
+    process.exit(0);
+  }
   const startup = await startupSection(bench, relay.env);
   const mcp = await mcpSection(bench, relay.env, cellValue(startup.tabs));
   const mcpContext = await mcpContextSection(bench, relay.env);
   const remote = await remoteSection(bench, relay.env);
   const commands = await commandsSection(bench, startup.floor);
+  const chars = await charsSection(bench, relay.env, launchArgs);
   const snapshots = await snapshotSections(bench);
   const big = await bigPageSection(bench, { relay: bigPlan, peer: bigPeerPlan }, MAX_CHARS);
   const loops = await loopSection(bench);
@@ -118,7 +127,7 @@ try {
   for (const [name, args] of [['chrome-relay', relay.browserArgs()], ['agent-browser', peer?.browserArgs()]] as const) {
     if (args) footer.push(`${name}'s browser also runs with: ${extraFlags(args, flags).join(' ') || '(nothing else)'}`);
   }
-  const sections: Section[] = [startup.section, mcp.section, mcpContext, remote, commands.section, snapshots.timeSection, snapshots.tokenSection, big, loops.section, idle, drawing, raw];
+  const sections: Section[] = [startup.section, mcp.section, mcpContext, remote, commands.section, chars, snapshots.timeSection, snapshots.tokenSection, big, loops.section, idle, drawing, raw];
   const report = renderReport({ sections, peers: peer !== undefined, peerName: 'agent-browser' });
   const summary = renderSummary({
     node: startup.node,

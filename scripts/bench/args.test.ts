@@ -3,7 +3,8 @@ import { parseBenchArgs } from './args.js';
 
 describe('parseBenchArgs', () => {
   it('defaults to chrome-relay only, 2 warm-ups and 10 runs, headless', () => {
-    expect(parseBenchArgs([])).toEqual({ peers: false, quick: false, headful: false, help: false, runs: 10, warmups: 2 });
+    expect(parseBenchArgs([])).toEqual({ peers: false, quick: false, headful: false, help: false, chars: false, runs: 10, warmups: 2 });
+    expect(parseBenchArgs(['--chars'])).toMatchObject({ chars: true });
   });
 
   it('reads --peers, --runs N, --runs=N and --warmups', () => {

@@ -9,15 +9,18 @@ export interface BenchOptions {
   quick: boolean;
   /** Run the browsers headful under Xvfb instead of --headless=new. */
   headful: boolean;
+  /** Only the characters an agent reads per command (no timing). */
+  chars: boolean;
   help: boolean;
 }
 
-export const USAGE = `usage: pnpm bench [--peers] [--runs N] [--warmups N] [--quick] [--headful]
+export const USAGE = `usage: pnpm bench [--peers] [--runs N] [--warmups N] [--quick] [--headful] [--chars]
   --peers       also run agent-browser (npm, installed outside the repo) on the same pages and print ratios
   --runs N      timed runs per figure (default 10; --quick: 3)
   --warmups N   untimed runs before them (default 2; --quick: 1)
   --quick       fewer runs, for a quick look
-  --headful     browsers with a window under Xvfb (default: --headless=new; also BENCH_HEADFUL=1)`;
+  --headful     browsers with a window under Xvfb (default: --headless=new; also BENCH_HEADFUL=1)
+  --chars       only the characters an agent reads per command (E2E_CLI=<build> measures another build)`;
 
 const DEFAULTS = { runs: 10, warmups: 2 };
 const QUICK = { runs: 3, warmups: 1 };
@@ -32,6 +35,7 @@ export function parseBenchArgs(argv: readonly string[], env: Readonly<Record<str
   let peers = false;
   let quick = false;
   let help = false;
+  let chars = false;
   let headful = env.BENCH_HEADFUL === '1';
   let runs: number | undefined;
   let warmups: number | undefined;
@@ -42,6 +46,7 @@ export function parseBenchArgs(argv: readonly string[], env: Readonly<Record<str
     if (flag === '--peers') peers = true;
     else if (flag === '--quick') quick = true;
     else if (flag === '--headful') headful = true;
+    else if (flag === '--chars') chars = true;
     else if (flag === '--help' || flag === '-h') help = true;
     else if (flag === '--runs' || flag === '--warmups') {
       const n = count(flag, value(), flag === '--runs' ? 1 : 0);
@@ -56,5 +61,5 @@ export function parseBenchArgs(argv: readonly string[], env: Readonly<Record<str
     } else return { error: `unknown argument ${arg}` };
   }
   const base = quick ? QUICK : DEFAULTS;
-  return { peers, quick, headful, help, runs: runs ?? base.runs, warmups: warmups ?? base.warmups };
+  return { peers, quick, headful, help, chars, runs: runs ?? base.runs, warmups: warmups ?? base.warmups };
 }

@@ -42,7 +42,7 @@ export async function agents(suite: LiveSuite): Promise<void> {
   };
 
   // Lease race: one fresh tab, eight claims at the same moment.
-  const contested = await relay.cli('navigate', relay.server.url('/other.html?contested=1'));
+  const contested = await relay.cli('navigate', relay.server.url('/other.html?contested=1'), '--new-tab');
   const contestedTab = (contested.json as { tabId?: number } | undefined)?.tabId ?? 0;
   const claims = await Promise.all(Array.from({ length: AGENTS }, (_, i) => run({ argv: ['--agent', `racer-${i}`, 'lease', 'claim', '--tab', String(contestedTab)] })));
   const winners = claims.filter((c) => c.outcome.code === 0).length;
@@ -55,7 +55,7 @@ export async function agents(suite: LiveSuite): Promise<void> {
   const crew: Agent[] = [];
   for (let i = 0; i < AGENTS; i++) {
     const marker = `agent-${i}`;
-    const opened = await relay.cli('--agent', marker, 'navigate', relay.server.url(`/button.html?agent=${i}`));
+    const opened = await relay.cli('--agent', marker, 'navigate', relay.server.url(`/button.html?agent=${i}`), '--new-tab');
     const tab = (opened.json as { tabId?: number } | undefined)?.tabId;
     if (opened.code !== 0 || tab === undefined) {
       report.fail(PHASE, `${marker} setup`, `navigate failed: ${opened.stderr.slice(0, 300)}`);
@@ -98,7 +98,7 @@ export async function agents(suite: LiveSuite): Promise<void> {
         });
       } else if (kind === 5) list.push({ invocation: { argv: as('js', '--tab', t, `window.__who = ${JSON.stringify(agent.marker)}; window.__who`) }, check: (r) => ownJson(r, 'value', agent.marker) });
       else if (kind === 6) list.push({ invocation: { argv: as('screenshot', '--tab', t, '-o', join(suite.scratch, `${agent.marker}.png`)) }, check: (r) => ownJson(r, 'tabId', agent.tab) });
-      else if (kind === 7) list.push({ invocation: { argv: as(rng.pick(['console', 'network']), '--tab', t) }, check: (r) => ownJson(r, 'tabId', agent.tab) });
+      else if (kind === 7) list.push({ invocation: { argv: as(rng.pick(['console', 'network']), '--tab', t, '--json') }, check: (r) => ownJson(r, 'tabId', agent.tab) });
       else if (kind === 8) list.push({ invocation: { argv: as('tabs') } });
       else {
         // Someone else's tab: refused, never acted on.

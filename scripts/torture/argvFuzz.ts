@@ -72,7 +72,7 @@ export async function offlineArgv(suite: Suite, count: number): Promise<void> {
 async function openTabs(suite: LiveSuite, pages: readonly string[]): Promise<number[]> {
   const tabs: number[] = [];
   for (const page of pages) {
-    const opened = await suite.relay.cli('--timeout', '15000', 'navigate', suite.relay.server.url(page));
+    const opened = await suite.relay.cli('--timeout', '15000', 'navigate', suite.relay.server.url(page), '--new-tab');
     const tabId = (opened.json as { tabId?: number } | undefined)?.tabId;
     if (opened.code === 0 && typeof tabId === 'number') tabs.push(tabId);
     else suite.report.fail(LIVE, `open ${page}`, `navigate failed: ${opened.stderr.slice(0, 300)}`);
@@ -143,9 +143,9 @@ export async function liveDirected(suite: LiveSuite): Promise<void> {
   const env: NodeJS.ProcessEnv = { ...relay.env, CHROME_RELAY_AGENT: '' };
   const [tab] = await openTabs(suite, ['/button.html']);
   const t = String(tab ?? 0);
-  // navigate to such a page fails naming the cause (and closes the tab it opened for it).
+  // navigate to such a page in a new tab fails naming the cause (and closes the tab it opened for it).
   const framed = await runPool(
-    [{ label: 'navigate to a page with another extension\'s frame', argv: ['navigate', relay.server.url('/extension-frame.html')], expect: { exit: 1, code: 'chrome_api_error', retryable: false, details: { cause: 'extension_frame' } } }],
+    [{ label: 'navigate to a page with another extension\'s frame', argv: ['navigate', relay.server.url('/extension-frame.html'), '--new-tab'], expect: { exit: 1, code: 'chrome_api_error', retryable: false, details: { cause: 'extension_frame' } } }],
     env,
     1,
   );

@@ -35,7 +35,7 @@ export async function faults(suite: LiveSuite, relaunched: Relaunched): Promise<
   /** Start a CLI call and leave it running; resolves when it ends. */
   const inFlight = (invocation: Invocation): Promise<Ran> => run(invocation);
   const open = async (path: string): Promise<number> => {
-    const opened = await relay.cli('--timeout', '15000', 'navigate', relay.server.url(path));
+    const opened = await relay.cli('--timeout', '15000', 'navigate', relay.server.url(path), '--new-tab');
     return (opened.json as { tabId?: number } | undefined)?.tabId ?? (opened.error?.details.tab as number | undefined) ?? 0;
   };
   /** Time until `tabs` answers again; measured and bounded. */

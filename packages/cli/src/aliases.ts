@@ -10,6 +10,7 @@ import type { Notice } from '@chrome-relay/protocol';
 import { parseRefArg } from './args.js';
 import { commandLineOf, targetOptions, targeted } from './callTarget.js';
 import { printJson, printNotice, printText } from './output.js';
+import { actionText, present } from './present.js';
 import { snapshotText } from './renderSnapshot.js';
 import { runTool } from './runTool.js';
 
@@ -38,6 +39,7 @@ export function registerAliases(program: Command): void {
     .action(async (ref: string, _opts: unknown, cmd: Command) => {
       printNotice(deprecatedNotice('click-ax', 'click @ref'));
       const { globals, tab } = targeted(commandLineOf(cmd));
-      printJson(await runTool('click', { ref: parseRefArg(ref), tab }, globals));
+      const result = await runTool('click', { ref: parseRefArg(ref), tab }, globals);
+      present(result, globals.json, () => actionText('click', result) ?? '');
     });
 }

@@ -3,7 +3,7 @@
  * flag or argument as the agent typed it), never a crash. Ranges and choices of tool params are the
  * schema's job (commandParams.ts validates with it); these only convert text.
  */
-import { parseRef, RelayError } from '@chrome-relay/protocol';
+import { parseRef, REF_RULE, RelayError } from '@chrome-relay/protocol';
 
 /** The one invalid_arguments of the command line: `field: message`, details.field naming the flag or argument. */
 export function invalidArgument(field: string, message: string, value?: unknown): RelayError {
@@ -52,6 +52,6 @@ export type OptionParserName = keyof typeof OPTION_PARSERS;
 
 export function parseRefArg(raw: string, field = 'ref'): string {
   const ref = parseRef(raw);
-  if (!ref) throw invalidArgument(field, `must be a ref like @e12 from \`chrome-relay snapshot\`, got "${raw}"`, raw);
+  if (!ref) throw invalidArgument(field, `must be ${REF_RULE}, got "${raw}"`, raw);
   return ref;
 }

@@ -106,11 +106,13 @@ describe('tool commands send what the schema accepts', () => {
     expect((await refused('drag', '@e3', '--to-x', '5')).details.field).toBe('to-y');
   });
 
-  it("an action's --snapshot travels with its call, shaped by -i, -d, -s (--scope where the command has its own -s)", async () => {
+  it("an action's --snapshot travels with its call, shaped by -i, -d, --scope (-s names an element, never the snapshot's scope)", async () => {
     const click = await sent('click', '@e4', '--snapshot', '-i', '-d', '2');
     expect(click.params).toEqual({ ref: 'e4' });
     expect(click.snapshot).toEqual({ interactive: true, depth: 2 });
-    expect((await sent('navigate', 'https://example.com', '--snapshot', '-s', '@e3')).snapshot).toEqual({ scopeRef: 'e3' });
+    expect((await sent('navigate', 'https://example.com', '--snapshot', '--scope', '@e3')).snapshot).toEqual({ scopeRef: 'e3' });
+    // Commander's own "unknown option" (main.ts reports it as invalid_arguments).
+    expect((await refused('navigate', 'https://example.com', '--snapshot', '-s', '@e3')).message).toMatch(/unknown option '-s'/);
     const typed = await sent('type', 'hi', '-s', '@e7', '--snapshot', '--scope', 'form');
     expect(typed.params).toEqual({ text: 'hi', ref: 'e7' });
     expect(typed.snapshot).toEqual({ scopeSelector: 'form' });
@@ -187,10 +189,26 @@ describe('tool commands send what the schema accepts', () => {
     expect(await field('fill', '@e1', 'a', 'b')).toBe('command');
   });
 
-  it('a missing flag is named as typed, with its spelling (not only its field)', async () => {
+  it('a missing flag is named as typed, with its spelling (not only its field), and the usage line', async () => {
     const error = await refused('get', 'value', '#email');
     expect(error.details.field).toBe('selector');
-    expect(error.message).toBe('selector: is required: pass -s, --selector <selector>');
+    expect(error.message).toBe('selector: is required: pass -s, --selector <ref|css> (usage: `chrome-relay get <what> [ref] [attribute]`)');
+    const fill = await refused('fill');
+    expect(fill.message).toBe('ref: is required (usage: `chrome-relay fill <ref> <value>`)');
+  });
+
+  it('one ref grammar: @e12 and e12 alike, as an argument, after -s, and where a ref is optional', async () => {
+    expect((await sent('get', 'text', 'e26')).params).toEqual({ what: 'text', ref: 'e26' });
+    expect((await sent('get', 'text', '@e26')).params).toEqual({ what: 'text', ref: 'e26' });
+    expect((await sent('get', 'text', '-s', 'e26')).params).toEqual({ what: 'text', ref: 'e26' });
+    expect((await sent('get', 'text', '-s', '@e26')).params).toEqual({ what: 'text', ref: 'e26' });
+    expect((await sent('get', 'text', '-s', '#x')).params).toEqual({ what: 'text', selector: '#x' });
+    expect((await sent('get', 'attr', 'e3', 'href')).params).toEqual({ what: 'attr', ref: 'e3', name: 'href' });
+    expect((await sent('click', 'e4')).params).toEqual({ ref: 'e4' });
+    expect((await sent('type', 'hi', '-s', 'e7')).params).toEqual({ text: 'hi', ref: 'e7' });
+    expect((await sent('snapshot', '-s', 'e5')).params).toEqual({ scopeRef: 'e5' });
+    expect((await sent('drag', 'e1', '@e2')).params).toEqual({ from: 'e1', to: 'e2' });
+    expect((await refused('get', 'text', '-s', '@e0')).details.field).toBe('selector');
   });
 
   it('bad input is invalid_arguments also when no browser is connected', async () => {

@@ -11,9 +11,9 @@
  * - values are converted by the param's kind (numbers, refs) or the declared parser; ranges,
  *   choices and cross-field rules are the schema's, and its error names the flag or argument.
  */
-import { isToolName, parseRef, TOOLS, type CliParser, type ParamInfo } from '@chrome-relay/protocol';
+import { isToolName, looksLikeRef, parseRef, REF_RULE, TOOLS, type CliParser, type ParamInfo } from '@chrome-relay/protocol';
 import { invalidArgument, parseNumberText } from './args.js';
-import { fieldOfParam, isRefParam, type CommandSpec } from './commandSpec.js';
+import { fieldOfParam, isRefParam, usageOf, type CommandSpec } from './commandSpec.js';
 import { parseFiles, parseModifiers, parseWritableDir } from './valueParsers.js';
 
 export interface CommandLineParams {
@@ -25,7 +25,7 @@ export interface CommandLineParams {
 function convertOne(info: ParamInfo, raw: string, field: string): unknown {
   if (isRefParam(info.name)) {
     const ref = parseRef(raw);
-    if (ref === null) throw invalidArgument(field, `must be a ref like @e12 from \`chrome-relay snapshot\`, got "${raw}"`, raw);
+    if (ref === null) throw invalidArgument(field, `must be ${REF_RULE}, got "${raw}"`, raw);
     return ref;
   }
   if (info.kind === 'integer' || info.kind === 'number') return parseNumberText(field, raw, info.kind === 'integer');
@@ -67,7 +67,7 @@ export function paramsFromCommandLine(spec: CommandSpec, positionals: readonly s
     const label = `--${flag.field}`;
     if (flag.value !== undefined || !flag.takesValue) {
       set(out, flag.param, flag.value ?? true, label);
-    } else if (flag.parse === 'refOrSelector' && typeof given === 'string' && !given.trim().startsWith('@')) {
+    } else if (flag.parse === 'refOrSelector' && typeof given === 'string' && !looksLikeRef(given)) {
       if (given.trim() === '') throw invalidArgument(flag.field, 'give a ref (@e12) or a CSS selector', given);
       set(out, flag.otherwise ?? flag.param, given.trim(), label);
     } else {
@@ -81,7 +81,7 @@ export function paramsFromCommandLine(spec: CommandSpec, positionals: readonly s
   let at = 0;
   for (const p of open) {
     if (at >= positionals.length) break;
-    if (p.parse === 'refIfGiven' && !(positionals[at] ?? '').trim().startsWith('@')) continue;
+    if (p.parse === 'refIfGiven' && !looksLikeRef(positionals[at] ?? '')) continue;
     const raw = p.list ? positionals.slice(at) : [positionals[at] ?? ''];
     at += raw.length;
     set(out, p.param, convert(p.info, p.list ? raw : (raw[0] ?? ''), p.label, p.parse), p.label);
@@ -108,8 +108,12 @@ export function checkParams(spec: CommandSpec, filled: CommandLineParams): Recor
   throw invalidArgument(field, missing ? requiredMessage(spec, param) : (issue?.message ?? 'invalid value'), filled.params[param]);
 }
 
-/** A missing flag is named as typed (`-s, --selector <css>`): an agent that wrote the value as an argument sees where it goes. */
+/**
+ * A missing value says where it goes: the flag as typed (`-s, --selector <ref|css>`: an agent that wrote the value
+ * as an argument sees where it goes), and the command's usage line.
+ */
 function requiredMessage(spec: CommandSpec, param: string): string {
   const flag = spec.flags.find((f) => f.param === param || f.otherwise === param);
-  return flag === undefined ? 'is required' : `is required: pass ${flag.spelling}`;
+  const usage = `(usage: \`${['chrome-relay', spec.cli.command, usageOf(spec)].filter(Boolean).join(' ')}\`)`;
+  return flag === undefined || spec.positionals.some((p) => p.param === param) ? `is required ${usage}` : `is required: pass ${flag.spelling} ${usage}`;
 }

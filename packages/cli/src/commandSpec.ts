@@ -5,6 +5,7 @@
  * command that runs (and for docs), never for all of them at start-up.
  */
 import {
+  argUsage,
   ENVELOPE_PARAMS,
   flagNameOf,
   paramInfos,
@@ -175,7 +176,7 @@ export function commandSpec(tool: ToolName): CommandSpec {
 
 /** `group create <name> <tabs...>`: the usage line of the command's arguments. */
 export function usageOf(spec: CommandSpec): string {
-  return spec.positionals.map((p) => (p.optional ? `[${p.label}${p.list ? '...' : ''}]` : `<${p.label}${p.list ? '...' : ''}>`)).join(' ');
+  return spec.positionals.map(argUsage).join(' ');
 }
 
 /** The field an error names for a param: the argument or flag that fills it. */

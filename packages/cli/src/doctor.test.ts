@@ -72,8 +72,10 @@ describe('doctor', () => {
     expect(named(report, 'host manifest (chromium)')).toMatchObject({ status: 'ok', detail: expect.stringContaining(join(home, 'host/chrome-relay-host')) });
     expect(named(report, 'extension connected')).toMatchObject({
       status: 'ok',
-      detail: `chromium 156.0.8078.79 (pid ${process.ppid}), profile null (the browser's own profile: no --user-data-dir), extension ${FAKE_EXTENSION.id} ${VERSION}`,
+      detail: `chromium 156.0.8078.79 (pid ${process.ppid}), the browser's own profile (started without --user-data-dir; \`status\` shows profile null), extension ${FAKE_EXTENSION.id} ${VERSION}`,
     });
+    // Said once: every other line only names the profile.
+    expect(renderReport(report).match(/profile null/g)).toHaveLength(1);
     expect(named(report, 'versions').status).toBe('ok');
     expect(named(report, 'host reachable').detail).toContain('(0600, dir 0700)');
     expect(named(report, 'ffmpeg')).toMatchObject({ status: 'ok', detail: join(binDir, 'ffmpeg') });

@@ -84,8 +84,10 @@ export interface DoctorOptions {
  * How doctor and setup name a host's profile. A browser started without --user-data-dir (a person's own
  * Chrome) runs its own default profile, which `status` reports as `"profile": null`: say both.
  */
-export function profileLabel(profile: string | null): string {
-  return profile === null ? "profile null (the browser's own profile: no --user-data-dir)" : `profile ${profile}`;
+export function profileLabel(profile: string | null, explained = false): string {
+  if (profile !== null) return `profile ${profile}`;
+  // Said in full once (the line naming the browser); every other line only names it.
+  return explained ? "the browser's own profile (started without --user-data-dir; `status` shows profile null)" : "the browser's own profile";
 }
 
 function linuxExecutable(pid: number): string | null {
@@ -301,7 +303,7 @@ async function hostChecks(options: DoctorOptions, descriptor: HostDescriptor, pl
     return checks;
   }
   const browser = browserLabel(descriptor, status.browser?.userAgent ?? null, executableOf);
-  checks.push({ name: `extension connected ${suffix}`, status: 'ok', detail: `${browser}, ${where}, extension ${status.extension.id} ${status.extension.version}` });
+  checks.push({ name: `extension connected ${suffix}`, status: 'ok', detail: `${browser}, ${profileLabel(descriptor.profile, true)}, extension ${status.extension.id} ${status.extension.version}` });
   const paused = status.pausedSince ?? null;
   if (paused !== null) checks.push(pausedCheck(suffix, paused));
   // While paused no tab may be touched, not even by doctor's own check: the page is not tried.
@@ -418,7 +420,7 @@ function findOnPath(program: string, pathEnv: string | undefined): string | null
 }
 
 /** What a browser's log says when it lost its X display (no server, or the server went away). */
-const NO_DISPLAY = /Missing X server or \$DISPLAY|cannot open display|X connection error|X IO error|Gtk-WARNING \*\*: [^\n]*cannot open display/i;
+export const NO_DISPLAY = /Missing X server or \$DISPLAY|cannot open display|X connection error|X IO error|Gtk-WARNING \*\*: [^\n]*cannot open display/i;
 
 /**
  * A browser `launch` started that is no longer running (and whose profile has no live host): name why, from

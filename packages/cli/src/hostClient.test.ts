@@ -38,4 +38,14 @@ describe('callHost', () => {
     const error = await failureOf(callHost('tabs', {}, { home, profile: '/nonexistent', timeoutMs: 1000 }));
     expect(error.toData()).toMatchObject({ code: 'extension_not_connected', details: { reason: 'no_host' } });
   });
+
+  it('status with nothing connected answers as things are (a host that just went is not waited for), in one short line', async () => {
+    // A host that just died: its descriptor left behind, the run dir just touched. Any other call would wait for a new one.
+    const gone = await startFakeHost({ home, pid: process.pid, profile: '/profiles/work' });
+    await gone.close();
+    const error = await failureOf(callHost('status', {}, { home, timeoutMs: 1000 }));
+    expect(error.toData()).toMatchObject({ code: 'extension_not_connected', details: { reason: 'no_host' } });
+    expect(error.message).toMatch(/^No browser is connected\. Run `chrome-relay launch`/);
+    expect(error.message.length).toBeLessThan(200);
+  });
 });

@@ -8,7 +8,7 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { reasonedError, RelayError, type ClientResponse, type HostDescriptor } from '@chrome-relay/protocol';
+import { isHostTool, reasonedError, RelayError, type ClientResponse, type HostDescriptor } from '@chrome-relay/protocol';
 import { listDescriptors, type FoundDescriptor } from './discovery.js';
 import { explainLostHost, explainLostHostResponse } from './lostHost.js';
 import { runDir } from './paths.js';
@@ -81,6 +81,15 @@ export function profileNotConnected(tool: string, home: string, profile: string 
 export function notConnected(tool: string, home: string, profile: string | undefined): RelayError {
   const wrongProfile = profileNotConnected(tool, home, profile);
   if (wrongProfile) return wrongProfile;
+  if (isHostTool(tool)) {
+    // `status` asks whether anything is connected: the answer is short.
+    return reasonedError(
+      'extension_not_connected',
+      'no_host',
+      "No browser is connected. Run `chrome-relay launch` to start a dedicated one, or ask the person to open their own (`chrome-relay doctor` says why it is not connected).",
+      { tool, phase: 'connect', details: { home, profile: profile ?? null } },
+    );
+  }
   return reasonedError(
     'extension_not_connected',
     'no_host',
@@ -102,7 +111,8 @@ export async function callHost(tool: string, params: Record<string, unknown>, op
   // extension within a few hundred ms: wait for it briefly instead of failing an agent's call.
   // One read of the run directory answers both "is a host restarting" and "which host" (every agent call pays for it).
   let found = listDescriptors(options.home);
-  const restarting = recentlyActive(options.home) || found.some((d) => !d.alive);
+  // A question the host answers (status) is answered as things are now: it never waits for one to come back.
+  const restarting = !isHostTool(tool) && (recentlyActive(options.home) || found.some((d) => !d.alive));
   const giveUpAt = Date.now() + (restarting ? RECONNECT_WAIT_MS : 0);
   for (;;) {
     const host = pickHost(options.home, options.profile, tool, found);

@@ -14,7 +14,7 @@
  */
 import { closeSync, existsSync, openSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { LAUNCH_ORDER, runDir } from '@chrome-relay/host-files';
+import { currentPlatform, LAUNCH_ORDER, runDir } from '@chrome-relay/host-files';
 import { HOME_ENV, LAUNCHED_PROFILE_ENV, reasonedError, RelayError, type HostDescriptor } from '@chrome-relay/protocol';
 import { browserExecutable, browserOfExecutable, browserTarget, platformOfEnv, type BrowserEnv } from './browsers.js';
 import { isExecutable } from './doctor.js';
@@ -48,8 +48,11 @@ export interface LaunchResult {
   pid: number;
   profile: string;
   browser: string;
-  headless: boolean;
+  /** How the browser runs: for one already running, as it was started (null when that cannot be told), whatever this launch asked. */
+  headless: boolean | null;
   alreadyRunning: boolean;
+  /** Already running, but not as asked (headless or not): what to do for the other. */
+  note?: string;
   extensionId: string | null;
   hostPid: number;
   socket: string;
@@ -123,12 +126,18 @@ export async function launch(options: LaunchOptions): Promise<LaunchResult> {
   const running = liveHostFor(options.home, profile);
   if (running) {
     const record = launchRecordOf(options.home, profile);
+    const pid = running.browserPid ?? 0;
+    const headless = record !== null && record.browserPid === pid && record.headless !== undefined ? record.headless : headlessOf(pid);
+    const differs = headless !== null && headless !== options.headless;
     return {
-      pid: running.browserPid ?? 0,
+      pid,
       profile,
-      browser,
-      headless: options.headless,
+      browser: record?.browser ?? browser,
+      headless,
       alreadyRunning: true,
+      ...(differs
+        ? { note: `this profile's browser already runs ${headless ? 'headless' : 'with a window'}; to run it ${options.headless ? 'headless' : 'with a window'}, \`${stop}\` it and launch again` }
+        : {}),
       extensionId: running.extension?.id ?? null,
       hostPid: running.pid,
       socket: running.socket,
@@ -204,7 +213,7 @@ export async function launch(options: LaunchOptions): Promise<LaunchResult> {
   for (;;) {
     const host = liveHostFor(options.home, profile);
     if (host) {
-      const record: LaunchRecord = { profile, browser, browserPid: pid, xvfb: ownDisplay, log, startedAt: new Date().toISOString() };
+      const record: LaunchRecord = { profile, browser, browserPid: pid, xvfb: ownDisplay, log, startedAt: new Date().toISOString(), headless: options.headless };
       writeLaunchRecord(options.home, record);
       return {
         pid,
@@ -238,6 +247,13 @@ export async function launch(options: LaunchOptions): Promise<LaunchResult> {
     }
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** Whether a running browser runs headless, from its command line; null where the platform cannot read one. */
+function headlessOf(pid: number): boolean | null {
+  if (pid <= 0) return null;
+  const line = currentPlatform().commandLineOf(pid);
+  return line === null ? null : /(^|\s|\0)--headless(=|\s|\0|$)/.test(line);
 }
 
 /** A headful browser on Linux without a display that outlives this command needs one of launch's own. */

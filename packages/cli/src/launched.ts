@@ -27,6 +27,8 @@ export interface LaunchRecord {
   xvfb: { pid: number; display: string; authFile: string } | null;
   log: string;
   startedAt: string;
+  /** Started without a window (absent in records of older builds). */
+  headless?: boolean;
 }
 
 const launchedDir = (home: string): string => join(home, 'launched');
@@ -37,7 +39,8 @@ function isRecord(value: unknown): value is LaunchRecord {
   const r = value as Record<string, unknown>;
   const xvfb = r.xvfb as Record<string, unknown> | null | undefined;
   const xvfbOk = xvfb === null || (typeof xvfb === 'object' && typeof xvfb.pid === 'number' && typeof xvfb.display === 'string' && typeof xvfb.authFile === 'string');
-  return typeof r.profile === 'string' && typeof r.browser === 'string' && typeof r.browserPid === 'number' && typeof r.log === 'string' && typeof r.startedAt === 'string' && xvfbOk;
+  const headlessOk = r.headless === undefined || typeof r.headless === 'boolean';
+  return typeof r.profile === 'string' && typeof r.browser === 'string' && typeof r.browserPid === 'number' && typeof r.log === 'string' && typeof r.startedAt === 'string' && xvfbOk && headlessOk;
 }
 
 export function writeLaunchRecord(home: string, record: LaunchRecord): void {

@@ -28,8 +28,9 @@ let guardedErr: NodeJS.WriteStream | undefined;
 export const stdout = (): NodeJS.WriteStream => (guardedOut ??= quietWhenReaderLeaves(process.stdout));
 export const stderr = (): NodeJS.WriteStream => (guardedErr ??= quietWhenReaderLeaves(process.stderr));
 
-export function printJson(value: unknown): void {
-  stdout().write(`${toSafeJson(value, 2)}\n`);
+/** JSON on stdout: indented (--json), or with `indent` 0 on one line (what an agent's pipe gets). */
+export function printJson(value: unknown, indent = 2): void {
+  stdout().write(`${toSafeJson(value, indent)}\n`);
 }
 
 export function printText(text: string): void {

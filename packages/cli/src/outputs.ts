@@ -4,18 +4,18 @@
  * bad --out must never cost a screenshot or lose a recording), and render the result. Handlers never
  * print; this module and output.ts do.
  */
-import { copyFileSync, existsSync, mkdtempSync, renameSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, renameSync, unlinkSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import type { Command } from 'commander';
-import { RelayError, toolLabel, type AfterSnapshot, type CliOutput } from '@chrome-relay/protocol';
+import { HOME_ENV, RelayError, SHORT_FLAGS, toolLabel, type AfterSnapshot, type CliOutput } from '@chrome-relay/protocol';
 import { invalidArgument, parseFps, parseMaxChars } from './args.js';
 import { paramsFromCommandLine } from './commandParams.js';
 import { commandSpec, type FlagSpec } from './commandSpec.js';
 import { encodeGif, hasFfmpeg } from './gif.js';
 import type { GlobalOptions } from './globalOptions.js';
 import { printJson, printText } from './output.js';
-import { checkOutFile, prepareOutDir, writeOutFile } from './outputFiles.js';
+import { actionText, compact, lineText, listLines, present, presentList, statusText, valueText } from './present.js';
+import { checkOutFile, makePrivateDirsFor, prepareOutDir, writeOutFile } from './outputFiles.js';
 import { currentPlatform } from '@chrome-relay/host-files';
 import { launchedStates } from './launched.js';
 import { snapshotText } from './renderSnapshot.js';
@@ -54,13 +54,18 @@ function shapingFlags(): FlagSpec[] {
   return commandSpec('snapshot').flags.filter((flag) => SHAPING_PARAMS.includes(flag.param));
 }
 
-/** An action's --snapshot and the flags that shape it: -i, -d, -s (long form only where the command has the letter already), --max-chars. */
+/**
+ * An action's --snapshot and the flags that shape it: -i, -d, --scope, --max-chars. A letter keeps its one meaning
+ * (protocol SHORT_FLAGS): `-s` names the element a command works in, which for an action is not the snapshot's
+ * scope, so the scope is `--scope` there; so is any letter the command has already.
+ */
 function declareSnapshotFlags(cmd: Command): void {
   cmd.option('--snapshot', SNAPSHOT_FLAG);
   const shorts = new Set(cmd.options.map((option) => option.short));
   for (const flag of shapingFlags()) {
     const short = /^(-\w), /.exec(flag.spelling)?.[1];
-    cmd.option(short !== undefined && shorts.has(short) ? flag.spelling.slice(short.length + 2) : flag.spelling, `with --snapshot: ${flag.help}`);
+    const keepsLetter = short !== undefined && !shorts.has(short) && SHORT_FLAGS[short]?.element !== true;
+    cmd.option(short === undefined || keepsLetter ? flag.spelling : flag.spelling.slice(short.length + 2), `with --snapshot: ${flag.help}`);
   }
   cmd.option('--max-chars <n>', `with --snapshot: ${MAX_CHARS_HELP}`, parseMaxChars);
 }
@@ -102,14 +107,21 @@ export function afterOutcome(after: AfterSnapshot, result: Result, tool: string,
   return { kind: 'failed', error };
 }
 
+/** An action's result as its reader wants it (present.ts): for a person, the action's own line. */
+function printAction(result: Result, context: RenderContext): void {
+  present(result, context.globals.json, () => actionText(context.tool, result) ?? lineText(compact(result)));
+}
+
 /**
  * Print an action's result; with a snapshot taken after it, follow it with that snapshot, or say why
- * there is none (afterOutcome). A failed snapshot throws after the result is printed.
+ * there is none (afterOutcome). A failed snapshot throws after the result is printed. Without --json the result
+ * is one line and the tree follows it (a reader of the tree skips lines that do not start with `- `); with
+ * --json, one document holds both.
  */
 function printActionResult(result: Result, context: RenderContext): void {
   const { after, globals, tool } = context;
   if (after === undefined) {
-    printJson(result);
+    printAction(result, context);
     return;
   }
   const outcome = afterOutcome(after, result, tool);
@@ -117,19 +129,20 @@ function printActionResult(result: Result, context: RenderContext): void {
     case 'taken':
       if (globals.json) printJson({ result, snapshot: outcome.snapshot });
       else {
-        printJson(result);
+        printAction(result, context);
         printText(snapshotText(outcome.snapshot as unknown as Parameters<typeof snapshotText>[0], { maxChars: context.opts.maxChars as number | undefined }));
       }
       return;
     case 'skipped':
       if (globals.json) printJson({ result, snapshot: null, snapshotSkipped: outcome.note });
       else {
-        printJson(result);
+        printAction(result, context);
         printText(`(no snapshot: ${outcome.note})`);
       }
       return;
     case 'failed':
-      printJson(globals.json ? { result, snapshot: null } : result);
+      if (globals.json) printJson({ result, snapshot: null });
+      else printAction(result, context);
       throw outcome.error;
   }
 }
@@ -174,8 +187,14 @@ export function withDownloadMoved(result: Result): Result {
   return download?.dir ? { ...result, download: { ...download, path: moveDownload(download.path, download.dir), browserPath: download.path } } : result;
 }
 
-function tempFile(name: string): string {
-  return join(mkdtempSync(join(tmpdir(), 'chrome-relay-')), name);
+/**
+ * Where a screenshot goes without --out: `<home>/screenshots/`, one folder that stays (a temp folder is cleaned
+ * away and its random name found by no one), private like the rest of the home: a screenshot shows the person's pages.
+ */
+function screenshotFile(home: string, name: string): string {
+  const dir = join(home, 'screenshots');
+  makePrivateDirsFor(HOME_ENV, [home, dir]);
+  return freeName(dir, name);
 }
 
 const action: OutputKind = {
@@ -185,8 +204,17 @@ const action: OutputKind = {
 };
 
 export const OUTPUTS: { readonly [K in CliOutput]: OutputKind } = {
-  json: { render: (result) => printJson(result) },
-  status: { render: (result, { globals }) => printJson({ ...result, launched: launchedStates(globals.home, currentPlatform()) }) },
+  json: {
+    // `get` and `js` hold one value: a person reads it alone.
+    render: (result, { tool, globals }) => present(result, globals.json, tool === 'get' || tool === 'js' ? () => valueText(result.value) : undefined),
+  },
+  list: { render: (result, { tool, globals }) => presentList(result, globals.json, () => listLines(tool, result) ?? [lineText(compact(result))]) },
+  status: {
+    render: (result, { globals }) => {
+      const full = { ...result, launched: launchedStates(globals.home, currentPlatform()) };
+      present(full, globals.json, () => statusText(full));
+    },
+  },
   action,
   download: {
     flags: action.flags,
@@ -204,14 +232,16 @@ export const OUTPUTS: { readonly [K in CliOutput]: OutputKind } = {
     },
   },
   image: {
-    flags: (cmd) => void cmd.option('-o, --out <file>', 'write here (default: a new file under the temp dir)').option('--base64', 'also print the image as base64 in the JSON result'),
+    flags: (cmd) => void cmd.option('-o, --out <file>', 'write here (default: a new file in <home>/screenshots, e.g. ~/.chrome-relay/screenshots)').option('--base64', 'also print the image as base64 in the JSON result'),
     before: (opts) => (typeof opts.out === 'string' ? checkOutFile(opts.out) : undefined),
-    render: (result, { opts, prepared }) => {
+    render: (result, { opts, prepared, globals }) => {
       const { data, ...rest } = result as { data: string; tabId: number; format: string };
       const bytes = Buffer.from(data, 'base64');
-      const path = typeof prepared === 'string' ? prepared : tempFile(`screenshot-${rest.tabId}-${Date.now()}.${rest.format === 'jpeg' ? 'jpg' : 'png'}`);
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-').replace(/-\d+Z$/, '');
+      const path = typeof prepared === 'string' ? prepared : screenshotFile(globals.home, `tab-${rest.tabId}-${stamp}.${rest.format === 'jpeg' ? 'jpg' : 'png'}`);
       writeOutFile(path, bytes);
-      printJson({ ...rest, path, bytes: bytes.length, ...(opts.base64 === true ? { base64: data } : {}) });
+      const shown = { ...rest, path, bytes: bytes.length, ...(opts.base64 === true ? { base64: data } : {}) };
+      present(shown, globals.json, () => `saved ${path} (${rest.format}, ${bytes.length} bytes) of tab ${rest.tabId}`);
     },
   },
   frames: {
@@ -231,7 +261,7 @@ export const OUTPUTS: { readonly [K in CliOutput]: OutputKind } = {
       }
       return dir;
     },
-    render: async (result, { opts, prepared }) => {
+    render: async (result, { opts, prepared, globals }) => {
       const dir = String(prepared);
       const frames = result.frames as { data: string }[];
       frames.forEach((frame, i) => writeOutFile(join(dir, `frame-${String(i + 1).padStart(5, '0')}.jpg`), Buffer.from(frame.data, 'base64')));
@@ -242,28 +272,29 @@ export const OUTPUTS: { readonly [K in CliOutput]: OutputKind } = {
         if (frames.length === 0) throw new RelayError('invalid_arguments', 'The recording has no frames (nothing changed on screen), so there is no GIF to make.', { phase: 'cli', details: { field: 'gif', dir } });
         out.gif = await encodeGif(dir, frames.length, (opts.fps as number | undefined) ?? 10);
       }
-      printJson(out);
+      present(out, globals.json);
     },
   },
   body: {
     flags: (cmd) => void cmd.option('-o, --out <file>', 'write the (decoded) body to this file instead of printing it'),
     before: (opts) => (typeof opts.out === 'string' ? checkOutFile(opts.out) : undefined),
-    render: (result, { prepared }) => {
+    render: (result, { prepared, globals }) => {
       if (typeof prepared !== 'string') {
-        printJson(result);
+        // A person reads the body itself (a binary one is named, not printed).
+        present(result, globals.json, () => (result.base64Encoded === true ? `(binary ${String(result.mimeType)} body, ${String(result.body).length} base64 characters: write it with --out)` : String(result.body)));
         return;
       }
       writeOutFile(prepared, Buffer.from(String(result.body), result.base64Encoded === true ? 'base64' : 'utf8'));
-      printJson({ tabId: result.tabId, id: result.id, mimeType: result.mimeType, path: prepared });
+      present({ tabId: result.tabId, id: result.id, mimeType: result.mimeType, path: prepared }, globals.json);
     },
   },
   har: {
     flags: (cmd) => void cmd.requiredOption('-o, --out <file>', 'HAR file to write'),
     before: (opts) => checkOutFile(String(opts.out)),
-    render: (result, { prepared }) => {
+    render: (result, { prepared, globals }) => {
       const path = String(prepared);
       writeOutFile(path, `${JSON.stringify(result.har, null, 2)}\n`);
-      printJson({ tabId: result.tabId, entries: result.entries, path });
+      present({ tabId: result.tabId, entries: result.entries, path }, globals.json);
     },
   },
 };

@@ -65,4 +65,14 @@ describe('lazy command registration', () => {
     }
     expect(help).toMatch(/^ {2}snapshot\b/m);
   });
+
+  it('--help lists the commands in groups, launch first, each on a short line', () => {
+    const help = buildProgram(argv('--help')).helpInformation();
+    const headings = help.split('\n').filter((line) => /^[A-Z].*:$/.test(line));
+    expect(headings.slice(0, 3)).toEqual(['Options:', 'Start here:', 'Read the page:']);
+    const commands = help.split('\n').filter((line) => /^ {2}[a-z]/.test(line)).map((line) => line.trim().split(/\s/)[0]);
+    expect(commands.slice(0, 2)).toEqual(['launch', 'stop']);
+    expect(commands.indexOf('batch')).toBeGreaterThan(commands.indexOf('click'));
+    expect(help.split('\n').length).toBeLessThan(110);
+  });
 });

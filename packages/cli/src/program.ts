@@ -8,7 +8,7 @@
  * summary only (so help and "unknown command" list them all).
  */
 import { Command } from 'commander';
-import { isToolName, TOOLS, VERSION, type ToolName } from '@chrome-relay/protocol';
+import { isToolName, TOOLS, VERSION, type CliTask, type ToolName } from '@chrome-relay/protocol';
 import { parseTab, parseTimeout } from './args.js';
 import { commandWordsOf } from './argvScan.js';
 import { TOOL_COMMANDS } from './commandSpec.js';
@@ -18,6 +18,49 @@ import { registerBatchCommand } from './commands/batch.js';
 import { registerBridgeCommands } from './commands/bridge.js';
 import { registerMcpCommand } from './commands/mcp.js';
 import { registerSetupCommands } from './commands/setup.js';
+
+/**
+ * `--help` in groups, in the order a newcomer needs them: start a browser first. Tool commands fall in by their
+ * entry's task; hand-written ones are named here. Within a group, the order of this table, then the registry's.
+ */
+const HELP_GROUPS: readonly { readonly heading: string; readonly tasks: readonly CliTask[]; readonly commands: readonly string[] }[] = [
+  { heading: 'Start here:', tasks: ['setup'], commands: ['launch', 'stop', 'status', 'mcp', 'skill'] },
+  { heading: 'Read the page:', tasks: ['read'], commands: [] },
+  { heading: 'Act on it:', tasks: ['act', 'keyboard'], commands: ['batch'] },
+  { heading: 'Navigate and wait:', tasks: ['navigate', 'page'], commands: [] },
+  { heading: 'Console, network, recording:', tasks: ['observe'], commands: [] },
+  { heading: 'Workspaces, tab groups, leases:', tasks: ['organize', 'leases'], commands: [] },
+  { heading: "Your own Chrome, and upkeep:", tasks: [], commands: ['setup', 'install', 'uninstall', 'update', 'reconnect', 'doctor', 'extension'] },
+];
+
+/** The group of a top-level command (a group command such as `record` by its first tool's task), and its rank in it. */
+function helpPlace(name: string): { group: number; rank: number } {
+  const named = HELP_GROUPS.findIndex((group) => group.commands.includes(name));
+  // A named command leads a group of its own (launch first), and follows the tool commands of a shared one (batch).
+  if (named >= 0) return { group: named, rank: (HELP_GROUPS[named]?.tasks.length === 0 || named === 0 ? 0 : 1000) + (HELP_GROUPS[named]?.commands.indexOf(name) ?? 0) };
+  const tool = TOOL_COMMANDS.find((t) => TOOLS[t].cli?.command.split(' ')[0] === name);
+  const task = tool === undefined ? undefined : TOOLS[tool].cli?.task;
+  const group = HELP_GROUPS.findIndex((g) => task !== undefined && g.tasks.includes(task));
+  return { group: group >= 0 ? group : HELP_GROUPS.length, rank: 100 + (tool === undefined ? 0 : TOOL_COMMANDS.indexOf(tool)) };
+}
+
+/** Order the program's commands by help group and give each its heading (commander lists groups as first met). */
+function groupForHelp(program: Command): void {
+  const placed = program.commands.map((cmd) => ({ cmd, place: helpPlace(cmd.name()) }));
+  placed.sort((a, b) => a.place.group - b.place.group || a.place.rank - b.place.rank);
+  (program.commands as Command[]).splice(0, program.commands.length, ...placed.map((p) => p.cmd));
+  for (const { cmd, place } of placed) {
+    const heading = HELP_GROUPS[place.group]?.heading;
+    if (heading !== undefined) cmd.helpGroup(heading);
+    // The listing shows a command's first clause; its own --help the whole summary.
+    cmd.summary(firstClause(cmd.description()));
+  }
+}
+
+function firstClause(text: string): string {
+  const cut = /^(.{20,}?)(?:[;:.]\s| \(|, and | — )/.exec(text);
+  return (cut?.[1] ?? text).replace(/[.;:,]$/, '');
+}
 
 /** The hand-written commands, by module: what each registers (program.test.ts keeps this in sync). */
 export const HAND_WRITTEN: readonly { readonly names: readonly string[]; readonly register: (program: Command) => void }[] = [
@@ -70,7 +113,7 @@ export function buildProgram(argv: readonly string[] = [], options: { validateOn
     .option('--profile <user-data-dir>', 'talk to the browser running this profile (when several are connected)')
     .option('--endpoint <endpoint>', 'reach the browser on another machine, in a container or in WSL: unix:<path>, ssh://[user@]host[:port] or cmd:<command line> (default: $CHROME_RELAY_ENDPOINT)')
     .option('--timeout <ms>', 'deadline for the whole call (default 30000)', parseTimeout)
-    .option('--json', 'JSON output everywhere (snapshot prints text otherwise)')
+    .option('--json', 'the whole result as indented JSON (otherwise: one line for a program, text for a person; snapshots and lists as text)')
     .option('--agent <name>', 'agent identity for leases (default: $CHROME_RELAY_AGENT)')
     .option('--tab <id>', "act in this tab (a command's own --tab replaces it)", parseTab)
     .option('--workspace <name>', "act in this workspace's tab")
@@ -94,6 +137,7 @@ export function buildProgram(argv: readonly string[] = [], options: { validateOn
   } else {
     for (const tool of TOOL_COMMANDS) declareCommand(program, tool, tool === running, context);
     for (const module of HAND_WRITTEN) module.register(program);
+    groupForHelp(program);
   }
   for (const cmd of program.commands) {
     cmd.exitOverride();

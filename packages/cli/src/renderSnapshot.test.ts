@@ -153,7 +153,7 @@ describe('snapshot text tools', () => {
     const before = [{ role: 'form', name: 'Login', children: [{ role: 'button', name: 'Sign in', ref: 'e2' }] }, { role: 'link', name: 'Help', ref: 'e3' }];
     const after = [{ role: 'form', name: 'Login', children: [{ role: 'button', name: 'Sign in', ref: 'e2' }, { role: 'button', name: 'Forgot', ref: 'e9' }] }];
     expect(renderSnapshotDiff(before, after)).toBe(
-      ['(1 lines added, 1 removed since the previous snapshot)', '- - link "Help" [ref=e3]', '  - form "Login":', '+   - button "Forgot" [ref=e9]'].join('\n'),
+      ['(1 line added, 1 removed since the previous snapshot)', '- - link "Help" [ref=e3]', '  - form "Login":', '+   - button "Forgot" [ref=e9]'].join('\n'),
     );
     expect(renderSnapshotDiff(before, before)).toBe('(no changes since the previous snapshot)');
     expect(renderSnapshotDiff(null, after)).toMatch(/^\(no previous snapshot/);

@@ -193,7 +193,8 @@ export function renderSnapshotDiff(previous: readonly SnapshotNode[] | null, cur
   const added = ops.filter((o) => o.op === '+').length;
   const removed = ops.filter((o) => o.op === '-').length;
   if (added === 0 && removed === 0) return '(no changes since the previous snapshot)';
-  const out = [`(${added} lines added, ${removed} removed since the previous snapshot)`];
+  const lines = (n: number): string => `${n} line${n === 1 ? '' : 's'}`;
+  const out = [`(${lines(added)} added, ${removed} removed since the previous snapshot)`];
   const depthOf = (line: string): number => line.length - line.trimStart().length;
   /** Unchanged lines seen so far, as a stack of ancestors by indentation. */
   const ancestors: string[] = [];

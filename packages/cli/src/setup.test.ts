@@ -34,6 +34,7 @@ interface Recorder {
   opened: string[];
   installs: number;
   doctors: number;
+  copied?: string;
 }
 
 /** Fake machine: answers, when the extension connects (after `connectAfterMs`), a clock that sleeps instantly. */
@@ -71,6 +72,10 @@ function fakeDeps(options: { interactive: boolean; answers?: string[]; connectAf
       { browser: 'chromium', label: 'Chromium' },
     ],
     openSteps: async (browser) => void rec.opened.push(browser),
+    copy: async (text) => {
+      rec.copied = text;
+      return 'xclip';
+    },
     doctor: async () => {
       rec.doctors++;
       return HEALTHY;
@@ -117,7 +122,10 @@ describe('setup on a terminal', () => {
     const text = rec.said.join('\n');
     expect(text).toContain('Google Chrome: /u/.config/google-chrome/NativeMessagingHosts/x.json');
     expect(text).toContain('Turn on "Developer mode"');
-    expect(text).toContain('Click "Load unpacked" and choose the folder /pkg/dist/extension');
+    expect(text).toContain('Click "Load unpacked" and choose the folder /pkg/dist/extension (it is in a hidden folder, which the folder picker does not list: press Ctrl+L there');
+    // Pasting is how the picker reaches a hidden folder: the path is on the clipboard.
+    expect(rec.copied).toBe('/pkg/dist/extension');
+    expect(text).toContain("The folder's path is on your clipboard (xclip)");
     expect(text).toContain('Pause stops them all at once');
     expect(rec.questions[0]).toContain('[1] Google Chrome');
     // Only browsers just registered are offered.

@@ -29,11 +29,17 @@ const PLAIN_PROGRESS_EVERY_MS = 5000;
 const PIN_STEP =
   'Pin the toolbar button: click the puzzle-piece "Extensions" button right of the address bar, then the pin beside chrome-relay. That button shows what agents do, lets you share a tab with them, and has Pause.';
 
+/**
+ * The folder sits in chrome-relay's home, which a folder picker does not list (a dot folder on Linux and macOS,
+ * AppData on Windows): the step says how to reach it anyway, by pasting its path.
+ */
+const PICKER_HINT = "it is in a hidden folder, which the folder picker does not list: press Ctrl+L there (⌘⇧G on macOS) and paste the path";
+
 function loadSteps(extensionDir: string): string[] {
   return [
     `Open ${EXTENSIONS_PAGE} in the browser.`,
     'Turn on "Developer mode" (the switch at the top right).',
-    `Click "Load unpacked" and choose the folder ${extensionDir}`,
+    `Click "Load unpacked" and choose the folder ${extensionDir} (${PICKER_HINT}).`,
     PIN_STEP,
   ];
 }
@@ -63,6 +69,8 @@ export interface SetupDeps {
   openable(): { browser: string; label: string }[];
   /** Open the page with the steps (setupPage.ts) in this browser. */
   openSteps(browser: string): Promise<void>;
+  /** Put `text` on the clipboard; the program that did it, or null when none is at hand. */
+  copy(text: string): Promise<string | null>;
   doctor(): Promise<DoctorReport>;
   renderDoctor(report: DoctorReport): string;
   now(): number;
@@ -158,6 +166,8 @@ export async function runSetup(deps: SetupDeps): Promise<SetupResult> {
   io.say('');
   io.say('2/4 Load the extension, once per browser profile:');
   result.steps.forEach((step, i) => io.say(`    ${i + 1}. ${step}`));
+  const copied = await deps.copy(deps.extensionDir).catch(() => null);
+  io.say(copied === null ? `    (Copy the folder's path from step 3 to paste it in the picker.)` : `    The folder's path is on your clipboard (${copied}), ready to paste in the picker.`);
   io.say('    It adds a toolbar button: it shows which tabs agents control and every command they run, and');
   io.say('    Pause stops them all at once. Agents only act in tabs they opened or that you give them.');
   io.say('');

@@ -24,7 +24,9 @@ li { margin: 0.8em 0; } button { margin-left: 0.5em; font: inherit; }
   <li>Open <code id="page">chrome://extensions</code><button data-copy="page">Copy</button> — paste it into the address bar
     (Chrome lets no other program open that page for you).</li>
   <li>Turn on <strong>Developer mode</strong> (the switch at the top right).</li>
-  <li>Click <strong>Load unpacked</strong> and choose the folder <code id="dir">${dir}</code><button data-copy="dir">Copy</button></li>
+  <li>Click <strong>Load unpacked</strong> and choose the folder <code id="dir">${dir}</code><button data-copy="dir">Copy</button><br>
+    <span class="note">It is in a hidden folder, which the folder picker does not list: in the picker press <kbd>Ctrl</kbd>+<kbd>L</kbd>
+    (<kbd>⌘</kbd><kbd>⇧</kbd><kbd>G</kbd> on macOS) and paste the path.</span></li>
 </ol>
 <p class="note">chrome-relay then shows a button in the toolbar: the tabs agents control, every command they run, and
 Pause. The terminal running <code>chrome-relay setup</code> says when the extension has connected; you can close this page.</p>

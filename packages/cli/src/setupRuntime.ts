@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline/promises';
 import { RelayError } from '@chrome-relay/protocol';
 import { browserExecutable, browserTargets, type BrowserEnv } from './browsers.js';
 import { listDescriptors } from './discovery.js';
-import { isExecutable, renderReport, runDoctor } from './doctor.js';
+import { isExecutable, NO_DISPLAY, renderReport, runDoctor } from './doctor.js';
 import { installOrThrow, resolveInstallTargets } from './install.js';
 import { makeDirs } from './outputFiles.js';
 import { currentExtensionDir, installExtension } from './extensionFolder.js';
@@ -43,6 +43,52 @@ function processIO(interactive: boolean): SetupIO {
       }
     },
   };
+}
+
+/** The clipboard programs of each platform, tried in order (Wayland before X on Linux). */
+function clipboardPrograms(env: NodeJS.ProcessEnv): { program: string; args: string[] }[] {
+  if (process.platform === 'darwin') return [{ program: 'pbcopy', args: [] }];
+  if (process.platform === 'win32') return [{ program: 'clip', args: [] }];
+  return [
+    ...(env.WAYLAND_DISPLAY ? [{ program: 'wl-copy', args: [] }] : []),
+    ...(env.DISPLAY ? [{ program: 'xclip', args: ['-selection', 'clipboard'] }, { program: 'xsel', args: ['--clipboard', '--input'] }] : []),
+  ];
+}
+
+/** Put `text` on the clipboard with the first program that takes it; null when none did (nothing is installed for it). */
+async function copyToClipboard(text: string, env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
+  const { spawn } = await import('node:child_process');
+  for (const { program, args } of clipboardPrograms(env)) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const child = spawn(program, args, { stdio: ['pipe', 'ignore', 'ignore'] });
+      const timer = setTimeout(() => resolve(true), 2000); // xclip stays to serve the selection: it took it
+      child.once('error', () => {
+        clearTimeout(timer);
+        resolve(false);
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        resolve(code === 0);
+      });
+      child.stdin.end(text);
+      child.unref();
+    });
+    if (ok) return program;
+  }
+  return null;
+}
+
+/** Why a browser did not start, from what it printed: the causes a person can act on, else its own last words. */
+export function whyNotStarted(stderr: string): string {
+  if (NO_DISPLAY.test(stderr)) return 'there is no display to draw its window on (no X server or $DISPLAY, as over ssh or in a container)';
+  if (/no-sandbox/i.test(stderr) && /root/i.test(stderr)) return 'it refuses to run as root without --no-sandbox';
+  if (/ProcessSingleton|profile (?:appears to be )?in use|SingletonLock/i.test(stderr)) return 'its profile is in use by another browser process that did not take the page';
+  const last = stderr
+    .split('\n')
+    .map((line) => line.replace(/^\[[^\]]*\]\s*/, '').trim())
+    .filter((line) => line !== '')
+    .at(-1);
+  return last === undefined ? 'it printed nothing about why' : `it said: ${JSON.stringify(last.slice(0, 300))}`;
 }
 
 /** How long a browser that cannot start takes to exit (it fails at once; a running one hands over and exits 0). */
@@ -105,7 +151,12 @@ export function realSetupDeps(request: SetupRequest): SetupDeps {
       const { spawn } = await import('node:child_process');
       // A running browser hands the page to its window and exits 0; a new one keeps running. A browser that
       // cannot start (no display, refused as root) exits non-zero at once: say so rather than "opened".
-      const child = spawn(command, [url], { detached: true, stdio: 'ignore' });
+      const child = spawn(command, [url], { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+      // What it says before it gives up is the why: kept (the first few KB) until it runs or exits.
+      let said = '';
+      child.stderr?.on('data', (chunk: Buffer) => {
+        if (said.length < 8192) said += chunk.toString('utf8');
+      });
       const outcome = await new Promise<number | 'running'>((resolve, reject) => {
         const timer = setTimeout(() => resolve('running'), STARTUP_GRACE_MS);
         child.once('error', (error) => {
@@ -117,9 +168,11 @@ export function realSetupDeps(request: SetupRequest): SetupDeps {
           resolve(code ?? 1);
         });
       });
+      child.stderr?.destroy();
       child.unref();
-      if (outcome !== 'running' && outcome !== 0) throw new Error(`${command} exited with code ${outcome}`);
+      if (outcome !== 'running' && outcome !== 0) throw new Error(`${command} exited with code ${outcome}: ${whyNotStarted(said)}`);
     },
+    copy: copyToClipboard,
     doctor: () => runDoctor({ home: request.home, profile: request.userDataDir, browserEnv: request.browserEnv, pathEnv: process.env.PATH, env: process.env }),
     renderDoctor: renderReport,
     now: () => Date.now(),

@@ -60,7 +60,11 @@ describe('uninstall', () => {
 
     const result = uninstall(home);
     expect(result.failed).toEqual([]);
-    expect(result.kept).toEqual([]);
+    // What install did not write is named, with why it stays: here the home's run dir (with a foreign file), so the home too.
+    expect(result.kept).toEqual([
+      { path: join(home, 'run'), reason: expect.stringContaining('descriptors of hosts') },
+      { path: home, reason: expect.stringContaining("chrome-relay's home: it still holds the 1 item(s) above") },
+    ]);
     expect(tree(root)).toEqual(before);
     expect(result.removed).toEqual(
       expect.arrayContaining([
@@ -130,5 +134,46 @@ describe('uninstall', () => {
     }
     expect((error as RelayError).code).toBe('invalid_arguments');
     expect(existsSync(join(home, 'host/chrome-relay-host'))).toBe(true);
+  });
+
+  it('names everything it leaves in the home and why: the profiles launch made, logs, the setup page (never "kept: []" while they stay)', () => {
+    mkdirSync(join(userHome, '.config/chromium'), { recursive: true });
+    doInstall();
+    for (const dir of ['profiles/default', 'logs', 'setup']) mkdirSync(join(home, dir), { recursive: true });
+    writeFileSync(join(home, 'setup/load-extension.html'), '<p>steps</p>');
+    const result = uninstall(home);
+    expect(result.kept).toEqual([
+      { path: join(home, 'logs'), reason: expect.stringContaining('logs of the browsers') },
+      { path: join(home, 'profiles'), reason: expect.stringContaining('logins, cookies, history') },
+      { path: join(home, 'setup'), reason: expect.stringContaining('setup') },
+      { path: home, reason: expect.stringContaining('3 item(s)') },
+    ]);
+    for (const kept of result.kept) expect(existsSync(kept.path), kept.path).toBe(true);
+  });
+
+  it('--browser removes only that browser’s registration; the shared host and extension stay while another browser uses them, then go with the last', () => {
+    mkdirSync(join(userHome, '.config/chromium'), { recursive: true });
+    mkdirSync(join(userHome, '.config/BraveSoftware/Brave-Browser/Default'), { recursive: true });
+    const installed = doInstall(['chromium', 'brave']);
+    const chromium = join(userHome, '.config/chromium/NativeMessagingHosts', `${HOST_NAME}.json`);
+    const brave = join(userHome, '.config/BraveSoftware/Brave-Browser/NativeMessagingHosts', `${HOST_NAME}.json`);
+    const first = uninstall(home, { browsers: ['brave'] });
+    expect(first.removed).toContain(brave);
+    expect(existsSync(brave)).toBe(false);
+    expect(existsSync(chromium)).toBe(true);
+    expect(existsSync(installed.launcher)).toBe(true);
+    expect(first.kept).toEqual(expect.arrayContaining([{ path: installed.launcher, reason: expect.stringContaining('still used by chromium') }]));
+    const record = readRecord(home);
+    expect(record.kind === 'ok' && record.record.manifests.map((m) => m.browser)).toEqual(['chromium']);
+    let unknown: unknown;
+    try {
+      uninstall(home, { browsers: ['brave'] });
+    } catch (error) {
+      unknown = error;
+    }
+    expect(unknown).toMatchObject({ code: 'invalid_arguments', details: { field: 'browser', registered: ['chromium'] } });
+    const last = uninstall(home, { browsers: ['chromium'] });
+    expect(last.removed).toEqual(expect.arrayContaining([chromium, installed.launcher]));
+    expect(readRecord(home).kind).toBe('absent');
   });
 });

@@ -50,6 +50,7 @@ import {
 } from '@chrome-relay/protocol';
 import type { ActivityEntry, ActivityLog } from './activity/activityLog.js';
 import { navigationCut } from './navigationCut.js';
+import { withWhereNavigated } from './refs/refTarget.js';
 import { InputLanes, type Turn } from './input/inputLanes.js';
 import { ADialog, dialogOpenError, type DialogInfo } from './pageState/dialogs.js';
 import { snapshotAfter } from './snapshotAfter.js';
@@ -338,7 +339,8 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
         reply = { type: 'result', id: call.id, ok: true, result, snapshot: deps.policy === undefined ? snapshot : await deps.policy.noteResult('snapshot', snapshot) };
       }
     } catch (caught) {
-      const error = deps.policy === undefined ? caught : await deps.policy.explainFailure(call.tool, caught).catch(() => caught);
+      const told = await withWhereNavigated(caught, services.browser);
+      const error = deps.policy === undefined ? told : await deps.policy.explainFailure(call.tool, told).catch(() => told);
       // A plain Error can only come from inside a handler (a bug there): report it in phase 'act'.
       const failure = RelayError.from(navigationCut(error, call.tool, tabId), call.tool, 'act');
       // Answered while its handler may still run (deadline, Pause, a dialog): it sends no new input from now on.

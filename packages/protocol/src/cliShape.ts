@@ -64,7 +64,8 @@ export interface CliFlag {
 
 /**
  * How the CLI presents the result (cli/src/outputs.ts). Each kind may add CLI-only flags:
- * - json: the result as JSON;
+ * - json: the result (one line of JSON for a program, indented with --json; a person reads a line of text);
+ * - list: a list an agent only reads (tabs, console, network…): text, one line per item; --json the structure;
  * - action: JSON; with --snapshot (shaped by -i, -d, -s, --max-chars) followed by a snapshot of the
  *   same tab, taken by the extension right after the action, in the same call;
  * - snapshot: the tree as text (--max-chars, --urls; --json for the raw result);
@@ -76,7 +77,7 @@ export interface CliFlag {
  * - status: JSON, with what `chrome-relay launch` started from this home (`launched`: browsers and their X
  *   displays, running or not), which only the CLI knows.
  */
-export type CliOutput = 'json' | 'action' | 'snapshot' | 'image' | 'frames' | 'body' | 'har' | 'download' | 'status';
+export type CliOutput = 'json' | 'list' | 'action' | 'snapshot' | 'image' | 'frames' | 'body' | 'har' | 'download' | 'status';
 
 /** Where SKILL.md lists the command (grouped by task). */
 export type CliTask = 'setup' | 'read' | 'act' | 'keyboard' | 'navigate' | 'page' | 'observe' | 'organize' | 'leases';
@@ -97,6 +98,41 @@ export interface CliShape {
   readonly budget?: string;
   /** Full command lines (`chrome-relay …`); the first is SKILL.md's. A test parses every one. */
   readonly examples: readonly [string, ...string[]];
+}
+
+/**
+ * What each short flag means: one meaning per letter, wherever it is accepted (a test holds every command of
+ * the CLI to this table, cli/src/shortFlags.test.ts). `longs` are the long names it may go with; `element`
+ * says its value names an element: a ref param (a ref, or where the command also reads by selector, a CSS
+ * selector: parse `refOrSelector`).
+ */
+export const SHORT_FLAGS: Readonly<Record<string, { readonly meaning: string; readonly longs: readonly string[]; readonly element?: true }>> = {
+  '-s': {
+    meaning: 'the element this command is about or works in: a ref (@e12 or e12), or a CSS selector where the command reads by selector',
+    longs: ['--scope', '--selector', '--target'],
+    element: true,
+  },
+  '-i': { meaning: 'actionable elements only (in the snapshot printed)', longs: ['--interactive'] },
+  '-d': { meaning: 'how deep the printed snapshot goes', longs: ['--depth'] },
+  '-o': { meaning: 'the file to write', longs: ['--out'] },
+  '-V': { meaning: "chrome-relay's version", longs: ['--version'] },
+  '-h': { meaning: 'the help of the command', longs: ['--help'] },
+};
+
+/** One positional of a usage line: `<ref>`, `[attribute]`, `<tabs...>`. */
+export function argUsage(arg: { readonly label: string; readonly optional: boolean; readonly list: boolean }): string {
+  const name = `${arg.label}${arg.list ? '...' : ''}`;
+  return arg.optional ? `[${name}]` : `<${name}>`;
+}
+
+/**
+ * The usage line of a tool's command, `chrome-relay fill <ref> <value>`: what a "missing argument" message
+ * shows, on the command line and, turned into a call by the MCP server's wording, over MCP. Whether an argument
+ * is optional or takes several values comes from its param (`info`).
+ */
+export function usageLine(cli: CliShape, info: (param: string) => { readonly optional: boolean; readonly list: boolean }): string {
+  const args = (cli.args ?? []).map((arg) => argUsage({ label: arg.label ?? arg.param, optional: arg.optional === true || info(arg.param).optional, list: info(arg.param).list }));
+  return ['chrome-relay', cli.command, ...args].join(' ');
 }
 
 /** `clickCount` → `--click-count`. */

@@ -26,7 +26,7 @@ describe('error table', () => {
   });
 
   it('has the four notices', () => {
-    expect([...NOTICE_CODES].sort()).toEqual(['cli_outdated', 'deprecated', 'extension_outdated', 'target_overridden']);
+    expect([...NOTICE_CODES].sort()).toEqual(['browser_started', 'cli_outdated', 'deprecated', 'extension_outdated', 'target_overridden']);
   });
 });
 

@@ -121,7 +121,7 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorCodeInfo } = {
 };
 
 /** Non-fatal notices, printed on stderr alongside a successful result. */
-export const NOTICE_CODES = ['deprecated', 'target_overridden', 'cli_outdated', 'extension_outdated'] as const;
+export const NOTICE_CODES = ['deprecated', 'target_overridden', 'cli_outdated', 'extension_outdated', 'browser_started'] as const;
 export type NoticeCode = (typeof NOTICE_CODES)[number];
 export const NoticeSchema = lazy(() =>
   z.strictObject({

@@ -5,9 +5,17 @@
  */
 import * as z from 'zod';
 import { lazy } from './lazy.js';
+import { parseRef, REF_INPUT_PATTERN, REF_RULE } from './refs.js';
 
 export const TabIdField = lazy(() => z.number().int().positive().describe('Tab id (from `chrome-relay tabs`); default: the tab chrome-relay last used (a ref carries its own tab)'));
-export const RefField = lazy(() => z.string().regex(/^e[1-9][0-9]*$/, 'must be a ref like e12 (written @e12 on the command line)').describe('Element ref from a snapshot'));
+/** `@e12` or `e12` (refs.ts), carried on as the wire form `e12`. */
+export const RefField = lazy(() =>
+  z
+    .string()
+    .regex(REF_INPUT_PATTERN, `must be ${REF_RULE}`)
+    .overwrite((text) => parseRef(text) ?? text)
+    .describe('Element ref from a snapshot'),
+);
 export const WaitUntilField = lazy(() => z.enum(['commit', 'domcontentloaded', 'load', 'none']).describe('Readiness to wait for (default load)'));
 /** The longest readiness wait; the call's own deadline (--timeout) cuts it shorter. */
 export const MAX_READINESS_MS = 120_000;

@@ -52,6 +52,10 @@ export const ERROR_REASONS = {
       move: 'Make the name unique, or pass --profile <user-data-dir> to choose the browser.',
       says: ['unique', '--profile'],
     },
+    several_launched: {
+      meaning: 'Several browsers `chrome-relay launch` started from this home are running, and `stop` named none of them.',
+      move: 'Name one with `chrome-relay stop --user-data-dir <profile>` (the profiles are in details.profiles), or stop them all with `chrome-relay stop --all`.',
+    },
     agent_mismatch: {
       meaning: 'The call names one agent identity in its parameters and runs as another.',
       move: 'Give one identity (--agent or CHROME_RELAY_AGENT).',

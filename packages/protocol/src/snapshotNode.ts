@@ -5,6 +5,8 @@
  * A recursive zod schema checked it at both edges at a cost comparable to building it; this iterative check
  * enforces the same contract (known keys only, field types, `checked` values, refs like e12) in one tight loop.
  */
+import { isWireRef } from './refs.js';
+
 export interface SnapshotNode {
   role: string;
   name?: string | undefined;
@@ -47,17 +49,15 @@ export interface SnapshotNode {
   siteBlocked?: string | undefined;
   children?: SnapshotNode[] | undefined;
 }
-
 type FieldCheck = (value: unknown) => boolean;
 const isString: FieldCheck = (v) => typeof v === 'string';
 const isBoolean: FieldCheck = (v) => typeof v === 'boolean';
 const isFiniteNumber: FieldCheck = (v) => typeof v === 'number' && Number.isFinite(v);
-const REF = /^e[1-9][0-9]*$/;
 
 const FIELDS: Readonly<Record<string, FieldCheck>> = {
   role: isString,
   name: isString,
-  ref: (v) => typeof v === 'string' && REF.test(v),
+  ref: isWireRef,
   value: isString,
   url: isString,
   level: isFiniteNumber,

@@ -76,7 +76,7 @@ export const TOOLS = {
     leases: 'exempt',
     lists: 'tabs',
     mcp: { group: 'core', description: 'List the windows and tabs you may use (id, url, title); the rest are only counted.' },
-    cli: { command: 'tabs', summary: 'List the windows and tabs agents may use (ids for --tab).', task: 'navigate', examples: ['chrome-relay tabs'] },
+    cli: { command: 'tabs', output: 'list', summary: 'List the windows and tabs agents may use (ids for --tab).', task: 'navigate', examples: ['chrome-relay tabs'] },
     schemas: () => ({
       params: z.strictObject({}),
       result: z.strictObject({
@@ -86,32 +86,44 @@ export const TOOLS = {
     }),
   }),
   navigate: toolEntry({
-    description: 'Open a URL in a new background tab (default) or in --tab, and wait until the real document is ready.',
+    description:
+      "Load a URL in the tab chrome-relay last used (or --tab; --new-tab, or no tab used yet, opens a new background tab) and wait until the real document is ready. The result carries the main document's HTTP status: a 404 still loaded (exit 0), and says so.",
     mutates: true,
     tabUse: 'page_or_new',
     loads: 'url',
-    mcp: { group: 'core', description: 'Open a URL in a new background tab, or in `tab`, and wait until the page is ready. Returns its tabId.' },
+    mcp: { group: 'core', description: 'Load a URL in the current tab (or `tab`; newTab opens another) and wait until the page is ready. Returns its tabId and HTTP status.' },
     cli: {
       command: 'navigate',
-      summary: 'Open a URL in a new background tab (or --tab) and wait for the real document.',
+      summary: 'Load a URL in the current tab (--tab, or --new-tab for another) and wait for the real document; says its HTTP status.',
       task: 'navigate',
       output: 'action',
       args: [{ param: 'url' }],
       flags: [{ flag: '--wait-timeout', param: 'timeoutMs' }],
-      examples: ['chrome-relay navigate https://example.com', 'chrome-relay navigate https://example.com --snapshot -i', 'chrome-relay navigate https://example.com --tab 123 --wait domcontentloaded'],
+      examples: [
+        'chrome-relay navigate https://example.com',
+        'chrome-relay navigate https://example.com --snapshot -i',
+        'chrome-relay navigate https://example.com --new-tab',
+        'chrome-relay navigate https://example.com --tab 123 --wait domcontentloaded',
+      ],
     },
     schemas: () => ({
-      params: z.strictObject({
-        url: z.string().min(1).describe('Absolute URL to open'),
-        tab: TabIdField().optional(),
-        wait: WaitUntilField().optional(),
-        timeoutMs: ReadinessTimeoutField().optional(),
-      }),
+      params: z
+        .strictObject({
+          url: z.string().min(1).describe('Absolute URL to open'),
+          tab: TabIdField().optional(),
+          newTab: z.literal(true).optional().describe('Open a new background tab instead of using the current one'),
+          wait: WaitUntilField().optional(),
+          timeoutMs: ReadinessTimeoutField().optional(),
+        })
+        .superRefine((params, ctx) => {
+          if (params.newTab === true && params.tab !== undefined) ctx.addIssue({ code: 'custom', path: ['newTab'], message: 'give --tab (that tab) or --new-tab (another one), not both' });
+        }),
       result: z.strictObject({
         tabId: z.number(),
         url: z.string(),
         title: z.string(),
         ready: z.boolean(),
+        status: z.number().int().optional().describe('HTTP status of the main document (absent where there is none: data:, about:, a same-document move, not answered yet)'),
         newTab: z.boolean(),
       }),
     }),

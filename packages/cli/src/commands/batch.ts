@@ -6,6 +6,7 @@ import { commandIndexOf } from '../argvScan.js';
 import { targetFlagsByPosition } from '../callTarget.js';
 import { resolveGlobals } from '../globalOptions.js';
 import { printJson } from '../output.js';
+import { readerOf } from '../present.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -32,7 +33,8 @@ export function registerBatchCommand(program: Command): void {
       // own arguments, tool steps as the call's envelope target (the extension treats both alike).
       const globals = { ...resolveGlobals(cmd.optsWithGlobals()), target: targetFlagsByPosition(process.argv).before };
       const outcome = await runBatch(steps, opts.bail, processRunner(cli, globalArgsBefore(process.argv), globals));
-      printJson(outcome);
+      // Every step's own answer inside one document: indented for --json or a person, one line for a program.
+      printJson(outcome, readerOf(globals.json) === 'line' ? 0 : 2);
       // The failing step's own error becomes the batch's error block (and exit code 1).
       const failed = outcome.results.find((r) => !r.ok)?.error;
       if (failed) throw RelayError.fromData(failed);

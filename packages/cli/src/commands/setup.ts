@@ -4,7 +4,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { RelayError, VERSION } from '@chrome-relay/protocol';
+import { reasonedError, RelayError, VERSION } from '@chrome-relay/protocol';
 import { collectValues, parseTimeout } from '../args.js';
 import { browserEnvFromProcess, browserNames, type BrowserEnv } from '../browsers.js';
 import { renderReport, runDoctor, unhealthyError } from '../doctor.js';
@@ -13,13 +13,14 @@ import { commandPath, targetNotApplicable } from '../callTarget.js';
 import { resolveGlobals } from '../globalOptions.js';
 import { allowedExtensionIds, installOrThrow, parseExtensionId, resolveInstallTargets } from '../install.js';
 import { currentPlatform } from '@chrome-relay/host-files';
-import { launch } from '../launch.js';
-import { readLaunchRecords, stopLaunched, type StoppedBrowser } from '../launched.js';
+import { launch, type LaunchResult } from '../launch.js';
+import { launchedStates, readLaunchRecords, stopLaunched, type LaunchRecord, type StoppedBrowser } from '../launched.js';
+import { present } from '../present.js';
 import { printJson, printText } from '../output.js';
 import { installExtension } from '../extensionFolder.js';
 import { defaultProfileDir } from '../paths.js';
 import { renderSkill } from '../skill.js';
-import { uninstall } from '../uninstall.js';
+import { uninstall, type UninstallResult } from '../uninstall.js';
 import { reconnect } from '../reconnect.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, runSetup, type SetupResult } from '../setup.js';
 import { realSetupDeps } from '../setupRuntime.js';
@@ -57,9 +58,54 @@ async function guidedSetup(opts: Opts, cmd: Command): Promise<void> {
       interactive,
     }),
   );
-  if (!interactive) printJson(result);
+  if (!interactive) present({ ...result }, globals.json);
   const failure = result.doctor ? unhealthyError(result.doctor) : null;
   if (failure) throw failure;
+}
+
+/**
+ * What `stop` ends: --all, every record; --user-data-dir, that profile's; alone, the one browser launch started from
+ * this home (with the records of browsers no longer running, which it only cleans up) — and when several run, a
+ * closed code naming them, never a guess.
+ */
+function stopTargets(home: string, opts: Opts, platform: ReturnType<typeof currentPlatform>): LaunchRecord[] {
+  const records = readLaunchRecords(home);
+  if (opts.all === true) return records;
+  if (typeof opts.userDataDir === 'string') {
+    const profile = realPathOr(resolve(opts.userDataDir));
+    return records.filter((r) => r.profile === profile);
+  }
+  const running = launchedStates(home, platform).filter((state) => state.browserRunning);
+  if (running.length > 1) {
+    const named = running.map((state) => `${state.profile} (pid ${state.browserPid})`).join(', ');
+    throw reasonedError(
+      'target_conflict',
+      'several_launched',
+      `${running.length} browsers \`chrome-relay launch\` started from this home are running: ${named}. Name one with \`chrome-relay stop --user-data-dir <profile>\`, or stop them all with \`chrome-relay stop --all\`.`,
+      { tool: 'stop', phase: 'cli', details: { profiles: running.map((state) => state.profile), pids: running.map((state) => state.browserPid) } },
+    );
+  }
+  return records;
+}
+
+function launchedText(launched: LaunchResult): string {
+  const how = launched.headless === null ? '' : launched.headless ? ' headless' : ' with a window';
+  const head = `${launched.alreadyRunning ? 'already running' : 'started'}: ${launched.browser}${how} (pid ${launched.pid}), profile ${launched.profile}${launched.xvfb === null ? '' : ` on display ${launched.xvfb.display}`}`;
+  return [head, ...(launched.note === undefined ? [] : [launched.note]), `stop it with: ${launched.stop}`].join('\n');
+}
+
+function installedText(manifests: readonly string[], extension: string): string {
+  return [...manifests.map((m) => `registered the host: ${m}`), `extension folder to load in chrome://extensions: ${extension}`].join('\n');
+}
+
+function uninstalledText(result: UninstallResult): string {
+  if (result.nothingInstalled) return 'nothing was installed: nothing removed';
+  return [...result.removed.map((path) => `removed ${path}`), ...result.kept.map((k) => `kept ${k.path}: ${k.reason}`)].join('\n');
+}
+
+function stoppedText(result: { stopped: StoppedBrowser[]; running?: string }): string {
+  if (result.stopped.length === 0) return result.running ?? 'nothing to stop';
+  return result.stopped.map((s) => `${s.browser === 'stopped' ? 'stopped' : s.browser} the browser of ${s.profile} (pid ${s.browserPid})${s.xvfb === null ? '' : `, display ${s.xvfb.display} ${s.xvfb.outcome}`}`).join('\n');
 }
 
 const TAB_TARGET_FLAGS = ['tab', 'workspace', 'group'] as const;
@@ -95,8 +141,7 @@ function registerEach(program: Command): void {
     .addHelpText('after', example('chrome-relay launch', 'chrome-relay launch --headless https://example.com', 'chrome-relay launch --xvfb'))
     .action(async (url: string | undefined, opts: Opts, cmd: Command) => {
       const globals = resolveGlobals(cmd.optsWithGlobals());
-      printJson(
-        await launch({
+      const launched = await launch({
           home: globals.home,
           browserEnv: envOfProcess(),
           browser: opts.browser as string | undefined,
@@ -107,25 +152,20 @@ function registerEach(program: Command): void {
           timeoutMs: (opts.launchTimeout as number | undefined) ?? 30_000,
           debuggerInfobar: opts.debuggerInfobar === true,
           xvfb: opts.xvfb === true,
-        }),
-      );
+        });
+      present({ ...launched }, globals.json, () => launchedText(launched));
     });
 
   program
     .command('stop')
-    .description('End what `chrome-relay launch` started for a profile: the browser, its host, and the X display launch started for it. Browsers chrome-relay did not start are never touched.')
-    .option('--user-data-dir <dir>', 'the profile launch was given (default: $CHROME_RELAY_HOME/profiles/default)')
+    .description('End what `chrome-relay launch` started: the browser, its host, and the X display launch started for it. Alone it stops the one browser launched from this home (several running: name one, or --all). Browsers chrome-relay did not start are never touched.')
+    .option('--user-data-dir <dir>', 'the profile launch was given')
     .option('--all', 'every browser launch started from this home')
     .addHelpText('after', example('chrome-relay stop', 'chrome-relay stop --user-data-dir ~/relay-profile', 'chrome-relay stop --all'))
     .action(async (opts: Opts, cmd: Command) => {
       const globals = resolveGlobals(cmd.optsWithGlobals());
-      const records = readLaunchRecords(globals.home);
-      let chosen = records;
-      if (opts.all !== true) {
-        const profile = realPathOr(resolve(typeof opts.userDataDir === 'string' ? opts.userDataDir : defaultProfileDir(globals.home)));
-        chosen = records.filter((r) => r.profile === profile);
-      }
       const platform = currentPlatform();
+      const chosen = stopTargets(globals.home, opts, platform);
       const stopped: StoppedBrowser[] = [];
       for (const record of chosen) {
         stopped.push(await stopLaunched(globals.home, record, { platform, kill: (pid, signal) => process.kill(pid, signal), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) }));
@@ -138,7 +178,8 @@ function registerEach(program: Command): void {
           details: { applied: stopped.filter((s) => !survivors.includes(s)), failed: survivors },
         });
       }
-      printJson({ stopped, ...(chosen.length === 0 ? { running: 'nothing launch started is recorded for this profile (`chrome-relay status` shows what runs)' } : {}) });
+      const result = { stopped, ...(chosen.length === 0 ? { running: `nothing \`chrome-relay launch\` started is recorded${typeof opts.userDataDir === 'string' ? ' for this profile' : ' in this home'} (\`chrome-relay status\` shows what runs)` } : {}) };
+      present(result, globals.json, () => stoppedText(result));
     });
 
   program
@@ -166,15 +207,18 @@ function registerEach(program: Command): void {
       const targets = resolveInstallTargets({ browsers: listOption(opts.browser), userDataDir: opts.userDataDir as string | undefined }, envOfProcess(), globals.home);
       const installed = installOrThrow(globals.home, targets, allowedExtensionIds(process.env, listOption(opts.extensionId)));
       const folder = installExtension(globals.home);
-      printJson({ ...installed, extension: { ...folder, reload: reloadAdvice(folder) } });
+      present({ ...installed, extension: { ...folder, reload: reloadAdvice(folder) } }, globals.json, () => installedText(installed.written.map((w) => w.manifest), folder.path));
     });
 
   program
     .command('uninstall')
-    .description('Remove exactly what install wrote (manifests, host files, directories it created), as listed in <home>/installed.json.')
-    .addHelpText('after', example('chrome-relay uninstall'))
-    .action((_opts: Opts, cmd: Command) => {
-      printJson(uninstall(resolveGlobals(cmd.optsWithGlobals()).home));
+    .description('Remove exactly what install wrote (manifests, host files, directories it created, the extension folder), as listed in <home>/installed.json, and say what stays and why (launched profiles, logs).')
+    .option('--browser <name>', `only this browser's registration (repeatable): ${browserNames(envOfProcess()).join(', ')}, or profile for a --user-data-dir install`, collectValues)
+    .addHelpText('after', example('chrome-relay uninstall', 'chrome-relay uninstall --browser brave'))
+    .action((opts: Opts, cmd: Command) => {
+      const globals = resolveGlobals(cmd.optsWithGlobals());
+      const result = uninstall(globals.home, { browsers: listOption(opts.browser) });
+      present({ ...result }, globals.json, () => uninstalledText(result));
     });
 
   program
@@ -184,14 +228,13 @@ function registerEach(program: Command): void {
     .addHelpText('after', example('chrome-relay update', 'chrome-relay update --profile ~/relay-profile'))
     .action(async (opts: Opts, cmd: Command) => {
       const globals = resolveGlobals(cmd.optsWithGlobals());
-      printJson(
-        await update({
-          home: globals.home,
-          profile: globals.profile,
-          timeoutMs: (opts.reconnectTimeout as number | undefined) ?? 15_000,
-          extensionIds: allowedExtensionIds(process.env),
-        }),
-      );
+      const updated = await update({
+        home: globals.home,
+        profile: globals.profile,
+        timeoutMs: (opts.reconnectTimeout as number | undefined) ?? 15_000,
+        extensionIds: allowedExtensionIds(process.env),
+      });
+      present({ ...updated }, globals.json);
     });
 
   program
@@ -203,7 +246,7 @@ function registerEach(program: Command): void {
       const globals = resolveGlobals(raw);
       // A ping answers in milliseconds: without an explicit --timeout, don't wait the 30 s call default.
       const timeoutMs = typeof raw.timeout === 'number' ? raw.timeout : REARM_TIMEOUT_MS;
-      printJson(await reconnect({ home: globals.home, profile: globals.profile, timeoutMs }));
+      present({ ...(await reconnect({ home: globals.home, profile: globals.profile, timeoutMs })) }, globals.json);
     });
 
   program

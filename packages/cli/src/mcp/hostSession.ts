@@ -62,8 +62,16 @@ export class HostSession {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private closed = false;
+  private profile: string | undefined;
 
-  constructor(private readonly options: HostSessionOptions) {}
+  constructor(private readonly options: HostSessionOptions) {
+    this.profile = options.profile;
+  }
+
+  /** From now on, the host of this browser profile only (the browser this session started: browser on demand). */
+  useProfile(profile: string): void {
+    this.profile = profile;
+  }
 
   async call(tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: CallEnvelope = {}): Promise<ClientResponse> {
     if (this.closed) throw sessionClosed(tool);
@@ -122,13 +130,13 @@ export class HostSession {
     const giveUpAt = Date.now() + (recentlyActive(this.options.home) ? RECONNECT_WAIT_MS : 0);
     for (;;) {
       if (this.closed) throw sessionClosed(tool);
-      const host = pickHost(this.options.home, this.options.profile, tool);
+      const host = pickHost(this.options.home, this.profile, tool);
       if (host) {
         const socket = await connectTo(host.socket);
         if (socket && this.closed) socket.destroy();
         else if (socket) return this.attach(socket, host, host.socket);
       }
-      if (Date.now() >= giveUpAt) throw notConnected(tool, this.options.home, this.options.profile);
+      if (Date.now() >= giveUpAt) throw notConnected(tool, this.options.home, this.profile);
       await new Promise((r) => setTimeout(r, 100));
     }
   }

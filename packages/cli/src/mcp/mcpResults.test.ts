@@ -19,13 +19,14 @@ describe('MCP results', () => {
     expect(shot.content[1]).toEqual({ type: 'text', text: toSafeJson(shot.structuredContent) });
   });
 
-  it('an action: one line of JSON; with the snapshot after it, { result, snapshot } and the snapshot text', () => {
+  it('an action: one line of JSON without what carries nothing (structuredContent whole); with the snapshot after it, { result, snapshot } and the snapshot text', () => {
     const result = { clicked: true, tabId: 4, ref: 'e1', x: 1, y: 2, healed: false, navigated: false, url: 'https://a.test/' };
-    expect(mcpResult('click', {}, result, undefined, words)).toEqual({ content: [{ type: 'text', text: toSafeJson(result) }], structuredContent: result });
+    const line = toSafeJson({ clicked: true, tabId: 4, ref: 'e1', x: 1, y: 2, url: 'https://a.test/' });
+    expect(mcpResult('click', {}, result, undefined, words)).toEqual({ content: [{ type: 'text', text: line }], structuredContent: result });
     const after = mcpResult('click', {}, result, { ok: true, result: snap }, words);
     expect(after.structuredContent).toEqual({ result, snapshot: snap });
     expect(after.content).toEqual([
-      { type: 'text', text: toSafeJson(result) },
+      { type: 'text', text: line },
       { type: 'text', text: snapshotText(snap as never) },
     ]);
   });
@@ -62,5 +63,12 @@ describe('MCP errors', () => {
     expect(notServed('lease_claim', words).structuredContent).toMatchObject({ relayError: { code: 'unsupported_tool', details: { group: 'tabs-admin' } } });
     expect(notServed('lease_claim', words).content[0]).toMatchObject({ text: expect.stringContaining('--caps tabs-admin') });
     for (const name of ['ping', 'nope']) expect(notServed(name, words).structuredContent).toMatchObject({ relayError: { code: 'unsupported_tool', details: { tool: name } } });
+  });
+
+  it('a list: one line per item, in MCP words; structuredContent the whole result', () => {
+    const result = { tabId: 4, dropped: 0, requests: [{ id: 'R1', url: 'https://a.test/', method: 'GET', type: 'Document', status: 200, statusText: 'OK', mimeType: 'text/html', requestHeaders: {}, responseHeaders: {}, startedAt: 0, durationMs: 3, encodedBytes: 10 }] };
+    const out = mcpResult('network', {}, result, undefined, { served: new Set(['network', 'network_body']) });
+    expect(out.structuredContent).toEqual(result);
+    expect(out.content).toEqual([{ type: 'text', text: '(id method status type url; `network_body {"id": <id>}` reads one body)\nR1 GET 200 document "https://a.test/" 3 ms' }]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * A tool's answer as an MCP call result: `structuredContent` is the object the CLI prints with --json,
- * and the text is a compact rendering of it for a model to read: a snapshot is the text
- * `chrome-relay snapshot` prints, anything else one line of JSON. An action asked for a snapshot after
+ * and the text is what the CLI prints for an agent (present.ts): a snapshot is the text
+ * `chrome-relay snapshot` prints, a list one line per item, anything else one line of JSON without the
+ * fields that carry nothing. An action asked for a snapshot after
  * it adds that snapshot (structured: `{ result, snapshot }`, as --json). Where the CLI writes image
  * bytes to files (a screenshot, recorded frames), they come as image content instead, which a model
  * can look at, and structuredContent is the rest of the result.
@@ -19,6 +20,7 @@ import {
   type ToolName,
 } from '@chrome-relay/protocol';
 import { afterOutcome, withDownloadMoved } from '../outputs.js';
+import { compact as compactResult, lineText, listLines } from '../present.js';
 import { snapshotText } from '../renderSnapshot.js';
 import { mcpWords, type WordsContext } from './mcpWords.js';
 
@@ -34,8 +36,8 @@ type Result = Record<string, unknown>;
 type SnapshotArg = Parameters<typeof snapshotText>[0];
 
 const text = (value: string): McpContent => ({ type: 'text', text: value });
-/** One line of JSON: the model reads the same object as structuredContent, without the indentation. */
-const compact = (value: unknown): McpContent => text(toSafeJson(value));
+/** One line of JSON: the model reads the same object as structuredContent, without the indentation or empty fields. */
+const compact = (value: Result): McpContent => text(toSafeJson(compactResult(value)));
 
 /** A tool's result (and the snapshot after it, if one was asked for) as MCP content, by the entry's output kind. */
 export function mcpResult(tool: ToolName, params: Readonly<Record<string, unknown>>, result: Result, after: AfterSnapshot | undefined, words: WordsContext): McpCallResult {
@@ -59,6 +61,9 @@ export function mcpResult(tool: ToolName, params: Readonly<Record<string, unknow
       return actionResult(tool, withDownloadMoved(result), after, words);
     case 'action':
       return actionResult(tool, result, after, words);
+    case 'list':
+      // The lines' hints name commands (`network body <id>`): in MCP words, as messages are. Page strings are quoted, never touched.
+      return { content: [text(mcpWords((listLines(tool, result) ?? [lineText(compactResult(result))]).join('\n'), { ...words, tool }))], structuredContent: result };
     default:
       return { content: [compact(result)], structuredContent: result };
   }

@@ -15,7 +15,7 @@
  * an unknown flag) stays as written: a shell command is still the right move for the person, and a
  * half-translated call would be wrong. Text in double quotes (page content, values) is never touched.
  */
-import { TOOLS, type ToolName } from '@chrome-relay/protocol';
+import { parseRef, REF_IN_TEXT, TOOLS, type ToolName } from '@chrome-relay/protocol';
 import { commandSpec, isRefParam, type CommandSpec, type FlagSpec } from '../commandSpec.js';
 
 export interface WordsContext {
@@ -124,7 +124,10 @@ function flagOf(spec: CommandSpec, token: string): FlagSpec | undefined {
 /** A placeholder (`<url>`, `<tab…>`, `DIR`) is kept as written; `a|b` lists alternatives. */
 function valueOf(raw: string, kind: string, ref = false): Value {
   if (/^<[^>]*>$/.test(raw) || /^[A-Z]+$/.test(raw)) return { kind: 'raw', text: raw.startsWith('<') ? raw : `<${raw.toLowerCase()}>` };
-  if (ref) return raw.startsWith('@') && /^@e[1-9][0-9]*$/.test(raw) ? { kind: 'json', value: raw.slice(1) } : { kind: 'raw', text: '<ref>' };
+  if (ref) {
+    const parsed = raw.startsWith('@') ? parseRef(raw) : null;
+    return parsed === null ? { kind: 'raw', text: '<ref>' } : { kind: 'json', value: parsed };
+  }
   if ((kind === 'integer' || kind === 'number') && /^-?[0-9]+(\.[0-9]+)?$/.test(raw)) return { kind: 'json', value: Number(raw) };
   if (kind === 'enum' && /^[\w-]+(\|[\w-]+)+$/.test(raw)) return { kind: 'raw', text: raw.split('|').map((v) => JSON.stringify(v)).join('|') };
   return { kind: 'json', value: raw };
@@ -176,7 +179,7 @@ function plainWords(text: string, context: WordsContext): string {
     text
       // The CLI's spelling of refs, explained where it matters only to a shell.
       .replace(/\s*\([^()]*on the command line\)/g, '')
-      .replace(/(^|[^\w@])@(e[1-9][0-9]*)\b/g, '$1$2')
+      .replace(REF_IN_TEXT, '$1$2')
       .replace(/(^|[\s(])(--[a-z][a-z-]*)/g, (whole, before: string, flag: string) => {
         const param = paramOfFlag(flag, context);
         return param === undefined ? whole : `${before}\`${param}\``;

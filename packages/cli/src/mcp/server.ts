@@ -1,8 +1,10 @@
 /**
  * `chrome-relay mcp`: a Model Context Protocol server on stdio, serving the tools of the groups it was
  * started with (mcpTools.ts: core, and those `--caps` names) over ONE persistent socket to the host
- * (hostSession.ts). It starts and lists its tools with no browser running; calls then fail as tool
- * errors (extension_not_connected) and work as soon as a browser connects — no restart.
+ * (hostSession.ts). It starts and lists its tools with no browser running; the first call that needs a browser
+ * while none at all is connected starts the dedicated one and says so (onDemand.ts; never beside the person's own
+ * browser; `--no-launch` turns it off, and calls then fail as tool errors, extension_not_connected, and work as soon
+ * as a browser connects — no restart). A browser the server started ends with it.
  *
  * The session is one agent identity for leases: --agent / $CHROME_RELAY_AGENT, else `mcp-<pid>`.
  *
@@ -15,11 +17,12 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { asInterrupted, isToolName, parseParams, parseResult, RelayError, VERSION, type AfterSnapshot, type McpGroup, type ToolName } from '@chrome-relay/protocol';
+import { asInterrupted, isHostTool, isToolName, parseParams, parseResult, RelayError, VERSION, type AfterSnapshot, type ClientResponse, type McpGroup, type ToolName } from '@chrome-relay/protocol';
 import { skewNotices } from '../versionSkew.js';
 import type { Endpoint } from '../remote/endpoint.js';
 import { HostSession } from './hostSession.js';
 import { LineTransport } from './lineTransport.js';
+import { wantsBrowser, type BrowserOnDemand, type Started } from './onDemand.js';
 import { mcpError, mcpResult, notServed, type McpCallResult } from './mcpResults.js';
 import { mcpToolList, prepareMcpCall, servedBy, serverInstructions, type McpServed, type PreparedCall } from './mcpTools.js';
 import type { WordsContext } from './mcpWords.js';
@@ -34,6 +37,8 @@ export interface McpServerOptions {
   groups: readonly McpGroup[];
   /** The browser is elsewhere (CHROME_RELAY_ENDPOINT, --endpoint): one link to its bridge serves every call. */
   endpoint?: Endpoint | undefined;
+  /** Start the dedicated browser when a call needs one and none is connected (absent: `--no-launch`, or an endpoint). */
+  onDemand?: BrowserOnDemand | undefined;
 }
 
 /**
@@ -43,7 +48,7 @@ export interface McpServerOptions {
  */
 const DRAIN_MS = 500;
 
-type Session = Pick<HostSession, 'call' | 'close'>;
+type Session = Pick<HostSession, 'call' | 'close' | 'useProfile'>;
 
 /**
  * tools/call as the SDK's Protocol layer pre-parses it: by its method only. The SDK's Server then checks
@@ -53,17 +58,39 @@ type Session = Pick<HostSession, 'call' | 'close'>;
  */
 const ToolsCallByMethod = CallToolRequestSchema.pick({ method: true }).loose();
 
+/**
+ * The call on the host; when no browser at all is connected and the server may start one, it starts the dedicated
+ * browser first (a question the host answers itself, `status`, needs none) and the call goes there.
+ */
+async function callWithBrowser(session: Session, options: McpServerOptions, tool: ToolName, params: Record<string, unknown>, prepared: PreparedCall): Promise<{ response: ClientResponse; started?: Started }> {
+  const envelope = { agent: options.agent, snapshot: prepared.snapshot };
+  try {
+    return { response: await session.call(tool, params, prepared.timeoutMs, envelope) };
+  } catch (error) {
+    if (options.onDemand === undefined || isHostTool(tool) || !wantsBrowser(error)) throw error;
+    const started = await options.onDemand.start();
+    session.useProfile(started.launched.profile);
+    return { response: await session.call(tool, params, prepared.timeoutMs, envelope), started };
+  }
+}
+
 /** One call, from the MCP arguments to its result: the call's own path, shared with nothing. */
 async function runCall(session: Session, options: McpServerOptions, tool: ToolName, args: Record<string, unknown>, words: WordsContext): Promise<McpCallResult> {
   const prepared = prepareMcpCall(tool, args, options.agent, options.timeoutMs);
   const params = parseParams(tool, prepared.params, 'cli') as Record<string, unknown>;
-  const response = await session.call(tool, params, prepared.timeoutMs, { agent: options.agent, snapshot: prepared.snapshot });
-  if (!response.ok) throw asInterrupted(RelayError.fromData(response.error));
+  const { response, started } = await callWithBrowser(session, options, tool, params, prepared);
+  // Said whatever the call's outcome: the browser runs now.
+  const startedNotice = started === undefined ? [] : [{ type: 'text' as const, text: JSON.stringify({ relayNotice: { notice: 'browser_started', message: started.message } }) }];
+  if (!response.ok) {
+    const failed = mcpError(asInterrupted(RelayError.fromData(response.error)), tool, words);
+    return { ...failed, content: [...failed.content, ...startedNotice] };
+  }
   const result = parseResult(tool, response.result) as Record<string, unknown>;
   const after = prepared.snapshot === undefined ? undefined : (response.snapshot ?? (await snapshotApart(session, options, prepared, result)));
   const out = mcpResult(tool, params, result, after, words);
   const notices = skewNotices(response.versions.extension?.version ?? null);
   if (notices.length > 0) out.content.push({ type: 'text', text: notices.map((n) => JSON.stringify({ relayNotice: n })).join('\n') });
+  out.content.push(...startedNotice);
   return out;
 }
 
@@ -120,4 +147,5 @@ export async function runMcpServer(options: McpServerOptions): Promise<void> {
   await server.connect(transport);
   await closed;
   session.close();
+  await options.onDemand?.stop();
 }

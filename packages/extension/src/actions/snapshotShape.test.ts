@@ -95,7 +95,7 @@ describe('shapeTree --interactive context', () => {
 });
 
 describe('a dropdown in --interactive', () => {
-  it('lists its other choices (no refs: a native popup takes no page pointer events) under its value', () => {
+  it('lists every choice (no refs: a native popup takes no page pointer events) under its value, the selected one marked', () => {
     const dropdown: SnapshotNode = {
       role: 'combobox',
       name: 'Country',
@@ -107,7 +107,11 @@ describe('a dropdown in --interactive', () => {
       ],
     };
     expect(shapeTree([{ role: 'form', name: 'Order', children: [dropdown] }], { interactive: true })).toEqual([
-      { role: 'form', name: 'Order', children: [{ role: 'combobox', name: 'Country', ref: 'e5', value: 'Chile', children: [{ role: 'option', name: 'Peru' }] }] },
+      {
+        role: 'form',
+        name: 'Order',
+        children: [{ role: 'combobox', name: 'Country', ref: 'e5', value: 'Chile', children: [{ role: 'option', name: 'Chile', selected: true }, { role: 'option', name: 'Peru' }] }],
+      },
     ]);
     // The full snapshot keeps every option.
     expect(shapeTree([dropdown], {})[0]?.children).toHaveLength(2);

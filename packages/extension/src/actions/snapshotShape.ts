@@ -11,7 +11,8 @@
  *   - one holding several controls, one of which cannot be told apart by its own name, stays unnamed to group them;
  *   - other unnamed wrappers (cells, rows, list items, lists, tables, generic boxes) give way to their content.
  * A dropdown's choices (options without refs: no pointer reaches a native dropdown's popup) are listed under it,
- * except the one its value already names; a rich-text field's bold and italic runs stay under it. A container named exactly like its only child, a ref (a heading around its
+ * all of them, the selected one marked (a list without it reads as if it were not a choice); a rich-text field's bold
+ * and italic runs stay under it. A container named exactly like its only child, a ref (a heading around its
  * link), drops the repeated name.
  *
  * Elision is deliberately narrow: only siblings whose subtrees are identical in everything the
@@ -222,16 +223,12 @@ const CHOICE_ROLES = new Set(['option', 'group']);
  */
 const EMPHASIS_ROLES = new Set(['strong', 'emphasis']);
 
-/**
- * `choices`: the nodes are a dropdown's (its value: the selected option's name, already on the dropdown's own line,
- * so --interactive lists only the other choices).
- */
-function shapeNodes(nodes: readonly SnapshotNode[], options: ShapeOptions, depth: number, shaping: Shaping, choices?: { value: string }): SnapshotNode[] {
+/** `choices`: the nodes are a dropdown's (listed, without refs, in --interactive). */
+function shapeNodes(nodes: readonly SnapshotNode[], options: ShapeOptions, depth: number, shaping: Shaping, choices = false): SnapshotNode[] {
   let out: SnapshotNode[] = [];
   for (const node of nodes) {
     const children = node.children ?? [];
-    const choice = choices !== undefined && CHOICE_ROLES.has(node.role);
-    if (options.interactive && choice && node.selected === true && node.ref === undefined && node.name === choices?.value) continue;
+    const choice = choices && CHOICE_ROLES.has(node.role);
     if (options.interactive && node.ref === undefined && !choice && !EMPHASIS_ROLES.has(node.role)) {
       if (countRefs(children) === 0) continue;
       const unnamed = node.name === undefined || node.name === '';
@@ -268,7 +265,7 @@ function withChildren(copy: SnapshotNode, children: readonly SnapshotNode[], opt
     copy.children = [marker(`${children.length} children below --depth ${options.depth}${refs > 0 ? ` (${refs} refs)` : ''}; raise --depth or use --scope`)];
   } else {
     const dropdown = copy.role === 'combobox' || (copy.role === 'group' && copy.ref === undefined);
-    const shaped = shapeNodes(children, options, depth + 1, shaping, dropdown ? { value: copy.value ?? '' } : undefined);
+    const shaped = shapeNodes(children, options, depth + 1, shaping, dropdown);
     if (shaped.length > 0) copy.children = shaped;
   }
   return copy;

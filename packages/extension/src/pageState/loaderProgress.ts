@@ -30,6 +30,8 @@ export class LoaderProgress {
   #failure: RelayError | undefined;
   /** The URL each loader's document request asked for last (a redirect asks again): where a blocked one stopped. */
   readonly #requested = new Map<string, string>();
+  /** The HTTP status of each loader's document response (the last one: a redirect's 30x is followed by another). */
+  readonly #status = new Map<string, number>();
 
   constructor(tabId: number) {
     this.#tabId = tabId;
@@ -68,6 +70,12 @@ export class LoaderProgress {
         if (stringField(params, 'type') === 'Document' && loaderId !== undefined && url !== undefined) this.#requested.set(loaderId, url);
         return;
       }
+      case 'Network.responseReceived': {
+        const loaderId = stringField(params, 'loaderId');
+        const status = field(field(params, 'response'), 'status');
+        if (stringField(params, 'type') === 'Document' && loaderId !== undefined && typeof status === 'number') this.#status.set(loaderId, status);
+        return;
+      }
       case 'Page.domContentEventFired':
         if (this.#mainLoader !== undefined) this.#bump(this.#mainLoader, RANK.domcontentloaded);
         return;
@@ -86,6 +94,11 @@ export class LoaderProgress {
   /** The last URL the document request of `loaderId` asked for (after its redirects), once Chrome reported it. */
   requestedUrl(loaderId: string): string | undefined {
     return this.#requested.get(loaderId);
+  }
+
+  /** The HTTP status of the document `loaderId` loaded, once its response arrived (none for data:, about:, a cached jump). */
+  statusOf(loaderId: string): number | undefined {
+    return this.#status.get(loaderId);
   }
 
   /** The URL a same-document navigation of `frameId` moved to, once Chrome reported it. */

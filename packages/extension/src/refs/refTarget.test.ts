@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RelayError } from '@chrome-relay/protocol';
 import { FakeBrowser } from '../testing/fakeChrome.js';
 import { MemoryStore } from './memoryStore.js';
-import { resolveRefTarget } from './refTarget.js';
+import { resolveRefTarget, withWhereNavigated } from './refTarget.js';
 import { RefRegistry } from './registry.js';
 
 const record = { ref: 'e7', role: 'button', name: 'Save' };
@@ -76,5 +76,19 @@ describe('resolveRefTarget', () => {
     const error = await failure(resolveRefTarget(registry, browser, 'e7', undefined));
     expect(error.code).toBe('stale_ref');
     expect(error.details).toEqual({ ref: 'e7', reason: 'navigated', tab: tabA });
+  });
+
+  it('withWhereNavigated tells where a navigated ref’s tab is now; other errors, and a tab gone, pass as they came', async () => {
+    const { browser, registry, tabA } = await setup();
+    await registry.markNavigated(tabA);
+    const stale = await failure(resolveRefTarget(registry, browser, 'e7', undefined));
+    const told = await withWhereNavigated(stale, browser);
+    expect(told).toBeInstanceOf(RelayError);
+    expect(told).toMatchObject({ code: 'stale_ref', details: { ref: 'e7', reason: 'navigated', tab: tabA, url: 'https://a.test/' } });
+    expect((told as RelayError).message).toMatch(/^Ref @e7 is stale: its tab \(or the frame it is in\) navigated since the snapshot that issued it; tab \d+ now shows "https:\/\/a\.test\/"\. /);
+    const other = new RelayError('timeout', 'x', { details: { reason: 'busy' } });
+    expect(await withWhereNavigated(other, browser)).toBe(other);
+    await browser.removeTab(tabA);
+    expect(await withWhereNavigated(stale, browser)).toBe(stale);
   });
 });

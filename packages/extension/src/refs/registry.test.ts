@@ -37,10 +37,28 @@ describe('RefRegistry', () => {
     await registry.markNavigated(1);
     expect(await registry.lookup('e1')).toEqual({ state: 'navigated', tabId: 1 });
     expect(await registry.lookup('e2')).toMatchObject({ state: 'live' });
-    // The next snapshot of the tab brings it back to life with new refs.
+    // The next snapshot of the tab brings it back to life with new refs; the old ones still say they navigated.
     await registry.replaceTab(1, { frameId: 'F-A', loaderId: 'L-A2' }, records('e5'));
-    expect(await registry.lookup('e1')).toBeUndefined();
+    expect(await registry.lookup('e1')).toEqual({ state: 'navigated', tabId: 1 });
     expect(await registry.lookup('e5')).toMatchObject({ state: 'live', document: { loaderId: 'L-A2' } });
+  });
+
+  it('a snapshot of the next document keeps the earlier refs as navigated (also across a worker restart), and the same document drops unseen ones', async () => {
+    const store = new MemoryStore();
+    const registry = new RefRegistry(store);
+    await registry.replaceTab(1, DOC_A, records('e1', 'e2'));
+    await registry.replaceTab(1, { frameId: 'F-A', loaderId: 'L-A2' }, records('e3'));
+    await registry.replaceTab(1, { frameId: 'F-A', loaderId: 'L-A3' }, records('e4'));
+    expect(await registry.lookup('e1')).toEqual({ state: 'navigated', tabId: 1 });
+    expect(await registry.lookup('e3')).toEqual({ state: 'navigated', tabId: 1 });
+    await registry.replaceTab(1, { frameId: 'F-A', loaderId: 'L-A3' }, records('e5'));
+    expect(await registry.lookup('e4')).toBeUndefined();
+    expect(await registry.lookup('e2')).toEqual({ state: 'navigated', tabId: 1 });
+    const restarted = new RefRegistry(store);
+    expect(await restarted.lookup('e2')).toEqual({ state: 'navigated', tabId: 1 });
+    expect(await restarted.lookup('e5')).toMatchObject({ state: 'live' });
+    await restarted.forgetTab(1);
+    expect(await restarted.lookup('e1')).toEqual({ state: 'closed', tabId: 1 });
   });
 
   it('forgetTab leaves a "closed" tombstone and touches no other tab', async () => {
@@ -122,11 +140,11 @@ describe('RefRegistry', () => {
     expect(await registry.lookup('e9')).toEqual({ state: 'live', tabId: 1, document: DOC_A, frame, record: { ref: 'e9', role: 'generic', name: 'Cookie banner', frame } });
     // A worker restart reads it back.
     expect(await new RefRegistry(store).lookup('e9')).toMatchObject({ state: 'live', tabId: 1, frame });
-    // The tab shows another document now (no snapshot of it yet): only the new ref is live there.
+    // The tab shows another document now (no snapshot of it yet): only the new ref is live there; the others navigated.
     await registry.addRefs(1, DOC_B, records('e10'));
     expect(await registry.lookup('e10')).toMatchObject({ state: 'live', document: DOC_B });
-    expect(await registry.lookup('e1')).toBeUndefined();
-    expect(await registry.lookup('e9')).toBeUndefined();
+    expect(await registry.lookup('e1')).toEqual({ state: 'navigated', tabId: 1 });
+    expect(await registry.lookup('e9')).toEqual({ state: 'navigated', tabId: 1 });
   });
 
   it('concurrent snapshots of different tabs both land in storage', async () => {

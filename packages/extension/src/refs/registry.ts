@@ -5,7 +5,9 @@
  * the document they were issued for (main frame id + loaderId). A new snapshot of a tab replaces
  * only that tab's entry (refs of elements it no longer saw die); other tabs are never touched.
  * When a tab navigates or closes, its entry shrinks to a tombstone listing just the ref strings,
- * so later uses can say *why* the ref is dead (navigated / tab closed) instead of "unknown".
+ * so later uses can say *why* the ref is dead (navigated / tab closed) instead of "unknown". A snapshot of
+ * the tab's next document keeps that list beside its own records (`earlier`, the newest
+ * MAX_EARLIER_REFS): a ref from before the navigation still says "navigated", not "unknown".
  *
  * Memory is the working copy (this worker is the only writer); storage is reloaded once per
  * worker lifetime. Every value read back is shape-checked: an older build may have written it.
@@ -26,6 +28,8 @@ const tabKey = (tabId: number): string => `refs:tab:${tabId}`;
 
 /** Tombstones kept for closed tabs; older ones are dropped (their refs then read as unknown). */
 const MAX_CLOSED_TOMBSTONES = 20;
+/** Refs of a tab's earlier documents kept per tab (the newest); older ones then read as unknown. */
+const MAX_EARLIER_REFS = 5000;
 
 export interface DocumentIdentity {
   frameId: string;
@@ -45,6 +49,8 @@ export interface LiveTabRefs extends DocumentIdentity {
   tabId: number;
   state: 'live';
   records: RefSummary[];
+  /** Refs issued for documents this tab showed before this one: dead, and said to be so (navigated). */
+  earlier?: string[];
 }
 
 export interface DeadTabRefs {
@@ -60,7 +66,7 @@ export type RefLookup =
   | { state: 'navigated' | 'closed'; tabId: number };
 
 type StoredTab =
-  | { tabId: number; state: 'live'; frameId: string; loaderId: string; refs: string; frames?: [string, string][] }
+  | { tabId: number; state: 'live'; frameId: string; loaderId: string; refs: string; frames?: [string, string][]; earlier?: string }
   | { tabId: number; state: 'navigated' | 'closed'; refs: string };
 
 function toStored(entry: TabRefs): StoredTab {
@@ -79,6 +85,7 @@ function toStored(entry: TabRefs): StoredTab {
     });
     const stored: StoredTab = { tabId: entry.tabId, state: 'live', frameId: entry.frameId, loaderId: entry.loaderId, refs: JSON.stringify(tuples) };
     if (frames.length > 0) stored.frames = frames;
+    if (entry.earlier !== undefined && entry.earlier.length > 0) stored.earlier = JSON.stringify(entry.earlier);
     return stored;
   }
   return { tabId: entry.tabId, state: entry.state, refs: JSON.stringify(entry.refs) };
@@ -124,14 +131,29 @@ function fromStored(value: unknown): TabRefs | undefined {
       }
       records.push(record);
     }
-    return { tabId: t.tabId, state: 'live', frameId: t.frameId, loaderId: t.loaderId, records };
+    const live: LiveTabRefs = { tabId: t.tabId, state: 'live', frameId: t.frameId, loaderId: t.loaderId, records };
+    if (t.earlier !== undefined) {
+      const earlier = parseJson(t.earlier);
+      if (!Array.isArray(earlier) || !earlier.every(isString)) return undefined;
+      live.earlier = earlier;
+    }
+    return live;
   }
   if ((t.state === 'navigated' || t.state === 'closed') && refs.every(isString)) return { tabId: t.tabId, state: t.state, refs };
   return undefined;
 }
 
+/** Every ref the entry answers for: its live records, and the dead ones it still names. */
 function refsOf(entry: TabRefs): string[] {
-  return entry.state === 'live' ? entry.records.map((record) => record.ref) : entry.refs;
+  return entry.state === 'live' ? [...(entry.earlier ?? []), ...entry.records.map((record) => record.ref)] : entry.refs;
+}
+
+/** The refs of `previous` that are dead once `tabId` shows `next`: all of them when it showed another document. */
+function deadAfter(previous: TabRefs | undefined, next: DocumentIdentity): string[] {
+  if (previous === undefined) return [];
+  if (previous.state !== 'live') return previous.state === 'navigated' ? previous.refs : [];
+  if (previous.frameId === next.frameId && previous.loaderId === next.loaderId) return previous.earlier ?? [];
+  return refsOf(previous);
 }
 
 export class RefRegistry {
@@ -150,7 +172,8 @@ export class RefRegistry {
   /** A new snapshot of `tabId`: its records replace the tab's previous ones. Resolves once stored. */
   async replaceTab(tabId: number, document: DocumentIdentity, records: readonly RefSummary[]): Promise<void> {
     await this.#load();
-    this.#put({ tabId, state: 'live', frameId: document.frameId, loaderId: document.loaderId, records: [...records] });
+    const earlier = deadAfter(this.#tabs.get(tabId), document).slice(-MAX_EARLIER_REFS);
+    this.#put({ tabId, state: 'live', frameId: document.frameId, loaderId: document.loaderId, records: [...records], ...(earlier.length > 0 ? { earlier } : {}) });
     await this.#persist([tabId], []);
   }
 
@@ -165,7 +188,8 @@ export class RefRegistry {
     const entry = this.#tabs.get(tabId);
     const same = entry?.state === 'live' && entry.frameId === document.frameId && entry.loaderId === document.loaderId;
     const kept = same && entry.state === 'live' ? entry.records.filter((record) => !records.some((added) => added.ref === record.ref)) : [];
-    this.#put({ tabId, state: 'live', frameId: document.frameId, loaderId: document.loaderId, records: [...kept, ...records] });
+    const earlier = deadAfter(entry, document).slice(-MAX_EARLIER_REFS);
+    this.#put({ tabId, state: 'live', frameId: document.frameId, loaderId: document.loaderId, records: [...kept, ...records], ...(earlier.length > 0 ? { earlier } : {}) });
     await this.#persist([tabId], []);
   }
 
@@ -177,7 +201,7 @@ export class RefRegistry {
     if (entry === undefined) return undefined;
     if (entry.state !== 'live') return { state: entry.state, tabId };
     const record = entry.records.find((candidate) => candidate.ref === ref);
-    if (record === undefined) return undefined;
+    if (record === undefined) return entry.earlier?.includes(ref) === true ? { state: 'navigated', tabId } : undefined;
     const document = { frameId: entry.frameId, loaderId: entry.loaderId };
     return { state: 'live', tabId, document, frame: record.frame ?? document, record };
   }

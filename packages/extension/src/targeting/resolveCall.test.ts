@@ -106,10 +106,16 @@ describe('resolveCallTabs', () => {
     expect(await failure(resolveCallTabs('snapshot', {}, undefined, never.ctx))).toMatchObject({ code: 'target_not_found', details: { tab: null } });
   });
 
-  it('navigate without a tab opens a new one even with no remembered tab', async () => {
-    const { ctx } = world({ tabs: [1] });
-    expect(await resolveCallTabs('navigate', { url: 'https://a.test/' }, undefined, ctx)).toEqual({ kind: 'none' });
-    expect(await resolveCallTabs('navigate', { url: 'https://a.test/', tab: 1 }, undefined, ctx)).toEqual({ kind: 'tab', tab: 1, via: 'explicit' });
+  it('navigate without a tab works in the remembered tab; it opens a new one with newTab, or when there is none (never the active tab)', async () => {
+    const none = world({ tabs: [1] });
+    expect(await resolveCallTabs('navigate', { url: 'https://a.test/' }, undefined, none.ctx)).toEqual({ kind: 'none' });
+    expect(await resolveCallTabs('navigate', { url: 'https://a.test/', tab: 1 }, undefined, none.ctx)).toEqual({ kind: 'tab', tab: 1, via: 'explicit' });
+    const used = world({ tabs: [1, 2], remembered: 2 });
+    expect(await resolveCallTabs('navigate', { url: 'https://a.test/' }, undefined, used.ctx)).toEqual({ kind: 'tab', tab: 2, via: 'remembered' });
+    expect(await resolveCallTabs('navigate', { url: 'https://a.test/', newTab: true }, undefined, used.ctx)).toEqual({ kind: 'none' });
+    const closed = world({ tabs: [1], remembered: 2 });
+    expect(await resolveCallTabs('navigate', { url: 'https://a.test/' }, undefined, closed.ctx)).toEqual({ kind: 'none' });
+    expect(await failure(resolveCallTabs('navigate', { url: 'https://a.test/', newTab: true }, { kind: 'workspace', name: 'w' }, used.ctx))).toMatchObject({ code: 'invalid_arguments', details: { field: 'new-tab' } });
   });
 
   it("a ref's tab wins over the remembered one; a --tab naming another tab is ref_tab_mismatch, even a tab that does not exist", async () => {

@@ -14,8 +14,8 @@
  *     - the explicit tab, which must exist;
  *     - the workspace or group: the remembered tab if it is in there, else the workspace window's
  *       active tab / the group's first tab;
- *     - otherwise the remembered tab (targets.ts). When it is gone: target_not_found. navigate
- *       opens a new tab instead; close closes the remembered tab.
+ *     - otherwise the remembered tab (targets.ts). When it is gone: target_not_found; navigate
+ *       opens a new tab instead (and always with newTab); close closes the remembered tab.
  *     A tool whose entry `reaches` tabs through its params (group create/add/close, workspace close,
  *     lease claim) acts on every tab they name: the ids given, and every tab of the group or workspace
  *     named (target_not_found when it does not exist). Those are the call's tabs like a --tab, so
@@ -218,12 +218,23 @@ async function resolvePage(params: Readonly<Record<string, unknown>>, scope: Sco
     if (first.state === 'closed' || !(await tabExists(ctx.browser, first.tab))) return NONE;
     return { kind: 'tab', tab: first.tab, via: 'ref' };
   }
+  if (params.newTab === true && scope !== undefined) {
+    throw new RelayError('invalid_arguments', `--new-tab opens a tab outside ${scope.kind} "${scope.name}"; give one of --${scope.kind} and --new-tab.`, {
+      phase: 'validate',
+      details: { field: 'new-tab', [scope.kind]: scope.name },
+    });
+  }
   if (explicit !== undefined) {
     await mustExist(ctx, explicit);
     return { kind: 'tab', tab: explicit, via: 'explicit' };
   }
   if (scope !== undefined) return { kind: 'tab', tab: await tabOfScope(ctx, scope), via: scope.kind };
-  if (newWhenAbsent) return NONE;
+  if (newWhenAbsent) {
+    // navigate: the same default as every tool, a new tab only when asked for or when there is none to use.
+    if (params.newTab === true) return NONE;
+    const tab = await readRememberedTab(ctx.browser);
+    return tab !== undefined && (await tabExists(ctx.browser, tab)) ? { kind: 'tab', tab, via: 'remembered' } : NONE;
+  }
   if (refs.length > 0) {
     // Refs chrome-relay does not know: the tool answers stale_ref, which says more than "no tab".
     const tab = await readRememberedTab(ctx.browser);

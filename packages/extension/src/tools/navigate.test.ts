@@ -17,9 +17,10 @@ async function rejection(promise: Promise<unknown>): Promise<RelayError> {
 const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A page that commits loader L1 for `url` and then fires the given lifecycle events for it. */
-function scriptPage(env: FakeEnvironment, url: string, options: { events?: string[]; early?: boolean; title?: string } = {}): void {
+function scriptPage(env: FakeEnvironment, url: string, options: { events?: string[]; early?: boolean; title?: string; responses?: [string, number][] } = {}): void {
   const events = options.events ?? ['DOMContentLoaded', 'load'];
   env.debugger.handle('Page.navigate', (_params, tabId) => {
+    for (const [loaderId, status] of options.responses ?? []) env.debugger.emit(tabId, 'Network.responseReceived', { loaderId, type: 'Document', response: { status, url } });
     // The about:blank placeholder finishing late must never count as our document.
     env.debugger.emit(tabId, 'Page.lifecycleEvent', { frameId: 'F', loaderId: 'BLANK', name: 'load', timestamp: 1 });
     env.debugger.emit(tabId, 'Page.frameNavigated', { frame: { id: 'F', loaderId: 'L1', url }, type: 'Navigation' });
@@ -262,5 +263,20 @@ describe('navigate', () => {
     const error = await rejection(navigateTool.handle({ url: 'data:text/html,x', tab: tab.id }, env.ctx));
     expect(error).toMatchObject({ code: 'invalid_arguments', details: { field: 'tab' } });
   });
-});
 
+  it('carries the HTTP status of its own document (a 404 loaded: it is a result, not an error); a redirect gives the last one', async () => {
+    const env = createFakeEnvironment();
+    scriptPage(env, 'https://a.test/missing', { responses: [['BLANK', 200], ['L1', 301], ['L1', 404]] });
+    const result = await navigateTool.handle({ url: 'https://a.test/missing' }, env.ctx);
+    expect(result).toMatchObject({ ready: true, status: 404 });
+  });
+
+  it('a data: URL opens a new tab when the call’s tab is only the remembered one', async () => {
+    const env = createFakeEnvironment();
+    const tab = env.browser.addTab({});
+    const ctx = { ...env.ctx, target: { kind: 'tab' as const, tab: tab.id ?? 0, via: 'remembered' as const } };
+    const result = await navigateTool.handle({ url: 'data:text/html,x', tab: tab.id }, ctx);
+    expect(result).toMatchObject({ newTab: true });
+    expect(result.tabId).not.toBe(tab.id);
+  });
+});

@@ -1,6 +1,8 @@
 /**
- * `navigate`: open a URL in a new background tab (default) or in a given tab, and wait until the
- * navigation's OWN document reaches the requested readiness.
+ * `navigate`: load a URL in the call's tab (the one the dispatcher resolved: --tab, a workspace's, or the
+ * remembered one, as for every tool) or, with newTab or when chrome-relay has used no tab yet, in a new
+ * background tab; and wait until the navigation's OWN document reaches the requested readiness. The result
+ * carries that document's HTTP status (from its response's Network event), so a 404 reads as one.
  *
  * Why loaderIds: a new tab starts on an about:blank placeholder that fires its own load events, and
  * a reused tab has the previous page's events in flight. Page.navigate returns the loaderId of the
@@ -12,8 +14,9 @@
  * with chrome.tabs, readiness then read from the tab's status — data: because Page.navigate to it answers
  * net::ERR_ABORTED, about:blank because Page.navigate to about:blank#x in a fresh tab crashed the whole browser
  * (Chromium 156). The way is chosen by the URL up front, not tried after a failure. chrome.tabs.update to data: is
- * silently ignored too, so data: is only accepted for a new tab. A URL the gate refuses is never sent, also when
- * this tool runs without the dispatcher in front (its own unit tests).
+ * silently ignored too, so data: is only accepted for a new tab: one without an explicit --tab opens a new tab, also
+ * when there is a current tab. A URL the gate refuses is never sent, also when this tool runs without the dispatcher
+ * in front (its own unit tests).
  *
  * Outcomes: a network-level failure (errorText) is a cdp_error naming the network error; running
  * out of time while waiting is not an error but `ready: false`. The tab is never activated and its
@@ -31,7 +34,7 @@ import { classifyUrl, urlRefusal, type OpenWith } from '../policy/urlGate.js';
 type WaitUntil = NonNullable<ToolParams<'navigate'>['wait']>;
 /** The milestones that come after the document was parsed. */
 const PARSED_MILESTONES: readonly WaitUntil[] = ['domcontentloaded', 'load'];
-type PageState = Pick<ToolResult<'navigate'>, 'url' | 'title' | 'ready'>;
+type PageState = Pick<ToolResult<'navigate'>, 'url' | 'title' | 'ready' | 'status'>;
 
 const DEFAULT_TIMEOUT_MS = 20_000;
 const TAB_POLL_MS = 50;
@@ -164,7 +167,8 @@ async function navigateIn(ctx: ToolContext, tabId: number, url: string, wait: Wa
       return { ready, title: state.title, url: progress.sameDocumentUrl(frameId) ?? state.url };
     }
     const ready = wait === 'commit' ? true : await progress.waitFor(answer.loaderId, wait, readyBy);
-    return { ready, ...(await committedState(ctx, tabId)) };
+    const status = progress.statusOf(answer.loaderId);
+    return { ready, ...(await committedState(ctx, tabId)), ...(status === undefined ? {} : { status }) };
   } finally {
     stopEvents();
     stopDetach();
@@ -178,7 +182,9 @@ export const navigateTool = defineTool({
     const wait = params.wait ?? 'load';
     const readyBy = Math.min(Date.now() + (params.timeoutMs ?? DEFAULT_TIMEOUT_MS), ctx.deadline);
     const viaTabs = openWith === 'tabs';
-    if (newTabOnly === true && params.tab !== undefined) {
+    // The remembered tab is only a default: a URL no existing tab can be sent to (data:, about:blank#x) opens a new one.
+    const inTab = newTabOnly === true && ctx.target.kind === 'tab' && ctx.target.via === 'remembered' ? undefined : params.tab;
+    if (newTabOnly === true && inTab !== undefined) {
       // Observed: chrome.tabs.update to a data: URL is silently ignored, and to about:blank#x it crashed the browser
       // (urlGate.ts): only a new tab opens either.
       throw new RelayError('invalid_arguments', `Invalid arguments for navigate: ${url.startsWith('data:') ? 'a data: URL' : 'about:blank with a #fragment'} can only be opened in a new tab; drop --tab.`, {
@@ -188,8 +194,8 @@ export const navigateTool = defineTool({
       });
     }
 
-    if (params.tab !== undefined) {
-      const tabId = await resolveTab(params.tab, ctx);
+    if (inTab !== undefined) {
+      const tabId = await resolveTab(inTab, ctx);
       if (viaTabs) {
         await ctx.browser.updateTab(tabId, { url });
         return { tabId, newTab: false, ...(await waitForTab(ctx, tabId, url, wait, readyBy)) };

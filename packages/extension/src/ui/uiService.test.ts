@@ -62,6 +62,18 @@ describe('the popup state', () => {
     expect(state.connection).toMatchObject({ connected: true, cli: '0.1.0', host: { pid: 42 } });
   });
 
+  it('a tab the agent was refused (not an agent tab, a blocked site) is not listed as one agents control; the refusal stays in the last commands', async () => {
+    const { env, ui, activity } = await setup();
+    const person = env.browser.addTab({ url: 'https://mine.test/', title: 'Mine' }).id ?? 0;
+    const acted = env.browser.addTab({ url: 'https://a.test/' }).id ?? 0;
+    const entry = (tab: number, outcome: string, reason?: string) => ({ at: 4_000, ms: 3, agent: 'claude', tool: 'snapshot', tab, outcome, ...(reason === undefined ? {} : { reason }) });
+    await activity.finish(activity.start({ at: 4_000, agent: 'claude', tool: 'snapshot', tab: person }), entry(person, 'target_conflict', 'not_agent_tab'));
+    await activity.finish(activity.start({ at: 4_000, agent: 'claude', tool: 'snapshot', tab: acted }), entry(acted, 'timeout', 'busy'));
+    const state = stateOf(await ui({ kind: 'state' }));
+    expect(state.tabs.map((t) => t.id)).toEqual([acted]);
+    expect(state.recent.map((r) => r.reason)).toContain('not_agent_tab');
+  });
+
   it('pause and resume through the popup', async () => {
     const { ui } = await setup();
     expect(stateOf(await ui({ kind: 'setPaused', paused: true })).pause.paused).toBe(true);

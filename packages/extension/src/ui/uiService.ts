@@ -4,7 +4,7 @@
  * as text, never as HTML.
  */
 import { PROTOCOL_VERSION, VERSION } from '@chrome-relay/protocol';
-import type { ActivityLog } from '../activity/activityLog.js';
+import type { ActivityEntry, ActivityLog } from '../activity/activityLog.js';
 import type { BrowserApi } from '../browserApi.js';
 import type { CdpSessions } from '../cdp/cdpSession.js';
 import type { PauseStore } from '../policy/pause.js';
@@ -34,6 +34,9 @@ export interface UiServiceDeps {
   now?: () => number;
 }
 
+/** The reasons the person's limits refuse a call with (protocol reasons.ts, target_conflict). */
+const PERSON_REFUSALS: ReadonlySet<string> = new Set(['not_agent_tab', 'site_blocked', 'person_page', 'paused_by_user']);
+
 export function createUiService(deps: UiServiceDeps): (request: UiRequest) => Promise<UiResponse> {
   const now = deps.now ?? Date.now;
 
@@ -45,6 +48,11 @@ export function createUiService(deps: UiServiceDeps): (request: UiRequest) => Pr
     const kind = await deps.agentTabs.kindOf(tab.id);
     if (kind !== undefined) return { ...base, status: kind };
     return { ...base, status: (await deps.policy.isAgentTab(tab.id, tab.groupId)) ? 'group' : 'person' };
+  }
+
+  /** The person's limits said no: the agent never acted in that tab. */
+  function refusedByThePerson(entry: ActivityEntry): boolean {
+    return entry.outcome === 'target_conflict' && entry.reason !== undefined && PERSON_REFUSALS.has(entry.reason);
   }
 
   async function state(here?: number): Promise<PopupState> {
@@ -60,7 +68,10 @@ export function createUiService(deps: UiServiceDeps): (request: UiRequest) => Pr
     const attached = new Set(deps.sessions.attachedTabs());
     const running = deps.activity.running();
     const leaseByTab = new Map(leases.filter((l) => l.kind === 'tab').map((l) => [Number(l.target), l]));
-    const involved = new Set<number>([...attached, ...agentTabs, ...leaseByTab.keys(), ...lastByTab.keys()]);
+    // A tab whose last command the person's limits refused (not an agent tab, a blocked site, their own page, Pause)
+    // is not one agents control: the refusal shows in the last commands, not here.
+    const worked = [...lastByTab].filter(([, entry]) => !refusedByThePerson(entry)).map(([tab]) => tab);
+    const involved = new Set<number>([...attached, ...agentTabs, ...leaseByTab.keys(), ...worked]);
     for (const call of running) if (call.tab !== null) involved.add(call.tab);
 
     const rows: TabRow[] = [];

@@ -173,7 +173,7 @@ export const ACTION_TOOLS = {
       task: 'keyboard',
       output: 'action',
       args: [{ param: 'text', help: 'text to type (a newline presses Enter)' }],
-      flags: [{ flag: '-s, --target', param: 'ref', help: 'focus this element (a ref like @e7) first' }],
+      flags: [{ flag: '-s, --target', param: 'ref', help: 'focus this element first: a ref like @e7 (typing needs a ref: a CSS selector is not taken here)' }],
       examples: ['chrome-relay type "hello" -s @e7', 'chrome-relay type "Ünïcode ✓" --tab 123'],
     },
     schemas: () => ({
@@ -273,8 +273,8 @@ export const ACTION_TOOLS = {
       summary: 'Read one value without a snapshot: title, url, or the whole text/value/attr of a ref or CSS selector, or a count.',
       task: 'read',
       args: [{ param: 'what' }, { param: 'ref', optional: true, parse: 'refIfGiven', help: 'element ref from snapshot, e.g. @e12' }, { param: 'name', label: 'attribute', help: 'attribute name, for get attr' }],
-      flags: [{ flag: '-s, --selector', param: 'selector' }],
-      examples: ['chrome-relay get title', 'chrome-relay get text @e12', 'chrome-relay get attr @e12 href', 'chrome-relay get value @e14', 'chrome-relay get text -s "h1"', 'chrome-relay get attr href -s "a.next"', 'chrome-relay get count -s ".result"', 'chrome-relay get value -s "#card" --frame @e12'],
+      flags: [{ flag: '-s, --selector', param: 'ref', parse: 'refOrSelector', otherwise: 'selector', placeholder: '<ref|css>', help: 'the element: a ref (@e12) or a CSS selector' }],
+      examples: ['chrome-relay get title', 'chrome-relay get text @e12', 'chrome-relay get text -s @e12', 'chrome-relay get attr @e12 href', 'chrome-relay get value @e14', 'chrome-relay get text -s "h1"', 'chrome-relay get attr href -s "a.next"', 'chrome-relay get count -s ".result"', 'chrome-relay get value -s "#card" --frame @e12'],
     },
     schemas: () => ({
       params: getParams(),

@@ -173,6 +173,7 @@ export const OBSERVE_TOOLS = {
     mcp: { group: 'devtools', description: 'Console messages and uncaught exceptions of the tab; credentials masked.' },
     cli: {
       command: 'console',
+      output: 'list',
       summary: 'Console messages and uncaught exceptions of the tab (captured since chrome-relay attached to it).',
       task: 'observe',
       examples: ['chrome-relay console', 'chrome-relay console --level warn --since 12', 'chrome-relay console --clear'],
@@ -193,6 +194,7 @@ export const OBSERVE_TOOLS = {
     mcp: { group: 'network', description: 'Requests of the tab since chrome-relay attached to it, filtered by url, status or method; credentials redacted.' },
     cli: {
       command: 'network',
+      output: 'list',
       summary: 'Requests of the tab (captured since chrome-relay attached to it); sensitive headers redacted.',
       task: 'observe',
       examples: ['chrome-relay network', 'chrome-relay network --url api --status 4xx', 'chrome-relay network --method POST --raw-headers'],
@@ -265,7 +267,7 @@ export const OBSERVE_TOOLS = {
     leases: 'exempt',
     lists: 'workspaces',
     mcp: { group: 'tabs-admin', description: 'List the workspaces that still have a window.' },
-    cli: { command: 'workspace list', summary: 'List live workspaces.', task: 'organize', examples: ['chrome-relay workspace list'] },
+    cli: { command: 'workspace list', output: 'list', summary: 'List live workspaces.', task: 'organize', examples: ['chrome-relay workspace list'] },
     schemas: () => ({
       params: z.strictObject({}),
       result: z.strictObject({ workspaces: z.array(Workspace()), otherTabs: otherTabs().optional() }),
@@ -330,7 +332,7 @@ export const OBSERVE_TOOLS = {
     leases: 'exempt',
     lists: 'groups',
     mcp: { group: 'tabs-admin', description: 'List the tab groups you may use; the rest are only counted.' },
-    cli: { command: 'group list', summary: 'List tab groups.', task: 'organize', examples: ['chrome-relay group list'] },
+    cli: { command: 'group list', output: 'list', summary: 'List tab groups.', task: 'organize', examples: ['chrome-relay group list'] },
     schemas: () => ({
       params: z.strictObject({}),
       result: z.strictObject({
@@ -386,7 +388,7 @@ export const OBSERVE_TOOLS = {
     mutates: false,
     leases: 'exempt',
     mcp: { group: 'tabs-admin', description: 'List the live leases.' },
-    cli: { command: 'lease list', summary: 'List live leases.', task: 'leases', examples: ['chrome-relay lease list'] },
+    cli: { command: 'lease list', output: 'list', summary: 'List live leases.', task: 'leases', examples: ['chrome-relay lease list'] },
     schemas: () => ({
       params: z.strictObject({}),
       result: z.strictObject({ leases: z.array(Lease()) }),
