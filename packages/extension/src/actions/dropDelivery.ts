@@ -8,8 +8,9 @@
  *
  * Elements besides the target may take the release, because pages send it there themselves: the
  * dragged element (it often follows the pointer, so the release lands on it), an element the page
- * captured the pointer to (setPointerCapture), and a drag library's ghost that moved with the
- * pointer (injected/delivery.ts, followerRelease: told from a covering overlay by motion).
+ * captured the pointer to (setPointerCapture), a drag library's ghost that moved with the
+ * pointer (injected/delivery.ts, followerRelease: told from a covering overlay by motion), and a
+ * sortable list that moved the target aside to make room for the dragged element (madeRoom).
  *
  * The aiming and the judging of the one pointer-action path (pointerAction.ts) for a drop; nothing else uses it.
  */

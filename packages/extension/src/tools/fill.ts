@@ -7,15 +7,18 @@
  * inputs (date, color, range…) and <select> are set in our isolated world with input + change
  * dispatched (see injected/actions.ts for why React sees that too). The result is read back and
  * must be the request: equal to it, or — in a typed field — the same value as the page formats it (an input mask's
- * separators and spacing: actions/formattedValue.ts), which the answer then shows (`formatted`, `value`). A page
- * that dropped or changed characters (maxlength, a mask that truncates or refuses) is not success.
+ * separators and spacing: actions/formattedValue.ts), which the answer then shows (`formatted`, `value`). A
+ * contenteditable is read back as the snapshot and `get value` read it, one line per block (injected/text.ts), and
+ * must hold the request line for line, apart from what nobody sees (`holdsTyped`); the answer shows its text. A page
+ * that dropped or changed characters (maxlength, a mask that truncates or refuses, an editor that joins lines) is not
+ * success.
  *
  * No hit-test, deliberately: a field under a modal or sticky header can still be filled, and
  * filling does not click.
  */
 import { RelayError, type ToolResult } from '@chrome-relay/protocol';
 import { SECRET_MASK } from '../injected/secrets.js';
-import { normalizeText } from '../injected/dom.js';
+import { holdsTyped } from '../injected/text.js';
 import { insertText, pressDelete } from '../input/keyboard.js';
 import { checkFocusLanding } from '../input/landing.js';
 import { defineTool } from './defineTool.js';
@@ -30,15 +33,15 @@ async function typeValue(ctx: RefContext, site: RefSite, value: string, plan: 't
   if (value === '') await pressDelete(ctx, landed, site.tabId);
   else await insertText(ctx, landed, site.tabId, value);
   const after = await readRef(ctx, site, 'fill', 'value', { ref: site.ref });
-  // A contenteditable's value is its rendered text: compare it the way it renders.
-  const same = plan === 'contenteditable' ? normalizeText(after.value) === normalizeText(value) : after.value === value;
+  // A contenteditable's value is its text read as the snapshot reads it, lines kept: only what nobody sees may differ.
+  const same = plan === 'contenteditable' ? holdsTyped(after.value, value) : after.value === value;
   const formatted = !same && plan === 'typed' && formattedAs(value, after.value);
   if (!same && !formatted) {
     // A password is compared, never printed: not what was asked for, not what the field holds.
     const holds = after.secret ? 'something else than what was filled' : `${JSON.stringify(after.value)} instead of ${JSON.stringify(value)}`;
     throw new RelayError(
       'partial_success_disallowed',
-      `Filled @${site.ref}, but it now holds ${holds}: the page or the field (maxlength, an input mask that drops what does not fit, a single-line input given newlines) changed it — more than formatting, which is accepted. Check the field and fill a value it accepts.`,
+      `Filled @${site.ref}, but it now holds ${holds}: the page or the field (maxlength, an input mask that drops what does not fit, a single-line input or editor given newlines) changed it — more than formatting, which is accepted. Check the field and fill a value it accepts.`,
       { tool: 'fill', phase: 'verify', details: { ref: site.ref, tab: site.tabId, ...(after.secret ? { secret: true } : { expected: value, actual: after.value }) } },
     );
   }

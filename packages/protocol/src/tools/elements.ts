@@ -54,7 +54,7 @@ export const ELEMENT_TOOLS = {
       result: z.strictObject({
         tabId: z.number(),
         ref: z.string(),
-        value: z.string().describe('What the element holds afterwards (verified: the request, or with formatted the request as the page formats it); a password or one-time code shows as ••••••'),
+        value: z.string().describe('What the element holds afterwards (verified: the request, or with formatted the request as the page formats it; a contenteditable\'s text line for line, as `get value` reads it); a password or one-time code shows as ••••••'),
         formatted: z
           .literal(true)
           .optional()
