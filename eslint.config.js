@@ -5,7 +5,8 @@
 //   nothing Node- or chrome-specific; the CLI never imports the host (nor the host the CLI), and neither
 //   imports the extension;
 // - floors inside the extension: a room imports only rooms on lower floors (packages/extension/floors.mjs, read by
-//   scripts/eslintFloors.mjs: the role of Playwright's DEPS.list files).
+//   scripts/eslintFloors.mjs: the role of Playwright's DEPS.list files), and only the one pointer-action path imports
+//   the files that aim, arm and disarm the delivery guards (POINTER_PATH there).
 import tseslint from 'typescript-eslint';
 import { floorsPlugin } from './scripts/eslintFloors.mjs';
 
@@ -56,7 +57,7 @@ export default tseslint.config(
     files: ['packages/extension/src/**/*.ts'],
     ignores: ['**/*.test.ts', 'packages/extension/src/testing/**'],
     plugins: { floors: floorsPlugin },
-    rules: { 'floors/imports': 'error' },
+    rules: { 'floors/imports': 'error', 'floors/pointer-path': 'error' },
   },
   // The person's limits at their choke points: input reaches a page only through input/ (which asks for the landing
   // check's proof), and pixels leave it only through capture/ (which masks what the person blocked).

@@ -221,6 +221,18 @@ describe('get and js', () => {
     expect(String(thrown.error?.details.exception)).toContain('boom');
     expect((await js('let x = ;')).error).toMatchObject({ code: 'invalid_arguments', details: { field: 'expression' } });
   });
+
+  it("the page's own exception is the page's, whatever it says: Chrome's words for a document that went away included", async () => {
+    const tab = await open(relay, '/reads.html');
+    // Once read as the tab navigating (timeout, reason navigating): the error's kind came from its words.
+    const mimic = await relay.cli('js', "throw new Error('Execution context was destroyed.')", '--tab', String(tab.tabId));
+    expect(mimic.error).toMatchObject({ code: 'cdp_error', retryable: false });
+    expect(String(mimic.error?.details.exception)).toContain('Execution context was destroyed');
+    // And a wait whose function throws so fails at once, instead of polling a document it took for a new one.
+    const waited = await relay.cli('wait', '--fn', "(() => { throw new Error('Cannot find context with specified id') })()", '--tab', String(tab.tabId), '--timeout', '8000');
+    expect(waited.error).toMatchObject({ code: 'cdp_error', retryable: false });
+    expect(String(waited.error?.details.exception)).toContain('Cannot find context with specified id');
+  });
 });
 
 describe('dialogs never wedge a session', () => {

@@ -6,8 +6,11 @@
  *
  *   - lists: `tabs`, `group list`, `workspace list` (CLI and MCP) show only what the agent may act on; the person's
  *     tabs and groups are counted (otherTabs, otherGroups), never shown by URL, title or name;
- *   - groups: `group close Personal` (with --allow-partial too), `group add Personal <agent tab>`, `group create`
- *     with one of the person's tab ids, `--group Personal`: refused, the person's tabs, draft and group untouched;
+ *   - groups by name: `group close Personal` (with --allow-partial too), `group add Personal <agent tab>` (with a
+ *     missing tab and --allow-partial: the `failed` list), `--group Personal`, over the CLI and MCP, answer exactly as a
+ *     name nobody uses — the person's group names are not probed that way either; `group create Personal` makes the
+ *     agent a group of its own beside theirs; a group with one agent tab and one of the person's is theirs;
+ *   - groups by the person's tab ids: `group create` with one is refused; the person's tabs, draft and group untouched;
  *   - ids: `close <person's tab>`, `lease claim --tab <person's tab>`: refused (as they were before this gate);
  *   - workspaces: a tab the person moved into the agent's workspace window is not listed, and `workspace close`
  *     refuses to close it with the window;
@@ -107,25 +110,58 @@ describe('lists show only what the agent may act on', () => {
   });
 });
 
+/**
+ * A name only the person's groups carry answers exactly as a name nobody uses: same exit, same stdout, same stderr
+ * (code, message, details), the name aside. `args` hold NAME where the group's name goes.
+ */
+async function likeNobody(name: string, ...args: string[]): Promise<CliResult> {
+  const theirs = await cli(...args.map((a) => a.replaceAll('NAME', name)));
+  const nobody = await cli(...args.map((a) => a.replaceAll('NAME', 'Nobody')));
+  const what = args.join(' ');
+  expect(theirs.code, `${what}: ${theirs.stdout}`).toBe(1);
+  expect(theirs.error?.code, `${what}: ${theirs.stderr}`).toBe('target_not_found');
+  expect(theirs.stderr, what).toBe(nobody.stderr.replaceAll('Nobody', name));
+  expect(theirs.stdout, what).toBe(nobody.stdout.replaceAll('Nobody', name));
+  return theirs;
+}
+
 describe("the person's groups and tabs, named any way", () => {
-  it('group close, group add, group create, --group, close and lease claim refuse them, and change nothing', async () => {
+  it("group close, group add and --group answer a person's group name as one nobody uses; group create gets a group of the agent's own; nothing of theirs changes", async () => {
     const agent = await open(relay, '/button.html');
-    refused(await cli('group', 'close', 'Personal'), 'group close');
-    refused(await cli('group', 'close', 'Personal', '--allow-partial'), 'group close --allow-partial');
-    await personIntact();
-    refused(await cli('group', 'add', 'Personal', String(agent.tabId)), 'group add');
-    refused(await cli('group', 'add', 'Personal', String(agent.tabId), '--allow-partial'), 'group add --allow-partial');
-    refused(await cli('group', 'create', 'mine', String(agent.tabId), String(mine.other)), 'group create with their tab');
-    refused(await cli('group', 'create', 'mine', String(agent.tabId), String(mine.other), '--allow-partial'), 'group create --allow-partial with their tab');
-    refused(await cli('--group', 'Personal', 'snapshot'), '--group snapshot');
-    refused(await cli('--group', 'Personal', 'close'), '--group close');
+    for (const shape of [
+      ['group', 'close', 'NAME'],
+      ['group', 'close', 'NAME', '--allow-partial'],
+      ['group', 'add', 'NAME', String(agent.tabId)],
+      // With a tab that does not exist beside it: the `failed` list is no oracle either.
+      ['group', 'add', 'NAME', String(agent.tabId), '999999', '--allow-partial'],
+      ['--group', 'NAME', 'snapshot'],
+      ['--group', 'NAME', 'close'],
+      ['--group', 'NAME', 'click', '@e1'],
+    ]) {
+      await likeNobody('Personal', ...shape);
+    }
     await personIntact();
     const agentTab = ((await okJson(relay, 'tabs')) as unknown as Listed).windows.flatMap((w) => w.tabs).find((t) => t.id === agent.tabId);
     expect(agentTab?.groupId).toBe(-1);
     // Over MCP the same.
-    const viaMcp = await mcp.callTool({ name: 'group_close', arguments: { name: 'Personal' } });
-    expect(viaMcp.isError).toBe(true);
-    expect(JSON.stringify(viaMcp)).toContain('not_agent_tab');
+    const viaMcp = async (name: string) => JSON.stringify(await mcp.callTool({ name: 'group_close', arguments: { name } }));
+    expect(await viaMcp('Personal')).toBe((await viaMcp('Nobody')).replaceAll('Nobody', 'Personal'));
+    expect(await viaMcp('Personal')).toContain('target_not_found');
+    await personIntact();
+    // The person's tab named by id is still refused whole, whatever the group's name.
+    refused(await cli('group', 'create', 'mine', String(agent.tabId), String(mine.other)), 'group create with their tab');
+    refused(await cli('group', 'create', 'mine', String(agent.tabId), String(mine.other), '--allow-partial'), 'group create --allow-partial with their tab');
+    // Their group's name is free for the agent: a group of its own, beside theirs (Chrome allows two of one title).
+    const created = await okJson(relay, 'group', 'create', 'Personal', String(agent.tabId), '--json');
+    expect(created.groupId).not.toBe(group);
+    await personIntact();
+    const listed = (await okJson(relay, 'group', 'list')) as { groups: { name: string; groupId: number; tabIds: number[] }[]; otherGroups?: number };
+    expect(listed.groups.filter((g) => g.name === 'Personal')).toEqual([expect.objectContaining({ groupId: created.groupId, tabIds: [agent.tabId] })]);
+    expect(listed.otherGroups).toBe(1);
+    // From then on the name is the agent's group, never an ambiguity that counts theirs.
+    const second = await open(relay, '/button.html');
+    expect((await cli('group', 'add', 'Personal', String(second.tabId))).code).toBe(0);
+    expect((await okJson(relay, 'group', 'close', 'Personal')).applied).toEqual([agent.tabId, second.tabId]);
     await personIntact();
     // By id: close and lease claim (refused before this gate too; kept beside the group roads).
     refused(await cli('close', String(mine.draft)), 'close');
@@ -133,6 +169,27 @@ describe("the person's groups and tabs, named any way", () => {
     refused(await cli('--agent', 'a1', 'lease', 'claim', '--tab', String(mine.draft)), 'lease claim');
     const closeViaMcp = await mcp.callTool({ name: 'close', arguments: { tabs: [mine.draft] } });
     expect(closeViaMcp.isError).toBe(true);
+    await personIntact();
+  });
+
+  it('a group holding one agent tab and one of the person\'s is the person\'s: not named, not closed, its agent tab still the agent\'s', async () => {
+    const agent = await open(relay, '/button.html');
+    const page = await relay.devtools.newPage();
+    await page.goto(relay.server.url('/personal.html?person=mixed'));
+    const [theirs] = await personTabIds(options, relay.server.url('/personal.html?person=mixed'));
+    if (theirs === undefined) throw new Error('no mixed tab');
+    const mixed = await options.evaluate(async (ids) => {
+      const id = await chrome.tabs.group({ tabIds: ids as [number, ...number[]] });
+      await chrome.tabGroups.update(id, { title: 'Mixed' });
+      return id;
+    }, [agent.tabId, theirs]);
+    for (const shape of [['group', 'close', 'NAME', '--allow-partial'], ['group', 'add', 'NAME', String(agent.tabId)], ['--group', 'NAME', 'snapshot']]) {
+      await likeNobody('Mixed', ...shape);
+    }
+    const kept = await options.evaluate((id) => chrome.tabs.query({ groupId: id }).then((tabs) => tabs.map((t) => t.id ?? -1).sort((a, b) => a - b)), mixed);
+    expect(kept).toEqual([agent.tabId, theirs].sort((a, b) => a - b));
+    expect((await cli('snapshot', '--tab', String(agent.tabId))).code).toBe(0);
+    await page.close();
     await personIntact();
   });
 });

@@ -17,7 +17,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRng } from '../scripts/torture/prng.js';
+import { createRng } from '@chrome-relay/protocol/src/testing/prng.js';
 import { CLI, EXTENSION_ID, startRelay, type CliResult, type Relay } from './harness.js';
 import { mcpClient, open, read, stringEnv } from './helpers.js';
 import { spawnSync } from 'node:child_process';

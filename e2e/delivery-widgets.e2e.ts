@@ -63,7 +63,8 @@ describe('widgets that act on the press: one click, exit 0, and the answer says 
     // Radix draws the list over the trigger: the release went to it and was held back.
     expect(opened?.releaseHeld).toBe(true);
     expect(opened?.summary).toBe('opened: listbox');
-    expect(chosen).toMatchObject({ what: 'selected', releaseHeld: true, summary: 'selected' });
+    // The option took the pointerup and left with its list: the rest of that release goes to what held it, not held back.
+    expect(chosen).toEqual({ what: 'selected', summary: 'selected' });
     expect(await read(page, 'window.record')).toEqual({ value: 'New Zealand Time', opened: false });
   });
 
@@ -74,8 +75,9 @@ describe('widgets that act on the press: one click, exit 0, and the answer says 
     expect(await read(page, 'window.record')).toEqual({ chosen: ['Archive'], opened: false });
   });
 
-  it('react-select (opens on mousedown): opened: listbox, then the option is the value', async () => {
-    const { page } = await openAndChoose('react-select', /combobox "Flavour"/, /option "Vanilla"/, 'listbox');
+  it('react-select (opens on mousedown; its value is drawn beside the input): opened: listbox, then the option is the value, selected', async () => {
+    const { chosen, page } = await openAndChoose('react-select', /combobox "Flavour"/, /option "Vanilla"/, 'listbox');
+    expect(chosen).toEqual({ what: 'selected', summary: 'selected' });
     expect(await read(page, 'window.record')).toEqual({ value: 'vanilla', opened: false });
   });
 
@@ -117,6 +119,9 @@ describe('a press that did not visibly act is not a success', () => {
     expect(opened.acted).toMatchObject({ what: 'opened', popup: { role: 'listbox' }, releaseHeld: true });
     await refused(tab.tabId, refFor(await snapshot(relay, tab.tabId), /option "Apple"/));
     expect(await read(page, 'window.record')).toMatchObject({ fruit: 'none', options: [] });
+    // A combobox whose field beside its input changed as the list closed, but does not show the option: nothing chosen.
+    await refused(tab.tabId, refFor(await snapshot(relay, tab.tabId), /option "Red"/));
+    expect(await read(page, 'window.record.colour')).toBeUndefined();
   });
 
   it('names what covered the target by role and short name: never a style sheet, never the text of a container holding it', async () => {
@@ -134,3 +139,124 @@ describe('a press that did not visibly act is not a success', () => {
     expect(await read(page, 'window.record')).toMatchObject({ veil: [], through: 0, panel: [] });
   });
 });
+
+describe('pointer capture: the page choosing who hears the release of a press its control took', () => {
+  it("a track that captures the pointer when its handle is pressed takes the release: exit 0; a decoy handed the capture is click_intercepted and hears nothing", async () => {
+    const tab = await open(relay, '/delivery-capture.html');
+    const page = await relay.page(tab.path);
+    const text = await snapshot(relay, tab.tabId);
+    await click(tab.tabId, refFor(text, /button "Handle"/));
+    const own = await read<Record<string, string[]>>(page, 'window.record');
+    expect(own.handle?.slice(0, 1), 'the press reached the handle').toEqual(['pointerdown']);
+    expect(own.own, 'the track it captured to heard the release').toEqual(expect.arrayContaining(['pointerup', 'click']));
+    const stolen = await relay.cli('click', refFor(text, /button "Stolen"/), '--tab', String(tab.tabId));
+    expect(stolen.code, stolen.stdout).toBe(1);
+    expect(stolen.error?.code, stolen.stderr).toBe('click_intercepted');
+    expect(stolen.error?.details.when).toBe('on_press');
+    expect(stolen.error?.message).toMatch(/<div id="decoy">/);
+    expect(await read(page, 'window.record.decoy'), 'the decoy heard nothing of the release').toEqual([]);
+  });
+
+  it("MUI Slider: a click on a thumb's slider ref (MUI captures the pointer to the slider's root) exits 0 and leaves no drag running; a click on its rail sets the value", async () => {
+    const { tabId, page, text } = await widget('mui-slider');
+    const snap = await text();
+    await click(tabId, refFor(snap, /slider "Volume"/));
+    expect(await read(page, 'window.record.volume'), 'pressed where the thumb is: the value stays').toBe(20);
+    // Had the release been held back, MUI would still be dragging: the pointer moving to the other slider would move this one.
+    await click(tabId, refFor(snap, /slider "Maximum price"/));
+    expect(await read(page, 'window.record.volume')).toBe(20);
+    const rail = await read<{ x: number; y: number }>(page, `(() => { const r = document.querySelector('.MuiSlider-root').getBoundingClientRect(); return { x: Math.round(r.left + r.width * 0.75), y: Math.round(r.top + r.height / 2) }; })()`);
+    const atRail = await relay.cli('click', '--x', String(rail.x), '--y', String(rail.y), '--tab', String(tabId));
+    expect(atRail.code, atRail.stderr).toBe(0);
+    const volume = await read<number>(page, 'window.record.volume');
+    expect(volume).toBeGreaterThan(65);
+    expect(volume).toBeLessThan(85);
+  });
+
+  it('the other kits that capture the pointer or follow it from the window take a click on their controls: Radix Slider, Shoelace range, react-aria slider (its input clipped by a wrapper: a slider in the snapshot now), a dnd-kit sortable item', async () => {
+    const radix = await widget('radix-form');
+    await click(radix.tabId, refFor(await radix.text(), /slider "Volume"/));
+    expect(await read(radix.page, 'window.record.volume') ?? 30, 'Radix: pressed where the thumb is').toBe(30);
+    // A native range in a shadow root: the browser moves its thumb to where it is pressed, its middle.
+    const shoelace = await widget('shoelace');
+    await click(shoelace.tabId, refFor(await shoelace.text(), /slider "Volume"/));
+    expect(await read(shoelace.page, 'window.record.volume')).toBe(50);
+    // react-aria: the input is clipped by a VisuallyHidden wrapper inside the thumb, which is where the pointer goes.
+    const aria = await widget('react-aria-slider');
+    await click(aria.tabId, refFor(await aria.text(), /slider "Brightness" \[range=0\.\.100\] \[ref=e\d+\]: "40"/));
+    expect(await read(aria.page, 'window.record.brightness')).toBe(40);
+    // dnd-kit follows the pointer from the document and starts a drag only once it moved: a click is a click.
+    const dnd = await widget('dnd-kit');
+    await click(dnd.tabId, refFor(await dnd.text(), /button "Banana"/));
+    expect(await read(dnd.page, 'window.record')).toEqual({ order: ['Apple', 'Banana', 'Cherry'], clicked: 'Banana' });
+  });
+
+  it('a sortable list moves the target item aside to make room for the item dragged onto it, and the release lands on the list: the drop is made, exit 0 (dnd-kit too); a target moved aside where what takes the release was put there, or to which nothing dragged came, is click_intercepted and nothing there hears it', async () => {
+    const room = await open(relay, '/delivery-room.html');
+    const roomPage = await relay.page(room.path);
+    const list = await snapshot(relay, room.tabId);
+    const sorted = await relay.cli('drag', refFor(list, /button "Apple"/), refFor(list, /button "Cherry"/), '--tab', String(room.tabId));
+    expect(sorted.code, sorted.stderr).toBe(0);
+    expect(await read(roomPage, 'window.record')).toEqual({ order: ['Banana', 'Cherry', 'Apple'], releases: ['list'], sheet: [] });
+    const dnd = await widget('dnd-kit');
+    const items = await dnd.text();
+    const dragged = await relay.cli('drag', refFor(items, /button "Apple"/), refFor(items, /button "Cherry"/), '--tab', String(dnd.tabId));
+    expect(dragged.code, dragged.stderr).toBe(0);
+    expect(await read(dnd.page, 'window.record.order')).toEqual(['Banana', 'Cherry', 'Apple']);
+    // The traps: each drag must be refused at the drop, and the page's record read after it.
+    const refusedDrop = async (path: string, trap?: string): Promise<Page> => {
+      const tab = await open(relay, path);
+      const page = await relay.page(tab.path);
+      if (trap !== undefined) expect((await relay.cli('js', `reset('${trap}')`, '--tab', String(tab.tabId))).code).toBe(0);
+      const snap = await snapshot(relay, tab.tabId);
+      const [source, target] = path.startsWith('/delivery-room') ? [/button "Apple"/, /button "Cherry"/] : [/button "Handle"/, /button "Drop zone"/];
+      const result = await relay.cli('drag', refFor(snap, source), refFor(snap, target), '--tab', String(tab.tabId));
+      expect(result.code, result.stdout).toBe(1);
+      expect(result.error).toMatchObject({ code: 'click_intercepted', details: { when: 'on_drop' } });
+      return page;
+    };
+    // The item dragged follows the pointer and the target moves aside, but into a sheet laid over the page: the sheet
+    // holds the target now, yet it did not hold it when the drag began.
+    const wrapped = await refusedDrop('/delivery-room.html?trap=wrap');
+    expect(await read(wrapped, 'window.record')).toEqual({ order: ['Apple', 'Banana', 'Cherry'], releases: [], sheet: [] });
+    // The zone jumps aside and a decoy takes its place.
+    const aside = await refusedDrop('/delivery-drop.html', 'aside');
+    expect(await read(aside, 'window.record')).toEqual({ drops: [], releases: [], decoy: [] });
+    // The zone jumps aside and the release lands on the page that holds it: the zone's own pointerup never runs, and
+    // the handle dragged never left its place.
+    const away = await refusedDrop('/delivery-drop.html', 'away');
+    expect(await read(away, 'window.record')).toEqual({ drops: [], releases: [], decoy: [] });
+  });
+});
+
+describe('an element that leaves on its own release: the click landed', () => {
+  it('removed or hidden by its pointerup, mouseup or click handler, the rest of the click going to what held it: exit 0; replaced by a decoy, the decoy hears nothing; a Shoelace option selected', async () => {
+    for (const [name, id, heard] of [
+      ['Removed on pointerup', 'removed-on-pointerup', 'pointerup'],
+      ['Removed on mouseup', 'removed-on-mouseup', 'mouseup'],
+      ['Hidden on mouseup', 'hidden-on-mouseup', 'mouseup'],
+      ['List hidden on mouseup', 'list-hidden-on-mouseup', 'mouseup'],
+      ['Removed on click', 'removed-on-click', 'click'],
+      ['Replaced on pointerup', 'replaced-on-pointerup', 'pointerup'],
+    ] as const) {
+      const tab = await open(relay, '/delivery-leave.html');
+      const page = await relay.page(tab.path);
+      await click(tab.tabId, refFor(await snapshot(relay, tab.tabId), new RegExp(`generic "${name}"`)));
+      expect(await read(page, `window.record[${JSON.stringify(id)}]`), name).toBe(heard);
+      expect(await read(page, 'window.record.decoy'), name).toEqual([]);
+    }
+    // A library's: Shoelace's select chooses the option on mouseup, then hides its list behind a 100 ms animation.
+    const { tabId, page, text } = await widget('shoelace');
+    await click(tabId, refFor(await text(), /combobox "Shipping"/));
+    const listed = await until(async () => {
+      const now = await text();
+      return /option "Express"/.test(now) ? now : undefined;
+    }, 10_000, 'the options in a snapshot');
+    const { acted } = await click(tabId, refFor(listed, /option "Express"/));
+    expect(acted).toMatchObject({ what: 'selected' });
+    expect(await read(page, 'window.record.shipping')).toBe('express');
+    await until(async () => !/option "Express"/.test(await text()), 10_000, 'the list closed');
+    expect(await text()).toMatch(/combobox "Shipping" .*: "Express"/);
+  });
+});
+

@@ -73,8 +73,10 @@ describe('library controls Chrome shows are in the snapshot, named, and act thro
   it("Shoelace: the checkbox named by text slotted into its shadow label, the star rating as a slider", async () => {
     const tab = await openLibrary('shoelace', 'svg[part="svg"]');
     const snap = await snapshot(relay, tab.tabId);
-    expect(snap).toMatch(/^ {2}- checkbox "Gift wrap" \[ref=e\d+\]$/m);
-    expect(snap).toMatch(/^ {2}- switch "Dark mode" \[ref=e\d+\]$/m);
+    // One ref each: the pointer-cursor <label> in the shadow root around the input is the control to a person.
+    expect(snap).toMatch(/^- checkbox "Gift wrap" \[ref=e\d+\]$/m);
+    expect(snap).toMatch(/^- switch "Dark mode" \[ref=e\d+\]$/m);
+    expect(snap).not.toMatch(/generic "(Gift wrap|Dark mode)"/);
     expect(snap).toMatch(/^- slider "Rate the shop" \[range=0\.\.5\] \[ref=e\d+\]: "2"$/m);
     await ok('check', refFor(snap, /checkbox "Gift wrap"/));
     await ok('focus', refFor(snap, /slider "Rate the shop"/));
@@ -105,6 +107,23 @@ describe('library controls Chrome shows are in the snapshot, named, and act thro
   });
 });
 
+describe('a <label> made to look clickable around its own control', () => {
+  it('is folded into the control: one ref, named by the label, that acts; a label around more to act on, or labelling another control, keeps its own', async () => {
+    const tab = await open(relay, '/label-wrap.html');
+    const page = await relay.page(tab.path);
+    const snap = await snapshot(relay, tab.tabId);
+    expect(checkSnapshotText(snap).problems).toEqual([]);
+    for (const control of ['checkbox "Newsletter"', 'radio "Pro plan"', 'checkbox "Styled box"']) expect(snap).toMatch(new RegExp(`^- ${control} \\[ref=e\\d+\\]$`, 'm'));
+    expect(snap).not.toMatch(/generic "(Newsletter|Pro plan|Styled box)"/);
+    expect(snap).toMatch(/^- generic "I accept the terms" \[ref=e\d+\]:\n {2}- checkbox "I accept the terms" \[ref=e\d+\]\n {2}- link "terms"/m);
+    expect(snap).toMatch(/^- generic "Points elsewhere" \[ref=e\d+\]:/m);
+    await ok('check', refFor(snap, /checkbox "Newsletter"/));
+    await ok('click', refFor(snap, /radio "Pro plan"/));
+    await ok('check', refFor(snap, /checkbox "Styled box"/));
+    expect(await read(page, 'window.record')).toEqual({ news: true, pro: true, styled: true });
+  });
+});
+
 describe('library text keeps its structure', () => {
   it("TipTap: a bold word typed and made bold with the toolbar reads back exactly, and the editor below borrows no name", async () => {
     const tab = await openLibrary('tiptap', '.ProseMirror');
@@ -131,9 +150,36 @@ describe('library text keeps its structure', () => {
     expect(snap).toContain(`- ${JSON.stringify(target)}\n`);
     const editor = refFor(snap, /textbox "Code editor"/);
     expect(snap).toContain(`- textbox "Code editor" [multiline] [ref=${editor.slice(1)}]: ${JSON.stringify('function greet(name) {\n  return "Hello, " + name;\n}\n\nexport default greet;\n')}`);
-    await ok('fill', editor, target);
+    // The answer holds the code as the editor holds it, lines and indentation kept.
+    expect(await ok('fill', editor, target)).toMatchObject({ value: target });
     expect(await recorded(tab.page)).toEqual({ doc: target });
     const tree = (await ok('snapshot', '--tab', String(tab.tabId), '--json')).tree as JsonNode[];
     expect(byRef(tree, editor.slice(1))?.value).toBe(target);
   });
 });
+
+describe('fill on a rich-text field reads it back as the snapshot and `get value` do, line for line', () => {
+  it('TipTap: two paragraphs filled in are two paragraphs, and the answer, `get value` and the snapshot say so', async () => {
+    const tab = await openLibrary('tiptap', '.ProseMirror');
+    const notes = refFor(await snapshot(relay, tab.tabId), /textbox "Notes"/);
+    const text = 'Ship the release today.\nTell the support team.';
+    expect(await ok('fill', notes, text)).toMatchObject({ value: text });
+    expect(await recorded(tab.page)).toMatchObject({ notes: '<p>Ship the release today.</p><p>Tell the support team.</p>' });
+    expect(await ok('get', 'value', notes)).toMatchObject({ value: text });
+    expect(await snapshot(relay, tab.tabId)).toContain(`- textbox "Notes" [richtext] [focused] [ref=${notes.slice(1)}]: ${JSON.stringify(text)}\n`);
+  });
+
+  it('an editor that joins the lines into one is partial_success_disallowed, saying what it holds; a plain contenteditable holds its lines', async () => {
+    // A beforeinput-driven editor whose model keeps the line break as a character it renders as a space.
+    const joined = await open(relay, '/editor.html');
+    const page = await relay.page(joined.path);
+    const result = await relay.cli('fill', refFor(await snapshot(relay, joined.tabId), /textbox "Editor"/), 'line one\nline two');
+    expect(result.code, result.stdout).toBe(1);
+    expect(result.error).toMatchObject({ code: 'partial_success_disallowed', details: { expected: 'line one\nline two', actual: 'line one line two' } });
+    expect(await read(page, 'window.model')).toBe('line one\nline two');
+    const form = await open(relay, '/form.html');
+    const editor = refFor(await snapshot(relay, form.tabId), /textbox "Editor"/);
+    expect(await ok('fill', editor, 'line one\nline two')).toMatchObject({ value: 'line one\nline two' });
+  });
+});
+

@@ -215,6 +215,32 @@ describe('the remembered tab is closed', () => {
   });
 });
 
+describe('each agent its own current tab', () => {
+  it('two agents (CHROME_RELAY_AGENT=a, =b) each navigate, then click without --tab: each acts in its own tab, never in the other\'s', async () => {
+    const human = await humanTab();
+    const url = (name: string): string => relay.server.url(`/recorder.html?name=${name}`);
+    const a = ok(await as('a', 'navigate', url('agent-a'), '--json')).json as { tabId: number };
+    const b = ok(await as('b', 'navigate', url('agent-b'), '--json')).json as { tabId: number };
+    expect(b.tabId).not.toBe(a.tabId);
+    const [pageA, pageB] = [await relay.page('name=agent-a'), await relay.page('name=agent-b')];
+    // Interleaved, as two agents working at once would be.
+    expect(ok(await as('a', 'click', '--x', '5', '--y', '5', '--json')).json).toMatchObject({ tabId: a.tabId });
+    expect(ok(await as('b', 'click', '--x', '5', '--y', '5', '--json')).json).toMatchObject({ tabId: b.tabId });
+    expect(ok(await as('a', 'click', '--x', '5', '--y', '5', '--json')).json).toMatchObject({ tabId: a.tabId });
+    await until(async () => (await clicksOf(pageA)) === 2 && (await clicksOf(pageB)) === 1, 5000, "each agent's clicks in its own tab");
+    // A second navigate stays in the agent's own tab: b's page is not taken away from it.
+    expect(ok(await as('a', 'navigate', url('agent-a-again'), '--json')).json).toMatchObject({ tabId: a.tabId });
+    expect(pageB.url()).toBe(url('agent-b'));
+    expect(await clicksOf(pageB)).toBe(1);
+    // An agent that has worked nowhere yet gets no one's tab.
+    const fresh = await as('c', 'click', '--x', '5', '--y', '5');
+    expectCode(fresh, 'target_not_found');
+    expect(fresh.error?.details).toMatchObject({ tab: null, agent: 'c' });
+    expect(await clicksOf(pageB)).toBe(1);
+    await expectUntouched(human);
+  });
+});
+
 describe('close and leases', () => {
   it("another agent cannot close a leased tab (reason leased), by id or by --tab; the lease dies with the tab", async () => {
     const tab = await agentTab('leased');

@@ -5,7 +5,7 @@
  * by coordinates) and says what each must do — act in exactly this tab, or fail with this code.
  * Pure: the test runs the steps and feeds the outcomes back.
  */
-import { createRng } from '../scripts/torture/prng.js';
+import { createRng } from '@chrome-relay/protocol/src/testing/prng.js';
 
 /** mulberry32 (the torture suite's generator): seeded, to replay a failing run with E2E_SEED. */
 export function prng(seed: number): () => number {

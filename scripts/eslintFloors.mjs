@@ -3,7 +3,7 @@
 // file the plan does not name is an error too, so a new room gets a floor before it gets code.
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { exempt, FLOORS, roomOf } from '../packages/extension/floors.mjs';
+import { exempt, FLOORS, POINTER_PATH, roomOf } from '../packages/extension/floors.mjs';
 
 const src = resolve(dirname(fileURLToPath(import.meta.url)), '../packages/extension/src');
 
@@ -37,4 +37,26 @@ const imports = {
   },
 };
 
-export const floorsPlugin = { rules: { imports } };
+/** @type {import('eslint').Rule.RuleModule} */
+const pointerPath = {
+  meta: { type: 'problem', docs: { description: 'Only the one pointer-action path imports its inner files (packages/extension/floors.mjs POINTER_PATH).' }, schema: [] },
+  create(context) {
+    const file = relative(src, context.filename);
+    if (file.startsWith('..') || exempt(file) || POINTER_PATH.files.includes(file)) return {};
+    const check = (node, source) => {
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const target = relative(src, resolve(dirname(context.filename), source)).replace(/\.js$/, '.ts');
+      if (target !== POINTER_PATH.entry && POINTER_PATH.files.includes(target)) {
+        context.report({ node, message: `${target} belongs to the one pointer-action path: go through ${POINTER_PATH.entry} (pointerAction), which aims, verifies and disarms.` });
+      }
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};
+
+export const floorsPlugin = { rules: { imports, 'pointer-path': pointerPath } };

@@ -7,7 +7,9 @@
 //     use by a unit test alone does not keep it alive (--ignoreTestFiles: an export only a test imports is there for
 //     the test, not the program; what a test needs of a module it reaches through what the module does);
 //   - in the CLI and host-files: an export no other module imports is not an export (strict, types left alone; the
-//     other packages are held to it as they are next reworked).
+//     other packages are held to it as they are next reworked);
+// - import circles (scripts/importCircles.mjs): no two files, and no two areas (a package, e2e/, scripts/), import
+//   each other, directly or round a loop.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,6 +24,7 @@ const lenientYet = ['packages/extension', 'packages/native-host', 'packages/prot
 export const lintTasks = [
   { name: 'eslint', command: bin('eslint'), args: ['--cache', '--cache-location', 'node_modules/.cache/eslint/', 'packages', 'e2e', 'scripts'] },
   { name: 'unused exports', command: bin('ts-unused-exports'), args: ['tsconfig.exports.json', '--ignoreLocallyUsed', '--ignoreTestFiles', `--excludePathsFromReport=${entries.join(';')}`] },
+  { name: 'import circles', command: process.execPath, args: ['scripts/importCircles.mjs'] },
   { name: 'exports used elsewhere', command: bin('ts-unused-exports'), args: ['tsconfig.exports.json', '--allowUnusedTypes', `--excludePathsFromReport=${[...entries, ...lenientYet].join(';')}`] },
 ];
 

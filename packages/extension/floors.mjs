@@ -56,3 +56,14 @@ export function roomOf(relative) {
 export function exempt(relative) {
   return relative.endsWith('.test.ts') || relative.startsWith('testing/') || relative.endsWith('.d.ts') || /(^|\/)fake[A-Z]\w*\.ts$/.test(relative);
 }
+
+/**
+ * The one pointer-action path (actions/pointerAction.ts says what it owns: aim → landing check → send → verify →
+ * give-way retry → disarm). Its entry is the only file of it the rest of the extension may import; its other files
+ * aim, arm, read and disarm the delivery guards for it alone. Read by the ESLint rule `floors/pointer-path` and by
+ * scripts/floorFigures.mjs (calls that aim or disarm outside these files).
+ */
+export const POINTER_PATH = {
+  entry: 'actions/pointerAction.ts',
+  files: ['actions/pointerAction.ts', 'actions/pointerDelivery.ts', 'actions/pointClick.ts', 'actions/dropDelivery.ts'],
+};

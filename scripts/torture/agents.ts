@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { runChecked, type Invocation, type Ran } from './cli.js';
-import type { Rng } from './prng.js';
+import type { Rng } from '@chrome-relay/protocol/src/testing/prng.js';
 import type { LiveSuite } from './suite.js';
 
 const PHASE = '8 agents × 100';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ArgvCorpus, bindTabs, type CorpusContext } from './argvCorpus.js';
-import { createRng } from './prng.js';
+import { createRng } from '@chrome-relay/protocol/src/testing/prng.js';
 
 const offline: CorpusContext = { live: false, tabSlots: 4, scratch: '/tmp/scratch', origin: '' };
 const live: CorpusContext = { live: true, tabSlots: 4, scratch: '/tmp/scratch', origin: 'http://127.0.0.1:9' };

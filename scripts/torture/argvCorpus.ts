@@ -12,7 +12,7 @@
  * and busy pages stay within a few seconds, and every file path is under the suite's scratch directory
  * or a path that must be refused.
  */
-import type { Rng } from './prng.js';
+import type { Rng } from '@chrome-relay/protocol/src/testing/prng.js';
 
 export interface CorpusContext {
   /** Live browser: tab placeholders and fixture URLs mean something. */

@@ -18,7 +18,7 @@ import { CLI, startRelay } from '../../e2e/harness.js';
 import { agents } from './agents.js';
 import { liveArgv, liveDirected, offlineArgv } from './argvFuzz.js';
 import { faults, stopBrowser, type Relaunched } from './faults.js';
-import { createRng } from './prng.js';
+import { createRng } from '@chrome-relay/protocol/src/testing/prng.js';
 import { Report } from './report.js';
 import { secondUser } from './secondUser.js';
 import { socketFuzz } from './socketFuzz.js';

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Relay } from '../../e2e/harness.js';
-import type { Rng } from './prng.js';
+import type { Rng } from '@chrome-relay/protocol/src/testing/prng.js';
 import type { Report } from './report.js';
 
 export interface Suite {

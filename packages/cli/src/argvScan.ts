@@ -6,9 +6,12 @@
  * all of them, so they agree on where the command starts: after the program-level options and their values.
  */
 
-/** Program options that take a value (so the token after them is not the command name). */
-const VALUE_OPTIONS: ReadonlySet<string> = new Set(['--profile', '--endpoint', '--timeout', '--agent', '--tab', '--workspace', '--group']);
-const TARGET_FLAGS: ReadonlySet<string> = new Set(['--tab', '--workspace', '--group']);
+import { PROGRAM_OPTIONS, spellingsOf, takesValue } from './programOptions.js';
+
+/** Program options that take a value (so the token after them is not the command name), every spelling. */
+const VALUE_OPTIONS: ReadonlySet<string> = new Set(PROGRAM_OPTIONS.filter((option) => takesValue(option.flags)).flatMap((option) => spellingsOf(option.flags)));
+/** The program's target options (`--tab`, `--workspace`, `--group`), by their long spelling. */
+const TARGET_FLAGS: ReadonlySet<string> = new Set(PROGRAM_OPTIONS.filter((option) => option.target === true).flatMap((option) => spellingsOf(option.flags).filter((flag) => flag.startsWith('--'))));
 
 /** A target flag as typed: its name without dashes, its value (undefined when missing), and whether it came before the command. */
 export interface TypedTarget {

@@ -56,4 +56,9 @@ describe('stepLabel', () => {
     expect(stepLabel('get', ['attr', '--selector=#pw'])).toBe('get … --selector=…');
     expect(stepLabel('snapshot', [])).toBe('snapshot');
   });
+
+  it('shows a ref only as the one grammar reads one: a value that merely looks like a ref is a value', () => {
+    expect(stepLabel('click', ['@e1234'])).toBe('click @e1234');
+    for (const value of ['@e0', '@e012', `@e${'9'.repeat(16)}`, 'e5']) expect(stepLabel('fill', ['@e5', value]), value).toBe('fill @e5 …');
+  });
 });

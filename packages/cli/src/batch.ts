@@ -8,7 +8,7 @@
  * A command step runs the CLI itself as a child process with the batch's global options in front:
  * the step then behaves byte-for-byte like the command typed alone (notices, files, exit code).
  */
-import { isInternalTool, RelayError, isToolName, type RelayErrorData } from '@chrome-relay/protocol';
+import { isInternalTool, RelayError, isToolName, parseRef, type RelayErrorData } from '@chrome-relay/protocol';
 import { withOwnBudget } from './callBudget.js';
 import { runTool } from './runTool.js';
 import type { GlobalOptions } from './globalOptions.js';
@@ -85,7 +85,9 @@ export function stepLabel(command: string, args: readonly string[]): string {
   const words = args.map((arg, at) => {
     // After `--` every word is a value, however it looks.
     if (end !== -1 && at >= end) return at === end ? arg : '…';
-    if (/^@e\d+$/.test(arg)) return arg;
+    // A ref as the one grammar reads it, written with the `@` only refs carry: a value that merely looks like one (`@e0`,
+    // a bare `e5`) may be what the agent typed, and is not shown.
+    if (arg.startsWith('@') && parseRef(arg) !== null) return arg;
     if (/^--?[A-Za-z][\w-]*$/.test(arg)) return arg;
     const flag = /^(--?[A-Za-z][\w-]*)=/.exec(arg);
     return flag?.[1] === undefined ? '…' : `${flag[1]}=…`;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TOOLS } from '@chrome-relay/protocol';
 import { actionText, batchText, listLines, statusText, toolText, valueText } from './present.js';
 
 describe('the text of a result: everything an agent needs, short', () => {
@@ -24,6 +25,9 @@ describe('the text of a result: everything an agent needs, short', () => {
     );
     // A URL that could end early (a space, a quote) is quoted.
     expect(actionText('navigate', { tabId: 1, url: 'https://a.test/a b" x', title: '', ready: true, newTab: false })).toBe('navigated tab 1 to "https://a.test/a b\\" x"');
+    expect(actionText('dblclick', { tabId: 3, ref: 'e4', x: 1, y: 2, healed: false })).toBe('double-clicked @e4');
+    // Every tool a command prints as an action has words of its own (none falls back to its fields).
+    for (const [tool, entry] of Object.entries(TOOLS)) if (entry.cli?.output === 'action') expect(actionText(tool, { tabId: 1, ref: 'e1' }), tool).toBeDefined();
     expect(actionText('status', {})).toBeUndefined();
   });
 

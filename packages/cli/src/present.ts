@@ -185,6 +185,8 @@ export function actionText(tool: string, result: Result): string | undefined {
       const state = result.checked === true ? 'checked' : 'unchecked';
       return `${result.changed === true ? `${state} ${ref(result.ref)}` : `${ref(result.ref)} was already ${state}`}${healedNote(result)}`;
     }
+    case 'dblclick':
+      return `double-clicked ${ref(result.ref)}${healedNote(result)}`;
     case 'hover':
       return `hovering over ${ref(result.ref)}${healedNote(result)}`;
     case 'focus':

@@ -20,6 +20,20 @@ describe('lazy command registration', () => {
     for (const name of HAND_WRITTEN.flatMap((m) => m.names)) expect(toolWords.has(name), name).toBe(false);
   });
 
+  it("skips the value of every program option commander knows, however spelled: argv's scan reads the program's own table", () => {
+    const program = buildProgram(argv('tabs'));
+    const valued = program.options.filter((option) => option.required || option.optional);
+    expect(valued.map((option) => option.long)).toContain('--endpoint');
+    for (const option of valued) {
+      for (const flag of [option.short, option.long].filter((spelling): spelling is string => spelling !== undefined)) {
+        expect(commandNameOf(argv(flag, 'tabs', 'snapshot')), flag).toBe('snapshot');
+      }
+    }
+    for (const option of program.options.filter((o) => !o.required && !o.optional && o.long !== '--version')) {
+      expect(commandNameOf(argv(option.long ?? '', 'tabs')), option.long).toBe('tabs');
+    }
+  });
+
   it('finds the command name after program-level options, skipping their values', () => {
     expect(commandNameOf(argv('--tab', '12', '--json', 'click', '@e1'))).toBe('click');
     expect(commandNameOf(argv('--profile', '/p', 'doctor'))).toBe('doctor');

@@ -9,8 +9,9 @@
  */
 import { Command } from 'commander';
 import { isToolName, TOOLS, VERSION, type CliTask, type ToolName } from '@chrome-relay/protocol';
-import { parseTab, parseTimeout } from './args.js';
+import { OPTION_PARSERS } from './args.js';
 import { commandWordsOf } from './argvScan.js';
+import { PROGRAM_OPTIONS } from './programOptions.js';
 import { TOOL_COMMANDS } from './commandSpec.js';
 import { declareCommand } from './declareCommand.js';
 import { registerAliases } from './aliases.js';
@@ -110,14 +111,6 @@ export function buildProgram(argv: readonly string[] = [], options: { validateOn
   const program = new Command('chrome-relay')
     .description('Drive your real, logged-in Chrome from the shell: snapshot → refs → click.')
     .version(VERSION, '-V, --version')
-    .option('--profile <user-data-dir>', 'talk to the browser running this profile (when several are connected)')
-    .option('--endpoint <endpoint>', 'reach the browser on another machine, in a container or in WSL: unix:<path>, ssh://[user@]host[:port] or cmd:<command line> (default: $CHROME_RELAY_ENDPOINT)')
-    .option('--timeout <ms>', 'deadline for the whole call (default 30000)', parseTimeout)
-    .option('--json', 'the whole result as indented JSON (otherwise: one line for a program, text for a person; snapshots and lists as text)')
-    .option('--agent <name>', 'agent identity for leases (default: $CHROME_RELAY_AGENT)')
-    .option('--tab <id>', "act in this tab (a command's own --tab replaces it)", parseTab)
-    .option('--workspace <name>', "act in this workspace's tab")
-    .option('--group <name>', "act in this tab group's tab")
     .showHelpAfterError(false)
     // Commander's own "error: …" line would precede our one-line contract; main.ts prints the error instead.
     // The only other thing commander writes to stderr is the usage of a level given no command: it goes to
@@ -125,6 +118,11 @@ export function buildProgram(argv: readonly string[] = [], options: { validateOn
     // Set before the subcommands exist: commander copies output settings into each at creation.
     .configureOutput({ outputError: () => undefined, writeErr: (text) => process.stdout.write(text) })
     .exitOverride();
+  // The program's own options, from the one table argvScan.ts reads too.
+  for (const option of PROGRAM_OPTIONS) {
+    if (option.parser === undefined) program.option(option.flags, option.description);
+    else program.option(option.flags, option.description, OPTION_PARSERS[option.parser] as (value: string, previous: unknown) => unknown);
+  }
   const name = commandNameOf(argv);
   const running = toolCommandOf(argv);
   const handWritten = HAND_WRITTEN.filter((module) => name !== undefined && module.names.includes(name));

@@ -63,6 +63,14 @@ export function readResponse(message: unknown): ClientResponse | undefined {
 /** The request frame of one call to the host at `endpoint` (the CLI's one-shot socket and the MCP server's persistent one). */
 export function callRequest(endpoint: string, id: number, tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: CallEnvelope) {
   const auth = envelope.withoutProof === true ? undefined : proofFor(endpoint, tool);
+  return requestFrame(id, tool, params, timeoutMs, envelope, auth === undefined ? {} : { auth });
+}
+
+/**
+ * A call's request as every road sends it (to a local host here, through a link in remote/linkClient.ts): the call,
+ * this build's versions, the envelope's fields that are set, and the road's own fields (`auth`, `profile`) last.
+ */
+export function requestFrame(id: number, tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: CallEnvelope, road: Record<string, unknown>): { id: number } & Record<string, unknown> {
   return {
     id,
     tool,
@@ -72,8 +80,26 @@ export function callRequest(endpoint: string, id: number, tool: string, params: 
     ...(envelope.target === undefined ? {} : { target: envelope.target }),
     ...(envelope.agent === undefined ? {} : { agent: envelope.agent }),
     ...(envelope.snapshot === undefined ? {} : { snapshot: envelope.snapshot }),
-    ...(auth === undefined ? {} : { auth }),
+    ...road,
   };
+}
+
+/** A connected socket, or the error of the one attempt. */
+export function connectOnce(path: string): Promise<Socket | NodeJS.ErrnoException> {
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    socket.once('connect', () => {
+      socket.removeAllListeners('error');
+      resolve(socket);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error));
+  });
+}
+
+/** A connected socket, or null when nothing listens there (a host that just died). */
+export async function connectTo(path: string): Promise<Socket | null> {
+  const connected = await connectOnce(path);
+  return connected instanceof Error ? null : connected;
 }
 
 /**

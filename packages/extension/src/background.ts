@@ -88,10 +88,9 @@ const targeting = createTargetingContext({
   organize: chromeOrganizeApi,
   leases,
   workspaces,
-  refTab: async (ref) => {
-    const found = await registry.lookup(ref);
-    return found === undefined ? undefined : { tab: found.tabId, state: found.state };
-  },
+  refs: registry,
+  // The person's groups are not the agent's to see, by list or by name: the same verdict as `group list`.
+  seesGroup: (tabIds) => policy.seesGroup(tabIds),
 });
 
 const activity = new ActivityLog(browser);

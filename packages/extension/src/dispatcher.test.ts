@@ -4,11 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { createDispatcher, DEADLINE_MARGIN_MS, DIALOG_GRACE_MS, type CallMessage } from './dispatcher.js';
 import { SESSION_KEYS } from './state/storage.js';
 import { createTargetingContext, type TargetingParts } from './targeting/context.js';
-import { createFakeEnvironment, type FakeBrowser } from './testing/fakeChrome.js';
+import { createFakeEnvironment } from './testing/fakeChrome.js';
+import type { FakeBrowser } from './testing/fakeBrowser.js';
 import { fakeOrganize } from './testing/fakeOrganize.js';
 import { fakeBarrier } from './testing/fakeNet.js';
 import { fakeAgentPages } from './testing/fakeLifecycle.js';
 import { defineTool, type AnyToolDefinition } from './tools/defineTool.js';
+import { organizeTools } from './tools/observe/organize.js';
 import type { ToolContext } from './actions/toolContext.js';
 import { ActivityLog } from './activity/activityLog.js';
 import { AgentTabs } from './policy/agentTabs.js';
@@ -18,8 +20,10 @@ import { SettingsStore, type Settings } from './policy/settings.js';
 
 const NOW = 1_000_000;
 
-function targetingOver(browser: FakeBrowser, refTab: TargetingParts['refTab'] = async () => undefined) {
-  return createTargetingContext({ browser, organize: fakeOrganize(browser), refTab });
+const NO_REFS: TargetingParts['refs'] = { lookup: async () => undefined, forgetTab: async () => undefined };
+
+function targetingOver(browser: FakeBrowser, refs: TargetingParts['refs'] = NO_REFS, organize = fakeOrganize(browser), seesGroup: TargetingParts['seesGroup'] = async () => true) {
+  return createTargetingContext({ browser, organize, refs, seesGroup });
 }
 
 function dispatcherWith(...tools: AnyToolDefinition[]) {
@@ -40,9 +44,10 @@ const emptyTabs: ToolResult<'tabs'> = { windows: [] };
 
 describe('dispatcher', () => {
   it('answers a known tool with its validated result and a deadline inside the host timeout', async () => {
-    let seen: ToolContext | undefined;
+    let seen: ToolContext<never> | undefined;
     const tabs = defineTool({
       name: 'tabs',
+      uses: [],
       async handle(_params, ctx) {
         seen = ctx;
         return emptyTabs;
@@ -51,6 +56,22 @@ describe('dispatcher', () => {
     const reply = await dispatcherWith(tabs)(call('tabs', {}, 10_000));
     expect(reply).toEqual({ type: 'result', id: 41, ok: true, result: emptyTabs });
     expect(seen?.deadline).toBe(NOW + 10_000 - DEADLINE_MARGIN_MS);
+  });
+
+  it('hands a tool its call\'s part and the services it names, nothing else', async () => {
+    let seen: object | undefined;
+    const get = defineTool({
+      name: 'get',
+      uses: ['captures', 'worlds'],
+      async handle(params, ctx) {
+        seen = ctx;
+        return { tabId: params.tab ?? 0, what: params.what, value: 'T' };
+      },
+    });
+    const env = createFakeEnvironment();
+    const tab = env.browser.addTab({}).id ?? 0;
+    await createDispatcher({ tools: [get], services: { ...env.ctx, targeting: targetingOver(env.browser) } })({ ...call('get', { what: 'title' }), target: { tab } });
+    expect(Object.keys(seen ?? {}).sort()).toEqual(['browser', 'captures', 'cdp', 'deadline', 'refs', 'target', 'worlds']);
   });
 
   it('answers an unknown tool with unsupported_tool in phase dispatch', async () => {
@@ -65,6 +86,7 @@ describe('dispatcher', () => {
     let ran = false;
     const navigate = defineTool({
       name: 'navigate',
+      uses: [],
       async handle() {
         ran = true;
         return { tabId: 1, url: '', title: '', ready: true, newTab: false };
@@ -79,6 +101,7 @@ describe('dispatcher', () => {
   it('passes a handler RelayError through, tagged with the tool', async () => {
     const tabs = defineTool({
       name: 'tabs',
+      uses: [],
       async handle() {
         throw new RelayError('target_not_found', 'Tab 3 does not exist.', { phase: 'resolve', details: { tab: 3 } });
       },
@@ -90,6 +113,7 @@ describe('dispatcher', () => {
   it('turns a plain Error from a handler into internal_error keeping the text', async () => {
     const tabs = defineTool({
       name: 'tabs',
+      uses: [],
       async handle() {
         throw new TypeError('cannot read x of undefined');
       },
@@ -102,6 +126,7 @@ describe('dispatcher', () => {
   it('turns a result that breaks its schema into internal_error', async () => {
     const tabs = defineTool({
       name: 'tabs',
+      uses: [],
       async handle() {
         // Simulates a handler bug the type checker cannot see (e.g. data straight from the page).
         const fromPage: unknown = JSON.parse('{"windows": "none"}');
@@ -120,6 +145,7 @@ describe('dispatcher: one target per call', () => {
     const seen: (number | undefined)[] = [];
     const get = defineTool({
       name: 'get',
+      uses: [],
       async handle(params) {
         seen.push(params.tab);
         return { tabId: params.tab ?? 0, what: params.what, value: 'T' };
@@ -139,6 +165,55 @@ describe('dispatcher: one target per call', () => {
     expect(seen).toEqual([remembered, named]);
   });
 
+  it('remembers the tab a page tool acted in (the tools never do): the call\'s tab, or the one its result names', async () => {
+    const { env, dispatch } = recording();
+    const remembered = env.browser.addTab({}).id ?? 0;
+    const named = env.browser.addTab({}).id ?? 0;
+    env.browser.session.set(SESSION_KEYS.currentTab, remembered);
+    await dispatch({ ...call('get', { what: 'title' }), target: { tab: named } });
+    expect(env.browser.session.get(SESSION_KEYS.currentTab)).toBe(named);
+    const opened = env.browser.addTab({}).id ?? 0;
+    const navigate = defineTool({ name: 'navigate', uses: [], handle: async () => ({ tabId: opened, newTab: true, ready: true, url: 'https://a.test/', title: '' }) });
+    const navigating = createDispatcher({ tools: [navigate], services: { ...env.ctx, targeting: targetingOver(env.browser) } });
+    expect(await navigating(call('navigate', { url: 'https://a.test/' }))).toMatchObject({ type: 'result' });
+    expect(env.browser.session.get(SESSION_KEYS.currentTab)).toBe(opened);
+  });
+
+  it('a tool that failed on a tab the call named leaves that tab remembered; a tool that acts on no tab changes nothing', async () => {
+    const env = createFakeEnvironment();
+    const remembered = env.browser.addTab({}).id ?? 0;
+    const named = env.browser.addTab({}).id ?? 0;
+    env.browser.session.set(SESSION_KEYS.currentTab, remembered);
+    const failing = defineTool({
+      name: 'get',
+      uses: [],
+      handle: async () => {
+        throw new RelayError('element_not_found', 'none', { details: { reason: 'no_match' } });
+      },
+    });
+    const tabs = defineTool({ name: 'tabs', uses: [], handle: async () => ({ windows: [] }) });
+    const dispatch = createDispatcher({ tools: [failing, tabs], services: { ...env.ctx, targeting: targetingOver(env.browser) } });
+    await dispatch({ ...call('get', { what: 'text', selector: 'p' }), target: { tab: named } });
+    expect(env.browser.session.get(SESSION_KEYS.currentTab)).toBe(named);
+    env.browser.session.set(SESSION_KEYS.currentTab, remembered);
+    await dispatch(call('tabs'));
+    expect(env.browser.session.get(SESSION_KEYS.currentTab)).toBe(remembered);
+  });
+
+  it("remembers a tab per agent: each agent's next call without --tab acts where that agent last worked, never where another did", async () => {
+    const { env, seen, dispatch } = recording();
+    const [a, b] = [env.browser.addTab({}).id ?? 0, env.browser.addTab({}).id ?? 0];
+    await dispatch({ ...call('get', { what: 'title' }), agent: 'a', target: { tab: a } });
+    await dispatch({ ...call('get', { what: 'title' }), agent: 'b', target: { tab: b } });
+    await dispatch({ ...call('get', { what: 'title' }), agent: 'a' });
+    await dispatch({ ...call('get', { what: 'title' }), agent: 'b' });
+    expect(seen).toEqual([a, b, a, b]);
+    // A third agent, and a call with no identity, have worked nowhere: neither takes a or b's tab.
+    expect(errorOf(await dispatch({ ...call('get', { what: 'title' }), agent: 'c' }))).toMatchObject({ code: 'target_not_found', details: { tab: null, agent: 'c' } });
+    expect(errorOf(await dispatch(call('get', { what: 'title' })))).toMatchObject({ code: 'target_not_found', details: { tab: null } });
+    expect(seen).toEqual([a, b, a, b]);
+  });
+
   it('runs nothing when there is no tab to act on; the active tab is never a default', async () => {
     const { env, seen, dispatch } = recording();
     env.browser.addTab({ active: true });
@@ -154,14 +229,19 @@ describe('dispatcher: the dialog precondition', () => {
   function guarded(...tools: AnyToolDefinition[]) {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab({ url: 'https://a.test/', active: true }).id ?? 0;
-    const refTab: TargetingParts['refTab'] = async (ref) => (ref === 'e5' ? { tab, state: 'live' } : undefined);
-    const dispatch = createDispatcher({ tools, services: { ...env.ctx, targeting: targetingOver(env.browser, refTab) } });
+    const document = { frameId: 'F', loaderId: 'L' };
+    const refs: TargetingParts['refs'] = {
+      lookup: async (ref) => (ref === 'e5' ? { state: 'live', tabId: tab, document, frame: document, record: { role: 'button', name: 'Go' } } : undefined),
+      forgetTab: async () => undefined,
+    };
+    const dispatch = createDispatcher({ tools, services: { ...env.ctx, targeting: targetingOver(env.browser, refs) } });
     return { env, tab, dispatch };
   }
 
   const getTitle = (ran: { count: number }) =>
     defineTool({
       name: 'get',
+      uses: [],
       async handle(params) {
         ran.count++;
         return { tabId: params.tab ?? 0, what: params.what, value: 'T' };
@@ -185,8 +265,8 @@ describe('dispatcher: the dialog precondition', () => {
 
   it("checks a ref's own tab, and lets tabs/dialog/close through", async () => {
     const { env, tab, dispatch } = guarded(
-      defineTool({ name: 'click', async handle() { return { clicked: true as const, tabId: tab, x: 1, y: 1, healed: false, navigated: false, url: '' }; } }),
-      defineTool({ name: 'tabs', async handle() { return emptyTabs; } }),
+      defineTool({ name: 'click', uses: [], async handle() { return { clicked: true as const, tabId: tab, x: 1, y: 1, healed: false, navigated: false, url: '' }; } }),
+      defineTool({ name: 'tabs', uses: [], async handle() { return emptyTabs; } }),
     );
     await env.cdp.attach(tab);
     env.debugger.emit(tab, 'Page.javascriptDialogOpening', alertOpening);
@@ -205,6 +285,7 @@ describe('dispatcher: the dialog precondition', () => {
     const { env, tab, dispatch } = guarded(
       defineTool({
         name: 'get',
+        uses: [],
         async handle(params, ctx) {
           setTimeout(() => env.debugger.emit(tab, 'Page.javascriptDialogOpening', alertOpening), 20);
           await ctx.cdp.send(tab, 'Runtime.evaluate', { expression: 'blocked' });
@@ -224,6 +305,7 @@ describe('dispatcher: the dialog precondition', () => {
     const { env, tab, dispatch } = guarded(
       defineTool({
         name: 'js',
+        uses: ['dialogs'],
         async handle(params, ctx) {
           const outcome = await ctx.dialogs.watch(tab, async () => {
             env.debugger.emit(tab, 'Page.javascriptDialogOpening', alertOpening);
@@ -248,6 +330,7 @@ describe('dispatcher: a snapshot after the tool (the CLI’s --snapshot)', () =>
     const snapshots: Record<string, unknown>[] = [];
     const click = defineTool({
       name: 'click',
+      uses: [],
       async handle() {
         order.push('click');
         return clickResult(tab, env) as ToolResult<'click'>;
@@ -255,6 +338,7 @@ describe('dispatcher: a snapshot after the tool (the CLI’s --snapshot)', () =>
     });
     const snapshot = defineTool({
       name: 'snapshot',
+      uses: [],
       async handle(params) {
         order.push('snapshot');
         snapshots.push(params);
@@ -284,10 +368,11 @@ describe('dispatcher: a snapshot after the tool (the CLI’s --snapshot)', () =>
     const tab = env.browser.addTab({ url: 'https://a.test/' }).id ?? 0;
     const navigate = defineTool({
       name: 'navigate',
+      uses: [],
       handle: async (params) => ({ tabId: tab, url: params.url, title: 'A', ready: true, newTab: false }),
       leavesParsed: (params) => params.wait !== 'commit',
     });
-    const snapshot = defineTool({ name: 'snapshot', handle: async () => ({ tabId: tab, url: 'https://a.test/', title: 'A', refCount: 1, tree }) });
+    const snapshot = defineTool({ name: 'snapshot', uses: [], handle: async () => ({ tabId: tab, url: 'https://a.test/', title: 'A', refCount: 1, tree }) });
     const dispatch = createDispatcher({ tools: [navigate, snapshot], services: { ...env.ctx, targeting: targetingOver(env.browser) } });
     expect(await dispatch({ ...call('navigate', { url: 'https://a.test/', tab, wait: 'load' }), snapshot: {} })).toMatchObject({ ok: true, snapshot: { ok: true } });
     expect(pageQuestions(env)).toBe(0);
@@ -318,7 +403,7 @@ describe('dispatcher: a snapshot after the tool (the CLI’s --snapshot)', () =>
     const { tab, dispatch } = composite(clicked);
     const withTab = await dispatch({ ...call('click', { x: 1, y: 2, tab }), snapshot: { tab: 5 } });
     expect(withTab).toMatchObject({ snapshot: { ok: false, error: { code: 'invalid_arguments', details: { field: 'snapshot.tab' } } } });
-    const tabs = defineTool({ name: 'tabs', async handle() { return emptyTabs; } });
+    const tabs = defineTool({ name: 'tabs', uses: [], async handle() { return emptyTabs; } });
     const noTab = await dispatcherWith(tabs)({ ...call('tabs'), snapshot: {} });
     expect(noTab).toMatchObject({ ok: true, result: emptyTabs, snapshot: { ok: false, error: { code: 'invalid_arguments', details: { field: 'snapshot' } } } });
   });
@@ -341,6 +426,7 @@ describe('dispatcher: the person\'s limits and the activity log', () => {
     let gate: Promise<void> = Promise.resolve();
     const get = defineTool({
       name: 'get',
+      uses: [],
       async handle(params, ctx) {
         ran.count++;
         await ctx.cdp.send(params.tab ?? 0, 'Runtime.evaluate', { expression: 'document.title' });
@@ -420,12 +506,100 @@ describe('dispatcher: the person\'s limits and the activity log', () => {
   });
 });
 
+describe("dispatcher: the person's tab groups are not the agent's to name", () => {
+  /**
+   * "Agent tabs only": the person's group "Taxes" (two tabs of theirs), a group "Mixed" holding one agent tab and one of
+   * the person's, the person's lending group "chrome-relay" (one tab of theirs, lent), and two agent tabs.
+   */
+  async function groups() {
+    const env = createFakeEnvironment();
+    const organize = fakeOrganize(env.browser);
+    const store = new SettingsStore(env.browser);
+    await store.save({ blockedSites: [], agentTabsOnly: true, idleDetachSeconds: 15, remoteAgents: true, agentFiles: false, agentJs: true });
+    const pause = new PauseStore(env.browser);
+    const agentTabs = new AgentTabs(env.browser);
+    const { barrier } = fakeBarrier(env.browser, () => store.rules());
+    const policy = new Policy({ browser: env.browser, organize, sessions: env.cdp, settings: store, pause, agentTabs, barrier, pages: fakeAgentPages(env.browser, barrier, agentTabs, pause).pages });
+    const tab = (url: string): number => env.browser.addTab({ url }).id ?? 0;
+    const [taxes1, taxes2, mixedPerson, lent] = [tab('https://tax.test/1'), tab('https://tax.test/2'), tab('https://mail.test/'), tab('https://lent.test/')];
+    const [agentA, agentB, agentC] = [tab('https://shop.test/a'), tab('https://shop.test/b'), tab('https://shop.test/c')];
+    for (const id of [agentA, agentB, agentC]) await policy.adopt(id, 'opened');
+    const titled = async (title: string, ids: number[]): Promise<number> => {
+      const id = await organize.groupTabs(ids);
+      await organize.updateGroup(id, { title });
+      return id;
+    };
+    const taxes = await titled('Taxes', [taxes1, taxes2]);
+    const mixed = await titled('Mixed', [agentC, mixedPerson]);
+    const lending = await titled('chrome-relay', [lent]);
+    const tools = [...Object.values(organizeTools), defineTool({ name: 'get', uses: [], handle: async (params) => ({ tabId: params.tab ?? 0, what: params.what, value: 'T' }) })];
+    const targeting = targetingOver(env.browser, NO_REFS, organize, (ids) => policy.seesGroup(ids));
+    const dispatch = createDispatcher({ tools, services: { ...env.ctx, targeting }, policy });
+    const snapshotOfGroups = () => [...organize.groups.values()].map((g) => ({ id: g.id, title: g.title, tabIds: [...g.tabIds] }));
+    return { env, organize, dispatch, taxes, mixed, lending, taxes1, taxes2, mixedPerson, lent, agentA, agentB, agentC, snapshotOfGroups };
+  }
+
+  /** What a name nobody uses gets, written for another name: what a probe would compare an answer with. */
+  const asIfNamed = (error: RelayErrorData, name: string) => JSON.parse(JSON.stringify(error).replaceAll('Nobody', name)) as unknown;
+
+  it("group add/close and --group answer a person's group name exactly as a name nobody uses, and change nothing", async () => {
+    const g = await groups();
+    const before = g.snapshotOfGroups();
+    for (const name of ['Taxes', 'Mixed']) {
+      const shapes: [string, Record<string, unknown>, CallMessage['target']?][] = [
+        ['group_add', { name: 'N', tabs: [g.agentA] }],
+        ['group_add', { name: 'N', tabs: [g.agentA, 999], allowPartial: true }],
+        ['group_close', { name: 'N' }],
+        ['group_close', { name: 'N', allowPartial: true }],
+        ['get', { what: 'title' }, { group: 'N' }],
+      ];
+      for (const [tool, params, target] of shapes) {
+        const named = (n: string): CallMessage => ({ ...call(tool, { ...params, ...('name' in params ? { name: n } : {}) }), ...(target ? { target: { group: n } } : {}) });
+        const person = errorOf(await g.dispatch(named(name)));
+        const nobody = errorOf(await g.dispatch(named('Nobody')));
+        expect(person.code).toBe('target_not_found');
+        expect(person).toEqual(asIfNamed(nobody, name));
+      }
+    }
+    expect(g.snapshotOfGroups()).toEqual(before);
+  });
+
+  it("group create with a person's group name makes the agent a group of its own; theirs is untouched, and the name is the agent's from then on", async () => {
+    const g = await groups();
+    const created = await g.dispatch(call('group_create', { name: 'Taxes', tabs: [g.agentA] }));
+    if (created.type !== 'result') throw new Error(JSON.stringify(created));
+    const mine = (created.result as { groupId: number }).groupId;
+    expect(mine).not.toBe(g.taxes);
+    expect(g.organize.groups.get(g.taxes)).toMatchObject({ title: 'Taxes', tabIds: [g.taxes1, g.taxes2] });
+    // The name now finds the agent's group only: no ambiguity that would count the person's.
+    expect((await g.dispatch(call('group_add', { name: 'Taxes', tabs: [g.agentB] }))).type).toBe('result');
+    expect(g.organize.groups.get(mine)?.tabIds).toEqual([g.agentA, g.agentB]);
+    expect(errorOf(await g.dispatch(call('group_create', { name: 'Taxes', tabs: [g.agentB] })))).toMatchObject({ code: 'target_conflict', details: { reason: 'name_taken', group: 'Taxes' } });
+    const listed = await g.dispatch(call('group_list'));
+    if (listed.type !== 'result') throw new Error(JSON.stringify(listed));
+    expect(listed.result).toMatchObject({ groups: [{ name: 'chrome-relay' }, { name: 'Taxes', groupId: mine }], otherGroups: 2 });
+    expect(g.organize.groups.get(g.taxes)).toMatchObject({ title: 'Taxes', tabIds: [g.taxes1, g.taxes2] });
+  });
+
+  it('the lending group "chrome-relay" is the agents\' while every tab of it is usable; with a page agents never use dragged in, it is the person\'s again', async () => {
+    const g = await groups();
+    expect((await g.dispatch({ ...call('get', { what: 'title' }), target: { group: 'chrome-relay' } })).type).toBe('result');
+    // The browser's settings page joins the lending group: lending never makes such a page an agent's.
+    const settingsPage = g.env.browser.addTab({ url: 'chrome://settings/' }).id ?? 0;
+    await g.organize.groupTabs([settingsPage], g.lending);
+    const nobody = errorOf(await g.dispatch(call('group_close', { name: 'Nobody' })));
+    const lending = errorOf(await g.dispatch(call('group_close', { name: 'chrome-relay' })));
+    expect(lending).toEqual(asIfNamed(nobody, 'chrome-relay'));
+    expect(g.organize.groups.get(g.lending)?.tabIds).toEqual([g.lent, settingsPage]);
+  });
+});
+
 describe('dispatcher: the deadline of a call on a tab', () => {
   it('answers timeout (page_busy) itself when the page never lets the tool finish, before the host would', async () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab({ url: 'https://a.test/' }).id ?? 0;
     const never = (): Promise<never> => new Promise<never>(() => undefined);
-    const tools = [defineTool({ name: 'get', handle: never }), defineTool({ name: 'click', handle: never })];
+    const tools = [defineTool({ name: 'get', uses: [], handle: never }), defineTool({ name: 'click', uses: [], handle: never })];
     const dispatch = createDispatcher({ tools, services: { ...env.ctx, targeting: targetingOver(env.browser) } });
     const started = Date.now();
     const read = errorOf(await dispatch(call('get', { what: 'title', tab }, DEADLINE_MARGIN_MS + 100)));
@@ -449,6 +623,7 @@ describe('dispatcher: input calls take turns per tab', () => {
     const finish = new Map<string, () => void>();
     const click = defineTool({
       name: 'click',
+      uses: [],
       async handle(params, ctx) {
         const name = `${params.x ?? 0}`;
         started.push(name);
@@ -459,6 +634,7 @@ describe('dispatcher: input calls take turns per tab', () => {
     });
     const get = defineTool({
       name: 'get',
+      uses: [],
       async handle(params, ctx) {
         started.push('get');
         if (params.what === 'text') await ctx.cdp.send(params.tab ?? 0, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: 0, y: 0 });
@@ -526,6 +702,7 @@ describe('dispatcher: input calls take turns per tab', () => {
     const typed: string[] = [];
     const type = defineTool({
       name: 'type',
+      uses: [],
       async handle(params, ctx) {
         for (const char of params.text) {
           // A page slow to take the keys: the deadline passes in the middle.

@@ -1,7 +1,8 @@
 /**
- * Runs one host 'call': find the tool, decide once which tabs it acts on (targeting/prepareCall.ts:
- * envelope, validation, tab resolution, leases), run the handler with a deadline, validate the
- * result, and answer with exactly one ExtensionToHost message. It never throws: every failure
+ * Runs one host 'call': find the tool, decide once which tabs it acts on and what its refs are (targeting/prepareCall.ts:
+ * envelope, validation, tab and ref resolution, leases), hand the tool what was resolved (its context's `target` and
+ * `refs`: nothing is looked up again), run the handler with a deadline, validate the result, remember the tab it
+ * acted in (targets.ts: no tool does), and answer with exactly one ExtensionToHost message. It never throws: every failure
  * becomes an error reply, and anything that is not already a RelayError is a bug (internal_error).
  *
  * Shared precondition (one place, not every handler): JavaScript dialogs. While a dialog is open
@@ -40,6 +41,7 @@ import {
   RelayError,
   VERSION,
   parseResult,
+  tabUseOf,
   TOOLS,
   toolLabel,
   type ExtensionToHost,
@@ -50,6 +52,7 @@ import {
 } from '@chrome-relay/protocol';
 import type { ActivityEntry, ActivityLog } from './activity/activityLog.js';
 import { navigationCut } from './navigationCut.js';
+import { rememberTab } from './targets.js';
 import { withWhereNavigated } from './refs/refTarget.js';
 import { InputLanes, type Turn } from './input/inputLanes.js';
 import { ADialog, dialogOpenError, type DialogInfo } from './pageState/dialogs.js';
@@ -57,7 +60,7 @@ import { snapshotAfter } from './snapshotAfter.js';
 import { prepareCall, type PreparedCall } from './targeting/prepareCall.js';
 import { tabsOf, type CallTabs } from './context/call.js';
 import type { Policy } from './policy/policy.js';
-import type { AnyToolDefinition, ToolDefinition } from './tools/defineTool.js';
+import { handedTo, type AnyToolDefinition, type ToolDefinition } from './tools/defineTool.js';
 import type { Services, ToolContext } from './actions/toolContext.js';
 
 export type CallMessage = Extract<HostToExtension, { type: 'call' }>;
@@ -119,7 +122,8 @@ function leftParsed<T extends ToolName>(tool: ToolDefinition<T>, params: ToolPar
 }
 
 async function run<T extends ToolName>(tool: ToolDefinition<T>, params: ToolParams<T>, ctx: ToolContext): Promise<unknown> {
-  const result = await tool.handle(params, ctx);
+  // The tool is handed the services it named, and nothing else: what it declares is all it can reach.
+  const result = await tool.handle(params, handedTo(tool.uses, ctx));
   return parseResult(tool.name, result);
 }
 
@@ -199,8 +203,8 @@ async function takeTurn(lanes: InputLanes, ctx: ToolContext, tabId: number, tool
 
 /** What one run of a tool shares with the call it belongs to (dispatcher's execute). */
 interface Stage {
-  /** The call's context but for the tabs, which each run has resolved for itself. */
-  readonly ctx: Omit<ToolContext, 'target'>;
+  /** The call's context but for what each run resolved for itself (its tabs and refs). */
+  readonly ctx: Omit<ToolContext, 'target' | 'refs'>;
   readonly watch: { setTabs(tabs: readonly number[]): void } | undefined;
   readonly stopped: Promise<never>;
   /** Releases of the debugger sessions held, run when the call has answered. */
@@ -256,11 +260,12 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
    */
   async function execute<T extends ToolName>(tool: ToolDefinition<T>, prepared: PreparedCall<T>, stage: Stage, onTurn: (turn: Turn) => void = noop): Promise<unknown> {
     const { watch, stopped } = stage;
-    const { tabs } = prepared;
-    const ctx: ToolContext = { ...stage.ctx, target: tabs };
+    const { tabs, agent } = prepared;
+    // What was resolved is handed over whole: the tool looks up neither its tab nor its refs again.
+    const ctx: ToolContext = { ...stage.ctx, target: tabs, refs: prepared.refs };
     const tabId = tabs.kind === 'tab' ? tabs.tab : undefined;
     watch?.setTabs(tabsOf(tabs));
-    await deps.policy?.checkTabs(tool.name, prepared.params, tabs);
+    await deps.policy?.checkTabs(tool.name, prepared.params, tabs, prepared.seen);
     // A call that resolved to no tab may open one (navigate): hold every session until it ends.
     stage.holds.push(services.cdp.hold(tabs.kind === 'none' ? 'all' : tabsOf(tabs)));
     // A pause that landed while the call was being resolved: nothing has run yet, say so.
@@ -275,8 +280,30 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
     // A busy page must not leave the host to report the extension unresponsive (see the header).
     const running = tabId === undefined ? guarded : byDeadline(guarded, ctx.deadline, tabId, tool.name);
     running.catch(() => undefined);
-    const result = await Promise.race([running, stopped]);
+    let result: unknown;
+    try {
+      result = await Promise.race([running, stopped]);
+    } catch (error) {
+      // The tool ran on a tab the call named (--tab, a ref's, a workspace's): that is where the agent works now.
+      if (handler !== undefined) await remember(tool.name, tabs, undefined, agent).catch(() => undefined);
+      throw error;
+    }
+    await remember(tool.name, tabs, result, agent);
     return deps.policy === undefined ? result : deps.policy.noteResult(tool.name, result);
+  }
+
+  /**
+   * The tab chrome-relay works on from now on for the call's agent (targets.ts: one per agent identity), remembered
+   * here for every tool that acts in a page: the tab its result names (navigate's new tab), else the one the call was
+   * resolved to — never by a tool.
+   */
+  async function remember(tool: ToolName, tabs: CallTabs, result: unknown, agent: string | undefined): Promise<void> {
+    const use = tabUseOf(tool);
+    // Tools that manage tabs by id (close, groups, leases: their tabs are `tabs`) change nothing of it.
+    if ((use !== 'page' && use !== 'page_or_new') || tabs.kind === 'tabs') return;
+    const named = typeof result === 'object' && result !== null && 'tabId' in result && typeof result.tabId === 'number' ? result.tabId : undefined;
+    const tab = named ?? (tabs.kind === 'tab' ? tabs.tab : undefined);
+    if (tab !== undefined) await rememberTab(tab, services.browser, agent);
   }
 
   return async (call) => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { RelayError } from '@chrome-relay/protocol';
+import { commandFailure } from './cdp/failures.js';
 import { DocumentChanged } from './page/pageCall.js';
 import { navigationCut } from './navigationCut.js';
 
-const cdpError = (cdpMessage: string) => new RelayError('cdp_error', `Runtime.callFunctionOn failed: ${cdpMessage}`, { phase: 'act', details: { method: 'Runtime.callFunctionOn', cdpMessage } });
+const cdpError = (cdpMessage: string) => commandFailure('Runtime.callFunctionOn', cdpMessage);
 
 describe('navigationCut', () => {
   it('turns every "the document went away" CDP answer into timeout/navigating, retryable for a read', () => {
@@ -29,5 +30,16 @@ describe('navigationCut', () => {
     expect(navigationCut(other, 'click', 7)).toBe(other);
     const stale = new RelayError('stale_ref', 'gone', { details: { reason: 'navigated' } });
     expect(navigationCut(stale, 'click', 7)).toBe(stale);
+  });
+
+  it("leaves the page's own exception alone, whatever it says: it is not the document going away", () => {
+    // What `js "throw new Error('Execution context was destroyed.')"` fails with (pageState/mainWorld.ts).
+    const thrown = new RelayError('cdp_error', 'The page threw while evaluating expression: Error: Execution context was destroyed.', {
+      tool: 'js',
+      phase: 'act',
+      retryable: false,
+      details: { method: 'Runtime.evaluate', exception: 'Error: Execution context was destroyed.' },
+    });
+    expect(navigationCut(thrown, 'js', 7)).toBe(thrown);
   });
 });

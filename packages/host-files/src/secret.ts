@@ -12,7 +12,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isNamedPipe } from './endpoint.js';
-import { currentPlatform, type Platform, type UserFacts } from './platform/platform.js';
+import { currentPlatform } from './platform/platform.js';
+import type { Platform, UserFacts } from './platform/seam.js';
 import { makeDirs } from './privateDir.js';
 
 const SECRET = /^[0-9a-f]{64}$/;

@@ -4,13 +4,16 @@ import {
   encodeFrame,
   MAX_TO_EXTENSION_BYTES,
   parseResult,
+  PROTOCOL_VERSION,
   RESTART_DRAIN_MS,
   type ClientResponse,
   type ExtensionHello,
   type HostToExtension,
+  TOOL_NAMES,
+  TOOLS,
 } from '@chrome-relay/protocol';
 import { BREAKER_THRESHOLD } from './breaker.js';
-import { MAX_TIMEOUT_MS, PROBE_EVERY_MS, Relay, RESTART_GIVE_UP_MS, type ClientPort } from './relay.js';
+import { HOST_ANSWERS, MAX_TIMEOUT_MS, PROBE_EVERY_MS, Relay, RESTART_GIVE_UP_MS, type ClientPort } from './relay.js';
 
 const HELLO: ExtensionHello = {
   type: 'hello',
@@ -117,7 +120,7 @@ describe('Relay', () => {
     relay.extensionMessage({ type: 'result', id: callB?.id ?? -1, ok: true, result: 'for b' });
     relay.extensionMessage({ type: 'result', id: callA?.id ?? -1, ok: true, result: 'for a' });
     expect(a.received).toEqual([
-      { id: 1, ok: true, result: 'for a', versions: { host: { version: '0.1.0', protocolVersion: 1 }, extension: { version: '0.2.0', protocolVersion: 1 } } },
+      { id: 1, ok: true, result: 'for a', versions: { host: { version: '0.1.0', protocolVersion: PROTOCOL_VERSION }, extension: { version: '0.2.0', protocolVersion: 1 } } },
     ]);
     expect(b.received).toMatchObject([{ id: 1, ok: true, result: 'for b' }]);
     expect(relay.pendingCount).toBe(0);
@@ -203,7 +206,7 @@ describe('Relay', () => {
     expect(response?.ok).toBe(true);
     const result = parseResult('status', response?.ok ? response.result : undefined);
     expect(result).toEqual({
-      host: { version: '0.1.0', protocolVersion: 1, pid: 4242, socket: '/run/host-4242.sock' },
+      host: { version: '0.1.0', protocolVersion: PROTOCOL_VERSION, pid: 4242, socket: '/run/host-4242.sock' },
       extension: { id: HELLO.extension.id, version: '0.2.0', protocolVersion: 1 },
       browser: { userAgent: 'Mozilla/5.0 Test', pid: 100 },
       profile: '/profiles/a',
@@ -243,6 +246,21 @@ describe('Relay', () => {
     expect(client.received.at(-1)).toMatchObject({ id: 6, ok: true });
     relay.clientMessage(client, { ...request(7, 'tabs'), via });
     expect(calls(sent).at(-1)).toMatchObject({ tool: 'tabs', via });
+  });
+
+  it('answers exactly the tools the registry says the host answers, and never forwards one of them', () => {
+    const answered = TOOL_NAMES.filter((tool) => TOOLS[tool].answeredBy === 'host');
+    expect(Object.keys(HOST_ANSWERS).sort()).toEqual([...answered].sort());
+    const { relay, sent } = setup();
+    const client = new FakeClient();
+    answered.forEach((tool, i) => relay.clientMessage(client, request(i + 1, tool)));
+    expect(calls(sent).filter((call) => answered.includes(call.tool as (typeof answered)[number]))).toEqual([]);
+  });
+
+  it('dispatches by the entry, not the name: a tool the registry does not know is forwarded, for the extension to refuse', () => {
+    const { relay, sent } = setup();
+    relay.clientMessage(new FakeClient(), request(1, 'no_such_tool'));
+    expect(calls(sent)).toMatchObject([{ tool: 'no_such_tool' }]);
   });
 
   it('answers status without an extension, and rejects unknown status options', () => {

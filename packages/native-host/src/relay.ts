@@ -10,11 +10,14 @@
  *   `native_host_disconnected` when the extension side closes, `extension_not_connected` at once while
  *   the circuit is open (below), or nothing when the client left first.
  *   Whatever arrives after the outcome is dropped.
- * - `status` is answered here, from what the host knows, even with no extension.
+ * - The registry's entries say what the host does with a call (protocol toolSpec.ts), never a tool's name here:
+ *   `answeredBy: 'host'` is answered here (HOST_ANSWERS has one answer each: `status`, from what the host knows even
+ *   with no extension; `rearm`), `probe` is the tool the host pings the extension with, and `endsHost` is drained
+ *   first (below). Every other call is forwarded.
  * - Circuit breaker (breaker.ts): after BREAKER_THRESHOLD extension timeouts in a row, calls fail fast
  *   with extension_not_connected (reason circuit_open) instead of each waiting out its deadline. While
  *   open, the host pings the extension every PROBE_EVERY_MS (half-open probe); any answer closes it.
- *   `ping` is always forwarded (it is doctor's round trip). `rearm` (`chrome-relay reconnect`) is answered
+ *   The probe tool (`ping`) is always forwarded (it is doctor's round trip). `rearm` (`chrome-relay reconnect`) is answered
  *   here: it pings the extension now and reports whether it answered — it restarts nothing and cuts no
  *   call in flight.
  * - `restart_host` (only `chrome-relay update` sends it: the extension drops its port so Chrome starts
@@ -34,13 +37,16 @@ import {
   asInterrupted,
   ClientRequestSchema,
   describeIssues,
+  isToolName,
   parseParams,
+  probeTool,
   PROTOCOL_VERSION,
   RESTART_DRAIN_MS,
   reasonedError,
   RelayError,
   remoteAgentsOffError,
   toolLabel,
+  TOOLS,
   VERSION,
   type Via,
   type ClientResponse,
@@ -48,6 +54,7 @@ import {
   type ExtensionToHost,
   type FrameError,
   type HostToExtension,
+  type ToolName,
   type ToolResult, type CallTarget, type VersionInfo } from '@chrome-relay/protocol';
 import { ExtensionBreaker } from './breaker.js';
 import type { Log } from './log.js';
@@ -87,12 +94,21 @@ export const MAX_TIMEOUT_MS = 2_147_483_647;
  */
 export const PROBE_EVERY_MS = 5_000;
 
-/** The extension tool the host pings: answered by the service worker itself, cheap, no page. */
-const PING_TOOL = 'ping';
-/** The swap `update` asks for (see the rules above). */
-const RESTART_TOOL = 'restart_host';
-/** What the host answers without the extension (clientMessage). */
-const HOST_ANSWERED: ReadonlySet<string> = new Set(['status', 'rearm', RESTART_TOOL]);
+/** The extension tool the host pings (the registry's `probe` entry): answered by the service worker itself, cheap, no page. */
+const PING_TOOL = probeTool();
+
+/** What the registry says the host does with a tool (toolSpec.ts); `forward` for a name it does not know. */
+function hostPart(tool: string): 'answer' | 'drain' | 'forward' {
+  if (!isToolName(tool)) return 'forward';
+  const entry = TOOLS[tool];
+  return entry.answeredBy === 'host' ? 'answer' : entry.endsHost === true ? 'drain' : 'forward';
+}
+
+/** Whether the extension answers `tool` while calls fail fast (the registry's `probe`). */
+const passesOpenCircuit = (tool: string): boolean => isToolName(tool) && TOOLS[tool].probe === true;
+
+/** How the host answers one of the tools the registry says it answers (`answeredBy: 'host'`). */
+type HostAnswer = (relay: Relay, client: ClientPort, id: number, params: Record<string, unknown>, timeoutMs: number) => void;
 /**
  * After the extension accepted restart_host it closes its port within a moment (which ends this host). Still
  * being alive this long after means the swap did not happen: accept calls again rather than refuse forever.
@@ -244,21 +260,26 @@ export class Relay {
       this.respond(client, this.errorResponse(request.id, error));
       return;
     }
-    // The tools the host answers itself never reach the extension's own check of the person's choice (policy.ts).
-    if (request.via !== undefined && this.hello?.remoteAgents === false && HOST_ANSWERED.has(request.tool)) {
+    const part = hostPart(request.tool);
+    // What the host acts on itself (answers, or drains for) never waits for the extension's own check of the person's
+    // choice (policy.ts) before it acts.
+    if (request.via !== undefined && this.hello?.remoteAgents === false && part !== 'forward') {
       this.respond(client, this.errorResponse(request.id, remoteAgentsOffError(request.tool, request.via)));
       return;
     }
-    if (request.tool === 'status') {
-      this.answerStatus(client, request.id, request.params);
+    if (part === 'answer') {
+      const answer = isToolName(request.tool) ? HOST_ANSWERS[request.tool] : undefined;
+      if (answer === undefined) {
+        // The registry says the host answers it, and this host has no answer: a host of another build, or a bug.
+        const error = new RelayError('internal_error', `This native host has no answer for ${toolLabel(request.tool)}, which the host is meant to answer itself.`, { tool: request.tool, phase: 'host' });
+        this.respond(client, this.errorResponse(request.id, error));
+        return;
+      }
+      answer(this, client, request.id, request.params, request.timeoutMs);
       return;
     }
-    if (request.tool === 'rearm') {
-      this.answerRearm(client, request.id, request.params, request.timeoutMs);
-      return;
-    }
-    if (request.tool === RESTART_TOOL) {
-      this.drainThenRestart(client, request.id, request.params, request.timeoutMs);
+    if (part === 'drain') {
+      this.drainThenRestart(client, request.id, request.tool, request.params, request.timeoutMs);
       return;
     }
     this.forward(client, request.id, request.tool, request.params, request.timeoutMs, { target: request.target, agent: request.agent, client: request.client, snapshot: request.snapshot, via: request.via });
@@ -284,7 +305,8 @@ export class Relay {
     this.callSettled();
   }
 
-  private answerStatus(client: ClientPort, id: number, params: Record<string, unknown>): void {
+  /** `status`: what this host knows, answered even with no extension. */
+  answerStatus(client: ClientPort, id: number, params: Record<string, unknown>): void {
     try {
       parseParams('status', params);
     } catch (error) {
@@ -329,7 +351,7 @@ export class Relay {
       this.respond(client, this.errorResponse(clientId, error));
       return;
     }
-    if (this.breaker.isOpen && tool !== PING_TOOL) {
+    if (this.breaker.isOpen && !passesOpenCircuit(tool)) {
       this.respond(client, this.errorResponse(clientId, this.circuitOpenError(tool)));
       return;
     }
@@ -369,14 +391,14 @@ export class Relay {
    * restart_host: refuse new calls, wait for those in flight (bounded), then forward it. The bound leaves
    * the request's own answer time to arrive, so a CLI that allows only a few seconds still hears back.
    */
-  private drainThenRestart(client: ClientPort, id: number, params: Record<string, unknown>, timeoutMs: number): void {
-    const unavailable = this.unavailable(RESTART_TOOL);
+  private drainThenRestart(client: ClientPort, id: number, tool: string, params: Record<string, unknown>, timeoutMs: number): void {
+    const unavailable = this.unavailable(tool);
     if (unavailable) {
       this.respond(client, this.errorResponse(id, unavailable));
       return;
     }
     if (this.replacing !== null) {
-      this.respond(client, this.errorResponse(id, this.replacingError(RESTART_TOOL)));
+      this.respond(client, this.errorResponse(id, this.replacingError(tool)));
       return;
     }
     const drainMs = Math.min(RESTART_DRAIN_MS, Math.max(0, timeoutMs - RESTART_ANSWER_RESERVE_MS));
@@ -387,16 +409,16 @@ export class Relay {
       cancelDrain();
       this.replacing = { finishDrain: () => undefined };
       const left = this.pending.size;
-      if (left > 0) this.ports.log(`restart_host: ${left} call(s) still in flight after ${drainMs} ms; restarting anyway`);
-      this.forwardRestart(client, id, params, Math.max(1, timeoutMs - (this.ports.now() - started)));
+      if (left > 0) this.ports.log(`${tool}: ${left} call(s) still in flight after ${drainMs} ms; restarting anyway`);
+      this.forwardRestart(client, id, tool, params, Math.max(1, timeoutMs - (this.ports.now() - started)));
     };
     this.replacing = { finishDrain };
-    this.ports.log(`restart_host: refusing new calls; waiting up to ${drainMs} ms for ${this.pending.size} call(s) in flight`);
+    this.ports.log(`${tool}: refusing new calls; waiting up to ${drainMs} ms for ${this.pending.size} call(s) in flight`);
     cancelDrain = this.ports.setTimer(drainMs, finishDrain);
     if (this.pending.size === 0) finishDrain();
   }
 
-  private forwardRestart(client: ClientPort, id: number, params: Record<string, unknown>, timeoutMs: number): void {
+  private forwardRestart(client: ClientPort, id: number, tool: string, params: Record<string, unknown>, timeoutMs: number): void {
     // A proxy client: the extension's answer decides whether the swap goes ahead.
     const proxy: ClientPort = {
       send: (response) => {
@@ -405,7 +427,7 @@ export class Relay {
         } else {
           this.ports.setTimer(RESTART_GIVE_UP_MS, () => {
             if (this.extensionGone) return;
-            this.ports.log(`restart_host: still connected ${RESTART_GIVE_UP_MS} ms after the extension accepted the swap; accepting calls again`);
+            this.ports.log(`${tool}: still connected ${RESTART_GIVE_UP_MS} ms after the extension accepted the swap; accepting calls again`);
             this.replacing = null;
           });
         }
@@ -413,7 +435,7 @@ export class Relay {
       },
       close: () => client.close(),
     };
-    this.forward(proxy, id, RESTART_TOOL, params, timeoutMs, {}, true);
+    this.forward(proxy, id, tool, params, timeoutMs, {}, true);
   }
 
   private replacingError(tool: string): RelayError {
@@ -435,7 +457,7 @@ export class Relay {
    * (extensionMessage does that for any answer) and is this tool's success. No answer within the
    * request's deadline leaves the circuit as the count says, and the client hears why.
    */
-  private answerRearm(client: ClientPort, id: number, params: Record<string, unknown>, timeoutMs: number): void {
+  answerRearm(client: ClientPort, id: number, params: Record<string, unknown>, timeoutMs: number): void {
     const tool = 'rearm';
     try {
       parseParams(tool, params);
@@ -595,6 +617,15 @@ export class Relay {
     };
   }
 }
+
+/**
+ * The host's answer to each tool the registry says it answers (`answeredBy: 'host'`), by name, as the extension's
+ * registry holds its tools' handlers: relay.test.ts holds every such entry to having one here.
+ */
+export const HOST_ANSWERS: Partial<Record<ToolName, HostAnswer>> = {
+  status: (relay, client, id, params) => relay.answerStatus(client, id, params),
+  rearm: (relay, client, id, params, timeoutMs) => relay.answerRearm(client, id, params, timeoutMs),
+};
 
 /** Why the host is going away: it decides what native_host_disconnected may claim. */
 export type HostExit = 'browser_closed' | 'stopped' | 'failed' | 'replaced';

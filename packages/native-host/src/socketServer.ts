@@ -39,7 +39,7 @@ import {
   MAX_SOCKET_REQUEST_BYTES,
   type ClientResponse,
 } from '@chrome-relay/protocol';
-import { needsProof, probeSocket } from '@chrome-relay/host-files';
+import { listenPrivate, needsProof, probeSocket } from '@chrome-relay/host-files';
 import type { Log } from './log.js';
 import type { ClientFault, ClientPort } from './relay.js';
 
@@ -101,19 +101,7 @@ export async function listenSocket(path: string, handlers: SocketHandlers, log: 
     attachClient(socket, { handlers, log, limits, budget, admit }, () => clients.delete(socket));
   });
 
-  // umask is meaningless for a pipe (and process.umask() is a no-op on Windows).
-  const previousUmask = pipe ? null : process.umask(0o177);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen({ path, exclusive: true }, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  } finally {
-    if (previousUmask !== null) process.umask(previousUmask);
-  }
+  await listenPrivate(server, path, pipe);
   server.on('error', (error) => log(`socket server error: ${error.message}`));
   if (!pipe) chmodSync(path, 0o600);
   const created = pipe ? null : lstatSync(path);

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { lazy } from './lazy.js';
 import { parseRef, REF_INPUT_PATTERN, REF_RULE } from './refs.js';
 
-export const TabIdField = lazy(() => z.number().int().positive().describe('Tab id (from `chrome-relay tabs`); default: the tab chrome-relay last used (a ref carries its own tab)'));
+export const TabIdField = lazy(() => z.number().int().positive().describe('Tab id (from `chrome-relay tabs`); default: the tab this agent last used (one per --agent / CHROME_RELAY_AGENT; a ref carries its own tab)'));
 /** `@e12` or `e12` (refs.ts), carried on as the wire form `e12`. */
 export const RefField = lazy(() =>
   z

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { paramInfos } from './paramKinds.js';
-import { isHostTool, isInternalTool, tabUseOf, TOOL_NAMES } from './toolLookup.js';
+import { isHostTool, isInternalTool, probeTool, tabUseOf, TOOL_NAMES } from './toolLookup.js';
 import { TOOLS } from './tools.js';
 
 describe('param kinds, read from the schema', () => {
@@ -29,5 +29,12 @@ describe('policies live on the entry', () => {
     expect(tabUseOf('snapshot')).toBe('page');
     expect(tabUseOf('workspace_list')).toBe('none');
     expect(TOOL_NAMES.filter((n) => TOOLS[n].dialog === 'self').sort()).toEqual(['close', 'dialog']);
+  });
+
+  it("what the native host does with a call: the one probe it pings the extension with, and the swap it drains for", () => {
+    expect(probeTool()).toBe('ping');
+    expect(TOOL_NAMES.filter((n) => TOOLS[n].endsHost === true)).toEqual(['restart_host']);
+    // Neither is answered by the host itself, nor an agent's command.
+    for (const name of ['ping', 'restart_host'] as const) expect([isHostTool(name), isInternalTool(name)]).toEqual([false, true]);
   });
 });

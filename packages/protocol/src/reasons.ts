@@ -258,6 +258,12 @@ export const ERROR_REASONS = {
       says: ['linkSaid'],
       retryable: false,
     },
+    host_outdated: {
+      meaning:
+        "The native host (or the extension) running in the person's browser is from a chrome-relay older than the bridge relaying to it (a protocol from before calls from other machines): it cannot take a bridged call, so the bridge sent it nothing. The person updated chrome-relay, and their browser still runs the host it started before.",
+      move: "Ask the person to run `chrome-relay update` on their machine (it restarts the running host on the installed version), or to restart their browser or reload chrome-relay's extension (chrome://extensions) so the new host starts; then retry.",
+      retryable: false,
+    },
     not_paired: {
       meaning:
         "The bridge on the person's machine refused this client: its socket is private to the person's user, or it was started with --paired and this client did not present the pairing secret (CHROME_RELAY_PAIRING).",

@@ -28,6 +28,13 @@ export function isHostTool(name: string): boolean {
   return isToolName(name) && TOOLS[name].answeredBy === 'host';
 }
 
+/** The tool the native host sends to learn whether the extension answers (entry `probe`); the registry has one. */
+export function probeTool(): ToolName {
+  const [probe, ...more] = TOOL_NAMES.filter((name) => TOOLS[name].probe === true);
+  if (probe === undefined || more.length > 0) throw new Error(`the registry must have exactly one probe tool, not ${more.length + (probe === undefined ? 0 : 1)}`);
+  return probe;
+}
+
 /**
  * The entry's tabUse, else the convention: a tool with a `tab` param acts in a tab. `paramNames`
  * spares building the params schema when the caller knows them (the CLI's are worked out at build).

@@ -36,6 +36,18 @@ export interface ToolPolicy {
   /** The native host answers it itself, without the extension (works with no browser connected). */
   readonly answeredBy?: 'host';
   /**
+   * Answered by the extension's service worker alone, with no page and nothing changed, so its answer proves the
+   * extension runs: the native host sends it to find that out (its half-open probes, `rearm`), and forwards it while
+   * every other call fails fast because the extension stopped answering (doctor's round trip).
+   */
+  readonly probe?: true;
+  /**
+   * Its answer ends the native host: the extension drops its port and connects again, so Chrome starts the host
+   * installed now (what `update` sends). The host refuses new calls and lets those in flight finish (bounded) before it
+   * forwards it.
+   */
+  readonly endsHost?: true;
+  /**
    * Sent by chrome-relay's own commands only (doctor, update, reconnect): no command of its name, not
    * in SKILL.md or the MCP tool list, refused as a batch step.
    */

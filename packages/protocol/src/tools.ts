@@ -286,6 +286,7 @@ export const TOOLS = {
     mutates: false,
     internal: true,
     health: true,
+    probe: true,
     schemas: () => ({
       params: z.strictObject({
         page: z.literal(true).optional().describe('Also evaluate `1` in the tab chrome-relay last worked on, if it is still open'),
@@ -312,6 +313,7 @@ export const TOOLS = {
     mutates: false,
     internal: true,
     health: true,
+    endsHost: true,
     schemas: () => ({
       params: z.strictObject({}),
       result: z.strictObject({

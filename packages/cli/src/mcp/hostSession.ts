@@ -10,7 +10,7 @@
  * no answer in time → timeout. Closing the session (its client went away) fails the calls still in
  * flight the same way, and every later call at once: nothing it opened keeps the process alive.
  */
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import {
   asInterrupted,
   encodeFrame,
@@ -26,7 +26,7 @@ import { notConnected, pickHost, RECONNECT_WAIT_MS, recentlyActive } from '../ho
 import { explainLostHost, explainLostHostResponse } from '../lostHost.js';
 import type { Endpoint } from '../remote/endpoint.js';
 import { linkLost, linkPeer, linkRequest, linkSocketOf, openLink } from '../remote/linkClient.js';
-import { callRequest, hostPeer, readResponse, type CallEnvelope } from '../socketCall.js';
+import { callRequest, connectTo, hostPeer, readResponse, type CallEnvelope } from '../socketCall.js';
 
 /** How long the first call waits for a link to open (a holder to start, ssh to log in, the far bridge to start). */
 const LINK_OPEN_MS = 15_000;
@@ -222,14 +222,3 @@ function sessionClosed(tool: string): RelayError {
   );
 }
 
-/** A connected socket, or null when nothing listens there (a host that just died). */
-function connectTo(path: string): Promise<Socket | null> {
-  return new Promise((resolve) => {
-    const socket = connect(path);
-    socket.once('connect', () => {
-      socket.removeAllListeners('error');
-      resolve(socket);
-    });
-    socket.once('error', () => resolve(null));
-  });
-}

@@ -17,6 +17,7 @@
  */
 import { parseRef, REF_IN_TEXT, TOOLS, type ToolName } from '@chrome-relay/protocol';
 import { commandSpec, isRefParam, type CommandSpec, type FlagSpec } from '../commandSpec.js';
+import { PROGRAM_OPTIONS, spellingsOf, takesValue } from '../programOptions.js';
 
 export interface WordsContext {
   /** The tools this server serves: only these become calls. */
@@ -25,13 +26,15 @@ export interface WordsContext {
   tool?: string | undefined;
 }
 
-/** Flags every command takes that fill a param of the same name (the call's target). */
-const ENVELOPE_FLAGS: Readonly<Record<string, string>> = { '--tab': 'tab', '--workspace': 'workspace', '--group': 'group' };
+/** Flags every command takes that fill a param of the same name (the call's target): the program's target options. */
+const ENVELOPE_FLAGS: Readonly<Record<string, string>> = Object.fromEntries(
+  PROGRAM_OPTIONS.filter((option) => option.target === true).flatMap((option) => spellingsOf(option.flags).filter((flag) => flag.startsWith('--')).map((flag) => [flag, flag.slice(2)])),
+);
 /** CLI-only flags that shape printing or files; a call has no such argument. Value flags take their value along. */
 const OUTPUT_VALUE_FLAGS = new Set(['--out', '-o', '--fps', '--max-chars', '-d', '--depth', '--scope', '-s']);
 const OUTPUT_FLAGS = new Set(['--json', '--gif', '--base64', '--urls', '-i', '--interactive', '--no-elide', '--diff']);
-/** Global flags before the command name: `chrome-relay --tab 5 close`. */
-const GLOBAL_VALUE_FLAGS = new Set(['--tab', '--workspace', '--group', '--agent', '--timeout', '--profile']);
+/** The program's options that take a value, as written before the command name: `chrome-relay --tab 5 close`. */
+const GLOBAL_VALUE_FLAGS = new Set(PROGRAM_OPTIONS.filter((option) => takesValue(option.flags)).flatMap((option) => spellingsOf(option.flags)));
 
 type Value = { kind: 'json'; value: unknown } | { kind: 'raw'; text: string };
 

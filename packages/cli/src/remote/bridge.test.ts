@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pairingProof } from '@chrome-relay/host-files';
-import { encodeFrame, FrameDecoder, MAX_SOCKET_FRAME_BYTES, PROTOCOL_VERSION, VERSION, type ClientResponse } from '@chrome-relay/protocol';
+import { BRIDGED_SINCE_PROTOCOL, encodeFrame, FrameDecoder, MAX_SOCKET_FRAME_BYTES, PROTOCOL_VERSION, VERSION, type ClientResponse } from '@chrome-relay/protocol';
 import { descriptorFor, startFakeHost, type FakeHost } from '../testing/fakeHost.js';
 import { BridgeLink, type BridgeOptions } from './bridge.js';
 import { stdioVia } from './bridgeServe.js';
@@ -100,6 +100,22 @@ describe('the bridge', () => {
     const paired = link({ pairingProof: proof });
     paired.request(call(2, 'status', { auth: proof }));
     expect((await paired.answered(1))[0]).toMatchObject({ id: 2, ok: true });
+  });
+
+  it.each([
+    ['a host', { hostVersion: '0.0.9', hostProtocolVersion: BRIDGED_SINCE_PROTOCOL - 1 }],
+    ['an extension', { extension: { id: 'x', version: '0.0.9', protocolVersion: BRIDGED_SINCE_PROTOCOL - 1 } }],
+  ])('%s from before bridged calls (an older protocol) is sent nothing: host_outdated, with the move', async (_which, old) => {
+    host = await startFakeHost({ home, pid: process.pid, ...old });
+    const { request, answered } = link();
+    request(call(5, 'click', { params: { ref: 'e1' } }));
+    const [answer] = await answered(1);
+    expect(answer).toMatchObject({ id: 5, ok: false, error: { code: 'extension_not_connected', tool: 'click', retryable: false, details: { reason: 'host_outdated', bridge: { version: VERSION, protocolVersion: PROTOCOL_VERSION } } } });
+    const message = answer?.ok === false ? answer.error.message : '';
+    expect(message).toContain('0.0.9');
+    expect(message).toContain('`chrome-relay update`');
+    expect(message).toMatch(/restart their browser or reload chrome-relay's extension/);
+    expect(host.requests).toHaveLength(0);
   });
 
   it('a malformed request is answered, not forwarded', async () => {

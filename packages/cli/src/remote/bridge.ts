@@ -13,17 +13,21 @@
  * - Each request gets exactly one answer: the host's, or the bridge's own when no host is found (`no_host`, in words
  *   for an agent that is not on this machine), or when the host connection closes with it in flight
  *   (`native_host_disconnected`; what became of the browser is looked at here, where it runs: lostHost.ts).
+ * - A host or extension of a protocol from before bridged calls (BRIDGED_SINCE_PROTOCOL: its descriptor says) is sent
+ *   nothing: it would refuse `via` as a malformed request. The call is answered `host_outdated`, with the move (the
+ *   person updates, or restarts the browser so the host installed now starts).
  * - An action's `snapshot` goes on only to a host and extension of the client's own build (the CLI of this machine
  *   asks the same of a host's descriptor): otherwise it is dropped, and the CLI takes the snapshot in a call of its own.
  * - At most MAX_IN_FLIGHT calls of one link are in flight; beyond that the link is not read (its requests wait in the
  *   pipe, not in the bridge's memory).
  * The bridge keeps no state of its own beyond the connections: a link that ends forgets its calls.
  */
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { hostname } from 'node:os';
 import { proofMatches } from '@chrome-relay/host-files';
 import {
   asInterrupted,
+  BRIDGED_SINCE_PROTOCOL,
   encodeFrame,
   FrameDecoder,
   MAX_REQUEST_DEPTH,
@@ -42,7 +46,7 @@ import { listDescriptors } from '../discovery.js';
 import { pickHost, profileNotConnected, RECONNECT_WAIT_MS, recentlyActive } from '../hostClient.js';
 import { explainLostHost, explainLostHostResponse } from '../lostHost.js';
 import { isRecord } from '../sameBuild.js';
-import { proofFor, readResponse } from '../socketCall.js';
+import { connectTo, proofFor, readResponse } from '../socketCall.js';
 
 /** Calls of one link in flight before the bridge stops reading it. */
 const MAX_IN_FLIGHT = 64;
@@ -153,6 +157,11 @@ export class BridgeLink {
 
   private forward(line: HostLine, id: number, tool: string, raw: Record<string, unknown>): void {
     if (this.ended || !this.inFlight.has(id)) return;
+    const outdated = outdatedHost(line.descriptor, tool);
+    if (outdated !== undefined) {
+      this.settle(id, outdated);
+      return;
+    }
     const { profile: _profile, auth: _auth, via: _via, snapshot, ...rest } = raw;
     const forwarded: Record<string, unknown> = { ...rest, via: this.options.via };
     if (snapshot !== undefined && sameVersion(raw.client, line.descriptor.host) && sameVersion(raw.client, line.descriptor.extension)) forwarded.snapshot = snapshot;
@@ -292,6 +301,34 @@ export class BridgeLink {
   }
 }
 
+/**
+ * A host (or the extension behind it) of a protocol from before bridged calls: the person updated chrome-relay (this
+ * bridge is the new version) while their browser still runs the host it started before, which refuses `via` as
+ * malformed. Decided from the versions its descriptor publishes, before anything is sent.
+ */
+function outdatedHost(descriptor: HostDescriptor, tool: string): RelayError | undefined {
+  const sides = [
+    { name: 'native host', versions: descriptor.host },
+    { name: 'extension', versions: descriptor.extension },
+  ];
+  const behind = sides.flatMap(({ name, versions }) => (versions !== null && versions.protocolVersion < BRIDGED_SINCE_PROTOCOL ? [`${name} ${versions.version} (protocol ${versions.protocolVersion})`] : []));
+  if (behind.length === 0) return undefined;
+  return reasonedError(
+    'extension_not_connected',
+    'host_outdated',
+    `The person's browser runs a chrome-relay ${behind.join(' and ')} older than this bridge (${VERSION}, protocol ${PROTOCOL_VERSION}): it cannot take calls from another machine, so nothing was sent. Ask the person to run \`chrome-relay update\` on their machine (it restarts the running host on the installed version), or to restart their browser or reload chrome-relay's extension (chrome://extensions) so the new host starts; then retry.`,
+    {
+      tool,
+      phase: 'connect',
+      details: {
+        host: { version: descriptor.host.version, protocolVersion: descriptor.host.protocolVersion },
+        extension: descriptor.extension === null ? null : { version: descriptor.extension.version, protocolVersion: descriptor.extension.protocolVersion },
+        bridge: { version: VERSION, protocolVersion: PROTOCOL_VERSION },
+      },
+    },
+  );
+}
+
 /** Two `{version, protocolVersion}` of one build. */
 function sameVersion(a: unknown, b: unknown): boolean {
   return isRecord(a) && isRecord(b) && typeof a.version === 'string' && a.version === b.version && a.protocolVersion === b.protocolVersion;
@@ -318,14 +355,3 @@ function notPaired(tool: string): RelayError {
   );
 }
 
-/** A connected socket, or null when nothing listens there (a host that just died). */
-function connectTo(path: string): Promise<Socket | null> {
-  return new Promise((resolve) => {
-    const socket = connect(path);
-    socket.once('connect', () => {
-      socket.removeAllListeners('error');
-      resolve(socket);
-    });
-    socket.once('error', () => resolve(null));
-  });
-}

@@ -16,7 +16,7 @@
 import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { dirname, resolve } from 'node:path';
-import { listenDirProblem, pairingFile, pairingProof, pairingSecret, probeSocket } from '@chrome-relay/host-files';
+import { listenDirProblem, listenPrivate, pairingFile, pairingProof, pairingSecret, probeSocket } from '@chrome-relay/host-files';
 import { encodeFrame, MAX_SOCKET_FRAME_BYTES, PROTOCOL_VERSION, VERSION, VIA_LABEL_MAX, type BridgeHello, type Via } from '@chrome-relay/protocol';
 import { invalidArgument } from '../args.js';
 import { BridgeLink } from './bridge.js';
@@ -102,18 +102,7 @@ async function listen(home: string, path: string, paired: boolean, label: string
   const proof = paired ? pairingProof(pairingSecret(home)) : undefined;
   const server = createServer((socket) => serveConnection(socket, { home, via, pairingProof: proof, log }));
   // Born private: no moment at which another user could connect before the chmod below.
-  const previous = process.umask(0o177);
-  try {
-    await new Promise<void>((ok, fail) => {
-      server.once('error', fail);
-      server.listen({ path, exclusive: true }, () => {
-        server.off('error', fail);
-        ok();
-      });
-    });
-  } finally {
-    process.umask(previous);
-  }
+  await listenPrivate(server, path);
   chmodSync(path, paired ? 0o666 : 0o600);
   const created = lstatSync(path);
   log(`listening on ${path} (${paired ? `shared: every client must present the pairing secret in ${pairingFile(home)} as CHROME_RELAY_PAIRING` : 'only this user may connect'}); agents through it show in the popup as "${via.label}"`);

@@ -19,12 +19,12 @@ import { assertTrustedHome } from '../homeTrust.js';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { ensurePrivateDir, isPairingSecret, pairingProof } from '@chrome-relay/host-files';
-import { PAIRING_ENV, PROTOCOL_VERSION, reasonedError, RelayError, toolLabel, VERSION, type ClientResponse } from '@chrome-relay/protocol';
+import { PAIRING_ENV, reasonedError, RelayError, toolLabel, type ClientResponse } from '@chrome-relay/protocol';
 import { distDir, logsDir, runDir } from '../paths.js';
-import { exchange, type CallEnvelope, type Peer } from '../socketCall.js';
+import { connectOnce, exchange, requestFrame, type CallEnvelope, type Peer } from '../socketCall.js';
 import type { Endpoint } from './endpoint.js';
 
 /** An endpoint the agent's side holds open (a command's stdio), as opposed to a socket it connects to. */
@@ -61,18 +61,6 @@ export function linkPaths(home: string, endpoint: HeldEndpoint): LinkPaths {
 /** Where a call through `endpoint` goes: the bridge's socket, or the holder's. */
 export function linkSocketOf(home: string, endpoint: Endpoint): string {
   return endpoint.kind === 'unix' ? endpoint.path : linkPaths(home, endpoint).socket;
-}
-
-/** A connected socket, or the error of the one attempt. */
-function connectOnce(path: string): Promise<Socket | NodeJS.ErrnoException> {
-  return new Promise((resolve) => {
-    const socket = connect(path);
-    socket.once('connect', () => {
-      socket.removeAllListeners('error');
-      resolve(socket);
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error));
-  });
 }
 
 const absent = (error: NodeJS.ErrnoException): boolean => error.code === 'ENOENT' || error.code === 'ECONNREFUSED';
@@ -136,23 +124,15 @@ function startHolder(endpoint: HeldEndpoint, home: string, paths: LinkPaths): { 
 }
 
 /** The request a call through an endpoint sends: `profile` chooses the host there; `auth` proves the pairing, if given. */
-export function linkRequest(id: number, tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: CallEnvelope & { profile?: string | undefined }): Record<string, unknown> {
+export function linkRequest(id: number, tool: string, params: Record<string, unknown>, timeoutMs: number, envelope: CallEnvelope & { profile?: string | undefined }): { id: number } & Record<string, unknown> {
   const pairing = process.env[PAIRING_ENV];
   if (pairing !== undefined && pairing !== '' && !isPairingSecret(pairing)) {
     throw new RelayError('invalid_arguments', `${PAIRING_ENV} must be the 64 hex digits of the bridge's pairing secret (its file bridge/pairing on the person's machine).`, { tool, phase: 'cli', details: { field: PAIRING_ENV } });
   }
-  return {
-    id,
-    tool,
-    params,
-    timeoutMs,
-    client: { version: VERSION, protocolVersion: PROTOCOL_VERSION },
-    ...(envelope.target === undefined ? {} : { target: envelope.target }),
-    ...(envelope.agent === undefined ? {} : { agent: envelope.agent }),
-    ...(envelope.snapshot === undefined ? {} : { snapshot: envelope.snapshot }),
+  return requestFrame(id, tool, params, timeoutMs, envelope, {
     ...(envelope.profile === undefined ? {} : { profile: envelope.profile }),
     ...(pairing === undefined || pairing === '' ? {} : { auth: pairingProof(pairing) }),
-  };
+  });
 }
 
 /** Failures of a call through `endpoint`, in its words. */

@@ -21,7 +21,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { chmodSync, linkSync, lstatSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
-import { ensurePrivateDir, probeSocket } from '@chrome-relay/host-files';
+import { ensurePrivateDir, listenPrivate, probeSocket } from '@chrome-relay/host-files';
 import {
   asInterrupted,
   encodeFrame,
@@ -105,18 +105,7 @@ export async function runLinkHolder(endpoint: HeldEndpoint, home: string, stop?:
 async function claimSocket(path: string): Promise<Server | null> {
   const tmp = join(dirname(path), `.link-${process.pid}.sock`);
   const server = createServer();
-  const previous = process.umask(0o177);
-  try {
-    await new Promise<void>((ok, fail) => {
-      server.once('error', fail);
-      server.listen({ path: tmp, exclusive: true }, () => {
-        server.off('error', fail);
-        ok();
-      });
-    });
-  } finally {
-    process.umask(previous);
-  }
+  await listenPrivate(server, tmp);
   chmodSync(tmp, 0o600);
   try {
     for (let attempt = 0; ; attempt++) {

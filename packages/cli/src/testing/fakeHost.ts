@@ -32,6 +32,8 @@ export interface FakeHostSpec {
   /** Pid the descriptor names; must be a live process so discovery treats the host as alive. */
   pid: number;
   hostVersion?: string;
+  /** The host's protocol (default this build's): an older one plays a host started before an update. */
+  hostProtocolVersion?: number;
   extension?: FakeExtension | null;
   profile?: string | null;
   browserPid?: number | null;
@@ -72,7 +74,7 @@ export function descriptorFor(spec: FakeHostSpec, socket: string): HostDescripto
     browserPid: spec.browserPid ?? null,
     profile: spec.profile ?? null,
     origin: `chrome-extension://${FAKE_EXTENSION.id}/`,
-    host: { version: spec.hostVersion ?? VERSION, protocolVersion: PROTOCOL_VERSION },
+    host: { version: spec.hostVersion ?? VERSION, protocolVersion: spec.hostProtocolVersion ?? PROTOCOL_VERSION },
     extension,
   };
 }

@@ -8,22 +8,20 @@
  *
  * Elements besides the target may take the release, because pages send it there themselves: the
  * dragged element (it often follows the pointer, so the release lands on it), an element the page
- * captured the pointer to (setPointerCapture), and a drag library's ghost that moved with the
- * pointer (injected/delivery.ts, followerRelease: told from a covering overlay by motion).
+ * captured the pointer to (setPointerCapture), a drag library's ghost that moved with the
+ * pointer (injected/delivery.ts, followerRelease: told from a covering overlay by motion), and a
+ * sortable list that moved the target aside to make room for the dragged element (madeRoom).
  *
- * drag.ts calls verifiedDrop once, around the moves, the drop and the release.
+ * The aiming and the judging of the one pointer-action path (pointerAction.ts) for a drop; nothing else uses it.
  */
 import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import type { GuardReport, Interceptor } from '../injected/types.js';
 import { callPage, DocumentChanged } from '../page/pageCall.js';
 import type { PageWorld } from '../page/worlds.js';
-import type { ToolContext } from './toolContext.js';
+import type { PointerContext } from './toolContext.js';
 import { inputOverlapError } from './pointerDelivery.js';
 import { described, identifyInterceptor } from './interceptorIdentity.js';
-import { callSite, labelOf, unlessStale, type RefSite } from './refAction.js';
-/** The drop target: a ref's site, or a point/selector of the source's top document. */
-export type DropTargetSite = RefSite | { x: number; y: number } | { selector: string };
-
+import { labelOf, readRef, type RefSite } from './refAction.js';
 /** Where the drop lands: the top viewport (`x`, `y`) and, for a ref in an iframe, its own frame's viewport. */
 export interface DropPoint {
   x: number;
@@ -31,7 +29,7 @@ export interface DropPoint {
   local?: { x: number; y: number };
 }
 
-interface ArmedDrop {
+export interface ArmedDrop {
   world: PageWorld;
   token: string;
   local: { x: number; y: number };
@@ -51,11 +49,12 @@ export function classifyDrop(report: GuardReport): DropVerdict {
   return hit === undefined ? { delivered: false } : { delivered: false, interceptor: hit };
 }
 
-async function armDrop(ctx: ToolContext, source: RefSite, target: DropTargetSite, point: DropPoint): Promise<ArmedDrop> {
+/** Arm the drop target's guard at the drop point: `target` a ref's site, or undefined for what is at the point of the source's top document. */
+export async function armDrop(ctx: PointerContext, source: RefSite, target: RefSite | undefined, point: DropPoint): Promise<ArmedDrop> {
   const arm = { arm: ['release' as const, 'drop' as const], purpose: 'drop' as const };
   let site: RefSite;
   let args;
-  if ('world' in target) {
+  if (target !== undefined) {
     site = target;
     const local = point.local ?? { x: point.x, y: point.y };
     // The dragged element can only take a release in its own document.
@@ -65,7 +64,7 @@ async function armDrop(ctx: ToolContext, source: RefSite, target: DropTargetSite
     site = { ...source, world: await ctx.worlds.ensure(ctx, source.tabId, source.before) };
     args = { x: point.x, y: point.y, ...arm, ...(source.world.frameId === source.before.frameId ? { sourceRef: source.ref } : {}) };
   }
-  const outcome = unlessStale(site, await callSite(ctx, site, 'armPoint', args));
+  const outcome = await readRef(ctx, site, 'drag', 'armPoint', args);
   if (outcome.status === 'outside') {
     throw new RelayError('invalid_arguments', `Cannot drag @${source.ref} there: the drop point (${point.x}, ${point.y}) is outside the viewport. Scroll so the drop target is visible, then retry.`, {
       tool: 'drag',
@@ -76,7 +75,7 @@ async function armDrop(ctx: ToolContext, source: RefSite, target: DropTargetSite
   return { world: site.world, token: outcome.token, local: { x: args.x, y: args.y }, target: outcome.target };
 }
 
-async function undeliveredDrop(ctx: ToolContext, source: RefSite, armed: ArmedDrop, point: DropPoint, verdict: Extract<DropVerdict, { delivered: false }>): Promise<RelayError> {
+async function undeliveredDrop(ctx: PointerContext, source: RefSite, armed: ArmedDrop, point: DropPoint, verdict: Extract<DropVerdict, { delivered: false }>): Promise<RelayError> {
   const aimed = labelOf(armed.target);
   const where = `(${point.x}, ${point.y})`;
   const interceptor = verdict.interceptor === undefined ? undefined : await identifyInterceptor(ctx, armed.world, verdict.interceptor);
@@ -89,44 +88,21 @@ async function undeliveredDrop(ctx: ToolContext, source: RefSite, armed: ArmedDr
   return new RelayError('click_intercepted', message, { tool: 'drag', phase: 'verify', details, retryable: false });
 }
 
-/**
- * Arm the drop target's guard, run `drop` (the moves, the HTML5 drop, the release), then prove the
- * drop reached the target. The source's press is already verified and its arming ended. If arming
- * fails, the button is let go by `release` before the error goes up.
- */
-export async function verifiedDrop(
-  ctx: ToolContext,
-  drag: { source: RefSite; target: DropTargetSite; point: DropPoint },
-  drop: () => Promise<void>,
-  release: () => Promise<void>,
-): Promise<void> {
-  let armed: ArmedDrop;
-  try {
-    armed = await armDrop(ctx, drag.source, drag.target, drag.point);
-  } catch (error) {
-    await release().catch(() => undefined);
-    throw error;
-  }
-  const report = async (): Promise<GuardReport> => callPage(ctx, ctx.worlds, armed.world, 'deliveryReport', { token: armed.token, disarm: true, probe: armed.local });
-  try {
-    await drop();
-  } catch (error) {
-    await report().catch(() => undefined);
-    throw error;
-  }
+/** After the drop: did it reach its target? Ends the arming; click_intercepted (when on_drop) when it did not. */
+export async function dropVerdict(ctx: PointerContext, source: RefSite, armed: ArmedDrop, point: DropPoint): Promise<void> {
   let verdict: DropVerdict;
   try {
-    const dropped = await report();
-    if (dropped.superseded === true) throw inputOverlapError(drag.source.tabId);
+    const dropped = await callPage(ctx, ctx.worlds, armed.world, 'deliveryReport', { token: armed.token, disarm: true, probe: armed.local });
+    if (dropped.superseded === true) throw inputOverlapError(source.tabId);
     verdict = classifyDrop(dropped);
   } catch (error) {
     if (!(error instanceof DocumentChanged)) throw error;
     throw reasonedError(
       'stale_ref',
       'navigated',
-      `The document was replaced right after @${drag.source.ref} was dropped, before chrome-relay could check where the drop went: it may have happened. Check the page with \`chrome-relay snapshot\` before dragging again.`,
-      { tool: 'drag', phase: 'verify', details: { ref: drag.source.ref, tab: drag.source.tabId }, retryable: false },
+      `The document was replaced right after @${source.ref} was dropped, before chrome-relay could check where the drop went: it may have happened. Check the page with \`chrome-relay snapshot\` before dragging again.`,
+      { tool: 'drag', phase: 'verify', details: { ref: source.ref, tab: source.tabId }, retryable: false },
     );
   }
-  if (!verdict.delivered) throw await undeliveredDrop(ctx, drag.source, armed, drag.point, verdict);
+  if (!verdict.delivered) throw await undeliveredDrop(ctx, source, armed, point, verdict);
 }

@@ -15,7 +15,7 @@ import { reasonedError, RelayError, toolLabel, type ToolName } from '@chrome-rel
 import type { CdpTarget } from '../cdp/cdpSession.js';
 import { worldTarget, type FrameSite } from '../page/worlds.js';
 import type { MainWorldSite } from '../pageState/mainWorld.js';
-import type { ToolContext } from './toolContext.js';
+import type { RefContext } from './toolContext.js';
 import { frameShownBy, openRef } from './refAction.js';
 const GROUP = 'chrome-relay-frame-ref';
 
@@ -46,7 +46,7 @@ function notAFrame(tool: ToolName, ref: string, tabId: number): RelayError {
  * The frame an iframe ref shows, or the closed error (stale ref, not an iframe, nothing loaded in it, or a site the
  * person blocked: frameShownBy refuses that, whether openRef asked it already or it is asked here).
  */
-export async function resolveFrameRef(ctx: ToolContext, tool: ToolName, ref: string): Promise<FrameRefTarget> {
+export async function resolveFrameRef(ctx: RefContext, tool: ToolName, ref: string): Promise<FrameRefTarget> {
   const site = await openRef(ctx, ref);
   const { node, frame } = site.shows ?? (await frameShownBy(ctx, site));
   if (node.frameId === undefined) throw notAFrame(tool, ref, site.tabId);

@@ -18,7 +18,7 @@ import { worldTarget, mainFrameDocument, type PageWorld } from '../page/worlds.j
 import { callPage, pageCandidateHandle, pageElementHandle } from '../page/pageCall.js';
 import type { Interceptor } from '../injected/types.js';
 import type { RefSummary } from '../refs/registry.js';
-import type { ToolContext } from './toolContext.js';
+import type { IdentifyContext } from './toolContext.js';
 
 /** Only this module makes identities: an error cannot hand over a page description that skipped identifying. */
 declare const IDENTIFIED: unique symbol;
@@ -53,7 +53,7 @@ export function described(who: Interceptor): InterceptorIdentity {
 }
 
 /** The interceptor `world`'s page described, with its node id and a ref (given now if it had none). */
-export async function identifyInterceptor(ctx: ToolContext, world: PageWorld, who: Interceptor): Promise<InterceptorIdentity> {
+export async function identifyInterceptor(ctx: IdentifyContext, world: PageWorld, who: Interceptor): Promise<InterceptorIdentity> {
   const identity = described(who);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const budget = Math.max(0, Math.min(IDENTIFY_BUDGET_MS, ctx.deadline - Date.now() - IDENTIFY_BUDGET_MS / 3));
@@ -70,7 +70,7 @@ export async function identifyInterceptor(ctx: ToolContext, world: PageWorld, wh
   return { ...identity };
 }
 
-async function identify(ctx: ToolContext, world: PageWorld, who: Interceptor, identity: InterceptorIdentity): Promise<void> {
+async function identify(ctx: IdentifyContext, world: PageWorld, who: Interceptor, identity: InterceptorIdentity): Promise<void> {
   if (identity.ref === undefined) {
     const ref = await adoptRef(ctx, world, who);
     if (ref !== undefined) identity.ref = ref;
@@ -88,7 +88,7 @@ async function identify(ctx: ToolContext, world: PageWorld, who: Interceptor, id
 }
 
 /** Reserve a ref, have the page bind it to the covering element, and route it to the tab; undefined when it cannot. */
-async function adoptRef(ctx: ToolContext, world: PageWorld, who: Interceptor): Promise<string | undefined> {
+async function adoptRef(ctx: IdentifyContext, world: PageWorld, who: Interceptor): Promise<string | undefined> {
   const counter = ctx.counter;
   const reserved = await counter.run(ctx.deadline, async (allocation) => {
     const ref = `e${allocation.next}`;

@@ -12,24 +12,22 @@
  * lineage is all there is to verify (a ref inside a frame is verified frame by frame instead, see
  * pointerDelivery.ts). Before that, the frame (and any frame in it at the point) must not show a site the person
  * blocked: nothing is sent into one (input/landing.ts).
+ *
+ * The aiming and the judging of the one pointer-action path (pointerAction.ts) for a point; nothing else uses it.
  */
 import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import type { GuardReport, Interceptor } from '../injected/types.js';
-import { clickAt, type ClickOptions } from '../input/mouse.js';
-import { callPage, DocumentChanged } from '../page/pageCall.js';
-import type { DialogInfo, Watched } from '../pageState/dialogs.js';
+import { callPage } from '../page/pageCall.js';
 import type { FrameState } from '../page/worlds.js';
-import type { ToolContext } from './toolContext.js';
-import { actedOf, classifyDelivery, progress, type DeliveryVerdict, type PressActed } from './deliveryVerdict.js';
-import { ACTION_PHASES, disarm, drawnAsLaidOut, readGuards, type GuardReports, type PointerPoint } from './pointerDelivery.js';
+import type { PointerContext } from './toolContext.js';
+import { classifyDelivery, progress, type DeliveryVerdict } from './deliveryVerdict.js';
+import { ACTION_PHASES, disarm, drawnAsLaidOut, readGuards, type PointerPoint } from './pointerDelivery.js';
 import { checkPointLanding } from '../input/landing.js';
 import { described, identifyInterceptor } from './interceptorIdentity.js';
 import { labelOf } from './refAction.js';
-import { guardedClick, type InputRunner } from './refClick.js';
 
 /** A point with the guard armed for it, and what it expects there. */
 export interface ArmedPoint {
-  tabId: number;
   point: PointerPoint;
   target: Interceptor;
   /** The point is over an iframe: the guard expects the <iframe> (mode owner). */
@@ -57,7 +55,7 @@ function outsideError(x: number, y: number, viewport: { width: number; height: n
 }
 
 /** Find what is at (x, y) in the tab's top document and arm the guard for it; invalid_arguments when the point is off the viewport. */
-export async function armPointClick(ctx: ToolContext, tabId: number, before: FrameState, x: number, y: number): Promise<ArmedPoint> {
+export async function aimPoint(ctx: PointerContext, { tabId, before, x, y }: { tabId: number; before: FrameState; x: number; y: number }): Promise<ArmedPoint> {
   const world = await ctx.worlds.ensure(ctx, tabId, before);
   const outcome = await callPage(ctx, ctx.worlds, world, 'armPoint', { x, y, arm: ACTION_PHASES.click, purpose: 'click' });
   if (outcome.status === 'outside') throw outsideError(x, y, outcome.viewport);
@@ -68,7 +66,7 @@ export async function armPointClick(ctx: ToolContext, tabId: number, before: Fra
     const landed = await checkPointLanding(ctx, world, { at: { x, y }, shown: { x, y } }, outcome.frame);
     await drawnAsLaidOut(ctx, { tabId, before, world });
     const point: PointerPoint = { x, y, healed: false, input: { target: tabId, x, y }, local: { x, y }, guards, landed };
-    return { tabId, point, target: outcome.target, frame: outcome.frame };
+    return { point, target: outcome.target, frame: outcome.frame };
   } catch (error) {
     await disarm(ctx, guards);
     throw error;
@@ -76,14 +74,14 @@ export async function armPointClick(ctx: ToolContext, tabId: number, before: Fra
 }
 
 /** click_intercepted for a point; `describeOnly`: the page cannot be asked (a dialog holds it, its document was replaced). */
-async function undelivered(ctx: ToolContext, armed: ArmedPoint, verdict: Extract<DeliveryVerdict, { delivered: false }>, describeOnly = false): Promise<RelayError> {
+export async function pointUndelivered(ctx: PointerContext, tabId: number, armed: ArmedPoint, verdict: Extract<DeliveryVerdict, { delivered: false }>, describeOnly = false): Promise<RelayError> {
   const { x, y } = armed.point;
   const aimed = labelOf(armed.target);
   const world = armed.point.guards[0]?.world;
   const found = verdict.interceptor;
   const interceptor = found === undefined ? undefined : world === undefined || describeOnly ? described(found) : await identifyInterceptor(ctx, world, found);
   const message = pointClickMessage({ x, y }, aimed, interceptor, verdict);
-  const details: Record<string, unknown> = { tab: armed.tabId, x, y, when: verdict.when, target: described(armed.target) };
+  const details: Record<string, unknown> = { tab: tabId, x, y, when: verdict.when, target: described(armed.target) };
   if (interceptor !== undefined) details.interceptor = interceptor;
   if (verdict.gaveWay === true) details.gaveWay = true;
   return new RelayError('click_intercepted', message, { tool: 'click', phase: 'verify', details, retryable: false });
@@ -111,42 +109,21 @@ export function pointClickMessage(
   return `Click at (${x}, ${y}) was not delivered: it was aimed at ${aimed}, but ${who} took the point ${moment}; the events it would have received were cancelled. ${how}, then try again.`;
 }
 
-async function verdictAfter(ctx: ToolContext, armed: ArmedPoint): Promise<DeliveryVerdict> {
-  const reports = await readGuards(ctx, armed.point, { disarm: true, probe: true });
-  const verdict = classifyPointClick(armed.frame, reports.target);
+/** After the click at a point: did what was there get it? Ends the arming; names what is at the point now when nothing we watch says where the input went. */
+export async function probedPointVerdict(ctx: PointerContext, point: PointerPoint, frame: boolean): Promise<DeliveryVerdict> {
+  const reports = await readGuards(ctx, point, { disarm: true, probe: true });
+  const verdict = classifyPointClick(frame, reports.target);
   if (verdict.delivered || verdict.interceptor !== undefined) return verdict;
-  // Nothing we watch says where it went: name what is at the point now, if it is something else.
   const hit = reports.target.probe?.hit;
   return hit === undefined ? verdict : { ...verdict, interceptor: hit, from: 0 };
 }
 
-/**
- * Click at the armed point and prove what was there got the click. `{ dialog }` when the click
- * opened a JavaScript dialog (only the press could be checked then). When the click replaced the
- * document before its record could be read, the press's record decides.
- */
-export async function clickPoint(ctx: ToolContext, armed: ArmedPoint, options: ClickOptions, run: InputRunner): Promise<{ dialog?: DialogInfo } & PressActed> {
-  const { point } = armed;
-  const { pressed, clicked } = await guardedClick(ctx, point, options, run);
-  // An element gets the press; over an iframe the top document sees no press at all, so only its verdict counts.
-  const pressVerdict = pressed === undefined ? undefined : armed.frame ? classifyPointClick(true, pressed.target) : classifyDelivery('press', pressed.target);
-  if ('dialog' in clicked) {
-    if (pressVerdict !== undefined && !pressVerdict.delivered) throw await undelivered(ctx, armed, pressVerdict, true);
-    return { dialog: clicked.dialog };
-  }
-  try {
-    const verdict = await verdictAfter(ctx, armed);
-    if (!verdict.delivered) throw await undelivered(ctx, armed, verdict);
-    return actedOf(verdict);
-  } catch (error) {
-    if (!(error instanceof DocumentChanged)) throw error;
-    if (pressVerdict?.delivered === true) return {};
-    if (pressVerdict !== undefined) throw await undelivered(ctx, armed, pressVerdict, true);
-    throw reasonedError(
-      'timeout',
-      'navigating',
-      `Tab ${armed.tabId} replaced its document while the click at (${point.x}, ${point.y}) was sent, before chrome-relay could check what it reached: it may have happened. Let the page settle (\`chrome-relay wait --load\`) and check it with \`chrome-relay snapshot\` before clicking again.`,
-      { tool: 'click', phase: 'verify', details: { tab: armed.tabId, x: point.x, y: point.y }, retryable: false },
-    );
-  }
+/** The click at a point replaced the document before its record could be read, and the press told nothing: it may have happened. */
+export function pointNavigatedError(tabId: number, point: { x: number; y: number }): RelayError {
+  return reasonedError(
+    'timeout',
+    'navigating',
+    `Tab ${tabId} replaced its document while the click at (${point.x}, ${point.y}) was sent, before chrome-relay could check what it reached: it may have happened. Let the page settle (\`chrome-relay wait --load\`) and check it with \`chrome-relay snapshot\` before clicking again.`,
+    { tool: 'click', phase: 'verify', details: { tab: tabId, x: point.x, y: point.y }, retryable: false },
+  );
 }

@@ -11,6 +11,7 @@ import { createFakeEnvironment } from '../testing/fakeChrome.js';
 import { meanwhile, pointerTarget, sameSize } from './pointerDelivery.js';
 import { described } from './interceptorIdentity.js';
 import { interceptedError, notVisibleError, openRef } from './refAction.js';
+import { runTool, withRefs } from '../testing/toolContext.js';
 
 beforeAll(() => {
   (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
@@ -72,8 +73,8 @@ describe('pointerTarget: a ref inside an iframe', () => {
       { width: 300, height: 150 },
       { width: 420, height: 220 },
     ]);
-    const site = await openRef(ctx, 'e5');
-    const point = await pointerTarget(ctx, site, 'click', 'click');
+    const site = await openRef(await withRefs(ctx, 'e5'), 'e5');
+    const point = await pointerTarget(ctx, site, { tool: 'click' }, 'click');
     expect(prepareCalls()).toBe(2);
     // The point of the second, settled measurement; mapped by the parent.
     expect(point.local).toEqual({ x: 51, y: 20 });
@@ -85,15 +86,15 @@ describe('pointerTarget: a ref inside an iframe', () => {
 
   it('goes ahead after a bounded number of tries when the sizes never agree (the guards still catch a miss)', async () => {
     const { ctx, prepareCalls } = await setup([{ width: 300, height: 150 }]);
-    const site = await openRef(ctx, 'e5');
-    await pointerTarget(ctx, site, 'click', 'click');
+    const site = await openRef(await withRefs(ctx, 'e5'), 'e5');
+    await pointerTarget(ctx, site, { tool: 'click' }, 'click');
     expect(prepareCalls()).toBe(4);
   });
 
   it('waits for the page to lay out and the browser to draw it in a tab with an out-of-process frame', async () => {
     const { ctx, paints, draws, debugger: dbg } = await setup([{ width: 420, height: 220 }], true);
-    const site = await openRef(ctx, 'e5');
-    await pointerTarget(ctx, site, 'click', 'click');
+    const site = await openRef(await withRefs(ctx, 'e5'), 'e5');
+    await pointerTarget(ctx, site, { tool: 'click' }, 'click');
     expect(paints()).toBe(1);
     expect(draws()).toBe(1);
     // The paint first, then the draw, then the screencast is stopped again.
@@ -103,8 +104,8 @@ describe('pointerTarget: a ref inside an iframe', () => {
 
   it('waits for neither in a tab without one', async () => {
     const { ctx, paints, draws } = await setup([{ width: 420, height: 220 }]);
-    const site = await openRef(ctx, 'e5');
-    await pointerTarget(ctx, site, 'click', 'click');
+    const site = await openRef(await withRefs(ctx, 'e5'), 'e5');
+    await pointerTarget(ctx, site, { tool: 'click' }, 'click');
     expect(paints()).toBe(0);
     expect(draws()).toBe(0);
   });
@@ -120,8 +121,8 @@ describe('pointerTarget: a point over the iframe of a blocked site', () => {
     });
     tab.page.objects.inputFrame = () => 'el:BANK';
     await tab.registry.replaceTab(tab.tabId, { frameId: tab.page.frameId, loaderId: tab.page.loaderId }, [{ ref: 'e5', role: 'generic', name: 'Card' }]);
-    const site = await openRef(tab.ctx, 'e5');
-    await expect(pointerTarget(tab.ctx, site, 'click', 'click')).rejects.toMatchObject({ details: { reason: 'site_blocked', ref: 'e5', x: 40, y: 30 } });
+    const site = await openRef(await withRefs(tab.ctx, 'e5'), 'e5');
+    await expect(pointerTarget(tab.ctx, site, { tool: 'click' }, 'click')).rejects.toMatchObject({ details: { reason: 'site_blocked', ref: 'e5', x: 40, y: 30 } });
     expect(tab.page.calls.find((call) => call.method === 'deliveryReport')?.args).toMatchObject({ token: 'g1', disarm: true });
     expect(tab.inputEvents()).toEqual([]);
   });

@@ -1,6 +1,6 @@
 /**
- * Pointer actions on a ref, delivered and then verified: input that did not reach the element is never a success. A hit-test before the input is
- * a prediction; this module adds the proof:
+ * A ref's side of the one pointer-action path (pointerAction.ts, the only importer): aiming at the element, and the
+ * delivery guards' logs. A hit-test before the input is a prediction; the guards add the proof:
  * 1. In the ref's frame, one page call resolves the ref, scrolls, hit-tests and arms the delivery
  *    guard (injected/delivery.ts). For a ref inside iframes, each frame above maps the point,
  *    hit-tests its <iframe> element and arms its own guard to expect the pointer on that iframe
@@ -11,12 +11,12 @@
  * 2. In a tab with out-of-process frames the browser routes input by what the compositor last
  *    drew, so before any input we wait until the frames showing the point have drawn their
  *    current layout (page/paint.ts).
- * 3. The tool sends the input; the guards cancel whatever goes elsewhere at the moment it is
+ * 3. The path sends the act's input; the guards cancel whatever goes elsewhere at the moment it is
  *    dispatched, so a decoy's handlers never run.
  * 4. The guards' logs decide (deliveryVerdict.ts): delivered, or click_intercepted with
  *    `details.when`.
  */
-import { reasonedError, RelayError, type ToolName } from '@chrome-relay/protocol';
+import { reasonedError, type RelayError, type ToolName } from '@chrome-relay/protocol';
 import type { CdpTarget } from '../cdp/cdpSession.js';
 import type { DeliveryPhase, GuardReport, PrepareClickOutcome } from '../injected/types.js';
 import { framePointIn } from '../page/frameOwner.js';
@@ -25,11 +25,11 @@ import { waitForDraw } from '../capture/screencast.js';
 import { waitForPaint } from '../page/paint.js';
 import type { PageWorld } from '../page/worlds.js';
 import { staleRefError } from '../refs/refTarget.js';
-import type { ToolContext } from './toolContext.js';
+import type { PointerContext } from './toolContext.js';
 import { classifyDelivery, type DeliveryAction, type DeliveryVerdict } from './deliveryVerdict.js';
 import { checkPointLanding, type Landed } from '../input/landing.js';
 import { described, identifyInterceptor } from './interceptorIdentity.js';
-import { callSite, frameChain, interceptedError, notVisibleError, refusedError, unlessStale, type RefSite } from './refAction.js';
+import { frameChain, interceptedError, notVisibleError, readRef, refusedError, type RefSite } from './refAction.js';
 /** What each action's guards check. */
 export const ACTION_PHASES: Readonly<Record<DeliveryAction, DeliveryPhase[]>> = {
   click: ['pointer', 'press', 'release'],
@@ -76,12 +76,18 @@ type Prepared = Extract<PrepareClickOutcome, { status: 'ok' }>;
  * routes input by the current layout. The point to put the mouse at, or the closed error (stale,
  * covered, not visible, disabled).
  */
-export async function pointerTarget(ctx: ToolContext, site: RefSite, tool: ToolName, action: DeliveryAction): Promise<PointerPoint> {
+/** Who acts, for messages: the tool, and how the action is named when not by the tool's word ("Double-click on"). */
+export interface Actor {
+  readonly tool: ToolName;
+  readonly verb?: string;
+}
+
+export async function pointerTarget(ctx: PointerContext, site: RefSite, actor: Actor, action: DeliveryAction): Promise<PointerPoint> {
   const phases = ACTION_PHASES[action];
   let point: Omit<PointerPoint, 'landed'> | undefined;
   let intoFrame = false;
   for (let attempt = 1; point === undefined; attempt++) {
-    const prepared = await prepare(ctx, site, tool, phases);
+    const prepared = await prepare(ctx, site, actor, phases);
     intoFrame = prepared.intoFrame === true;
     const guards = prepared.token === undefined ? [] : [{ world: site.world, token: prepared.token }];
     const local = { x: prepared.x, y: prepared.y };
@@ -91,7 +97,7 @@ export async function pointerTarget(ctx: ToolContext, site: RefSite, tool: ToolN
     }
     let mapped: Awaited<ReturnType<typeof toTopViewport>>;
     try {
-      mapped = await toTopViewport(ctx, site, tool, prepared, phases, guards);
+      mapped = await toTopViewport(ctx, site, actor, prepared, phases, guards);
     } catch (error) {
       await disarm(ctx, guards);
       throw error;
@@ -124,9 +130,11 @@ export async function pointerTarget(ctx: ToolContext, site: RefSite, tool: ToolN
  */
 export const COVER_MOTION_LIMIT_MS = 2000;
 
-async function prepare(ctx: ToolContext, site: RefSite, tool: ToolName, arm: DeliveryPhase[]): Promise<Prepared> {
+async function prepare(ctx: PointerContext, site: RefSite, actor: Actor, arm: DeliveryPhase[]): Promise<Prepared> {
+  const { tool } = actor;
+  const verb = actor.verb === undefined ? {} : { verb: actor.verb };
   const until = Math.min(Date.now() + COVER_MOTION_LIMIT_MS, ctx.deadline - COVER_MOTION_LIMIT_MS / 2);
-  const look = async () => unlessStale(site, await callSite(ctx, site, 'prepareClick', { ref: site.ref, arm }));
+  const look = () => readRef(ctx, site, tool, 'prepareClick', { ref: site.ref, arm });
   let outcome = await look();
   // Scrolled into view just now: the page answers a scroll a frame or two later (a list shows its scroll-up button and
   // shifts its items, then hides its scroll-down button at the end; a header turns sticky), so the point proven before
@@ -150,7 +158,7 @@ async function prepare(ctx: ToolContext, site: RefSite, tool: ToolName, arm: Del
       return outcome;
     case 'intercepted': {
       const interceptor = await identifyInterceptor(ctx, site.world, outcome.interceptor);
-      throw interceptedError(tool, site.ref, site.tabId, { x: outcome.x, y: outcome.y, healed: outcome.healed, interceptor, when: 'before_pointer', sent: false });
+      throw interceptedError(tool, site.ref, site.tabId, { x: outcome.x, y: outcome.y, healed: outcome.healed, interceptor, when: 'before_pointer', sent: false, ...verb });
     }
     case 'not_visible':
       throw notVisibleError(tool, site.ref, site.tabId, outcome.beyondEdge === true);
@@ -177,9 +185,9 @@ function samePoint(a: { x: number; y: number } | undefined, b: { x: number; y: n
  * tab's session in top-level coordinates.
  */
 async function toTopViewport(
-  ctx: ToolContext,
+  ctx: PointerContext,
   site: RefSite,
-  tool: ToolName,
+  actor: Actor,
   inner: Prepared,
   phases: DeliveryPhase[],
   guards: ArmedGuard[],
@@ -203,10 +211,10 @@ async function toTopViewport(
         break;
       case 'intercepted': {
         const interceptor = await identifyInterceptor(ctx, parentWorld, mapped.interceptor);
-        throw interceptedError(tool, site.ref, site.tabId, { x: mapped.x, y: mapped.y, healed: inner.healed, interceptor, when: 'before_pointer', sent: false });
+        throw interceptedError(actor.tool, site.ref, site.tabId, { x: mapped.x, y: mapped.y, healed: inner.healed, interceptor, when: 'before_pointer', sent: false, ...(actor.verb === undefined ? {} : { verb: actor.verb }) });
       }
       case 'not_visible':
-        throw notVisibleError(tool, site.ref, site.tabId);
+        throw notVisibleError(actor.tool, site.ref, site.tabId);
     }
   }
   return { x: point.x, y: point.y, input, settled };
@@ -223,7 +231,7 @@ export function sameSize(viewport: { width: number; height: number }, content: {
  * frame that gets the input by the last drawn frame (see page/paint.ts). A tab without one needs
  * nothing: its renderer hit-tests each event itself.
  */
-export async function drawnAsLaidOut(ctx: ToolContext, site: Pick<RefSite, 'tabId' | 'before' | 'world'>): Promise<void> {
+export async function drawnAsLaidOut(ctx: PointerContext, site: Pick<RefSite, 'tabId' | 'before' | 'world'>): Promise<void> {
   if (!(await ctx.frames.hasOutOfProcessFrames(ctx, site.tabId))) return;
   const top = site.world.frameId === site.before.frameId ? site.world : await ctx.worlds.ensure(ctx, site.tabId, site.before);
   const worlds = site.world.sessionId === undefined ? [top] : [top, site.world];
@@ -233,7 +241,7 @@ export async function drawnAsLaidOut(ctx: ToolContext, site: Pick<RefSite, 'tabI
 }
 
 /** End the armings (best effort: a failed action must not leave a page guarded). */
-export async function disarm(ctx: ToolContext, guards: readonly ArmedGuard[]): Promise<void> {
+export async function disarm(ctx: PointerContext, guards: readonly ArmedGuard[]): Promise<void> {
   await Promise.all(guards.map((guard) => callPage(ctx, ctx.worlds, guard.world, 'deliveryReport', { token: guard.token, disarm: true }).catch(() => undefined)));
 }
 
@@ -260,7 +268,7 @@ export function inputOverlapError(tabId: number): RelayError {
  * point now. Throws DocumentChanged (pageCall.ts) when a frame's document was replaced, and
  * target_conflict (input_overlap) when another arming replaced one of them.
  */
-export async function readGuards(ctx: ToolContext, point: PointerPoint, options: { disarm: boolean; probe?: boolean }): Promise<GuardReports> {
+export async function readGuards(ctx: PointerContext, point: PointerPoint, options: { disarm: boolean; probe?: boolean }): Promise<GuardReports> {
   const [first, ...rest] = point.guards;
   if (first === undefined) return { target: { armed: false, events: [] }, above: [] };
   const args = { token: first.token, disarm: options.disarm, ...(options.probe === true ? { probe: point.local } : {}) };
@@ -277,7 +285,7 @@ export async function readGuards(ctx: ToolContext, point: PointerPoint, options:
  * the input went, the ref's frame is asked what is at the point now, to name it if it is not the
  * element.
  */
-export async function verifyDelivery(ctx: ToolContext, point: PointerPoint, action: DeliveryAction): Promise<DeliveryVerdict> {
+export async function verifyDelivery(ctx: PointerContext, point: PointerPoint, action: DeliveryAction): Promise<DeliveryVerdict> {
   const reports = await readGuards(ctx, point, { disarm: true, probe: action === 'hover' });
   const verdict = classifyDelivery(action, reports.target, reports.above);
   if (verdict.delivered || verdict.interceptor !== undefined || action === 'hover') return verdict;
@@ -292,12 +300,12 @@ export async function verifyDelivery(ctx: ToolContext, point: PointerPoint, acti
  * interceptor is only described.
  */
 export async function undeliveredError(
-  ctx: ToolContext,
+  ctx: PointerContext,
   tool: ToolName,
   site: RefSite,
   point: PointerPoint,
   verdict: Extract<DeliveryVerdict, { delivered: false }>,
-  options: { healed?: boolean; describeOnly?: boolean } = {},
+  options: { healed?: boolean; describeOnly?: boolean; verb?: string } = {},
 ): Promise<RelayError> {
   const world = point.guards[verdict.from ?? 0]?.world;
   const who = verdict.interceptor;
@@ -311,66 +319,18 @@ export async function undeliveredError(
     ...(interceptor === undefined ? {} : { interceptor }),
     ...(verdict.gone === true ? { gone: true } : {}),
     ...(verdict.gaveWay === true ? { gaveWay: true } : {}),
+    ...(options.verb === undefined ? {} : { verb: options.verb }),
   });
 }
 
-/**
- * An element that gives way under the arriving pointer — an icon whose hover style swaps in an image still loading
- * (it has no size until the image comes), a control that jumps — gets the action again (click, hover), as a person
- * tries again after a flicker: the attempt's press went to the element around it and was cancelled before any page
- * listener saw it, so nothing of it happened. Attempts within GIVE_WAY_LIMIT_MS, each aimed and proven anew.
- */
-export const GIVE_WAY_LIMIT_MS = 2000;
-/**
- * The time is the bound: a hover image can take most of it to come, and a fast machine flickers through several
- * attempts meanwhile. The count only keeps a page that gives way at every arrival to a handful.
- */
-const GIVE_WAY_TRIES = 8;
-
-/** An attempt's answer that its element gave way and nothing of it happened: the error it would be. */
-export interface GaveWay {
-  gaveWay: RelayError;
-}
-
-/**
- * Run `attempt` at `point`; while it answers that the element gave way, wait for the element to be drawn again, aim
- * and arm anew, and attempt again (see GIVE_WAY_LIMIT_MS), within that time. The answer, and the point of the
- * attempt it came from; the last give-way error when the element kept giving way.
- */
-export async function whileGivingWay<T extends object>(
-  ctx: ToolContext,
-  site: RefSite,
-  tool: ToolName,
-  action: DeliveryAction,
-  point: PointerPoint,
-  attempt: (point: PointerPoint) => Promise<T | GaveWay>,
-): Promise<{ value: T; point: PointerPoint }> {
-  const until = Math.min(Date.now() + GIVE_WAY_LIMIT_MS, ctx.deadline - GIVE_WAY_LIMIT_MS / 2);
-  let aimed = point;
-  for (let tries = 0; ; tries++) {
-    const outcome = await attempt(aimed);
-    if (!('gaveWay' in outcome)) return { value: outcome, point: aimed };
-    const again = tries < GIVE_WAY_TRIES ? await drawnAgain(ctx, site, tool, action, until) : undefined;
-    if (again === undefined) throw outcome.gaveWay;
-    aimed = again;
-  }
-}
-
-/**
- * The element's point once it is drawn again, aimed and armed; undefined when it is not by `until`. Meanwhile it may
- * have no size (the image its hover style asks for is still loading). Anything else the aiming finds (a cover that
- * came meanwhile) is the answer at once: it names what is there now.
- */
-async function drawnAgain(ctx: ToolContext, site: RefSite, tool: ToolName, action: DeliveryAction, until: number): Promise<PointerPoint | undefined> {
-  while (Date.now() < until) {
-    await waitForPaint(ctx, site.world);
-    try {
-      return await pointerTarget(ctx, site, tool, action);
-    } catch (error) {
-      if (!(error instanceof RelayError) || !meanwhile(error)) throw error;
-    }
-  }
-  return undefined;
+/** The document was replaced right after the input, before its record could be read, and the press told nothing: it may have happened. */
+export function navigatedMidClick(tool: ToolName, site: RefSite): RelayError {
+  return reasonedError(
+    'stale_ref',
+    'navigated',
+    `The document @${site.ref} is in was replaced while the input reached it, before chrome-relay could check where it went: it may have happened. Check the page with \`chrome-relay snapshot\` before trying again.`,
+    { tool, phase: 'verify', details: { ref: site.ref, tab: site.tabId }, retryable: false },
+  );
 }
 
 /** Pure: an aiming refused the way an element that gave way is refused until it is drawn again (it has no size). */

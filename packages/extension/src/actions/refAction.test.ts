@@ -3,6 +3,7 @@ import type { FrameInfo } from '../page/frames.js';
 import { BANK_RULE, blockedFramesTab } from '../testing/blockedFrames.js';
 import { described } from './interceptorIdentity.js';
 import { frameChain, interceptedError, openRef } from './refAction.js';
+import { withRefs } from '../testing/toolContext.js';
 
 beforeAll(() => {
   (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
@@ -56,8 +57,8 @@ describe('openRef and the site block list inside a page', () => {
       { ref: 'e7', role: 'button', name: 'Transfer', frame: { frameId: 'BANK', loaderId: 'LB' } },
       { ref: 'e8', role: 'button', name: 'Pay', frame: { frameId: 'INNER', loaderId: 'LI' } },
     ]);
-    await expect(openRef(ctx, 'e7')).rejects.toMatchObject({ ...blockedError, details: { ...blockedError.details, ref: 'e7' } });
-    await expect(openRef(ctx, 'e8')).rejects.toMatchObject(blockedError);
+    await expect(openRef(await withRefs(ctx, 'e7'), 'e7')).rejects.toMatchObject({ ...blockedError, details: { ...blockedError.details, ref: 'e7' } });
+    await expect(openRef(await withRefs(ctx, 'e8'), 'e8')).rejects.toMatchObject(blockedError);
     expect(page.calls).toEqual([]);
   });
 
@@ -65,7 +66,7 @@ describe('openRef and the site block list inside a page', () => {
     const { ctx, page, registry, tabId, navigateFrame } = blockedFramesTab();
     await registry.replaceTab(tabId, { frameId: page.frameId, loaderId: page.loaderId }, [{ ref: 'e4', role: 'button', name: 'Go', frame: { frameId: 'OPEN', loaderId: 'LO' } }]);
     navigateFrame('OPEN', 'https://bank.test/login');
-    await expect(openRef(ctx, 'e4')).rejects.toMatchObject(blockedError);
+    await expect(openRef(await withRefs(ctx, 'e4'), 'e4')).rejects.toMatchObject(blockedError);
   });
 
   it('refuses the ref of an <iframe> that shows a blocked site, and hands over the frame an open one shows', async () => {
@@ -75,14 +76,14 @@ describe('openRef and the site block list inside a page', () => {
       { ref: 'e2', role: 'iframe', name: 'Bank' },
       { ref: 'e3', role: 'iframe', name: 'Widgets' },
     ]);
-    await expect(openRef(ctx, 'e2')).rejects.toMatchObject({ ...blockedError, details: { ...blockedError.details, ref: 'e2' } });
-    expect((await openRef(ctx, 'e3')).shows?.frame?.frameId).toBe('OPEN');
+    await expect(openRef(await withRefs(ctx, 'e2'), 'e2')).rejects.toMatchObject({ ...blockedError, details: { ...blockedError.details, ref: 'e2' } });
+    expect((await openRef(await withRefs(ctx, 'e3'), 'e3')).shows?.frame?.frameId).toBe('OPEN');
   });
 
   it('asks nothing more of an <iframe> ref while the person blocks no site', async () => {
     const { ctx, page, registry, tabId } = blockedFramesTab({ rules: [] });
     await registry.replaceTab(tabId, { frameId: page.frameId, loaderId: page.loaderId }, [{ ref: 'e2', role: 'iframe', name: 'Bank' }]);
-    expect((await openRef(ctx, 'e2')).shows).toBeUndefined();
+    expect((await openRef(await withRefs(ctx, 'e2'), 'e2')).shows).toBeUndefined();
     expect(page.calls).toEqual([]);
   });
 });

@@ -12,10 +12,11 @@ import { callPage, DocumentChanged, pageElementHandle } from '../page/pageCall.j
 import type { FrameInfo } from '../page/frames.js';
 import { mainFrameDocument, worldTarget, type FrameState, type PageWorld, type Worlds } from '../page/worlds.js';
 import { blockedFrameError } from '../policy/policy.js';
-import { resolveRefTarget, staleRefError } from '../refs/refTarget.js';
+import { staleRefError, tabClosedError } from '../refs/refTarget.js';
+import type { CallRef } from '../context/call.js';
 import type { RefCounter } from '../refs/counter.js';
 import type { RefRegistry } from '../refs/registry.js';
-import type { ToolContext } from './toolContext.js';
+import type { RefContext } from './toolContext.js';
 import type { DeliveryWhen } from './deliveryVerdict.js';
 import type { InterceptorIdentity } from './interceptorIdentity.js';
 
@@ -41,7 +42,7 @@ export interface ShownFrame {
 const SHOWN_GROUP = 'chrome-relay-shown-frame';
 
 /** Page domain on (navigation watch, file chooser events) and the main frame's document. */
-export async function enablePage(ctx: ToolContext, tabId: number): Promise<FrameState> {
+export async function enablePage(ctx: RefContext, tabId: number): Promise<FrameState> {
   // The dispatcher's dialog guard enabled it on this session already (once per session), and the main frame's
   // document is then known from Page events; otherwise enable it here and read.
   if (ctx.dialogs.pageEventsOn(tabId)) return ctx.mainFrames.current(ctx, tabId, true);
@@ -56,8 +57,8 @@ export async function enablePage(ctx: ToolContext, tabId: number): Promise<Frame
  * holds whenever the frame became blocked: it navigated onto the site after the snapshot, or the person added the
  * rule since.
  */
-export async function openRef(ctx: ToolContext, ref: string): Promise<RefSite> {
-  const target = await resolveRefTarget(ctx.registry, ctx.browser, ref, ctx.target.kind === 'tab' ? ctx.target.tab : undefined);
+export async function openRef(ctx: RefContext, ref: string): Promise<RefSite> {
+  const target = resolvedRef(ctx, ref);
   const { tabId } = target;
   const before = await enablePage(ctx, tabId);
   // The document the ref was issued in is gone, even if the new one has a look-alike element.
@@ -89,8 +90,9 @@ export async function openRef(ctx: ToolContext, ref: string): Promise<RefSite> {
  * site_blocked when that frame shows a site the person blocked: every way a ref reaches into the frame its element
  * shows (acting on an <iframe>, --frame @ref) learns that here, once.
  */
-export async function frameShownBy(ctx: ToolContext, site: RefSite): Promise<ShownFrame> {
-  unlessStale(site, await callSite(ctx, site, 'resolve', { ref: site.ref }));
+export async function frameShownBy(ctx: RefContext, site: RefSite): Promise<ShownFrame> {
+  const resolved = await callSite(ctx, site, 'resolve', { ref: site.ref });
+  if (resolved.status === 'stale') throw staleRefError(site.ref, resolved.reason, site.tabId);
   const target = worldTarget(site.world);
   try {
     const handle = await pageElementHandle(ctx, site.world, site.ref, SHOWN_GROUP);
@@ -105,8 +107,30 @@ export async function frameShownBy(ctx: ToolContext, site: RefSite): Promise<Sho
   }
 }
 
+/**
+ * The ref as the call was resolved (targeting/resolveCall.ts: the registry was read once, there), or the closed error
+ * that says why it cannot be used: never issued or forgotten, its tab navigated, its tab closed.
+ */
+function resolvedRef(ctx: RefContext, ref: string): Extract<CallRef, { state: 'live' }> {
+  const found = ctx.refs.get(ref);
+  if (found === undefined) {
+    // Every ref param is resolved with the call (cliShape REF_PARAMS): a tool opening another is a bug of ours.
+    throw new RelayError('internal_error', `@${ref} was not resolved with the call.`, { phase: 'resolve', details: { ref } });
+  }
+  switch (found.state) {
+    case 'live':
+      return found;
+    case 'unknown':
+      throw staleRefError(ref, 'unknown_ref');
+    case 'navigated':
+      throw staleRefError(ref, 'navigated', found.tabId);
+    case 'closed':
+      throw tabClosedError(ref, found.tabId);
+  }
+}
+
 /** Call the page API for this site; a document swap mid-call is stale_ref (navigated). */
-export async function callSite<M extends PageMethod>(ctx: ToolContext, site: RefSite, method: M, args: PageArgs<M>): Promise<PageReturn<M>> {
+async function callSite<M extends PageMethod>(ctx: RefContext, site: RefSite, method: M, args: PageArgs<M>): Promise<PageReturn<M>> {
   try {
     return await callPage(ctx, ctx.worlds, site.world, method, args);
   } catch (error) {
@@ -117,10 +141,22 @@ export async function callSite<M extends PageMethod>(ctx: ToolContext, site: Ref
   }
 }
 
-/** Throw stale_ref for a page outcome that says so; otherwise hand the outcome back narrowed. */
-export function unlessStale<T extends { status: string }>(site: RefSite, outcome: T | { status: 'stale'; reason: StaleReason }): Exclude<T, { status: 'stale' }> {
-  if (outcome.status === 'stale') throw staleRefError(site.ref, (outcome as { reason: StaleReason }).reason, site.tabId);
-  return outcome as Exclude<T, { status: 'stale' }>;
+/** What a read of a ref's element answers once its stale and refused outcomes became errors. */
+export type RefRead<M extends PageMethod> = Exclude<PageReturn<M>, { status: 'stale' } | { status: 'refused' }>;
+
+/**
+ * One read (or small act) of the page API in the ref's document — every one a tool makes of a ref goes through here,
+ * so every tool says the same: the document replaced mid-call, or the page answering that the ref is stale (vanished,
+ * ambiguous, changed…), is stale_ref with its reason; the page refusing (not a field, disabled…) is invalid_arguments
+ * naming why. Anything else the page answers comes back for the tool to read.
+ */
+export async function readRef<M extends PageMethod>(ctx: RefContext, site: RefSite, tool: ToolName, method: M, args: PageArgs<M>): Promise<RefRead<M>> {
+  const outcome: PageReturn<M> = await callSite(ctx, site, method, args);
+  // Every page answer is an object; those that can be stale or refused say so in `status` (injected/types.ts).
+  const said = outcome as { status?: unknown; reason?: unknown };
+  if (said.status === 'stale') throw staleRefError(site.ref, said.reason as StaleReason, site.tabId);
+  if (said.status === 'refused') throw refusedError(tool, site.ref, site.tabId, String(said.reason));
+  return outcome as RefRead<M>;
 }
 
 /** How far a refused pointer action got, for click_intercepted (see deliveryVerdict.ts). */
@@ -137,6 +173,8 @@ export interface Interception {
   gone?: boolean;
   /** The interceptor holds the element, which gave way under the pointer (deliveryVerdict.ts). */
   gaveWay?: boolean;
+  /** How the message names the action ("Double-click on"); by default the tool's word. */
+  verb?: string;
 }
 
 /** Roles that say nothing a person recognises an element by: such an element is named by its tag. */
@@ -162,7 +200,7 @@ function dismissHow(who: InterceptorIdentity): string {
 
 /** The message for each way a pointer action can miss its element; the move fits the situation. */
 function interceptionMessage(tool: ToolName, ref: string, at: Interception): string {
-  const verb = tool === 'hover' ? 'Hover over' : tool === 'drag' ? 'Drag of' : 'Click on';
+  const verb = at.verb ?? (tool === 'hover' ? 'Hover over' : tool === 'drag' ? 'Drag of' : 'Click on');
   const where = `(${at.x}, ${at.y})`;
   if (at.interceptor === undefined) {
     return `${verb} @${ref} was not delivered: the input sent to ${where} never reached the document @${ref} is in (another frame took it, or a page listener stopped it). Snapshot, then try @${ref} again; if this repeats, the element is not reachable by a pointer.`;
@@ -238,12 +276,11 @@ export function frameChain(frames: readonly FrameInfo[], frameId: string): { chi
  * same trusted keyboard code). Throws the closed error when it cannot.
  */
 export async function focusRef(
-  ctx: ToolContext,
+  ctx: RefContext,
   ref: string,
   tool: ToolName,
 ): Promise<{ tabId: number; healed: boolean }> {
   const site = await openRef(ctx, ref);
-  const outcome = unlessStale(site, await callSite(ctx, site, 'focus', { ref }));
-  if (outcome.status === 'refused') throw refusedError(tool, ref, site.tabId, outcome.reason);
+  const outcome = await readRef(ctx, site, tool, 'focus', { ref });
   return { tabId: site.tabId, healed: outcome.healed };
 }

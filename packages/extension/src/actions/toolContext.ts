@@ -1,8 +1,9 @@
 /**
- * What a tool's handler gets: the call's part (context/call.ts: the debugger, Chrome's tab APIs, the deadline) and
- * the services the composition root (background.ts) built once for the worker. A tool takes every service from here,
- * never from a module of its own, so there is one instance of each, and a test hands a tool its fakes the same way
- * (testing/toolContext.ts).
+ * What a tool's handler gets: the call's part (context/call.ts: the debugger, Chrome's tab APIs, the deadline, what
+ * the call was resolved to) and the services it uses, of those the composition root (background.ts) built once for
+ * the worker. A tool names the services it uses (tools/defineTool.ts `uses`) and is handed those only; a helper it
+ * calls asks for its own the same way (RefContext, PointerContext…), so a tool's test builds only what the tool uses.
+ * A tool takes every service from here, never from a module of its own, so there is one instance of each.
  */
 import type { RenderFrame, imageSize } from '../capture/frameImage.js';
 import type { Recorder } from '../capture/recorder.js';
@@ -54,13 +55,28 @@ export interface ToolServices {
   readonly snapshotLocks: TabLocks;
   /** Each tab's last snapshot per scope (`snapshot --diff`). */
   readonly snapshotHistory: SnapshotHistory;
-  /** Hand each frame's page script the elements with action listeners (page/listeners.ts); absent in unit tests. */
-  readonly scanListeners?: (ctx: CallContext, sites: readonly ScanSite[]) => Promise<void>;
+  /** Hand each frame's page script the elements with action listeners (page/listeners.ts). */
+  readonly scanListeners: (ctx: CallContext, sites: readonly ScanSite[]) => Promise<void>;
   /** Drop the native port and connect again after `delayMs` (restart_host). */
   readonly restartHost: (delayMs: number) => void;
 }
 
-export interface ToolContext extends CallContext, ToolServices {}
+export type ServiceName = keyof ToolServices;
 
-/** Everything the composition root builds once: a call's context is these, its deadline and its resolved tabs. */
-export type Services = Omit<ToolContext, 'deadline' | 'target'>;
+/** A tool's (or a helper's) context: its call's part and the services it uses — every one by default. */
+export type ToolContext<S extends ServiceName = ServiceName> = CallContext & Pick<ToolServices, S>;
+
+/** What opening a ref and reading it uses (actions/refAction.ts). */
+export const REF_SERVICES = ['registry', 'worlds', 'frames', 'mainFrames', 'dialogs'] as const;
+export type RefContext = ToolContext<(typeof REF_SERVICES)[number]>;
+
+/** What naming an interceptor uses (actions/interceptorIdentity.ts): it may give it a ref. */
+export const IDENTIFY_SERVICES = ['registry', 'counter', 'worlds'] as const;
+export type IdentifyContext = ToolContext<(typeof IDENTIFY_SERVICES)[number]>;
+
+/** What the one pointer-action path uses (actions/pointerAction.ts): refs, frames, drawing, and naming what intercepts. */
+export const POINTER_SERVICES = [...REF_SERVICES, 'counter', 'recorder', 'drawing'] as const;
+export type PointerContext = ToolContext<(typeof POINTER_SERVICES)[number]>;
+
+/** Everything the composition root builds once: a call's context is these, its deadline and what it was resolved to (tabs, refs). */
+export type Services = Omit<ToolContext, 'deadline' | 'target' | 'refs'>;

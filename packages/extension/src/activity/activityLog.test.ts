@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeBrowser } from '../testing/fakeChrome.js';
+import { FakeBrowser } from '../testing/fakeBrowser.js';
 import { settle } from '../testing/fakeClock.js';
 import { ACTIVITY_KEY, ActivityLog, RECENT_LIMIT, type ActivityEntry } from './activityLog.js';
 

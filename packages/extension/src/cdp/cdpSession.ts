@@ -22,7 +22,7 @@
  */
 import type ProtocolMapping from 'devtools-protocol/types/protocol-mapping.js';
 import { RelayError } from '@chrome-relay/protocol';
-import { cdpKindOf } from './failures.js';
+import { cdpKindOf, commandFailure, sessionClosed } from './failures.js';
 import { IdleDetacher, type IdleClock } from './idleDetach.js';
 
 type Commands = ProtocolMapping.Commands;
@@ -122,10 +122,7 @@ function detachedError(method: string, tabId: number, reason: string): RelayErro
     });
   }
   const why = reason === 'canceled_by_user' ? 'a person pressed Cancel on the "started debugging" bar' : `the debugger detached (${reason})`;
-  return new RelayError('cdp_error', `${method} failed: ${why}; retry to re-attach.`, {
-    phase: 'act',
-    details: { method, cdpMessage: `detached: ${reason}`, tab: tabId },
-  });
+  return sessionClosed(`${method} failed: ${why}; retry to re-attach.`, { phase: 'act', details: { method, detached: reason, tab: tabId } });
 }
 
 /** Throws (a RelayError) when the tab must not get a debugger session now. */
@@ -433,10 +430,7 @@ export class CdpSessions {
     if (error instanceof RelayError) return error;
     const cdpMessage = cdpMessageOf(error);
     if (OTHER_EXTENSION_FRAME.test(cdpMessage)) return otherExtensionFrame(tabId, 'chrome.debugger.sendCommand', cdpMessage, method);
-    return new RelayError('cdp_error', `${method} failed: ${cdpMessage}`, {
-      phase: 'act',
-      details: { method, cdpMessage },
-    });
+    return commandFailure(method, cdpMessage);
   }
 
   #forget(tabId: number, reason: string): void {

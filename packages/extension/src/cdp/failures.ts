@@ -16,20 +16,26 @@
  * - `not_rendered`: an element without a layout box (display:none, not laid out yet): "Could not compute box model",
  *   "Could not compute content quads".
  * - `no_dialog`: Page.handleJavaScriptDialog with no dialog showing: "No dialog is showing".
- * - `session_closed`: the debugger session ended under the command (cdpSession.ts writes "detached: <reason>").
+ *
+ * One kind is not read from a text: `session_closed`, the debugger session ended under the command or wait (Chrome's
+ * onDetach, for a reason other than the tab closing), which the code that saw the detach says by making a
+ * `sessionClosed` error.
+ *
+ * The kind is set where the error is made (a `CdpFailure`: `commandFailure` in cdpSession.ts, `sessionClosed`), and
+ * read from there: a cdp_error made any other way — the page's own exception in `js`, a navigation's net error — is
+ * `other`, whatever its words, so no text a page controls can pass for a document that went away.
  */
-import { RelayError } from '@chrome-relay/protocol';
+import { RelayError, type RelayErrorOptions } from '@chrome-relay/protocol';
 
 export type CdpFailureKind = 'context_gone' | 'navigated' | 'swapping' | 'frame_gone' | 'not_rendered' | 'no_dialog' | 'session_closed' | 'other';
 
-const KINDS: ReadonlyArray<readonly [Exclude<CdpFailureKind, 'other'>, RegExp]> = [
+const KINDS: ReadonlyArray<readonly [Exclude<CdpFailureKind, 'other' | 'session_closed'>, RegExp]> = [
   ['context_gone', /cannot find context with specified id|execution context was destroyed|cannot find default execution context/i],
   ['navigated', /inspected target navigated or closed/i],
   ['swapping', /^not attached to an active page/i],
   ['frame_gone', /^no frame for given id found|^frame with the given id was not found/i],
   ['not_rendered', /could not compute (box model|content quads)/i],
   ['no_dialog', /no dialog is showing/i],
-  ['session_closed', /^detached: /],
 ];
 
 /** The kind of one of Chrome's error texts. */
@@ -38,11 +44,35 @@ export function cdpKindOf(cdpMessage: string): CdpFailureKind {
   return 'other';
 }
 
-/** The kind of a failed CDP command (a RelayError `cdp_error`); undefined for any other error. */
+/** A failed CDP command or wait (`cdp_error`), with its kind decided where it was made. */
+export class CdpFailure extends RelayError {
+  readonly kind: CdpFailureKind;
+
+  constructor(kind: CdpFailureKind, message: string, options: RelayErrorOptions = {}) {
+    super('cdp_error', message, options);
+    this.kind = kind;
+  }
+}
+
+/** A command Chrome failed, in its own words (`details.cdpMessage`), which give the kind. */
+export function commandFailure(method: string, cdpMessage: string): CdpFailure {
+  return new CdpFailure(cdpKindOf(cdpMessage), `${method} failed: ${cdpMessage}`, { phase: 'act', details: { method, cdpMessage } });
+}
+
+/** The debugger session ended under a command or a wait (Chrome's detach reason in `details.detached`). */
+export function sessionClosed(message: string, options: RelayErrorOptions & { details: { detached: string } }): CdpFailure {
+  return new CdpFailure('session_closed', message, options);
+}
+
+/** Whether `error` is a CDP command or wait that failed (of any kind), as opposed to any other error, cdp_error ones included. */
+export function isCommandFailure(error: unknown): error is CdpFailure {
+  return error instanceof CdpFailure;
+}
+
+/** The kind of a failed CDP command (a RelayError `cdp_error`): as made, `other` for one made without a kind; undefined for any other error. */
 export function cdpFailure(error: unknown): CdpFailureKind | undefined {
-  if (!(error instanceof RelayError) || error.code !== 'cdp_error') return undefined;
-  const text = typeof error.details.cdpMessage === 'string' ? error.details.cdpMessage : error.message;
-  return cdpKindOf(text);
+  if (error instanceof CdpFailure) return error.kind;
+  return error instanceof RelayError && error.code === 'cdp_error' ? 'other' : undefined;
 }
 
 /** Whether `error` is a failed CDP command of one of `kinds`. */

@@ -13,6 +13,7 @@
  * Tag names rather than instanceof: an element of a same-origin frame belongs to another realm.
  */
 import { normalizeText } from './dom.js';
+import { textLines } from './text.js';
 import type { ScrollDirection } from './types.js';
 
 /** Input types that take typed text (selection + Input.insertText replaces their value). */
@@ -85,18 +86,14 @@ export function selectForTyping(element: Element, plan: 'typed' | 'contenteditab
   return true;
 }
 
-/** The value as fill compares it: the field's value, or a contenteditable's rendered text. */
+/**
+ * The value as fill reads it back: the field's value, or a contenteditable's text as the snapshot and `get value` read
+ * it (text.ts: one line per block and per <br>, indentation kept where the editor keeps it).
+ */
 export function currentValue(element: Element): string {
   const tag = element.localName;
   if (tag === 'input' || tag === 'textarea' || tag === 'select') return (element as HTMLInputElement).value;
-  return normalizeText((element as HTMLElement).innerText);
-}
-
-/** A field whose value is a secret of the person's: a password, or a code the page asks for as one. */
-export function isSecretField(element: Element): boolean {
-  if (element.localName !== 'input') return false;
-  const input = element as HTMLInputElement;
-  return input.type === 'password' || /\b(current-password|new-password|one-time-code)\b/.test(input.autocomplete);
+  return textLines(element, false).text;
 }
 
 function fire(element: Element, type: 'input' | 'change'): void {

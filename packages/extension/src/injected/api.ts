@@ -3,7 +3,8 @@
  * scroll, hit-test). Every expected outcome is a return value; the worker decides which error it is.
  */
 import { Bindings, type Binding } from './bindings.js';
-import { checkState, currentValue, focusElement, isFileInput, isSecretField, planFill, scrollContainer, scrollerOnScreen, scrollStep, selectForTyping, selectOptions, setPickerValue } from './actions.js';
+import { isSecretField, SECRET_MASK } from './secrets.js';
+import { checkState, currentValue, focusElement, isFileInput, planFill, scrollContainer, scrollerOnScreen, scrollStep, selectForTyping, selectOptions, setPickerValue } from './actions.js';
 import { DeliveryGuard } from './delivery.js';
 import { deepActiveElement, flatContains, isFrameElement } from './dom.js';
 import { explicitName } from './names.js';
@@ -396,7 +397,7 @@ export function createPageApi(): PageApi {
       // A password or one-time code is the person's secret: never echoed, as the snapshot and `fill` never do. Its
       // `value` attribute (a prefilled one) is the same secret.
       const secret = isSecretField(element);
-      const masked = (value: string): string => (secret && value !== '' ? '••••••' : value);
+      const masked = (value: string): string => (secret && value !== '' ? SECRET_MASK : value);
       if (what === 'attr') {
         const attribute = element.getAttribute(name ?? '');
         return { status: 'ok', value: attribute !== null && (name ?? '').toLowerCase() === 'value' ? masked(attribute) : attribute, healed };
@@ -581,6 +582,7 @@ export function createPageApi(): PageApi {
     candidate: candidateElement,
     noteListeners,
     listenerScanState,
+    documentNode: () => document,
     frameSlot,
     framePoint,
     inputFrame,

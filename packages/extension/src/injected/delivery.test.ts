@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admits, atPoint, checks, DeliveryGuard, GUARDED_EVENTS } from './delivery.js';
+import { admits, atPoint, checks, DeliveryGuard, GUARDED_EVENTS, madeRoom, type Box, type Moves } from './delivery.js';
 
 describe('admits: the lineage rule of the delivery guard', () => {
   const all = Object.entries(GUARDED_EVENTS);
@@ -74,5 +74,39 @@ describe('DeliveryGuard: an arming replaced by another', () => {
     expect(guard.read(tokens[0] ?? '', false)).toBeUndefined();
     expect(guard.read(tokens[10] ?? '', false)?.superseded).toBe(true);
     expect(guard.read(tokens[11] ?? '', false)?.superseded).toBe(false);
+  });
+});
+
+describe('madeRoom: a release beside a drop target that moved aside for the dragged element', () => {
+  // A sortable list at (40, 40), 200 × 160; the drop point in its third slot, where the target was.
+  const point = { x: 140, y: 170 };
+  const box = (left: number, top: number, width = 200, height = 40): Box => ({ left, top, width, height });
+  const stay = (at: Box): Moves => ({ then: at, now: at });
+  const list = stay(box(40, 40, 200, 160));
+  const target: Moves = { then: box(40, 150), now: box(40, 100) };
+  const source: Moves = { then: box(40, 50), now: box(40, 150) };
+
+  it('is the drop when the target moved off the point, the dragged element came onto it, and the list took the release where it stood', () => {
+    expect(madeRoom(point, target, source, list)).toBe(true);
+  });
+
+  it('is not when the target is still under the point, or was never there', () => {
+    expect(madeRoom(point, { then: box(40, 150), now: box(41, 150) }, source, list)).toBe(false);
+    expect(madeRoom(point, { then: box(40, 300), now: box(40, 100) }, source, list)).toBe(false);
+  });
+
+  it('is not when nothing dragged came to the point: a zone that jumps aside from a handle that stayed put', () => {
+    expect(madeRoom(point, target, stay(box(40, 50)), list)).toBe(false);
+    expect(madeRoom(point, target, { then: box(40, 50), now: box(300, 150) }, list)).toBe(false);
+    expect(madeRoom(point, target, null, list)).toBe(false);
+  });
+
+  it('is not when what took the release did not hold the target as the drop began (a sheet laid over the page, the target moved into it)', () => {
+    expect(madeRoom(point, target, source, undefined)).toBe(false);
+  });
+
+  it('is not when what took the release moved or grew under the point', () => {
+    expect(madeRoom(point, target, source, { then: box(400, 40, 200, 160), now: box(40, 40, 200, 160) })).toBe(false);
+    expect(madeRoom(point, target, source, { then: box(40, 40, 200, 100), now: box(40, 40, 200, 160) })).toBe(false);
   });
 });

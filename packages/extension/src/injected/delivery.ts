@@ -70,11 +70,15 @@ export type Relation = 'inside' | 'ancestor' | 'other';
  * Pure: may this event go ahead? `inside` covers the element itself, its descendants (flat tree),
  * its shadow host and a label that forwards clicks to it.
  * - mode `target` (the ref's own frame): every checked event must land inside; enter events also
- *   fire on each ancestor the pointer entered.
+ *   fire on each ancestor the pointer entered. (Two releases that end elsewhere are still the element's, decided
+ *   beside this rule: one the page captured to an element holding the pressed one, capturedRelease; the rest of one
+ *   after the element left on it, leftRelease.)
  * - mode `owner` (a frame above the ref's frame, expecting its <iframe>): the pointer may pass over
  *   the iframe element, but no press or release belongs to this document at all.
  * - mode `drop` (the end of a drag, expecting the drop target): the release and the HTML5 drop must
- *   land inside; `inside` also covers the dragged element for the release (Armed.source).
+ *   land inside; `inside` also covers the dragged element for the release (Armed.source). (Releases the page sends
+ *   elsewhere itself are decided beside this rule: to the element it captured the pointer to, capturedRelease; to a
+ *   ghost that follows the pointer, followerRelease; to the list around a target that moved aside, roomMade.)
  */
 export function admits(mode: GuardMode, type: string, phase: DeliveryPhase, relation: Relation): boolean {
   if (relation === 'inside') return mode !== 'owner' || phase === 'pointer';
@@ -125,12 +129,24 @@ interface Armed {
   pressed: boolean;
   /** Mode drop: the dragged element, which may take the release (it often follows the pointer). */
   source: Element | null;
-  /** Mode drop: the element the page captured the pointer to, which took the pointerup (its mouseup follows). */
+  /**
+   * The element the page captured the pointer to, which took the pointerup (its mouseup, and a click's click, follow).
+   * Mode drop: any; mode target: one holding the element the press reached (see capturedRelease).
+   */
   captured: Element | null;
+  /** Mode target: the element the first press that reached the expected one was dispatched to. */
+  pressedOn: Element | null;
   /** Mode drop: the element that took the release's pointerup (the mouseup after it is the same release). */
   released: Element | null;
+  /**
+   * Mode target: the element that took the first event of the release that reached the expected one, and the elements
+   * that held it then (flat tree): where the rest of that release goes when the element leaves on it (see leftRelease).
+   */
+  releasedOn: { element: Element; holders: Set<Element> } | null;
   /** Mode drop: where elements under the moving pointer were first seen (a drag library's ghost moves with it). */
   firstSeen: Map<Element, { left: number; top: number }>;
+  /** Mode drop: where the drop target, the dragged element and what held the target were when the drop was armed. */
+  dropStart: DropStart | null;
   /** Mode target: the pressed control as the press reached it, before the page's handlers of it ran (pressEffects.ts). */
   before: BeforePress | undefined;
   /** What the press did, judged when the first event went astray (null: nothing); undefined until then. */
@@ -213,8 +229,11 @@ export class DeliveryGuard {
       pressed: false,
       source: mode === 'drop' ? source : null,
       captured: null,
+      pressedOn: null,
       released: null,
+      releasedOn: null,
       firstSeen: new Map(),
+      dropStart: mode === 'drop' ? dropStart(expected, source) : null,
       before: undefined,
       acted: undefined,
     };
@@ -283,13 +302,19 @@ export class DeliveryGuard {
       (admits(armed.mode, event.type, phase, relationOf(hit, armed.expected, phase === 'release' ? armed.source : null)) ||
         capturedRelease(armed, event, hit) ||
         followerRelease(armed, event, hit) ||
-        sameRelease(armed, event, hit));
+        sameRelease(armed, event, hit) ||
+        roomMade(armed, event, hit) ||
+        leftRelease(armed, phase, hit));
     if (armed.events.length < MAX_EVENTS) armed.events.push({ type: event.type, phase, ok });
     if (ok) {
       // The first press that reached the element: read its control before the page's own handlers of it run.
       if (phase === 'press' && armed.mode === 'target' && armed.before === undefined && hit !== null) armed.before = look(hit, armed.expected);
-      if (phase === 'press') armed.pressed = true;
+      if (phase === 'press') {
+        armed.pressed = true;
+        armed.pressedOn ??= hit;
+      }
       if (armed.mode === 'drop' && event.type === 'pointerup') armed.released = hit;
+      if (armed.mode === 'target' && phase === 'release' && armed.releasedOn === null && hit !== null) armed.releasedOn = { element: hit, holders: holdersOf(hit) };
       return;
     }
     armed.blocked = true;
@@ -319,17 +344,33 @@ function gaveWay(hit: Element, expected: Element, point: { x: number; y: number 
 }
 
 /**
- * Mode drop: a release the page itself sent elsewhere by capturing the pointer (setPointerCapture:
- * sliders, drag libraries) is where the page wants it, not a misdirected one. The pointerup goes to
- * the capturing element while the capture holds; the mouseup after it, to the same element.
+ * A release the page itself sent elsewhere by capturing the pointer (setPointerCapture) is where the page wants it, not
+ * a misdirected one. The pointerup goes to the capturing element while the capture holds; the mouseup after it, and
+ * the click of a click, to the same element.
+ * - Mode drop (sliders, drag libraries): any capturing element; the drop is judged by where the pointer ends.
+ * - Mode target: only an element that is or holds the one the press reached. A slider captures to its root when its
+ *   thumb is pressed (MUI), a button to itself: the page choosing who hears the release of a press its control took.
+ *   Capture is set during a press only (a mouse without a button down cannot be captured), so it is the page's answer
+ *   to this press; one set on anything that does not hold the pressed element takes the release away from it, and
+ *   stays an interception.
  */
 function capturedRelease(armed: Armed, event: Event, hit: Element): boolean {
-  if (armed.mode !== 'drop' || GUARDED_EVENTS[event.type] !== 'release') return false;
-  if (event instanceof PointerEvent && hit.hasPointerCapture(event.pointerId)) {
+  if (GUARDED_EVENTS[event.type] !== 'release') return false;
+  if (armed.mode === 'drop') {
+    if (event instanceof PointerEvent && hit.hasPointerCapture(event.pointerId)) {
+      armed.captured = hit;
+      return true;
+    }
+    return event.type === 'mouseup' && hit === armed.captured;
+  }
+  const pressedOn = armed.pressedOn;
+  if (armed.mode !== 'target' || pressedOn === null) return false;
+  if (event.type === 'pointerup') {
+    if (!(event instanceof PointerEvent) || !hit.hasPointerCapture(event.pointerId) || !(hit === pressedOn || flatContains(hit, pressedOn))) return false;
     armed.captured = hit;
     return true;
   }
-  return event.type === 'mouseup' && hit === armed.captured;
+  return hit === armed.captured;
 }
 
 /**
@@ -340,6 +381,106 @@ function capturedRelease(armed: Armed, event: Event, hit: Element): boolean {
 function sameRelease(armed: Armed, event: Event, hit: Element): boolean {
   if (armed.mode !== 'drop' || event.type !== 'mouseup' || armed.released === null) return false;
   return hit === armed.released || !armed.released.isConnected;
+}
+
+/** An element's border box in its viewport, as getBoundingClientRect gives it. */
+export interface Box {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+function boxOf(element: Element): Box {
+  const { left, top, width, height } = element.getBoundingClientRect();
+  return { left, top, width, height };
+}
+
+interface DropStart {
+  target: Box;
+  source: Box | null;
+  /** The elements that held the drop target (flat tree), each with its box. */
+  holders: Map<Element, Box>;
+}
+
+function dropStart(target: Element, source: Element | null): DropStart {
+  const holders = new Map<Element, Box>();
+  for (const holder of holdersOf(target)) holders.set(holder, boxOf(holder));
+  return { target: boxOf(target), source: source === null ? null : boxOf(source), holders };
+}
+
+function holds(box: Box, point: { x: number; y: number }): boolean {
+  return box.width > 0 && box.height > 0 && point.x >= box.left && point.x < box.left + box.width && point.y >= box.top && point.y < box.top + box.height;
+}
+
+function moved(then: Box, now: Box): boolean {
+  return Math.hypot(now.left - then.left, now.top - then.top) >= FOLLOW_MIN_PX;
+}
+
+/** Where an element was when the drop was armed, and where it is now. */
+export interface Moves {
+  then: Box;
+  now: Box;
+}
+
+/**
+ * Pure: did the page make room at the drop point for the element dragged there, so the release landing beside the
+ * drop target is the drop? A sortable list (dnd-kit, SortableJS's fallback) shifts the item dragged over aside to make
+ * room for the dragged one, which follows the pointer and often lets it through (pointer-events: none): the release
+ * lands on the list between its items, and the library decides the drop from the pointer, as it does for a release on
+ * the dragged element itself. All of it must hold:
+ * - the target was under the point when the drop was armed, and has moved off it;
+ * - the dragged element moved onto the point (it is what the room was made for): a drop zone that jumps aside from a
+ *   handle that stays put leaves the release to the page around it, and the zone's own handlers never hear it;
+ * - what took the release (`holder`) already held the target when the drop was armed, and stayed where and as large as
+ *   it was: a sheet laid over the page, or an element the target was moved into, or one moved or grown under the
+ *   point, was put there, and stays an interception.
+ */
+export function madeRoom(point: { x: number; y: number }, target: Moves, source: Moves | null, holder: Moves | undefined): boolean {
+  if (source === null || holder === undefined) return false;
+  if (!holds(target.then, point) || holds(target.now, point) || !moved(target.then, target.now)) return false;
+  if (!holds(source.now, point) || !moved(source.then, source.now)) return false;
+  const resized = Math.abs(holder.now.width - holder.then.width) >= FOLLOW_MIN_PX || Math.abs(holder.now.height - holder.then.height) >= FOLLOW_MIN_PX;
+  return !moved(holder.then, holder.now) && !resized;
+}
+
+/** Mode drop: a release beside a drop target that moved aside to make room for the dragged element (madeRoom). */
+function roomMade(armed: Armed, event: Event, hit: Element): boolean {
+  const start = armed.dropStart;
+  const { source, expected } = armed;
+  if (armed.mode !== 'drop' || start === null || source === null || start.source === null || GUARDED_EVENTS[event.type] !== 'release') return false;
+  // It still holds the target: the target moved within it, not out of it.
+  if (!expected.isConnected || !source.isConnected || !flatContains(hit, expected)) return false;
+  const held = start.holders.get(hit);
+  return madeRoom(
+    armed.point,
+    { then: start.target, now: boxOf(expected) },
+    { then: start.source, now: boxOf(source) },
+    held === undefined ? undefined : { then: held, now: boxOf(hit) },
+  );
+}
+
+/** Holders of a released element remembered, at most (a document deeper than this is not one a page draws). */
+const MAX_HOLDERS = 512;
+
+function holdersOf(element: Element): Set<Element> {
+  const holders = new Set<Element>();
+  for (let current = flatParent(element); current !== null && holders.size < MAX_HOLDERS; current = flatParent(current)) holders.add(current);
+  return holders;
+}
+
+/**
+ * Mode target: the rest of a release that reached the element, after the element left on it — its own pointerup or
+ * mouseup handler removed or hid it (a menu item that closes its menu, a toast dismissed on release). The browser then
+ * sends the mouseup and the click that follow to what is under the pointer now, or to the nearest ancestor still in the
+ * page: the same release, where the element was. Only an element that held it counts; anything else under the point
+ * (a decoy put there, the next item moving up) takes events that are not this release's, and stays an interception.
+ */
+function leftRelease(armed: Armed, phase: DeliveryPhase, hit: Element): boolean {
+  const released = armed.releasedOn;
+  if (armed.mode !== 'target' || phase !== 'release' || released === null) return false;
+  if (released.element.isConnected && released.element.getClientRects().length > 0) return false;
+  return released.holders.has(hit);
 }
 
 /** How far up from the element under the pointer a ghost's box is looked for (its content is what gets hit). */

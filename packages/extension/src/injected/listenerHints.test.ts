@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addsOrRemovesElements } from './listenerHints.js';
+import { addsOrRemovesElements, INLINE_CLICK_SELECTOR } from './listenerHints.js';
 
 const TEXT = { nodeType: 3 };
 const ELEMENT = { nodeType: 1 };
@@ -14,5 +14,11 @@ describe('addsOrRemovesElements', () => {
   it('counts an element added or removed anywhere in the records', () => {
     expect(addsOrRemovesElements([{ addedNodes: [TEXT], removedNodes: [] }, { addedNodes: [TEXT, ELEMENT], removedNodes: [] }])).toBe(true);
     expect(addsOrRemovesElements([{ addedNodes: [], removedNodes: [ELEMENT] }])).toBe(true);
+  });
+});
+
+describe('INLINE_CLICK_SELECTOR', () => {
+  it('counts the inline handlers of exactly the click types', () => {
+    expect(INLINE_CLICK_SELECTOR.split(', ').sort()).toEqual(['[onclick]', '[oncontextmenu]', '[onmousedown]', '[onmouseup]', '[onpointerdown]', '[onpointerup]']);
   });
 });

@@ -2,7 +2,8 @@
  * Elements with page listeners for actions a person performs on them (click, dblclick, drag and drop), which the
  * page registered with addEventListener. Page JavaScript cannot list an element's listeners, and our isolated world
  * cannot see the page's; the worker reads them over CDP (DOMDebugger.getEventListeners on the document, all worlds)
- * and hands the elements to this world before a snapshot (see page/listeners.ts). Held weakly: a hint never keeps a
+ * and hands the elements to this world before a snapshot (see page/listeners.ts), through the page API like every
+ * other call (api.ts listenerScanState, documentNode, noteListeners). Held weakly: a hint never keeps a
  * removed element alive.
  *
  * A hint only ever adds a ref to a visible element (the walker's visibility rules still apply), so a page that
@@ -15,6 +16,19 @@
  * or going, is seen at the next such change.
  */
 import type { ListenerScanState } from './types.js';
+
+/**
+ * Listener types of a press (a click in all but name): on buttons and links most often, which have refs anyway, so
+ * the worker counts them only on pages with few of them (page/listeners.ts pickListenerNodes).
+ */
+export const CLICK_LISTENER_TYPES: readonly string[] = ['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'contextmenu'];
+
+/**
+ * The inline handler attributes of CLICK_LISTENER_TYPES, which the walker reads itself (walker.ts ACTION_HANDLERS):
+ * elements that have one are elements with such a listener, so counting them tells whether a read's click-type
+ * listeners are all inline ones (page/listeners.ts).
+ */
+export const INLINE_CLICK_SELECTOR = CLICK_LISTENER_TYPES.map((type) => `[on${type}]`).join(', ');
 
 export interface ListenerHints {
   has(element: Element): boolean;
@@ -92,10 +106,15 @@ export class ListenerHintSet implements ListenerHints {
     return !this.#scanned || this.#changed || this.shadowRoots;
   }
 
+  /**
+   * What the worker needs before a read: whether to read, the ids it need not resolve again, and — only when it will
+   * read — how many elements carry an inline click-type handler (our world's querySelectorAll is the browser's own).
+   */
   state(): ListenerScanState {
     const known: number[] = [];
     for (const [id, held] of this.#byNode) if (held.deref() !== undefined) known.push(id);
-    return { stale: this.stale(), known };
+    const stale = this.stale();
+    return { stale, known, inlineClicks: stale ? document.querySelectorAll(INLINE_CLICK_SELECTOR).length : -1 };
   }
 
   has(element: Element): boolean {

@@ -3,7 +3,7 @@
  * gathered bottom-up, so "name from content" costs nothing extra; this module handles everything
  * that labels an element from outside its content. Names are normalized and capped by the caller.
  */
-import { isSecretField } from './actions.js';
+import { isSecretField, SECRET_MASK } from './secrets.js';
 import { getElementByIdInScope, normalizeText } from './dom.js';
 import { textLines } from './text.js';
 
@@ -198,7 +198,7 @@ export function controlValue(element: Element, role: string): string | undefined
       if (element.type === 'file') return element.files === null || element.files.length === 0 ? 'No file chosen' : [...element.files].map((file) => file.name).join(', ');
       if (role === 'textbox' || role === 'searchbox' || role === 'spinbutton' || role === 'slider' || role === 'combobox') {
         // Never echo a password or a one-time code into a snapshot that ends up in an agent's transcript.
-        if (isSecretField(element)) return element.value === '' ? '' : '••••••';
+        if (isSecretField(element)) return element.value === '' ? '' : SECRET_MASK;
         return element.value;
       }
       return undefined;
@@ -317,6 +317,21 @@ const MAX_NEIGHBOUR_LABEL = 60;
 const NOT_A_LABEL = 'input, select, textarea, button, [contenteditable]:not([contenteditable="false"]), [role=textbox], [role=combobox], [role=listbox], [role=searchbox], [role=spinbutton], [role=slider], [role=button], [role=checkbox], [role=radio], [role=switch], [role=menuitem], [role=tab], [role=option], [role=grid], [role=tree]';
 
 /**
+ * Whether an element is, or holds, something a person operates (NOT_A_LABEL): in its light tree, or in a shadow root
+ * inside it — a custom checkbox's text slotted beside its shadow input is that control's caption, not a label for
+ * whatever follows it.
+ */
+function holdsControl(element: Element): boolean {
+  if (element.matches(NOT_A_LABEL)) return true;
+  const scopes: ParentNode[] = element.shadowRoot === null ? [element] : [element, element.shadowRoot];
+  for (let scope = scopes.pop(); scope !== undefined; scope = scopes.pop()) {
+    if (scope.querySelector(NOT_A_LABEL) !== null) return true;
+    for (const inner of scope.querySelectorAll('*')) if (inner.shadowRoot !== null) scopes.push(inner.shadowRoot);
+  }
+  return false;
+}
+
+/**
  * The short text right before a field, in its parent: what a person reads as its label. Only text that can be one:
  * a single short line in an element that holds no control or editor of its own (a code block or a paragraph above
  * a field is content, not its label).
@@ -329,7 +344,7 @@ function neighbourLabel(element: Element): string {
       // Decoration hidden from assistive technology (an icon, CodeMirror's line-number gutter) labels nothing.
       if (sibling.getAttribute('aria-hidden') === 'true') continue;
       // Another control in between: the text before it is that control's label, not this one's.
-      if (SKIPPED_IN_LABEL_TEXT.has(sibling.localName) || sibling.matches(NOT_A_LABEL) || sibling.querySelector(NOT_A_LABEL) !== null) return '';
+      if (SKIPPED_IN_LABEL_TEXT.has(sibling.localName) || holdsControl(sibling)) return '';
       // Its lines as the snapshot reads them (text.ts): several (a <pre>, a paragraph with breaks, a list) are
       // content a person reads, not a label.
       raw = textLines(sibling, false).text;

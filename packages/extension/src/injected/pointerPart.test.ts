@@ -1,14 +1,10 @@
 // @vitest-environment happy-dom
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installFakeRendering } from '../testing/fakeRendering.js';
+import { describe, expect, it } from 'vitest';
+import { useFakeRendering } from '../testing/fakeRendering.js';
 import { reaches } from './hitTest.js';
 import { drawnPartOf } from './pointerPart.js';
 
-let restore: () => void;
-beforeAll(() => {
-  restore = installFakeRendering();
-});
-afterAll(() => restore());
+useFakeRendering();
 
 const byId = (id: string): Element => {
   const element = document.getElementById(id);
@@ -44,4 +40,17 @@ describe('the drawn part a hidden native control is pointed at through', () => {
     expect(drawnPartOf(byId('tiny'))).toBe(byId('handle'));
     expect(drawnPartOf(byId('away'))).toBeNull();
   });
+
+  it("is the thumb around react-aria's VisuallyHidden wrapper (1 px, clipped, holding only the input); never through a wrapper that clips nothing or holds more", () => {
+    const hidden = 'position: absolute; overflow: hidden; clip: rect(0px, 0px, 0px, 0px)';
+    document.body.innerHTML =
+      `<div id="thumb" data-box="100 10 20 20"><div style="${hidden}" data-box="99 9 1 1"><input id="wrapped" type="range" data-box="99 9 129 21"></div></div>` +
+      `<div data-box="200 10 20 20"><div style="overflow: visible" data-box="199 9 0 0"><input id="overflowing" type="range" data-box="199 9 129 21"></div></div>` +
+      `<div data-box="300 10 20 20"><div style="${hidden}" data-box="299 9 1 1"><input id="crowded" type="range" data-box="299 9 129 21"><span></span></div></div>`;
+    expect(drawnPartOf(byId('wrapped'))).toBe(byId('thumb'));
+    expect(reaches(byId('thumb'), byId('wrapped'))).toBe(true);
+    expect(drawnPartOf(byId('overflowing'))).toBeNull();
+    expect(drawnPartOf(byId('crowded'))).toBeNull();
+  });
 });
+

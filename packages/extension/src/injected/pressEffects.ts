@@ -14,7 +14,8 @@
  * - a popup of its own became shown: one it controls, owns or announces (aria-controls, aria-owns, aria-haspopup),
  *   or one labelled by it (a menu labelled by its trigger) — an interstitial of no relation proves nothing;
  * - an item of a popup (option, menu item, tree item) was pressed and the popup closed: a menu item was `chosen`; an
- *   option was `selected` when the control that owns its list shows another value now;
+ *   option was `selected` when the control that owns its list shows another value now — its own, or, for a combobox
+ *   that keeps its input for typing, the field around it, which then shows the option's text (react-select);
  * - a text field got the focus (`focused`): what a press on one is for.
  * Nothing here counts what a press on something else did: the guard never asks it then. A page can of course lie in
  * its own attributes, but only about its own control, which the press did reach.
@@ -51,8 +52,11 @@ export interface BeforePress {
   controlled: Set<Element>;
   /** Popups shown anywhere in the document. */
   popups: Set<Element>;
-  /** An item of a list: the list, and the control that owns the list with what it showed. */
-  item?: { container: Element; controller: Element | null; value: string | undefined };
+  /**
+   * An item of a list: its text, the list, and the control that owns the list with what it showed as its value (its
+   * own; and the text of the field it shows its value in, when it has one).
+   */
+  item?: { label: string; container: Element; controller: Element | null; value: string | undefined; field: { element: Element; text: string } | null };
 }
 
 function editable(element: Element): boolean {
@@ -124,7 +128,34 @@ function focusIn(element: Element): boolean {
 /** What a control shows as its value: compared before and after, never reported. */
 function valueOf(element: Element): string {
   if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement) return element.value;
+  return textOf(element);
+}
+
+function textOf(element: Element): string {
   return normalizeText(element.textContent ?? '').slice(0, 200);
+}
+
+/** How far up from a combobox the field that shows its value is looked for (react-select: input, its box, the values, the control). */
+const FIELD_DEPTH = 3;
+/** Anything in a field besides its own combobox that a person could operate: the field is no longer the combobox's alone. */
+const OTHER_CONTROL =
+  'input:not([type=hidden]), select, textarea, button, a[href], [contenteditable]:not([contenteditable="false"]), [tabindex], [role=button], [role=link], [role=checkbox], [role=radio], [role=switch], [role=slider], [role=textbox], [role=combobox], [role=listbox], [role=option]';
+
+/**
+ * The field a combobox shows its chosen value in, when that is not its own value: react-select keeps the input for
+ * typing (empty) and draws the value in a `<div>` beside it. The outermost of the control's ancestors (up to
+ * FIELD_DEPTH) that holds nothing of the list and no other control; null when even its parent does. Fixed when the
+ * press reaches the option, so the list leaving changes nothing of what the field is.
+ */
+function fieldOf(controller: Element, list: Element): Element | null {
+  let field: Element | null = null;
+  let current = flatParent(controller);
+  for (let depth = 0; current !== null && depth < FIELD_DEPTH; depth++, current = flatParent(current)) {
+    if (current === document.body || current === document.documentElement || flatContains(current, list)) break;
+    if ([...current.querySelectorAll(OTHER_CONTROL)].some((other) => other !== controller)) break;
+    field = current;
+  }
+  return field;
 }
 
 /** The control that owns `container` (a list): it points at the list (aria-controls, aria-owns) or at the item. */
@@ -144,8 +175,11 @@ function itemOf(subject: Element): BeforePress['item'] {
     if (CONTAINER_ROLES.has(container.getAttribute('role') ?? '')) break;
   }
   if (container === null || !CONTAINER_ROLES.has(container.getAttribute('role') ?? '')) return undefined;
+  const label = textOf(subject);
   const controller = controllerOf(container, subject);
-  return { container, controller, value: controller === null ? undefined : valueOf(controller) };
+  if (controller === null) return { label, container, controller, value: undefined, field: null };
+  const field = fieldOf(controller, container);
+  return { label, container, controller, value: valueOf(controller), field: field === null ? null : { element: field, text: textOf(field) } };
 }
 
 /** Read the control as the press reaches it (before the page's own handlers of that press run). */
@@ -187,6 +221,20 @@ function belongs(popup: Element, subject: Element): boolean {
   return idRefs(popup, 'aria-labelledby').includes(subject);
 }
 
+/**
+ * The control owning the pressed option's list shows another value now: its own, or — a combobox that keeps its input
+ * for typing — its field, which then shows the option's text (a field whose text changed for anything else, an arrow
+ * that turned as the list closed, shows no choice).
+ */
+function chosenShown(item: NonNullable<BeforePress['item']>): boolean {
+  const { controller, field, label } = item;
+  if (controller === null || !controller.isConnected) return false;
+  if (valueOf(controller) !== item.value) return true;
+  if (field === null || !field.element.isConnected || label === '') return false;
+  const now = textOf(field.element);
+  return now !== field.text && now.includes(label);
+}
+
 /** What the press did to the control, judged now; undefined when nothing a person would see changed. */
 export function pressEffect(before: BeforePress): PressEffect | undefined {
   const subject = before.subject;
@@ -195,8 +243,7 @@ export function pressEffect(before: BeforePress): PressEffect | undefined {
     // The pressed item left with its list: chosen. An option, when the control owning the list shows another value.
     if (item === undefined || shown(item.container)) return undefined;
     if (MENU_ITEM_ROLES.has(subject.getAttribute('role') ?? '')) return { what: 'chosen' };
-    const { controller, value } = item;
-    return controller !== null && controller.isConnected && valueOf(controller) !== value ? { what: 'selected' } : undefined;
+    return chosenShown(item) ? { what: 'selected' } : undefined;
   }
   const expanded = subject.getAttribute('aria-expanded');
   if (before.expanded !== 'true' && expanded === 'true') {

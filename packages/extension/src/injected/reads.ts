@@ -4,9 +4,9 @@
  * cannot patch what they use (a redefined querySelector, innerText or JSON) nor see them run. Adding a read is adding
  * a method here: its types travel with it.
  */
-import { isSecretField } from './actions.js';
+import { isSecretField, SECRET_MASK } from './secrets.js';
+import type { ResolveOutcome } from './refStatus.js';
 import { agentSelectAll, agentSelectFirst, isRefusal, type SelectorRefusal } from './selectors.js';
-import type { ResolveOutcome } from './types.js';
 
 type Stale = Extract<ResolveOutcome, { status: 'stale' }>;
 /** The page API's own way to act on a ref's element (resolved, healed, or stale). */
@@ -194,19 +194,15 @@ function readElement(what: string, selector: string, name: string): ReadResult {
   if (matches.length === 0) return { status: 'none' };
   if (matches.length > 1) return { status: 'many', count: matches.length };
   const el = matches[0] as HTMLElement;
-  // A password's (or one-time code's) value attribute is the same secret as its value: masked, as by ref.
-  const secret = isSecretField(el);
-  const masked = (value: string): string => (secret && value !== '' ? '••••••' : value);
-  if (what === 'attr') {
-    const attribute = el.getAttribute(name);
-    return { status: 'ok', value: attribute !== null && name.toLowerCase() === 'value' ? masked(attribute) : attribute };
-  }
+  // A password (or one-time code) is the person's secret: masked as the snapshot and a read by ref mask it, its value
+  // attribute (one the page prefilled) as much as its value.
+  const masked = (value: string | null): string | null => (value !== null && value !== '' && isSecretField(el) ? SECRET_MASK : value);
+  if (what === 'attr') return { status: 'ok', value: name.toLowerCase() === 'value' ? masked(el.getAttribute(name)) : el.getAttribute(name) };
   if (what === 'value') {
     const tag = el.tagName;
     if (tag !== 'INPUT' && tag !== 'TEXTAREA' && tag !== 'SELECT' && tag !== 'OPTION' && tag !== 'BUTTON' && tag !== 'OUTPUT') {
       return { status: 'no_value', tag: tag.toLowerCase() };
     }
-    // A password (or one-time code) is the person's secret: shown as the snapshot shows it (injected/actions.ts isSecretField).
     return { status: 'ok', value: masked((el as HTMLInputElement).value) };
   }
   // innerText is the rendered text (what a person sees); SVG and other non-HTML elements lack it.

@@ -6,12 +6,12 @@
  * is a guessing oracle: `input[value^="P"]` matching or not tells the first letter of a password a page mirrors
  * into its `value` attribute (some frameworks do; a prefilled field has one), and letter by letter the whole of it.
  * The value property is never matched by a selector; the value attribute is. So while a secret field (a password or
- * one-time code: actions.ts isSecretField) in the searched document carries a non-empty value attribute, a selector
+ * one-time code: secrets.ts isSecretField) in the searched document carries a non-empty value attribute, a selector
  * that tests the value attribute anywhere in it — `[value…]` however it is spelled (any case, CSS escapes, comments,
  * a namespace, inside :has(), :is() or :not()) — is refused before it is matched, whatever it would match. Without
  * such a field, or for a selector that does not test `value`, nothing changes.
  */
-import { isSecretField } from './actions.js';
+import { isSecretField } from './secrets.js';
 
 /** Why a selector was not matched: not CSS, or it would test a secret's value. */
 export type SelectorRefusal = { status: 'bad_selector'; message: string } | { status: 'secret_selector' };

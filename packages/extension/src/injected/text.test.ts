@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { joinPieces, keptText, mayKeepSpaces, spacesOf } from './text.js';
+import { holdsTyped, joinPieces, keptText, mayKeepSpaces, spacesOf } from './text.js';
 
 describe('whitespace modes', () => {
   it('white-space-collapse where the browser has it, white-space otherwise', () => {
@@ -36,3 +36,24 @@ describe('a run of text from its pieces', () => {
     expect(joinPieces([{ text: '  221B   Baker ', kept: false }, { text: '\n', kept: true }, { text: 'London  NW1 ', kept: false }])).toBe('221B Baker\nLondon NW1');
   });
 });
+
+describe('holdsTyped: a rich-text field holds what was typed into it, line for line', () => {
+  it('exactly, or apart from what nobody sees: line endings, no-break spaces, spaces ending a line, blank lines at the end', () => {
+    expect(holdsTyped('First line\nSecond line', 'First line\nSecond line')).toBe(true);
+    expect(holdsTyped('a\nb', 'a\r\nb')).toBe(true);
+    expect(holdsTyped('two \u00a0spaces', 'two  spaces')).toBe(true);
+    expect(holdsTyped('a\nb', 'a  \nb')).toBe(true);
+    expect(holdsTyped('code();\n', 'code();')).toBe(true);
+    expect(holdsTyped('  indented();\n    more();', '  indented();\n    more();')).toBe(true);
+  });
+
+  it('not when a line break was dropped or turned into a space, indentation lost, or a character changed or missing', () => {
+    expect(holdsTyped('First line Second line', 'First line\nSecond line')).toBe(false);
+    expect(holdsTyped('First lineSecond line', 'First line\nSecond line')).toBe(false);
+    expect(holdsTyped('indented();', '  indented();')).toBe(false);
+    expect(holdsTyped('a\n\nb', 'a\nb')).toBe(false);
+    expect(holdsTyped('Hello, worl', 'Hello, world')).toBe(false);
+    expect(holdsTyped('one space', 'one  space')).toBe(false);
+  });
+});
+

@@ -228,3 +228,20 @@ export function textLines(host: Element, wantEmphasis = true): TextLines {
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   return { text: lines.map((line) => (base.spaces === 'collapse' ? line.trimEnd() : line)).join('\n'), emphasis, moreEmphasis };
 }
+
+/**
+ * Pure: does a rich-text field whose text reads `held` (textLines) hold the text `typed` into it? Only what nobody can
+ * see may differ: line endings (`\r\n`), a no-break space for a space (an editor keeps a typed run of spaces with
+ * them), spaces ending a line, and blank lines or spaces after the last text (a paragraph an editor keeps at the end,
+ * or drops). A line break dropped or turned into a space, a character changed, added or missing is other text.
+ */
+export function holdsTyped(held: string, typed: string): boolean {
+  const seen = (text: string): string =>
+    text
+      .replace(/\r\n?/g, '\n')
+      .replace(/\u00a0/g, ' ')
+      .replace(/[ \t]+\n/g, '\n')
+      .replace(/\s+$/, '');
+  return seen(held) === seen(typed);
+}
+

@@ -6,6 +6,7 @@
  * structurally; the dispatcher validates the final tool result against the real schema.
  */
 import type { ReadAwaitMethod, ReadMethod, ReadsApi } from './reads.js';
+import type { ResolveOutcome, StaleReason } from './refStatus.js';
 import type { SelectorRefusal } from './selectors.js';
 
 export interface PageNode {
@@ -67,6 +68,8 @@ export interface ListenerScanState {
   stale: boolean;
   /** Backend node ids (CDP's: stable for a node's lifetime, never reused) of the hinted elements still alive. */
   known: number[];
+  /** When stale: the elements with an inline click-type handler attribute (listenerHints.ts INLINE_CLICK_SELECTOR); else -1. */
+  inlineClicks: number;
 }
 
 export interface SnapshotArgs {
@@ -106,18 +109,7 @@ export interface PageSnapshot {
   modal?: string;
 }
 
-/**
- * unknown_ref: this world never issued the ref (or a newer snapshot dropped it).
- * vanished: the element left the document and nothing provably the same replaced it.
- * ambiguous: several elements could be the replacement; picking one could hit the wrong one.
- * changed: the element is still there but its role or name changed, so it no longer is what the
- *   agent saw (e.g. "Follow" became "Following").
- * hidden: the last snapshot left the element out because it is hidden (a closed menu, a row's hover
- *   controls); it is still in the page and its ref works again once it shows.
- */
-export type StaleReason = 'unknown_ref' | 'vanished' | 'ambiguous' | 'changed' | 'hidden';
-
-export type ResolveOutcome = { status: 'live'; healed: boolean } | { status: 'stale'; reason: StaleReason };
+export type { ResolveOutcome, StaleReason } from './refStatus.js';
 
 export interface RefArgs {
   ref: string;
@@ -450,10 +442,13 @@ export interface PageApi extends ReadsApi {
    */
   noteListeners(reused: number[], fresh: number[], elements: Element[]): number;
   /**
-   * Whether elements came or went since the last noteListeners (or there are shadow roots it cannot watch), and
-   * the backend node ids of the hinted elements this world still holds (a new read need not resolve them again).
+   * Whether elements came or went since the last noteListeners (or there are shadow roots it cannot watch), the
+   * backend node ids of the hinted elements this world still holds (a new read need not resolve them again), and
+   * when a read is due the count of inline click handlers it needs.
    */
   listenerScanState(): ListenerScanState;
+  /** Not JSON (its node is wanted as a RemoteObject): this world's document, whose node id the listener read starts from. */
+  documentNode(): Document;
   /** Not JSON (called on a RemoteObject): the frameSlot the last snapshot gave this frame element, or -1. */
   frameSlot(element: Element): number;
   /**
@@ -493,6 +488,7 @@ export type PageMethod =
   | 'focusSelector'
   | 'adopt'
   | 'activity'
+  | 'listenerScanState'
   | ReadMethod;
 export type PageArgs<M extends PageMethod | ReadAwaitMethod> = Parameters<PageApi[M]>[0];
 export type PageReturn<M extends PageMethod | ReadAwaitMethod> = Awaited<ReturnType<PageApi[M]>>;

@@ -3,16 +3,12 @@
  * The snapshot walk on real DOM trees (happy-dom computes styles; boxes and initial style values come from testing/fakeRendering.ts). happy-dom
  * has no user-agent styles for `white-space` or `font-weight`, so the fixtures state those they rely on.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installFakeRendering } from '../testing/fakeRendering.js';
+import { describe, expect, it } from 'vitest';
+import { useFakeRendering } from '../testing/fakeRendering.js';
 import type { PageNode } from './types.js';
 import { Walker } from './walker.js';
 
-let restore: () => void;
-beforeAll(() => {
-  restore = installFakeRendering();
-});
-afterAll(() => restore());
+useFakeRendering();
 
 /** Render the page, let `setup` finish it (shadow roots), and walk it. */
 function walk(html: string, setup?: () => void): PageNode[] {

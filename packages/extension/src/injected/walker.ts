@@ -254,6 +254,12 @@ export class Walker {
     return sight;
   }
 
+  /** The only actionable found inside `label` (its entry is at `at`) is the control it labels. */
+  #wrapsOnlyItsControl(label: HTMLLabelElement, at: number): boolean {
+    const control = label.control;
+    return control !== null && this.#actionables.length === at + 2 && this.#actionables[at + 1]?.element === control;
+  }
+
   /** A hidden control a person still operates through a <label> they can see (custom checkboxes, file inputs). */
   #operableThroughLabel(element: Element, tag: string): boolean {
     if (!LABELABLE_TAGS.has(tag)) return false;
@@ -304,7 +310,12 @@ export class Walker {
    * control it is (role, name, value, range), and pointer actions on its ref aim at that drawn part (pointerPart.ts).
    */
   #operableThroughDrawing(element: Element, inherited: Inherited): boolean {
-    return inherited.sight.shown && drawnPartOf(element) !== null;
+    const part = drawnPartOf(element);
+    if (part === null) return false;
+    if (inherited.sight.shown) return true;
+    // A wrapper between the part and the control hid it (react-aria's VisuallyHidden): the part itself must be seen.
+    const style = getComputedStyle(part);
+    return sightOf(part, style, style.display, this.#sightAbove(part), this.#reach).inside.shown;
   }
 
   /**
@@ -443,6 +454,14 @@ export class Walker {
     const wantPaint = askPaint || !(!visible || (TRANSPARENT_ROLES.has(role) && !actionable && explicit === ''));
     const below = this.#walkChildren(element, tag, role, { inherited: passed, out: childOut, text: childText, style, askPaint: wantPaint, flags: 0 });
 
+    // A <label> made to look clickable around its own control (Shoelace's checkbox and switch: `cursor: pointer` on the
+    // label holding the input) is that control to a person, and the browser forwards its clicks there: one ref, the
+    // control's, with the label's text as its name. A label holding anything else to act on keeps its own.
+    if (entry !== undefined && !forced && !interactive && element instanceof HTMLLabelElement && this.#wrapsOnlyItsControl(element, actionablesBefore)) {
+      this.#actionables.splice(actionablesBefore, 1);
+      entry = undefined;
+      actionable = false;
+    }
     if (listened && this.#actionables.length > actionablesBefore + 1) {
       this.#actionables.splice(actionablesBefore, 1);
       entry = undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
-import { asFrameScanState, asScanState, DELEGATION_TYPES, INLINE_CLICK_SELECTOR, MAX_ELEMENTS, ownListeners, pickListenerNodes, scanListeners, splitKnown, type ScanSite } from './listeners.js';
+import { DELEGATION_TYPES, MAX_ELEMENTS, ownListeners, pickListenerNodes, scanListeners, splitKnown, type ScanSite } from './listeners.js';
 import type { PageWorld } from './worlds.js';
 
 const world = (frameId: string, sessionId?: string): PageWorld => ({ tabId: 1, frameId, loaderId: 'L', contextId: 1, ...(sessionId === undefined ? {} : { sessionId }) });
@@ -33,10 +33,6 @@ describe('pickListenerNodes', () => {
     // A delegation root with an inline onclick is one of the counted elements too.
     expect(pickListenerNodes([...on(1, 'click', 'keydown', 'keyup', 'input', 'change', 'focusin', 'focusout', 'submit'), ...on(2, 'click')], 2)).toEqual([]);
   });
-
-  it('counts the inline handlers of exactly the click types', () => {
-    expect(INLINE_CLICK_SELECTOR.split(', ').sort()).toEqual(['[onclick]', '[oncontextmenu]', '[onmousedown]', '[onmouseup]', '[onpointerdown]', '[onpointerup]']);
-  });
 });
 
 describe('ownListeners', () => {
@@ -59,46 +55,64 @@ describe('ownListeners', () => {
   });
 });
 
-describe('splitKnown / asScanState', () => {
+describe('splitKnown', () => {
   it('resolves only the nodes the page script does not hold yet, in order', () => {
     expect(splitKnown([7, 5, 6, 9], new Set([5, 9, 12]))).toEqual({ reused: [5, 9], fresh: [7, 6] });
-  });
-
-  it('reads an unexpected answer as "read again, nothing held"', () => {
-    expect(asScanState({ stale: false, known: [3, 'x', 4] })).toEqual({ stale: false, known: [3, 4] });
-    for (const value of [null, undefined, 1, { stale: 'no', known: [] }, { stale: false }]) expect(asScanState(value)).toEqual({ stale: true, known: [] });
-  });
-
-  it('reads a fresh document as having no script, and a count that is not one as none', () => {
-    expect(asFrameScanState({ state: null, inlineClicks: 4 })).toEqual({ stale: true, known: [], noScript: true, inlineClicks: 4 });
-    expect(asFrameScanState({ state: { stale: false, known: [1] }, inlineClicks: -1 })).toEqual({ stale: false, known: [1], noScript: false, inlineClicks: -1 });
-    for (const inlineClicks of [1.5, '3', -2, undefined]) expect(asFrameScanState({ state: null, inlineClicks }).inlineClicks).toBe(-1);
-    expect(asFrameScanState(undefined)).toEqual({ stale: true, known: [], noScript: false, inlineClicks: -1 });
   });
 });
 
 describe('scanListeners', () => {
-  function setup(state: unknown, inlineClicks = 0) {
+  /**
+   * A tab whose page is `scope` (its global object, `__chromeRelay` the page API when installed): Runtime.evaluate and
+   * Runtime.callFunctionOn run the worker's own expressions against it, as the renderer would, so what the scan sends
+   * is what is tested. The page script installs `scope.makeApi()`.
+   */
+  function setup(state: { stale: boolean; known: number[]; inlineClicks: number }, options: { installed?: boolean; stamp?: string } = {}) {
+    (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = 'globalThis.__chromeRelay ??= globalThis.makeApi();';
+    const handed: unknown[][] = [];
+    const documentNode = { nodeType: 9 };
+    const api = {
+      stamp: 's1',
+      listenerScanState: () => state,
+      documentNode: () => documentNode,
+      noteListeners: (reused: number[], fresh: number[], elements: unknown[]) => handed.push([reused, fresh, elements]),
+    };
+    const scope: { __chromeRelay?: unknown; makeApi: () => unknown; installs: number } = {
+      installs: 0,
+      makeApi: () => {
+        scope.installs++;
+        return api;
+      },
+    };
+    if (options.installed === true) scope.__chromeRelay = api;
+    const run = new Function('globalThis', 'expression', 'return eval(expression);') as (scope: object, expression: string) => unknown;
     const env = createFakeEnvironment();
     const tabId = env.browser.addTab({ url: 'https://x.test/a' }).id ?? 0;
     env.debugger
       .handle('Runtime.evaluate', (params) => {
-        const expression = params !== undefined && 'expression' in params ? params.expression : '';
-        return expression === 'document' ? { result: { type: 'object', objectId: 'DOC' } } : { result: { type: 'object', value: { state, inlineClicks } } };
+        const { expression, returnByValue } = params as { expression: string; returnByValue?: boolean };
+        const value = run(scope, expression);
+        if (returnByValue === false) return { result: value === documentNode ? { type: 'object', subtype: 'node', objectId: 'DOC' } : { type: typeof value } };
+        return { result: value === undefined ? { type: 'undefined' } : { type: typeof value, value } };
+      })
+      .handle('Runtime.callFunctionOn', (params) => {
+        const { functionDeclaration, arguments: args = [] } = params as { functionDeclaration: string; arguments?: { value?: unknown; objectId?: string }[] };
+        const fn = run(scope, `(${functionDeclaration})`) as (...args: unknown[]) => unknown;
+        const value = fn(...args.map((arg) => (arg.objectId === undefined ? arg.value : `element ${arg.objectId}`)));
+        return { result: value === undefined ? { type: 'undefined' } : { type: typeof value, value } };
       })
       .handle('DOM.describeNode', () => ({ node: { nodeId: 0, backendNodeId: 1, nodeType: 9, nodeName: '#document', localName: '', nodeValue: '' } }))
       .handle('DOMDebugger.getEventListeners', () => ({ listeners: [...on(5, 'click'), ...on(6, 'click'), ...on(7, 'dblclick')] }))
       .handle('DOM.resolveNode', (params) => ({ object: { type: 'object', objectId: `O${params !== undefined && 'backendNodeId' in params ? String(params.backendNodeId) : ''}` } }))
-      .handle('Runtime.callFunctionOn', () => ({ result: { type: 'number', value: 2 } }))
-      // The page script goes only into the document its world was made for (pageCall.ts installPageScript).
+      // The page script goes only into the document its world was made for (pageCall.ts).
       .handle('Page.getFrameTree', () => ({ frameTree: { frame: { id: 'main', loaderId: 'L', url: 'https://x.test/a', securityOrigin: '', mimeType: 'text/html' } } }));
-    const site: ScanSite = { world: { tabId, frameId: 'main', loaderId: 'L', contextId: 1 }, frameId: 'main' };
+    const site: ScanSite = { world: { tabId, frameId: 'main', loaderId: 'L', contextId: 1, ...(options.stamp === undefined ? {} : { stamp: options.stamp }) }, frameId: 'main' };
     const sent = (method: string) => env.debugger.sent.filter((command) => command.method === method).map((command) => command.params);
-    return { env, site, sent };
+    return { env, site, sent, handed, scope };
   }
 
   it('reads on the main-world document without wrapping the handlers, resolves only new nodes and hands over the held ones by id', async () => {
-    const { env, site, sent } = setup({ stale: true, known: [5, 11] });
+    const { env, site, sent, handed } = setup({ stale: true, known: [5, 11], inlineClicks: 0 }, { installed: true, stamp: 's1' });
     await scanListeners(env.ctx, [site]);
     // The document is reached by its node id, resolved with no context (the main world) and no object group (which
     // would make the read wrap every handler, twice, into it: 3× the bytes); never an isolated world's document.
@@ -106,67 +120,63 @@ describe('scanListeners', () => {
     expect(sent('DOM.describeNode')).toEqual([{ objectId: 'DOC' }]);
     expect(sent('DOM.resolveNode')[0]).toEqual({ backendNodeId: 1 });
     expect(sent('DOMDebugger.getEventListeners')).toEqual([{ objectId: 'O1', depth: -1, pierce: true }]);
-    expect(sent('Runtime.releaseObject')).toEqual(expect.arrayContaining([{ objectId: 'DOC' }, { objectId: 'O1' }]));
+    expect(sent('Runtime.releaseObject')).toEqual([{ objectId: 'O1' }]);
+    expect(sent('Runtime.releaseObjectGroup')).toEqual([{ objectGroup: 'chrome-relay-listeners' }]);
     expect(sent('DOM.resolveNode').slice(1).map((params) => (params !== undefined && 'backendNodeId' in params ? params.backendNodeId : undefined))).toEqual([7, 6]);
-    const note = sent('Runtime.callFunctionOn')[0];
-    expect(note !== undefined && 'arguments' in note ? note.arguments : undefined).toEqual([{ value: [5] }, { value: [7, 6] }, { objectId: 'O7' }, { objectId: 'O6' }]);
-    // The declaration compiles, and hands the elements to the page script as the page would run it.
-    const declaration = note !== undefined && 'functionDeclaration' in note ? String(note.functionDeclaration) : '';
-    const handed: unknown[] = [];
-    const api = { noteListeners: (...args: unknown[]) => handed.push(args) };
-    const noteIn = (new Function('globalThis', `return (${declaration});`) as (g: object) => (...args: unknown[]) => unknown)({ __chromeRelay: api });
-    noteIn([5], [7, 6], 'seven', 'six');
-    expect(handed).toEqual([[[5], [7, 6], ['seven', 'six']]]);
+    // Handed to the page API as the page runs the call: the held ones by id, the new ones as elements.
+    expect(handed).toEqual([[[5], [7, 6], ['element O7', 'element O6']]]);
   });
 
-  it('installs the page script of a fresh document with the read, before handing it the elements, so they are sent once', async () => {
-    (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
-    const { env, site, sent } = setup(null);
+  it('a fresh document gets the page script with its first call, and the scan state in the same evaluation', async () => {
+    const { env, site, sent, handed, scope } = setup({ stale: true, known: [], inlineClicks: 0 });
     await scanListeners(env.ctx, [site]);
-    const order = env.debugger.sent.map((command) => (command.method === 'Runtime.evaluate' && command.params !== undefined && 'expression' in command.params && command.params.expression === '/* page script */' ? 'install' : command.method));
-    // Sent without waiting for the read: the renderer runs one after the other anyway.
-    expect(order.indexOf('install')).toBeGreaterThan(-1);
-    expect(order.indexOf('install')).toBeLessThan(order.indexOf('DOMDebugger.getEventListeners'));
-    expect(order.indexOf('install')).toBeLessThan(order.indexOf('Runtime.callFunctionOn'));
-    expect(sent('Runtime.callFunctionOn')).toHaveLength(1);
-    expect(sent('DOM.resolveNode')).toHaveLength(4);
+    const evaluations = sent('Runtime.evaluate').map((params) => String((params as { expression: string }).expression));
+    expect(evaluations[0]).toContain('globalThis.__chromeRelay ??= globalThis.makeApi();');
+    expect(evaluations[0]).toContain('api.listenerScanState(');
+    expect(scope.installs).toBe(1);
+    // The world learnt its stamp from that answer: the snapshot's calls there need no document check of their own.
+    expect(site.world.stamp).toBe('s1');
+    expect(sent('Page.getFrameTree')).toHaveLength(1);
+    expect(evaluations).toHaveLength(2);
+    expect(handed).toHaveLength(1);
   });
 
-  it('reads nothing and hands nothing over where the world\'s id now names a context with another page script', async () => {
-    const { env, site, sent } = setup({ stale: true, known: [] });
-    // The state read, evaluated as the page would: a page script with another stamp (another document's world).
-    const other = { stamp: 'other', listenerScanState: () => ({ stale: true, known: [] }) };
-    const page = { querySelectorAll: () => [] };
-    env.debugger.handle('Runtime.evaluate', (params) => {
-      const expression = params !== undefined && 'expression' in params ? params.expression : '';
-      if (expression === 'document') return { result: { type: 'object', objectId: 'DOC' } };
-      const value: unknown = (new Function('globalThis', 'document', `return ${expression};`) as (g: object, d: object) => unknown)({ __chromeRelay: other }, page);
-      return { result: { type: 'object', value } };
-    });
-    await scanListeners(env.ctx, [{ ...site, world: { ...site.world, stamp: 's1' } }]);
+  it("reads nothing and hands nothing over where the world's id now names a context with another page script", async () => {
+    const { env, site, sent } = setup({ stale: true, known: [], inlineClicks: 0 }, { installed: true, stamp: 'another-world' });
+    await scanListeners(env.ctx, [site]);
     expect(sent('DOMDebugger.getEventListeners')).toEqual([]);
     expect(sent('Runtime.callFunctionOn')).toEqual([]);
   });
 
+  it('hands nothing over where the context changed hands between the read and the hand-over', async () => {
+    const { env, site, sent, handed, scope } = setup({ stale: true, known: [], inlineClicks: 0 }, { installed: true, stamp: 's1' });
+    env.debugger.handle('DOMDebugger.getEventListeners', () => {
+      scope.__chromeRelay = { stamp: 'another-world', noteListeners: () => 'forged' };
+      return { listeners: on(7, 'dblclick') };
+    });
+    await expect(scanListeners(env.ctx, [site])).resolves.toBeUndefined();
+    expect(sent('Runtime.callFunctionOn')).toHaveLength(1);
+    expect(handed).toEqual([]);
+  });
+
   it('skips a frame whose document was replaced before its page script went in, and carries on', async () => {
-    (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
-    const { env, site, sent } = setup(null);
+    const { env, site, sent, scope } = setup({ stale: true, known: [], inlineClicks: 0 });
     // The frame tree now shows another document in this frame (an ad frame that reloaded).
     const replaced: ScanSite = { ...site, world: { ...site.world, loaderId: 'L-before' } };
     await expect(scanListeners(env.ctx, [replaced])).resolves.toBeUndefined();
+    expect(scope.installs).toBe(0);
+    expect(sent('Runtime.evaluate')).toEqual([]);
     expect(sent('Runtime.callFunctionOn')).toEqual([]);
   });
 
   it('resolves no click listener when the document holds as many inline click handlers', async () => {
-    const { env, site, sent } = setup({ stale: true, known: [] }, 2);
+    const { env, site, sent } = setup({ stale: true, known: [], inlineClicks: 2 }, { installed: true, stamp: 's1' });
     await scanListeners(env.ctx, [site]);
-    const expressions = sent('Runtime.evaluate').map((params) => (params !== undefined && 'expression' in params ? String(params.expression) : ''));
-    expect(expressions.find((expression) => expression.includes('listenerScanState'))).toContain(JSON.stringify(INLINE_CLICK_SELECTOR));
     expect(sent('DOM.resolveNode').slice(1).map((params) => (params !== undefined && 'backendNodeId' in params ? params.backendNodeId : undefined))).toEqual([7]);
   });
 
   it('reads nothing while the page script says its set is current', async () => {
-    const { env, site, sent } = setup({ stale: false, known: [5, 6, 7] });
+    const { env, site, sent } = setup({ stale: false, known: [5, 6, 7], inlineClicks: -1 }, { installed: true, stamp: 's1' });
     await scanListeners(env.ctx, [site]);
     expect(sent('DOMDebugger.getEventListeners')).toEqual([]);
     expect(sent('Runtime.callFunctionOn')).toEqual([]);

@@ -17,6 +17,11 @@
  * jQuery's document handlers), not a target: skipped. Delegated handlers are therefore not seen; a row holding
  * controls still gets its own ref when they show on hover (walker.ts).
  *
+ * What runs in the page is the page API's, called through the one page-call path (page/pageCall.ts): the state read
+ * (listenerScanState, which also counts the inline handlers when a read is due), the document's handle (documentNode)
+ * and the hand-over (noteListeners). A fresh document's first call carries the page script with it, so it gets the
+ * script and the state in one evaluation, and the snapshot's own calls in that world then know its stamp.
+ *
  * Inline handlers (`<button onclick="…">`) are listeners too, and the walker already sees them by their attribute.
  * When every element the read reports with a click-type listener is one of those, resolving them would bring
  * nothing the walk lacks: 200 inline `onclick` rows cost ~56 ms of a first snapshot's ~340 ms. The read gives no
@@ -25,16 +30,17 @@
  * listeners, they are the same elements (pickListenerNodes). Any other count, a shadow root's included, resolves
  * them all as before.
  */
-import { RelayError } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
+import { isCommandFailure } from '../cdp/failures.js';
+import { CLICK_LISTENER_TYPES } from '../injected/listenerHints.js';
 import type { ListenerScanState } from '../injected/types.js';
 import type { CallContext } from '../context/call.js';
-import { DocumentChanged, installPageScript, stampCheck } from './pageCall.js';
+import { callPageIfThere, callPageWithElements, DocumentChanged, pageDocumentHandle } from './pageCall.js';
 import { worldTarget, type PageWorld } from './worlds.js';
 
 /** Listener types of actions a person performs on the element itself. */
 const DIRECT_TYPES = new Set(['dblclick', 'dragstart', 'dragenter', 'dragover', 'drop']);
-const CLICK_TYPES = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'contextmenu']);
+const CLICK_TYPES = new Set(CLICK_LISTENER_TYPES);
 /** An element listening for this many event types delegates for its descendants. */
 export const DELEGATION_TYPES = 8;
 /** Elements resolved into our world per document, at most. */
@@ -42,14 +48,11 @@ export const MAX_ELEMENTS = 300;
 
 const GROUP = 'chrome-relay-listeners';
 
-/** The inline handler attributes of CLICK_TYPES, which the walker reads itself (walker.ts ACTION_HANDLERS). */
-export const INLINE_CLICK_SELECTOR = [...CLICK_TYPES].map((type) => `[on${type}]`).join(', ');
-
 /**
  * Pure: the backend node ids to hint, in document order of first appearance. Direct-action listeners first; click
  * listeners only when all of them fit within MAX_ELEMENTS, and not when they are all inline handlers: when
- * `inlineClicks` (the elements of the document with an INLINE_CLICK_SELECTOR attribute) equals the number of
- * elements with a click-type listener.
+ * `inlineClicks` (the elements of the document with an inline click-type handler attribute, listenerHints.ts
+ * INLINE_CLICK_SELECTOR) equals the number of elements with a click-type listener.
  */
 export function pickListenerNodes(listeners: readonly Pick<Protocol.DOMDebugger.EventListener, 'type' | 'backendNodeId'>[], inlineClicks = -1): number[] {
   const types = new Map<number, Set<string>>();
@@ -73,11 +76,6 @@ export function pickListenerNodes(listeners: readonly Pick<Protocol.DOMDebugger.
   if (clickElements === inlineClicks) return picked;
   return picked.length + clicks.length <= MAX_ELEMENTS ? [...picked, ...clicks] : picked;
 }
-
-/** The hand-over: -1 without a page script, -2 in a context that is not the world's (page/pageCall.ts). */
-const noteFunction = (stamp: string | undefined): string =>
-  // Strict in an inner arrow: a function with a rest parameter may not carry the directive itself.
-  `function (reused, fresh, ...elements) { return (() => { 'use strict'; const api = globalThis.__chromeRelay; ${stampCheck(stamp, '-2')}if (api === undefined) return -1; return api.noteListeners(reused, fresh, elements); })(); }`;
 
 /** One frame's document and our world in it. */
 export interface ScanSite {
@@ -133,19 +131,13 @@ export function ownListeners(sites: readonly ScanSite[], reported: ReadonlyMap<s
  * young-generation GC trips over: the tab crashes (SIGSEGV) within a few reads once the page allocates, and every
  * later call times out as "page busy". The same read on the main world's document never did (thousands of reads).
  * Reaching that document resolves its node into the main world by id, which runs nothing in the page: our world's
- * `document` gives the node id.
+ * document (the page API's documentNode) gives the node id.
  */
 async function readListeners(ctx: Pick<CallContext, 'cdp'>, { world, shallow }: ScanSite): Promise<Listener[]> {
   const target = worldTarget(world);
-  const ours = await ctx.cdp.send(target, 'Runtime.evaluate', { expression: 'document', contextId: world.contextId, silent: true });
-  const ourId = ours.result.objectId;
+  const ourId = await pageDocumentHandle(ctx, world, GROUP);
   if (ourId === undefined) return [];
-  let backendNodeId: number;
-  try {
-    ({ backendNodeId } = (await ctx.cdp.send(target, 'DOM.describeNode', { objectId: ourId })).node);
-  } finally {
-    ctx.cdp.send(target, 'Runtime.releaseObject', { objectId: ourId }).catch(() => undefined);
-  }
+  const { backendNodeId } = (await ctx.cdp.send(target, 'DOM.describeNode', { objectId: ourId })).node;
   // No execution context: the node's frame's main world. No object group: getEventListeners wraps every handler
   // (twice: handler and originalHandler, with its source text as description) into the group of the object it is
   // called on, and with none it wraps nothing. Measured on 1,500 listeners: 208 KB instead of 676 KB, and through
@@ -173,7 +165,8 @@ export function splitKnown(nodes: readonly number[], known: ReadonlySet<number>)
 
 /**
  * Hand the picked nodes to the frame's page script (replacing the last set): the ones it already holds by id, the
- * others resolved into its world.
+ * others resolved into its world. Nothing where the world's id names another context now (pageCall.ts: its elements
+ * are not ours to hand over; the snapshot's own call reports the change).
  */
 async function note(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, nodes: readonly number[], known: ReadonlySet<number>): Promise<void> {
   const target = worldTarget(world);
@@ -188,100 +181,50 @@ async function note(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, nodes: read
     ),
   );
   const fresh = resolved.filter((entry): entry is { backendNodeId: number; objectId: string } => entry?.objectId !== undefined);
-  const args = [{ value: split.reused }, { value: fresh.map((entry) => entry.backendNodeId) }, ...fresh.map(({ objectId }) => ({ objectId }))];
-  const call = () => ctx.cdp.send(target, 'Runtime.callFunctionOn', { executionContextId: world.contextId, functionDeclaration: noteFunction(world.stamp), arguments: args, returnByValue: true, silent: true });
-  const answer: unknown = (await call()).result.value;
-  // Not the world's context: its elements are not ours to hand over (the snapshot's own call reports the change).
-  if (answer === -2) return;
-  if (answer === -1) {
-    await installPageScript(ctx, world);
-    // A new script holds no element: every node is resolved for it.
-    if (split.reused.length > 0) return note(ctx, world, nodes, new Set());
-    await call();
-  }
+  await callPageWithElements(ctx, world, 'noteListeners', [split.reused, fresh.map((entry) => entry.backendNodeId)], fresh.map(({ objectId }) => objectId));
 }
 
 /**
  * A frame the scan skips: CDP failed there, or its document was replaced meanwhile (an ad frame that reloads). The
  * snapshot's own page calls report what that means; the scan must not read it as the tab navigating.
  */
-const skipsFrame = (error: unknown): boolean => (error instanceof RelayError && error.code === 'cdp_error') || error instanceof DocumentChanged;
+const skipsFrame = (error: unknown): boolean => isCommandFailure(error) || error instanceof DocumentChanged;
 
-const NO_STATE: ListenerScanState = { stale: true, known: [] };
-// The inline count needs no page script (our world's DOM methods are the browser's own), and is taken only when a
-// read follows.
-// In a context that is not the world's (page/pageCall.ts) there is nothing to read: an answer that reads nothing.
-const stateExpression = (stamp: string | undefined): string =>
-  `(() => { 'use strict'; const api = globalThis.__chromeRelay; const foreign = { state: { stale: false, known: [] }, inlineClicks: -1 }; ${stampCheck(stamp, 'foreign')}const state = api === undefined ? null : api.listenerScanState(); const inlineClicks = state === null || state.stale ? document.querySelectorAll(${JSON.stringify(INLINE_CLICK_SELECTOR)}).length : -1; return { state, inlineClicks }; })()`;
-
-interface FrameScanState extends ListenerScanState {
-  /** No page script at all (a fresh document). */
-  noScript: boolean;
-  /** Elements of the document with an inline click-type handler attribute; -1 when not counted. */
-  inlineClicks: number;
-}
-
-/** Whether the frame's page script wants a fresh read (no script yet, or elements came or went since), and what it holds. */
-async function scanState(ctx: Pick<CallContext, 'cdp'>, world: PageWorld): Promise<FrameScanState> {
+/**
+ * Whether the frame's page script wants a fresh read (a fresh document, or elements came or went since), what it
+ * holds, and its inline click handlers; undefined for a frame to skip (gone, or not the world's).
+ */
+async function scanState(ctx: Pick<CallContext, 'cdp' | 'deadline'>, world: PageWorld): Promise<ListenerScanState | undefined> {
   try {
-    const reply = await ctx.cdp.send(worldTarget(world), 'Runtime.evaluate', { expression: stateExpression(world.stamp), contextId: world.contextId, returnByValue: true, silent: true });
-    return asFrameScanState(reply.result.value);
+    return await callPageIfThere(ctx, world, 'listenerScanState', undefined);
   } catch (error) {
     if (!skipsFrame(error)) throw error;
-    return { ...NO_STATE, noScript: false, inlineClicks: -1 };
+    return undefined;
   }
-}
-
-/** Pure: the STATE expression's answer, checked like asScanState (an unexpected count counts nothing). */
-export function asFrameScanState(value: unknown): FrameScanState {
-  const record = typeof value === 'object' && value !== null ? (value as { state?: unknown; inlineClicks?: unknown }) : {};
-  const inlineClicks = typeof record.inlineClicks === 'number' && Number.isInteger(record.inlineClicks) && record.inlineClicks >= 0 ? record.inlineClicks : -1;
-  return { ...asScanState(record.state), noScript: record.state === null, inlineClicks };
-}
-
-/** Pure: the page's answer, checked (the world is ours, but a shape we do not expect means "read again"). */
-export function asScanState(value: unknown): ListenerScanState {
-  if (typeof value !== 'object' || value === null || !('stale' in value) || !('known' in value)) return NO_STATE;
-  const { stale, known } = value;
-  if (typeof stale !== 'boolean' || !Array.isArray(known)) return NO_STATE;
-  return { stale, known: known.filter((id): id is number => typeof id === 'number') };
 }
 
 /**
  * Give the page script of each frame the elements of its document with such listeners. Best effort: a frame that
  * goes away meanwhile is the snapshot's business (its own page call reports it), so CDP failures skip that frame.
  */
-export async function scanListeners(ctx: Pick<CallContext, 'cdp'>, allSites: readonly ScanSite[]): Promise<void> {
+export async function scanListeners(ctx: Pick<CallContext, 'cdp' | 'deadline'>, allSites: readonly ScanSite[]): Promise<void> {
   const reported = new Map<string, Listener[]>();
   const read: ScanSite[] = [];
   // A frame's own set stays valid while no element came or went in it (listenerHints.ts). A parent's read also
   // reports its same-process children's nodes, which only their own reads can take back from it (ownListeners):
   // so with a parent, its same-process children are read again too. (Sites come parents first.)
   const stale = new Set<string>();
-  const known = new Map<string, ReadonlySet<number>>();
-  const inlineClicks = new Map<string, number>();
-  const noScript = new Set<string>();
+  const states = new Map<string, ListenerScanState>();
   for (const site of allSites) {
     const parent = allSites.find((candidate) => candidate.frameId === site.parentId);
     const withParent = parent !== undefined && stale.has(parent.frameId) && parent.world.sessionId === site.world.sessionId;
     const state = await scanState(ctx, site.world);
-    known.set(site.frameId, new Set(state.known));
-    inlineClicks.set(site.frameId, state.inlineClicks);
+    if (state === undefined) continue;
+    states.set(site.frameId, state);
     if (withParent || state.stale) stale.add(site.frameId);
-    if (state.noScript) noScript.add(site.frameId);
   }
   const sites = allSites.filter((site) => stale.has(site.frameId));
   if (sites.length === 0) return;
-  // A fresh document gets the page script before it is handed the elements (else every resolved element is sent
-  // twice, ~14 ms with 200), sent now: the renderer runs it before the read, with no round trip in between.
-  const installs = new Map<string, Promise<void>>();
-  for (const site of sites) {
-    if (!noScript.has(site.frameId)) continue;
-    const installing = installPageScript(ctx, site.world);
-    // Awaited by the frame's hint below; a frame whose read fails never gets there.
-    installing.catch(() => undefined);
-    installs.set(site.frameId, installing);
-  }
   try {
     for (const site of sites) {
       try {
@@ -293,11 +236,9 @@ export async function scanListeners(ctx: Pick<CallContext, 'cdp'>, allSites: rea
     }
     const own = ownListeners(read, reported);
     for (const site of read) {
-      const hint = async (): Promise<void> => {
-        await installs.get(site.frameId);
-        await note(ctx, site.world, pickListenerNodes(own.get(site.frameId) ?? [], inlineClicks.get(site.frameId)), known.get(site.frameId) ?? new Set());
-      };
-      await hint().catch((error: unknown) => {
+      const state = states.get(site.frameId);
+      const picked = pickListenerNodes(own.get(site.frameId) ?? [], state?.inlineClicks);
+      await note(ctx, site.world, picked, new Set(state?.known)).catch((error: unknown) => {
         if (!skipsFrame(error)) throw error;
       });
     }

@@ -1,7 +1,9 @@
 /**
  * Calling the page script in our isolated world: one Runtime.evaluate per call, arguments
  * embedded as JSON, the answer returned as a JSON string (faster to ship than a by-value object
- * for big snapshots). The script is installed on first use in each document.
+ * for big snapshots). The script goes with the first call in each world, so a fresh document answers its first call
+ * in one evaluation (installing is idempotent: injected/index.ts). Every page method is called from here, the listener
+ * scan's included (page/listeners.ts): no other file of the worker holds page code.
  *
  * A context id names a context only within one renderer process. After a navigation into another process (a link
  * to another site) the id of our world in the old document can name a context of the new one — its main world, or
@@ -14,7 +16,7 @@
  */
 import { reasonedError, RelayError } from '@chrome-relay/protocol';
 import type Protocol from 'devtools-protocol';
-import { isCdpFailure } from '../cdp/failures.js';
+import { isCdpFailure, isCommandFailure } from '../cdp/failures.js';
 import type { ReadAwaitMethod } from '../injected/reads.js';
 import type { PageArgs, PageMethod, PageReturn } from '../injected/types.js';
 import type { CallContext } from '../context/call.js';
@@ -74,7 +76,7 @@ async function evaluate(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, express
  * Install the page script in the world if it is missing (idempotent, see injected/index.ts): only while the world's
  * frame still shows the document the world was made for (see the header); DocumentChanged otherwise.
  */
-export async function installPageScript(ctx: Pick<CallContext, 'cdp'>, world: PageWorld): Promise<void> {
+async function installPageScript(ctx: Pick<CallContext, 'cdp'>, world: PageWorld): Promise<void> {
   await stillItsDocument(ctx, world);
   await evaluate(ctx, world, pageScript(), 'install');
 }
@@ -102,20 +104,26 @@ export function callExpression(method: string, args: unknown, stamp: string | un
  * not the world's: no page script there, or another one (a page's own `__chromeRelay` may be anything, a getter that
  * throws included). Nothing while the world's stamp is not known yet.
  */
-export function stampCheck(stamp: string | undefined, foreign = '0'): string {
+function stampCheck(stamp: string | undefined, foreign = '0'): string {
   if (stamp === undefined) return '';
   return `try { if (typeof api !== 'object' || api === null || api.stamp !== ${JSON.stringify(stamp)}) return ${foreign}; } catch { return ${foreign}; } `;
 }
 
+/** Pure: `call` preceded by the page script, which installs itself unless the world has it already. */
+function withPageScript(script: string, call: string): string {
+  return `${script}\n;${call}`;
+}
+
 async function callOnce<M extends PageMethod>(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, method: M, args: PageArgs<M>): Promise<PageReturn<M>> {
-  // The first call in a world learns its stamp: only from the document the world was made for (see the header).
-  if (world.stamp === undefined) await stillItsDocument(ctx, world);
-  const ask = () => evaluate(ctx, world, callExpression(method, args, world.stamp), method);
-  let value = await ask();
-  if (value === null) {
-    // A fresh world (new document, or first use), its document checked above: install, then ask again.
-    await evaluate(ctx, world, pageScript(), 'install');
-    value = await ask();
+  let value: unknown;
+  if (world.stamp === undefined) {
+    // The first call in a world learns its stamp, only from the document the world was made for (see the header), and
+    // takes the page script along: a fresh document needs it, and one that has it (a world met again after the worker
+    // restarted) keeps its own. One evaluation, where asking, installing and asking again took three.
+    await stillItsDocument(ctx, world);
+    value = await evaluate(ctx, world, withPageScript(pageScript(), callExpression(method, args, undefined)), method);
+  } else {
+    value = await evaluate(ctx, world, callExpression(method, args, world.stamp), method);
   }
   if (value === 0) throw new NotOurWorld();
   const colon = typeof value === 'string' ? value.indexOf(':') : -1;
@@ -178,7 +186,7 @@ async function callPageNow<M extends PageMethod>(
   } catch (error) {
     // An OOPIF's child session ends with its document (the frame navigated or was removed); what
     // chrome.debugger then says is not a context error, so check the frame before giving up.
-    const childSessionFailed = world.sessionId !== undefined && error instanceof RelayError && error.code === 'cdp_error';
+    const childSessionFailed = world.sessionId !== undefined && isCommandFailure(error);
     const gone = isContextGone(error) || error instanceof NotOurWorld;
     if (!gone && !childSessionFailed) throw error;
     const frame = await currentFrame(ctx, world.tabId, world);
@@ -196,6 +204,20 @@ async function callPageNow<M extends PageMethod>(
   } catch (error) {
     // Gone twice in a row: the document is being replaced right now.
     if (isContextGone(error) || error instanceof NotOurWorld) throw new DocumentChanged(world.tabId, world.frameId);
+    throw error;
+  }
+}
+
+/**
+ * One call in `world` as it is, for best-effort work beside a tool's own calls (the listener scan): undefined where the
+ * world's context is gone, is not the world's, or its frame shows another document now — the tool's own page calls
+ * report what that means. Bounded by the call's deadline like any page call.
+ */
+export async function callPageIfThere<M extends PageMethod>(ctx: Pick<CallContext, 'cdp' | 'deadline'>, world: PageWorld, method: M, args: PageArgs<M>): Promise<PageReturn<M> | undefined> {
+  try {
+    return await withDeadline(callOnce(ctx, world, method, args), ctx.deadline, world.tabId, method);
+  } catch (error) {
+    if (error instanceof NotOurWorld || error instanceof DocumentChanged || isContextGone(error)) return undefined;
     throw error;
   }
 }
@@ -229,6 +251,11 @@ async function pageObject(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, call:
  */
 export function pageElementHandle(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, ref: string, group: string): Promise<string | undefined> {
   return pageObject(ctx, world, `element(${JSON.stringify({ ref })})`, group);
+}
+
+/** A handle on the world's document (the listener read starts from its node id); undefined when the world has none. */
+export function pageDocumentHandle(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, group: string): Promise<string | undefined> {
+  return pageObject(ctx, world, 'documentNode()', group);
 }
 
 /** A handle on the element a described interceptor stands for (injected `candidate`); undefined when it is gone. */
@@ -297,6 +324,38 @@ export async function callPageOnElement(ctx: Pick<CallContext, 'cdp'>, world: Pa
       returnByValue: true,
       silent: true,
     });
+  return callInstalling(ctx, world, method, call);
+}
+
+/** The page API's methods called with elements held as RemoteObjects: JSON arguments first, then the elements as one array. */
+type ElementsMethod = 'noteListeners';
+
+/**
+ * Call `method` of the world's page script with `args` (JSON) and the elements `objectIds` (RemoteObjects of this
+ * world, e.g. DOM.resolveNode'd into it) as its last argument: the value it returns, or undefined where the world's
+ * id now names a context that is not the world's (see the header: its elements are not ours to hand over). A world
+ * without the page script gets it first.
+ */
+export async function callPageWithElements(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, method: ElementsMethod, args: readonly unknown[], objectIds: readonly string[]): Promise<unknown> {
+  // Strict in an inner arrow (a function with a rest parameter may not carry the directive itself), so that a page's
+  // function met in a context that is not ours cannot read the expected stamp from its caller's source.
+  const declaration = `function (method, args, ...elements) { return (() => { 'use strict'; const api = globalThis.__chromeRelay; ${stampCheck(world.stamp, 'undefined')}if (api === undefined) return null; return api[method](...args, elements); })(); }`;
+  const call = () =>
+    ctx.cdp.send(worldTarget(world), 'Runtime.callFunctionOn', {
+      executionContextId: world.contextId,
+      functionDeclaration: declaration,
+      arguments: [{ value: method }, { value: args }, ...objectIds.map((objectId) => ({ objectId }))],
+      returnByValue: true,
+      silent: true,
+    });
+  return callInstalling(ctx, world, method, call);
+}
+
+/**
+ * A call of the page API on elements (`call`: one Runtime.callFunctionOn) that answers null where the world has no
+ * page script yet: the script is installed and the call made once more. Our own code throwing is a bug of ours.
+ */
+async function callInstalling(ctx: Pick<CallContext, 'cdp'>, world: PageWorld, method: string, call: () => Promise<Protocol.Runtime.CallFunctionOnResponse>): Promise<unknown> {
   let response = await call();
   if (response.exceptionDetails === undefined && response.result.value === null) {
     await installPageScript(ctx, world);

@@ -89,7 +89,8 @@ function pageThrew(where: { tool: string; field: string }, method: string, text:
     tool: where.tool,
     phase: 'act',
     retryable: false,
-    details: { method, cdpMessage: text, exception: text },
+    // The page's own exception, not a failed command: no cdpMessage (its words are the page's, whatever they say).
+    details: { method, exception: text },
   });
 }
 

@@ -15,6 +15,7 @@
  * loading) ends the wait at once and is reported; the deadline ends it with ready:false.
  */
 import { RelayError, type ToolParams } from '@chrome-relay/protocol';
+import { sessionClosed } from '../cdp/failures.js';
 import type { CdpEvent } from '../cdp/cdpSession.js';
 import type { CallContext } from '../context/call.js';
 import { LoaderProgress } from './loaderProgress.js';
@@ -97,9 +98,9 @@ export async function runNavigation(
     progress.fail(
       reason === 'target_closed'
         ? new RelayError('target_not_found', `Tab ${tabId} was closed while loading.`, { phase: 'wait', details: { tab: tabId } })
-        : new RelayError('cdp_error', `Lost the debugger session of tab ${tabId} while it loaded (${reason}); retry.`, {
+        : sessionClosed(`Lost the debugger session of tab ${tabId} while it loaded (${reason}); retry.`, {
             phase: 'wait',
-            details: { method: 'Page.lifecycleEvent', cdpMessage: `detached: ${reason}`, tab: tabId },
+            details: { method: 'Page.lifecycleEvent', detached: reason, tab: tabId },
           }),
     );
   });

@@ -179,6 +179,14 @@ type TabsResult = ToolResult<'tabs'>;
 type GroupsResult = ToolResult<'group_list'>;
 type WorkspacesResult = ToolResult<'workspace_list'>;
 
+/**
+ * The one rule for which tab groups an agent sees (listed, and resolved by name): a group is the agent's only when every
+ * tab of it is usable by the agent; one of the person's tabs makes it the person's group.
+ */
+function agentsGroup(tabIds: readonly number[], usable: (tabId: number) => boolean): boolean {
+  return tabIds.every(usable);
+}
+
 /** The "chrome-relay" tab groups' ids, looked up on first need. */
 type AgentGroups = () => Promise<ReadonlySet<number>>;
 
@@ -222,7 +230,8 @@ export class Policy {
    * verdict per tab (`#refusal`); then the named tabs are covered by the network barrier, and the call waits until the
    * block list is in force.
    */
-  async checkTabs(tool: string, params: Readonly<Record<string, unknown>>, tabs: CallTabs): Promise<void> {
+  /** `seen`: tabs the call's resolution just read from Chrome (targeting/resolveCall.ts), not asked for again. */
+  async checkTabs(tool: string, params: Readonly<Record<string, unknown>>, tabs: CallTabs, seen: ReadonlyMap<number, chrome.tabs.Tab> = new Map()): Promise<void> {
     const settings = await this.#deps.settings.get();
     const rules = await this.#deps.settings.rules();
     const entry = isToolName(tool) ? TOOLS[tool] : undefined;
@@ -238,7 +247,7 @@ export class Policy {
     const existing: number[] = [];
     const agentGroups = this.#agentGroups();
     for (const tabId of tabsOf(tabs)) {
-      const tab = await this.#tabOrUndefined(tabId);
+      const tab = seen.get(tabId) ?? (await this.#tabOrUndefined(tabId));
       // A tab that does not exist: the tool reports it missing in its own words.
       if (tab === undefined) continue;
       const refusal = await this.#refusal(tool, tab, settings, rules, agentGroups);
@@ -306,8 +315,7 @@ export class Policy {
     }
     if (lists === 'groups') {
       const listed = result as GroupsResult;
-      // A group is the agent's only when every tab of it is: one of the person's tabs makes it the person's group.
-      const groups = listed.groups.filter((group) => group.tabIds.every((id) => visible.usable.has(id)));
+      const groups = listed.groups.filter((group) => agentsGroup(group.tabIds, (id) => visible.usable.has(id)));
       return { ...listed, groups, otherGroups: listed.groups.length - groups.length };
     }
     const listed = result as WorkspacesResult;
@@ -318,6 +326,24 @@ export class Policy {
       return { ...workspace, tabIds };
     });
     return { ...listed, workspaces, otherTabs: others };
+  }
+
+  /**
+   * Whether the agent may see a tab group with these tabs, and so name it (targeting/groups.ts: `--group`, group
+   * add/close/create): the rule `group list` shows groups by, each tab judged as a call naming it would be. A tab that
+   * closed meanwhile counts against the group: the group is not shown on a guess.
+   */
+  async seesGroup(tabIds: readonly number[]): Promise<boolean> {
+    const settings = await this.#deps.settings.get();
+    const rules = await this.#deps.settings.rules();
+    const agentGroups = this.#agentGroups();
+    const usable = new Set<number>();
+    for (const tabId of tabIds) {
+      const tab = await this.#tabOrUndefined(tabId);
+      if (tab !== undefined && (await this.#refusal('', tab, settings, rules, agentGroups)) === undefined) usable.add(tabId);
+      else break;
+    }
+    return agentsGroup(tabIds, (id) => usable.has(id));
   }
 
   /** Every open tab's verdict, as a call naming it would get. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeBrowser } from '../testing/fakeChrome.js';
+import { FakeBrowser } from '../testing/fakeBrowser.js';
 import { checkSettings, DEFAULT_SETTINGS, SETTINGS_KEY, SettingsStore } from './settings.js';
 import { PAUSE_KEY, PauseStore } from './pause.js';
 

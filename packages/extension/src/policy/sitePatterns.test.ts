@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_RESOURCE_TYPES, barrierRules, requestMatches, type RequestMatch } from './netRules.js';
 import { blockingRule, parseSiteRule, parseSiteRules, type SiteRule } from './sitePatterns.js';
-import { createRng } from '../../../../scripts/torture/prng.js';
+import { createRng } from '@chrome-relay/protocol/src/testing/prng.js';
 
 function rule(pattern: string): SiteRule {
   const parsed = parseSiteRule(pattern);

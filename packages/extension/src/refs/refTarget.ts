@@ -1,24 +1,14 @@
 /**
- * From a ref to the tab it lives in, or the closed error that says why it cannot be used. A ref
- * carries its tab, so --tab is only a cross-check.
+ * The closed errors that say why a ref cannot be used: stale (with its reason and that reason's move) or its tab
+ * closed. Which applies is decided where the call is resolved (targeting/resolveCall.ts) and where the page answers;
+ * a navigated ref's error is told where its tab is now on its way out (withWhereNavigated, run by the dispatcher).
  */
 import { reasonedError, reasonInfo, RelayError } from '@chrome-relay/protocol';
 import type { BrowserApi } from '../browserApi.js';
 import type { StaleReason } from '../injected/types.js';
-import type { DocumentIdentity, RefRegistry, RefSummary } from './registry.js';
 
 /** Why a ref is stale: the page's reasons plus the one only the worker can see. */
 export type RefStaleReason = StaleReason | 'navigated';
-
-export interface RefTarget {
-  ref: string;
-  tabId: number;
-  /** The tab's main-frame document when the ref was issued. */
-  document: DocumentIdentity;
-  /** The document the ref's element lives in (the main frame's, or an iframe's). */
-  frame: DocumentIdentity;
-  record: RefSummary;
-}
 
 const STALE_EXPLANATION: Readonly<Record<RefStaleReason, string>> = {
   unknown_ref: 'chrome-relay does not know it: it was never issued, or it predates the extension reloading or a newer snapshot of its tab',
@@ -64,39 +54,10 @@ export async function withWhereNavigated(error: unknown, browser: Pick<BrowserAp
   }
 }
 
-function tabClosedError(ref: string, tabId: number): RelayError {
+/** The ref's tab was closed (decided once per call, in targeting/resolveCall.ts). */
+export function tabClosedError(ref: string, tabId: number): RelayError {
   return new RelayError('target_not_found', `Ref @${ref} belonged to tab ${tabId}, which has been closed. Run \`chrome-relay tabs\` and snapshot a live tab.`, {
     phase: 'resolve',
     details: { ref, tab: tabId },
   });
-}
-
-/**
- * The live target of `ref`. Throws stale_ref (unknown or navigated) or target_not_found (the ref's tab was closed).
- * Which tab the call acts in was decided before the tool ran (targeting/resolveCall.ts: a ref carries its tab, and
- * --tab naming another is refused there); `callTab` is that decision, and a ref of another tab is a bug of ours.
- */
-export async function resolveRefTarget(
-  registry: RefRegistry,
-  browser: Pick<BrowserApi, 'getTab'>,
-  ref: string,
-  callTab: number | undefined,
-): Promise<RefTarget> {
-  const found = await registry.lookup(ref);
-  if (found === undefined) throw staleRefError(ref, 'unknown_ref');
-  if (callTab !== undefined && callTab !== found.tabId) {
-    throw new RelayError('internal_error', `The call was resolved to tab ${callTab}, but @${ref} belongs to tab ${found.tabId}.`, { phase: 'resolve', details: { ref, refTab: found.tabId, callTab } });
-  }
-  if (found.state !== 'live') throw found.state === 'closed' ? tabClosedError(ref, found.tabId) : staleRefError(ref, 'navigated', found.tabId);
-  try {
-    await browser.getTab(found.tabId);
-  } catch (error) {
-    if (error instanceof RelayError && error.code === 'target_not_found') {
-      // Closed while the worker was down (tabs.onRemoved never reached us): record it now.
-      await registry.forgetTab(found.tabId);
-      throw tabClosedError(ref, found.tabId);
-    }
-    throw error;
-  }
-  return { ref, tabId: found.tabId, document: found.document, frame: found.frame, record: found.record };
 }

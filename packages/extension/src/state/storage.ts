@@ -13,8 +13,10 @@ export interface SessionArea {
 
 /** Keys in chrome.storage.session (survives worker restarts, cleared by an extension reload). */
 export const SESSION_KEYS = {
-  /** The tab chrome-relay last worked on (number). */
+  /** The tab chrome-relay last worked on for calls that carry no agent identity (number). */
   currentTab: 'currentTab',
+  /** The tab each named agent last worked on: `{ agent, tab }[]`, least recent first, bounded (targets.ts). */
+  agentTabs: 'currentTabByAgent',
 } as const;
 
 export type Guard<T> = (value: unknown) => value is T;

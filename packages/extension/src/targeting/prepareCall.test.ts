@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { RelayError } from '@chrome-relay/protocol';
 import { SESSION_KEYS } from '../state/storage.js';
-import { FakeBrowser } from '../testing/fakeChrome.js';
+import { FakeBrowser } from '../testing/fakeBrowser.js';
 import { fakeOrganize } from '../testing/fakeOrganize.js';
 import { prepareCall, type TargetedCall } from './prepareCall.js';
 import { createTargetingContext } from './context.js';
 import { LeaseStore } from './leases.js';
+import { rememberTab } from '../targets.js';
 
 function setup() {
   const browser = new FakeBrowser();
@@ -18,10 +19,15 @@ function setup() {
     browser,
     organize,
     leases: new LeaseStore(browser, () => now),
-    refTab: async (ref) => {
-      const owner = refs.get(ref);
-      return owner === undefined ? undefined : { tab: owner, state: 'live' };
+    refs: {
+      lookup: async (ref) => {
+        const owner = refs.get(ref);
+        const document = { frameId: 'F', loaderId: 'L' };
+        return owner === undefined ? undefined : { state: 'live', tabId: owner, document, frame: document, record: { role: 'button', name: '' } };
+      },
+      forgetTab: async () => undefined,
     },
+    seesGroup: async () => true,
   });
   const remember = (id: number) => browser.session.set(SESSION_KEYS.currentTab, id);
   return { browser, ctx, organize, tab, refs, remember, advance: (ms: number) => (now += ms) };
@@ -117,12 +123,13 @@ describe('prepareCall', () => {
   });
 
   it("guards close too: another agent's leased tab is not closed, by id or as the remembered tab", async () => {
-    const { browser, ctx, remember } = setup();
+    const { browser, ctx } = setup();
     const leased = browser.addTab({}).id ?? 0;
     const free = browser.addTab({}).id ?? 0;
     await ctx.leases.claim('tab', String(leased), 'alice', 60_000);
     expect(await outcome(prepareCall('close', { params: { tabs: [free, leased] }, agent: 'bob' }, ctx))).toBe('target_conflict:leased');
-    remember(leased);
+    // bob last worked in that tab, before alice leased it.
+    await rememberTab(leased, browser, 'bob');
     expect(await outcome(prepareCall('close', { params: {}, agent: 'bob' }, ctx))).toBe('target_conflict:leased');
     expect(await outcome(prepareCall('close', { params: { tabs: [leased] }, agent: 'alice' }, ctx))).toBe('ok');
   });

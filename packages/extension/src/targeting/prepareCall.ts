@@ -20,16 +20,19 @@ import { isToolName, parseParams, reasonedError, RelayError, TOOLS, type ToolNam
 import type { BrowserApi } from '../browserApi.js';
 import { leaseConflict, type LeaseInfo, type LeaseStore } from './leases.js';
 import type { OrganizeApi } from '../organizeApi.js';
-import { tabsOf, type CallTabs } from '../context/call.js';
+import { tabsOf, type CallRefs, type CallTabs } from '../context/call.js';
 import { tabExists } from '../targets.js';
 import { mergeEnvelope, resolveCallTabs, withCallTabs, type EnvelopeTarget, type ResolveContext } from './resolveCall.js';
 import type { WorkspaceStore } from './workspaces.js';
+import type { GroupBook } from './groups.js';
 
 export interface TargetingContext extends ResolveContext {
   browser: BrowserApi;
   organize: OrganizeApi;
   leases: LeaseStore;
   workspaces: WorkspaceStore;
+  /** Tab groups by name, among those the agent may see (groups.ts). */
+  groups: GroupBook;
 }
 
 export interface TargetedCall {
@@ -41,16 +44,22 @@ export interface TargetedCall {
 export interface PreparedCall<T extends ToolName> {
   params: ToolParams<T>;
   tabs: CallTabs;
+  /** The refs the params name, as resolution found them: what the tool opens (context/call.ts CallRef). */
+  refs: CallRefs;
+  /** The tabs resolution looked at, as Chrome described them then. */
+  seen: ReadonlyMap<number, chrome.tabs.Tab>;
+  /** The agent identity the call carries: whose remembered tab it defaulted to, and remembers (targets.ts). */
+  agent: string | undefined;
 }
 
 export async function prepareCall<T extends ToolName>(tool: T, call: TargetedCall, ctx: TargetingContext): Promise<PreparedCall<T>> {
   const merged = mergeEnvelope(tool, call.params, call.target, call.agent);
   // Validated before anything is looked up: a wrong `tab` type must be invalid_arguments.
   const params = parseParams(tool, merged.params) as Record<string, unknown>;
-  const resolved = await resolveCallTabs(tool, params, merged.scope, ctx);
+  const resolved = await resolveCallTabs(tool, params, merged.scope, ctx, call.agent);
   // Entry `leases: 'exempt'`: the tool only reads chrome-relay's own bookkeeping, or checks leases itself.
-  const tabs = TOOLS[tool].leases === 'exempt' ? resolved : await enforceLeases(tool, params, resolved, call.agent, ctx);
-  return { params: withCallTabs(tool, params, tabs) as ToolParams<T>, tabs };
+  const tabs = TOOLS[tool].leases === 'exempt' ? resolved.tabs : await enforceLeases(tool, params, resolved.tabs, call.agent, ctx);
+  return { params: withCallTabs(tool, params, tabs) as ToolParams<T>, tabs, refs: resolved.refs, seen: resolved.seen, agent: call.agent };
 }
 
 /** Leases covering a tab: its own, and its workspace's (the window it sits in). */

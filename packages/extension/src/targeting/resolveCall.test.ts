@@ -4,14 +4,23 @@ import { SESSION_KEYS } from '../state/storage.js';
 import { tabUseOf } from '@chrome-relay/protocol';
 import { mergeEnvelope, resolveCallTabs, withCallTabs, type RefTab, type ResolveContext, type Scope, type ScopeTabs } from './resolveCall.js';
 
+/** A ref the registry holds live in `tab`. */
+const live = (tabId: number): RefTab => ({ state: 'live', tabId, document: { frameId: `F${tabId}`, loaderId: 'L' }, frame: { frameId: `F${tabId}`, loaderId: 'L' }, record: { role: 'button', name: 'Go' } });
+
+/** The tabs a call resolves to. */
+const tabsFor = async (...args: Parameters<typeof resolveCallTabs>) => (await resolveCallTabs(...args)).tabs;
+
 /** A browser that is only a set of live tab ids and a session store; refs and scopes as plain maps. */
 function world(options: { tabs: number[]; remembered?: number; refs?: Record<string, RefTab>; scopes?: Record<string, ScopeTabs> }) {
   const live = new Set(options.tabs);
+  const forgotten: number[] = [];
+  const gets: number[] = [];
   const session = new Map<string, unknown>();
   if (options.remembered !== undefined) session.set(SESSION_KEYS.currentTab, options.remembered);
   const ctx: ResolveContext = {
     browser: {
       async getTab(tabId) {
+        gets.push(tabId);
         if (!live.has(tabId)) throw new RelayError('target_not_found', `Tab ${tabId} does not exist.`, { details: { tab: tabId } });
         return { id: tabId } as chrome.tabs.Tab;
       },
@@ -19,14 +28,19 @@ function world(options: { tabs: number[]; remembered?: number; refs?: Record<str
         return Object.fromEntries([keys].flat().filter((k) => session.has(k)).map((k) => [k, session.get(k)]));
       },
     },
-    refTab: async (ref) => options.refs?.[ref],
+    refs: {
+      lookup: async (ref) => options.refs?.[ref],
+      forgetTab: async (tabId) => {
+        forgotten.push(tabId);
+      },
+    },
     scopeTabs: async (scope: Scope) => {
       const found = options.scopes?.[`${scope.kind}:${scope.name}`];
       if (!found) throw new RelayError('target_not_found', `No ${scope.kind} ${scope.name}.`, { details: { [scope.kind]: scope.name } });
       return found;
     },
   };
-  return { ctx, live };
+  return { ctx, live, forgotten, gets };
 }
 
 async function failure(run: Promise<unknown>): Promise<{ code: string; reason: unknown; details: Record<string, unknown>; message: string }> {
@@ -90,88 +104,112 @@ describe('mergeEnvelope', () => {
 describe('resolveCallTabs', () => {
   it('an explicit tab is the tab, and must exist', async () => {
     const { ctx } = world({ tabs: [1, 2], remembered: 2 });
-    expect(await resolveCallTabs('snapshot', { tab: 1 }, undefined, ctx)).toEqual({ kind: 'tab', tab: 1, via: 'explicit' });
-    expect(await failure(resolveCallTabs('snapshot', { tab: 99999 }, undefined, ctx))).toMatchObject({ code: 'target_not_found', details: { tab: 99999 } });
+    expect(await tabsFor('snapshot', { tab: 1 }, undefined, ctx)).toEqual({ kind: 'tab', tab: 1, via: 'explicit' });
+    expect(await failure(tabsFor('snapshot', { tab: 99999 }, undefined, ctx))).toMatchObject({ code: 'target_not_found', details: { tab: 99999 } });
   });
 
   it('without one, the remembered tab — and never another when it is gone', async () => {
     const { ctx, live } = world({ tabs: [1, 2], remembered: 2 });
-    expect(await resolveCallTabs('js', { expression: '1' }, undefined, ctx)).toEqual({ kind: 'tab', tab: 2, via: 'remembered' });
+    expect(await tabsFor('js', { expression: '1' }, undefined, ctx)).toEqual({ kind: 'tab', tab: 2, via: 'remembered' });
     live.delete(2);
-    const gone = await failure(resolveCallTabs('js', { expression: '1' }, undefined, ctx));
+    const gone = await failure(tabsFor('js', { expression: '1' }, undefined, ctx));
     expect(gone).toMatchObject({ code: 'target_not_found', details: { tab: 2, remembered: true } });
     expect(gone.message).toMatch(/chrome-relay tabs.*navigate/);
-    expect(await failure(resolveCallTabs('close', {}, undefined, ctx))).toMatchObject({ code: 'target_not_found', details: { tab: 2 } });
+    expect(await failure(tabsFor('close', {}, undefined, ctx))).toMatchObject({ code: 'target_not_found', details: { tab: 2 } });
     const never = world({ tabs: [1] });
-    expect(await failure(resolveCallTabs('snapshot', {}, undefined, never.ctx))).toMatchObject({ code: 'target_not_found', details: { tab: null } });
+    expect(await failure(tabsFor('snapshot', {}, undefined, never.ctx))).toMatchObject({ code: 'target_not_found', details: { tab: null } });
   });
 
   it('navigate without a tab works in the remembered tab; it opens a new one with newTab, or when there is none (never the active tab)', async () => {
     const none = world({ tabs: [1] });
-    expect(await resolveCallTabs('navigate', { url: 'https://a.test/' }, undefined, none.ctx)).toEqual({ kind: 'none' });
-    expect(await resolveCallTabs('navigate', { url: 'https://a.test/', tab: 1 }, undefined, none.ctx)).toEqual({ kind: 'tab', tab: 1, via: 'explicit' });
+    expect(await tabsFor('navigate', { url: 'https://a.test/' }, undefined, none.ctx)).toEqual({ kind: 'none' });
+    expect(await tabsFor('navigate', { url: 'https://a.test/', tab: 1 }, undefined, none.ctx)).toEqual({ kind: 'tab', tab: 1, via: 'explicit' });
     const used = world({ tabs: [1, 2], remembered: 2 });
-    expect(await resolveCallTabs('navigate', { url: 'https://a.test/' }, undefined, used.ctx)).toEqual({ kind: 'tab', tab: 2, via: 'remembered' });
-    expect(await resolveCallTabs('navigate', { url: 'https://a.test/', newTab: true }, undefined, used.ctx)).toEqual({ kind: 'none' });
+    expect(await tabsFor('navigate', { url: 'https://a.test/' }, undefined, used.ctx)).toEqual({ kind: 'tab', tab: 2, via: 'remembered' });
+    expect(await tabsFor('navigate', { url: 'https://a.test/', newTab: true }, undefined, used.ctx)).toEqual({ kind: 'none' });
     const closed = world({ tabs: [1], remembered: 2 });
-    expect(await resolveCallTabs('navigate', { url: 'https://a.test/' }, undefined, closed.ctx)).toEqual({ kind: 'none' });
-    expect(await failure(resolveCallTabs('navigate', { url: 'https://a.test/', newTab: true }, { kind: 'workspace', name: 'w' }, used.ctx))).toMatchObject({ code: 'invalid_arguments', details: { field: 'new-tab' } });
+    expect(await tabsFor('navigate', { url: 'https://a.test/' }, undefined, closed.ctx)).toEqual({ kind: 'none' });
+    expect(await failure(tabsFor('navigate', { url: 'https://a.test/', newTab: true }, { kind: 'workspace', name: 'w' }, used.ctx))).toMatchObject({ code: 'invalid_arguments', details: { field: 'new-tab' } });
   });
 
   it("a ref's tab wins over the remembered one; a --tab naming another tab is ref_tab_mismatch, even a tab that does not exist", async () => {
-    const { ctx } = world({ tabs: [1, 2], remembered: 2, refs: { e1: { tab: 1, state: 'live' }, e9: { tab: 2, state: 'live' } } });
-    expect(await resolveCallTabs('click', { ref: 'e1' }, undefined, ctx)).toEqual({ kind: 'tab', tab: 1, via: 'ref' });
-    expect(await resolveCallTabs('click', { ref: 'e1', tab: 1 }, undefined, ctx)).toEqual({ kind: 'tab', tab: 1, via: 'ref' });
-    expect(await failure(resolveCallTabs('click', { ref: 'e1', tab: 2 }, undefined, ctx))).toMatchObject({ code: 'target_conflict', reason: 'ref_tab_mismatch', details: { refTab: 1, requestedTab: 2 } });
-    expect(await failure(resolveCallTabs('click', { ref: 'e1', tab: 99999 }, undefined, ctx))).toMatchObject({ code: 'target_conflict', reason: 'ref_tab_mismatch' });
-    expect(await resolveCallTabs('snapshot', { scopeRef: 'e1' }, undefined, ctx)).toEqual({ kind: 'tab', tab: 1, via: 'ref' });
-    expect(await failure(resolveCallTabs('drag', { from: 'e1', to: 'e9' }, undefined, ctx))).toMatchObject({ code: 'target_conflict', reason: 'multiple_targets' });
+    const { ctx } = world({ tabs: [1, 2], remembered: 2, refs: { e1: live(1), e9: live(2) } });
+    expect(await tabsFor('click', { ref: 'e1' }, undefined, ctx)).toEqual({ kind: 'tab', tab: 1, via: 'ref' });
+    expect(await tabsFor('click', { ref: 'e1', tab: 1 }, undefined, ctx)).toEqual({ kind: 'tab', tab: 1, via: 'ref' });
+    expect(await failure(tabsFor('click', { ref: 'e1', tab: 2 }, undefined, ctx))).toMatchObject({ code: 'target_conflict', reason: 'ref_tab_mismatch', details: { refTab: 1, requestedTab: 2 } });
+    expect(await failure(tabsFor('click', { ref: 'e1', tab: 99999 }, undefined, ctx))).toMatchObject({ code: 'target_conflict', reason: 'ref_tab_mismatch' });
+    expect(await tabsFor('snapshot', { scopeRef: 'e1' }, undefined, ctx)).toEqual({ kind: 'tab', tab: 1, via: 'ref' });
+    expect(await failure(tabsFor('drag', { from: 'e1', to: 'e9' }, undefined, ctx))).toMatchObject({ code: 'target_conflict', reason: 'multiple_targets' });
   });
 
   it('a ref checks a workspace or group by membership', async () => {
-    const { ctx } = world({ tabs: [1, 2, 3], refs: { e1: { tab: 1, state: 'live' } }, scopes: { 'workspace:w': { tabIds: [1, 3], preferred: 3 }, 'group:g': { tabIds: [2], preferred: 2 } } });
-    expect(await resolveCallTabs('click', { ref: 'e1' }, { kind: 'workspace', name: 'w' }, ctx)).toEqual({ kind: 'tab', tab: 1, via: 'ref' });
-    expect(await failure(resolveCallTabs('click', { ref: 'e1' }, { kind: 'group', name: 'g' }, ctx))).toMatchObject({ code: 'target_conflict', reason: 'ref_tab_mismatch' });
+    const { ctx } = world({ tabs: [1, 2, 3], refs: { e1: live(1) }, scopes: { 'workspace:w': { tabIds: [1, 3], preferred: 3 }, 'group:g': { tabIds: [2], preferred: 2 } } });
+    expect(await tabsFor('click', { ref: 'e1' }, { kind: 'workspace', name: 'w' }, ctx)).toEqual({ kind: 'tab', tab: 1, via: 'ref' });
+    expect(await failure(tabsFor('click', { ref: 'e1' }, { kind: 'group', name: 'g' }, ctx))).toMatchObject({ code: 'target_conflict', reason: 'ref_tab_mismatch' });
   });
 
   it('leaves refs it cannot place to the tool (stale_ref or "tab closed" in its own words)', async () => {
-    const { ctx } = world({ tabs: [2], refs: { e5: { tab: 1, state: 'closed' }, e6: { tab: 2, state: 'navigated' } } });
-    expect(await resolveCallTabs('click', { ref: 'e404' }, undefined, ctx)).toEqual({ kind: 'none' });
-    expect(await resolveCallTabs('click', { ref: 'e5' }, undefined, ctx)).toEqual({ kind: 'none' });
-    expect(await resolveCallTabs('click', { ref: 'e6' }, undefined, ctx)).toEqual({ kind: 'tab', tab: 2, via: 'ref' });
+    const { ctx } = world({ tabs: [2], refs: { e5: { tabId: 1, state: 'closed' }, e6: { tabId: 2, state: 'navigated' } } });
+    expect(await tabsFor('click', { ref: 'e404' }, undefined, ctx)).toEqual({ kind: 'none' });
+    expect(await tabsFor('click', { ref: 'e5' }, undefined, ctx)).toEqual({ kind: 'none' });
+    expect(await tabsFor('click', { ref: 'e6' }, undefined, ctx)).toEqual({ kind: 'tab', tab: 2, via: 'ref' });
   });
 
   it('a workspace or group: the remembered tab if it is inside, else its preferred tab', async () => {
     const { ctx } = world({ tabs: [1, 2, 3], remembered: 1, scopes: { 'workspace:w': { tabIds: [1, 3], preferred: 3 }, 'group:g': { tabIds: [2], preferred: 2 }, 'group:empty': { tabIds: [], preferred: undefined } } });
-    expect(await resolveCallTabs('snapshot', {}, { kind: 'workspace', name: 'w' }, ctx)).toEqual({ kind: 'tab', tab: 1, via: 'workspace' });
-    expect(await resolveCallTabs('snapshot', {}, { kind: 'group', name: 'g' }, ctx)).toEqual({ kind: 'tab', tab: 2, via: 'group' });
-    expect(await resolveCallTabs('close', {}, { kind: 'group', name: 'g' }, ctx)).toEqual({ kind: 'tabs', tabs: [2], via: 'group' });
-    expect(await failure(resolveCallTabs('snapshot', {}, { kind: 'group', name: 'empty' }, ctx))).toMatchObject({ code: 'target_not_found' });
-    expect(await failure(resolveCallTabs('snapshot', {}, { kind: 'group', name: 'nope' }, ctx))).toMatchObject({ code: 'target_not_found' });
+    expect(await tabsFor('snapshot', {}, { kind: 'workspace', name: 'w' }, ctx)).toEqual({ kind: 'tab', tab: 1, via: 'workspace' });
+    expect(await tabsFor('snapshot', {}, { kind: 'group', name: 'g' }, ctx)).toEqual({ kind: 'tab', tab: 2, via: 'group' });
+    expect(await tabsFor('close', {}, { kind: 'group', name: 'g' }, ctx)).toEqual({ kind: 'tabs', tabs: [2], via: 'group' });
+    expect(await failure(tabsFor('snapshot', {}, { kind: 'group', name: 'empty' }, ctx))).toMatchObject({ code: 'target_not_found' });
+    expect(await failure(tabsFor('snapshot', {}, { kind: 'group', name: 'nope' }, ctx))).toMatchObject({ code: 'target_not_found' });
   });
 
   it('close: the ids given (the tool checks them all), else the remembered tab', async () => {
     const { ctx } = world({ tabs: [1, 2], remembered: 2 });
-    expect(await resolveCallTabs('close', { tabs: [1, 99] }, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [1, 99], via: 'explicit' });
-    expect(await resolveCallTabs('close', {}, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [2], via: 'remembered' });
+    expect(await tabsFor('close', { tabs: [1, 99] }, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [1, 99], via: 'explicit' });
+    expect(await tabsFor('close', {}, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [2], via: 'remembered' });
   });
 
   it('tools that act on no tab resolve to none', async () => {
     const { ctx } = world({ tabs: [1] });
-    expect(await resolveCallTabs('tabs', {}, undefined, ctx)).toEqual({ kind: 'none' });
-    expect(await resolveCallTabs('lease_release', { agent: 'a', tab: 1 }, undefined, ctx)).toEqual({ kind: 'none' });
+    expect(await tabsFor('tabs', {}, undefined, ctx)).toEqual({ kind: 'none' });
+    expect(await tabsFor('lease_release', { agent: 'a', tab: 1 }, undefined, ctx)).toEqual({ kind: 'none' });
   });
 
   it('every tab a tool names in its params (its entry\'s `reaches`) is a tab of the call: ids, a group\'s, a workspace\'s', async () => {
     const { ctx } = world({ tabs: [1, 2, 3, 4], scopes: { 'group:mine': { tabIds: [3, 4], preferred: 3 }, 'workspace:w': { tabIds: [2], preferred: 2 } } });
-    expect(await resolveCallTabs('lease_claim', { agent: 'a', tab: 1 }, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [1], via: 'named' });
-    expect(await resolveCallTabs('lease_claim', { agent: 'a', workspace: 'w' }, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [2], via: 'named' });
-    expect(await resolveCallTabs('group_create', { name: 'g', tabs: [2, 1, 2] }, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [2, 1], via: 'named' });
+    expect(await tabsFor('lease_claim', { agent: 'a', tab: 1 }, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [1], via: 'named' });
+    expect(await tabsFor('lease_claim', { agent: 'a', workspace: 'w' }, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [2], via: 'named' });
+    expect(await tabsFor('group_create', { name: 'g', tabs: [2, 1, 2] }, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [2, 1], via: 'named' });
     // group add: the tabs added and every tab already in the group, so none of them may be the person's.
-    expect(await resolveCallTabs('group_add', { name: 'mine', tabs: [1] }, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [1, 3, 4], via: 'named' });
-    expect(await resolveCallTabs('group_close', { name: 'mine' }, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [3, 4], via: 'named' });
-    expect(await resolveCallTabs('workspace_close', { name: 'w' }, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [2], via: 'named' });
-    expect(await failure(resolveCallTabs('group_close', { name: 'nope' }, undefined, ctx))).toMatchObject({ code: 'target_not_found' });
+    expect(await tabsFor('group_add', { name: 'mine', tabs: [1] }, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [1, 3, 4], via: 'named' });
+    expect(await tabsFor('group_close', { name: 'mine' }, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [3, 4], via: 'named' });
+    expect(await tabsFor('workspace_close', { name: 'w' }, undefined, ctx)).toEqual({ kind: 'tabs', tabs: [2], via: 'named' });
+    expect(await failure(tabsFor('group_close', { name: 'nope' }, undefined, ctx))).toMatchObject({ code: 'target_not_found' });
+  });
+});
+
+describe('resolveCallTabs: the refs a call names, resolved once', () => {
+  it('hands over each ref as the registry knew it, and reads each tab from Chrome once', async () => {
+    const { ctx, gets } = world({ tabs: [1], remembered: 1, refs: { e1: live(1), e2: live(1) } });
+    const resolved = await resolveCallTabs('drag', { from: 'e1', to: 'e2' }, undefined, ctx);
+    expect(resolved.tabs).toEqual({ kind: 'tab', tab: 1, via: 'ref' });
+    expect(resolved.refs.get('e1')).toEqual({ state: 'live', tabId: 1, document: { frameId: 'F1', loaderId: 'L' }, frame: { frameId: 'F1', loaderId: 'L' }, record: { role: 'button', name: 'Go' } });
+    expect([...resolved.refs.keys()]).toEqual(['e1', 'e2']);
+    expect(gets).toEqual([1]);
+    expect(resolved.seen.get(1)).toMatchObject({ id: 1 });
+  });
+
+  it('says why a ref cannot be used, decided here: unknown, navigated, or its tab closed (while the worker was down too, which is recorded)', async () => {
+    const { ctx, forgotten } = world({ tabs: [2], refs: { e5: { tabId: 1, state: 'closed' }, e6: { tabId: 2, state: 'navigated' }, e7: live(3) } });
+    expect((await resolveCallTabs('click', { ref: 'e404' }, undefined, ctx)).refs.get('e404')).toEqual({ state: 'unknown' });
+    expect((await resolveCallTabs('click', { ref: 'e5' }, undefined, ctx)).refs.get('e5')).toEqual({ state: 'closed', tabId: 1 });
+    expect((await resolveCallTabs('click', { ref: 'e6' }, undefined, ctx)).refs.get('e6')).toEqual({ state: 'navigated', tabId: 2 });
+    expect(forgotten).toEqual([]);
+    const gone = await resolveCallTabs('click', { ref: 'e7' }, undefined, ctx);
+    expect(gone.tabs).toEqual({ kind: 'none' });
+    expect(gone.refs.get('e7')).toEqual({ state: 'closed', tabId: 3 });
+    expect(forgotten).toEqual([3]);
   });
 });
 

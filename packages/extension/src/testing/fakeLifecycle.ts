@@ -6,7 +6,7 @@ import { AgentPages, type LifecycleApi, type WorkerTarget } from '../policy/agen
 import type { AgentTabs } from '../policy/agentTabs.js';
 import type { NetBarrier } from '../policy/netBarrier.js';
 import type { PauseStore } from '../policy/pause.js';
-import type { FakeBrowser } from './fakeChrome.js';
+import type { FakeBrowser } from './fakeBrowser.js';
 
 export class FakeLifecycle implements LifecycleApi {
   readonly frozen = new Set<number>();

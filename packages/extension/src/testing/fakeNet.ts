@@ -6,7 +6,7 @@ import type { NetRule } from '../policy/netRules.js';
 import type { NetApi } from '../policy/netBarrier.js';
 import { NetBarrier } from '../policy/netBarrier.js';
 import type { SiteRule } from '../policy/sitePatterns.js';
-import type { FakeBrowser } from './fakeChrome.js';
+import type { FakeBrowser } from './fakeBrowser.js';
 
 export class FakeNet implements NetApi {
   readonly rules = new Map<number, NetRule>();

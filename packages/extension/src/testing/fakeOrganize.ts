@@ -1,11 +1,12 @@
 /** OrganizeApi over a FakeBrowser's windows, with groups kept here: the fake for workspaces, groups and targeting. */
 import type { GroupInfo, OrganizeApi } from '../organizeApi.js';
-import type { FakeBrowser } from './fakeChrome.js';
+import type { FakeBrowser } from './fakeBrowser.js';
 
 export type FakeOrganize = OrganizeApi & { groups: Map<number, GroupInfo & { tabIds: number[] }> };
 
 export function fakeOrganize(browser: FakeBrowser): FakeOrganize {
   const groups = new Map<number, GroupInfo & { tabIds: number[] }>();
+  let next = 0;
   return {
     groups,
     async createWindow(url) {
@@ -24,10 +25,20 @@ export function fakeOrganize(browser: FakeBrowser): FakeOrganize {
       browser.windows.delete(windowId);
     },
     async groupTabs(tabIds, groupId) {
-      const id = groupId ?? 100 + groups.size;
+      const id = groupId ?? 100 + next++;
       const group = groups.get(id) ?? { id, title: '', color: 'grey', windowId: 1, tabIds: [] };
-      group.tabIds.push(...tabIds);
+      // As Chrome does: a tab is in one group at most, it leaves its old one, and a group left empty is gone.
+      for (const other of groups.values()) {
+        if (other.id === id) continue;
+        other.tabIds = other.tabIds.filter((tabId) => !tabIds.includes(tabId));
+        if (other.tabIds.length === 0) groups.delete(other.id);
+      }
+      group.tabIds.push(...tabIds.filter((tabId) => !group.tabIds.includes(tabId)));
       groups.set(id, group);
+      for (const tabId of tabIds) {
+        const tab = browser.tabs.get(tabId);
+        if (tab) tab.groupId = id;
+      }
       return id;
     },
     async updateGroup(groupId, properties) {

@@ -27,6 +27,8 @@ export interface FakePageTab {
   calls: { method: string; args: unknown }[];
 }
 
+/** Where a call expression starts (pageCall.ts callExpression), after the page script a first call carries. */
+const CALL_START = "\n;(() => { 'use strict'; const api = globalThis.__chromeRelay;";
 const CALL = /JSON\.stringify\((?:await )?api\.(\w+)\((.*)\)\); \}\)\(\)$/s;
 const EXPECTED_STAMP = /api\.stamp !== "(\w+)"/;
 const OBJECT_CALL = /return api\.(\w+)\((.*)\) \?\? null; \}\)\(\)$/s;
@@ -96,8 +98,15 @@ export class FakePages {
   #evaluate(tabId: number, params: object | undefined): unknown {
     const tab = this.tab(tabId);
     if (tab.stalled) return new Promise(() => undefined);
-    const { expression, contextId } = params as { expression: string; contextId?: number };
+    const { contextId } = params as { contextId?: number };
+    let { expression } = params as { expression: string };
     if (contextId !== tab.contextId) throw protocolError('Cannot find context with specified id');
+    // A world's first call carries the page script before it (pageCall.ts): the script installs itself if missing.
+    const call = expression.indexOf(CALL_START);
+    if (call > 0) {
+      if (!tab.installed) this.install(tabId);
+      expression = expression.slice(call);
+    }
     const object = OBJECT_CALL.exec(expression);
     const expected = EXPECTED_STAMP.exec(expression)?.[1];
     // As the real expressions do: a call that expects a stamp answers 0 where no script, or another one, is.

@@ -5,6 +5,7 @@
  * that scrolls over 1280 × 3000 px in a 1280 × 800 viewport, and computed styles whose unset properties read as a
  * browser's initial values. Only what the snapshot core reads. Returns the function that restores the DOM's own.
  */
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 const DEFAULT_BOX = [0, 0, 100, 20] as const;
 
@@ -49,6 +50,22 @@ function unrendered(element: Element): boolean {
     if (getComputedStyle(node).display === 'none') return true;
   }
   return false;
+}
+
+/**
+ * A test file's rendering: installed before its tests, taken away after them, and the document emptied after each
+ * test (body and title), so no fixture leaks into the next.
+ */
+export function useFakeRendering(): void {
+  let restore: (() => void) | undefined;
+  beforeAll(() => {
+    restore = installFakeRendering();
+  });
+  afterAll(() => restore?.());
+  afterEach(() => {
+    document.body.innerHTML = '';
+    document.title = '';
+  });
 }
 
 export function installFakeRendering(): () => void {

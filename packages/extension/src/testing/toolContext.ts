@@ -3,7 +3,8 @@
  * background.ts builds the worker's on chrome.*). A test passes what it fakes as `overrides`.
  */
 import { SnapshotHistory } from '../actions/snapshotHistory.js';
-import type { Services } from '../actions/toolContext.js';
+import type { ToolName, ToolParams, ToolResult } from '@chrome-relay/protocol';
+import type { ServiceName, Services, ToolContext } from '../actions/toolContext.js';
 import type { BrowserApi } from '../browserApi.js';
 import { Recorder } from '../capture/recorder.js';
 import { unmasked } from '../capture/recordMask.js';
@@ -22,7 +23,9 @@ import { MemoryStore } from '../refs/memoryStore.js';
 import { RefRegistry } from '../refs/registry.js';
 import { TabLocks } from '../refs/tabLocks.js';
 import { createTargetingContext } from '../targeting/context.js';
-import type { FakeBrowser } from './fakeChrome.js';
+import { resolveCallTabs } from '../targeting/resolveCall.js';
+import type { ToolDefinition } from '../tools/defineTool.js';
+import type { FakeBrowser } from './fakeBrowser.js';
 import { fakeOrganize } from './fakeOrganize.js';
 
 export function fakeServices(cdp: CdpSessions, browser: BrowserApi & Partial<FakeBrowser>, overrides: Partial<Services> = {}): Services {
@@ -49,15 +52,44 @@ export function fakeServices(cdp: CdpSessions, browser: BrowserApi & Partial<Fak
     targeting: createTargetingContext({
       browser,
       organize: fakeOrganize(browser as FakeBrowser),
-      refTab: async (ref) => {
-        const found = await registry.lookup(ref);
-        return found === undefined ? undefined : { tab: found.tabId, state: found.state };
-      },
+      refs: registry,
+      seesGroup: () => Promise.resolve(true),
     }),
     navigation: DEFAULT_NAVIGATION_TIMING,
     snapshotLocks: new TabLocks(),
     snapshotHistory: new SnapshotHistory(new MemoryStore()),
+    scanListeners: () => Promise.resolve(),
     restartHost: () => undefined,
     ...overrides,
   };
+}
+
+/**
+ * A tool's context as the dispatcher hands it for `params`: the call resolved the way every call is
+ * (targeting/resolveCall.ts) over the context's own registry and browser — its tab, and the refs it names.
+ */
+export async function resolvedFor<C extends ToolContext<'registry'>>(ctx: C, tool: ToolName, params: Readonly<Record<string, unknown>>): Promise<C> {
+  const scopes = 'targeting' in ctx ? (ctx as ToolContext<'targeting'>).targeting : undefined;
+  const { tabs, refs } = await resolveCallTabs(tool, params, undefined, {
+    browser: ctx.browser,
+    refs: ctx.registry,
+    scopeTabs: (scope) => (scopes === undefined ? Promise.reject(new Error('this test context has no workspaces or groups')) : scopes.scopeTabs(scope)),
+  });
+  return { ...ctx, target: tabs, refs };
+}
+
+/** Run a tool the way the dispatcher does: its call resolved first (resolvedFor), then its handler, given what it uses. */
+export async function runTool<T extends ToolName, S extends ServiceName>(tool: ToolDefinition<T, S>, params: ToolParams<T>, ctx: ToolContext<NoInfer<S> | 'registry'>): Promise<ToolResult<T>> {
+  return tool.handle(params, await resolvedFor(ctx, tool.name, params));
+}
+
+/** A context in which these refs were resolved with the call (to open them as a tool does: actions/refAction.ts openRef). */
+export async function withRefs<C extends ToolContext<'registry'>>(ctx: C, ...refs: string[]): Promise<C> {
+  let resolved = ctx;
+  const all = new Map(ctx.refs);
+  for (const ref of refs) {
+    resolved = await resolvedFor(ctx, 'click', { ref });
+    for (const [key, value] of resolved.refs) all.set(key, value);
+  }
+  return { ...resolved, refs: all };
 }

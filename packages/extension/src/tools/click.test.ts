@@ -9,6 +9,7 @@ import { RefRegistry } from '../refs/registry.js';
 import { createFakeEnvironment } from '../testing/fakeChrome.js';
 import { clickTool } from './click.js';
 import { described } from '../actions/interceptorIdentity.js';
+import { runTool } from '../testing/toolContext.js';
 
 beforeAll(() => {
   (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
@@ -82,7 +83,7 @@ describe('click tool: by ref', () => {
     // A list scrolled to the element answers the scroll a frame later (its scroll-up button appears, the items shift).
     let looks = 0;
     const { tool, ctx, debugger: dbg } = await setup(() => (++looks === 1 ? { ...ok(40, 300), scrolled: true } : ok(40, 325)));
-    const result = await tool.handle({ ref: 'e5' }, ctx);
+    const result = await runTool(tool, { ref: 'e5' }, ctx);
     expect(looks).toBe(3);
     expect(result).toMatchObject({ x: 40, y: 325 });
     const presses = dbg.sent.filter((c) => c.method === 'Input.dispatchMouseEvent').map((c) => c.params);
@@ -91,7 +92,7 @@ describe('click tool: by ref', () => {
 
   it('clicks at the point the page proved, with no --tab needed', async () => {
     const { tool, ctx, tabId, debugger: dbg } = await setup(ok(40.5, 12, true));
-    const result = await tool.handle({ ref: 'e5' }, ctx);
+    const result = await runTool(tool, { ref: 'e5' }, ctx);
     expect(result).toEqual({ clicked: true, tabId, ref: 'e5', x: 40.5, y: 12, healed: true, navigated: false, url: 'https://x.test/' });
     const presses = dbg.sent.filter((c) => c.method === 'Input.dispatchMouseEvent').map((c) => c.params);
     expect(presses).toHaveLength(3);
@@ -103,7 +104,7 @@ describe('click tool: by ref', () => {
     const { tool, ctx, page, debugger: dbg } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor, look: '0,0,100,40@1.000' });
     page.objects.element = (args) => ((args as { ref: string }).ref === 'e9' ? 'obj:modal' : null);
     dbg.handle('DOM.describeNode', (params) => ({ node: { nodeId: 0, backendNodeId: (params as { objectId: string }).objectId === 'obj:modal' ? 1042 : 0, nodeType: 1, nodeName: 'DIV', localName: 'div', nodeValue: '' } }));
-    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    const error = await failure(runTool(tool, { ref: 'e5' }, ctx));
     expect(error.code).toBe('click_intercepted');
     // The reference's shape: nodeName and backendNodeId; its ref as it already had one (nothing adopted).
     expect(error.details).toMatchObject({ ref: 'e5', interceptor: { nodeName: 'DIV', backendNodeId: 1042, ref: 'e9', id: 'modal', role: 'generic', name: 'We use cookies' } });
@@ -119,7 +120,7 @@ describe('click tool: by ref', () => {
     page.api.adopt = (args) => ({ status: 'ok', ref: args.ref, role: 'generic', name: 'We use cookies', adopted: true });
     page.objects.element = (args) => ((args as { ref: string }).ref === 'e40' ? 'obj:banner' : null);
     dbg.handle('DOM.describeNode', () => ({ node: { nodeId: 0, backendNodeId: 77, nodeType: 1, nodeName: 'DIV', localName: 'div', nodeValue: '' } }));
-    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    const error = await failure(runTool(tool, { ref: 'e5' }, ctx));
     expect(error.details).toMatchObject({ interceptor: { nodeName: 'DIV', backendNodeId: 77, ref: 'e40', id: 'banner' } });
     expect(page.calls.find((c) => c.method === 'adopt')?.args).toEqual({ candidate: 3, ref: 'e40' });
     // The number is taken for good before the page binds it, and the ref carries its tab like any other.
@@ -133,7 +134,7 @@ describe('click tool: by ref', () => {
     const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'banner', className: '', role: '', name: 'We use cookies' };
     const { tool, ctx, page } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor, look: '0,0,100,40@1.000' });
     page.api.adopt = () => ({ status: 'gone' });
-    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    const error = await failure(runTool(tool, { ref: 'e5' }, ctx));
     expect(error.code).toBe('click_intercepted');
     expect(error.details.interceptor).toEqual({ nodeName: 'DIV', id: 'banner', name: 'We use cookies' });
   });
@@ -147,7 +148,7 @@ describe('click tool: by ref', () => {
       return look === undefined ? ok(40, 12) : { status: 'intercepted', x: 40, y: 12, healed: false, interceptor, look };
     };
     const { tool, ctx, page, debugger: dbg } = await setup(outcome);
-    const result = await tool.handle({ ref: 'e5' }, ctx);
+    const result = await runTool(tool, { ref: 'e5' }, ctx);
     expect(result).toMatchObject({ clicked: true, ref: 'e5' });
     expect(page.calls.filter((c) => c.method === 'prepareClick')).toHaveLength(4);
     expect(mouse(dbg.methods())).toHaveLength(3);
@@ -156,7 +157,7 @@ describe('click tool: by ref', () => {
   it('a cover that holds still is the answer after one more look, nothing sent', async () => {
     const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 3, id: 'modal', className: '', role: '', name: 'We use cookies' };
     const { tool, ctx, page, debugger: dbg } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor, look: '0,0,800,600@0.500' });
-    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    const error = await failure(runTool(tool, { ref: 'e5' }, ctx));
     expect(error.code).toBe('click_intercepted');
     expect(page.calls.filter((c) => c.method === 'prepareClick')).toHaveLength(2);
     expect(mouse(dbg.methods())).toEqual([]);
@@ -167,7 +168,7 @@ describe('click tool: by ref', () => {
     let turn = 0;
     const { tool, ctx, page, debugger: dbg } = await setup(() => ({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor, look: `0,0,10,10@${(turn++ % 10) / 10}` }));
     // A call that is nearly out of time does not spend it waiting for the cover.
-    const error = await failure(tool.handle({ ref: 'e5' }, { ...ctx, deadline: Date.now() + 1200 }));
+    const error = await failure(runTool(tool, { ref: 'e5' }, { ...ctx, deadline: Date.now() + 1200 }));
     expect(error.code).toBe('click_intercepted');
     expect(page.calls.filter((c) => c.method === 'prepareClick').length).toBeGreaterThanOrEqual(1);
     expect(mouse(dbg.methods())).toEqual([]);
@@ -175,7 +176,7 @@ describe('click tool: by ref', () => {
 
   it.each(['vanished', 'ambiguous', 'changed', 'unknown_ref'] as const)('a page verdict of stale (%s) is stale_ref, nothing clicked', async (reason) => {
     const { tool, ctx, debugger: dbg, tabId } = await setup({ status: 'stale', reason });
-    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    const error = await failure(runTool(tool, { ref: 'e5' }, ctx));
     expect(error.code).toBe('stale_ref');
     expect(error.details).toEqual({ ref: 'e5', reason, tab: tabId });
     expect(mouse(dbg.methods())).toEqual([]);
@@ -183,7 +184,7 @@ describe('click tool: by ref', () => {
 
   it('an element with no box is element_not_found (not_visible)', async () => {
     const { tool, ctx } = await setup({ status: 'not_visible', healed: false });
-    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    const error = await failure(runTool(tool, { ref: 'e5' }, ctx));
     expect(error.code).toBe('element_not_found');
     expect(error.details.reason).toBe('not_visible');
   });
@@ -191,7 +192,7 @@ describe('click tool: by ref', () => {
   it('a different document in the tab makes the ref stale (navigated) without asking the page', async () => {
     const { tool, ctx, pages, page, tabId, registry } = await setup(ok(1, 1));
     pages.navigate(tabId);
-    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    const error = await failure(runTool(tool, { ref: 'e5' }, ctx));
     expect(error.code).toBe('stale_ref');
     expect(error.details.reason).toBe('navigated');
     expect(page.calls).toEqual([]);
@@ -212,7 +213,7 @@ describe('click tool: by ref', () => {
       }
       return {};
     });
-    const result = await tool.handle({ ref: 'e5' }, ctx);
+    const result = await runTool(tool, { ref: 'e5' }, ctx);
     expect(result.navigated).toBe(true);
     expect(await registry.lookup('e5')).toEqual({ state: 'navigated', tabId });
   });
@@ -241,7 +242,7 @@ describe('click tool: a context id that names another document after a cross-pro
         }
         return {};
       });
-      const result = await tool.handle({ ref: 'e5' }, ctx);
+      const result = await runTool(tool, { ref: 'e5' }, ctx);
       expect(result).toMatchObject({ clicked: true, navigated: true });
       expect(page.calls.slice(callsBefore)).toEqual([]);
       expect(page.installed).toBe(ours);
@@ -265,7 +266,7 @@ describe('click tool: delivery is verified, not just predicted', () => {
       order.push(`report(disarm=${String(args.disarm)})`);
       return original === undefined ? { armed: false, events: [] } : original(args);
     };
-    await tool.handle({ ref: 'e5' }, ctx);
+    await runTool(tool, { ref: 'e5' }, ctx);
     expect(calls[0]).toEqual({ method: 'prepareClick', args: { ref: 'e5', arm: ['pointer', 'press', 'release'] } });
     expect(order).toEqual(['mouseMoved', 'mousePressed', 'report(disarm=false)', 'mouseReleased', 'report(disarm=true)']);
   });
@@ -276,7 +277,7 @@ describe('click tool: delivery is verified, not just predicted', () => {
       events: [event('pointerover', 'pointer'), event('pointermove', 'pointer'), event('pointerdown', 'press', false)],
       interceptor: decoy,
     }));
-    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    const error = await failure(runTool(tool, { ref: 'e5' }, ctx));
     expect(error.code).toBe('click_intercepted');
     expect(error.details).toMatchObject({ ref: 'e5', when: 'after_pointer', interceptor: described(decoy), x: 10, y: 20 });
     expect(error.retryable).toBe(false);
@@ -289,7 +290,7 @@ describe('click tool: delivery is verified, not just predicted', () => {
       events: [event('pointerdown', 'press'), event('mousedown', 'press'), event('pointerup', 'release', false)],
       interceptor: decoy,
     }));
-    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    const error = await failure(runTool(tool, { ref: 'e5' }, ctx));
     expect(error.details).toMatchObject({ when: 'on_press', interceptor: described(decoy) });
     expect(error.message).toMatch(/check the page/);
   });
@@ -300,7 +301,7 @@ describe('click tool: delivery is verified, not just predicted', () => {
       probed.push(args);
       return args.probe === undefined ? { armed: true, events: [] } : { armed: true, events: [], probe: { reaches: false, hovered: false, hit: decoy } };
     });
-    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    const error = await failure(runTool(tool, { ref: 'e5' }, ctx));
     expect(error.code).toBe('click_intercepted');
     expect(error.details).toMatchObject({ when: 'before_pointer', interceptor: described(decoy) });
     expect(probed.at(-1)?.probe).toEqual({ x: 10, y: 20 });
@@ -310,7 +311,7 @@ describe('click tool: delivery is verified, not just predicted', () => {
     // What the page reports when input chrome-relay did not queue armed its guard in between (the click's own
     // events may then sit in the other arming's log).
     const { tool, ctx } = await setup(ok(10, 20), () => ({ armed: true, superseded: true, events: DELIVERED.slice(0, 2) }));
-    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    const error = await failure(runTool(tool, { ref: 'e5' }, ctx));
     expect(error.code).toBe('target_conflict');
     expect(error.details).toMatchObject({ reason: 'input_overlap' });
     expect(error.retryable).toBe(false);
@@ -319,7 +320,7 @@ describe('click tool: delivery is verified, not just predicted', () => {
 
   it('a disabled control is refused before any input (the browser would deliver no press)', async () => {
     const { tool, ctx, debugger: dbg } = await setup({ status: 'disabled', healed: false });
-    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    const error = await failure(runTool(tool, { ref: 'e5' }, ctx));
     expect(error.code).toBe('invalid_arguments');
     expect(error.message).toMatch(/disabled/);
     expect(mouse(dbg.methods())).toEqual([]);
@@ -328,7 +329,7 @@ describe('click tool: delivery is verified, not just predicted', () => {
   it('a hit-test refusal says nothing was sent: when before_pointer, phase act', async () => {
     const interceptor = { tag: 'div', nodeName: 'DIV', candidate: 1, id: 'modal', className: '', role: '', name: 'Cookies' };
     const { tool, ctx } = await setup({ status: 'intercepted', x: 5, y: 6, healed: false, interceptor, look: '0,0,100,40@1.000' });
-    const error = await failure(tool.handle({ ref: 'e5' }, ctx));
+    const error = await failure(runTool(tool, { ref: 'e5' }, ctx));
     expect(error.details).toMatchObject({ when: 'before_pointer', interceptor: described(interceptor) });
     expect(error.phase).toBe('act');
   });
@@ -347,7 +348,7 @@ describe('click tool: by coordinates', () => {
   it('clicks the tab at x,y, proves what was there got it, and names it', async () => {
     const { tool, ctx, tabId, page, debugger: dbg } = await atPoint();
     // The dispatcher hands every call the tab it resolved (targeting/resolveCall.ts).
-    const result = await tool.handle({ x: 100, y: 200, tab: tabId }, ctx);
+    const result = await runTool(tool, { x: 100, y: 200, tab: tabId }, ctx);
     expect(result).toEqual({ clicked: true, tabId, x: 100, y: 200, healed: false, navigated: false, url: 'https://x.test/', target: { tag: 'button', id: 'save', name: 'Save', ref: 'e5' } });
     expect(mouse(dbg.methods(tabId))).toHaveLength(3);
     expect(page.calls.find((call) => call.method === 'armPoint')?.args).toEqual({ x: 100, y: 200, arm: ['pointer', 'press', 'release'], purpose: 'click' });
@@ -356,7 +357,7 @@ describe('click tool: by coordinates', () => {
   it('is click_intercepted, never a success, when the press went to something else', async () => {
     const overlay = { tag: 'div', nodeName: 'DIV', candidate: 1, id: 'gate', className: '', role: '', name: 'Interstitial ad' };
     const { tool, ctx, tabId } = await atPoint(armed, () => ({ armed: true, events: [event('pointerover', 'pointer'), event('pointerdown', 'press', false)], interceptor: overlay }));
-    const error = await failure(tool.handle({ x: 100, y: 200, tab: tabId }, ctx));
+    const error = await failure(runTool(tool, { x: 100, y: 200, tab: tabId }, ctx));
     expect(error.code).toBe('click_intercepted');
     expect(error.details).toMatchObject({ when: 'after_pointer', interceptor: described(overlay), target: described(button), x: 100, y: 200 });
     expect(error.message).toMatch(/^Click at \(100, 200\) was not delivered: it was aimed at <button id="save"> "Save" \(@e5\), but <div id="gate"> "Interstitial ad" took the point/);
@@ -364,10 +365,10 @@ describe('click tool: by coordinates', () => {
 
   it('a point outside the viewport is invalid_arguments naming the coordinate, and nothing is sent', async () => {
     const { tool, ctx, tabId, debugger: dbg } = await atPoint({ status: 'outside', viewport: { width: 800, height: 600 } });
-    const error = await failure(tool.handle({ x: 900, y: 10, tab: tabId }, ctx));
+    const error = await failure(runTool(tool, { x: 900, y: 10, tab: tabId }, ctx));
     expect(error).toMatchObject({ code: 'invalid_arguments', details: { field: 'x' } });
     expect(mouse(dbg.methods(tabId))).toHaveLength(0);
-    const below = await failure(tool.handle({ x: 10, y: 600, tab: tabId }, ctx));
+    const below = await failure(runTool(tool, { x: 10, y: 600, tab: tabId }, ctx));
     expect(below).toMatchObject({ code: 'invalid_arguments', details: { field: 'y' } });
   });
 
@@ -380,6 +381,6 @@ describe('click tool: by coordinates', () => {
       dbg.emit(tabId, 'Page.frameRequestedNavigation', { frameId: `F${tabId}`, reason: 'anchorClick', url: 'u', disposition: 'newTab' });
       return {};
     });
-    expect((await tool.handle({ x: 1, y: 1, tab: tabId }, ctx)).navigated).toBe(false);
+    expect((await runTool(tool, { x: 1, y: 1, tab: tabId }, ctx)).navigated).toBe(false);
   });
 });

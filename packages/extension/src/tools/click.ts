@@ -4,7 +4,7 @@
  * way: pointClick.ts). A ref click is never dispatched unless the page proved, in the same
  * round trip, that the point reaches the ref's element; a covered element is refused
  * (click_intercepted), never clicked through. And it is a success only when the element itself
- * received the press and the release (refClick.ts): a press that went elsewhere is cancelled
+ * received the press and the release (actions/pointerAction.ts): a press that went elsewhere is cancelled
  * before the page sees it and reported as click_intercepted with `details.when`.
  *
  * After the mouse is released, the click's own handling (page/navigation.ts: the requests it
@@ -12,33 +12,24 @@
  * started nothing returns at once. A committed navigation kills the tab's refs right away.
  */
 import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { callTab } from '../context/call.js';
+import type { Interceptor } from '../injected/types.js';
 import { modifierMask } from '../input/keyboard.js';
 import type { ClickOptions } from '../input/mouse.js';
 import { type DialogInfo } from '../pageState/dialogs.js';
-import { DEFAULT_NAVIGATION_TIMING, turnOf, watchNavigation, type NavigationOutcome, type NavigationTiming } from '../page/navigation.js';
+import { turnOf, watchNavigation, type NavigationOutcome } from '../page/navigation.js';
 import type { FrameState } from '../page/worlds.js';
-import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
-import type { ToolContext } from '../actions/toolContext.js';
-import { pointerTarget, type PointerPoint } from '../actions/pointerDelivery.js';
-import { armPointClick, clickPoint, type ArmedPoint } from '../actions/pointClick.js';
-import { enablePage, openRef, type RefSite } from '../actions/refAction.js';
-import { clickRef } from '../actions/refClick.js';
+import { POINTER_SERVICES, type ToolContext } from '../actions/toolContext.js';
+
+/** What a click uses: the pointer path's services, and how long it watches for the navigation it may start. */
+const USES = [...POINTER_SERVICES, 'navigation'] as const;
+type ClickContext = ToolContext<(typeof USES)[number]>;
+import { click, pointerAction, type PointerAim, type PointerDone } from '../actions/pointerAction.js';
+import { enablePage, openRef } from '../actions/refAction.js';
 import type { PressActed } from '../actions/deliveryVerdict.js';
 
 type ClickParams = ToolParams<'click'>;
-
-interface ClickPoint {
-  tabId: number;
-  before: FrameState;
-  x: number;
-  y: number;
-  healed: boolean;
-  /** A ref click: where the ref lives and its armed point; absent for a click at coordinates. */
-  ref?: { site: RefSite; point: PointerPoint };
-  /** A click at coordinates: the guard armed for what is there. */
-  spot?: ArmedPoint;
-}
 
 /** The target the schema let through: exactly one of a ref, or x and y together (protocol tools.ts says which is missing). */
 function targetOf(params: ClickParams): { ref: string } | { x: number; y: number } {
@@ -56,25 +47,15 @@ function clickOptions(params: ClickParams): ClickOptions {
   return options;
 }
 
-async function pointForRef(ctx: ToolContext, ref: string): Promise<ClickPoint> {
-  const site = await openRef(ctx, ref);
-  const point = await pointerTarget(ctx, site, 'click', 'click');
-  return { tabId: site.tabId, before: site.before, x: point.x, y: point.y, healed: point.healed, ref: { site, point } };
-}
-
-/**
- * Send the click; `{ dialog }` when one opened (the page is then blocked). Both kinds are verified. The point the
- * click that landed was aimed at (a ref click tried again after its element gave way is aimed anew).
- */
-async function send(ctx: ToolContext, point: ClickPoint, options: ClickOptions): Promise<{ dialog?: DialogInfo; x: number; y: number; healed: boolean } & PressActed> {
-  // A click may open alert/confirm/prompt; the page then blocks, so report it instead of waiting.
-  const watch = (work: () => Promise<void>) => ctx.dialogs.watch(point.tabId, work);
-  if (point.ref !== undefined) {
-    const { point: aimed, ...clicked } = await clickRef(ctx, point.ref.site, point.ref.point, 'click', options, watch);
-    return { ...clicked, x: aimed.x, y: aimed.y, healed: point.healed || aimed.healed };
+/** Where the click goes: the ref's element, or what is at the point; and the document the tab showed before it. */
+async function aimOf(ctx: ClickContext, params: ClickParams, wanted: { ref: string } | { x: number; y: number }): Promise<{ aim: PointerAim; before: FrameState }> {
+  if ('ref' in wanted) {
+    const site = await openRef(ctx, wanted.ref);
+    return { aim: { ref: site }, before: site.before };
   }
-  if (point.spot !== undefined) return { ...(await clickPoint(ctx, point.spot, options, watch)), x: point.x, y: point.y, healed: point.healed };
-  throw new RelayError('internal_error', 'click: neither a ref nor a point was armed', { tool: 'click', phase: 'act' });
+  const tabId = callTab(ctx);
+  const before = await enablePage(ctx, tabId);
+  return { aim: { point: { tabId, before, x: wanted.x, y: wanted.y } }, before };
 }
 
 /** What the answer says the click did (page strings, capped in the page). */
@@ -87,74 +68,63 @@ function actedResult({ acted, releaseHeld }: PressActed): ToolResult<'click'>['a
 }
 
 /** What the result says was clicked at coordinates (page strings, capped in the page). */
-function clickedTarget(spot: ArmedPoint): NonNullable<ToolResult<'click'>['target']> {
-  const { tag, id, name, ref } = spot.target;
+function clickedTarget(target: Interceptor): NonNullable<ToolResult<'click'>['target']> {
+  const { tag, id, name, ref } = target;
   return { tag, ...(id === '' ? {} : { id }), name, ...(ref === undefined ? {} : { ref }) };
 }
 
+/** The answer's common part: where the click that landed was aimed, and what was there (a click at a point). */
+function clickedAt(done: PointerDone, wanted: { ref: string } | { x: number; y: number }): Pick<ToolResult<'click'>, 'tabId' | 'x' | 'y' | 'healed' | 'ref' | 'target'> {
+  return {
+    tabId: done.tabId,
+    x: done.x,
+    y: done.y,
+    healed: done.healed,
+    ...('ref' in wanted ? { ref: wanted.ref } : {}),
+    ...(done.target === undefined ? {} : { target: clickedTarget(done.target) }),
+  };
+}
+
 /** The click opened a JavaScript dialog: the page is blocked, the browser still knows the tab's URL. */
-async function dialogResult(ctx: ToolContext, point: ClickPoint, wanted: { ref: string } | { x: number; y: number }, dialog: DialogInfo): Promise<ToolResult<'click'>> {
-  const url = (await ctx.browser.getTab(point.tabId)).url ?? '';
-  const result: ToolResult<'click'> = { clicked: true, tabId: point.tabId, x: point.x, y: point.y, healed: point.healed, navigated: false, url, dialog };
-  if ('ref' in wanted) result.ref = wanted.ref;
-  if (point.spot !== undefined) result.target = clickedTarget(point.spot);
-  await setCurrentTab(point.tabId, ctx.browser);
-  return result;
+async function dialogResult(ctx: ClickContext, done: PointerDone, wanted: { ref: string } | { x: number; y: number }, dialog: DialogInfo): Promise<ToolResult<'click'>> {
+  const url = (await ctx.browser.getTab(done.tabId)).url ?? '';
+  return { clicked: true, ...clickedAt(done, wanted), navigated: false, url, dialog };
 }
 
 export const clickTool = defineTool({
   name: 'click',
+  uses: USES,
   async handle(params, ctx): Promise<ToolResult<'click'>> {
     const wanted = targetOf(params);
-    let point: ClickPoint;
-    if ('ref' in wanted) {
-      point = await pointForRef(ctx, wanted.ref);
-    } else {
-      const tabId = await resolveTab(params.tab, ctx);
-      const before = await enablePage(ctx, tabId);
-      const spot = await armPointClick(ctx, tabId, before, wanted.x, wanted.y);
-      point = { tabId, before, x: wanted.x, y: wanted.y, healed: false, spot };
-    }
-    const { tabId } = point;
-
-    const watch = watchNavigation(ctx, tabId, point.before, ctx.navigation);
-    let clicked: Awaited<ReturnType<typeof send>>;
+    const { aim, before } = await aimOf(ctx, params, wanted);
+    const tabId = 'ref' in aim ? aim.ref.tabId : aim.point.tabId;
+    const watch = watchNavigation(ctx, tabId, before, ctx.navigation);
+    // A click may open alert/confirm/prompt; the page then blocks, so report it instead of waiting.
+    const run = (work: () => Promise<void>) => ctx.dialogs.watch(tabId, work);
+    let done: PointerDone;
     try {
-      clicked = await send(ctx, point, clickOptions(params));
+      done = await pointerAction(ctx, aim, click('click', clickOptions(params), run));
     } catch (error) {
       watch.stop();
       throw error;
     }
-    point = { ...point, x: clicked.x, y: clicked.y, healed: clicked.healed };
-    if (clicked.dialog !== undefined) {
+    if (done.dialog !== undefined) {
       watch.stop();
-      return dialogResult(ctx, point, wanted, clicked.dialog);
+      return dialogResult(ctx, done, wanted, done.dialog);
     }
     // What the click's handlers set going: a request they await may end in a navigation, or in
     // a dialog (alert after fetch), which blocks the page; then the dialog is the answer.
-    const turn = async (): Promise<void> => turnOf(ctx, await ctx.worlds.ensure(ctx, tabId, point.before));
-    const settled = await ctx.dialogs.watch(tabId, () => watch.settle({ turn, synced: point.ref !== undefined || point.spot !== undefined }));
-    if ('dialog' in settled) return dialogResult(ctx, point, wanted, settled.dialog);
+    const turn = async (): Promise<void> => turnOf(ctx, await ctx.worlds.ensure(ctx, tabId, before));
+    const settled = await ctx.dialogs.watch(tabId, () => watch.settle({ turn, synced: true }));
+    if ('dialog' in settled) return dialogResult(ctx, done, wanted, settled.dialog);
     const navigation: NavigationOutcome = settled.done;
     if (navigation.committed) {
       ctx.worlds.forget(tabId);
       await ctx.registry.markNavigated(tabId);
     }
-    await setCurrentTab(tabId, ctx.browser);
-    const result: ToolResult<'click'> = {
-      clicked: true,
-      tabId,
-      x: point.x,
-      y: point.y,
-      healed: point.healed,
-      navigated: navigation.started,
-      url: navigation.url,
-    };
-    if ('ref' in wanted) result.ref = wanted.ref;
-    if (point.spot !== undefined) result.target = clickedTarget(point.spot);
-    const acted = actedResult(clicked);
+    const result: ToolResult<'click'> = { clicked: true, ...clickedAt(done, wanted), navigated: navigation.started, url: navigation.url };
+    const acted = actedResult(done);
     if (acted !== undefined) result.acted = acted;
     return result;
   },
 });
-

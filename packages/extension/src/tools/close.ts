@@ -22,7 +22,11 @@ import { rememberedTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 
-async function exists(ctx: ToolContext, tabId: number): Promise<boolean> {
+/** The services this tool uses (tools/defineTool.ts). */
+const USES = ['dialogs'] as const;
+type UsedContext = ToolContext<(typeof USES)[number]>;
+
+async function exists(ctx: UsedContext, tabId: number): Promise<boolean> {
   try {
     await ctx.browser.getTab(tabId);
     return true;
@@ -33,7 +37,7 @@ async function exists(ctx: ToolContext, tabId: number): Promise<boolean> {
 }
 
 /** Close one tab; settles with the dialog if it asks first, or 'late' at the deadline. */
-async function closeOne(ctx: ToolContext, tabId: number): Promise<'closed' | 'late' | { dialog: DialogInfo }> {
+async function closeOne(ctx: UsedContext, tabId: number): Promise<'closed' | 'late' | { dialog: DialogInfo }> {
   const dialogs = ctx.dialogs;
   const { opened, cancel } = ctx.cdp.isAttached(tabId) ? dialogs.onOpened(tabId) : { opened: new Promise<never>(() => undefined), cancel: () => undefined };
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -52,6 +56,7 @@ async function closeOne(ctx: ToolContext, tabId: number): Promise<'closed' | 'la
 
 export const closeTool = defineTool({
   name: 'close',
+  uses: USES,
   async handle(params, ctx) {
     // The dispatcher resolved which tabs (targeting/resolveCall.ts): ids given, else the remembered tab.
     const ids = params.tabs ? [...new Set(params.tabs)] : [await rememberedTab(ctx.browser)];

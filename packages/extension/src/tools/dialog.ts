@@ -7,15 +7,15 @@
  * is only meaningful for a prompt being accepted; anything else is refused rather than ignored.
  */
 import { RelayError } from '@chrome-relay/protocol';
+import { callTab } from '../context/call.js';
 import { isCdpFailure } from '../cdp/failures.js';
-import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
-
 
 export const dialogTool = defineTool({
   name: 'dialog',
+  uses: ['dialogs'],
   async handle(params, ctx) {
-    const tabId = await resolveTab(params.tab, ctx);
+    const tabId = callTab(ctx);
     const dialogs = ctx.dialogs;
     const known = await dialogs.current(tabId);
     if (params.text !== undefined) {

@@ -4,13 +4,14 @@
  * for the tab; the dispatcher has already made sure the tab reports its downloads (Page enabled).
  */
 import { armDir } from '../pageState/downloads.js';
-import { resolveTab } from '../targets.js';
+import { callTab } from '../context/call.js';
 import { defineTool } from './defineTool.js';
 
 export const downloadTool = defineTool({
   name: 'download',
+  uses: [],
   async handle(params, ctx) {
-    const tabId = await resolveTab(params.tab, ctx);
+    const tabId = callTab(ctx);
     await armDir(ctx, tabId, params.dir);
     return { tabId, dir: params.dir, armed: true as const };
   },

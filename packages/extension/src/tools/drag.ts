@@ -8,12 +8,12 @@
  * in view together: computing the target's point may scroll the page, so the source is
  * re-located afterwards and both must then hold still.
  *
- * The press is verified like a click's (pointerDelivery.ts): the source itself must receive the
- * pointer and the press, or the button is let go where it is and the drag is click_intercepted.
- * The moves in between go over other elements on purpose and are not checked; the drop side is
- * (dropDelivery.ts): the release, and for an HTML5 drag the drop, must reach the drop target (or
- * the dragged element, which often follows the pointer), else click_intercepted with when on_drop.
- * The drop target is also hit-tested before the drag starts.
+ * Each end is a pointer action of the one path (actions/pointerAction.ts). The press is verified like a
+ * click's: the source itself must receive the pointer and the press, or the button is let go where it is
+ * and the drag is click_intercepted. The moves in between go over other elements on purpose and are not
+ * checked; the drop is: the release, and for an HTML5 drag the drop, must reach the drop target (or the
+ * dragged element, which often follows the pointer), else click_intercepted with when on_drop. The drop
+ * target is also hit-tested before the drag starts.
  *
  * HTML5 drag and drop (draggable + dragstart/drop): with Input.setInterceptDrags on, Chrome does
  * not start its own (OS-level) drag session when dragstart fires; it reports the drag
@@ -22,23 +22,17 @@
  * data. Plain mouse-driven drags (pointer events, sliders, sortable lists without draggable) take
  * the press/move/release, also covered by the e2e.
  */
-import { selectorRefused } from '../page/selectorRefused.js';
 import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { dispatchDrop, interceptDrags, type DragInterception } from '../input/drag.js';
 import { dragMouse, withUnbufferedInput } from '../input/mouse.js';
-import { setCurrentTab } from '../targets.js';
+import { selectorRefused } from '../page/selectorRefused.js';
 import { defineTool } from './defineTool.js';
-import type { ToolContext } from '../actions/toolContext.js';
-import { classifyDelivery } from '../actions/deliveryVerdict.js';
-import { verifiedDrop } from '../actions/dropDelivery.js';
-import { checkTopLanding, type Landed } from '../input/landing.js';
-import { disarm, pointerTarget, readGuards, undeliveredError, type PointerPoint } from '../actions/pointerDelivery.js';
+import { POINTER_SERVICES, type PointerContext } from '../actions/toolContext.js';
 import { identifyInterceptor } from '../actions/interceptorIdentity.js';
-import { callSite, interceptedError, openRef, unlessStale, type RefSite } from '../actions/refAction.js';
+import { pointerAction, type Companion, type InputAt, type Located } from '../actions/pointerAction.js';
+import { interceptedError, openRef, readRef, type RefSite } from '../actions/refAction.js';
 const STEPS = 8;
 const DRAG_EVENT_GRACE_MS = 50;
-
-type Point = PointerPoint;
 
 /** How far past the target's centre a drop goes, at most: enough to be past its middle, not enough to miss a spot. */
 export const PAST_CENTRE_PX = 8;
@@ -62,13 +56,21 @@ export function pastCentre(from: { x: number; y: number }, centre: { x: number; 
   return { x: centre.x + ux * past, y: centre.y + uy * past };
 }
 
+/** Where the drop lands: the top viewport, and for a ref in an iframe its own frame's viewport. */
+interface DropAt {
+  x: number;
+  y: number;
+  local?: { x: number; y: number };
+}
+
 /** The drop point moved past the target's centre (its own frame's point moved alike). */
-async function dropPoint(ctx: ToolContext, from: Point, to: RefSite, centre: Point): Promise<Point> {
-  const box = unlessStale(to, await callSite(ctx, to, 'box', { ref: to.ref }));
-  if (box.status !== 'ok') return centre;
+async function dropPoint(ctx: PointerContext, from: { x: number; y: number }, to: RefSite, centre: Located): Promise<DropAt> {
+  const local = centre.local ?? { x: centre.x, y: centre.y };
+  const box = await readRef(ctx, to, 'drag', 'box', { ref: to.ref });
+  if (box.status !== 'ok') return { x: centre.x, y: centre.y, local };
   const past = pastCentre(from, centre, box);
   const shift = { x: past.x - centre.x, y: past.y - centre.y };
-  return { ...centre, x: past.x, y: past.y, local: { x: centre.local.x + shift.x, y: centre.local.y + shift.y } };
+  return { x: past.x, y: past.y, local: { x: local.x + shift.x, y: local.y + shift.y } };
 }
 
 /** The drop target as the agent gave it. */
@@ -81,11 +83,11 @@ function dropTargetOf(params: ToolParams<'drag'>): DropTarget {
 }
 
 /** Where a drop target given as a CSS selector is, in the source's frame (which must be the tab's top frame). */
-async function selectorPoint(ctx: ToolContext, from: RefSite, selector: string): Promise<{ x: number; y: number }> {
+async function selectorPoint(ctx: PointerContext, from: RefSite, selector: string): Promise<{ x: number; y: number }> {
   const invalid = (message: string, details: Record<string, unknown> = {}) =>
     new RelayError('invalid_arguments', `Invalid arguments for drag: ${message}`, { tool: 'drag', phase: 'resolve', details: { field: 'toSelector', selector, ...details } });
   if (from.world.frameId !== from.before.frameId) throw invalid(`@${from.ref} is inside an iframe; a drop target there must be a ref (from a snapshot), not a selector.`);
-  const outcome = await callSite(ctx, from, 'locateSelector', { selector });
+  const outcome = await readRef(ctx, from, 'drag', 'locateSelector', { selector });
   switch (outcome.status) {
     case 'ok':
       return { x: outcome.x, y: outcome.y };
@@ -112,76 +114,24 @@ async function selectorPoint(ctx: ToolContext, from: RefSite, selector: string):
   }
 }
 
-/**
- * Both points, the source's guard armed last (each page has one arming at a time, and the
- * source's is the one the press is checked against; the target's point is only hit-tested).
- */
-async function locateBoth(ctx: ToolContext, from: RefSite, to: RefSite | Exclude<DropTarget, { ref: string }>): Promise<{ from: Point; to: Point | { x: number; y: number; landed?: Landed } }> {
-  const first = await pointerTarget(ctx, from, 'drag', 'press');
-  if (!('world' in to)) {
-    // A point needs nothing located; a selector is located once the source is armed and in view.
-    if ('x' in to) return { from: first, to };
-    await disarm(ctx, first.guards);
-    const point = await selectorPoint(ctx, from, to.selector);
-    const source = await pointerTarget(ctx, from, 'drag', 'press');
-    if (source.x === first.x && source.y === first.y) return { from: source, to: point };
-    await disarm(ctx, source.guards);
-    const again = await selectorPoint(ctx, from, to.selector);
-    const settled = await pointerTarget(ctx, from, 'drag', 'press');
-    if (again.x !== point.x || again.y !== point.y || settled.x !== source.x || settled.y !== source.y) {
-      await disarm(ctx, settled.guards);
-      throw new RelayError('invalid_arguments', `Cannot drag @${from.ref} onto "${to.selector}": they do not fit in the viewport together. Scroll so both are visible, then retry.`, {
+/** The drop target as the press finds it with the source: in view together, holding still. */
+function companionOf(ctx: PointerContext, from: RefSite, to: RefSite | Exclude<DropTarget, { ref: string }>): Companion {
+  if ('world' in to) return { ref: to };
+  if ('x' in to) return { point: to };
+  return {
+    locate: () => selectorPoint(ctx, from, to.selector),
+    apart: () =>
+      new RelayError('invalid_arguments', `Cannot drag @${from.ref} onto "${to.selector}": they do not fit in the viewport together. Scroll so both are visible, then retry.`, {
         tool: 'drag',
         phase: 'act',
         details: { field: 'toSelector', from: from.ref, selector: to.selector },
-      });
-    }
-    return { from: settled, to: again };
-  }
-  const target = await pointerTarget(ctx, to, 'drag', 'press');
-  await disarm(ctx, target.guards);
-  const source = await pointerTarget(ctx, from, 'drag', 'press');
-  if (source.x === first.x && source.y === first.y) return { from: source, to: target };
-  // Bringing the target into view moved the source: both must now be in view and still.
-  await disarm(ctx, source.guards);
-  const again = await pointerTarget(ctx, to, 'drag', 'press');
-  await disarm(ctx, again.guards);
-  const settled = await pointerTarget(ctx, from, 'drag', 'press');
-  if (again.x !== target.x || again.y !== target.y || settled.x !== source.x || settled.y !== source.y) {
-    await disarm(ctx, settled.guards);
-    throw new RelayError('invalid_arguments', `Cannot drag @${from.ref} onto @${to.ref}: they do not fit in the viewport together. Scroll so both are visible (or drag in steps), then retry.`, {
-      tool: 'drag',
-      phase: 'act',
-      details: { field: 'to', from: from.ref, to: to.ref },
-    });
-  }
-  return { from: settled, to: again };
-}
-
-/** The pointer onto the source and the button down; click_intercepted (button let go) unless the source got both. */
-async function pressSource(ctx: ToolContext, site: RefSite, tabId: number, a: Point): Promise<void> {
-  await dragMouse(ctx, a.landed, tabId, 'mouseMoved', a.x, a.y, 0);
-  await dragMouse(ctx, a.landed, tabId, 'mousePressed', a.x, a.y, 1);
-  let verdict;
-  try {
-    const reports = await readGuards(ctx, a, { disarm: false });
-    verdict = classifyDelivery('press', reports.target, reports.above);
-  } catch (error) {
-    await dragMouse(ctx, a.landed, tabId, 'mouseReleased', a.x, a.y, 0).catch(() => undefined);
-    throw error;
-  }
-  if (!verdict.delivered) {
-    // Let the button go while still armed: the guard cancels the release too, so the element
-    // that took the press hears nothing of the drag at all.
-    await dragMouse(ctx, a.landed, tabId, 'mouseReleased', a.x, a.y, 0);
-  }
-  // The moves go over other elements on purpose; the drop side is checked on its own (dropDelivery.ts).
-  await disarm(ctx, a.guards);
-  if (!verdict.delivered) throw await undeliveredError(ctx, 'drag', site, a, verdict);
+      }),
+  };
 }
 
 export const dragTool = defineTool({
   name: 'drag',
+  uses: POINTER_SERVICES,
   async handle(params, ctx): Promise<ToolResult<'drag'>> {
     const from = await openRef(ctx, params.from);
     const drop = dropTargetOf(params);
@@ -194,65 +144,75 @@ export const dragTool = defineTool({
       });
     }
     const tabId = from.tabId;
-    const points = await locateBoth(ctx, from, to);
-    if ('world' in to && 'local' in points.to) {
-      try {
-        points.to = await dropPoint(ctx, points.from, to, points.to);
-      } catch (error) {
-        await disarm(ctx, points.from.guards);
-        throw error;
-      }
-    }
-    let dropLanded: Landed;
+    const target = 'world' in to ? to : undefined;
+    // Each end of the drag is a pointer action of its own (actions/pointerAction.ts): the press on the source, found
+    // with the drop target in view, then the drop. Between them the button stays down; the moves go over other
+    // elements on purpose, and only the ends are proven.
+    const drags: DragInterception = await interceptDrags(ctx, tabId);
     try {
-      // A drop at a point or selector of the top document: what is there may be a frame showing a blocked site
-      // (a ref's point was checked by pointerTarget).
-      dropLanded = points.to.landed ?? (await checkTopLanding(ctx, tabId, { at: points.to, shown: points.to }));
-    } catch (error) {
-      await disarm(ctx, points.from.guards);
-      throw error;
-    }
-
-    let drags: DragInterception;
-    try {
-      drags = await interceptDrags(ctx, tabId);
-    } catch (error) {
-      // pressSource ends the source's arming on every path it takes; this is the one before it.
-      await disarm(ctx, points.from.guards);
-      throw error;
-    }
-    try {
-      const a = points.from;
-      const b = points.to;
-      await withUnbufferedInput(ctx, tabId, async () => {
-        await pressSource(ctx, from, tabId, a);
-        const letGo = () => dragMouse(ctx, a.landed, tabId, 'mouseReleased', a.x, a.y, 0);
-        await verifiedDrop(ctx, { source: from, target: to, point: b }, async () => {
-          for (let step = 1; step <= STEPS; step++) {
-            const x = a.x + ((b.x - a.x) * step) / STEPS;
-            const y = a.y + ((b.y - a.y) * step) / STEPS;
-            await dragMouse(ctx, a.landed, tabId, 'mouseMoved', x, y, 1);
-            if (drags.intercepted() !== undefined) break;
-          }
-          // The event can trail the move that started the drag by a moment; with interception on,
-          // a drag we missed would never reach the page at all.
-          if (drags.intercepted() === undefined) await new Promise((resolve) => setTimeout(resolve, DRAG_EVENT_GRACE_MS));
-          const data = drags.intercepted();
-          if (data !== undefined) await dispatchDrop(ctx, dropLanded, tabId, b.x, b.y, data);
-          await dragMouse(ctx, dropLanded, tabId, 'mouseReleased', b.x, b.y, 0);
-        }, letGo);
+      return await withUnbufferedInput(ctx, tabId, async () => {
+        let end: DropAt | undefined;
+        let landedAt: Located | undefined;
+        const pressed = await pointerAction(
+          ctx,
+          { ref: from },
+          {
+            tool: 'drag',
+            checks: 'press',
+            with: companionOf(ctx, from, to),
+            beforeInput: async (source, companion) => {
+              // The path finds the companion it was given before any input: nothing is pressed without a drop point.
+              if (companion === undefined) throw new RelayError('internal_error', 'drag: the press found no drop point', { tool: 'drag', phase: 'act' });
+              landedAt = companion;
+              end = target === undefined ? { x: companion.x, y: companion.y } : await dropPoint(ctx, source, target, companion);
+            },
+            send: async (_ctx, a) => {
+              await dragMouse(ctx, a.landed, tabId, 'mouseMoved', a.x, a.y, 0);
+              await dragMouse(ctx, a.landed, tabId, 'mousePressed', a.x, a.y, 1);
+            },
+            letGo: (_ctx, a) => dragMouse(ctx, a.landed, tabId, 'mouseReleased', a.x, a.y, 0),
+          },
+        );
+        const a: InputAt = pressed.at;
+        const b = end;
+        const dropLanded = landedAt?.landed;
+        if (b === undefined || dropLanded === undefined) {
+          // Unreachable (beforeInput set both before the press); the button is let go all the same.
+          await dragMouse(ctx, a.landed, tabId, 'mouseReleased', a.x, a.y, 0);
+          throw new RelayError('internal_error', 'drag: the press found no drop point', { tool: 'drag', phase: 'act' });
+        }
+        await pointerAction(
+          ctx,
+          { drop: { source: from, target, at: b } },
+          {
+            tool: 'drag',
+            checks: 'drop',
+            abandon: () => dragMouse(ctx, a.landed, tabId, 'mouseReleased', a.x, a.y, 0),
+            send: async () => {
+              for (let step = 1; step <= STEPS; step++) {
+                const x = a.x + ((b.x - a.x) * step) / STEPS;
+                const y = a.y + ((b.y - a.y) * step) / STEPS;
+                await dragMouse(ctx, a.landed, tabId, 'mouseMoved', x, y, 1);
+                if (drags.intercepted() !== undefined) break;
+              }
+              // The event can trail the move that started the drag by a moment; with interception on,
+              // a drag we missed would never reach the page at all.
+              if (drags.intercepted() === undefined) await new Promise((resolve) => setTimeout(resolve, DRAG_EVENT_GRACE_MS));
+              const data = drags.intercepted();
+              if (data !== undefined) await dispatchDrop(ctx, dropLanded, tabId, b.x, b.y, data);
+              await dragMouse(ctx, dropLanded, tabId, 'mouseReleased', b.x, b.y, 0);
+            },
+          },
+        );
+        return {
+          tabId,
+          from: { ref: params.from, x: a.x, y: a.y },
+          to: { ...('ref' in drop ? { ref: drop.ref } : 'selector' in drop ? { selector: drop.selector } : {}), x: b.x, y: b.y },
+          healed: pressed.healed,
+        };
       });
     } finally {
       await drags.stop();
     }
-    await setCurrentTab(tabId, ctx.browser);
-    const healed = points.from.healed || ('healed' in points.to && points.to.healed === true);
-    return {
-      tabId,
-      from: { ref: params.from, x: points.from.x, y: points.from.y },
-      to: { ...('ref' in drop ? { ref: drop.ref } : 'selector' in drop ? { selector: drop.selector } : {}), x: points.to.x, y: points.to.y },
-      healed,
-    };
   },
 });
-

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BANK_RULE, blockedFramesTab } from '../testing/blockedFrames.js';
 import { fillTool } from './fill.js';
+import { runTool } from '../testing/toolContext.js';
 
 beforeAll(() => {
   (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
@@ -16,14 +17,14 @@ describe('fill and the site block list', () => {
   it('types nothing when the page moved focus into a frame of a blocked site (its own focus handler can)', async () => {
     const tab = await field();
     tab.page.objects.inputFrame = () => 'el:BANK';
-    await expect(fillTool.handle({ ref: 'e3', value: 'hello' }, tab.ctx)).rejects.toMatchObject({ code: 'target_conflict', details: { reason: 'site_blocked', rule: BANK_RULE } });
+    await expect(runTool(fillTool, { ref: 'e3', value: 'hello' }, tab.ctx)).rejects.toMatchObject({ code: 'target_conflict', details: { reason: 'site_blocked', rule: BANK_RULE } });
     expect(tab.inputEvents()).toEqual([]);
   });
 
   it('types into the field when focus stayed in the page', async () => {
     const tab = await field();
     tab.page.objects.inputFrame = () => null;
-    await expect(fillTool.handle({ ref: 'e3', value: 'hello' }, tab.ctx)).resolves.toMatchObject({ ref: 'e3', value: 'hello' });
+    await expect(runTool(fillTool, { ref: 'e3', value: 'hello' }, tab.ctx)).resolves.toMatchObject({ ref: 'e3', value: 'hello' });
     expect(tab.inputEvents()).toEqual(['Input.insertText']);
   });
 });

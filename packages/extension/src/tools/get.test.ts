@@ -3,6 +3,7 @@ import type { ReadResult } from '../injected/reads.js';
 import { createFakeEnvironment, type FakeEnvironment } from '../testing/fakeChrome.js';
 import { FakePages } from '../testing/fakePage.js';
 import { getTool } from './get.js';
+import { runTool } from '../testing/toolContext.js';
 
 beforeAll(() => {
   (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
@@ -27,8 +28,8 @@ describe('get', () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab().id ?? 0;
     const calls = page(env, tab, { status: 'ok', value: 'unused' });
-    expect(await getTool.handle({ what: 'title', tab }, env.ctx)).toEqual({ tabId: tab, what: 'title', value: 'Title A' });
-    expect(await getTool.handle({ what: 'url', tab }, env.ctx)).toEqual({ tabId: tab, what: 'url', value: 'https://a.test/x' });
+    expect(await runTool(getTool, { what: 'title', tab }, env.ctx)).toEqual({ tabId: tab, what: 'title', value: 'Title A' });
+    expect(await runTool(getTool, { what: 'url', tab }, env.ctx)).toEqual({ tabId: tab, what: 'url', value: 'https://a.test/x' });
     expect(calls).toEqual([]);
   });
 
@@ -36,7 +37,7 @@ describe('get', () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab().id ?? 0;
     const calls = page(env, tab, { status: 'ok', value: '/next' });
-    expect(await getTool.handle({ what: 'attr', selector: 'a', name: 'href', tab }, env.ctx)).toEqual({ tabId: tab, what: 'attr', value: '/next' });
+    expect(await runTool(getTool, { what: 'attr', selector: 'a', name: 'href', tab }, env.ctx)).toEqual({ tabId: tab, what: 'attr', value: '/next' });
     expect(calls).toEqual([{ what: 'attr', selector: 'a', name: 'href' }]);
   });
 
@@ -49,7 +50,7 @@ describe('get', () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab().id ?? 0;
     page(env, tab, read);
-    const error = await getTool.handle({ what: 'text', selector: '.x', tab }, env.ctx).catch((e: unknown) => e);
+    const error = await runTool(getTool, { what: 'text', selector: '.x', tab }, env.ctx).catch((e: unknown) => e);
     expect(error).toMatchObject({ code });
     if (field) expect(error).toMatchObject({ details: { field } });
   });

@@ -14,14 +14,15 @@
  * healed like any ref), whole: the snapshot cuts long strings, this is how an agent reads one all.
  */
 import { reasonedError, RelayError, type ToolParams } from '@chrome-relay/protocol';
+import { callTab } from '../context/call.js';
 import { callRead, type ReadSite } from '../page/pageCall.js';
 import { currentEntry } from '../pageState/readiness.js';
-import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import { resolveFrameRef } from '../actions/frameRef.js';
-import { callSite, openRef, refusedError, unlessStale } from '../actions/refAction.js';
+import { openRef, readRef, refusedError } from '../actions/refAction.js';
 import type { ReadArgs } from '../injected/types.js';
 import { selectorRefused } from '../page/selectorRefused.js';
+import { REF_SERVICES } from '../actions/toolContext.js';
 
 type GetWhat = ToolParams<'get'>['what'];
 
@@ -35,12 +36,13 @@ function invalidSelector(what: GetWhat, selector: string, why: string): RelayErr
 
 export const getTool = defineTool({
   name: 'get',
+  uses: REF_SERVICES,
   async handle(params, ctx) {
     if (params.ref !== undefined && (params.what === 'text' || params.what === 'value' || params.what === 'attr')) {
       const site = await openRef(ctx, params.ref);
       const args: ReadArgs = { ref: params.ref, what: params.what };
       if (params.name !== undefined) args.name = params.name;
-      const read = unlessStale(site, await callSite(ctx, site, 'read', args));
+      const read = await readRef(ctx, site, 'get', 'read', args);
       if (read.status === 'no_value') throw refusedError('get', params.ref, site.tabId, `it is a <${read.tag}>, which has no value (use get text)`);
       return { tabId: site.tabId, what: params.what, value: read.value };
     }
@@ -51,7 +53,7 @@ export const getTool = defineTool({
       tabId = frame.tabId;
       where = frame.reads;
     } else {
-      tabId = await resolveTab(params.tab, ctx);
+      tabId = callTab(ctx);
       where = tabId;
       if (params.what === 'title' || params.what === 'url') {
         const entry = await currentEntry(ctx, tabId);

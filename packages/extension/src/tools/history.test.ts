@@ -2,6 +2,7 @@ import { RelayError } from '@chrome-relay/protocol';
 import { describe, expect, it } from 'vitest';
 import { createFakeEnvironment, type FakeEnvironment } from '../testing/fakeChrome.js';
 import { backTool, forwardTool } from './history.js';
+import { runTool } from '../testing/toolContext.js';
 
 const entries = [
   { id: 1, url: 'about:blank', userTypedURL: '', title: '', transitionType: 'typed' },
@@ -29,8 +30,8 @@ describe('back / forward', () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab().id ?? 0;
     const { sent } = scripted(env, 2);
-    expect(await backTool.handle({ tab }, env.ctx)).toEqual({ tabId: tab, url: 'https://a.test/', title: 'A', ready: true });
-    expect(await forwardTool.handle({ tab }, env.ctx)).toEqual({ tabId: tab, url: 'https://b.test/', title: 'B', ready: true });
+    expect(await runTool(backTool, { tab }, env.ctx)).toEqual({ tabId: tab, url: 'https://a.test/', title: 'A', ready: true });
+    expect(await runTool(forwardTool, { tab }, env.ctx)).toEqual({ tabId: tab, url: 'https://b.test/', title: 'B', ready: true });
     expect(sent).toEqual([2, 3]);
   });
 
@@ -38,7 +39,7 @@ describe('back / forward', () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab().id ?? 0;
     const { sent } = scripted(env, 2);
-    const error = await forwardTool.handle({ tab }, env.ctx).catch((e: unknown) => e);
+    const error = await runTool(forwardTool, { tab }, env.ctx).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RelayError);
     expect(error).toMatchObject({ code: 'target_not_found', details: { tab, historyIndex: 2, historyLength: 3 } });
     expect(sent).toEqual([]);

@@ -10,16 +10,20 @@
  * chrome-relay opened lands there — that is the tab's real history. The tab is never activated.
  */
 import { RelayError, type ToolName, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { callTab } from '../context/call.js';
 import { runNavigation } from '../pageState/readiness.js';
-import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
+
+/** The services this tool uses (tools/defineTool.ts). */
+const USES = ['dialogs'] as const;
+type UsedContext = ToolContext<(typeof USES)[number]>;
 
 const DEFAULT_TIMEOUT_MS = 20_000;
 type HistoryTool = Extract<ToolName, 'back' | 'forward' | 'reload'>;
 
-async function historyMove(tool: 'back' | 'forward', params: ToolParams<HistoryTool>, ctx: ToolContext): Promise<ToolResult<HistoryTool>> {
-  const tabId = await resolveTab(params.tab, ctx);
+async function historyMove(tool: 'back' | 'forward', params: ToolParams<HistoryTool>, ctx: UsedContext): Promise<ToolResult<HistoryTool>> {
+  const tabId = callTab(ctx);
   const history = await ctx.cdp.send(tabId, 'Page.getNavigationHistory');
   const targetIndex = history.currentIndex + (tool === 'back' ? -1 : 1);
   const entry = history.entries[targetIndex];
@@ -37,18 +41,21 @@ async function historyMove(tool: 'back' | 'forward', params: ToolParams<HistoryT
 
 export const backTool = defineTool({
   name: 'back',
+  uses: USES,
   handle: (params, ctx) => historyMove('back', params, ctx),
 });
 
 export const forwardTool = defineTool({
   name: 'forward',
+  uses: USES,
   handle: (params, ctx) => historyMove('forward', params, ctx),
 });
 
 export const reloadTool = defineTool({
   name: 'reload',
+  uses: USES,
   async handle(params, ctx) {
-    const tabId = await resolveTab(params.tab, ctx);
+    const tabId = callTab(ctx);
     const readyBy = Math.min(Date.now() + (params.timeoutMs ?? DEFAULT_TIMEOUT_MS), ctx.deadline);
     const state = await runNavigation(ctx, tabId, () => ctx.cdp.send(tabId, 'Page.reload', {}), params.wait ?? 'load', readyBy);
     return { tabId, ...state };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeEnvironment, type FakeEnvironment } from '../testing/fakeChrome.js';
 import { jsTool } from './js.js';
+import { runTool } from '../testing/toolContext.js';
 
 function evaluateAnswers(env: FakeEnvironment, reply: unknown): void {
   env.debugger.handle('Runtime.evaluate', () => reply);
@@ -11,11 +12,11 @@ describe('js', () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab().id ?? 0;
     evaluateAnswers(env, { result: { type: 'object', deepSerializedValue: { type: 'array', value: [{ type: 'number', value: 1 }] } } });
-    expect(await jsTool.handle({ expression: '[1]', tab }, env.ctx)).toEqual({ tabId: tab, value: [1] });
+    expect(await runTool(jsTool, { expression: '[1]', tab }, env.ctx)).toEqual({ tabId: tab, value: [1] });
     const sent = env.debugger.sent.find((c) => c.method === 'Runtime.evaluate')?.params;
     expect(sent).toMatchObject({ expression: '[1]', awaitPromise: true, replMode: true, serializationOptions: { serialization: 'deep' } });
     evaluateAnswers(env, { result: { type: 'undefined', deepSerializedValue: { type: 'undefined' } } });
-    expect(await jsTool.handle({ expression: 'void 0', tab }, env.ctx)).toEqual({ tabId: tab });
+    expect(await runTool(jsTool, { expression: 'void 0', tab }, env.ctx)).toEqual({ tabId: tab });
   });
 
   it('maps compile errors, page exceptions and unserializable values to closed codes', async () => {
@@ -25,7 +26,7 @@ describe('js', () => {
       result: { type: 'object' },
       exceptionDetails: { exceptionId: 1, text: 'Uncaught', lineNumber: 0, columnNumber: 8, exception: { type: 'object', className: 'SyntaxError', description: "SyntaxError: Unexpected token ';'" } },
     });
-    expect(await jsTool.handle({ expression: 'let x = ;', tab }, env.ctx).catch((e: unknown) => e)).toMatchObject({ code: 'invalid_arguments', details: { field: 'expression' } });
+    expect(await runTool(jsTool, { expression: 'let x = ;', tab }, env.ctx).catch((e: unknown) => e)).toMatchObject({ code: 'invalid_arguments', details: { field: 'expression' } });
     evaluateAnswers(env, {
       result: { type: 'object' },
       exceptionDetails: {
@@ -37,10 +38,10 @@ describe('js', () => {
         exception: { type: 'object', className: 'Error', description: 'Error: boom\n    at <anonymous>:1:7' },
       },
     });
-    expect(await jsTool.handle({ expression: 'boom()', tab }, env.ctx).catch((e: unknown) => e)).toMatchObject({ code: 'cdp_error', retryable: false, details: { exception: 'Error: boom' } });
+    expect(await runTool(jsTool, { expression: 'boom()', tab }, env.ctx).catch((e: unknown) => e)).toMatchObject({ code: 'cdp_error', retryable: false, details: { exception: 'Error: boom' } });
     // A value JSON cannot carry: the expression is what to change, and it ran, so it may have acted.
     evaluateAnswers(env, { result: { type: 'object', subtype: 'node', deepSerializedValue: { type: 'node', value: {} } } });
-    expect(await jsTool.handle({ expression: 'document.body', tab }, env.ctx).catch((e: unknown) => e)).toMatchObject({
+    expect(await runTool(jsTool, { expression: 'document.body', tab }, env.ctx).catch((e: unknown) => e)).toMatchObject({
       code: 'invalid_arguments',
       retryable: false,
       details: { field: 'expression', path: 'result', mayHaveActed: true },
@@ -52,7 +53,7 @@ describe('js', () => {
     const tab = env.browser.addTab().id ?? 0;
     evaluateAnswers(env, { result: { type: 'object', subtype: 'promise', objectId: 'p1', deepSerializedValue: { type: 'promise' } } });
     env.debugger.handle('Runtime.callFunctionOn', () => ({ result: { type: 'number', deepSerializedValue: { type: 'number', value: 5 } } }));
-    expect(await jsTool.handle({ expression: 'Promise.resolve(5)', tab }, env.ctx)).toEqual({ tabId: tab, value: 5 });
+    expect(await runTool(jsTool, { expression: 'Promise.resolve(5)', tab }, env.ctx)).toEqual({ tabId: tab, value: 5 });
     expect(env.debugger.sent.find((c) => c.method === 'Runtime.callFunctionOn')?.params).toMatchObject({ objectId: 'p1', awaitPromise: true, serializationOptions: { serialization: 'deep' } });
     await new Promise((r) => setTimeout(r, 0));
     expect(env.debugger.sent.find((c) => c.method === 'Runtime.releaseObject')?.params).toEqual({ objectId: 'p1' });
@@ -62,7 +63,7 @@ describe('js', () => {
       result: { type: 'object' },
       exceptionDetails: { exceptionId: 3, text: 'Uncaught (in promise)', lineNumber: 0, columnNumber: 0, exception: { type: 'object', className: 'SyntaxError', description: 'SyntaxError: bad JSON' } },
     }));
-    expect(await jsTool.handle({ expression: "fetch('/x').then((r) => r.json())", tab }, env.ctx).catch((e: unknown) => e)).toMatchObject({
+    expect(await runTool(jsTool, { expression: "fetch('/x').then((r) => r.json())", tab }, env.ctx).catch((e: unknown) => e)).toMatchObject({
       code: 'cdp_error',
       retryable: false,
       details: { exception: 'SyntaxError: bad JSON' },
@@ -76,6 +77,6 @@ describe('js', () => {
       env.debugger.emit(tabId, 'Page.javascriptDialogOpening', { type: 'alert', message: 'hi', url: 'https://a.test/' });
       return new Promise(() => undefined);
     });
-    expect(await jsTool.handle({ expression: "alert('hi')", tab }, env.ctx)).toEqual({ tabId: tab, dialog: { type: 'alert', message: 'hi', url: 'https://a.test/' } });
+    expect(await runTool(jsTool, { expression: "alert('hi')", tab }, env.ctx)).toEqual({ tabId: tab, dialog: { type: 'alert', message: 'hi', url: 'https://a.test/' } });
   });
 });

@@ -15,11 +15,12 @@
  * `--frame @ref` evaluates in the main world of that iframe's document (same- or cross-origin, see frameRef.ts).
  */
 import { RelayError } from '@chrome-relay/protocol';
+import { callTab } from '../context/call.js';
 import { fromDeepSerialized } from '../pageState/jsonValue.js';
 import { evaluateInMainWorld, type MainWorldSite } from '../pageState/mainWorld.js';
-import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import { resolveFrameRef } from '../actions/frameRef.js';
+import { REF_SERVICES } from '../actions/toolContext.js';
 
 export const JS_MAX_DEPTH = 20;
 
@@ -28,11 +29,12 @@ const PROMISE_MARGIN_MS = 150;
 
 export const jsTool = defineTool({
   name: 'js',
+  uses: REF_SERVICES,
   async handle(params, ctx) {
     let tabId: number;
     let site: MainWorldSite;
     if (params.frame === undefined) {
-      tabId = await resolveTab(params.tab, ctx);
+      tabId = callTab(ctx);
       site = tabId;
     } else {
       const frame = await resolveFrameRef(ctx, 'js', params.frame);

@@ -9,18 +9,19 @@
  * Keys go where focus is: never into a frame that shows a site the person blocked (input/landing.ts).
  */
 import { RelayError } from '@chrome-relay/protocol';
+import { callTab } from '../context/call.js';
 import { currentPlatform, formatCombo, parseCombo, pressCombo } from '../input/keyboard.js';
 import { ADialog } from '../pageState/dialogs.js';
-import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import { checkFocusLanding } from '../input/landing.js';
 export const keysTool = defineTool({
   name: 'keys',
+  uses: ['dialogs', 'worlds', 'frames'],
   async handle(params, ctx) {
     const platform = currentPlatform();
     // Parse everything first: one bad name must not leave the earlier keys pressed.
     const combos = params.keys.map((key) => parseCombo(key, platform));
-    const tabId = await resolveTab(params.tab, ctx);
+    const tabId = callTab(ctx);
     const dialogs = ctx.dialogs;
     const pressed: string[] = [];
     for (const [index, combo] of combos.entries()) {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SESSION_KEYS } from '../state/storage.js';
 import { createFakeEnvironment, type FakeEnvironment } from '../testing/fakeChrome.js';
 import { navigateTool, openableUrl } from './navigate.js';
+import { runTool } from '../testing/toolContext.js';
 
 async function rejection(promise: Promise<unknown>): Promise<RelayError> {
   try {
@@ -97,11 +98,10 @@ describe('navigate', () => {
   it('opens a background tab and waits for its own load, not the placeholder', async () => {
     const env = createFakeEnvironment();
     scriptPage(env, 'https://example.com/');
-    const result = await navigateTool.handle({ url: 'https://example.com' }, env.ctx);
+    const result = await runTool(navigateTool, { url: 'https://example.com' }, env.ctx);
     expect(result).toEqual({ tabId: result.tabId, url: 'https://example.com/', title: 'Example', ready: true, newTab: true });
     const tab = env.browser.tabs.get(result.tabId);
     expect(tab?.active).toBe(false);
-    expect(env.browser.session.get(SESSION_KEYS.currentTab)).toBe(result.tabId);
     // A fresh session first gets focus emulation (cdpSession), then navigate's own commands.
     expect(env.debugger.methods(result.tabId).slice(0, 4)).toEqual(['Emulation.setFocusEmulationEnabled', 'Page.enable', 'Page.setLifecycleEventsEnabled', 'Page.navigate']);
   });
@@ -109,7 +109,7 @@ describe('navigate', () => {
   it('counts lifecycle events that arrive before Page.navigate answers', async () => {
     const env = createFakeEnvironment();
     scriptPage(env, 'https://example.com/', { early: true });
-    const result = await navigateTool.handle({ url: 'https://example.com/', timeoutMs: 50 }, env.ctx);
+    const result = await runTool(navigateTool, { url: 'https://example.com/', timeoutMs: 50 }, env.ctx);
     expect(result.ready).toBe(true);
   });
 
@@ -117,7 +117,7 @@ describe('navigate', () => {
     const env = createFakeEnvironment();
     scriptPage(env, 'https://slow.test/', { events: ['DOMContentLoaded'] });
     const started = Date.now();
-    const result = await navigateTool.handle({ url: 'https://slow.test/', timeoutMs: 60 }, env.ctx);
+    const result = await runTool(navigateTool, { url: 'https://slow.test/', timeoutMs: 60 }, env.ctx);
     expect(result.ready).toBe(false);
     expect(result.url).toBe('https://slow.test/');
     expect(Date.now() - started).toBeGreaterThanOrEqual(55);
@@ -126,28 +126,28 @@ describe('navigate', () => {
   it('waits only for DOMContentLoaded when asked', async () => {
     const env = createFakeEnvironment();
     scriptPage(env, 'https://slow.test/', { events: ['DOMContentLoaded'] });
-    const result = await navigateTool.handle({ url: 'https://slow.test/', wait: 'domcontentloaded', timeoutMs: 1000 }, env.ctx);
+    const result = await runTool(navigateTool, { url: 'https://slow.test/', wait: 'domcontentloaded', timeoutMs: 1000 }, env.ctx);
     expect(result.ready).toBe(true);
   });
 
   it("returns at commit for wait 'commit'", async () => {
     const env = createFakeEnvironment();
     scriptPage(env, 'https://slow.test/', { events: [] });
-    const result = await navigateTool.handle({ url: 'https://slow.test/', wait: 'commit', timeoutMs: 1000 }, env.ctx);
+    const result = await runTool(navigateTool, { url: 'https://slow.test/', wait: 'commit', timeoutMs: 1000 }, env.ctx);
     expect(result.ready).toBe(true);
   });
 
   it("does not wait at all for wait 'none'", async () => {
     const env = createFakeEnvironment();
     env.debugger.handle('Page.navigate', () => new Promise(() => undefined));
-    const result = await navigateTool.handle({ url: 'https://hang.test/', wait: 'none' }, env.ctx);
+    const result = await runTool(navigateTool, { url: 'https://hang.test/', wait: 'none' }, env.ctx);
     expect(result).toMatchObject({ ready: false, newTab: true });
   });
 
   it('returns ready:false when Page.navigate itself outlives the deadline', async () => {
     const env = createFakeEnvironment();
     env.debugger.handle('Page.navigate', () => new Promise(() => undefined));
-    const result = await navigateTool.handle({ url: 'https://hang.test/', timeoutMs: 30 }, env.ctx);
+    const result = await runTool(navigateTool, { url: 'https://hang.test/', timeoutMs: 30 }, env.ctx);
     expect(result.ready).toBe(false);
     expect(env.browser.tabs.has(result.tabId)).toBe(true);
   });
@@ -156,7 +156,7 @@ describe('navigate', () => {
     const env = createFakeEnvironment({ deadlineMs: 40 });
     env.debugger.handle('Page.navigate', () => new Promise(() => undefined));
     const started = Date.now();
-    const result = await navigateTool.handle({ url: 'https://hang.test/', timeoutMs: 60_000 }, env.ctx);
+    const result = await runTool(navigateTool, { url: 'https://hang.test/', timeoutMs: 60_000 }, env.ctx);
     expect(result.ready).toBe(false);
     expect(Date.now() - started).toBeLessThan(1000);
   });
@@ -165,26 +165,25 @@ describe('navigate', () => {
     const env = createFakeEnvironment();
     env.debugger.handle('Page.navigate', () => ({ frameId: 'F', loaderId: 'L1', errorText: 'net::ERR_CONNECTION_REFUSED' }));
     const before = env.browser.tabs.size;
-    const error = await rejection(navigateTool.handle({ url: 'http://localhost:1/' }, env.ctx));
+    const error = await rejection(runTool(navigateTool, { url: 'http://localhost:1/' }, env.ctx));
     expect(error.code).toBe('cdp_error');
     expect(error.message).toContain('net::ERR_CONNECTION_REFUSED');
     expect(error.details).toMatchObject({ errorText: 'net::ERR_CONNECTION_REFUSED', url: 'http://localhost:1/' });
     expect(env.browser.tabs.size).toBe(before);
   });
 
-  it('navigates an explicit tab in place and makes it current', async () => {
+  it('navigates an explicit tab in place (the dispatcher remembers it)', async () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab({ url: 'https://old.test/' });
     scriptPage(env, 'https://new.test/');
-    const result = await navigateTool.handle({ url: 'https://new.test/', tab: tab.id }, env.ctx);
+    const result = await runTool(navigateTool, { url: 'https://new.test/', tab: tab.id }, env.ctx);
     expect(result).toMatchObject({ tabId: tab.id, newTab: false, ready: true });
     expect(env.browser.calls).not.toContain('createTab');
-    expect(env.browser.session.get(SESSION_KEYS.currentTab)).toBe(tab.id);
   });
 
   it('rejects a missing explicit tab with target_not_found and opens nothing', async () => {
     const env = createFakeEnvironment();
-    const error = await rejection(navigateTool.handle({ url: 'https://a.test/', tab: 404 }, env.ctx));
+    const error = await rejection(runTool(navigateTool, { url: 'https://a.test/', tab: 404 }, env.ctx));
     expect(error.code).toBe('target_not_found');
     expect(env.browser.calls).not.toContain('createTab');
   });
@@ -194,7 +193,7 @@ describe('navigate', () => {
     const tab = env.browser.addTab({});
     const tabId = tab.id ?? 0;
     scriptPage(env, 'https://a.test/', { events: [] });
-    const pending = navigateTool.handle({ url: 'https://a.test/', tab: tabId, timeoutMs: 5000 }, env.ctx);
+    const pending = runTool(navigateTool, { url: 'https://a.test/', tab: tabId, timeoutMs: 5000 }, env.ctx);
     await tick(10);
     env.debugger.detachByChrome(tabId, 'target_closed');
     const error = await rejection(pending);
@@ -208,14 +207,14 @@ describe('navigate', () => {
       setTimeout(() => env.debugger.emit(tabId, 'Page.navigatedWithinDocument', { frameId: 'F', url: 'https://a.test/#part', navigationType: 'fragment' }), 5);
       return { frameId: 'F' };
     });
-    const result = await navigateTool.handle({ url: 'https://a.test/#part', timeoutMs: 1000 }, env.ctx);
+    const result = await runTool(navigateTool, { url: 'https://a.test/#part', timeoutMs: 1000 }, env.ctx);
     expect(result).toMatchObject({ ready: true, url: 'https://a.test/#part', title: 'Example' });
   });
 
   it('opens data: URLs with chrome.tabs (CDP cannot) and waits on the tab status', async () => {
     const env = createFakeEnvironment();
     const url = 'data:text/html,<title>D</title>hi';
-    const result = await navigateTool.handle({ url }, env.ctx);
+    const result = await runTool(navigateTool, { url }, env.ctx);
     expect(result).toMatchObject({ url, ready: true, newTab: true });
     expect(env.browser.tabs.get(result.tabId)?.active).toBe(false);
     expect(env.debugger.sent).toEqual([]);
@@ -224,10 +223,10 @@ describe('navigate', () => {
   it('navigates an explicit tab to about:blank with chrome.tabs.update, never Page.navigate (which crashed the browser)', async () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab({ url: 'https://a.test/' });
-    const result = await navigateTool.handle({ url: 'about:blank?x', tab: tab.id }, env.ctx);
+    const result = await runTool(navigateTool, { url: 'about:blank?x', tab: tab.id }, env.ctx);
     expect(result).toMatchObject({ tabId: tab.id, url: 'about:blank?x', ready: true, newTab: false });
     // With a fragment, only in a new tab: chrome.tabs.update of a fresh tab to about:blank#x crashed the browser.
-    expect(await rejection(navigateTool.handle({ url: 'about:blank#x', tab: tab.id }, env.ctx))).toMatchObject({ code: 'invalid_arguments', details: { field: 'tab' } });
+    expect(await rejection(runTool(navigateTool, { url: 'about:blank#x', tab: tab.id }, env.ctx))).toMatchObject({ code: 'invalid_arguments', details: { field: 'tab' } });
     expect(env.browser.calls).toContain('updateTab');
     expect(env.debugger.sent).toEqual([]);
   });
@@ -236,7 +235,7 @@ describe('navigate', () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab({ url: 'https://a.test/' });
     for (const params of [{ url: 'about:version' }, { url: 'chrome://settings', tab: tab.id }]) {
-      expect(await rejection(navigateTool.handle(params, env.ctx))).toMatchObject({ code: 'target_conflict', details: { reason: 'browser_page' } });
+      expect(await rejection(runTool(navigateTool, params, env.ctx))).toMatchObject({ code: 'target_conflict', details: { reason: 'browser_page' } });
     }
     expect(env.browser.calls.filter((call) => call === 'updateTab' || call === 'createTab')).toEqual([]);
     expect(env.debugger.sent).toEqual([]);
@@ -253,14 +252,14 @@ describe('navigate', () => {
       if (live) live.status = 'loading';
       return updated;
     };
-    const result = await navigateTool.handle({ url: 'about:blank', tab: tabId, timeoutMs: 120 }, env.ctx);
+    const result = await runTool(navigateTool, { url: 'about:blank', tab: tabId, timeoutMs: 120 }, env.ctx);
     expect(result.ready).toBe(false);
   });
 
   it('refuses a data: URL for an existing tab (Chrome ignores it) with invalid_arguments on tab', async () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab({});
-    const error = await rejection(navigateTool.handle({ url: 'data:text/html,x', tab: tab.id }, env.ctx));
+    const error = await rejection(runTool(navigateTool, { url: 'data:text/html,x', tab: tab.id }, env.ctx));
     expect(error).toMatchObject({ code: 'invalid_arguments', details: { field: 'tab' } });
   });
 

@@ -24,12 +24,16 @@
  * navigate leaves nothing behind.
  */
 import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { sessionClosed } from '../cdp/failures.js';
 import type { CdpEvent } from '../cdp/cdpSession.js';
-import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { LoaderProgress, RANK, type Milestone } from '../pageState/loaderProgress.js';
 import { classifyUrl, urlRefusal, type OpenWith } from '../policy/urlGate.js';
+
+/** The services this tool uses (tools/defineTool.ts). */
+const USES = [] as const;
+type UsedContext = ToolContext<(typeof USES)[number]>;
 
 type WaitUntil = NonNullable<ToolParams<'navigate'>['wait']>;
 /** The milestones that come after the document was parsed. */
@@ -47,7 +51,6 @@ export function openableUrl(url: string): { href: string; openWith: OpenWith; ne
   throw urlRefusal('navigate', url, { agentFiles: true }) ?? new RelayError('internal_error', `The URL gate refused ${JSON.stringify(url)} without a reason.`, { tool: 'navigate', phase: 'validate' });
 }
 
-
 /** `promise`'s value, or undefined if `readyBy` (epoch ms) comes first. */
 async function beforeDeadline<T>(promise: Promise<T>, readyBy: number): Promise<T | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -62,7 +65,7 @@ async function beforeDeadline<T>(promise: Promise<T>, readyBy: number): Promise<
 }
 
 /** URL and title of the committed document, read through CDP so they are ordered after its events. */
-async function committedState(ctx: ToolContext, tabId: number): Promise<Pick<PageState, 'url' | 'title'>> {
+async function committedState(ctx: UsedContext, tabId: number): Promise<Pick<PageState, 'url' | 'title'>> {
   const history = await ctx.cdp.send(tabId, 'Page.getNavigationHistory');
   const entry = history.entries[history.currentIndex];
   if (entry) return { url: entry.url, title: entry.title };
@@ -71,7 +74,7 @@ async function committedState(ctx: ToolContext, tabId: number): Promise<Pick<Pag
 }
 
 /** Our navigation has not committed: the URL it is loading, and no title yet (the tab's is the old page's). */
-async function pendingState(ctx: ToolContext, tabId: number, requested: string): Promise<Pick<PageState, 'url' | 'title'>> {
+async function pendingState(ctx: UsedContext, tabId: number, requested: string): Promise<Pick<PageState, 'url' | 'title'>> {
   const tab = await ctx.browser.getTab(tabId);
   return { url: tab.pendingUrl ?? requested, title: '' };
 }
@@ -86,7 +89,7 @@ function sameUrl(a: string | undefined, b: string): boolean {
  * with nothing pending, loaded once its status is also 'complete' (chrome.tabs has no separate
  * DOMContentLoaded, so that wait is served by 'complete' too).
  */
-async function waitForTab(ctx: ToolContext, tabId: number, url: string, wait: WaitUntil, readyBy: number): Promise<PageState> {
+async function waitForTab(ctx: UsedContext, tabId: number, url: string, wait: WaitUntil, readyBy: number): Promise<PageState> {
   if (wait === 'none') return { ready: false, url, title: '' };
   for (;;) {
     const tab = await ctx.browser.getTab(tabId);
@@ -121,11 +124,11 @@ function navigationFailed(url: string, tabId: number, newTab: boolean, errorText
     phase: 'act',
     // Not a protocol failure but a page outcome, so it is not worth retrying blindly.
     retryable: false,
-    details: { method: 'Page.navigate', cdpMessage: errorText, errorText, url, tab: tabId, newTab, isDownload, ...(blockedUrl === undefined ? {} : { blockedUrl }) },
+    details: { method: 'Page.navigate', errorText, url, tab: tabId, newTab, isDownload, ...(blockedUrl === undefined ? {} : { blockedUrl }) },
   });
 }
 
-async function navigateIn(ctx: ToolContext, tabId: number, url: string, wait: WaitUntil, readyBy: number, newTab: boolean): Promise<PageState> {
+async function navigateIn(ctx: UsedContext, tabId: number, url: string, wait: WaitUntil, readyBy: number, newTab: boolean): Promise<PageState> {
   const progress = new LoaderProgress(tabId);
   // Subscribe before anything is sent: the new document's events may beat Page.navigate's answer.
   const stopEvents = ctx.cdp.on((event) => progress.observe(event));
@@ -134,10 +137,10 @@ async function navigateIn(ctx: ToolContext, tabId: number, url: string, wait: Wa
     progress.fail(
       reason === 'target_closed'
         ? new RelayError('target_not_found', `Tab ${tabId} was closed while navigating to ${url}.`, { tool: 'navigate', phase: 'wait', details: { tab: tabId } })
-        : new RelayError('cdp_error', `Lost the debugger session of tab ${tabId} while navigating (${reason}); retry.`, {
+        : sessionClosed(`Lost the debugger session of tab ${tabId} while navigating (${reason}); retry.`, {
             tool: 'navigate',
             phase: 'wait',
-            details: { method: 'Page.navigate', cdpMessage: `detached: ${reason}`, tab: tabId },
+            details: { method: 'Page.navigate', detached: reason, tab: tabId },
           }),
     );
   });
@@ -177,6 +180,7 @@ async function navigateIn(ctx: ToolContext, tabId: number, url: string, wait: Wa
 
 export const navigateTool = defineTool({
   name: 'navigate',
+  uses: USES,
   async handle(params, ctx) {
     const { href: url, openWith, newTabOnly } = openableUrl(params.url);
     const wait = params.wait ?? 'load';
@@ -195,7 +199,8 @@ export const navigateTool = defineTool({
     }
 
     if (inTab !== undefined) {
-      const tabId = await resolveTab(inTab, ctx);
+      // The tab the call was resolved to (--tab, or the remembered one): checked by the dispatcher, not looked up again.
+      const tabId = inTab;
       if (viaTabs) {
         await ctx.browser.updateTab(tabId, { url });
         return { tabId, newTab: false, ...(await waitForTab(ctx, tabId, url, wait, readyBy)) };
@@ -215,7 +220,6 @@ export const navigateTool = defineTool({
     }
     try {
       const state = viaTabs ? await waitForTab(ctx, tabId, url, wait, readyBy) : await navigateIn(ctx, tabId, url, wait, readyBy, true);
-      await setCurrentTab(tabId, ctx.browser);
       return { tabId, newTab: true, ...state };
     } catch (error) {
       await ctx.browser.removeTab(tabId).catch(() => undefined);

@@ -9,23 +9,28 @@
  */
 import { RelayError, VERSION, type ToolResult } from '@chrome-relay/protocol';
 import { aDialog } from '../pageState/dialogs.js';
-import { isTabId, readSession, SESSION_KEYS } from '../state/storage.js';
 import { defineTool } from './defineTool.js';
+import { lastWorkedTab } from '../targets.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { mainWorldAnswers } from '../pageState/mainWorld.js';
+
+/** The services this tool uses (tools/defineTool.ts). */
+const USES = ['dialogs'] as const;
+type UsedContext = ToolContext<(typeof USES)[number]>;
 
 type PagePing = NonNullable<ToolResult<'ping'>['page']>;
 
 export const pingTool = defineTool({
   name: 'ping',
+  uses: USES,
   async handle(params, ctx) {
     if (params.page !== true) return { extensionVersion: VERSION };
     return { extensionVersion: VERSION, page: await pingPage(ctx) };
   },
 });
 
-async function pingPage(ctx: ToolContext): Promise<PagePing | null> {
-  const tabId = await readSession(ctx.browser, SESSION_KEYS.currentTab, isTabId);
+async function pingPage(ctx: UsedContext): Promise<PagePing | null> {
+  const tabId = await lastWorkedTab(ctx.browser);
   if (tabId === undefined) return null;
   let url: string;
   try {

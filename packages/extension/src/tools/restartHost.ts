@@ -10,6 +10,7 @@ export const RESTART_DELAY_MS = 50;
 
 export const restartHostTool = defineTool({
   name: 'restart_host',
+  uses: ['restartHost'],
   async handle(_params, ctx) {
     ctx.restartHost(RESTART_DELAY_MS);
     return { reconnectInMs: RESTART_DELAY_MS };

@@ -7,13 +7,13 @@
  * knows it reached the end.
  */
 import { RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { callTab } from '../context/call.js';
 import type { ScrollArgs, ScrollOutcome } from '../injected/types.js';
 import { callPage, DocumentChanged } from '../page/pageCall.js';
 import { mainFrameDocument } from '../page/worlds.js';
-import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
-import type { ToolContext } from '../actions/toolContext.js';
-import { callSite, notVisibleError, openRef, unlessStale } from '../actions/refAction.js';
+import { REF_SERVICES, type RefContext } from '../actions/toolContext.js';
+import { notVisibleError, openRef, readRef } from '../actions/refAction.js';
 
 function invalid(field: string, message: string): RelayError {
   return new RelayError('invalid_arguments', `Invalid arguments for scroll: ${message}`, { phase: 'validate', details: { field } });
@@ -27,7 +27,7 @@ function stepResult(tabId: number, outcome: Extract<ScrollOutcome, { status: 'ok
   return result;
 }
 
-async function pageScroll(ctx: ToolContext, tabId: number, args: ScrollArgs): Promise<ToolResult<'scroll'>> {
+async function pageScroll(ctx: RefContext, tabId: number, args: ScrollArgs): Promise<ToolResult<'scroll'>> {
   for (let attempt = 1; ; attempt++) {
     const world = await ctx.worlds.ensure(ctx, tabId, await mainFrameDocument(ctx, tabId));
     try {
@@ -43,29 +43,27 @@ async function pageScroll(ctx: ToolContext, tabId: number, args: ScrollArgs): Pr
 
 export const scrollTool = defineTool({
   name: 'scroll',
+  uses: REF_SERVICES,
   async handle(params: ToolParams<'scroll'>, ctx): Promise<ToolResult<'scroll'>> {
     if (params.intoView) {
       if (params.ref === undefined) throw invalid('ref', 'intoView needs the ref of the element to bring into view.');
       if (params.direction !== undefined || params.amount !== undefined) throw invalid('direction', 'give either intoView or a direction, not both.');
       const site = await openRef(ctx, params.ref);
-      const outcome = unlessStale(site, await callSite(ctx, site, 'scrollIntoView', { ref: params.ref }));
+      const outcome = await readRef(ctx, site, 'scroll', 'scrollIntoView', { ref: params.ref });
       if (outcome.status === 'not_visible') throw notVisibleError('scroll', params.ref, site.tabId);
-      await setCurrentTab(site.tabId, ctx.browser);
       return { tabId: site.tabId, ref: params.ref, container: 'page', moved: outcome.scrolled, healed: outcome.healed };
     }
     if (params.direction === undefined) throw invalid('direction', 'give a direction (up, down, left, right) or intoView with a ref.');
     const args: ScrollArgs = { direction: params.direction };
     if (params.amount !== undefined) args.amount = params.amount;
     if (params.ref === undefined) {
-      const tabId = await resolveTab(params.tab, ctx);
+      const tabId = callTab(ctx);
       const result = await pageScroll(ctx, tabId, args);
-      await setCurrentTab(tabId, ctx.browser);
       return result;
     }
     args.ref = params.ref;
     const site = await openRef(ctx, params.ref);
-    const outcome = unlessStale(site, await callSite(ctx, site, 'scroll', args));
-    await setCurrentTab(site.tabId, ctx.browser);
+    const outcome = await readRef(ctx, site, 'scroll', 'scroll', args);
     return stepResult(site.tabId, outcome, params.ref);
   },
 });

@@ -2,15 +2,16 @@
  * `select @ref option…`: choose options of a native <select> by value or visible text. All or
  * nothing: an unknown or disabled option changes nothing and names the available ones.
  */
-import { setCurrentTab } from '../targets.js';
+
 import { defineTool } from './defineTool.js';
-import { callSite, openRef, refusedError, unlessStale } from '../actions/refAction.js';
+import { openRef, readRef, refusedError } from '../actions/refAction.js';
+import { REF_SERVICES } from '../actions/toolContext.js';
 export const selectTool = defineTool({
   name: 'select',
+  uses: REF_SERVICES,
   async handle(params, ctx) {
     const site = await openRef(ctx, params.ref);
-    const outcome = unlessStale(site, await callSite(ctx, site, 'select', { ref: params.ref, values: params.values }));
-    if (outcome.status === 'refused') throw refusedError('select', params.ref, site.tabId, outcome.reason);
+    const outcome = await readRef(ctx, site, 'select', 'select', { ref: params.ref, values: params.values });
     if (outcome.status === 'no_option') {
       throw refusedError(
         'select',
@@ -20,7 +21,6 @@ export const selectTool = defineTool({
         { field: 'values', available: outcome.available },
       );
     }
-    await setCurrentTab(site.tabId, ctx.browser);
     return { tabId: site.tabId, ref: params.ref, selected: outcome.selected, healed: outcome.healed };
   },
 });

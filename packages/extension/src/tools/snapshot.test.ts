@@ -11,6 +11,7 @@ import type { ScanSite } from '../page/listeners.js';
 import { createFakeEnvironment, protocolError } from '../testing/fakeChrome.js';
 import { SnapshotHistory } from '../actions/snapshotHistory.js';
 import { snapshotTool } from './snapshot.js';
+import { runTool } from '../testing/toolContext.js';
 
 beforeAll(() => {
   (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
@@ -68,7 +69,7 @@ describe('snapshot tool', () => {
     const page = pageIssuing(3, 'Hello');
     const fakeTab = pages.open(tabId, page.api);
 
-    const result = await tool.handle({ tab: tabId }, ctx);
+    const result = await runTool(tool, { tab: tabId }, ctx);
     expect(result).toMatchObject({ tabId, url: 'https://x.test/', title: 'Hello', refCount: 3 });
     expect(result.tree.map((n) => n.ref)).toEqual(['e1', 'e2', 'e3']);
     expect(fakeTab.installed).toBe(true);
@@ -84,7 +85,7 @@ describe('snapshot tool', () => {
     const b = browser.addTab().id ?? 0;
     pages.open(a, pageIssuing(5).api);
     pages.open(b, pageIssuing(4).api);
-    const [ra, rb] = await Promise.all([tool.handle({ tab: a }, ctx), tool.handle({ tab: b }, ctx)]);
+    const [ra, rb] = await Promise.all([runTool(tool, { tab: a }, ctx), runTool(tool, { tab: b }, ctx)]);
     const refsA = ra.tree.map((n) => n.ref);
     const refsB = rb.tree.map((n) => n.ref);
     expect(new Set([...refsA, ...refsB]).size).toBe(9);
@@ -97,7 +98,7 @@ describe('snapshot tool', () => {
     const tabId = browser.addTab().id ?? 0;
     const fakeTab = pages.open(tabId, pageIssuing(2).api);
     local.failNextSet = new Error('storage broke');
-    await expect(tool.handle({ tab: tabId }, ctx)).rejects.toThrow('storage broke');
+    await expect(runTool(tool, { tab: tabId }, ctx)).rejects.toThrow('storage broke');
     expect(fakeTab.calls.map((c) => c.method)).toEqual(['snapshot']);
   });
 
@@ -106,7 +107,7 @@ describe('snapshot tool', () => {
     const tabId = browser.addTab().id ?? 0;
     const page = pageIssuing(1);
     pages.open(tabId, page.api);
-    await tool.handle({ tab: tabId }, ctx); // e1, world cached for the first document
+    await runTool(tool, { tab: tabId }, ctx); // e1, world cached for the first document
     let navigatedOnce = false;
     const fakeTab = pages.tab(tabId);
     fakeTab.api = {
@@ -119,7 +120,7 @@ describe('snapshot tool', () => {
         return page.api.snapshot(args);
       },
     };
-    const result = await tool.handle({ tab: tabId }, ctx);
+    const result = await runTool(tool, { tab: tabId }, ctx);
     expect(result.refCount).toBe(1);
     expect(await deps.registry.lookup('e1')).toBeUndefined();
     expect(await deps.registry.lookup(result.tree[0]?.ref ?? '')).toMatchObject({ state: 'live', document: { loaderId: fakeTab.loaderId } });
@@ -146,14 +147,14 @@ describe('snapshot tool: a child frame that moved away', () => {
   it('leaves out a same-process child frame whose id the session no longer knows, and snapshots the rest', async () => {
     // Listed by the tab's frame tree, then swapped into another process before its world is made.
     const { tool, ctx, tabId, worldsMade } = childFrameFailing('No frame for given id found');
-    const result = await tool.handle({ tab: tabId }, ctx);
+    const result = await runTool(tool, { tab: tabId }, ctx);
     expect(worldsMade).toContain('child');
     expect(result.tree.map((n) => n.ref)).toEqual(['e1', 'e2']);
   });
 
   it('still fails on any other CDP error in a same-process child frame', async () => {
     const { tool, ctx, tabId } = childFrameFailing('Internal error');
-    await expect(tool.handle({ tab: tabId }, ctx)).rejects.toMatchObject({ code: 'cdp_error' });
+    await expect(runTool(tool, { tab: tabId }, ctx)).rejects.toMatchObject({ code: 'cdp_error' });
   });
 });
 
@@ -164,9 +165,9 @@ describe('snapshot tool: a page that stops answering', () => {
     const fine = browser.addTab().id ?? 0;
     pages.open(stuck, pageIssuing(2).api).stalled = true; // e.g. an alert() is open
     pages.open(fine, pageIssuing(2).api);
-    const error = await tool.handle({ tab: stuck }, { ...ctx, deadline: Date.now() + 50 }).catch((e: unknown) => e);
+    const error = await runTool(tool, { tab: stuck }, { ...ctx, deadline: Date.now() + 50 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'timeout', details: { tab: stuck } });
-    const result = await tool.handle({ tab: fine }, ctx);
+    const result = await runTool(tool, { tab: fine }, ctx);
     expect(result.refCount).toBe(2);
     expect(await deps.registry.lookup('e1')).toMatchObject({ tabId: fine });
   });
@@ -194,16 +195,16 @@ describe('snapshot tool: one snapshot of a tab at a time', () => {
     pages.open(tabId, pageIssuing(1).api);
     pages.open(other, pageIssuing(1).api);
     // The first snapshot's page work is still running (its caller gave up at its deadline).
-    const first = tool.handle({ tab: tabId }, ctx);
+    const first = runTool(tool, { tab: tabId }, ctx);
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const second = await tool.handle({ tab: tabId }, { ...ctx, deadline: Date.now() + 50 }).catch((e: unknown) => e);
+    const second = await runTool(tool, { tab: tabId }, { ...ctx, deadline: Date.now() + 50 }).catch((e: unknown) => e);
     expect(second).toMatchObject({ code: 'timeout', details: { reason: 'busy' } });
     expect(scans).toBe(1);
     // Another tab is not held up.
-    expect((await tool.handle({ tab: other }, ctx)).refCount).toBe(1);
+    expect((await runTool(tool, { tab: other }, ctx)).refCount).toBe(1);
     release();
     expect((await first).refCount).toBe(1);
-    expect((await tool.handle({ tab: tabId }, ctx)).refCount).toBe(1);
+    expect((await runTool(tool, { tab: tabId }, ctx)).refCount).toBe(1);
     expect(overlapped).toBe(false);
   });
 });
@@ -249,7 +250,7 @@ describe('snapshot tool: frames on a site the person blocked', () => {
       .handle('Runtime.releaseObjectGroup', () => ({}));
     const frameList = { ...deps.frames, list: () => Promise.resolve(frames), blocking: (url: string) => Promise.resolve(url.includes('bank.test') ? block : undefined) };
 
-    const result = await snapshotTool.handle({ tab: tabId }, { ...ctx, frames: frameList });
+    const result = await runTool(snapshotTool, { tab: tabId }, { ...ctx, frames: frameList });
     expect(result.tree).toEqual([
       { role: 'iframe', name: 'Bank', ref: 'e1', siteBlocked: 'bank.test' },
       { role: 'iframe', name: 'Late', ref: 'e2', siteBlocked: 'bank.test' },

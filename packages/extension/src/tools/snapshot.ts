@@ -10,7 +10,9 @@
  * A failure before the commit leaves the page answering to its previous refs only.
  */
 import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
+import { callTab } from '../context/call.js';
 import type { PageNode, PageSnapshot, SnapshotArgs } from '../injected/types.js';
+import { isCommandFailure } from '../cdp/failures.js';
 import { callPage, DocumentChanged } from '../page/pageCall.js';
 import type { FrameInfo } from '../page/frames.js';
 import { isFrameGone } from '../page/frameGone.js';
@@ -22,10 +24,13 @@ import type { RefSummary } from '../refs/registry.js';
 import { framesAroundBlocked } from '../policy/frameBlocks.js';
 import { blockedFrameError } from '../policy/policy.js';
 import { selectorRefused } from '../page/selectorRefused.js';
-import { resolveTab, setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
 import type { ToolContext } from '../actions/toolContext.js';
 import { shapeTree } from '../actions/snapshotShape.js';
+
+/** The services this tool uses (tools/defineTool.ts). */
+const USES = ['registry', 'counter', 'worlds', 'frames', 'snapshotLocks', 'snapshotHistory', 'scanListeners'] as const;
+type UsedContext = ToolContext<(typeof USES)[number]>;
 
 /** Every ref in the tree with its role and name (each ref sits on exactly one node). */
 export function refsInTree(tree: readonly PageNode[]): RefSummary[] {
@@ -57,10 +62,10 @@ interface FrameRun {
   slot?: number;
 }
 
-/** The frame a scope belongs to: a ref's own frame when the registry knows it, else the main frame. */
-async function scopeFrameId(ctx: ToolContext, tabId: number, mainFrameId: string, scope: SnapshotArgs['scope']): Promise<string> {
+/** The frame a scope belongs to: a ref's own frame when the call resolved it live in this tab, else the main frame. */
+function scopeFrameId(ctx: UsedContext, tabId: number, mainFrameId: string, scope: SnapshotArgs['scope']): string {
   if (scope === undefined || !('ref' in scope)) return mainFrameId;
-  const found = await ctx.registry.lookup(scope.ref);
+  const found = ctx.refs.get(scope.ref);
   return found !== undefined && found.state === 'live' && found.tabId === tabId ? found.frame.frameId : mainFrameId;
 }
 
@@ -68,7 +73,7 @@ async function scopeFrameId(ctx: ToolContext, tabId: number, mainFrameId: string
  * Snapshot one frame in its world. A child frame that navigates or goes away meanwhile is left out
  * (undefined); the main frame's DocumentChanged goes up (the caller retries the whole tab).
  */
-async function snapshotFrame(ctx: ToolContext, tabId: number, frame: FrameInfo, args: SnapshotArgs, isMain: boolean): Promise<FrameRun | undefined> {
+async function snapshotFrame(ctx: UsedContext, tabId: number, frame: FrameInfo, args: SnapshotArgs, isMain: boolean): Promise<FrameRun | undefined> {
   try {
     const world = await ctx.worlds.ensure(ctx, tabId, frame);
     const page = await callPage(ctx, ctx.worlds, world, 'snapshot', args);
@@ -87,7 +92,7 @@ async function snapshotFrame(ctx: ToolContext, tabId: number, frame: FrameInfo, 
     if (isMain) throw error;
     if (error instanceof DocumentChanged) return undefined;
     // A child session that ended mid-way (the OOPIF navigated or was removed).
-    if (frame.sessionId !== undefined && error instanceof RelayError && error.code === 'cdp_error') return undefined;
+    if (frame.sessionId !== undefined && isCommandFailure(error)) return undefined;
     // A same-process child frame that moved to another process (or went away) since the frame tree was read.
     if (isFrameGone(error)) return undefined;
     throw error;
@@ -101,13 +106,13 @@ async function snapshotFrame(ctx: ToolContext, tabId: number, frame: FrameInfo, 
  * frame that navigated onto a blocked site after the list was read is caught by the URL its own walk reports, and
  * dropped with everything it produced before anything is committed or returned.
  */
-async function snapshotDocument(ctx: ToolContext, tabId: number, scope: SnapshotArgs['scope'], maxText: number | undefined): Promise<PageSnapshot> {
+async function snapshotDocument(ctx: UsedContext, tabId: number, scope: SnapshotArgs['scope'], maxText: number | undefined): Promise<PageSnapshot> {
   const main = await mainFrameDocument(ctx, tabId);
   const all = await ctx.frames.list(ctx, tabId);
   const listed = all.filter((frame) => frame.frameId !== main.frameId);
   const frames = listed.filter((frame) => frame.blocked === undefined);
   const blocked: BlockedFrame[] = listed.flatMap((frame) => (frame.blocked === undefined ? [] : [{ frame, rule: frame.blocked.rule }]));
-  const scoped = await scopeFrameId(ctx, tabId, main.frameId, scope);
+  const scoped = scopeFrameId(ctx, tabId, main.frameId, scope);
   const scopeBlock = listed.find((frame) => frame.frameId === scoped)?.blocked;
   if (scopeBlock !== undefined && scope !== undefined && 'ref' in scope) throw blockedFrameError(tabId, scopeBlock, { ref: scope.ref, is: 'inside' });
   if (ctx.scanListeners !== undefined) await ctx.scanListeners(ctx, await scanSites(ctx, tabId, [{ ...main }, ...frames], framesAroundBlocked(all)));
@@ -191,14 +196,14 @@ async function snapshotDocument(ctx: ToolContext, tabId: number, scope: Snapshot
  * Our world in each (unblocked) frame, for the listener scan; a child frame gone meanwhile is left out (the snapshot
  * sees it too). `shallow`: the frames whose piercing read would reach a blocked frame in their process.
  */
-async function scanSites(ctx: ToolContext, tabId: number, frames: readonly FrameInfo[], shallow: ReadonlySet<string>): Promise<ScanSite[]> {
+async function scanSites(ctx: UsedContext, tabId: number, frames: readonly FrameInfo[], shallow: ReadonlySet<string>): Promise<ScanSite[]> {
   const sites: ScanSite[] = [];
   for (const frame of frames) {
     try {
       const world = await ctx.worlds.ensure(ctx, tabId, frame);
       sites.push({ world, frameId: frame.frameId, ...(frame.parentId === undefined ? {} : { parentId: frame.parentId }), ...(shallow.has(frame.frameId) ? { shallow: true } : {}) });
     } catch (error) {
-      if (frame.parentId === undefined || !(error instanceof RelayError) || error.code !== 'cdp_error') throw error;
+      if (frame.parentId === undefined || !isCommandFailure(error)) throw error;
     }
   }
   return sites;
@@ -227,7 +232,7 @@ function scopeOf(params: ToolParams<'snapshot'>): SnapshotArgs['scope'] {
 }
 
 /** The tab's documents, once more when it navigated meanwhile. */
-async function snapshotTab(ctx: ToolContext, tabId: number, scope: SnapshotArgs['scope'], maxText: number | undefined): Promise<PageSnapshot> {
+async function snapshotTab(ctx: UsedContext, tabId: number, scope: SnapshotArgs['scope'], maxText: number | undefined): Promise<PageSnapshot> {
   try {
     return await snapshotDocument(ctx, tabId, scope, maxText);
   } catch (error) {
@@ -248,11 +253,11 @@ async function snapshotTab(ctx: ToolContext, tabId: number, scope: SnapshotArgs[
 
 export const snapshotTool = defineTool({
   name: 'snapshot',
+  uses: USES,
   async handle(params, ctx) {
     const scope = scopeOf(params);
-    const tabId = await resolveTab(params.tab, ctx);
+    const tabId = callTab(ctx);
     const page = await ctx.snapshotLocks.run(tabId, ctx.deadline, () => snapshotTab(ctx, tabId, scope, params.maxText));
-    await setCurrentTab(tabId, ctx.browser);
     const shape = { interactive: params.interactive === true, elide: params.noElide !== true, ...(params.depth === undefined ? {} : { depth: params.depth }) };
     const scopeKey = scope === undefined ? '' : JSON.stringify(scope);
     const previous = params.diff ? await ctx.snapshotHistory.previous(tabId, scopeKey) : undefined;

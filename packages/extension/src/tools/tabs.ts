@@ -32,6 +32,7 @@ export function toWindowInfo(window: chrome.windows.Window): WindowInfo | null {
 
 export const tabsTool = defineTool({
   name: 'tabs',
+  uses: [],
   async handle(_params, ctx) {
     const windows = await ctx.browser.getAllWindows({ populate: true, windowTypes: ['normal', 'popup', 'app'] });
     const result: WindowInfo[] = [];

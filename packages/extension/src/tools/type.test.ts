@@ -3,6 +3,7 @@ import { FakePages } from '../testing/fakePage.js';
 import { createFakeEnvironment, type FakeEnvironment } from '../testing/fakeChrome.js';
 import type { FocusReport } from '../injected/reads.js';
 import { typeTool } from './type.js';
+import { runTool } from '../testing/toolContext.js';
 
 
 function focused(env: FakeEnvironment, tab: number, report: FocusReport): void {
@@ -19,7 +20,7 @@ describe('type', () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab().id ?? 0;
     focused(env, tab, { editable: true, description: 'input#q' });
-    expect(await typeTool.handle({ text: 'aé', tab }, env.ctx)).toEqual({ tabId: tab, typed: 2, into: 'input#q' });
+    expect(await runTool(typeTool, { text: 'aé', tab }, env.ctx)).toEqual({ tabId: tab, typed: 2, into: 'input#q' });
     const input = env.debugger.sent.filter((c) => c.method.startsWith('Input.')).map((c) => `${c.method}:${JSON.stringify(c.params)}`);
     expect(input).toHaveLength(3);
     expect(input[0]).toContain('"type":"keyDown"');
@@ -31,7 +32,7 @@ describe('type', () => {
     const env = createFakeEnvironment();
     const tab = env.browser.addTab().id ?? 0;
     focused(env, tab, { editable: false, description: 'nothing (the page body)' });
-    expect(await typeTool.handle({ text: 'x', tab }, env.ctx).catch((e: unknown) => e)).toMatchObject({ code: 'element_not_found', details: { tab } });
+    expect(await runTool(typeTool, { text: 'x', tab }, env.ctx).catch((e: unknown) => e)).toMatchObject({ code: 'element_not_found', details: { tab } });
     expect(env.debugger.methods().some((m) => m.startsWith('Input.'))).toBe(false);
   });
 });

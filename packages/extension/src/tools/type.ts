@@ -16,21 +16,21 @@
  * that shows a site the person blocked is refused before anything is looked at or typed (input/landing.ts).
  */
 import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
+import { callTab } from '../context/call.js';
 import { currentPlatform, planTyping, typeStep } from '../input/keyboard.js';
 import { ADialog } from '../pageState/dialogs.js';
 import { callRead } from '../page/pageCall.js';
-import { resolveTab } from '../targets.js';
 import { focusRef } from '../actions/refAction.js';
 import { selectorRefused } from '../page/selectorRefused.js';
 import { defineTool } from './defineTool.js';
-import type { ToolContext } from '../actions/toolContext.js';
+import { REF_SERVICES, type RefContext } from '../actions/toolContext.js';
 import { checkFocusLanding } from '../input/landing.js';
 
 /**
  * Type `text` into whatever is focused in the tab (`type -s @ref` focuses the ref's element first, then calls
  * this). Checks that something editable has focus, then types.
  */
-export async function typeIntoFocused(ctx: ToolContext, tabId: number, text: string): Promise<ToolResult<'type'>> {
+export async function typeIntoFocused(ctx: RefContext, tabId: number, text: string): Promise<ToolResult<'type'>> {
   // First: the focus report looks into same-origin frames, and the text goes where focus is.
   const landed = await checkFocusLanding(ctx, tabId);
   const focus = await callRead(ctx, tabId, 'focusReport', undefined);
@@ -63,7 +63,7 @@ export async function typeIntoFocused(ctx: ToolContext, tabId: number, text: str
 }
 
 /** `type -s <css>`: focus the one element `selector` matches in the tab's page, or say why not. */
-async function focusSelector(ctx: ToolContext, tabId: number, selector: string): Promise<void> {
+async function focusSelector(ctx: RefContext, tabId: number, selector: string): Promise<void> {
   const outcome = await callRead(ctx, tabId, 'focusSelector', { selector });
   switch (outcome.status) {
     case 'ok':
@@ -94,10 +94,11 @@ async function focusSelector(ctx: ToolContext, tabId: number, selector: string):
 
 export const typeTool = defineTool({
   name: 'type',
+  uses: REF_SERVICES,
   async handle(params, ctx) {
     // -s @ref: focus the ref's element first (same resolve/heal/navigation checks as every ref action).
     if (params.ref !== undefined) return typeIntoFocused(ctx, (await focusRef(ctx, params.ref, 'type')).tabId, params.text);
-    const tabId = await resolveTab(params.tab, ctx);
+    const tabId = callTab(ctx);
     if (params.selector !== undefined) await focusSelector(ctx, tabId, params.selector);
     return typeIntoFocused(ctx, tabId, params.text);
   },

@@ -12,12 +12,10 @@ import type Protocol from 'devtools-protocol';
 import { pageElementHandle } from '../page/pageCall.js';
 import { worldTarget } from '../page/worlds.js';
 import { staleRefError } from '../refs/refTarget.js';
-import { setCurrentTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
-import type { ToolContext } from '../actions/toolContext.js';
-import { pointerTarget } from '../actions/pointerDelivery.js';
-import { callSite, openRef, refusedError, unlessStale, type RefSite } from '../actions/refAction.js';
-import { clickRef } from '../actions/refClick.js';
+import { POINTER_SERVICES, type PointerContext } from '../actions/toolContext.js';
+import { click, pointerAction } from '../actions/pointerAction.js';
+import { openRef, readRef, refusedError, type RefSite } from '../actions/refAction.js';
 
 /** How long after the click a file chooser may take to open. */
 export const CHOOSER_WAIT_MS = 3000;
@@ -27,9 +25,8 @@ function tooMany(site: RefSite, count: number): RelayError {
   return refusedError('upload', site.ref, site.tabId, `it takes one file (no "multiple" attribute), ${count} were given`, { field: 'files' });
 }
 
-async function uploadToInput(ctx: ToolContext, site: RefSite, files: string[]): Promise<boolean> {
-  const check = unlessStale(site, await callSite(ctx, site, 'fileInput', { ref: site.ref }));
-  if (check.status === 'refused') throw refusedError('upload', site.ref, site.tabId, check.reason);
+async function uploadToInput(ctx: PointerContext, site: RefSite, files: string[]): Promise<boolean> {
+  const check = await readRef(ctx, site, 'upload', 'fileInput', { ref: site.ref });
   if (!check.multiple && files.length > 1) throw tooMany(site, files.length);
   const objectId = await pageElementHandle(ctx, site.world, site.ref, OBJECT_GROUP);
   try {
@@ -42,32 +39,39 @@ async function uploadToInput(ctx: ToolContext, site: RefSite, files: string[]): 
   return check.healed;
 }
 
-function nextFileChooser(ctx: ToolContext, tabId: number): { opened: Promise<Protocol.Page.FileChooserOpenedEvent | undefined>; stop(): void } {
-  let stop = (): void => undefined;
-  const opened = new Promise<Protocol.Page.FileChooserOpenedEvent | undefined>((resolve) => {
-    const timer = setTimeout(() => finish(undefined), Math.max(0, Math.min(CHOOSER_WAIT_MS, ctx.deadline - Date.now())));
+/** The next file chooser the tab opens, heard from now on; `opened()` waits for it at most CHOOSER_WAIT_MS from when it is asked (after the click). */
+function nextFileChooser(ctx: PointerContext, tabId: number): { opened(): Promise<Protocol.Page.FileChooserOpenedEvent | undefined>; stop(): void } {
+  let finish: (value: Protocol.Page.FileChooserOpenedEvent | undefined) => void = () => undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const chosen = new Promise<Protocol.Page.FileChooserOpenedEvent | undefined>((resolve) => {
     const unsubscribe = ctx.cdp.on((event) => {
       if (event.tabId === tabId && event.sessionId === undefined && event.method === 'Page.fileChooserOpened') {
         finish(event.params as Protocol.Page.FileChooserOpenedEvent);
       }
     });
-    function finish(value: Protocol.Page.FileChooserOpenedEvent | undefined): void {
+    finish = (value) => {
       clearTimeout(timer);
       unsubscribe();
       resolve(value);
-    }
-    stop = () => finish(undefined);
+    };
   });
-  return { opened, stop };
+  return {
+    opened: () => {
+      timer = setTimeout(() => finish(undefined), Math.max(0, Math.min(CHOOSER_WAIT_MS, ctx.deadline - Date.now())));
+      return chosen;
+    },
+    stop: () => finish(undefined),
+  };
 }
 
-async function uploadViaChooser(ctx: ToolContext, site: RefSite, files: string[]): Promise<boolean> {
-  const point = await pointerTarget(ctx, site, 'upload', 'click');
+async function uploadViaChooser(ctx: PointerContext, site: RefSite, files: string[]): Promise<boolean> {
+  // Intercepted before the click is aimed: a chooser the click opens is answered by us, never shown to the person.
   await ctx.cdp.send(site.tabId, 'Page.setInterceptFileChooserDialog', { enabled: true });
   const chooser = nextFileChooser(ctx, site.tabId);
+  let healed = false;
   try {
-    await clickRef(ctx, site, point, 'upload');
-    const opened = await chooser.opened;
+    ({ healed } = await pointerAction(ctx, { ref: site }, click('upload')));
+    const opened = await chooser.opened();
     if (opened === undefined) {
       throw refusedError('upload', site.ref, site.tabId, `clicking it opened no file chooser within ${CHOOSER_WAIT_MS} ms (give the <input type=file> ref itself, without --via)`);
     }
@@ -80,11 +84,12 @@ async function uploadViaChooser(ctx: ToolContext, site: RefSite, files: string[]
     chooser.stop();
     await ctx.cdp.send(site.tabId, 'Page.setInterceptFileChooserDialog', { enabled: false }).catch(() => undefined);
   }
-  return point.healed;
+  return healed;
 }
 
 export const uploadTool = defineTool({
   name: 'upload',
+  uses: POINTER_SERVICES,
   async handle(params, ctx): Promise<ToolResult<'upload'>> {
     const bad = params.files.find((file) => !file.startsWith('/'));
     if (bad !== undefined) {
@@ -95,7 +100,6 @@ export const uploadTool = defineTool({
     }
     const site = await openRef(ctx, params.ref);
     const healed = params.via ? await uploadViaChooser(ctx, site, params.files) : await uploadToInput(ctx, site, params.files);
-    await setCurrentTab(site.tabId, ctx.browser);
     return { tabId: site.tabId, ref: params.ref, files: params.files, via: params.via ? 'chooser' : 'input', healed };
   },
 });

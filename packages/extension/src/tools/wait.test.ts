@@ -4,6 +4,7 @@ import { createFakeEnvironment, type FakeEnvironment } from '../testing/fakeChro
 import { WAIT_REPORT_MS } from '@chrome-relay/protocol';
 import { DEADLINE_MARGIN_MS } from '../dispatcher.js';
 import { DIAGNOSTICS_RESERVE_MS, waitTool } from './wait.js';
+import { runTool } from '../testing/toolContext.js';
 
 beforeAll(() => {
   (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
@@ -30,7 +31,7 @@ describe('wait', () => {
     setTimeout(() => {
       url = 'https://shop.test/checkout/done';
     }, 150);
-    const result = await waitTool.handle({ url: '**/checkout/done', tab }, env.ctx);
+    const result = await runTool(waitTool, { url: '**/checkout/done', tab }, env.ctx);
     expect(result).toMatchObject({ tabId: tab, condition: 'url', url: 'https://shop.test/checkout/done' });
     expect(result.elapsedMs).toBeGreaterThanOrEqual(100);
   });
@@ -40,7 +41,7 @@ describe('wait', () => {
     const tab = env.browser.addTab().id ?? 0;
     history(env, tab, () => 'https://shop.test/cart');
     const started = Date.now();
-    const error = await waitTool.handle({ url: '**/never', tab, timeoutMs: 60_000 }, env.ctx).catch((e: unknown) => e);
+    const error = await runTool(waitTool, { url: '**/never', tab, timeoutMs: 60_000 }, env.ctx).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'timeout', details: { tab, condition: 'url', url: 'https://shop.test/cart', readyState: 'complete' } });
     expect(String((error as Error).message)).toContain('raise --timeout');
     expect(Date.now() - started).toBeLessThan(DIAGNOSTICS_RESERVE_MS + 300);
@@ -53,7 +54,7 @@ describe('wait', () => {
     await env.cdp.attach(tab);
     setTimeout(() => env.debugger.emit(tab, 'Page.javascriptDialogOpening', { type: 'alert', message: 'Boo', url: 'https://shop.test/cart' }), 120);
     const started = Date.now();
-    const error = await waitTool.handle({ url: '**/never', tab, timeoutMs: 3_000 }, env.ctx).catch((e: unknown) => e);
+    const error = await runTool(waitTool, { url: '**/never', tab, timeoutMs: 3_000 }, env.ctx).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'target_conflict', details: { dialog: { type: 'alert', message: 'Boo' } } });
     expect(Date.now() - started).toBeLessThan(1_000);
   });
@@ -67,7 +68,7 @@ describe('wait', () => {
       calls++;
       return { result: { type: 'number', deepSerializedValue: { type: 'number', value: calls >= 3 ? 1 : 0 } } };
     });
-    expect(await waitTool.handle({ fn: 'window.count', tab }, env.ctx)).toMatchObject({ condition: 'fn' });
+    expect(await runTool(waitTool, { fn: 'window.count', tab }, env.ctx)).toMatchObject({ condition: 'fn' });
     expect(calls).toBe(3);
   });
 });

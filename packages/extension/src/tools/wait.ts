@@ -21,6 +21,7 @@
  * ref's element is visible) as one more condition resolved through the refs layer.
  */
 import { selectorRefused } from '../page/selectorRefused.js';
+import { callTab } from '../context/call.js';
 import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { DOCUMENT_GONE, isCdpFailure } from '../cdp/failures.js';
 import { dialogOpenError } from '../pageState/dialogs.js';
@@ -29,10 +30,13 @@ import { callRead, type ReadSite } from '../page/pageCall.js';
 import { evaluateInMainWorld, isTruthy, type MainWorldSite } from '../pageState/mainWorld.js';
 import { currentEntry } from '../pageState/readiness.js';
 import { urlMatches } from '../pageState/urlGlob.js';
-import { resolveTab } from '../targets.js';
 import { defineTool } from './defineTool.js';
-import type { ToolContext } from '../actions/toolContext.js';
+import { REF_SERVICES, type ToolContext } from '../actions/toolContext.js';
 import { resolveFrameRef } from '../actions/frameRef.js';
+
+/** The services this tool uses (tools/defineTool.ts). */
+const USES = [...REF_SERVICES, 'downloads', 'network'] as const;
+type UsedContext = ToolContext<(typeof USES)[number]>;
 
 export const POLL_MS = 100;
 /** Kept back from the call deadline for the timeout's diagnostics and the reply. */
@@ -80,7 +84,7 @@ function transient(error: unknown): boolean {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Best-effort page state for the timeout error; bounded so it cannot eat the reply's time. */
-async function diagnostics(ctx: ToolContext, tabId: number, extra: Record<string, unknown>): Promise<Record<string, unknown>> {
+async function diagnostics(ctx: UsedContext, tabId: number, extra: Record<string, unknown>): Promise<Record<string, unknown>> {
   const bounded = <T>(work: Promise<T>): Promise<T | null> => {
     work.catch(() => undefined);
     return Promise.race([work.catch(() => null), sleep(400).then(() => null)]);
@@ -89,7 +93,7 @@ async function diagnostics(ctx: ToolContext, tabId: number, extra: Record<string
   return { tab: tabId, url: entry?.url ?? null, readyState, ...extra };
 }
 
-async function pollUntil(ctx: ToolContext, tabId: number, by: number, check: () => Promise<Check & { exists?: boolean }>): Promise<Outcome> {
+async function pollUntil(ctx: UsedContext, tabId: number, by: number, check: () => Promise<Check & { exists?: boolean }>): Promise<Outcome> {
   const dialogs = ctx.dialogs;
   let exists: boolean | undefined;
   for (;;) {
@@ -108,7 +112,7 @@ async function pollUntil(ctx: ToolContext, tabId: number, by: number, check: () 
   }
 }
 
-async function waitForDownload(ctx: ToolContext, tabId: number, by: number): Promise<Outcome> {
+async function waitForDownload(ctx: UsedContext, tabId: number, by: number): Promise<Outcome> {
   const tracker = ctx.downloads;
   const dialogs = ctx.dialogs;
   const finished = await dialogs.watch(tabId, () => tracker.waitForFinished(tabId, by));
@@ -136,7 +140,7 @@ async function waitForDownload(ctx: ToolContext, tabId: number, by: number): Pro
   return { check: { met: true, download: toDownloadInfo(download, path, await armedDir(ctx, tabId)) }, detail: {} };
 }
 
-async function waitForNetworkIdle(ctx: ToolContext, tabId: number, by: number): Promise<Outcome> {
+async function waitForNetworkIdle(ctx: UsedContext, tabId: number, by: number): Promise<Outcome> {
   const activity = ctx.network;
   const started = Date.now();
   const blind = await activity.ensureEnabled(ctx, tabId);
@@ -154,9 +158,9 @@ interface WaitSite {
   frame?: string;
 }
 
-async function waitSite(ctx: ToolContext, params: ToolParams<'wait'>, condition: WaitCondition): Promise<WaitSite> {
+async function waitSite(ctx: UsedContext, params: ToolParams<'wait'>, condition: WaitCondition): Promise<WaitSite> {
   if (params.frame === undefined) {
-    const tabId = await resolveTab(params.tab, ctx);
+    const tabId = callTab(ctx);
     return { tabId, reads: tabId, main: tabId };
   }
   if (condition === 'networkIdle' || condition === 'download') {
@@ -172,6 +176,7 @@ async function waitSite(ctx: ToolContext, params: ToolParams<'wait'>, condition:
 
 export const waitTool = defineTool({
   name: 'wait',
+  uses: USES,
   async handle(params, ctx) {
     const condition = conditionOf(params);
     const started = Date.now();

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { posix } from 'node:path';
 import type { BrowserSpec } from './browsers.js';
-import type { Platform, UserFacts } from './platform.js';
+import type { Platform, UserFacts } from './seam.js';
 import { killZeroAlive, prepareUnixSocket, shLauncher } from './posix.js';
 
 export const darwin: Platform = {

@@ -6,7 +6,7 @@
  */
 import { posix } from 'node:path';
 import type { BrowserSpec } from './browsers.js';
-import type { Platform, UserFacts } from './platform.js';
+import type { Platform, UserFacts } from './seam.js';
 import { readFileSync } from 'node:fs';
 import { killZeroAlive, prepareUnixSocket, shLauncher } from './posix.js';
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BROWSERS } from './browsers.js';
-import { platformOf, type EndpointRequest } from './platform.js';
+import { platformOf } from './platform.js';
+import type { EndpointRequest } from './seam.js';
 import { removeOwnSocketDir } from './posix.js';
 
 const uid = process.getuid?.() ?? 0;

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, lstatSync, mkdtempSync, readFileSync, rmdirSync } from 'node:fs';
 import { posix } from 'node:path';
 import { ensurePrivateDir, HOME_ENV } from '../privateDir.js';
-import type { Endpoint, EndpointRequest, LauncherFormat, LauncherSpec } from './platform.js';
+import type { Endpoint, EndpointRequest, LauncherFormat, LauncherSpec } from './seam.js';
 
 /** Prefix of the directories made under /tmp for one host's socket (the sweep recognises them). */
 const SHORT_DIR_PREFIX = 'chrome-relay-';

@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { win32 as path } from 'node:path';
 import type { BrowserSpec } from './browsers.js';
-import type { LauncherFormat, LauncherSpec, Platform, UserFacts } from './platform.js';
+import type { LauncherFormat, LauncherSpec, Platform, UserFacts } from './seam.js';
 import { killZeroAlive } from './posix.js';
 
 /** %LOCALAPPDATA% when absolute, else where Windows puts it. */

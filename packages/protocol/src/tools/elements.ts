@@ -1,6 +1,6 @@
 /**
- * Entries of the element-addressed actions: fill, focus, hover, select, check, uncheck, scroll,
- * drag, upload. Same shape as the TOOLS entries they are spread into (tools.ts).
+ * Entries of the element-addressed actions: fill, focus, hover, dblclick, select, check, uncheck,
+ * scroll, drag, upload. Same shape as the TOOLS entries they are spread into (tools.ts).
  *
  * Every one takes a ref from a snapshot; a ref carries its tab, so `tab` is only a cross-check
  * (a contradiction is target_conflict). `healed` says the ref's element had been re-rendered and
@@ -19,7 +19,7 @@ const healed = HealedField;
 const refParams = lazy(() => z.strictObject({ ref: ref(), tab: tabId().optional() }));
 
 /** The common shape: `<name> <ref>`. */
-const refCli = (command: 'focus' | 'hover' | 'check' | 'uncheck', summary: string, example: string): CliShape => ({
+const refCli = (command: 'focus' | 'hover' | 'dblclick' | 'check' | 'uncheck', summary: string, example: string): CliShape => ({
   command,
   summary,
   task: 'act',
@@ -54,7 +54,7 @@ export const ELEMENT_TOOLS = {
       result: z.strictObject({
         tabId: z.number(),
         ref: z.string(),
-        value: z.string().describe('What the element holds afterwards (verified: the request, or with formatted the request as the page formats it); a password or one-time code shows as ••••••'),
+        value: z.string().describe('What the element holds afterwards (verified: the request, or with formatted the request as the page formats it; a contenteditable\'s text line for line, as `get value` reads it); a password or one-time code shows as ••••••'),
         formatted: z
           .literal(true)
           .optional()
@@ -77,6 +77,15 @@ export const ELEMENT_TOOLS = {
     mcp: { group: 'core', description: 'Move the mouse over an element (menus, tooltips); fails if something covers it.' },
     input: true,
     cli: refCli('hover', 'Move the mouse over an element (refuses if something covers it).', 'chrome-relay hover @e7 --snapshot'),
+    schemas: () => ({ params: refParams(), result: z.strictObject({ tabId: z.number(), ref: z.string(), x: z.number(), y: z.number(), healed: healed() }) }),
+  }),
+  dblclick: toolEntry({
+    description:
+      'Double-click an element: two trusted clicks at a point proven to reach it (scrolled into view, hit-tested; a covered element is refused), each press and release verified to reach it, as click does.',
+    mutates: true,
+    mcp: { group: 'extra', description: 'Double-click an element (edit a cell, open an item); fails if something covers it.' },
+    input: true,
+    cli: refCli('dblclick', 'Double-click an element (refuses if something covers it).', 'chrome-relay dblclick @e7'),
     schemas: () => ({ params: refParams(), result: z.strictObject({ tabId: z.number(), ref: z.string(), x: z.number(), y: z.number(), healed: healed() }) }),
   }),
   select: toolEntry({

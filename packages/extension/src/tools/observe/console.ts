@@ -5,10 +5,10 @@
  * name. (`js` reads the page unmasked when an agent really needs a value.)
  */
 import type { ToolResult } from '@chrome-relay/protocol';
+import { callTab } from '../../context/call.js';
 import { atLeast, type RawSend } from '../../observe/captures.js';
 import { redactText, redactUrl } from '../../observe/redact.js';
 import { rawSend } from '../../observe/wire.js';
-import { resolveTab } from '../../targets.js';
 import { defineTool } from '../defineTool.js';
 
 type ConsoleEntry = ToolResult<'console'>['entries'][number];
@@ -31,8 +31,9 @@ export function redactEntry(entry: ConsoleEntry, secrets: readonly string[]): Co
 
 export const consoleTool = defineTool({
   name: 'console',
+  uses: ['captures'],
   async handle(params, ctx): Promise<ToolResult<'console'>> {
-    const tabId = await resolveTab(params.tab, ctx);
+    const tabId = callTab(ctx);
     const send = rawSend(ctx.cdp, tabId);
     await ctx.captures.arm(tabId, send);
     const buffer = ctx.captures.console(tabId);

@@ -4,12 +4,12 @@
  * match the real URL, so `--url` finds a request by what the page actually asked for.
  */
 import { RelayError, VERSION, type ToolParams } from '@chrome-relay/protocol';
+import { callTab } from '../../context/call.js';
 import type { NetworkEntry } from '../../observe/networkLog.js';
 import { buildHar } from '../../observe/har.js';
 import type { NetworkRecord } from '../../observe/networkLog.js';
 import { redactHeaders, redactUrl } from '../../observe/redact.js';
 import { rawSend } from '../../observe/wire.js';
-import { resolveTab } from '../../targets.js';
 import { defineTool } from '../defineTool.js';
 
 export function matchesStatus(entry: NetworkEntry, status: string | undefined): boolean {
@@ -40,8 +40,9 @@ export function filterRequests(records: readonly NetworkRecord[], params: Pick<T
 
 export const networkTool = defineTool({
   name: 'network',
+  uses: ['captures'],
   async handle(params, ctx) {
-    const tabId = await resolveTab(params.tab, ctx);
+    const tabId = callTab(ctx);
     await ctx.captures.arm(tabId, rawSend(ctx.cdp, tabId));
     const log = ctx.captures.network(tabId);
     return { tabId, requests: filterRequests(log.buffer.since().map((item) => item.value), params), dropped: log.buffer.dropped };
@@ -50,8 +51,9 @@ export const networkTool = defineTool({
 
 export const networkBodyTool = defineTool({
   name: 'network_body',
+  uses: ['captures'],
   async handle(params, ctx) {
-    const tabId = await resolveTab(params.tab, ctx);
+    const tabId = callTab(ctx);
     const record = ctx.captures.network(tabId).get(params.id);
     if (!record) {
       throw new RelayError('invalid_arguments', `No captured request ${params.id} in tab ${tabId}; run \`chrome-relay network --tab ${tabId}\` for the ids it holds.`, {
@@ -66,8 +68,9 @@ export const networkBodyTool = defineTool({
 
 export const networkHarTool = defineTool({
   name: 'network_har',
+  uses: ['captures'],
   async handle(params, ctx) {
-    const tabId = await resolveTab(params.tab, ctx);
+    const tabId = callTab(ctx);
     await ctx.captures.arm(tabId, rawSend(ctx.cdp, tabId));
     const entries = ctx.captures.network(tabId).buffer.since().map((item) => toEntry(item.value, params.rawHeaders ?? false));
     return { tabId, entries: entries.length, har: buildHar(entries, VERSION) };

@@ -7,7 +7,7 @@ import { organizeTools } from './organize.js';
 
 function setup() {
   const env = createFakeEnvironment();
-  const deps = createTargetingContext({ browser: env.browser, organize: fakeOrganize(env.browser), refTab: async () => undefined });
+  const deps = createTargetingContext({ browser: env.browser, organize: fakeOrganize(env.browser), refs: { lookup: async () => undefined, forgetTab: async () => undefined }, seesGroup: async () => true });
   const tabA = env.browser.addTab({}).id ?? 0;
   const tabB = env.browser.addTab({}).id ?? 0;
   return { ...env, ctx: { ...env.ctx, targeting: deps }, deps, tools: organizeTools, tabA, tabB };

@@ -10,7 +10,6 @@
 import { reasonedError, RelayError, type ToolResult } from '@chrome-relay/protocol';
 import type { CallTabs } from '../../context/call.js';
 import type { LeaseInfo } from '../../targeting/leases.js';
-import { findGroup, getGroup } from '../../targeting/groups.js';
 import { DEFAULT_LEASE_TTL_MS, leaseConflict } from '../../targeting/leases.js';
 import { tabExists } from '../../targets.js';
 import { defineTool } from '../defineTool.js';
@@ -30,6 +29,7 @@ function vetted(target: CallTabs): { ok: readonly number[]; failed: Failed[] } {
 function organizeToolSet() {
   const workspaceCreate = defineTool({
     name: 'workspace_create',
+    uses: ['targeting'],
     async handle(params, { targeting: deps }) {
       const created = await deps.workspaces.create(params.name, params.agent ?? null, params.url ?? 'about:blank');
       // The agent that opens a workspace owns it: others acting there get target_conflict.
@@ -40,6 +40,7 @@ function organizeToolSet() {
 
   const workspaceList = defineTool({
     name: 'workspace_list',
+    uses: ['targeting'],
     async handle(_params, { targeting: deps }) {
       const live = await deps.workspaces.list();
       return { workspaces: live.map((w) => ({ name: w.name, windowId: w.windowId, tabIds: w.tabIds, owner: w.owner })) };
@@ -48,6 +49,7 @@ function organizeToolSet() {
 
   const workspaceClose = defineTool({
     name: 'workspace_close',
+    uses: ['targeting'],
     async handle(params, { targeting: deps }) {
       const workspace = await deps.workspaces.get(params.name);
       const lease = await deps.leases.find('workspace', params.name);
@@ -61,9 +63,10 @@ function organizeToolSet() {
 
   const groupCreate = defineTool({
     name: 'group_create',
+    uses: ['targeting'],
     async handle(params, ctx) {
       const deps = ctx.targeting;
-      if (await findGroup(deps.organize, params.name)) {
+      if (await deps.groups.find(params.name)) {
         throw reasonedError('target_conflict', 'name_taken', `A tab group named "${params.name}" already exists; add tabs with \`chrome-relay group add ${params.name} <tab…>\`, or pick another name.`, {
           phase: 'resolve',
           details: { group: params.name },
@@ -78,9 +81,10 @@ function organizeToolSet() {
 
   const groupAdd = defineTool({
     name: 'group_add',
+    uses: ['targeting'],
     async handle(params, ctx) {
       const deps = ctx.targeting;
-      const group = await getGroup(deps.organize, params.name);
+      const group = await deps.groups.get(params.name);
       const tabs = [...new Set(params.tabs)];
       await deps.organize.groupTabs(tabs, group.id);
       return { name: params.name, groupId: group.id, applied: tabs, failed: vetted(ctx.target).failed };
@@ -89,6 +93,7 @@ function organizeToolSet() {
 
   const groupList = defineTool({
     name: 'group_list',
+    uses: ['targeting'],
     async handle(_params, { targeting: deps }) {
       const groups = await deps.organize.queryGroups();
       const result: ToolResult<'group_list'>['groups'] = [];
@@ -101,9 +106,10 @@ function organizeToolSet() {
 
   const groupClose = defineTool({
     name: 'group_close',
+    uses: ['targeting'],
     async handle(params, ctx) {
       const deps = ctx.targeting;
-      const group = await getGroup(deps.organize, params.name);
+      const group = await deps.groups.get(params.name);
       const checked = vetted(ctx.target);
       const applied: number[] = [];
       const failed = [...checked.failed];
@@ -129,6 +135,7 @@ function organizeToolSet() {
 
   const leaseClaim = defineTool({
     name: 'lease_claim',
+    uses: ['targeting'],
     async handle(params, { targeting: deps }) {
       const ttlMs = (params.ttlSec ?? DEFAULT_LEASE_TTL_MS / 1000) * 1000;
       if ((params.tab === undefined) === (params.workspace === undefined)) {
@@ -146,6 +153,7 @@ function organizeToolSet() {
 
   const leaseList = defineTool({
     name: 'lease_list',
+    uses: ['targeting'],
     async handle(_params, { targeting: deps }) {
       // Leases die with what they name. Tab closes drop theirs as they happen (background.ts);
       // this catches closes the worker missed, and workspaces whose window a person closed.
@@ -161,6 +169,7 @@ function organizeToolSet() {
 
   const leaseRelease = defineTool({
     name: 'lease_release',
+    uses: ['targeting'],
     async handle(params, { targeting: deps }) {
       const given = [params.tab !== undefined, params.workspace !== undefined, params.all === true].filter(Boolean).length;
       if (given !== 1) {

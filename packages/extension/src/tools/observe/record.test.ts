@@ -7,6 +7,7 @@ import { Recorder } from '../../capture/recorder.js';
 import { TabDrawing } from '../../capture/screencast.js';
 import type { LiveFrame } from '../../capture/recordMask.js';
 import { unmasked, type FrameMasker } from '../../capture/recordMask.js';
+import { runTool } from '../../testing/toolContext.js';
 
 /** Frames are kept after the masker answered (a microtask chain): let it run. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -61,7 +62,7 @@ describe('screenshot while the tab is being recorded', () => {
     const tab = env.browser.addTab().id ?? 0;
     const recorder = new Recorder(unmasked, new TabDrawing());
     await recorder.start(env.ctx.cdp, tab, { maxFrames: 10, quality: 50, maxEdge: 800 });
-    const error = await screenshotTool.handle({ tab, full: true }, { ...env.ctx, render: noCrop, recorder, frames: NO_BLOCKED_FRAMES }).then(() => null, (e: unknown) => e);
+    const error = await runTool(screenshotTool, { tab, full: true }, { ...env.ctx, render: noCrop, recorder, frames: NO_BLOCKED_FRAMES }).then(() => null, (e: unknown) => e);
     expect(error).toMatchObject({ code: 'target_conflict', retryable: false, details: { reason: 'recording', field: 'full' } });
     const sent = env.debugger.sent.map((c) => c.method);
     expect(sent.filter((m) => m === 'Page.startScreencast')).toHaveLength(1);

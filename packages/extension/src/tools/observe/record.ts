@@ -2,14 +2,16 @@
  * `record_start` / `record_stop`: the tab's screencast through the recorder (capture/recorder.ts), which masks every
  * frame before it is kept.
  */
-import { resolveTab } from '../../targets.js';
+
 import { DEFAULT_MAX_FRAMES } from '../../capture/recorder.js';
+import { callTab } from '../../context/call.js';
 import { defineTool } from '../defineTool.js';
 
 export const recordStartTool = defineTool({
   name: 'record_start',
+  uses: ['recorder'],
   async handle(params, ctx) {
-    const tabId = await resolveTab(params.tab, ctx);
+    const tabId = callTab(ctx);
     await ctx.recorder.start(ctx.cdp, tabId, {
       maxFrames: params.maxFrames ?? DEFAULT_MAX_FRAMES,
       quality: params.quality ?? 70,
@@ -21,8 +23,9 @@ export const recordStartTool = defineTool({
 
 export const recordStopTool = defineTool({
   name: 'record_stop',
+  uses: ['recorder'],
   async handle(params, ctx) {
-    const tabId = await resolveTab(params.tab, ctx);
+    const tabId = callTab(ctx);
     return { tabId, ...(await ctx.recorder.stop(ctx.cdp, tabId)) };
   },
 });

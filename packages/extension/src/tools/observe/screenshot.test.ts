@@ -7,6 +7,7 @@ import { Recorder } from '../../capture/recorder.js';
 import { unmasked } from '../../capture/recordMask.js';
 import { drawnAtScroll, noFrameError } from '../../capture/screenshot.js';
 import { screenshotTool } from './screenshot.js';
+import { runTool } from '../../testing/toolContext.js';
 
 describe('an element screenshot takes a frame drawn at the scroll its box was measured at', () => {
   it('refuses a frame drawn before the element was scrolled into view', () => {
@@ -51,7 +52,7 @@ function capturedTab(rules?: string[]) {
   });
   const frames = rules === undefined ? tab.frames : { ...tab.frames, blockList: () => Promise.resolve([]) };
   const tool = (render: RenderFrame) => ({
-    handle: (params: ToolParams<'screenshot'>, ctx: ToolContext) => screenshotTool.handle(params, { ...ctx, render, recorder: new Recorder(unmasked, ctx.drawing), frames }),
+    handle: (params: ToolParams<'screenshot'>, ctx: ToolContext) => runTool(screenshotTool, params, { ...ctx, render, recorder: new Recorder(unmasked, ctx.drawing), frames }),
   });
   return { ...tab, tool };
 }

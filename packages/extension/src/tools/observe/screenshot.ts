@@ -21,15 +21,19 @@
  * recording, so it is refused (target_conflict, reason recording) with the move.
  */
 import { selectorRefused } from '../../page/selectorRefused.js';
+import { callTab } from '../../context/call.js';
 import { reasonedError, RelayError, type ToolParams, type ToolResult } from '@chrome-relay/protocol';
 import { mainFrameDocument } from '../../page/worlds.js';
 import { callRead } from '../../page/pageCall.js';
-import { resolveTab } from '../../targets.js';
-import { callSite, notVisibleError, openRef, unlessStale } from '../../actions/refAction.js';
+import { notVisibleError, openRef, readRef } from '../../actions/refAction.js';
 import { defineTool } from '../defineTool.js';
-import type { ToolContext } from '../../actions/toolContext.js';
+import { REF_SERVICES, type ToolContext } from '../../actions/toolContext.js';
 import type { Rect } from '../../page/blockedBoxes.js';
 import { captureMasked, type Scroll, type Viewport } from '../../capture/screenshot.js';
+
+/** The services this tool uses (tools/defineTool.ts). */
+const USES = [...REF_SERVICES, 'recorder', 'drawing', 'render', 'imageSize'] as const;
+type UsedContext = ToolContext<(typeof USES)[number]>;
 
 type Clip = Rect;
 
@@ -38,17 +42,17 @@ function invalid(field: string, message: string): RelayError {
 }
 
 /** A ref's element box: the same resolve/heal/navigation checks as every ref action, then its viewport rect. */
-async function refClip(ctx: ToolContext, ref: string): Promise<{ tabId: number; clip: Clip; scroll: Scroll }> {
+async function refClip(ctx: UsedContext, ref: string): Promise<{ tabId: number; clip: Clip; scroll: Scroll }> {
   const site = await openRef(ctx, ref);
   if (site.world.frameId !== (await mainFrameDocument(ctx, site.tabId)).frameId) {
     throw invalid('ref', `@${ref} is inside an iframe; element screenshots of framed elements are not supported yet — capture the viewport, or use --selector on the iframe.`);
   }
-  const outcome = unlessStale(site, await callSite(ctx, site, 'box', { ref }));
+  const outcome = await readRef(ctx, site, 'screenshot', 'box', { ref });
   if (outcome.status === 'not_visible') throw notVisibleError('screenshot', ref, site.tabId);
   return { tabId: site.tabId, clip: { x: outcome.x, y: outcome.y, width: outcome.width, height: outcome.height }, scroll: { x: outcome.scrollX, y: outcome.scrollY } };
 }
 
-async function elementClip(ctx: ToolContext, tabId: number, selector: string): Promise<{ clip: Clip; scroll: Scroll }> {
+async function elementClip(ctx: UsedContext, tabId: number, selector: string): Promise<{ clip: Clip; scroll: Scroll }> {
   const box = await callRead(ctx, tabId, 'elementBox', { selector });
   if ('status' in box) throw selectorRefused('screenshot', 'selector', selector, box, { tab: tabId });
   if (!box.found) {
@@ -66,7 +70,7 @@ async function elementClip(ctx: ToolContext, tabId: number, selector: string): P
   return { clip: { x: box.x, y: box.y, width: box.width, height: box.height }, scroll: { x: box.scrollX, y: box.scrollY } };
 }
 
-async function viewportOf(ctx: ToolContext, tabId: number): Promise<Viewport & { contentHeight: number }> {
+async function viewportOf(ctx: UsedContext, tabId: number): Promise<Viewport & { contentHeight: number }> {
   const metrics = await ctx.cdp.send(tabId, 'Page.getLayoutMetrics');
   return { width: metrics.cssLayoutViewport.clientWidth, height: metrics.cssLayoutViewport.clientHeight, contentHeight: metrics.cssContentSize.height };
 }
@@ -88,6 +92,7 @@ export function screenshotScale(clip: Clip, maxEdge: number | undefined): number
 
 export const screenshotTool = defineTool({
   name: 'screenshot',
+  uses: USES,
   async handle(params: ToolParams<'screenshot'>, ctx): Promise<ToolResult<'screenshot'>> {
     const format = params.format ?? 'png';
     if (params.quality !== undefined && format !== 'jpeg') throw invalid('quality', '--quality only applies to --format jpeg.');
@@ -99,7 +104,7 @@ export const screenshotTool = defineTool({
     if (params.ref !== undefined) {
       ({ tabId, clip: element, scroll } = await refClip(ctx, params.ref));
     } else {
-      tabId = await resolveTab(params.tab, ctx);
+      tabId = callTab(ctx);
       if (params.selector !== undefined) ({ clip: element, scroll } = await elementClip(ctx, tabId, params.selector));
     }
     const recording = ctx.recorder.isRecording(tabId);

@@ -1,6 +1,8 @@
 /**
- * A small seeded PRNG (mulberry32) and the draws the suite makes with it. Every generated input comes from
- * one seed, printed at the start, so a failing run is reproduced with `pnpm test:torture --seed N`.
+ * A small seeded PRNG (mulberry32) and the draws the seeded tests make with it: the torture suite, whose every
+ * generated input comes from one seed printed at the start (a failing run is reproduced with `pnpm test:torture
+ * --seed N`), seeded e2e models and property tests. Test code only (not exported from the package index); it lives
+ * at the bottom layer so that packages' tests, e2e/ and scripts/ all reach it by importing downwards.
  */
 export interface Rng {
   /** Uniform in [0, 1). */
