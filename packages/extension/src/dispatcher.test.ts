@@ -179,7 +179,7 @@ describe('dispatcher: one target per call', () => {
     expect(env.browser.session.get(SESSION_KEYS.currentTab)).toBe(opened);
   });
 
-  it('a tool that failed on a tab the call named leaves that tab remembered; a tool that acts on no tab changes nothing', async () => {
+  it('a tool that failed after it began to act on a tab the call named leaves that tab remembered; one that failed before acting (a stale ref), or acts on no tab, changes nothing', async () => {
     const env = createFakeEnvironment();
     const remembered = env.browser.addTab({}).id ?? 0;
     const named = env.browser.addTab({}).id ?? 0;
@@ -187,12 +187,15 @@ describe('dispatcher: one target per call', () => {
     const failing = defineTool({
       name: 'get',
       uses: [],
-      handle: async () => {
-        throw new RelayError('element_not_found', 'none', { details: { reason: 'no_match' } });
+      handle: async (params) => {
+        if (params.selector === 'stale') throw new RelayError('stale_ref', 'stale', { phase: 'resolve', details: { reason: 'navigated' } });
+        throw new RelayError('click_intercepted', 'taken', { phase: 'verify', details: {} });
       },
     });
     const tabs = defineTool({ name: 'tabs', uses: [], handle: async () => ({ windows: [] }) });
     const dispatch = createDispatcher({ tools: [failing, tabs], services: { ...env.ctx, targeting: targetingOver(env.browser) } });
+    await dispatch({ ...call('get', { what: 'text', selector: 'stale' }), target: { tab: named } });
+    expect(env.browser.session.get(SESSION_KEYS.currentTab)).toBe(remembered);
     await dispatch({ ...call('get', { what: 'text', selector: 'p' }), target: { tab: named } });
     expect(env.browser.session.get(SESSION_KEYS.currentTab)).toBe(named);
     env.browser.session.set(SESSION_KEYS.currentTab, remembered);

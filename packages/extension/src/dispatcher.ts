@@ -37,6 +37,7 @@
 import {
   asInterrupted,
   isToolName,
+  PHASE_TABLE,
   reasonedError,
   RelayError,
   VERSION,
@@ -284,8 +285,9 @@ export function createDispatcher(deps: DispatcherDeps): Dispatch {
     try {
       result = await Promise.race([running, stopped]);
     } catch (error) {
-      // The tool ran on a tab the call named (--tab, a ref's, a workspace's): that is where the agent works now.
-      if (handler !== undefined) await remember(tool.name, tabs, undefined, agent).catch(() => undefined);
+      // The tool began to act on a tab the call named (--tab, a ref's, a workspace's): that is where the agent works
+      // now. One that failed before acting (a stale ref, an element not found) leaves the remembered tab as it was.
+      if (handler !== undefined && !PHASE_TABLE[RelayError.from(error).phase].beforeActing) await remember(tool.name, tabs, undefined, agent).catch(() => undefined);
       throw error;
     }
     await remember(tool.name, tabs, result, agent);
