@@ -16,7 +16,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, startRelay, type CliResult, type Relay } from './harness.js';
-import { mcpClient, okJson, open, stringEnv } from './helpers.js';
+import { keptAnswers, mcpClient, okJson, open, stringEnv } from './helpers.js';
 import { extensionPage, saveOptions } from './personOptions.js';
 
 const SECRET = 'local-file-SECRET-42';
@@ -26,7 +26,7 @@ let mcp: Client;
 let options: Page;
 let file = '';
 let fileUrl = '';
-const told: string[] = [];
+const { told, cli } = keptAnswers(() => relay);
 
 beforeAll(async () => {
   relay = await startRelay();
@@ -40,12 +40,6 @@ afterAll(async () => {
   await mcp?.close().catch(() => undefined);
   await relay?.stop();
 });
-
-async function cli(...args: string[]): Promise<CliResult> {
-  const result = await relay.cli(...args);
-  told.push(result.stdout, result.stderr);
-  return result;
-}
 
 function refused(result: CliResult, what: string): void {
   expect(result.code, `${what}: ${result.stdout}`).toBe(1);

@@ -21,7 +21,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRelay, type CliResult, type Relay } from './harness.js';
-import { mcpClient, okJson, open, read } from './helpers.js';
+import { keptAnswers, mcpClient, okJson, open, read } from './helpers.js';
 import { extensionPage, personTabIds } from './personOptions.js';
 
 const DRAFT = 'Sam — the number I can live with is 92k. Do not forward.';
@@ -32,17 +32,11 @@ let options: Page;
 let draft: Page;
 let mine: { draft: number; other: number };
 let group: number;
-const told: string[] = [];
+const { told, cli } = keptAnswers(() => relay);
 
 interface Listed {
   windows: { id: number; tabs: { id: number; url: string; title: string; groupId: number }[] }[];
   otherTabs?: number;
-}
-
-async function cli(...args: string[]): Promise<CliResult> {
-  const result = await relay.cli(...args);
-  told.push(result.stdout, result.stderr);
-  return result;
 }
 
 function refused(result: CliResult, what: string): void {

@@ -19,7 +19,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CLI, startRelay, type CliResult, type Relay } from './harness.js';
-import { mcpClient, open, read, refFor, snapshot, stringEnv } from './helpers.js';
+import { keptAnswers, mcpClient, open, read, refFor, snapshot, stringEnv } from './helpers.js';
 import { extensionPage, saveOptions } from './personOptions.js';
 
 const PASSWORD = 'Pw-SECRET-9x';
@@ -28,7 +28,7 @@ const CODE = '4711-SECRET-0';
 let relay: Relay;
 let mcp: Client;
 let options: Page;
-const told: string[] = [];
+const { told, cli } = keptAnswers(() => relay);
 
 beforeAll(async () => {
   relay = await startRelay();
@@ -43,12 +43,6 @@ afterAll(async () => {
 beforeEach(() => {
   told.splice(0);
 });
-
-async function cli(...args: string[]): Promise<CliResult> {
-  const result = await relay.cli(...args);
-  told.push(result.stdout, result.stderr);
-  return result;
-}
 
 async function mcpCall(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string }> {
   const result = await mcp.callTool({ name, arguments: args });

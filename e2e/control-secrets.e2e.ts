@@ -11,8 +11,8 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRelay, type CliResult, type Relay } from './harness.js';
-import { mcpClient, open, read, refFor, snapshot } from './helpers.js';
+import { startRelay, type Relay } from './harness.js';
+import { keptAnswers, mcpClient, open, read, refFor, snapshot } from './helpers.js';
 import { extensionPage } from './personOptions.js';
 
 const PASSWORD = 'hunter2-SECRET-1';
@@ -23,7 +23,7 @@ const SECRETS = [PASSWORD, CODE, TOKEN, USERINFO, 'rt-SECRET-5'];
 
 let relay: Relay;
 let mcp: Client;
-const told: string[] = [];
+const { told, cli } = keptAnswers(() => relay);
 
 beforeAll(async () => {
   relay = await startRelay();
@@ -33,12 +33,6 @@ afterAll(async () => {
   await mcp?.close().catch(() => undefined);
   await relay?.stop();
 });
-
-async function cli(...args: string[]): Promise<CliResult> {
-  const result = await relay.cli(...args);
-  told.push(result.stdout, result.stderr);
-  return result;
-}
 
 describe('secrets are never echoed', () => {
   it('a password or one-time code typed by fill is masked in its answer, in get value and in a failed fill', async () => {

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRelay, type Relay } from './harness.js';
-import { okJson, open, read, refFor, snapshot } from './helpers.js';
+import { okJson, open, read, refFor, snapshot, snapshotNodes, type JsonNode } from './helpers.js';
 
 let relay: Relay;
 beforeAll(async () => {
@@ -19,27 +19,7 @@ afterAll(async () => {
 
 const ok = (...args: string[]): Promise<Record<string, unknown>> => okJson(relay, ...args);
 
-interface JsonNode {
-  role: string;
-  name?: string;
-  ref?: string;
-  value?: string;
-  valueLength?: number;
-  children?: JsonNode[];
-}
-
-function nodes(tree: readonly JsonNode[], out: JsonNode[] = []): JsonNode[] {
-  for (const node of tree) {
-    out.push(node);
-    if (node.children !== undefined) nodes(node.children, out);
-  }
-  return out;
-}
-
-async function snapshotJson(tabId: number, ...extra: string[]): Promise<JsonNode[]> {
-  const result = await ok('snapshot', '--tab', String(tabId), '--json', ...extra);
-  return nodes(result.tree as JsonNode[]);
-}
+const snapshotJson = (tabId: number, ...extra: string[]): Promise<JsonNode[]> => snapshotNodes(relay, tabId, ...extra);
 
 describe('icon-only controls get a ref and a name, marked as inferred', () => {
   it('an icon font, a CSS content image, a CSS background button, an inline SVG and a tooltip each act through their refs', async () => {

@@ -4,7 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { startFixtureServer, type FixtureServer } from './fixtureServer.js';
-import { CLI, startRelay, type Relay } from './harness.js';
+import { CLI, startRelay, type CliResult, type Relay } from './harness.js';
 
 export interface Opened {
   tabId: number;
@@ -39,6 +39,31 @@ export async function okText(relay: Relay, ...args: string[]): Promise<string> {
 
 export async function snapshot(relay: Relay, tabId: number): Promise<string> {
   return okText(relay, 'snapshot', '--tab', String(tabId));
+}
+
+/** A node of `snapshot --json`'s tree, with the fields the e2e read. */
+export interface JsonNode {
+  role: string;
+  name?: string;
+  ref?: string;
+  value?: string;
+  valueLength?: number;
+  children?: JsonNode[];
+}
+
+/** Every node of a `snapshot --json` tree, depth first. */
+export function nodes(tree: readonly JsonNode[], out: JsonNode[] = []): JsonNode[] {
+  for (const node of tree) {
+    out.push(node);
+    if (node.children !== undefined) nodes(node.children, out);
+  }
+  return out;
+}
+
+/** The tab's snapshot as its nodes (`snapshot --json`, with `extra` flags). */
+export async function snapshotNodes(relay: Relay, tabId: number, ...extra: string[]): Promise<JsonNode[]> {
+  const result = await okJson(relay, 'snapshot', '--tab', String(tabId), '--json', ...extra);
+  return nodes(result.tree as JsonNode[]);
 }
 
 /** The ref on the first line matching `pattern` (or the nth match), as `@eN`. */
@@ -115,4 +140,18 @@ export function crossSiteRig(): CrossSiteRig {
 export function ready<T>(value: T | undefined): T {
   if (value === undefined) throw new Error('an e2e rig is used before its beforeAll ran');
   return value;
+}
+
+/**
+ * A CLI that keeps every answer it was given (stdout and stderr), so a test can say a secret or the person's page
+ * appears in none of them. `relay` is read at each call: the relay starts in beforeAll.
+ */
+export function keptAnswers(relay: () => Relay): { told: string[]; cli: (...args: string[]) => Promise<CliResult> } {
+  const told: string[] = [];
+  const cli = async (...args: string[]): Promise<CliResult> => {
+    const result = await relay().cli(...args);
+    told.push(result.stdout, result.stderr);
+    return result;
+  };
+  return { told, cli };
 }

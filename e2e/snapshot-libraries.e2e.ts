@@ -8,7 +8,7 @@
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRelay, until, type Relay } from './harness.js';
-import { okJson, open, read, refFor, snapshot, type Opened } from './helpers.js';
+import { okJson, open, read, refFor, snapshot, type JsonNode, type Opened } from './helpers.js';
 import { checkSnapshotText } from './snapshotGrammar.js';
 
 let relay: Relay;
@@ -26,12 +26,6 @@ async function openLibrary(name: string, ready: string): Promise<Opened & { page
   const tab = await open(relay, `/libs/${name}.html`);
   await ok('wait', '--tab', String(tab.tabId), '--selector', ready);
   return { ...tab, page: await relay.page(tab.path) };
-}
-
-interface JsonNode {
-  ref?: string;
-  value?: string;
-  children?: JsonNode[];
 }
 
 function byRef(tree: readonly JsonNode[], ref: string): JsonNode | undefined {

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRelay, type Relay } from './harness.js';
-import { okJson, open, read, refFor, snapshot } from './helpers.js';
+import { okJson, open, read, refFor, snapshot, snapshotNodes, type JsonNode } from './helpers.js';
 import { checkSnapshotText } from './snapshotGrammar.js';
 
 let relay: Relay;
@@ -21,26 +21,7 @@ afterAll(async () => {
 
 const ok = (...args: string[]): Promise<Record<string, unknown>> => okJson(relay, ...args);
 
-interface JsonNode {
-  role: string;
-  name?: string;
-  ref?: string;
-  value?: string;
-  children?: JsonNode[];
-}
-
-function nodes(tree: readonly JsonNode[], out: JsonNode[] = []): JsonNode[] {
-  for (const node of tree) {
-    out.push(node);
-    if (node.children !== undefined) nodes(node.children, out);
-  }
-  return out;
-}
-
-async function snapshotJson(tabId: number): Promise<JsonNode[]> {
-  const result = await ok('snapshot', '--tab', String(tabId), '--json');
-  return nodes(result.tree as JsonNode[]);
-}
+const snapshotJson = (tabId: number): Promise<JsonNode[]> => snapshotNodes(relay, tabId);
 
 describe('controls Chrome shows are in the snapshot, named, and act through their refs', () => {
   it('an icon-only ARIA button and a star slider whose only content is aria-hidden', async () => {
