@@ -34,7 +34,9 @@ function onScreencastFrames(cdp: Pick<CdpSessions, 'on' | 'send'>, tabId: number
  * keeping the tab drawing is stopped first, and only frames sent after that stop was answered are this one's: the
  * session sends events and answers in order, so a frame that came before the answer was drawn for the one it ended
  * (its 16 px frame). A frame sent between that answer and the start's own answer is this screencast's first, and is
- * kept. The unsubscribe; a start that fails unsubscribes itself.
+ * kept. Chrome can still deliver, after that answer, a frame it encoded for the screencast that was stopped (seen: a
+ * screenshot of an element cropped from a 16 px frame, 2 px wide); a user that needs its own frame size checks it
+ * (screenshot.ts downscaledFrame). The unsubscribe; a start that fails unsubscribes itself.
  */
 export async function startedFrames(
   ctx: { readonly cdp: Pick<CdpSessions, 'on' | 'send'>; readonly drawing: TabDrawing },

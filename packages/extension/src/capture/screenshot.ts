@@ -75,6 +75,15 @@ export function drawnAtScroll(metadata: { scrollOffsetX?: number; scrollOffsetY?
 }
 
 /**
+ * Pure: whether a frame `imageWidth` device px wide, of a page `deviceWidth` CSS px wide, was scaled down — eight
+ * times or more, beyond any zoom out (25 % at the least): then it was encoded for a screencast that asked for a small
+ * frame, never for a screenshot's, which asks for every device pixel.
+ */
+export function downscaledFrame(imageWidth: number, deviceWidth: number): boolean {
+  return deviceWidth > 0 && imageWidth * 8 <= deviceWidth;
+}
+
+/**
  * No frame to capture by the deadline: none at all, or only frames drawn at another scroll than the element's box
  * was measured at (`framesAtOtherScroll`), from our own screencast or from the tab's recording.
  */
@@ -96,12 +105,19 @@ export function noFrameError(tabId: number, framesAtOtherScroll: number, recordi
 async function screencastFrame(ctx: CaptureContext, sizeOf: SizeOf, tabId: number, format: 'png' | 'jpeg', quality: number | undefined, viewport: Viewport, scroll?: Scroll): Promise<Frame> {
   let unsubscribe: () => void = () => undefined;
   let earlier = 0;
-  let take: (params: Protocol.Page.ScreencastFrameEvent) => void = () => undefined;
-  const frame = new Promise<{ data: string; width: number; scroll?: Scroll }>((resolve) => {
-    take = (params) => {
+  let take: (params: Protocol.Page.ScreencastFrameEvent) => Promise<void> | void = () => undefined;
+  const frame = new Promise<{ data: string; width: number; image: { width: number }; scroll?: Scroll }>((resolve) => {
+    take = async (params) => {
       const { scrollOffsetX: x, scrollOffsetY: y } = params.metadata;
-      if (drawnAtScroll(params.metadata, scroll)) resolve({ data: params.data, width: params.metadata.deviceWidth, ...(x === undefined || y === undefined ? {} : { scroll: { x, y } }) });
-      else earlier++;
+      if (!drawnAtScroll(params.metadata, scroll)) {
+        earlier++;
+        return;
+      }
+      const image = await sizeOf(params.data, format).catch(() => undefined);
+      // A frame another screencast of the tab encoded before ours began can still arrive after it did: the one keeping
+      // the tab drawing (16 px). Ours is never downscaled (MAX_FRAME_EDGE), so a downscaled frame is not ours.
+      if (image === undefined || downscaledFrame(image.width, params.metadata.deviceWidth)) return;
+      resolve({ data: params.data, width: params.metadata.deviceWidth, image, ...(x === undefined || y === undefined ? {} : { scroll: { x, y } }) });
     };
   });
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -113,8 +129,7 @@ async function screencastFrame(ctx: CaptureContext, sizeOf: SizeOf, tabId: numbe
     unsubscribe = await startedFrames(ctx, tabId, options, take);
     const got = await Promise.race([frame, deadline]);
     // metadata.deviceWidth is the frame's width in CSS px, scrollbar included (clientWidth is not).
-    const image = await sizeOf(got.data, format);
-    return { data: got.data, format, cssToFrame: image.width / Math.max(1, got.width || viewport.width), ...(got.scroll === undefined ? {} : { scroll: got.scroll }) };
+    return { data: got.data, format, cssToFrame: got.image.width / Math.max(1, got.width || viewport.width), ...(got.scroll === undefined ? {} : { scroll: got.scroll }) };
   } finally {
     clearTimeout(timer);
     unsubscribe();

@@ -5,7 +5,7 @@ import { BANK_RULE, blockedFramesTab } from '../../testing/blockedFrames.js';
 import type { Render, RenderFrame } from '../../capture/frameImage.js';
 import { Recorder } from '../../capture/recorder.js';
 import { unmasked } from '../../capture/recordMask.js';
-import { drawnAtScroll, noFrameError } from '../../capture/screenshot.js';
+import { downscaledFrame, drawnAtScroll, noFrameError } from '../../capture/screenshot.js';
 import { screenshotTool } from './screenshot.js';
 import { runTool } from '../../testing/toolContext.js';
 
@@ -79,5 +79,33 @@ describe('a screenshot of a page that shows a blocked site', () => {
     const error = await tool(() => Promise.reject(new Error('no canvas'))).handle({ tab: tabId }, ctx).then(() => null, (e: unknown) => e);
     expect(error).toMatchObject({ code: 'target_conflict', details: { reason: 'site_blocked', rule: BANK_RULE, origin: 'https://bank.test', frame: true } });
     expect(String((error as Error).message)).toMatch(/^The screenshot would show a frame of tab \d+'s page that shows https:\/\/bank\.test/);
+  });
+});
+
+describe("a frame another screencast of the tab encoded is never the screenshot's", () => {
+  it('a frame scaled down eight times or more is not ours (the keep-drawing one is 16 px); zoomed out or 1:1 is', () => {
+    expect(downscaledFrame(16, 1280)).toBe(true);
+    expect(downscaledFrame(160, 1280)).toBe(true);
+    expect(downscaledFrame(320, 1280)).toBe(false);
+    expect(downscaledFrame(1280, 1280)).toBe(false);
+    expect(downscaledFrame(2560, 1280)).toBe(false);
+    expect(downscaledFrame(16, 0)).toBe(false);
+  });
+
+  it("the keep-drawing screencast's last 16-px frame, arriving after ours started, is skipped: the picture is ours", async () => {
+    const tab = blockedFramesTab({ rules: [] });
+    const chrome = tab.debugger;
+    chrome.handle('Page.getLayoutMetrics', () => ({ cssLayoutViewport: { clientWidth: 800, clientHeight: 600 }, cssContentSize: { height: 600 }, cssVisualViewport: { pageX: 0, pageY: 0 } }));
+    chrome.handle('Page.startScreencast', () => {
+      // Encoded for the screencast that kept the tab drawing, delivered after ours began; then our own frame.
+      setTimeout(() => chrome.emit(tab.tabId, 'Page.screencastFrame', { data: 'keep', sessionId: 1, metadata: { deviceWidth: 800 } }), 0);
+      setTimeout(() => chrome.emit(tab.tabId, 'Page.screencastFrame', { data: 'ours', sessionId: 2, metadata: { deviceWidth: 800 } }), 5);
+      return {};
+    });
+    const sizes: Record<string, { width: number; height: number }> = { keep: { width: 16, height: 12 }, ours: { width: 800, height: 600 } };
+    const frames = { ...tab.frames, blockList: () => Promise.resolve([]) };
+    const ctx = { ...tab.ctx, imageSize: (data: string) => Promise.resolve(sizes[data] ?? { width: 0, height: 0 }) };
+    const result = await runTool(screenshotTool, { tab: tab.tabId }, { ...ctx, render: () => Promise.reject(new Error('not expected')), recorder: new Recorder(unmasked, ctx.drawing), frames });
+    expect(result).toMatchObject({ data: 'ours', width: 800, height: 600 });
   });
 });
