@@ -36,6 +36,8 @@ describe('the text of a result: everything an agent needs, short', () => {
     expect(valueText({ value: 3 })).toBe('3');
     expect(valueText({ value: null })).toBe('null');
     expect(valueText({ what: 'attr', value: null })).toBe('(no such attribute)');
+    expect(valueText({ what: 'title', value: '' })).toBe('(empty)');
+    expect(valueText({ value: '' })).toBe('""');
     expect(valueText({ value: { a: [1] } })).toBe('{"a":[1]}');
     expect(toolText('get', { tabId: 1, what: 'title', value: 'T' })).toBe('T');
   });

@@ -137,11 +137,13 @@ function leaseText(lease: Result): string {
   return `lease on ${str(lease.kind)} ${word(str(lease.target))}: ${word(str(lease.owner))}, expires in ${left} s unless used`;
 }
 
-/** What `get` and `js` hold: the value itself (strings as they are, any other JSON value as compact JSON). */
+/** What `get` and `js` hold: the value itself (strings as they are, any other JSON value as compact JSON; an empty one said). */
 export function valueText(result: Result): string {
   const value = result.value;
   if (result.what === 'attr' && value === null) return '(no such attribute)';
   if (value === undefined) return result.dialog === undefined ? 'undefined' : `(no value${dialogNote(result)})`;
+  // Nothing printed would read as nothing answered: an empty value is said (js's value as the JSON it is).
+  if (value === '') return result.what === undefined ? '""' : '(empty)';
   if (typeof value === 'string') return value;
   return toSafeJson(value);
 }
