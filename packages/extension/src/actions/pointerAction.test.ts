@@ -11,6 +11,7 @@ import { FakePages, type FakePageApi } from '../testing/fakePage.js';
 import { click, hover, pointerAction, type PointAct, type PressAct } from './pointerAction.js';
 import { enablePage, openRef } from './refAction.js';
 import { runTool, withRefs } from '../testing/toolContext.js';
+import { failure } from '../testing/failure.js';
 
 beforeAll(() => {
   (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
@@ -40,15 +41,6 @@ async function setup(api: FakePageApi) {
   const mouse = () => env.debugger.sent.filter((c) => c.method === 'Input.dispatchMouseEvent').map((c) => (c.params as { type: string }).type);
   const calls = (method?: string) => page.calls.filter((c) => method === undefined || c.method === method);
   return { ...env, ctx, pages, page, tabId, mouse, calls };
-}
-
-async function failure(promise: Promise<unknown>): Promise<RelayError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof RelayError)) throw new Error(`expected a RelayError, got ${String(error)}`);
-  return error;
 }
 
 describe('pointerAction: a click on a ref', () => {

@@ -10,6 +10,7 @@ import { createFakeEnvironment } from '../testing/fakeChrome.js';
 import { clickTool } from './click.js';
 import { described } from '../actions/interceptorIdentity.js';
 import { runTool } from '../testing/toolContext.js';
+import { failure } from '../testing/failure.js';
 
 beforeAll(() => {
   (globalThis as { __PAGE_SCRIPT__?: string }).__PAGE_SCRIPT__ = '/* page script */';
@@ -46,15 +47,6 @@ async function setup(outcome: PrepareClickOutcome | (() => PrepareClickOutcome),
   page.installed = true;
   await registry.replaceTab(tabId, { frameId: page.frameId, loaderId: page.loaderId }, [record]);
   return { ...env, ctx, pages, page, registry, tool, tabId, local };
-}
-
-async function failure(promise: Promise<unknown>): Promise<RelayError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof RelayError)) throw new Error(`expected a RelayError, got ${String(error)}`);
-  return error;
 }
 
 const mouse = (methods: string[]): string[] => methods.filter((m) => m === 'Input.dispatchMouseEvent');
