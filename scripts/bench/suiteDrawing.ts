@@ -7,17 +7,15 @@
  * the extension's own pages are attached to (targetFilter), so the measured tab carries no second client. The
  * ratio is to a visible tab's 16.7 ms (60 Hz, what the person's own tab draws at here). Target: ≤ 50 ms.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { EXTENSION_ID, startXvfb } from '../../e2e/harness.js';
+import type { Browser } from 'puppeteer-core';
+import { startXvfb } from '../../e2e/harness.js';
 import { commonFlags } from './browserFlags.js';
 import type { Bench } from './measure.js';
 import { na, NONE, time, type Row, type Section } from './report.js';
-import { startRelayTool, tabIdOf } from './relayTool.js';
+import { personPopup, startIdleBrowser, untilDetached } from './idleRig.js';
+import { tabIdOf } from './relayTool.js';
 import { stats } from './timing.js';
 
-const IDLE_SECONDS = 2;
 const TITLE = 'Drawing in an agent’s background tab while it acts (median requestAnimationFrame interval over the first calls after each idle detach; target ≤ 50 ms)';
 /** The React page measured (e2e/libs/radix-select.tsx), served and bundled by the fixture server. */
 const PAGE = '/libs/radix-select.html';
@@ -28,33 +26,13 @@ const ACTING_MS = 3000;
 const RAF_START = `window.__frames = []; const step = (t) => { window.__frames.push(t); requestAnimationFrame(step); }; requestAnimationFrame(step); true`;
 const RAF_MEDIAN = `(() => { const a = window.__frames.splice(0); const d = a.slice(1).map((t, i) => t - a[i]).sort((x, y) => x - y); return d.length === 0 ? null : d[d.length >> 1]; })()`;
 
-const sendMessage = (message: unknown): string => `chrome.runtime.sendMessage(${JSON.stringify(message)})`;
-
-async function untilDetached(popup: Page, tabId: number): Promise<void> {
-  const deadline = Date.now() + IDLE_SECONDS * 1000 + 10_000;
-  for (;;) {
-    const answer = (await popup.evaluate(sendMessage({ kind: 'state' }))) as { state: { tabs: { id: number; attached: boolean }[] } };
-    if (!answer.state.tabs.some((t) => t.id === tabId && t.attached)) return;
-    if (Date.now() > deadline) throw new Error(`tab ${tabId} was not detached within ${IDLE_SECONDS} s of idling (+10 s)`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** The median interval (ms) of each round, in a browser of the given mode. */
 async function measure(bench: Bench, headful: boolean, display: string | undefined, rounds: number): Promise<number[]> {
-  const relay = await startRelayTool({ flags: [...commonFlags(headful), '--remote-debugging-port=0'], headful, ...(display ? { display } : {}) });
+  const relay = await startIdleBrowser(commonFlags(headful), headful, display);
   let devtools: Browser | undefined;
   try {
-    const port = readFileSync(join(relay.profile, 'DevToolsActivePort'), 'utf8').split('\n')[0];
-    devtools = await puppeteer.connect({
-      browserURL: `http://127.0.0.1:${port}`,
-      defaultViewport: null,
-      targetFilter: (target) => target.type() !== 'page' || target.url().startsWith('chrome-extension://') || target.url() === 'about:blank',
-    });
-    const popup = await devtools.newPage();
-    await popup.goto(`chrome-extension://${EXTENSION_ID}/popup.html`);
-    const saved = await popup.evaluate(sendMessage({ kind: 'saveSettings', settings: { blockedSites: [], agentTabsOnly: true, idleDetachSeconds: IDLE_SECONDS } }));
-    if (!(saved as { ok?: unknown }).ok) throw new Error(`the options did not take the idle time: ${JSON.stringify(saved)}`);
+    const person = await personPopup(relay);
+    devtools = person.devtools;
+    const popup = person.popup;
     const opened = await relay.run({ kind: 'open', url: bench.url(PAGE) });
     const tabId = tabIdOf(opened.stdout);
     // The app renders after its bundle loads (the first request bundles it).

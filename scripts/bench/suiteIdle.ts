@@ -6,57 +6,27 @@
  * from the popup, that the tab was detached before each cold call. Only the extension's own page is attached
  * to (targetFilter): the measured tab carries no second client. Ratios are what to read; a test asserts none.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { CLI, EXTENSION_ID } from '../../e2e/harness.js';
+import type { Browser } from 'puppeteer-core';
+import { CLI } from '../../e2e/harness.js';
 import { CommandFailed, execTimed } from './exec.js';
 import type { Bench } from './measure.js';
 import { requireRef } from './refs.js';
 import { na, NONE, time, type Row, type Section } from './report.js';
-import { startRelayTool, tabIdOf } from './relayTool.js';
+import { personPopup, startIdleBrowser, untilDetached } from './idleRig.js';
+import { tabIdOf } from './relayTool.js';
 import { stats } from './timing.js';
 
-const IDLE_SECONDS = 2;
 const TITLE = 'Re-attaching after an idle detach (a fresh browser, idle time 2 s; ratio: first call after the detach ÷ warm)';
-
-/** The popup's own call to its service worker, as page code (this project has no chrome.* types). */
-const sendMessage = (message: unknown): string => `chrome.runtime.sendMessage(${JSON.stringify(message)})`;
-
-async function popupOf(devtools: Browser): Promise<Page> {
-  const popup = await devtools.newPage();
-  await popup.goto(`chrome-extension://${EXTENSION_ID}/popup.html`);
-  const saved = await popup.evaluate(sendMessage({ kind: 'saveSettings', settings: { blockedSites: [], agentTabsOnly: true, idleDetachSeconds: IDLE_SECONDS } }));
-  if (!(saved as { ok?: unknown }).ok) throw new Error(`the options did not take the idle time: ${JSON.stringify(saved)}`);
-  return popup;
-}
-
-async function attached(popup: Page, tabId: number): Promise<boolean> {
-  const answer = (await popup.evaluate(sendMessage({ kind: 'state' }))) as { state: { tabs: { id: number; attached: boolean }[] } };
-  return answer.state.tabs.some((t) => t.id === tabId && t.attached);
-}
-
-async function untilDetached(popup: Page, tabId: number): Promise<void> {
-  const deadline = Date.now() + IDLE_SECONDS * 1000 + 10_000;
-  while (await attached(popup, tabId)) {
-    if (Date.now() > deadline) throw new Error(`tab ${tabId} was not detached within ${IDLE_SECONDS} s of idling (+10 s)`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 export async function idleSection(bench: Bench, flags: string[], headful: boolean, display: string | undefined): Promise<Section> {
   const runs = Math.max(3, Math.min(bench.plan.runs, 8));
   bench.log(`idle detach: ${runs} detaches per command`);
-  const relay = await startRelayTool({ flags: [...flags, '--remote-debugging-port=0'], headful, ...(display ? { display } : {}) });
+  const relay = await startIdleBrowser(flags, headful, display);
   let devtools: Browser | undefined;
   try {
-    const port = readFileSync(join(relay.profile, 'DevToolsActivePort'), 'utf8').split('\n')[0];
-    devtools = await puppeteer.connect({
-      browserURL: `http://127.0.0.1:${port}`,
-      defaultViewport: null,
-      targetFilter: (target) => target.type() !== 'page' || target.url().startsWith('chrome-extension://') || target.url() === 'about:blank',
-    });
-    const popup = await popupOf(devtools);
+    const person = await personPopup(relay);
+    devtools = person.devtools;
+    const popup = person.popup;
     const opened = await relay.run({ kind: 'open', url: bench.url('/idle.html') });
     const tabId = tabIdOf(opened.stdout);
     const ref = requireRef((await relay.run({ kind: 'snapshot', interactive: true })).stdout, 'button', 'Increment');
